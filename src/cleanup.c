@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/* cleanup: undo stack run at exit and on fatal signals; child groups killed on Ctrl-C. */
+#include "cleanup.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_ACTIONS 256
+#define MAX_CHILDREN 256
+
+struct action {
+	pcost_cleanup_fn fn;
+	void *arg;
+	volatile int live;
+};
+
+static struct action actions[MAX_ACTIONS];
+static volatile int nactions;
+static volatile pid_t children[MAX_CHILDREN];
+static volatile sig_atomic_t unwinding;
+volatile sig_atomic_t pcost_interrupted;
+
+static void kill_children(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		pid_t p = children[i];
+
+		if (p > 0)
+			kill(-p, SIGKILL);
+	}
+}
+
+void pcost_cleanup_run_all(void)
+{
+	if (unwinding)
+		return;
+	unwinding = 1;
+	kill_children();
+	for (int i = nactions - 1; i >= 0; i--) {
+		if (actions[i].live) {
+			actions[i].live = 0;
+			actions[i].fn(actions[i].arg);
+		}
+	}
+	nactions = 0;
+	unwinding = 0;
+}
+
+static void on_signal(int sig)
+{
+	if (pcost_interrupted) {
+		/* Second signal: the user insists.  Undo everything and go. */
+		pcost_cleanup_run_all();
+		_exit(128 + sig);
+	}
+	pcost_interrupted = sig;
+	kill_children();
+}
+
+static void at_exit(void)
+{
+	pcost_cleanup_run_all();
+}
+
+void pcost_cleanup_init(void)
+{
+	static int done;
+	struct sigaction sa;
+
+	if (done)
+		return;
+	done = 1;
+	atexit(at_exit);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: blocking waits return EINTR so loops notice the flag. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int pcost_cleanup_push(pcost_cleanup_fn fn, void *arg)
+{
+	int i;
+
+	/* Reuse a dead slot at the top first to keep the stack short. */
+	while (nactions > 0 && !actions[nactions - 1].live)
+		nactions--;
+	if (nactions >= MAX_ACTIONS)
+		return -1;
+	i = nactions;
+	actions[i].fn = fn;
+	actions[i].arg = arg;
+	actions[i].live = 1;
+	nactions = i + 1;
+	return i;
+}
+
+void pcost_cleanup_pop(int handle, int run)
+{
+	if (handle < 0 || handle >= MAX_ACTIONS || !actions[handle].live)
+		return;
+	actions[handle].live = 0;
+	if (run)
+		actions[handle].fn(actions[handle].arg);
+}
+
+void pcost_child_add(pid_t pgid)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		if (children[i] == 0) {
+			children[i] = pgid;
+			return;
+		}
+	}
+}
+
+void pcost_child_remove(pid_t pgid)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pgid)
+			children[i] = 0;
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/* result: constructors and destructors of the plain result structs. */
+#include "result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {
+	[PCOST_SESSION_RUN] = "run",
+	[PCOST_SESSION_PROBES] = "probes",
+	[PCOST_SESSION_COUNTERS] = "counters",
+};
+
+const char *pcost_session_kind_name(enum pcost_session_kind k)
+{
+	return (unsigned)k < ARRAY_SIZE(kind_names) ? kind_names[k] : "unknown";
+}
+
+int pcost_session_kind_parse(const char *s, enum pcost_session_kind *k)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kind_names); i++) {
+		if (s && !strcmp(s, kind_names[i])) {
+			*k = (enum pcost_session_kind)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void pcost_session_init(struct pcost_session *s, enum pcost_session_kind kind)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->complete = true;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void pcost_session_release(struct pcost_session *s)
+{
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		struct pcost_config *c = &s->configs[i];
+
+		free(c->workload);
+		free(c->workload_args);
+		free(c->monitor);
+		free(c->variant);
+		free(c->unit);
+		free(c->samples);
+	}
+	for (size_t i = 0; i < s->nseries; i++) {
+		struct pcost_counter_series *c = &s->series[i];
+
+		free(c->interface);
+		free(c->op);
+		free(c->events);
+		free(c->timer);
+		free(c->note);
+		free(c->ns);
+	}
+	free(s->configs);
+	free(s->series);
+	free(s->cmdline);
+	free(s->version);
+	free(s->env_json);
+	free(s->options_json);
+	pcost_session_init(s, s->kind);
+}
+
+struct pcost_config *pcost_session_add_config(struct pcost_session *s, const char *workload,
+					      const char *workload_args, const char *monitor,
+					      const char *variant, const char *unit)
+{
+	struct pcost_config *c;
+
+	xgrow((void **)&s->configs, &s->cap_configs, s->nconfigs + 1, sizeof(*c));
+	c = &s->configs[s->nconfigs++];
+	memset(c, 0, sizeof(*c));
+	c->workload = dup_or_null(workload);
+	c->workload_args = dup_or_null(workload_args);
+	c->monitor = dup_or_null(monitor);
+	c->variant = dup_or_null(variant);
+	c->unit = dup_or_null(unit);
+	c->expected_events = -1;
+	return c;
+}
+
+struct pcost_run_sample *pcost_config_add_sample(struct pcost_config *c,
+						 const struct pcost_run_sample *sample)
+{
+	xgrow((void **)&c->samples, &c->cap, c->nsamples + 1, sizeof(*sample));
+	c->samples[c->nsamples] = *sample;
+	return &c->samples[c->nsamples++];
+}
+
+struct pcost_counter_series *pcost_session_add_series(struct pcost_session *s,
+						      const char *interface, const char *op,
+						      const char *events, unsigned nevents,
+						      const char *timer, const double *ns, size_t n)
+{
+	struct pcost_counter_series *c;
+
+	xgrow((void **)&s->series, &s->cap_series, s->nseries + 1, sizeof(*c));
+	c = &s->series[s->nseries++];
+	memset(c, 0, sizeof(*c));
+	c->interface = dup_or_null(interface);
+	c->op = dup_or_null(op);
+	c->events = dup_or_null(events);
+	c->nevents = nevents;
+	c->timer = dup_or_null(timer);
+	c->n = n;
+	c->ns = xmalloc((n ? n : 1) * sizeof(double));
+	if (n)
+		memcpy(c->ns, ns, n * sizeof(double));
+	return c;
+}
+
+static bool needs_quotes(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./,:+@%",
+			    *s))
+			return true;
+	return false;
+}
+
+char *pcost_join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	char *out, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	out = p = xmalloc(len);
+	*p = '\0';
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			*p++ = ' ';
+		if (!needs_quotes(argv[i])) {
+			p = stpcpy(p, argv[i]);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *q = argv[i]; *q; q++) {
+			if (*q == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *q;
+		}
+		*p++ = '\'';
+		*p = '\0';
+	}
+	*p = '\0';
+	return out;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * result: the plain result structs every measuring command fills and every
+ * consumer (report/, store, compare, plots) reads.  Raw samples are kept.
+ *
+ *   measure (run / probes / counters) -> struct pcost_session -> store -> report
+ *
+ * Exporters read these structs only; they never rerun or recompute a
+ * measurement beyond the statistics in stats.c.
+ */
+#ifndef PCOST_RESULT_H
+#define PCOST_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+/* One execution of one configuration (a `run` or `probes` sample). */
+struct pcost_run_sample {
+	uint32_t block;		/* interleaving block, 0-based, warm-up blocks included */
+	uint32_t order;		/* position within the block */
+	bool warmup;		/* warm-up block: kept, never averaged */
+	bool failed;		/* non-zero exit, signal, timeout, monitor failure */
+	int wait_status;	/* raw wait4() status, -1 when not reaped normally */
+	char fail_reason[96];	/* "exit 3", "killed by SIGSEGV", "timeout after 10 s" */
+	double scale;		/* multiple of the workload's size (1 without --scale) */
+	pcost_ns wall_ns;	/* CLOCK_MONOTONIC fork -> reap */
+	pcost_ns user_ns, sys_ns; /* wait4 rusage */
+	long maxrss_kb, minflt, majflt, nvcsw, nivcsw;
+	bool has_report;	/* the workload wrote its PROBECOST_REPORT_FD line */
+	uint64_t events;	/* events the workload did (report or --events) */
+	pcost_ns timed_ns;	/* the workload's own timed region, 0 when unknown */
+	int64_t monitor_events;	/* events the monitor counted itself, -1 when unknown */
+};
+
+/* One configuration: a workload (or a user's command) under one monitor. */
+struct pcost_config {
+	char *workload;		/* "pipe", "syscall", ..., or "command" */
+	char *workload_args;	/* "loops=200000 mode=process", or the user's argv joined */
+	char *monitor;		/* "none", "perf-stat", "strace", "uprobe", ... */
+	char *variant;		/* probes: "plain", "volatile-sem", ...; NULL elsewhere */
+	char *unit;		/* "round-trip", "syscall", "hit", ... */
+	int64_t expected_events; /* probes: hits expected; -1 when not known */
+	size_t nsamples, cap;
+	struct pcost_run_sample *samples;
+};
+
+/* One series of counter-interface timings (`counters`). */
+struct pcost_counter_series {
+	char *interface;	/* "perf-read", "perf-group", "papi", "rdtsc", ... */
+	char *op;		/* "start", "stop", "read", "start+stop+read", "matmul", "matmul-base" */
+	char *events;		/* the event names, comma separated */
+	unsigned nevents;	/* k */
+	char *timer;		/* "tsc" or "monotonic" */
+	char *note;		/* why skipped, sanity notes; NULL when none */
+	size_t n;
+	double *ns;		/* every sample, in nanoseconds */
+};
+
+enum pcost_session_kind { PCOST_SESSION_RUN, PCOST_SESSION_PROBES, PCOST_SESSION_COUNTERS };
+
+struct pcost_session {
+	int64_t id;		/* store id; 0 when not stored */
+	enum pcost_session_kind kind;
+	int64_t started;	/* unix seconds */
+	char *cmdline;		/* argv joined with single spaces, shell-quoted where needed */
+	char *version;		/* probecost version */
+	char *env_json;		/* the env fingerprint as JSON text (pcost_env_to_json) */
+	uint64_t seed;		/* shuffle / bootstrap seed */
+	double tsc_hz;		/* TSC frequency used for cycle figures, 0 when unknown */
+	bool complete;		/* false when interrupted */
+	char *options_json;	/* command-specific settings as a JSON object text, may be NULL */
+
+	size_t nconfigs, cap_configs;
+	struct pcost_config *configs;
+
+	size_t nseries, cap_series;
+	struct pcost_counter_series *series;
+};
+
+const char *pcost_session_kind_name(enum pcost_session_kind k);
+int pcost_session_kind_parse(const char *s, enum pcost_session_kind *k);
+
+void pcost_session_init(struct pcost_session *s, enum pcost_session_kind kind);
+/* Frees contents (configs, samples, series, strings); the struct itself stays. */
+void pcost_session_release(struct pcost_session *s);
+
+/* Append a configuration (strings copied; NULLs allowed); returns it. */
+struct pcost_config *pcost_session_add_config(struct pcost_session *s, const char *workload,
+					      const char *workload_args, const char *monitor,
+					      const char *variant, const char *unit);
+/* Append a sample (copied) to a configuration; returns the stored copy. */
+struct pcost_run_sample *pcost_config_add_sample(struct pcost_config *c,
+						 const struct pcost_run_sample *sample);
+/* Append a counter series (strings copied, ns copied); returns it. */
+struct pcost_counter_series *pcost_session_add_series(struct pcost_session *s,
+						      const char *interface, const char *op,
+						      const char *events, unsigned nevents,
+						      const char *timer, const double *ns, size_t n);
+
+/* Join argv into one display string (quoted where needed); caller frees. */
+char *pcost_join_argv(int argc, char **argv);
+
+#endif

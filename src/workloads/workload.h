@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload: the built-in workloads monitors wrap.  A static table of rows,
+ * each with its parameters (key=value, typed, ranged, defaulted) and a run
+ * function that does the work in the calling process (forking helpers of its
+ * own as needed) and returns the facts the runner records.
+ *
+ * A workload never prints results for humans; `probecost workload NAME`
+ * writes `events=N unit=UNIT timed_ns=T [extra facts]` on PROBECOST_REPORT_FD.
+ */
+#ifndef PCOST_WORKLOAD_H
+#define PCOST_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+enum pcost_param_type { PCOST_PARAM_U64, PCOST_PARAM_ENUM, PCOST_PARAM_SYSCALL };
+
+#define PCOST_MAX_PARAMS 12
+
+struct pcost_param_desc {
+	const char *key;
+	enum pcost_param_type type;
+	uint64_t def;		/* U64: default; ENUM: index of the default choice */
+	uint64_t min, max;	/* U64 range (inclusive) */
+	const char *choices;	/* ENUM: "process|thread" */
+	const char *help;
+};
+
+/* Parsed parameter values, in the order of the workload's param table. */
+struct pcost_params {
+	const struct pcost_workload *wl;
+	uint64_t v[PCOST_MAX_PARAMS];
+	bool given[PCOST_MAX_PARAMS];
+};
+
+struct pcost_wl_result {
+	uint64_t events;	/* work done, in the workload's unit */
+	pcost_ns timed_ns;	/* its own timed region, setup excluded */
+	char extra[512];	/* more facts, " key=value key=value", may be empty */
+};
+
+struct pcost_workload {
+	const char *name;
+	const char *summary;
+	const char *unit;	/* "round-trip", "message", "syscall", "task", "none", ... */
+	const char *size_key;	/* the parameter --scale multiplies (NULL: none) */
+	const struct pcost_param_desc *params; /* terminated by a row with key == NULL */
+	/* Do the work; 0 or -errno (an error line already printed). */
+	int (*run)(const struct pcost_params *p, struct pcost_wl_result *res);
+	/* Optional: can it run here?  false and a reason in why when not. */
+	bool (*available)(char *why, size_t len);
+};
+
+/* The table: for_each_workload(w) { ... } */
+extern const struct pcost_workload *const *const pcost_workloads_ptr;
+#define for_each_workload(w)                                                                      \
+	for (const struct pcost_workload *const *w##_it = pcost_workloads_ptr; ((w) = *w##_it);     \
+	     w##_it++)
+
+const struct pcost_workload *pcost_workload_find(const char *name);
+
+/* Index of key in wl->params, or -1. */
+int pcost_param_index(const struct pcost_workload *wl, const char *key);
+/* Value of key (the default when not given). Aborts on an unknown key (a bug). */
+uint64_t pcost_param_get(const struct pcost_params *p, const char *key);
+
+/*
+ * Parse argv[0..argc) of "key=value" words into *p (defaults for the rest).
+ * On bad input writes one line to err (naming the parameter and its accepted
+ * range) and returns -EINVAL.
+ */
+int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
+		       struct pcost_params *p, char *err, size_t errlen);
+
+/* Format "k=v k=v" of every parameter (chosen values), for records. */
+void pcost_params_format(const struct pcost_params *p, char *buf, size_t len);
+
+/* Syscall name <-> number for the `syscall` workload's nr= parameter. */
+int pcost_syscall_lookup(const char *name, long *nr);
+const char *pcost_syscall_name(long nr);
+
+/*
+ * Write "events=N unit=U timed_ns=T extra" to the descriptor named by
+ * PROBECOST_REPORT_FD, if it names one.  Returns 0, 1 when no fd is set, or -errno.
+ */
+int pcost_workload_report(const struct pcost_workload *wl, const struct pcost_wl_result *r);
+
+/*
+ * Parse a report line back: events=, unit=, timed_ns=, and any other
+ * key=value into the callback (may be NULL).  Returns 0 or -EINVAL.
+ */
+int pcost_report_parse(const char *line, uint64_t *events, char *unit, size_t unitlen,
+		       pcost_ns *timed_ns,
+		       void (*other)(const char *key, const char *val, void *ctx), void *ctx);
+
+#endif
