@@ -101,6 +101,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	unsigned warm, blocks = count_blocks(s, &warm);
 	bool *done = xcalloc(s->nconfigs + 1, sizeof(bool));
 	struct pcost_run_warnings w;
+	size_t mw;
 
 	opt_str(s, "headline", head, sizeof(head));
 	for (size_t g = 0; g < s->nconfigs; g++) {
@@ -118,7 +119,13 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			blocks, blocks == 1 ? "" : "s", warm, (unsigned long long)s->seed,
 			s->tsc_hz > 0 ? ", cycles = extra time x TSC" : "",
 			s->complete ? "" : ", INTERRUPTED (partial results)");
-		fprintf(out, "\n  %-20s %-21s %-8s %-8s %-27s %-12s %-18s %s\n", "monitor", "elapsed",
+		mw = 7;
+		for (size_t i = g; i < s->nconfigs; i++)
+			if (!done[i] && same_group(&s->configs[i], c0) && strlen(s->configs[i].monitor) > mw)
+				mw = strlen(s->configs[i].monitor);
+		if (mw > 48)
+			mw = 48;
+		fprintf(out, "\n  %-*s %-21s %-8s %-8s %-27s %-12s %-18s %s\n", (int)mw, "monitor", "elapsed",
 			"user", "sys", "overhead", "extra cycles", "per event", "monitor events");
 		for (size_t i = g; i < s->nconfigs; i++) {
 			const struct pcost_config *c = &s->configs[i];
@@ -131,7 +138,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			if (!x->nok) {
 				const char *why = c->nsamples ? c->samples[c->nsamples - 1].fail_reason : "";
 
-				fprintf(out, "  %-20.20s all %zu run%s failed: %s\n", c->monitor, x->nfailed,
+				fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", (int)mw, (int)mw, c->monitor, x->nfailed,
 					x->nfailed == 1 ? "" : "s", why);
 				continue;
 			}
@@ -175,7 +182,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			} else {
 				snprintf(me, sizeof(me), "-");
 			}
-			fprintf(out, "  %-20.20s %-21s %-8s %-8s %-27s %-12s %-18s %s", c->monitor, el, us,
+			fprintf(out, "  %-*.*s %-21s %-8s %-8s %-27s %-12s %-18s %s", (int)mw, (int)mw, c->monitor, el, us,
 				sy, ov, cy, pe, me);
 			if (x->nfailed)
 				fprintf(out, "  (%zu failed)", x->nfailed);
