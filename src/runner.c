@@ -625,7 +625,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		}
 		(void)active;
 	}
-	progress(r, 0, true);
+	progress(r, r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0, true);
 	free(order);
 	if (rc == -EINTR || pcost_interrupted)
 		return -EINTR;
