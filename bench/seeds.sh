@@ -4,13 +4,13 @@
 # perf-record, strace and bpftrace-syscalls, pinned to CPU 0 like the seed's
 # uniprocessor-style numbers.  Prints a Markdown table for README.md
 # ("Reproducing the seeds") with the date and the machine.  Slow monitors make
-# this the longest bench: RUNS (default 3) blocks; PIPE_LOOPS / GROUPS shrink it.
+# this the longest bench: RUNS (default 3) blocks; PIPE_LOOPS / MSG_GROUPS shrink it.
 set -u
 cd "$(dirname "$0")/.."
 PC=${PROBECOST:-./probecost}
 RUNS=${RUNS:-3}
 PIPE_LOOPS=${PIPE_LOOPS:-1000000}
-GROUPS_N=${GROUPS:-10}
+GROUPS_N=${MSG_GROUPS:-10}
 echo "### Reproducing the seeds: seed 000 (perfmon vs perfcounters overhead)"
 echo
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -sr), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
