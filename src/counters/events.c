@@ -15,12 +15,11 @@
 
 static int pfm_ready(void)
 {
-	static int rc = 1;
-
-	/* pfm_initialize() is idempotent but not free: once per process. */
-	if (rc == 1)
-		rc = pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
-	return rc;
+	/*
+	 * Not cached: pfm_initialize() returns at once when already done, and
+	 * PAPI_shutdown() calls pfm_terminate() on the same libpfm4 behind our back.
+	 */
+	return pfm_initialize() == PFM_SUCCESS ? 0 : -ENODEV;
 }
 
 int pcost_counter_resolve(const char *name, bool exclude_kernel, struct perf_event_attr *attr,
