@@ -10,8 +10,10 @@ if [ "$(echo "$out" | jq '[.series[] | select(.skipped)] | length' 2>/dev/null)"
 fi
 n=$(echo "$out" | jq '.matmul | length')
 [ "$n" = 2 ] && echo "ok 2 - one matmul row per k" || echo "not ok 2 - $n matmul rows"
-# Every k: values never decreased, task-clock (event 1) within 20% of elapsed.
+# Every k: values never decreased; task-clock equals the thread's CPU clock within 10%
+# (against elapsed time it holds only on a quiet CPU: printed, not asserted).
 bad=$(echo "$out" | jq '[.matmul[] | select((.check | test("values monotonic")) | not)] | length')
 [ "$bad" = 0 ] && echo "ok 3 - values monotonic" || echo "not ok 3 - $bad rows with decreasing values"
-bad=$(echo "$out" | jq '[.matmul[] | (.check | capture("task-clock/elapsed (?<r>[0-9.]+)").r | tonumber) | select(. < 0.8 or . > 1.2)] | length')
-[ "$bad" = 0 ] && echo "ok 4 - task-clock within 20% of elapsed" || echo "not ok 4 - $(echo "$out" | jq -c '[.matmul[].check]')"
+bad=$(echo "$out" | jq '[.matmul[] | (.check | capture("thread-cpu-time (?<r>[0-9.]+)").r | tonumber) | select(. < 0.9 or . > 1.1)] | length')
+[ "$bad" = 0 ] && echo "ok 4 - task-clock within 10% of thread CPU time" || echo "not ok 4 - $(echo "$out" | jq -c '[.matmul[].check]')"
+echo "# $(echo "$out" | jq -r '[.matmul[].check] | join(" | ")')"
