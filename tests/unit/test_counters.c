@@ -82,36 +82,58 @@ static void spin_ns(pcost_ns ns)
 		x++;
 }
 
+static pcost_ns thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (pcost_ns)ts.tv_sec * 1000000000u + (pcost_ns)ts.tv_nsec;
+}
+
 /* task-clock of a 100 ms busy loop is within 10% of its wall time. */
 static void test_task_clock_vs_wall(void **state)
 {
 	static const char *const ev[] = { "task-clock" };
-	double best = 0;
+	double best = 0, best_cpu = 0, share = 0;
 
 	NEED_PERF();
 	/*
-	 * A shared vCPU can be taken from us (steal time) in any one try, which
-	 * wall time counts and task-clock does not: 3 tries, the closest one counts.
+	 * A shared vCPU can be taken from us (steal time, or another process on
+	 * our CPU) in any one try, which wall time counts and task-clock does not:
+	 * 3 tries, the closest one counts.
 	 */
 	for (int t = 0; t < 3; t++) {
 		struct pcost_counters *c;
 		uint64_t v;
-		pcost_ns t0, t1;
+		pcost_ns t0, t1, c0, c1;
 		double r;
 
 		assert_int_equal(pcost_counters_open(&c, ev, 1), 0);
 		assert_int_equal(pcost_counters_start(c), 0);
 		t0 = pcost_now_ns();
+		c0 = thread_cpu_ns();
 		spin_ns(100000000);
+		c1 = thread_cpu_ns();
 		t1 = pcost_now_ns();
 		assert_int_equal(pcost_counters_stop(c), 0);
 		assert_int_equal(pcost_counters_read(c, &v), 0);
 		pcost_counters_close(c);
 		r = (double)v / (double)(t1 - t0);
-		if (fabs(r - 1) < fabs(best - 1))
+		if (fabs(r - 1) < fabs(best - 1)) {
 			best = r;
+			best_cpu = (double)v / (double)(c1 - c0);
+			share = (double)(c1 - c0) / (double)(t1 - t0);
+		}
 	}
-	print_message("task-clock / wall = %.4f\n", best);
+	print_message("task-clock / wall = %.4f, task-clock / thread CPU time = %.4f\n", best,
+		      best_cpu);
+	if (!(best > 0.90 && best < 1.10) && best_cpu > 0.90 && best_cpu < 1.10 && share < 0.90) {
+		/* Not the counter's fault: the kernel's own clock agrees we did not run. */
+		print_message("skip: CPU shared with other work: this thread ran %.0f%% of the wall "
+			      "time in its best try (task-clock matched its CPU clock)\n",
+			      100 * share);
+		skip();
+	}
 	assert_true(best > 0.90 && best < 1.10);
 }
 
