@@ -73,13 +73,14 @@ int pcost_mmap_read_page(volatile const struct perf_event_mmap_page *pc,
 		if (pc->cap_user_rdpmc && idx) {
 			/* index is the hardware counter + 1; the value is pmc_width bits, sign-extended. */
 			uint16_t width = pc->pmc_width;
-			int64_t pmc = (int64_t)rdpmc(idx - 1, ctx);
+			uint64_t pmc = rdpmc(idx - 1, ctx);
 
 			if (width && width < 64) {
+				/* Shift unsigned (a negative left shift is undefined), extend signed. */
 				pmc <<= 64 - width;
-				pmc >>= 64 - width;
+				pmc = (uint64_t)((int64_t)pmc >> (64 - width));
 			}
-			cnt += (uint64_t)pmc;
+			cnt += pmc;
 		} else {
 			rc = -EOPNOTSUPP;
 		}
