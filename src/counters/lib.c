@@ -20,7 +20,7 @@ struct pcost_counters {
 	size_t page_len;
 	char *name[PCOST_COUNTERS_MAX];
 	char *canon[PCOST_COUNTERS_MAX];
-	/* Group read buffer: nr, time_enabled, time_running, then {value, id} per event. */
+	/* Group read buffer: nr, time_enabled, time_running, then one value per event. */
 	uint64_t *buf;
 	size_t buflen;
 };
@@ -66,7 +66,7 @@ int pcost_counters_open_opts(struct pcost_counters **out, const char *const *nam
 	c->page_len = (size_t)sysconf(_SC_PAGESIZE);
 	for (unsigned i = 0; i < PCOST_COUNTERS_MAX; i++)
 		c->fd[i] = -1;
-	c->buflen = (3 + 2 * (size_t)k) * sizeof(uint64_t);
+	c->buflen = (3 + (size_t)k) * sizeof(uint64_t);
 	c->buf = calloc(1, c->buflen);
 	if (!c->buf) {
 		free(c);
@@ -83,7 +83,8 @@ int pcost_counters_open_opts(struct pcost_counters **out, const char *const *nam
 			goto fail_at;
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		if (c->mode == PCOST_READ_GROUP)
-			attr.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+			/* No PERF_FORMAT_ID: values come in open order, ids would only cost copies. */
+			attr.read_format |= PERF_FORMAT_GROUP;
 		/* Only the leader starts disabled: members follow its ENABLE/DISABLE. */
 		attr.disabled = i == 0;
 		attr.exclude_hv = 1;
@@ -176,11 +177,11 @@ static int read_group(struct pcost_counters *c, uint64_t *values)
 
 	if (r < 0)
 		return -errno;
-	if (r < (ssize_t)(3 * sizeof(uint64_t)) || b[0] != c->n)
+	if (r != (ssize_t)((3 + c->n) * sizeof(uint64_t)) || b[0] != c->n)
 		return -EIO;
 	/* One enabled/running pair for the whole group: it is scheduled as a unit. */
 	for (unsigned i = 0; i < c->n; i++)
-		values[i] = pcost_counter_scale(b[3 + 2 * i], b[1], b[2]);
+		values[i] = pcost_counter_scale(b[3 + i], b[1], b[2]);
 	return 0;
 }
 
