@@ -414,8 +414,10 @@ int cmd_counters(int argc, char **argv)
 
 	if (a.cpu < 0)
 		a.cpu = sched_getcpu();
-	if (a.cpu < 0 || a.cpu >= 64 || pcost_pin_mask(1ULL << a.cpu) < 0) {
-		rc = usage_error("counters: cannot pin to CPU %d: %s", a.cpu, strerror(errno));
+	rc = a.cpu < 0 || a.cpu >= 64 ? -ERANGE : pcost_pin_mask(1ULL << a.cpu);
+	if (rc < 0) {
+		rc = usage_error("counters: cannot pin to CPU %d: %s (see --cpu)", a.cpu,
+				 strerror(-rc));
 		goto out_names;
 	}
 

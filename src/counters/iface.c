@@ -28,6 +28,14 @@ static int perf_open_mode(void **st, const char *const *names, unsigned k, char 
 			snprintf(why, len, "event '%s' is not supported by this kernel/CPU", ev);
 		else if (rc == -ENOENT)
 			snprintf(why, len, "libpfm4 does not know an event named '%s'", ev);
+		else if (rc == -EMFILE || rc == -ENFILE)
+			snprintf(why, len,
+				 "too many open descriptors at event %d of %u ('%s'): one per event; "
+				 "raise 'ulimit -n' or ask for fewer events", failed + 1, k, ev);
+		else if (rc == -EACCES)
+			snprintf(why, len,
+				 "perf_event_open('%s') not permitted: run as root or lower "
+				 "kernel.perf_event_paranoid", ev);
 		else
 			snprintf(why, len, "could not open '%s': %s", ev, strerror(-rc));
 		return rc;
