@@ -305,8 +305,11 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 			struct pcost_session *s, char **names)
 {
 	const char *timer = pcost_counter_timer_name(plan->timer);
+	struct pcost_counter_slot ev[16], base[16];
+	size_t nev = 0, nbase = 0;
 
-	for (size_t i = 0; i < a->nifaces && !pcost_interrupted; i++) {
+	/* Rows that cannot run here are listed once with the reason. */
+	for (size_t i = 0; i < a->nifaces; i++) {
 		const struct pcost_counter_iface *ifc = a->ifaces[i];
 		char why[512] = "";
 
@@ -314,21 +317,32 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 			add_skip(s, ifc, "all", 0, timer, why);
 			continue;
 		}
-		for (unsigned k = 1; k <= MAX_K && !pcost_interrupted; k++) {
-			size_t before = s->nseries;
-			int rc;
+		if (ifc->takes_events)
+			ev[nev++].ifc = ifc;
+		else
+			base[nbase++].ifc = ifc;
+	}
+	for (unsigned k = 1; k <= MAX_K && nev && !pcost_interrupted; k++) {
+		size_t before = s->nseries;
 
-			if (ifc->takes_events && !a->kset[k])
-				continue;
-			rc = pcost_counter_measure(ifc, (const char *const *)names, k, plan, s, why,
-						   sizeof(why));
-			if (rc < 0)
-				add_skip(s, ifc, "all", ifc->takes_events ? k : 0, timer, why);
-			for (size_t j = before; rc >= 0 && j < s->nseries; j++)
-				PCOST_SINK(series, s, j);
-			if (!ifc->takes_events)
-				break;
-		}
+		if (!a->kset[k])
+			continue;
+		pcost_counter_measure_set(ev, nev, (const char *const *)names, k, plan, s);
+		for (size_t j = before; j < s->nseries; j++)
+			PCOST_SINK(series, s, j);
+		for (size_t i = 0; i < nev; i++)
+			if (ev[i].rc < 0)
+				add_skip(s, ev[i].ifc, "all", k, timer, ev[i].why);
+	}
+	if (nbase && !pcost_interrupted) {
+		size_t before = s->nseries;
+
+		pcost_counter_measure_set(base, nbase, NULL, 0, plan, s);
+		for (size_t j = before; j < s->nseries; j++)
+			PCOST_SINK(series, s, j);
+		for (size_t i = 0; i < nbase; i++)
+			if (base[i].rc < 0)
+				add_skip(s, base[i].ifc, "all", 0, timer, base[i].why);
 	}
 	if (!a->matmul)
 		return;

@@ -5,7 +5,7 @@
  *
  *   for_each_counter_iface(ifc)            the rows, as `probecost list counters` shows them
  *   pcost_counter_timer_init()             TSC (serialized) or CLOCK_MONOTONIC, once
- *   pcost_counter_measure()                start/stop/read series of one row and one k
+ *   pcost_counter_measure_set()            start/stop/read series of rows, interleaved
  *   pcost_counter_measure_matmul()         reads inside a 128x128 matmul vs the bare loop
  */
 #ifndef PCOST_COUNTERS_INTERNAL_H
@@ -112,15 +112,23 @@ struct pcost_counter_plan {
 	const struct pcost_timer *timer;
 };
 
+/* One row of a measured set: in, the row; out, whether it was measured and why not. */
+struct pcost_counter_slot {
+	const struct pcost_counter_iface *ifc;
+	int rc;			/* 0 measured, -errno skipped */
+	char why[512];		/* when rc < 0: why (open failed, an operation failed) */
+};
+
 /*
- * Measure one row with k events (names[0..k)), appending its series to s
- * (start, read, stop, start+stop+read; one "read" series for a baseline).
- * Returns the number of series added, or -errno with why filled (the row
- * could not be opened here: the caller records it as skipped).
+ * Measure every row of slots[] with k events (names[0..k); baselines with
+ * none), the rows taking turns in blocks of iterations.  Appends, in slot
+ * order, the series of each row measured (start, read, stop,
+ * start+stop+read; a baseline only "read") and returns how many; rows that
+ * could not be opened or failed midway have rc < 0 and why set.
  */
-int pcost_counter_measure(const struct pcost_counter_iface *ifc, const char *const *names,
-			  unsigned k, const struct pcost_counter_plan *plan, struct pcost_session *s,
-			  char *why, size_t len);
+int pcost_counter_measure_set(struct pcost_counter_slot *slots, size_t nslots,
+			      const char *const *names, unsigned k,
+			      const struct pcost_counter_plan *plan, struct pcost_session *s);
 
 /*
  * Reads inside a naive matmul: series "matmul" (loop with one read of all k

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * counters/measure: the timed loops.  Start, read and stop are each timed
- * alone, then a whole start+read+stop episode is timed as one; warm-up
- * iterations are discarded; every kept sample becomes part of a series.
+ * alone, then a whole start+read+stop episode is timed as one; rows take
+ * turns in blocks; warm-up iterations are discarded; every kept sample
+ * becomes part of a series.
  * After seed 001's "raw start/stop/read" and "reads in a 128x128 matmul" tests.
  */
 #include <errno.h>
@@ -44,88 +45,140 @@ static int op_failed(const struct pcost_counter_iface *ifc, const char *op, int 
 	return rc < 0 ? rc : -EIO;
 }
 
-int pcost_counter_measure(const struct pcost_counter_iface *ifc, const char *const *names,
-			  unsigned k, const struct pcost_counter_plan *plan, struct pcost_session *s,
-			  char *why, size_t len)
-{
-	const struct pcost_timer *t = plan->timer;
-	unsigned n = plan->iterations, w = plan->warmup, kept = 0;
-	uint64_t vals[PCOST_COUNTERS_MAX];
+/* Per-slot state while a set is measured. */
+struct slot_run {
+	void *st;
+	bool open;
+	unsigned kept;
 	double *ser[4];
+};
+
+/*
+ * One iteration of one row: start, read, stop each timed alone, then a whole
+ * episode timed as one region (what a self-monitoring caller pays).  out[] gets
+ * the four durations; baselines fill out[1] only.  0 or the first error.
+ */
+static int one_iteration(const struct pcost_counter_iface *ifc, void *st,
+			 const struct pcost_timer *t, double out[4], const char **op)
+{
+	uint64_t vals[PCOST_COUNTERS_MAX], a, b, c, d, e, f;
+	int r1, r2, r3;
+
+	if (!ifc->takes_events) {
+		a = pcost_timer_begin(t);
+		if (ifc->read)
+			ifc->read(st, vals);
+		b = pcost_timer_end(t);
+		out[1] = ticks_ns(t, a, b);
+		return 0;
+	}
+	a = pcost_timer_begin(t);
+	r1 = ifc->start(st);
+	b = pcost_timer_end(t);
+	c = pcost_timer_begin(t);
+	r2 = ifc->read(st, vals);
+	d = pcost_timer_end(t);
+	e = pcost_timer_begin(t);
+	r3 = ifc->stop(st);
+	f = pcost_timer_end(t);
+	if (r1 || r2 || r3) {
+		*op = r1 ? "start" : r2 ? "read" : "stop";
+		return r1 ? r1 : r2 ? r2 : r3;
+	}
+	out[0] = ticks_ns(t, a, b);
+	out[1] = ticks_ns(t, c, d);
+	out[2] = ticks_ns(t, e, f);
+	a = pcost_timer_begin(t);
+	r1 = ifc->start(st);
+	r2 = ifc->read(st, vals);
+	r3 = ifc->stop(st);
+	b = pcost_timer_end(t);
+	if (r1 || r2 || r3) {
+		*op = "start+read+stop";
+		return r1 ? r1 : r2 ? r2 : r3;
+	}
+	out[3] = ticks_ns(t, a, b);
+	return 0;
+}
+
+/* Iterations a row runs before the next row takes its turn. */
+#define BLOCK 16
+
+int pcost_counter_measure_set(struct pcost_counter_slot *slots, size_t nslots,
+			      const char *const *names, unsigned k,
+			      const struct pcost_counter_plan *plan, struct pcost_session *s)
+{
 	static const char *const ops[4] = { "start", "read", "stop", "start+stop+read" };
-	const char *timer = pcost_counter_timer_name(t);
-	void *st = NULL;
-	char *ev;
-	int rc, added = 0;
+	const struct pcost_timer *t = plan->timer;
+	unsigned n = plan->iterations, w = plan->warmup, total = w + n;
+	struct slot_run *run = xcalloc(nslots ? nslots : 1, sizeof(*run));
+	int added = 0;
 
-	if (!ifc->takes_events)
-		k = 0;
-	rc = ifc->open(&st, names, k, why, len);
-	if (rc < 0)
-		return rc;
-	for (int i = 0; i < 4; i++)
-		ser[i] = xcalloc(n ? n : 1, sizeof(double));
+	for (size_t i = 0; i < nslots; i++) {
+		const struct pcost_counter_iface *ifc = slots[i].ifc;
 
-	for (unsigned it = 0; it < w + n && !pcost_interrupted; it++) {
-		uint64_t a, b, c, d, e, f;
-		int r1 = 0, r2 = 0, r3 = 0;
-
-		if (!ifc->takes_events) {
-			a = pcost_timer_begin(t);
-			if (ifc->read)
-				ifc->read(st, vals);
-			b = pcost_timer_end(t);
-			if (it >= w)
-				ser[1][kept++] = ticks_ns(t, a, b);
-			continue;
-		}
-		a = pcost_timer_begin(t);
-		r1 = ifc->start(st);
-		b = pcost_timer_end(t);
-		c = pcost_timer_begin(t);
-		r2 = ifc->read(st, vals);
-		d = pcost_timer_end(t);
-		e = pcost_timer_begin(t);
-		r3 = ifc->stop(st);
-		f = pcost_timer_end(t);
-		if (r1 || r2 || r3) {
-			rc = op_failed(ifc, r1 ? "start" : r2 ? "read" : "stop", r1 ? r1 : r2 ? r2 : r3,
-				       why, len);
-			goto out;
-		}
-		if (it >= w) {
-			ser[0][kept] = ticks_ns(t, a, b);
-			ser[1][kept] = ticks_ns(t, c, d);
-			ser[2][kept] = ticks_ns(t, e, f);
-		}
-		/* The whole episode, timed as one region (what a self-monitoring caller pays). */
-		a = pcost_timer_begin(t);
-		r1 = ifc->start(st);
-		r2 = ifc->read(st, vals);
-		r3 = ifc->stop(st);
-		b = pcost_timer_end(t);
-		if (r1 || r2 || r3) {
-			rc = op_failed(ifc, "start+read+stop", r1 ? r1 : r2 ? r2 : r3, why, len);
-			goto out;
-		}
-		if (it >= w)
-			ser[3][kept++] = ticks_ns(t, a, b);
+		slots[i].why[0] = '\0';
+		slots[i].rc = ifc->open(&run[i].st, names, ifc->takes_events ? k : 0, slots[i].why,
+					sizeof(slots[i].why));
+		run[i].open = slots[i].rc == 0;
+		for (int j = 0; j < 4 && run[i].open; j++)
+			run[i].ser[j] = xcalloc(n ? n : 1, sizeof(double));
 	}
-	ev = join_names(names, k);
-	for (int i = 0; i < 4; i++) {
-		if (!ifc->takes_events && i != 1)
-			continue;
-		pcost_session_add_series(s, ifc->name, ops[i], ev, k, timer, ser[i], kept);
-		added++;
+	/*
+	 * Rows take turns in blocks, the first row of each block rotating, so the
+	 * drift of a shared machine spreads over every row instead of favouring
+	 * whichever was measured first.
+	 */
+	for (unsigned done = 0, blk = 0; done < total && !pcost_interrupted; done += BLOCK, blk++) {
+		for (size_t r = 0; r < nslots && !pcost_interrupted; r++) {
+			size_t i = (blk + r) % nslots;
+			const struct pcost_counter_iface *ifc = slots[i].ifc;
+
+			for (unsigned it = done; run[i].open && it < done + BLOCK && it < total; it++) {
+				double out[4] = { 0 };
+				const char *op = "";
+				int rc = one_iteration(ifc, run[i].st, t, out, &op);
+
+				if (rc) {
+					slots[i].rc = op_failed(ifc, op, rc, slots[i].why,
+								sizeof(slots[i].why));
+					if (ifc->close)
+						ifc->close(run[i].st);
+					run[i].open = false;
+					break;
+				}
+				if (it < w)
+					continue;
+				for (int j = 0; j < 4; j++)
+					run[i].ser[j][run[i].kept] = out[j];
+				run[i].kept++;
+			}
+		}
 	}
-	free(ev);
-	rc = added;
-out:
-	if (ifc->close)
-		ifc->close(st);
-	for (int i = 0; i < 4; i++)
-		free(ser[i]);
-	return rc;
+	for (size_t i = 0; i < nslots; i++) {
+		const struct pcost_counter_iface *ifc = slots[i].ifc;
+		unsigned kk = ifc->takes_events ? k : 0;
+
+		if (run[i].open) {
+			char *ev = join_names(names, kk);
+
+			for (int j = 0; j < 4; j++) {
+				if (!ifc->takes_events && j != 1)
+					continue;
+				pcost_session_add_series(s, ifc->name, ops[j], ev, kk,
+							 pcost_counter_timer_name(t), run[i].ser[j],
+							 run[i].kept);
+				added++;
+			}
+			free(ev);
+			if (ifc->close)
+				ifc->close(run[i].st);
+		}
+		for (int j = 0; j < 4; j++)
+			free(run[i].ser[j]);
+	}
+	free(run);
+	return added;
 }
 
 /* ---- reads inside a matmul -------------------------------------------------------- */

@@ -111,7 +111,7 @@ static void render_text(const struct pcost_session *s, FILE *out, bool md)
 {
 	static const char *const cols[] = { "min", "median", "mean", "sd", "p99", "max" };
 	bool any_skip = false, any_mm = false;
-	unsigned reads = matmul_reads(s);
+	unsigned reads = matmul_reads(s), prev_k = 0;
 
 	header_lines(s, out, md ? "" : "# ");
 	fprintf(out, "\n");
@@ -128,7 +128,7 @@ static void render_text(const struct pcost_session *s, FILE *out, bool md)
 			fprintf(out, " %9s", cols[i]);
 		fprintf(out, "%s\n", s->tsc_hz > 0 ? "  median cyc  mean cyc" : "");
 	}
-	for (size_t i = 0; i < s->nseries; i++) {
+	for (size_t i = 0, shown = 0; i < s->nseries; i++) {
 		const struct pcost_counter_series *sr = &s->series[i];
 		struct row_stats r;
 		double v[6];
@@ -141,6 +141,10 @@ static void render_text(const struct pcost_session *s, FILE *out, bool md)
 			any_mm = true;
 			continue;
 		}
+		/* A blank line between groups of k in text, where the interfaces compare. */
+		if (!md && shown++ && sr->nevents != prev_k)
+			fprintf(out, "\n");
+		prev_k = sr->nevents;
 		row_stats(s, sr, &r);
 		v[0] = r.ns.min, v[1] = r.ns.median, v[2] = r.ns.mean, v[3] = r.ns.sd,
 		v[4] = r.ns.p99, v[5] = r.ns.max;
