@@ -121,10 +121,8 @@ static int explain_open_error(const char *name, int rc)
 		return usage_error("counters: unknown event '%s' (libpfm4 knows no such name; "
 				   "see 'perf list' for names)", name);
 	case -EACCES:
-		return error("counters: perf_event_open('%s') not permitted: "
-			     "kernel.perf_event_paranoid is too high for this user; run as root or "
-			     "'sysctl -w kernel.perf_event_paranoid=1' (2 allows user-space counting "
-			     "only, -1 everything)", name);
+		pcost_counter_explain_eacces(buf, sizeof(buf));
+		return error("counters: event '%s': %s", name, buf);
 	case -EMFILE:
 	case -ENFILE:
 		return error("counters: too many open descriptors opening '%s' (one per event): "
@@ -254,7 +252,8 @@ static int check_user_events(struct counters_args *a)
 	if (a->nevents) {
 		struct pcost_counters *c;
 		int failed = -1, rc;
-		PCOST_OPTS(pcost_counter_opts, o, .failed_index = &failed);
+		PCOST_OPTS(pcost_counter_opts, o, .failed_index = &failed,
+			   .exclude_kernel = pcost_counter_user_only());
 
 		rc = pcost_counters_open_opts(&c, (const char *const *)a->events, a->nevents, &o);
 		if (rc < 0)
@@ -276,6 +275,7 @@ static char *options_json(const struct counters_args *a, const struct pcost_time
 	cJSON_AddStringToObject(o, "timer", pcost_counter_timer_name(t));
 	cJSON_AddStringToObject(o, "timer_why", t->why);
 	cJSON_AddBoolToObject(o, "pmu", pmu);
+	cJSON_AddStringToObject(o, "counting", pcost_counter_user_only() ? "user" : "user+kernel");
 	if (!pmu)
 		cJSON_AddStringToObject(o, "pmu_why", pmu_why);
 	for (unsigned k = 1; k <= kmax; k++)
@@ -401,6 +401,9 @@ int cmd_counters(int argc, char **argv)
 	}
 
 	pmu = pcost_counters_have_pmu(pmu_why, sizeof(pmu_why));
+	if (pcost_counter_probe_kernel() == 1)
+		warning("kernel.perf_event_paranoid allows this user to count user space only: "
+			"perf rows count with exclude_kernel (context-switches read 0)");
 	if (a.nevents) {
 		rc = check_user_events(&a);
 		if (rc)

@@ -47,6 +47,17 @@ extern const struct pcost_counter_iface *const pcost_counter_ifaces[];
 
 const struct pcost_counter_iface *pcost_counter_iface_find(const char *name);
 
+/*
+ * Can this user count kernel side too?  Opens task-clock: 0 yes; 1 only user
+ * space (kernel.perf_event_paranoid = 2 and no privilege), after which the
+ * perf rows open with exclude_kernel; -errno when not at all.
+ */
+int pcost_counter_probe_kernel(void);
+void pcost_counter_set_user_only(bool on);
+bool pcost_counter_user_only(void);
+/* One line on EACCES: the paranoid level read now, what each level allows, the fix. */
+void pcost_counter_explain_eacces(char *buf, size_t len);
+
 /* The PAPI row (counters/papi.c). */
 extern const struct pcost_counter_iface pcost_counter_iface_papi;
 /* Release PAPI if it was initialized (idempotent). */

@@ -12,13 +12,61 @@
 
 /* ---- perf-read, perf-group, perf-mmap --------------------------------------- */
 
+/* Count user space only: set when the kernel refuses kernel counting to this user. */
+static bool user_only;
+
+void pcost_counter_set_user_only(bool on)
+{
+	user_only = on;
+}
+
+bool pcost_counter_user_only(void)
+{
+	return user_only;
+}
+
+void pcost_counter_explain_eacces(char *buf, size_t len)
+{
+	char v[32];
+	ssize_t n = pcost_read_file("/proc/sys/kernel/perf_event_paranoid", v, sizeof(v));
+
+	/* Levels from Documentation/admin-guide/perf-security.rst. */
+	snprintf(buf, len,
+		 "perf_event_open not permitted: kernel.perf_event_paranoid is %s (3 or more: "
+		 "no unprivileged use; 2: user space only; 1: kernel too; -1: everything); run "
+		 "as root, grant CAP_PERFMON, or 'sysctl -w kernel.perf_event_paranoid=1'",
+		 n > 0 ? v : "unknown");
+}
+
+int pcost_counter_probe_kernel(void)
+{
+	static const char *const tc[] = { "task-clock" };
+	struct pcost_counters *c;
+	int rc = pcost_counters_open(&c, tc, 1);
+
+	if (rc == -EACCES) {
+		PCOST_OPTS(pcost_counter_opts, o, .exclude_kernel = true);
+
+		rc = pcost_counters_open_opts(&c, tc, 1, &o);
+		if (rc == 0) {
+			pcost_counters_close(c);
+			user_only = true;
+			return 1;
+		}
+		return rc;
+	}
+	if (rc == 0)
+		pcost_counters_close(c);
+	return rc;
+}
+
 static int perf_open_mode(void **st, const char *const *names, unsigned k, char *why,
 			  size_t len, enum pcost_read_mode mode, bool with_mmap)
 {
 	struct pcost_counters *c;
 	int failed = -1, rc;
 	PCOST_OPTS(pcost_counter_opts, o, .read_mode = mode, .mmap = with_mmap,
-		   .failed_index = &failed);
+		   .exclude_kernel = user_only, .failed_index = &failed);
 
 	rc = pcost_counters_open_opts(&c, names, k, &o);
 	if (rc < 0) {
@@ -33,9 +81,7 @@ static int perf_open_mode(void **st, const char *const *names, unsigned k, char 
 				 "too many open descriptors at event %d of %u ('%s'): one per event; "
 				 "raise 'ulimit -n' or ask for fewer events", failed + 1, k, ev);
 		else if (rc == -EACCES)
-			snprintf(why, len,
-				 "perf_event_open('%s') not permitted: run as root or lower "
-				 "kernel.perf_event_paranoid", ev);
+			pcost_counter_explain_eacces(why, len);
 		else
 			snprintf(why, len, "could not open '%s': %s", ev, strerror(-rc));
 		return rc;
@@ -103,18 +149,12 @@ static void perf_close(void *st)
 
 static bool perf_available(char *why, size_t len)
 {
-	static const char *const tc[] = { "task-clock" };
-	struct pcost_counters *c;
-	int rc = pcost_counters_open(&c, tc, 1);
+	int rc = pcost_counter_probe_kernel();
 
-	if (rc == 0) {
-		pcost_counters_close(c);
+	if (rc >= 0)
 		return true;
-	}
 	if (rc == -EACCES)
-		snprintf(why, len,
-			 "perf_event_open refused (EACCES): run as root or set "
-			 "kernel.perf_event_paranoid <= 2 (sysctl -w kernel.perf_event_paranoid=1)");
+		pcost_counter_explain_eacces(why, len);
 	else
 		snprintf(why, len, "perf_event_open of task-clock failed: %s", strerror(-rc));
 	return false;

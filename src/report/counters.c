@@ -87,6 +87,7 @@ static void header_lines(const struct pcost_session *s, FILE *out, const char *p
 	cJSON *cpu = o ? cJSON_GetObjectItemCaseSensitive(o, "cpu") : NULL;
 	cJSON *tw = o ? cJSON_GetObjectItemCaseSensitive(o, "timer_why") : NULL;
 	cJSON *pw = o ? cJSON_GetObjectItemCaseSensitive(o, "pmu_why") : NULL;
+	cJSON *cnt = o ? cJSON_GetObjectItemCaseSensitive(o, "counting") : NULL;
 
 	fprintf(out, "%sprobecost counters", prefix);
 	if (cJSON_IsNumber(it))
@@ -98,6 +99,9 @@ static void header_lines(const struct pcost_session *s, FILE *out, const char *p
 	fprintf(out, "\n");
 	if (cJSON_IsString(tw))
 		fprintf(out, "%stimer: %s\n", prefix, tw->valuestring);
+	if (cJSON_IsString(cnt) && !strcmp(cnt->valuestring, "user"))
+		fprintf(out, "%scounting user space only (kernel.perf_event_paranoid, no privilege): "
+			     "kernel-side events such as context-switches read 0\n", prefix);
 	if (cJSON_IsString(pw))
 		fprintf(out, "%s%s: software events only, perf-mmap/rdpmc skipped\n", prefix,
 			pw->valuestring);
