@@ -205,7 +205,8 @@ static void test_page_faults(void **state)
 		      (unsigned long long)v[0], (unsigned long long)v[1], n);
 	assert_true(v[0] >= n);
 	assert_true(v[1] >= n);
-	assert_true(v[0] < n + 64); /* and not wildly more: the loop touches nothing else */
+	/* And not wildly more: the loop touches nothing else (ASan's shadow adds n/8). */
+	assert_true(v[0] < n + n / 4 + 16);
 }
 
 /* Values read while running never decrease, in both read modes. */
@@ -291,6 +292,7 @@ static void test_papi_agrees_with_perf(void **state)
 	char why[256];
 	void *st = NULL;
 	uint64_t pv = 0, kv = 0;
+	pcost_ns c0, c1;
 
 	NEED_PERF();
 	if (!papi->available(why, sizeof(why))) {
@@ -304,7 +306,10 @@ static void test_papi_agrees_with_perf(void **state)
 	assert_int_equal(pcost_counters_open(&c, ev, 1), 0);
 	assert_int_equal(pcost_counters_start(c), 0);
 	assert_int_equal(papi->start(st), 0);
-	spin_ns(50000000);
+	/* 50 ms of this thread's CPU time, however long a shared CPU makes that take. */
+	c0 = thread_cpu_ns();
+	while ((c1 = thread_cpu_ns()) - c0 < 50000000)
+		;
 	assert_int_equal(papi->read(st, &pv), 0);
 	assert_int_equal(pcost_counters_read(c, &kv), 0);
 	assert_int_equal(papi->stop(st), 0);
@@ -314,7 +319,7 @@ static void test_papi_agrees_with_perf(void **state)
 	pcost_counters_close(c);
 	print_message("task-clock: PAPI %llu, perf read %llu\n", (unsigned long long)pv,
 		      (unsigned long long)kv);
-	assert_true(kv > 40000000);
+	assert_true((double)kv > 0.9 * (double)(c1 - c0)); /* perf itself counted the spin */
 	assert_true((double)pv > 0.9 * (double)kv && (double)pv < 1.1 * (double)kv);
 }
 
