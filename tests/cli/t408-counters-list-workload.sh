@@ -2,7 +2,7 @@
 # t408: `probecost list counters` shows every row with availability; the matmul workload reports its reads.
 P="${PROBECOST:-./probecost}"
 echo "1..4"
-out=$("$P" list counters --format json 2>/dev/null); rc=$?
+out=$("$P" list --format json counters 2>/dev/null); rc=$?
 n=$(echo "$out" | jq '.counters | length' 2>/dev/null)
 [ $rc -eq 0 ] && [ "$n" = 8 ] && echo "ok 1 - list counters: 8 rows" || echo "not ok 1 - rc=$rc rows=$n"
 # Every unavailable row says why.
