@@ -4,9 +4,9 @@
  *
  * Call order:
  *   pcost_counters_open[_opts]()      resolve names (libpfm4), open one group, disabled
- *   pcost_counters_start()            ioctl(leader, ENABLE, GROUP): every event starts
+ *   pcost_counters_start()            ioctl(leader, ENABLE): the whole group starts
  *   pcost_counters_read*()            as often as wanted, running or stopped
- *   pcost_counters_stop()             ioctl(leader, DISABLE, GROUP)
+ *   pcost_counters_stop()             ioctl(leader, DISABLE): the whole group stops
  *   pcost_counters_close()            closes every descriptor, unmaps every page, frees
  *
  * Ownership: the handle owns its descriptors and pages; nothing else may

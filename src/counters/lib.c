@@ -85,7 +85,11 @@ int pcost_counters_open_opts(struct pcost_counters **out, const char *const *nam
 		if (c->mode == PCOST_READ_GROUP)
 			/* No PERF_FORMAT_ID: values come in open order, ids would only cost copies. */
 			attr.read_format |= PERF_FORMAT_GROUP;
-		/* Only the leader starts disabled: members follow its ENABLE/DISABLE. */
+		/*
+		 * Only the leader starts disabled: members follow its ENABLE/DISABLE.
+		 * (A member opened disabled and enabled with PERF_IOC_FLAG_GROUP after
+		 * its leader stays off the PMU until the next reschedule: it reads 0.)
+		 */
 		attr.disabled = i == 0;
 		attr.exclude_hv = 1;
 		fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, i ? c->fd[0] : -1,
@@ -141,22 +145,39 @@ void pcost_counters_close(struct pcost_counters *c)
 	free(c);
 }
 
+/*
+ * Start and stop switch the leader alone: a disabled leader takes its whole
+ * group off the CPU, an enabled one brings it back.  PERF_IOC_FLAG_GROUP is
+ * not used on purpose: it disables the members too, and a member re-enabled
+ * after its running leader is not scheduled until the task next switches, so
+ * it would count nothing in between (seen on 6.18; PAPI switches the leader
+ * alone as well).
+ */
 int pcost_counters_start(struct pcost_counters *c)
 {
-	if (ioctl(c->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
+	if (ioctl(c->fd[0], PERF_EVENT_IOC_ENABLE, 0) < 0)
 		return -errno;
 	return 0;
 }
 
 int pcost_counters_stop(struct pcost_counters *c)
 {
-	if (ioctl(c->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0)
+	if (ioctl(c->fd[0], PERF_EVENT_IOC_DISABLE, 0) < 0)
 		return -errno;
 	return 0;
 }
 
+/*
+ * Scaling uses the leader's enabled/running for every event.  A group is
+ * scheduled as a unit, so the leader's ratio is the group's; a member's own
+ * time_enabled also runs while the disabled leader keeps it off the CPU
+ * (enabled-but-not-running), and scaling by it would inflate its value by
+ * all the time spent stopped.
+ */
 static int read_each(struct pcost_counters *c, uint64_t *values)
 {
+	uint64_t ena = 0, run = 0;
+
 	for (unsigned i = 0; i < c->n; i++) {
 		uint64_t v[3];
 		ssize_t r = read(c->fd[i], v, sizeof(v));
@@ -165,7 +186,11 @@ static int read_each(struct pcost_counters *c, uint64_t *values)
 			return -errno;
 		if (r != (ssize_t)sizeof(v))
 			return -EIO;
-		values[i] = pcost_counter_scale(v[0], v[1], v[2]);
+		if (i == 0) {
+			ena = v[1];
+			run = v[2];
+		}
+		values[i] = pcost_counter_scale(v[0], ena, run);
 	}
 	return 0;
 }
@@ -192,6 +217,8 @@ int pcost_counters_read(struct pcost_counters *c, uint64_t *values)
 
 int pcost_counters_read_mmap(struct pcost_counters *c, uint64_t *values)
 {
+	uint64_t lena = 0, lrun = 0;
+
 	for (unsigned i = 0; i < c->n; i++) {
 		uint64_t cnt, ena, run;
 		int rc;
@@ -201,7 +228,12 @@ int pcost_counters_read_mmap(struct pcost_counters *c, uint64_t *values)
 		rc = pcost_mmap_read_page(c->page[i], NULL, &cnt, &ena, &run);
 		if (rc < 0)
 			return rc;
-		values[i] = pcost_counter_scale(cnt, ena, run);
+		/* The leader's times scale the group (see read_each). */
+		if (i == 0) {
+			lena = ena;
+			lrun = run;
+		}
+		values[i] = pcost_counter_scale(cnt, lena, lrun);
 	}
 	return 0;
 }

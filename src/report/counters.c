@@ -72,9 +72,17 @@ static bool matmul_figures(const struct pcost_session *s, size_t i, struct matmu
 
 	if (!m->op || strcmp(m->op, "matmul") || !m->n || !b)
 		return false;
+	size_t n = m->n < b->n ? m->n : b->n;
+	double *d = xcalloc(n ? n : 1, sizeof(double));
+
 	f->with_ns = pcost_median(m->ns, m->n);
 	f->base_ns = pcost_median(b->ns, b->n);
-	f->per_read_ns = (f->with_ns - f->base_ns) / matmul_reads(s);
+	/* Sample i of both series is one run pair, measured back to back: the
+	 * median of the paired differences resists a burst that hit some pairs. */
+	for (size_t j = 0; j < n; j++)
+		d[j] = m->ns[j] - b->ns[j];
+	f->per_read_ns = pcost_median(d, n) / matmul_reads(s);
+	free(d);
 	return true;
 }
 

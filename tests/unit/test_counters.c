@@ -209,6 +209,39 @@ static void test_page_faults(void **state)
 	assert_true(v[0] < n + n / 4 + 16);
 }
 
+/*
+ * A member of a group read on its own is not scaled up by time spent stopped:
+ * page-faults of touching N pages after a long stopped stretch is still ~N.
+ */
+static void test_member_not_scaled_by_stopped_time(void **state)
+{
+	static const char *const ev[] = { "task-clock", "page-faults" };
+	const size_t n = 64, pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct pcost_counters *c;
+	uint64_t v[2];
+	char *p;
+
+	NEED_PERF();
+	p = mmap(NULL, n * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	madvise(p, n * pg, MADV_NOHUGEPAGE);
+	assert_int_equal(pcost_counters_open(&c, ev, 2), 0); /* PCOST_READ_EACH */
+	for (int round = 0; round < 3; round++) {
+		usleep(20000); /* stopped: no time may count as enabled-but-not-running */
+		assert_int_equal(pcost_counters_start(c), 0);
+		if (round == 2)
+			for (size_t i = 0; i < n; i++)
+				((volatile char *)p)[i * pg] = 1;
+		assert_int_equal(pcost_counters_stop(c), 0);
+	}
+	assert_int_equal(pcost_counters_read(c, v), 0);
+	pcost_counters_close(c);
+	munmap(p, n * pg);
+	print_message("page-faults %llu for %zu pages after 60 ms stopped\n",
+		      (unsigned long long)v[1], n);
+	assert_true(v[1] >= n && v[1] < n + n / 4 + 16);
+}
+
 /* Values read while running never decrease, in both read modes. */
 static void test_monotonic(void **state)
 {
@@ -391,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_task_clock_vs_wall),
 		cmocka_unit_test(test_context_switches_yield),
 		cmocka_unit_test(test_page_faults),
+		cmocka_unit_test(test_member_not_scaled_by_stopped_time),
 		cmocka_unit_test(test_monotonic),
 		cmocka_unit_test(test_mmap_software_refused),
 		cmocka_unit_test(test_no_fd_leak),
