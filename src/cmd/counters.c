@@ -21,10 +21,6 @@
 #include "store.h"
 #include "util.h"
 
-/* Weak: the env area may land after this one. */
-extern const struct pcost_env *pcost_env_self(void) __attribute__((weak));
-extern char *pcost_env_to_json_text(const struct pcost_env *e) __attribute__((weak));
-
 #define MAX_K 16
 
 struct counters_args {
@@ -267,8 +263,10 @@ static char *options_json(const struct counters_args *a, const struct pcost_time
 			  unsigned kmax, bool pmu, const char *pmu_why)
 {
 	cJSON *o = cJSON_CreateObject(), *ks = cJSON_AddArrayToObject(o, "k");
-	char *s;
+	char machine[256], *s;
 
+	pcost_env_headline(pcost_env_self(), machine, sizeof(machine));
+	cJSON_AddStringToObject(o, "machine", machine);
 	cJSON_AddNumberToObject(o, "iterations", a->iterations);
 	cJSON_AddNumberToObject(o, "warmup", a->warmup);
 	cJSON_AddNumberToObject(o, "cpu", a->cpu);
@@ -447,8 +445,7 @@ int cmd_counters(int argc, char **argv)
 	s.started = (int64_t)time(NULL);
 	s.cmdline = pcost_join_argv(argc, argv);
 	s.version = xstrdup(PCOST_VERSION);
-	if (pcost_env_self && pcost_env_to_json_text)
-		s.env_json = pcost_env_to_json_text(pcost_env_self());
+	s.env_json = pcost_env_to_json_text(pcost_env_self());
 	s.tsc_hz = timer.tsc_hz;
 	s.options_json = options_json(&a, &timer, kmax, pmu, pmu_why);
 

@@ -5,26 +5,19 @@
 #include "counters/counters.h"
 #include "env.h"
 
-/* Weak: the env area may not be linked into every build (unit tests of other trees). */
-extern const struct pcost_env *pcost_env_self(void) __attribute__((weak));
-extern double pcost_tsc_hz(void) __attribute__((weak));
-
 void pcost_counter_timer_init(struct pcost_timer *t, bool force_monotonic)
 {
-	const struct pcost_env *e = pcost_env_self ? pcost_env_self() : NULL;
+	const struct pcost_env *e = pcost_env_self();
 
 	t->kind = PCOST_TIMER_MONOTONIC;
 	t->ns_per_tick = 1.0;
-	t->tsc_hz = pcost_tsc_hz ? pcost_tsc_hz() : 0;
+	t->tsc_hz = pcost_tsc_hz();
 #if !defined(__x86_64__) && !defined(__i386__)
 	snprintf(t->why, sizeof(t->why), "CLOCK_MONOTONIC (no TSC on this CPU)");
 	return;
 #endif
 	if (force_monotonic)
 		snprintf(t->why, sizeof(t->why), "CLOCK_MONOTONIC (asked for with --timer)");
-	else if (!e)
-		snprintf(t->why, sizeof(t->why),
-			 "CLOCK_MONOTONIC (environment not available to check the TSC)");
 	else if (!e->tsc_invariant)
 		snprintf(t->why, sizeof(t->why),
 			 "CLOCK_MONOTONIC (the TSC is not invariant: constant_tsc/nonstop_tsc missing)");

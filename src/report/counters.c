@@ -96,6 +96,7 @@ static void header_lines(const struct pcost_session *s, FILE *out, const char *p
 	cJSON *tw = o ? cJSON_GetObjectItemCaseSensitive(o, "timer_why") : NULL;
 	cJSON *pw = o ? cJSON_GetObjectItemCaseSensitive(o, "pmu_why") : NULL;
 	cJSON *cnt = o ? cJSON_GetObjectItemCaseSensitive(o, "counting") : NULL;
+	cJSON *mach = o ? cJSON_GetObjectItemCaseSensitive(o, "machine") : NULL;
 
 	fprintf(out, "%sprobecost counters", prefix);
 	if (cJSON_IsNumber(it))
@@ -104,6 +105,8 @@ static void header_lines(const struct pcost_session *s, FILE *out, const char *p
 		fprintf(out, ", pinned to CPU %.0f", cpu->valuedouble);
 	if (!s->complete)
 		fprintf(out, " (INTERRUPTED: partial)");
+	if (cJSON_IsString(mach))
+		fprintf(out, " | %s", mach->valuestring);
 	fprintf(out, "\n");
 	if (cJSON_IsString(tw))
 		fprintf(out, "%stimer: %s\n", prefix, tw->valuestring);
