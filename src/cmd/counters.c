@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd/counters: what starting, stopping and reading performance counters costs, interface by interface. */
+/* cmd/counters: the cost of starting, stopping and reading counters, interface by interface. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
@@ -41,18 +41,19 @@ static void usage(FILE *out)
 {
 	const struct pcost_counter_iface *ifc;
 
-	fprintf(out,
-		"usage: probecost counters [--interfaces LIST] [--events 1-16|K,K,..] [--event NAME]...\n"
-		"                          [--iterations N] [--warmup N] [--matmul] [--matmul-runs N]\n"
-		"                          [--cpu N] [--timer tsc|monotonic] [--format text|json|csv|markdown]\n"
-		"                          [--db PATH] [--no-store]\n\n"
-		"Times start (ioctl ENABLE), read and stop (ioctl DISABLE) of k events, and a whole\n"
-		"start+read+stop episode, for every counter interface; every sample is kept.\n"
-		"Defaults: k = 1,2,4,8,16 software events (hardware events first when a PMU exists),\n"
-		"1024 iterations after 64 warm-up ones, pinned to the CPU it starts on.\n"
-		"--event NAME (repeatable) measures libpfm4 event NAMEs instead (k = how many).\n"
-		"--matmul adds a 128x128 matmul reading every event after each row, against the\n"
-		"same loop without reads: total times and the cost per read.\n\ninterfaces:\n");
+	fputs("usage: probecost counters [--interfaces LIST] [--events 1-16|K,K,..]\n"
+	      "         [--event NAME]... [--iterations N] [--warmup N] [--matmul]\n"
+	      "         [--matmul-runs N] [--cpu N] [--timer tsc|monotonic]\n"
+	      "         [--format text|json|csv|markdown] [--db PATH] [--no-store]\n\n"
+	      "Times start (ioctl ENABLE), read and stop (ioctl DISABLE) of k events, and\n"
+	      "a whole start+read+stop episode, for every counter interface; every sample\n"
+	      "is kept.  Defaults: k = 1,2,4,8,16 software events (hardware events first\n"
+	      "when a PMU exists), 1024 iterations after 64 warm-up ones, pinned to the CPU\n"
+	      "it starts on.  --event NAME (repeatable) measures libpfm4 event NAMEs\n"
+	      "instead (k = how many).  --matmul adds a 128x128 matmul reading every event\n"
+	      "after each row, against the same loop without reads: total times and the\n"
+	      "cost per read.\n\ninterfaces:\n",
+	      out);
 	for_each_counter_iface(ifc)
 		fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
 }
@@ -70,7 +71,8 @@ static int parse_ks(const char *s, struct counters_args *a)
 		if (dash)
 			*dash = '\0';
 		if (pcost_parse_u64(tok, 1, MAX_K, &lo) < 0 ||
-		    (dash ? pcost_parse_u64(dash + 1, 1, MAX_K, &hi) < 0 : (hi = lo, 0)) || hi < lo) {
+		    (dash ? pcost_parse_u64(dash + 1, 1, MAX_K, &hi) < 0 : (hi = lo, 0)) ||
+		    hi < lo) {
 			rc = -EINVAL;
 			break;
 		}
@@ -91,8 +93,9 @@ static int parse_ifaces(const char *s, struct counters_args *a)
 		bool dup_row = false;
 
 		if (!ifc) {
-			usage_error("counters: unknown interface '%s' (see 'probecost list counters')",
-				    tok);
+			usage_error(
+			    "counters: unknown interface '%s' (see 'probecost list counters')",
+			    tok);
 			free(dup);
 			return -EINVAL;
 		}
@@ -113,7 +116,8 @@ static int explain_open_error(const char *name, int rc)
 	switch (rc) {
 	case -ENOENT:
 		if (pcost_counter_suggest(name, buf, sizeof(buf), 5) > 0)
-			return usage_error("counters: unknown event '%s'; close matches: %s", name, buf);
+			return usage_error("counters: unknown event '%s'; close matches: %s", name,
+					   buf);
 		return usage_error("counters: unknown event '%s' (libpfm4 knows no such name; "
 				   "see 'perf list' for names)", name);
 	case -EACCES:
@@ -164,8 +168,10 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 		switch (c) {
 		case 'f':
 			if (pcost_format_parse(optarg, &a->fmt) < 0)
-				return usage_error("counters: --format '%s' is not valid: text, json, "
-						   "csv or markdown", optarg);
+				return usage_error(
+				    "counters: --format '%s' is not valid: text, json, "
+				    "csv or markdown",
+				    optarg);
 			break;
 		case 'd':
 			a->db = optarg;
@@ -175,8 +181,8 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 			break;
 		case 'c':
 			if (pcost_parse_u64(optarg, 0, 63, &v) < 0)
-				return usage_error("counters: --cpu '%s' is not a CPU number (0-63)",
-						   optarg);
+				return usage_error(
+				    "counters: --cpu '%s' is not a CPU number (0-63)", optarg);
 			a->cpu = (int)v;
 			break;
 		case 'i':
@@ -187,26 +193,30 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 			break;
 		case 'w':
 			if (pcost_parse_u64(optarg, 0, 1000000, &v) < 0)
-				return usage_error("counters: --warmup '%s' is not a number in 0..1M",
-						   optarg);
+				return usage_error(
+				    "counters: --warmup '%s' is not a number in 0..1M", optarg);
 			a->warmup = (unsigned)v;
 			break;
 		case 'M':
 			if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
-				return usage_error("counters: --matmul-runs '%s' is not a number in "
-						   "1..100000", optarg);
+				return usage_error(
+				    "counters: --matmul-runs '%s' is not a number in "
+				    "1..100000",
+				    optarg);
 			a->matmul_runs = (unsigned)v;
 			break;
 		case 'k':
 			if (parse_ks(optarg, a) < 0)
-				return usage_error("counters: --events '%s' is not valid: a list of "
-						   "counts or ranges within 1-%d, e.g. 1-16 or 1,2,4",
-						   optarg, MAX_K);
+				return usage_error(
+				    "counters: --events '%s' is not valid: a list of "
+				    "counts or ranges within 1-%d, e.g. 1-16 or 1,2,4",
+				    optarg, MAX_K);
 			a->kgiven = true;
 			break;
 		case 'e':
 			if (a->nevents >= MAX_K)
-				return usage_error("counters: too many --event (at most %d)", MAX_K);
+				return usage_error("counters: too many --event (at most %d)",
+						   MAX_K);
 			a->events[a->nevents++] = xstrdup(optarg);
 			break;
 		case 'I':
@@ -235,7 +245,7 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 	return 0;
 }
 
-/* Check every --event: known to libpfm4 and openable here (a clear error now, not 50 skips later). */
+/* Every --event known to libpfm4 and openable here: one clear error now, not 50 skips later. */
 static int check_user_events(struct counters_args *a)
 {
 	for (unsigned i = 0; i < a->nevents; i++) {
@@ -253,7 +263,8 @@ static int check_user_events(struct counters_args *a)
 
 		rc = pcost_counters_open_opts(&c, (const char *const *)a->events, a->nevents, &o);
 		if (rc < 0)
-			return explain_open_error(failed >= 0 ? a->events[failed] : a->events[0], rc);
+			return explain_open_error(failed >= 0 ? a->events[failed] : a->events[0],
+						  rc);
 		pcost_counters_close(c);
 	}
 	return 0;
@@ -356,8 +367,8 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 
 			if (!a->kset[k])
 				continue;
-			rc = pcost_counter_measure_matmul(ifc, (const char *const *)names, k, plan, s,
-							  why, sizeof(why));
+			rc = pcost_counter_measure_matmul(ifc, (const char *const *)names, k, plan,
+							  s, why, sizeof(why));
 			if (rc < 0)
 				add_skip(s, ifc, "matmul", k, timer, why);
 			for (size_t j = before; rc >= 0 && j < s->nseries; j++)
@@ -412,8 +423,10 @@ int cmd_counters(int argc, char **argv)
 		}
 		for (unsigned k = a.nevents + 1; k <= MAX_K; k++)
 			if (a.kset[k]) {
-				rc = usage_error("counters: --events asks for %u events but only %u "
-						 "--event names were given", k, a.nevents);
+				rc =
+				    usage_error("counters: --events asks for %u events but only %u "
+						"--event names were given",
+						k, a.nevents);
 				goto out_events;
 			}
 		for (unsigned i = 0; i < a.nevents; i++)

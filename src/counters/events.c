@@ -179,11 +179,11 @@ bool pcost_counters_have_pmu(char *why, size_t len)
 	if (why)
 		snprintf(why, len, "%s",
 			 errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV
-				 ? "no hardware PMU (perf_event_open of cycles: not supported); "
-				   "hardware events and rdpmc are unavailable here"
+			     ? "no hardware PMU (perf_event_open of cycles: not supported); "
+			       "hardware events and rdpmc are unavailable here"
 			 : errno == EACCES || errno == EPERM
-				 ? "hardware events not permitted: set kernel.perf_event_paranoid <= 2 "
-				   "or run as root"
-				 : strerror(errno));
+			     ? "hardware events not permitted: set kernel.perf_event_paranoid <= 2 "
+			       "or run as root"
+			     : strerror(errno));
 	return false;
 }

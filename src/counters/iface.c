@@ -77,9 +77,11 @@ static int perf_open_mode(void **st, const char *const *names, unsigned k, char 
 		else if (rc == -ENOENT)
 			snprintf(why, len, "libpfm4 does not know an event named '%s'", ev);
 		else if (rc == -EMFILE || rc == -ENFILE)
-			snprintf(why, len,
-				 "too many open descriptors at event %d of %u ('%s'): one per event; "
-				 "raise 'ulimit -n' or ask for fewer events", failed + 1, k, ev);
+			snprintf(
+			    why, len,
+			    "too many open descriptors at event %d of %u ('%s'): one per event; "
+			    "raise 'ulimit -n' or ask for fewer events",
+			    failed + 1, k, ev);
 		else if (rc == -EACCES)
 			pcost_counter_explain_eacces(why, len);
 		else

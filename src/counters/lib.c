@@ -26,7 +26,8 @@ struct pcost_counters {
 };
 
 /* Fields of struct pcost_counter_opts a caller of size sz has set; missing ones read 0. */
-#define OPT(o, f) ((o) && (o)->sz >= offsetof(struct pcost_counter_opts, f) + sizeof((o)->f) ? (o)->f : 0)
+#define OPT(o, f)                                                                                  \
+	((o) && (o)->sz >= offsetof(struct pcost_counter_opts, f) + sizeof((o)->f) ? (o)->f : 0)
 
 int pcost_counters_open(struct pcost_counters **out, const char *const *names, unsigned k)
 {
@@ -83,7 +84,8 @@ int pcost_counters_open_opts(struct pcost_counters **out, const char *const *nam
 			goto fail_at;
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		if (c->mode == PCOST_READ_GROUP)
-			/* No PERF_FORMAT_ID: values come in open order, ids would only cost copies. */
+			/* No PERF_FORMAT_ID: values come in open order, ids would only cost copies.
+			 */
 			attr.read_format |= PERF_FORMAT_GROUP;
 		/*
 		 * Only the leader starts disabled: members follow its ENABLE/DISABLE.
@@ -253,10 +255,10 @@ int pcost_counters_mmap_check(struct pcost_counters *c, char *why, size_t len)
 				 c->name[i], pc->index ? "rdpmc disabled" : "no counter index",
 				 (unsigned)pc->cap_user_rdpmc, (unsigned)pc->index,
 				 c->canon[i] && !strncmp(c->canon[i], "perf::PERF_COUNT_SW", 19)
-					 ? "a software event is counted by the kernel, not in a PMU "
-					   "register, so rdpmc cannot read it"
-					 : "no hardware counter is assigned (no PMU, or rdpmc "
-					   "disabled in /sys/bus/event_source/devices/cpu/rdpmc)");
+				     ? "a software event is counted by the kernel, not in a PMU "
+				       "register, so rdpmc cannot read it"
+				     : "no hardware counter is assigned (no PMU, or rdpmc "
+				       "disabled in /sys/bus/event_source/devices/cpu/rdpmc)");
 			return -EOPNOTSUPP;
 		}
 	}

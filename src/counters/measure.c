@@ -134,7 +134,8 @@ int pcost_counter_measure_set(struct pcost_counter_slot *slots, size_t nslots,
 			size_t i = (blk + r) % nslots;
 			const struct pcost_counter_iface *ifc = slots[i].ifc;
 
-			for (unsigned it = done; run[i].open && it < done + BLOCK && it < total; it++) {
+			for (unsigned it = done; run[i].open && it < done + BLOCK && it < total;
+			     it++) {
 				double out[4] = { 0 };
 				const char *op = "";
 				int rc = one_iteration(ifc, run[i].st, t, out, &op);
@@ -278,7 +279,8 @@ int pcost_counter_measure_matmul(const struct pcost_counter_iface *ifc, const ch
 				if (!rc)
 					rc = ifc->stop(m.st);
 				if (rc || m.rc) {
-					rc = op_failed(ifc, rc ? "stop" : "read", rc ? rc : m.rc, why, len);
+					rc = op_failed(ifc, rc ? "stop" : "read", rc ? rc : m.rc,
+						       why, len);
 					goto out;
 				}
 				tw = ticks_ns(t, t0, t1);

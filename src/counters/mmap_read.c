@@ -58,7 +58,8 @@ int pcost_mmap_read_page(volatile const struct perf_event_mmap_page *pc,
 		cnt = pc->offset;
 		rc = 0;
 		if (pc->cap_user_time && ena != run) {
-			/* Advance both times to now: the kernel only updates them on sched events. */
+			/* Advance both times to now: the kernel only updates them on sched events.
+			 */
 			uint64_t cyc = rdtsc(ctx), quot, rem, delta;
 			uint16_t shift = pc->time_shift;
 			uint32_t mult = pc->time_mult;
@@ -71,12 +72,14 @@ int pcost_mmap_read_page(volatile const struct perf_event_mmap_page *pc,
 				run += delta;
 		}
 		if (pc->cap_user_rdpmc && idx) {
-			/* index is the hardware counter + 1; the value is pmc_width bits, sign-extended. */
+			/* index is the hardware counter + 1; the value is pmc_width bits,
+			 * sign-extended. */
 			uint16_t width = pc->pmc_width;
 			uint64_t pmc = rdpmc(idx - 1, ctx);
 
 			if (width && width < 64) {
-				/* Shift unsigned (a negative left shift is undefined), extend signed. */
+				/* Shift unsigned (a negative left shift is undefined), extend
+				 * signed. */
 				pmc <<= 64 - width;
 				pmc = (uint64_t)((int64_t)pmc >> (64 - width));
 			}

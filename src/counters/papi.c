@@ -98,12 +98,14 @@ static int papi_open(void **st, const char *const *names, unsigned k, char *why,
 	}
 	for (unsigned i = 0; i < k; i++) {
 		/* PAPI names perf's events through libpfm4's perf PMU: perf::NAME. */
-		char *n = strstr(names[i], "::") ? xstrdup(names[i]) : xasprintf("perf::%s", names[i]);
+		char *n =
+		    strstr(names[i], "::") ? xstrdup(names[i]) : xasprintf("perf::%s", names[i]);
 
 		rc = PAPI_add_named_event(p->es, n);
 		if (rc != PAPI_OK) {
-			snprintf(why, len, "PAPI_add_named_event('%s') with %u event(s) in the set: %s",
-				 n, i, PAPI_strerror(rc));
+			snprintf(why, len,
+				 "PAPI_add_named_event('%s') with %u event(s) in the set: %s", n, i,
+				 PAPI_strerror(rc));
 			free(n);
 			papi_close(p);
 			return rc == PAPI_ECNFLCT ? -E2BIG : -ENOENT;

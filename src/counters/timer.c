@@ -19,8 +19,9 @@ void pcost_counter_timer_init(struct pcost_timer *t, bool force_monotonic)
 	if (force_monotonic)
 		snprintf(t->why, sizeof(t->why), "CLOCK_MONOTONIC (asked for with --timer)");
 	else if (!e->tsc_invariant)
-		snprintf(t->why, sizeof(t->why),
-			 "CLOCK_MONOTONIC (the TSC is not invariant: constant_tsc/nonstop_tsc missing)");
+		snprintf(
+		    t->why, sizeof(t->why),
+		    "CLOCK_MONOTONIC (the TSC is not invariant: constant_tsc/nonstop_tsc missing)");
 	else if (t->tsc_hz <= 0)
 		snprintf(t->why, sizeof(t->why),
 			 "CLOCK_MONOTONIC (TSC frequency unknown)");

@@ -111,8 +111,10 @@ static void header_lines(const struct pcost_session *s, FILE *out, const char *p
 	if (cJSON_IsString(tw))
 		fprintf(out, "%stimer: %s\n", prefix, tw->valuestring);
 	if (cJSON_IsString(cnt) && !strcmp(cnt->valuestring, "user"))
-		fprintf(out, "%scounting user space only (kernel.perf_event_paranoid, no privilege): "
-			     "kernel-side events such as context-switches read 0\n", prefix);
+		fprintf(out,
+			"%scounting user space only (kernel.perf_event_paranoid, no privilege): "
+			"kernel-side events such as context-switches read 0\n",
+			prefix);
 	if (cJSON_IsString(pw))
 		fprintf(out, "%s%s: software events only, perf-mmap/rdpmc skipped\n", prefix,
 			pw->valuestring);
@@ -177,15 +179,17 @@ static void render_text(const struct pcost_session *s, FILE *out, bool md)
 		fprintf(out, "\n");
 	}
 	if (any_mm) {
-		fprintf(out, md ? "\n**Reads inside a matmul** (%u reads per run, medians)\n\n"
-				: "\n# reads inside a matmul: %u reads per run, medians of the runs\n",
+		fprintf(out,
+			md ? "\n**Reads inside a matmul** (%u reads per run, medians)\n\n"
+			   : "\n# reads inside a matmul: %u reads per run, medians of the runs\n",
 			reads);
 		if (md)
-			fprintf(out, "| interface | k | runs | with reads ns | without ns | per read ns "
-				     "| check |\n|---|--:|--:|--:|--:|--:|---|\n");
+			fprintf(out,
+				"| interface | k | runs | with reads ns | without ns | per read ns "
+				"| check |\n|---|--:|--:|--:|--:|--:|---|\n");
 		else
-			fprintf(out, "  %-14s %2s %5s %14s %14s %10s  %s\n", "interface", "k", "runs",
-				"with reads", "without", "per read", "check");
+			fprintf(out, "  %-14s %2s %5s %14s %14s %10s  %s\n", "interface", "k",
+				"runs", "with reads", "without", "per read", "check");
 		for (size_t i = 0; i < s->nseries; i++) {
 			const struct pcost_counter_series *sr = &s->series[i];
 			struct matmul_fig f;
@@ -195,8 +199,8 @@ static void render_text(const struct pcost_session *s, FILE *out, bool md)
 			fprintf(out,
 				md ? "| %s | %u | %zu | %.0f | %.0f | %.1f | %s |\n"
 				   : "  %-14s %2u %5zu %14.0f %14.0f %10.1f  %s\n",
-				sr->interface, sr->nevents, sr->n, f.with_ns, f.base_ns, f.per_read_ns,
-				sr->note ? sr->note : "");
+				sr->interface, sr->nevents, sr->n, f.with_ns, f.base_ns,
+				f.per_read_ns, sr->note ? sr->note : "");
 		}
 	}
 	if (any_skip) {
