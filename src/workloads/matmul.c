@@ -79,8 +79,11 @@ static int matmul_run(const struct pcost_params *p, struct pcost_wl_result *res)
 
 	prctl(PR_SET_NAME, "pcost-matmul");
 	if (mode != 2) {
+		/* paranoid 2 and no privilege: user space only rather than nothing. */
+		bool user = pcost_counter_probe_kernel() == 1;
 		PCOST_OPTS(pcost_counter_opts, o,
-			   .read_mode = mode == 0 ? PCOST_READ_GROUP : PCOST_READ_EACH);
+			   .read_mode = mode == 0 ? PCOST_READ_GROUP : PCOST_READ_EACH,
+			   .exclude_kernel = user);
 
 		rc = pcost_counters_open_opts(&rr.c, ev, 2, &o);
 		if (rc < 0) {
