@@ -64,6 +64,10 @@ int pcost_mmap_read_page(volatile const struct perf_event_mmap_page *pc,
 			uint16_t shift = pc->time_shift;
 			uint32_t mult = pc->time_mult;
 
+			/* A short (wrapping) clock counts only the low bits past time_cycles. */
+			if (pc->cap_user_time_short)
+				cyc = pc->time_cycles + ((cyc - pc->time_cycles) & pc->time_mask);
+
 			quot = cyc >> shift;
 			rem = cyc & (((uint64_t)1 << shift) - 1);
 			delta = pc->time_offset + quot * mult + ((rem * mult) >> shift);

@@ -124,6 +124,18 @@ static void test_time_advanced_from_tsc(void **state)
 	/* value = count * enabled / running */
 	assert_int_equal(pcost_counter_scale(cnt, ena, run), 1007ull * 10846 / 10596);
 
+	/* A short clock: cyc = time_cycles + ((cyc - time_cycles) & time_mask).
+	 * tsc = 0x1_0000_1403, time_cycles = 0x1000, mask 0xffff:
+	 * (0x1_0000_1403 - 0x1000) & 0xffff = 0x403, cyc = 0x1403 = 5 * 1024 + 3 as above. */
+	pc.cap_user_time_short = 1;
+	pc.time_cycles = 0x1000;
+	pc.time_mask = 0xffff;
+	f.tsc = 0x100001403ull;
+	assert_int_equal(pcost_mmap_read_page(&pc, &h, &cnt, &ena, &run), 0);
+	assert_int_equal(ena, 500 + 10346);
+	assert_int_equal(run, 250 + 10346);
+	pc.cap_user_time_short = 0;
+
 	/* Not multiplexed (enabled == running): no TSC read needed, times as on the page. */
 	pc.time_running = 500;
 	f.tsc = 0;
