@@ -513,24 +513,25 @@ static void progress(struct pcost_runner *r, unsigned measured, bool done)
 	fflush(stderr);
 }
 
+/* Every overhead CI half-width below opts.precision (one analysis for all). */
 static bool precise_enough(struct pcost_runner *r)
 {
-	bool any = false;
+	struct pcost_config_stats *st = NULL;
+	bool ok = true;
 
-	for (size_t i = 0; i < r->nslots; i++) {
-		double hw;
+	if (pcost_analyze(r->s, &st) < 0)
+		return false;
+	for (size_t i = 0; i < r->nslots && ok; i++) {
+		const struct pcost_config_stats *x = &st[r->slots[i].config];
 
-		if (r->slots[i].dropped)
-			continue;
-		hw = pcost_runner_halfwidth(r, r->slots[i].config);
-		if (isnan(hw))
-			continue; /* a baseline, or no baseline: nothing to narrow */
-		any = true;
-		if (!(hw < r->opts.precision))
-			return false;
+		if (r->slots[i].dropped || x->baseline < 0)
+			continue; /* a baseline: nothing to narrow */
+		if (x->nok < 2 || isnan(x->overhead_lo) ||
+		    !((x->overhead_hi - x->overhead_lo) / 2 < r->opts.precision))
+			ok = false;
 	}
-	(void)any;
-	return true;
+	free(st);
+	return ok;
 }
 
 double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i)
