@@ -603,8 +603,12 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			rc = run_slot(r, &r->slots[order[k]], block, (unsigned)k, warm);
 			active++;
 		}
-		if (rc == -EINTR)
+		if (rc == -EINTR) {
+			/* The runs of the abandoned block that did finish are kept too. */
+			for (size_t i = 0; i < r->s->nconfigs; i++)
+				PCOST_SINK(config, r->s, i);
 			break;
+		}
 		r->blocks_done++;
 		for (size_t i = 0; i < r->s->nconfigs; i++)
 			PCOST_SINK(config, r->s, i);
