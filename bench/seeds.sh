@@ -4,7 +4,9 @@
 # perf-record, strace and bpftrace-syscalls, pinned to CPU $CPU (default 0) like the seed's
 # uniprocessor-style numbers.  Prints a Markdown table for README.md
 # ("Reproducing the seeds") with the date and the machine.  Slow monitors make
-# this the longest bench: RUNS (default 3) blocks; PIPE_LOOPS / MSG_GROUPS shrink it.
+# this the longest bench: strace alone takes ~2 min a run on 1M round trips on the
+# 2-vCPU development machine, about 15 min in all with RUNS=3 (the default);
+# RUNS, PIPE_LOOPS and MSG_GROUPS shrink it.
 set -u
 cd "$(dirname "$0")/.."
 CPU=${CPU:-0}  # the CPU everything is pinned to
