@@ -13,6 +13,7 @@
 #define LOW_CPU 0.5		/* user+sys below half of elapsed: the runs mostly waited */
 #define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
 #define HIGH_COV 0.10		/* sd/mean above 10% */
+#define MIN_BLOCKS 5		/* fewer paired blocks than this: say the CI is rough */
 
 static void add(struct pcost_run_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(struct pcost_run_warnings *w, const char *fmt, ...)
@@ -39,9 +40,19 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 	bool pinned = cJSON_IsString(cpu) && cpu->valuestring[0];
 
 	cJSON_Delete(o);
+	size_t fewest = SIZE_MAX;
+
 	w->n = 0;
 	if (!s->complete)
 		add(w, "the run was interrupted: these are the blocks measured so far");
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (st[i].baseline >= 0 && st[i].nok && st[i].nok < fewest)
+			fewest = st[i].nok;
+	/* A percentile bootstrap over 2-4 blocks has only a handful of distinct resamples. */
+	if (fewest < MIN_BLOCKS)
+		add(w, "only %zu measured block%s: the overhead intervals (a bootstrap over blocks) "
+		    "are unreliable below %d; use --runs %d or more", fewest, fewest == 1 ? "" : "s",
+		    MIN_BLOCKS, MIN_BLOCKS);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *x = &st[i];
