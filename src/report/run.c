@@ -366,6 +366,14 @@ static void csv_field(FILE *out, const char *v)
 	fputc('"', out);
 }
 
+/* ",value", or "," alone when the figure does not exist (NaN). */
+static void csv_num(FILE *out, const char *fmt, double v)
+{
+	fputc(',', out);
+	if (!isnan(v) && !isinf(v))
+		fprintf(out, fmt, v);
+}
+
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	fprintf(out, "workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
@@ -382,13 +390,25 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		csv_field(out, s->configs[i].monitor);
 		fputc(',', out);
 		csv_field(out, s->configs[i].unit);
-		fprintf(out, ",%zu,%zu,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.4f,%.6f,%.6f,%.6f,%.6g,%d,"
-			     "%.0f,%.0f,%llu,%.3f,%lld,%zu\n",
-			x->nok, x->nfailed, x->wall.mean, x->wall.ci_lo, x->wall.ci_hi, x->wall.sd,
-			x->wall.median, x->user.mean, x->sys.mean, x->cpu_util, x->overhead,
-			x->overhead_lo, x->overhead_hi, x->p_value, x->significant, x->extra_ns,
-			x->extra_cycles, (unsigned long long)x->events, x->per_event_ns,
-			(long long)x->monitor_events, x->noutliers);
+		fprintf(out, ",%zu,%zu", x->nok, x->nfailed);
+		csv_num(out, "%.0f", x->wall.mean);
+		csv_num(out, "%.0f", x->wall.ci_lo);
+		csv_num(out, "%.0f", x->wall.ci_hi);
+		csv_num(out, "%.0f", x->wall.sd);
+		csv_num(out, "%.0f", x->wall.median);
+		csv_num(out, "%.0f", x->user.mean);
+		csv_num(out, "%.0f", x->sys.mean);
+		csv_num(out, "%.4f", x->cpu_util);
+		csv_num(out, "%.6f", x->overhead);
+		csv_num(out, "%.6f", x->overhead_lo);
+		csv_num(out, "%.6f", x->overhead_hi);
+		csv_num(out, "%.6g", x->p_value);
+		fprintf(out, ",%d", x->significant);
+		csv_num(out, "%.0f", x->extra_ns);
+		csv_num(out, "%.0f", x->extra_cycles);
+		fprintf(out, ",%llu", (unsigned long long)x->events);
+		csv_num(out, "%.3f", x->per_event_ns);
+		fprintf(out, ",%lld,%zu\n", (long long)x->monitor_events, x->noutliers);
 	}
 }
 
