@@ -289,8 +289,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return usage_error("--events and --unit describe your own command ('-- COMMAND')");
 	if (a->ready && !a->attach)
 		return usage_error("--ready needs --attach CMD");
-	if (!a->command && !a->nworkloads && !a->nmonitors && !a->attach)
+	if (!a->command && !a->nworkloads && !a->nmonitors && !a->attach && !a->nscales)
 		a->default_study = true;
+	else if (!a->command && !a->nworkloads && !a->default_study)
+		return usage_error("nothing to run: give -w WORKLOAD or '-- COMMAND' (or no "
+				   "options at all for the default study)");
 	if (a->default_study && (a->command || a->nworkloads || a->nmonitors || a->attach))
 		return usage_error("--default-study takes no -w, -m, --attach or command");
 	if (a->ro.min_runs > a->ro.max_runs)

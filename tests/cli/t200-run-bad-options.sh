@@ -18,6 +18,7 @@ cases=(
 	"--min-runs 9 --max-runs 3 -- /bin/true"
 	"-w no-such-workload"
 	"--runs"
+	"-m strace"
 )
 echo "1..$((${#cases[@]} + 1))"
 n=0
