@@ -41,3 +41,37 @@ build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/probes/stan
 	@echo "  CC $@"; $(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -DSTANFORD_VARIANT_$* -c -o $@ $<
 
 .PRECIOUS: build/gen/stanford_%.d build/gen/stanford_%.h
+
+# ---- fuzzing the SDT note reader (libFuzzer, clang) -------------------------
+#   make fuzz-sdt                 build build/fuzz/fuzz_sdt
+#   make fuzz-sdt-run FUZZ_SECS=N run it N seconds (default 20) on the corpus
+# The corpus is real ELF files: a small binary with a plain and a
+# semaphore-guarded probe, built here, as is and stripped (big binaries mutate
+# too slowly to be useful seeds).
+FUZZ_CC   ?= clang
+FUZZ_SECS ?= 20
+FUZZ_DIR  := build/fuzz
+
+$(FUZZ_DIR)/fuzz_sdt: tests/fuzz/fuzz_sdt.c src/probes/sdt.c src/probes/sdt.h
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ-CC $@"; $(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc \
+		-fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_sdt.c src/probes/sdt.c -lelf
+
+$(FUZZ_DIR)/sdt_seed: tests/fuzz/sdt_seed.c
+	@mkdir -p $(dir $@)
+	@$(CC) -O2 -o $@ $<
+
+$(FUZZ_DIR)/corpus/.stamp: $(FUZZ_DIR)/sdt_seed
+	@mkdir -p $(dir $@)
+	@cp $(FUZZ_DIR)/sdt_seed $(FUZZ_DIR)/corpus/sdt_seed
+	@strip -o $(FUZZ_DIR)/corpus/sdt_seed_stripped $(FUZZ_DIR)/sdt_seed
+	@touch $@
+
+fuzz-sdt: $(FUZZ_DIR)/fuzz_sdt
+
+fuzz-sdt-run: $(FUZZ_DIR)/fuzz_sdt $(FUZZ_DIR)/corpus/.stamp
+	@mkdir -p $(FUZZ_DIR)/work
+	$(FUZZ_DIR)/fuzz_sdt -max_total_time=$(FUZZ_SECS) -max_len=65536 -rss_limit_mb=1024 \
+		-print_final_stats=1 $(FUZZ_DIR)/work $(FUZZ_DIR)/corpus
+
+.PHONY: fuzz-sdt fuzz-sdt-run
