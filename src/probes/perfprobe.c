@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+/*
+ * probes/perfprobe: `perf probe -x BIN -a sdt_PROV:NAME` defines uprobe
+ * events (perf resolves the SDT note and its semaphore itself), then each run
+ * is wrapped in `perf stat -x, -e sdt_PROV:NAME ...`, whose count is the
+ * method's hits.  The definitions live in tracefs uprobe_events: we remove
+ * exactly the ones perf reported adding, by writing "-:GROUP/EVENT" there
+ * (what `perf probe -d` does, but async-signal-safe), and never touch an
+ * existing definition: a name already defined is refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "probes/arm.h"
+
+#define MAX_EVENTS 64
+
+struct pp_state {
+	char uprobe_events[96];
+	char tmp[64];		/* perf stat -o file, "" when none */
+	size_t nev;
+	char ev[MAX_EVENTS][128];	/* "GROUP:EVENT" as perf names them */
+	char del[MAX_EVENTS][140];	/* "-:GROUP/EVENT\n" */
+};
+
+static bool pp_available(char *why, size_t len)
+{
+	if (!pcost_tracefs()) {
+		snprintf(why, len, "tracefs uprobe_events not writable: run as root, and mount "
+				   "tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
+		return false;
+	}
+	return true;
+}
+
+static void pp_undo(void *arg)
+{
+	struct pp_state *st = arg;
+
+	for (size_t i = 0; i < st->nev; i++) {
+		if (st->del[i][0]) {
+			int fd = open(st->uprobe_events, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+			if (fd >= 0) {
+				ssize_t n = write(fd, st->del[i], strlen(st->del[i]));
+
+				(void)n;
+				close(fd);
+			}
+			st->del[i][0] = '\0';
+		}
+	}
+	st->nev = 0;
+	if (st->tmp[0]) {
+		unlink(st->tmp);
+		st->tmp[0] = '\0';
+	}
+}
+
+/* Run argv to completion, its stdout+stderr into out; the exit status or -errno. */
+static int run_capture(char *const argv[], char *out, size_t len)
+{
+	int pfd[2], status;
+	size_t used = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	pcost_child_add(pid);
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n;
+		char junk[256];
+
+		if (used + 1 < len)
+			n = read(pfd[0], out + used, len - 1 - used);
+		else
+			n = read(pfd[0], junk, sizeof(junk));
+		if (n > 0 && used + 1 < len)
+			used += (size_t)n;
+		else if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	out[used] = '\0';
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	pcost_child_remove(pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Is GROUP/EVENT already in uprobe_events? */
+static bool defined_already(const char *uprobe_events, const char *group, const char *event)
+{
+	char line[1024], want[200];
+	FILE *f = fopen(uprobe_events, "re");
+	bool found = false;
+
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), ":%s/%s ", group, event);
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) != NULL;
+	fclose(f);
+	return found;
+}
+
+static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	const char *t = pcost_tracefs();
+	size_t first[MAX_EVENTS], nd;
+	struct pp_state *st;
+	int fd;
+
+	if (a->priv)
+		return 0;
+	if (!t) {
+		pp_available(err, len);
+		return -ENODEV;
+	}
+	st = xcalloc(1, sizeof(*st));
+	a->priv = st;
+	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", t);
+	a->undo = pcost_cleanup_push(pp_undo, st);
+	snprintf(st->tmp, sizeof(st->tmp), "/tmp/probecost-perfstat-XXXXXX");
+	fd = mkstemp(st->tmp);
+	if (fd < 0) {
+		st->tmp[0] = '\0';
+		snprintf(err, len, "perf-probe: cannot create a temporary file: %s", strerror(errno));
+		return -errno;
+	}
+	close(fd);
+	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
+	for (size_t i = 0; i < nd; i++) {
+		const struct pcost_probe_site *s = &a->sites[first[i]];
+		char group[80], spec[160], out[4096];
+		char *argv[] = { "perf", "probe", "-x", a->path, "-a", spec, NULL };
+		int rc;
+
+		snprintf(group, sizeof(group), "sdt_%s", s->provider);
+		if (defined_already(st->uprobe_events, group, s->name)) {
+			snprintf(err, len, "perf-probe: %s:%s is already defined (see 'perf probe -l'); "
+					   "not touching it", group, s->name);
+			return -EEXIST;
+		}
+		snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
+		rc = run_capture(argv, out, sizeof(out));
+		/* "Added new event(s):" then one "  GROUP:EVENT (on ...)" line per site. */
+		for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
+			char g[64], e[64];
+
+			if (sscanf(l, " %63[A-Za-z0-9_]:%63[A-Za-z0-9_] (on", g, e) == 2 &&
+			    strstr(l, "(on ") && st->nev < MAX_EVENTS) {
+				snprintf(st->ev[st->nev], sizeof(st->ev[0]), "%s:%s", g, e);
+				snprintf(st->del[st->nev], sizeof(st->del[0]), "-:%s/%s\n", g, e);
+				st->nev++;
+			}
+		}
+		if (rc != 0) {
+			snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)",
+				 a->path, spec, rc);
+			return -EIO;
+		}
+	}
+	if (!st->nev) {
+		snprintf(err, len, "perf-probe: perf probe added no event");
+		return -EIO;
+	}
+	return 0;
+}
+
+static int pp_wrap(struct pcost_monitor *m, struct pcost_launch *l)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct pp_state *st = a->priv;
+	char *words[8 + 2 * MAX_EVENTS];
+	size_t n = 0;
+
+	if (!st)
+		return -EINVAL;
+	words[n++] = "perf";
+	words[n++] = "stat";
+	words[n++] = "--no-big-num";
+	words[n++] = "-x,";
+	words[n++] = "-o";
+	words[n++] = st->tmp;
+	for (size_t i = 0; i < st->nev; i++) {
+		words[n++] = "-e";
+		words[n++] = st->ev[i];
+	}
+	words[n++] = "--";
+	pcost_launch_insert(l, 0, words, n);
+	return 0;
+}
+
+static int pp_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct pp_state *st = a->priv;
+	char line[512];
+	size_t seen = 0;
+	int64_t total = 0;
+	FILE *f;
+
+	sample->monitor_events = -1;
+	if (!st || !(f = fopen(st->tmp, "re")))
+		return 0;
+	/* CSV: "count,unit,event,run time,percent,..."; "<not counted>" when it could not. */
+	while (fgets(line, sizeof(line), f)) {
+		char *rest = line, *count = strsep(&rest, ","), *ev, *end;
+		long long v;
+
+		strsep(&rest, ",");		/* unit, empty for tracepoints */
+		ev = strsep(&rest, ",");
+		if (!ev || line[0] == '#')
+			continue;
+		for (size_t i = 0; i < st->nev; i++) {
+			if (strcmp(ev, st->ev[i]))
+				continue;
+			v = strtoll(count, &end, 10);
+			if (end != count && *end == '\0') {
+				total += v;
+				seen++;
+			}
+		}
+	}
+	fclose(f);
+	if (seen == st->nev)
+		sample->monitor_events = total;
+	else
+		snprintf(m->note, sizeof(m->note), "perf stat counted %zu of %zu events", seen,
+			 st->nev);
+	/* Empty it so a run where perf stat did not write is not read twice. */
+	truncate(st->tmp, 0);
+	return 0;
+}
+
+static void pp_cleanup(struct pcost_monitor *m)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+
+	if (a->priv)
+		pp_undo(a->priv);
+	if (a->undo >= 0)
+		pcost_cleanup_pop(a->undo, 0);
+	a->undo = -1;
+	free(a->priv);
+	a->priv = NULL;
+}
+
+static const struct pcost_monitor_ops pp_ops = {
+	.kind = PCOST_MON_WRAP,
+	.prepare = pp_prepare,
+	.wrap = pp_wrap,
+	.stop = pp_stop,
+	.cleanup = pp_cleanup,
+};
+
+const struct pcost_probe_method pcost_probe_perf_probe = {
+	.name = "perf-probe",
+	.summary = "perf probe -x BIN sdt_PROV:NAME definitions, counted by perf stat -e",
+	.tool = "perf",
+	.package = "linux-perf",
+	.ops = &pp_ops,
+	.available = pp_available,
+};

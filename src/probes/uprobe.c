@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * probes/uprobe: arm SDT sites with perf_event_open on the uprobe PMU and
+ * count hits in the kernel (no ring buffer, no helper process): the cheapest
+ * way to arm a probe.  Semaphores through ref_ctr_offset (config:32-63, Linux
+ * 4.20+), so guarded probes fire.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "probes/arm.h"
+
+#define UPROBE_PMU "/sys/bus/event_source/devices/uprobe"
+
+struct uprobe_state {
+	size_t nfds;
+	int fds[];		/* one per site; -1 when closed */
+};
+
+static int uprobe_pmu_type(void)
+{
+	char buf[32];
+	uint64_t t;
+
+	if (pcost_read_file(UPROBE_PMU "/type", buf, sizeof(buf)) < 0 ||
+	    pcost_parse_u64(buf, 0, INT32_MAX, &t))
+		return -ENOENT;
+	return (int)t;
+}
+
+static bool uprobe_available(char *why, size_t len)
+{
+	if (uprobe_pmu_type() < 0) {
+		snprintf(why, len, "no uprobe PMU (%s): kernel built without CONFIG_UPROBE_EVENTS",
+			 UPROBE_PMU);
+		return false;
+	}
+	if (access(UPROBE_PMU "/format/ref_ctr_offset", R_OK)) {
+		snprintf(why, len, "the uprobe PMU has no ref_ctr_offset (Linux < 4.20): "
+				   "semaphore-guarded probes would never fire");
+		return false;
+	}
+	return true;
+}
+
+/* Undo: async-signal-safe (close only).  Closing the fd unregisters the
+ * uprobe and the kernel decrements the semaphore it incremented. */
+static void uprobe_undo(void *arg)
+{
+	struct uprobe_state *st = arg;
+
+	for (size_t i = 0; i < st->nfds; i++) {
+		if (st->fds[i] >= 0) {
+			close(st->fds[i]);
+			st->fds[i] = -1;
+		}
+	}
+}
+
+static int uprobe_prepare(struct pcost_monitor *m, char *err, size_t len)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct uprobe_state *st;
+
+	if (!uprobe_available(err, len))
+		return -ENODEV;
+	if (!a->priv) {
+		st = xcalloc(1, sizeof(*st) + a->nsites * sizeof(int));
+		st->nfds = a->nsites;
+		for (size_t i = 0; i < st->nfds; i++)
+			st->fds[i] = -1;
+		a->priv = st;
+	}
+	return 0;
+}
+
+/*
+ * One counting event per site on this process, inherited by the children it
+ * forks from now on (the workload): the runner reads the total after the
+ * reap, when the children's counts have been folded into ours.
+ */
+static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct uprobe_state *st = a->priv;
+	int type = uprobe_pmu_type();
+
+	if (!st || type < 0) {
+		snprintf(err, len, "uprobe: not prepared");
+		return -EINVAL;
+	}
+	if (a->undo < 0)
+		a->undo = pcost_cleanup_push(uprobe_undo, st);
+	for (size_t i = 0; i < a->nsites; i++) {
+		struct perf_event_attr attr;
+		const struct pcost_probe_site *s = &a->sites[i];
+
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = (uint32_t)type;
+		attr.config = s->sem_offset << 32; /* bit 0 clear: entry probe, not retprobe */
+		attr.config1 = (uint64_t)(uintptr_t)a->path; /* uprobe_path */
+		attr.config2 = s->pc_offset;		     /* probe_offset */
+		attr.inherit = 1;
+		attr.sample_period = 0;
+		st->fds[i] = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+					  PERF_FLAG_FD_CLOEXEC);
+		if (st->fds[i] < 0) {
+			int e = errno;
+
+			snprintf(err, len, "uprobe: perf_event_open(%s:0x%llx) failed: %s%s", a->path,
+				 (unsigned long long)s->pc_offset, strerror(e),
+				 e == EACCES || e == EPERM
+					 ? " (run as root or give CAP_PERFMON; kernel.perf_event_paranoid)"
+					 : "");
+			uprobe_undo(st);
+			return -e;
+		}
+	}
+	return 0;
+}
+
+static int uprobe_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct uprobe_state *st = a->priv;
+	int64_t total = 0;
+	bool ok = true;
+
+	if (!st)
+		return 0;
+	for (size_t i = 0; i < st->nfds; i++) {
+		uint64_t v;
+
+		if (st->fds[i] < 0 || read(st->fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
+			ok = false;
+		else
+			total += (int64_t)v;
+	}
+	uprobe_undo(st);
+	sample->monitor_events = ok ? total : -1;
+	if (!ok)
+		snprintf(m->note, sizeof(m->note), "uprobe: could not read every counter");
+	return 0;
+}
+
+static void uprobe_cleanup(struct pcost_monitor *m)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+
+	if (a->priv)
+		uprobe_undo(a->priv);
+	if (a->undo >= 0)
+		pcost_cleanup_pop(a->undo, 0);
+	a->undo = -1;
+	free(a->priv);
+	a->priv = NULL;
+}
+
+static const struct pcost_monitor_ops uprobe_ops = {
+	.kind = PCOST_MON_ATTACH,
+	.prepare = uprobe_prepare,
+	.start = uprobe_start,
+	.stop = uprobe_stop,
+	.cleanup = uprobe_cleanup,
+};
+
+const struct pcost_probe_method pcost_probe_uprobe = {
+	.name = "uprobe",
+	.summary = "perf_event_open on the uprobe PMU, counting in the kernel (cheapest)",
+	.ops = &uprobe_ops,
+	.available = uprobe_available,
+};
