@@ -20,8 +20,15 @@
 
 struct uprobe_state {
 	size_t nfds;
-	int fds[];		/* one per site; -1 when closed */
+	int fds[];		/* one per site and CPU; -1 when closed */
 };
+
+static size_t ncpus_conf(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return n > 0 ? (size_t)n : 1;
+}
 
 static int uprobe_pmu_type(void)
 {
@@ -71,8 +78,8 @@ static int uprobe_prepare(struct pcost_monitor *m, char *err, size_t len)
 	if (!uprobe_available(err, len))
 		return -ENODEV;
 	if (!a->priv) {
-		st = xcalloc(1, sizeof(*st) + a->nsites * sizeof(int));
-		st->nfds = a->nsites;
+		st = xcalloc(1, sizeof(*st) + a->nsites * ncpus_conf() * sizeof(int));
+		st->nfds = a->nsites * ncpus_conf();
 		for (size_t i = 0; i < st->nfds; i++)
 			st->fds[i] = -1;
 		a->priv = st;
@@ -81,15 +88,18 @@ static int uprobe_prepare(struct pcost_monitor *m, char *err, size_t len)
 }
 
 /*
- * One counting event per site on this process, inherited by the children it
- * forks from now on (the workload): the runner reads the total after the
- * reap, when the children's counts have been folded into ours.
+ * One counting event per site and CPU, system-wide (pid -1): it counts every
+ * process that runs this file's probe site, so nothing else should run the
+ * same binary meanwhile.  Not per-task with inherit: on Linux 6.18 an
+ * inherited uprobe event with a ref_ctr_offset missed the hits of every
+ * other run of an exec'd child (tests/cli/t510), the system-wide one none.
  */
 static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
 {
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
 	struct uprobe_state *st = a->priv;
 	int type = uprobe_pmu_type();
+	size_t ncpu = ncpus_conf(), opened = 0;
 
 	if (!st || type < 0) {
 		snprintf(err, len, "uprobe: not prepared");
@@ -98,8 +108,8 @@ static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 	if (a->undo < 0)
 		a->undo = pcost_cleanup_push(uprobe_undo, st);
 	for (size_t i = 0; i < a->nsites; i++) {
-		struct perf_event_attr attr;
 		const struct pcost_probe_site *s = &a->sites[i];
+		struct perf_event_attr attr;
 
 		memset(&attr, 0, sizeof(attr));
 		attr.size = sizeof(attr);
@@ -107,21 +117,30 @@ static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 		attr.config = s->sem_offset << 32; /* bit 0 clear: entry probe, not retprobe */
 		attr.config1 = (uint64_t)(uintptr_t)a->path; /* uprobe_path */
 		attr.config2 = s->pc_offset;		     /* probe_offset */
-		attr.inherit = 1;
-		attr.sample_period = 0;
-		st->fds[i] = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
-					  PERF_FLAG_FD_CLOEXEC);
-		if (st->fds[i] < 0) {
+		for (size_t cpu = 0; cpu < ncpu; cpu++) {
+			int fd = (int)syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1,
+					      PERF_FLAG_FD_CLOEXEC);
 			int e = errno;
 
-			snprintf(err, len, "uprobe: perf_event_open(%s:0x%llx) failed: %s%s", a->path,
-				 (unsigned long long)s->pc_offset, strerror(e),
+			st->fds[i * ncpu + cpu] = fd;
+			if (fd >= 0) {
+				opened++;
+				continue;
+			}
+			if (e == ENODEV)
+				continue; /* an offline CPU */
+			snprintf(err, len, "uprobe: perf_event_open(%s:0x%llx, cpu %zu) failed: %s%s",
+				 a->path, (unsigned long long)s->pc_offset, cpu, strerror(e),
 				 e == EACCES || e == EPERM
 					 ? " (run as root or give CAP_PERFMON; kernel.perf_event_paranoid)"
 					 : "");
 			uprobe_undo(st);
 			return -e;
 		}
+	}
+	if (!opened && a->nsites) {
+		snprintf(err, len, "uprobe: no CPU accepted the event");
+		return -ENODEV;
 	}
 	return 0;
 }
@@ -138,7 +157,9 @@ static int uprobe_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 	for (size_t i = 0; i < st->nfds; i++) {
 		uint64_t v;
 
-		if (st->fds[i] < 0 || read(st->fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
+		if (st->fds[i] < 0)
+			continue; /* offline CPU */
+		if (read(st->fds[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
 			ok = false;
 		else
 			total += (int64_t)v;
