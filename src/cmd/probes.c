@@ -40,7 +40,7 @@ static const char usage_text[] =
 	"  --via LIST        arming methods (default: every one available here):\n"
 	"                    dormant,uprobe,ftrace,perf-probe,bpftrace,stap\n"
 	"  --variants LIST   stanford builds (default all): none,plain,volatile,plain-sem,volatile-sem\n"
-	"  --scale N         stanford repetitions (default 1, ~380k hits each)\n"
+	"  --scale N         stanford repetitions (default 10; 289,264 hits each)\n"
 	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
@@ -447,7 +447,7 @@ int cmd_probes(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .scale = 1, .runs = 5, .warmup = 1, .timeout = 600,
+	struct opts o = { .scale = 10, .runs = 5, .warmup = 1, .timeout = 600,
 			  .fmt = PCOST_FMT_TEXT };
 	struct pcost_session s;
 	int c, rc;

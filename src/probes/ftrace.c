@@ -90,6 +90,7 @@ static void ftrace_undo(void *arg)
 
 static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
+	static unsigned serial;
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
 	const char *t = pcost_tracefs();
 	struct ftrace_state *st;
@@ -103,7 +104,8 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 	}
 	st = xcalloc(1, sizeof(*st) + a->nsites * sizeof(st->ev[0]));
 	a->priv = st;
-	snprintf(st->group, sizeof(st->group), "pcost_%d", (int)getpid());
+	/* One group and instance per monitor: a session arms several builds at once. */
+	snprintf(st->group, sizeof(st->group), "pcost_%d_%u", (int)getpid(), serial++);
 	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", t);
 	snprintf(st->instance, sizeof(st->instance), "%s/instances/%s", t, st->group);
 	snprintf(st->enable, sizeof(st->enable), "%s/events/%s/enable", st->instance, st->group);
@@ -120,7 +122,7 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 		char line[512];
 
 		/* Names were checked to be C identifiers and the path by pcost_sdt_path_ok. */
-		snprintf(e->name, sizeof(e->name), "p%d_%zu_%.40s", (int)getpid(), i, s->name);
+		snprintf(e->name, sizeof(e->name), "%.16s_%zu_%.24s", st->group, i, s->name);
 		snprintf(e->del, sizeof(e->del), "-:%s/%s\n", st->group, e->name);
 		if (s->sem_offset)
 			snprintf(line, sizeof(line), "p:%s/%s %s:0x%llx(0x%llx)\n", st->group, e->name,
@@ -225,6 +227,7 @@ static int ftrace_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 	} else {
 		for (size_t i = 0; i < st->nev; i++)
 			total += (int64_t)(hits[i] - st->ev[i].base);
+
 		sample->monitor_events = total;
 	}
 	free(hits);

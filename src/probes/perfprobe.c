@@ -155,7 +155,8 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	for (size_t i = 0; i < nd; i++) {
 		const struct pcost_probe_site *s = &a->sites[first[i]];
 		char group[80], spec[160], out[4096];
-		char *argv[] = { "perf", "probe", "-x", a->path, "-a", spec, NULL };
+		/* -f: perf 6.1 refuses a name that exists in *another* SDT group. */
+		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
 		int rc;
 
 		snprintf(group, sizeof(group), "sdt_%s", s->provider);

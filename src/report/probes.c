@@ -198,7 +198,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		else
 			fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n", variant_of(c),
 				c->monitor, el, ov, ph, cy, hi);
-		any_dormant |= t->baseline < 0 && c->variant && strcmp(c->variant, "none");
+		any_dormant |= t->baseline < 0 && c->variant && strcmp(c->variant, "none") &&
+			       find_noprobe(s, c) >= 0;
 	}
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];

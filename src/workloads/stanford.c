@@ -33,7 +33,7 @@ enum { P_SCALE, P_VARIANT, P_KERNEL };
 
 static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
-		      "repetitions of the whole suite (one is ~380k probe hits)" },
+		      "repetitions of the whole suite (one is 289,264 probe hits)" },
 	[P_VARIANT] = { "variant", PCOST_PARAM_ENUM, 1, 0, 0,
 			"none|plain|volatile|plain-sem|volatile-sem",
 			"probe build: none, plain or volatile arguments, with or without semaphore" },
