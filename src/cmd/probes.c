@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,7 +282,7 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 	char path[PATH_MAX], err[256] = "";
 	int rc, k = -1;
 
-	if ((rc = parse_methods(o, &pl)) || (rc = parse_variants(o, &pl)))
+	if ((rc = parse_variants(o, &pl)))
 		goto out_free;
 	if (o->kernel) {
 		for (k = 0; k < PCOST_SK_N && strcmp(pcost_stanford_kernel_name(k), o->kernel); k++)
@@ -335,6 +336,11 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 					 path, prov, name, path);
 			goto out_runner;
 		}
+		/* Methods last: bad input is reported before any note about them. */
+		if ((rc = parse_methods(o, &pl))) {
+			free(joined);
+			goto out_runner;
+		}
 		for (size_t i = 0; i < pl.nmethods && !rc; i++)
 			rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,
 					o->have_hits ? (int64_t)o->hits : -1);
@@ -351,6 +357,8 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 		}
 		for (int i = 0; i < PCOST_SK_N; i++)
 			expected += (int64_t)hits[i];
+		if ((rc = parse_methods(o, &pl)))
+			goto out_runner;
 		for (size_t vi = 0; vi < pl.nvariants && !rc; vi++) {
 			int v = pl.variants[vi];
 			const char *vname = pcost_stanford_variant_name(v);
@@ -405,7 +413,10 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 	} else {
 		if (pcost_report_probes)
 			pcost_report_probes(s, o->fmt, stdout);
-		rc = rc == -EINTR || pcost_interrupted ? 1 : 0;
+		/* 128 + signal, as a shell reports it (and as `run` does). */
+		rc = rc == -EINTR || pcost_interrupted
+			     ? 128 + (pcost_interrupted ? (int)pcost_interrupted : SIGINT)
+			     : 0;
 		if (rc)
 			error("interrupted: the report covers the runs done so far");
 	}

@@ -167,7 +167,7 @@ static int read_notes(struct ctx *c, Elf_Scn *scn, bool be, struct pcost_sdt_lis
 	return off < data->d_size ? -EBADMSG : 0;
 }
 
-static int read_elf(Elf *elf, struct pcost_sdt_list *out)
+static int read_elf(Elf *elf, uint64_t size, struct pcost_sdt_list *out)
 {
 	struct ctx c = { .nloads = 0 };
 	GElf_Ehdr eh;
@@ -183,6 +183,11 @@ static int read_elf(Elf *elf, struct pcost_sdt_list *out)
 	c.addr_size = gelf_getclass(elf) == ELFCLASS32 ? 4 : 8;
 	be = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	if (elf_getphdrnum(elf, &phnum) || elf_getshdrstrndx(elf, &shstrndx))
+		return -EBADMSG;
+	/* Headers past the end: truncated (libelf would just see no sections). */
+	if ((eh.e_shoff && (eh.e_shoff > size || (uint64_t)eh.e_shnum * eh.e_shentsize >
+						      size - eh.e_shoff)) ||
+	    (eh.e_phoff && (eh.e_phoff > size || (uint64_t)phnum * eh.e_phentsize > size - eh.e_phoff)))
 		return -EBADMSG;
 	for (size_t i = 0; i < phnum && c.nloads < MAX_LOADS; i++) {
 		GElf_Phdr ph;
@@ -246,7 +251,7 @@ int pcost_sdt_read_mem(const void *buf, size_t len, struct pcost_sdt_list *out)
 		free(copy);
 		return -ENOEXEC;
 	}
-	rc = read_elf(elf, out);
+	rc = read_elf(elf, len, out);
 	elf_end(elf);
 	free(copy);
 	return rc;
@@ -273,7 +278,7 @@ int pcost_sdt_read(const char *path, struct pcost_sdt_list *out)
 		close(fd);
 		return -ENOEXEC;
 	}
-	rc = read_elf(elf, out);
+	rc = read_elf(elf, (uint64_t)st.st_size, out);
 	elf_end(elf);
 	close(fd);
 	return rc;
