@@ -50,6 +50,7 @@ struct pcost_probe_arm {
 	char path[256];
 	size_t nsites;
 	struct pcost_probe_site *sites;
+	uint64_t dev, ino;	/* the file armed: a rebuilt binary is a new inode */
 	int undo;		/* cleanup.h handle, -1 when nothing is registered */
 	void *priv;		/* the method's state */
 };

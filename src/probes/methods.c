@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "probes/sdt.h"
@@ -63,6 +64,25 @@ static bool arm_available(const struct pcost_monitor *m, char *why, size_t len)
 	return pcost_probe_method_available(PCOST_PROBE_ARM(m)->method, why, len);
 }
 
+/*
+ * Before each run: is the path still the file whose notes we read?  Probes
+ * are registered on an inode; a binary rebuilt or replaced mid-session would
+ * run unarmed (tracefs and perf probe definitions stay on the old inode) and
+ * its hits would look lost.
+ */
+static int arm_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct stat st;
+
+	if (stat(a->path, &st) || (uint64_t)st.st_dev != a->dev || (uint64_t)st.st_ino != a->ino) {
+		snprintf(err, len, "'%s' was replaced during the session: its probes are no longer "
+				   "the ones armed", a->path);
+		return -ESTALE;
+	}
+	return a->method->ops->start ? a->method->ops->start(m, timeout_ns, err, len) : 0;
+}
+
 static void arm_free(struct pcost_monitor *m)
 {
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
@@ -79,6 +99,7 @@ struct pcost_monitor *pcost_probe_arm_create(const struct pcost_probe_method *m,
 {
 	struct pcost_probe_arm *a;
 	struct pcost_monitor_ops *ops;
+	struct stat st;
 
 	if (!pcost_sdt_path_ok(path)) {
 		snprintf(err, len, "'%s': tracefs and perf probe cannot take this path "
@@ -99,10 +120,17 @@ struct pcost_monitor *pcost_probe_arm_create(const struct pcost_probe_method *m,
 	 * One ops copy per instance: the method's hooks plus the shared available
 	 * and free, so the table rows stay const and every hook sees its method.
 	 */
+	if (stat(path, &st)) {
+		snprintf(err, len, "'%s': %s", path, strerror(errno));
+		return NULL;
+	}
 	a = xcalloc(1, sizeof(*a) + sizeof(*ops));
+	a->dev = (uint64_t)st.st_dev;
+	a->ino = (uint64_t)st.st_ino;
 	ops = (struct pcost_monitor_ops *)(a + 1);
 	*ops = *m->ops;
 	ops->available = arm_available;
+	ops->start = arm_start;
 	ops->free = arm_free;
 	a->mon.ops = ops;
 	snprintf(a->mon.name, sizeof(a->mon.name), "%s", m->name);

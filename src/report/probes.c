@@ -158,12 +158,19 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			if (x->block + 1 > blocks)
 				blocks = x->block + 1;
 		}
-	fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n", c0 ? c0->workload : "-",
-		c0 ? c0->workload_args : "", c0 ? (unsigned long long)(c0->expected_events > 0
-									? c0->expected_events
-									: (int64_t)st[0].events)
-						 : 0ULL,
-		s->complete ? "" : " (INTERRUPTED: partial)");
+	{
+		const char *args = c0 && c0->workload_args ? c0->workload_args : "";
+
+		/* The variant is a column: drop it from the arguments in the title. */
+		if (!strncmp(args, "variant=", 8))
+			args += strcspn(args, " ") + (args[strcspn(args, " ")] ? 1 : 0);
+		fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n",
+			c0 ? c0->workload : "-", args,
+			c0 ? (unsigned long long)(c0->expected_events > 0 ? c0->expected_events
+									   : (int64_t)st[0].events)
+			   : 0ULL,
+			s->complete ? "" : " (INTERRUPTED: partial)");
+	}
 	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time over the "
 		     "dormant run of the same build / hits%s\n\n",
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
