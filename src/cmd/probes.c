@@ -315,6 +315,7 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 		goto out_list;
 	}
 	pcost_runner_init(&r, s, &ro);
+	pcost_probe_uprobe_set_cpus(ro.cpu_mask);
 
 	if (o->binary) {
 		char prov[64], name[64], **cmd = o->cmd_argv;

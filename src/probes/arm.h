@@ -79,6 +79,12 @@ struct pcost_monitor *pcost_probe_arm_create(const struct pcost_probe_method *m,
 /* The distinct provider:name pairs of a's sites: indices of their first site. */
 size_t pcost_probe_arm_distinct(const struct pcost_probe_arm *a, size_t *first, size_t max);
 
+/*
+ * The uprobe method arms only these CPUs (bit i = CPU i; 0: every CPU): set it
+ * to the workload's pinning, since each armed CPU adds a consumer to every hit.
+ */
+void pcost_probe_uprobe_set_cpus(uint64_t mask);
+
 /* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
 const char *pcost_tracefs(void);
 

@@ -30,6 +30,14 @@ static size_t ncpus_conf(void)
 	return n > 0 ? (size_t)n : 1;
 }
 
+/* CPUs the workload may run on (0: all); see pcost_probe_uprobe_set_cpus(). */
+static uint64_t cpu_mask;
+
+void pcost_probe_uprobe_set_cpus(uint64_t mask)
+{
+	cpu_mask = mask;
+}
+
 static int uprobe_pmu_type(void)
 {
 	char buf[32];
@@ -90,7 +98,9 @@ static int uprobe_prepare(struct pcost_monitor *m, char *err, size_t len)
 /*
  * One counting event per site and CPU, system-wide (pid -1): it counts every
  * process that runs this file's probe site, so nothing else should run the
- * same binary meanwhile.  Not per-task with inherit: on Linux 6.18 an
+ * same binary meanwhile.  Each event is a uprobe consumer of its own, and
+ * every hit runs every consumer's handler, so the cost per hit grows with the
+ * CPUs armed: with --cpu only the workload's CPUs are.  Not per-task with inherit: on Linux 6.18 an
  * inherited uprobe event with a ref_ctr_offset missed the hits of every
  * other run of an exec'd child (tests/cli/t510), the system-wide one none.
  */
@@ -118,10 +128,14 @@ static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 		attr.config1 = (uint64_t)(uintptr_t)a->path; /* uprobe_path */
 		attr.config2 = s->pc_offset;		     /* probe_offset */
 		for (size_t cpu = 0; cpu < ncpu; cpu++) {
-			int fd = (int)syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1,
-					      PERF_FLAG_FD_CLOEXEC);
-			int e = errno;
+			int fd, e;
 
+			st->fds[i * ncpu + cpu] = -1;
+			if (cpu_mask && (cpu >= 64 || !(cpu_mask & (1ull << cpu))))
+				continue;
+			fd = (int)syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1,
+					      PERF_FLAG_FD_CLOEXEC);
+			e = errno;
 			st->fds[i * ncpu + cpu] = fd;
 			if (fd >= 0) {
 				opened++;
