@@ -37,6 +37,12 @@ static struct hits_check check_hits(const struct pcost_config *c,
 {
 	struct hits_check h = { .expected = c->expected_events, .counted = st->monitor_events };
 
+	if (h.expected < 0 && st->monitor_events >= 0) {
+		/* Nothing to check against: the count alone. */
+		h.known = true;
+		return h;
+	}
+
 	if (h.expected < 0) {
 		/* No --hits: what the workload itself reported is the reference. */
 		h.expected = st->events ? (int64_t)st->events : -1;
@@ -53,6 +59,20 @@ static struct hits_check check_hits(const struct pcost_config *c,
 			h.extra = x->monitor_events - h.expected;
 	}
 	return h;
+}
+
+/*
+ * Hits per run for the cost per hit: the exact number when known, else what
+ * the workload reported, else (a user's command without --hits) what the
+ * method itself counted.
+ */
+static uint64_t hits_per_run(const struct pcost_config *c, const struct pcost_config_stats *t)
+{
+	if (c->expected_events > 0)
+		return (uint64_t)c->expected_events;
+	if (t->events)
+		return t->events;
+	return t->monitor_events > 0 ? (uint64_t)t->monitor_events : 0;
 }
 
 /* The dormant run of variant "none": what the probe builds' dormant runs compare to. */
@@ -132,6 +152,8 @@ static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool bas
 		snprintf(buf, len, "-");
 	else if (!h->known)
 		snprintf(buf, len, "%s", h->expected >= 0 ? "not counted" : "-");
+	else if (h->expected < 0)
+		snprintf(buf, len, "%lld counted, none expected given", (long long)h->counted);
 	else if (h->lost > 0)
 		snprintf(buf, len, "%lld / %lld  %lld HITS LOST", (long long)h->counted,
 			 (long long)h->expected, (long long)h->lost);
@@ -185,7 +207,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		const struct pcost_config_stats *t = &st[i];
 		struct hits_check h = check_hits(c, t);
 		char el[64], ov[64], ph[32] = "-", cy[32] = "-", hi[96];
-		uint64_t hits = c->expected_events > 0 ? (uint64_t)c->expected_events : t->events;
+		uint64_t hits = hits_per_run(c, t);
 
 		if (t->nok)
 			snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9,
@@ -260,7 +282,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
 		struct hits_check h = check_hits(c, t);
-		uint64_t hits = c->expected_events > 0 ? (uint64_t)c->expected_events : t->events;
+		uint64_t hits = hits_per_run(c, t);
 		double ph = t->baseline >= 0 && hits ? t->extra_ns / (double)hits : NAN;
 		double pc = s->tsc_hz > 0 && !isnan(ph) ? t->extra_cycles / (double)hits : NAN;
 
@@ -288,7 +310,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
 		struct hits_check h = check_hits(c, t);
-		uint64_t hits = c->expected_events > 0 ? (uint64_t)c->expected_events : t->events;
+		uint64_t hits = hits_per_run(c, t);
 		double ph = t->baseline >= 0 && hits ? t->extra_ns / (double)hits : NAN;
 		cJSON *o = cJSON_CreateObject();
 		int b;
