@@ -49,29 +49,42 @@ static bool ftrace_available(char *why, size_t len)
 	return true;
 }
 
+/*
+ * The tracefs file write_str() has open, -1 when none: an open file of an
+ * instance makes its rmdir fail with EBUSY, so an undo run from a signal
+ * handler that interrupted a write closes it first.
+ */
+static volatile int open_fd = -1;
+
 /* Write a whole short string to a file; async-signal-safe. */
 static int write_str(const char *path, const char *s, int flags)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	ssize_t n, want = (ssize_t)strlen(s);
+	int e = 0;
 
 	if (fd < 0)
 		return -errno;
+	open_fd = fd;
 	n = write(fd, s, (size_t)want);
-	if (n != want) {
-		int e = n < 0 ? errno : EIO;
-
-		close(fd);
-		return -e;
-	}
-	return close(fd) ? -errno : 0;
+	if (n != want)
+		e = n < 0 ? errno : EIO;
+	open_fd = -1;
+	if (close(fd) && !e)
+		e = errno;
+	return -e;
 }
 
 /* Undo: disable, drop the instance, remove the events.  Signal-safe. */
 static void ftrace_undo(void *arg)
 {
 	struct ftrace_state *st = arg;
+	int fd = open_fd;
 
+	if (fd >= 0) {
+		open_fd = -1;
+		close(fd);
+	}
 	if (st->enabled) {
 		write_str(st->enable, "0", O_TRUNC);
 		st->enabled = false;
@@ -140,13 +153,15 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 			return rc;
 		}
 	}
+	/* Flag first: a signal between mkdir and the flag must still remove it. */
+	st->have_instance = true;
 	if (mkdir(st->instance, 0700)) {
 		rc = -errno;
+		st->have_instance = false;
 		snprintf(err, len, "ftrace: cannot create trace instance %s: %s", st->instance,
 			 strerror(-rc));
 		return rc;
 	}
-	st->have_instance = true;
 	return 0;
 }
 

@@ -125,6 +125,61 @@ static bool defined_already(const char *uprobe_events, const char *group, const 
 	return found;
 }
 
+/* The whole of uprobe_events (malloc'd, "" when unreadable). */
+static char *slurp_events(const char *uprobe_events)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	FILE *f = fopen(uprobe_events, "re");
+
+	if (f) {
+		size_t r;
+
+		while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+			n += r;
+			if (cap - n - 1 == 0)
+				buf = xrealloc(buf, cap *= 2);
+		}
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The events of group that are in uprobe_events now and were not in before:
+ * what perf probe added, found even when it was killed (Ctrl-C) before
+ * printing their names.
+ */
+static void collect_added(struct pp_state *st, const char *before, const char *group)
+{
+	char *now = slurp_events(st->uprobe_events), *save = NULL;
+	char prefix[96];
+
+	snprintf(prefix, sizeof(prefix), ":%s/", group);
+	for (char *l = strtok_r(now, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *p = strstr(l, prefix), *ev, *sp;
+		const char *b;
+		bool old = false;
+
+		if (!p || p - l != 1 || (l[0] != 'p' && l[0] != 'r'))
+			continue;
+		/* Was this exact line there before? */
+		for (b = strstr(before, l); b && !old; b = strstr(b + 1, l))
+			old = (b == before || b[-1] == '\n') && (b[strlen(l)] == '\n' || !b[strlen(l)]);
+		if (old || st->nev >= MAX_EVENTS)
+			continue;
+		ev = p + strlen(prefix);
+		sp = strchr(ev, ' ');
+		if (sp)
+			*sp = '\0';
+		snprintf(st->ev[st->nev], sizeof(st->ev[0]), "%s:%s", group, ev);
+		snprintf(st->del[st->nev], sizeof(st->del[0]), "-:%s/%s\n", group, ev);
+		st->nev++;
+	}
+	free(now);
+}
+
 static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
@@ -154,7 +209,7 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
 	for (size_t i = 0; i < nd; i++) {
 		const struct pcost_probe_site *s = &a->sites[first[i]];
-		char group[80], spec[160], out[4096];
+		char group[80], spec[160], out[4096], *before;
 		/* -f: perf 6.1 refuses a name that exists in *another* SDT group. */
 		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
 		int rc;
@@ -166,18 +221,10 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 			return -EEXIST;
 		}
 		snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
+		before = slurp_events(st->uprobe_events);
 		rc = run_capture(argv, out, sizeof(out));
-		/* "Added new event(s):" then one "  GROUP:EVENT (on ...)" line per site. */
-		for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
-			char g[64], e[64];
-
-			if (sscanf(l, " %63[A-Za-z0-9_]:%63[A-Za-z0-9_] (on", g, e) == 2 &&
-			    strstr(l, "(on ") && st->nev < MAX_EVENTS) {
-				snprintf(st->ev[st->nev], sizeof(st->ev[0]), "%s:%s", g, e);
-				snprintf(st->del[st->nev], sizeof(st->del[0]), "-:%s/%s\n", g, e);
-				st->nev++;
-			}
-		}
+		collect_added(st, before, group);
+		free(before);
 		if (rc != 0) {
 			snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)",
 				 a->path, spec, rc);
