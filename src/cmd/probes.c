@@ -5,6 +5,7 @@
  * method) of the stanford workload (or of a user's command and probe), hands
  * them to the runner, and prints pcost_report_probes() of the session.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -400,6 +401,25 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 	if (rc)
 		goto out_runner;
 
+	{
+		/* What was asked, for `show` and `compare`. */
+		cJSON *j = cJSON_CreateObject();
+		char via[128] = "";
+
+		for (size_t i = 0; i < pl.nmethods; i++)
+			snprintf(via + strlen(via), sizeof(via) - strlen(via), "%s%s", i ? "," : "",
+				 pl.methods[i]->name);
+		cJSON_AddStringToObject(j, "binary", path);
+		cJSON_AddStringToObject(j, "via", via);
+		if (o->binary) {
+			cJSON_AddStringToObject(j, "probe", o->probe);
+		} else {
+			cJSON_AddNumberToObject(j, "scale", (double)o->scale);
+			cJSON_AddStringToObject(j, "kernel", o->kernel ? o->kernel : "all");
+		}
+		s->options_json = cJSON_PrintUnformatted(j);
+		cJSON_Delete(j);
+	}
 	PCOST_SINK(begin, s, o->db, o->no_store);
 	rc = pcost_runner_measure(&r, err, sizeof(err));
 	s->complete = rc == 0 && !pcost_interrupted;
