@@ -13,13 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "probes/arm.h"
 
 #define MAX_EVENTS 64
+#define PENDING 4		/* NAME and NAME_1..3: perf's names for duplicates */
 
 struct pp_state {
 	char uprobe_events[96];
@@ -27,6 +30,15 @@ struct pp_state {
 	size_t nev;
 	char ev[MAX_EVENTS][128];	/* "GROUP:EVENT" as perf names them */
 	char del[MAX_EVENTS][140];	/* "-:GROUP/EVENT\n" */
+	/*
+	 * While `perf probe` runs: its pid and the names it may be adding
+	 * (NAME, NAME_1, ... that did not exist before), so that an undo from a
+	 * second Ctrl-C can wait for it to die and remove what it wrote.
+	 */
+	volatile pid_t pending_pid;
+	volatile sig_atomic_t pending;	/* from before perf probe until its events are collected */
+	size_t npending;
+	char pending_del[PENDING][140];
 };
 
 static bool pp_available(char *why, size_t len)
@@ -39,20 +51,49 @@ static bool pp_available(char *why, size_t len)
 	return true;
 }
 
+/*
+ * Remove one definition.  EBUSY while a perf stat that uses it is still dying
+ * (Ctrl-C killed it a moment ago): retry for up to 2 s.  Signal-safe.
+ */
+static void write_del(const char *path, const char *line)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int tries = 0; tries < 200; tries++) {
+		int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC), e;
+		ssize_t n;
+
+		if (fd < 0)
+			return;
+		n = write(fd, line, strlen(line));
+		e = errno;
+		close(fd);
+		if (n >= 0 || e != EBUSY)
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
 static void pp_undo(void *arg)
 {
 	struct pp_state *st = arg;
+	pid_t pid = st->pending_pid;
 
+	if (st->pending) {
+		/* cleanup.h killed its group already; wait until its writes are done. */
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			st->pending_pid = 0;
+		}
+		for (size_t i = 0; i < st->npending; i++)
+			write_del(st->uprobe_events, st->pending_del[i]);
+		st->npending = 0;
+		st->pending = 0;
+	}
 	for (size_t i = 0; i < st->nev; i++) {
 		if (st->del[i][0]) {
-			int fd = open(st->uprobe_events, O_WRONLY | O_APPEND | O_CLOEXEC);
-
-			if (fd >= 0) {
-				ssize_t n = write(fd, st->del[i], strlen(st->del[i]));
-
-				(void)n;
-				close(fd);
-			}
+			write_del(st->uprobe_events, st->del[i]);
 			st->del[i][0] = '\0';
 		}
 	}
@@ -63,8 +104,11 @@ static void pp_undo(void *arg)
 	}
 }
 
-/* Run argv to completion, its stdout+stderr into out; the exit status or -errno. */
-static int run_capture(char *const argv[], char *out, size_t len)
+/*
+ * Run argv to completion, its stdout+stderr into out; the exit status or
+ * -errno.  *pidp holds its pid while it runs.
+ */
+static int run_capture(char *const argv[], char *out, size_t len, volatile pid_t *pidp)
 {
 	int pfd[2], status;
 	size_t used = 0;
@@ -86,6 +130,7 @@ static int run_capture(char *const argv[], char *out, size_t len)
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	*pidp = pid;
 	pcost_child_add(pid);
 	close(pfd[1]);
 	for (;;) {
@@ -105,6 +150,7 @@ static int run_capture(char *const argv[], char *out, size_t len)
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	*pidp = 0;
 	pcost_child_remove(pid);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -220,10 +266,27 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 					   "not touching it", group, s->name);
 			return -EEXIST;
 		}
+		if (pcost_interrupted)
+			return -EINTR;
 		snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
 		before = slurp_events(st->uprobe_events);
-		rc = run_capture(argv, out, sizeof(out));
+		st->npending = 0;
+		for (int k = 0; k < PENDING; k++) {
+			char name[100];
+
+			if (k)
+				snprintf(name, sizeof(name), "%s_%d", s->name, k);
+			else
+				snprintf(name, sizeof(name), "%s", s->name);
+			if (!defined_already(st->uprobe_events, group, name))
+				snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
+					 "-:%s/%s\n", group, name);
+		}
+		st->pending = 1;
+		rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
 		collect_added(st, before, group);
+		st->pending = 0;
+		st->npending = 0;
 		free(before);
 		if (rc != 0) {
 			snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)",
