@@ -420,6 +420,13 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 		s->options_json = cJSON_PrintUnformatted(j);
 		cJSON_Delete(j);
 	}
+	{
+		int stale = pcost_probe_ftrace_reap_stale();
+
+		if (stale > 0)
+			warning("removed %d tracefs uprobe events left by a probecost that was killed",
+				stale);
+	}
 	PCOST_SINK(begin, s, o->db, o->no_store);
 	rc = pcost_runner_measure(&r, err, sizeof(err));
 	s->complete = rc == 0 && !pcost_interrupted;

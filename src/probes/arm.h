@@ -85,6 +85,13 @@ size_t pcost_probe_arm_distinct(const struct pcost_probe_arm *a, size_t *first, 
  */
 void pcost_probe_uprobe_set_cpus(uint64_t mask);
 
+/*
+ * Remove the tracefs events and instances of probecost processes that died
+ * without cleaning up (groups pcost_PID_N with PID gone); returns how many
+ * events were removed.
+ */
+int pcost_probe_ftrace_reap_stale(void);
+
 /* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
 const char *pcost_tracefs(void);
 

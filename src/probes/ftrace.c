@@ -262,6 +262,45 @@ static void ftrace_cleanup(struct pcost_monitor *m)
 	a->priv = NULL;
 }
 
+/*
+ * Events and instances left by a probecost that was killed outright (SIGKILL,
+ * a crash: no undo could run): groups pcost_PID_N whose PID is gone.
+ */
+int pcost_probe_ftrace_reap_stale(void)
+{
+	const char *t = pcost_tracefs();
+	char path[128], line[1024];
+	int removed = 0;
+	FILE *f;
+
+	if (!t)
+		return 0;
+	snprintf(path, sizeof(path), "%s/uprobe_events", t);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char group[64], event[64], inst[256], del[160];
+		int pid;
+		unsigned n;
+
+		if (sscanf(line, "%*1[pr]:%63[A-Za-z0-9_]/%63[A-Za-z0-9_] ", group, event) != 2 ||
+		    sscanf(group, "pcost_%d_%u", &pid, &n) != 2 || pid <= 0 ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(inst, sizeof(inst), "%s/instances/%s", t, group);
+		snprintf(path, sizeof(path), "%s/events/%s/enable", inst, group);
+		write_str(path, "0", O_TRUNC);
+		rmdir(inst);
+		snprintf(path, sizeof(path), "%s/uprobe_events", t);
+		snprintf(del, sizeof(del), "-:%s/%s\n", group, event);
+		if (!write_str(path, del, O_APPEND))
+			removed++;
+	}
+	fclose(f);
+	return removed;
+}
+
 static const struct pcost_monitor_ops ftrace_ops = {
 	.kind = PCOST_MON_ATTACH,
 	.prepare = ftrace_prepare,

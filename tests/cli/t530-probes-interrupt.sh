@@ -7,9 +7,9 @@ ours_ev() { grep -E '^[pr]:(pcost_|sdt_stanford)' /sys/kernel/tracing/uprobe_eve
 ours_in() { ls /sys/kernel/tracing/instances 2>/dev/null | grep '^pcost_'; }
 ours_pl() { perf probe -l 2>/dev/null | grep sdt_stanford; }
 T=/sys/kernel/tracing
-echo "1..7"
+echo "1..9"
 if [ "$(id -u)" != 0 ] || [ ! -w $T/uprobe_events ]; then
-	for i in 1 2 3 4 5 6 7; do echo "ok $i # skip needs root and tracefs at $T"; done
+	for i in 1 2 3 4 5 6 7 8 9; do echo "ok $i # skip needs root and tracefs at $T"; done
 	exit 0
 fi
 via=uprobe,ftrace
@@ -48,3 +48,20 @@ wait $pid; rc=$?
 	|| { echo "not ok 6 - after two SIGINTs:"; sed 's/^/# /' $T/uprobe_events; }
 [ "$(ours_pl)" = "$before_pl" ] && echo "ok 7 - two SIGINTs: perf probe -l as before" \
 	|| echo "not ok 7 - perf probe -l: $(perf probe -l 2>&1)"
+# SIGKILL: nothing can undo then; the next probecost removes what the dead one left.
+"$P" probes --via ftrace --variants plain --scale 3 --runs 200 --warmup 0 --cpu 0 --no-store \
+	>/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do grep -q pcost_ $T/uprobe_events && break; sleep 0.1; done
+sleep 0.5
+kill -KILL $pid; wait $pid 2>/dev/null
+left=$(grep -c "pcost_${pid}_" $T/uprobe_events)
+[ "$left" -gt 0 ] && echo "ok 8 - SIGKILL left $left events behind (as it must)" \
+	|| echo "ok 8 # skip the kill came before anything was registered"
+err=$("$P" probes --via dormant --variants plain --kernel towers --scale 1 --runs 1 --warmup 0 \
+	--no-store 2>&1 >/dev/null)
+if [ "$(grep -c "pcost_${pid}_" $T/uprobe_events)" = 0 ] && ! ls $T/instances | grep -q "pcost_${pid}_"; then
+	echo "ok 9 - the next run removed them ($err)"
+else
+	echo "not ok 9 - still there after the next run"
+fi
