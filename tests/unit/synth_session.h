@@ -19,7 +19,7 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 	s->started = 1764400000;
 	s->cmdline = xstrdup("probecost run --workload pipe --monitor strace 'a b'");
 	s->version = xstrdup("0.1.0");
-	s->env_json = xstrdup("{\"kernel\":\"6.18.0\",\"cpus\":2,\"hypervisor\":\"KVM\"}");
+	s->env_json = xstrdup("{\"fields\":{\"kernel.release\":\"6.18.0\",\"cpu.count\":\"2\"},\"warnings\":[]}");
 	s->options_json = xstrdup("{\"blocks\":4}");
 	s->seed = 0xfedcba9876543210ULL;
 	s->tsc_hz = 2.1e9;
