@@ -68,8 +68,8 @@ int pcost_db_store_series(struct pcost_db *db, const struct pcost_session *s, si
 /* Record s->complete. */
 int pcost_db_finish_session(struct pcost_db *db, const struct pcost_session *s);
 
-/* Insert all of s (a new id, set in s->id) in one transaction: all or nothing. */
-int pcost_db_import(struct pcost_db *db, struct pcost_session *s);
+/* Insert all of s[0..n) (new ids, set in s[i].id) in one transaction: all or nothing. */
+int pcost_db_import(struct pcost_db *db, struct pcost_session *s, size_t n);
 
 /* Rebuild session id into *s (initialized by the callee).  -ENOENT when absent. */
 int pcost_db_load(struct pcost_db *db, int64_t id, struct pcost_session *s);

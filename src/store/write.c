@@ -232,23 +232,34 @@ int pcost_db_finish_session(struct pcost_db *db, const struct pcost_session *s)
 	return rc;
 }
 
-int pcost_db_import(struct pcost_db *db, struct pcost_session *s)
+int pcost_db_import(struct pcost_db *db, struct pcost_session *ss, size_t n)
 {
-	int64_t old_id = s->id;
-	int rc = begin(db);
+	int64_t *old_ids = xcalloc(n ? n : 1, sizeof(*old_ids));
+	int rc;
 
-	if (rc)
+	for (size_t k = 0; k < n; k++)
+		old_ids[k] = ss[k].id;
+	rc = begin(db);
+	if (rc) {
+		free(old_ids);
 		return rc;
-	rc = insert_session(db, s);
-	for (size_t i = 0; i < s->nconfigs && !rc; i++) {
-		rc = insert_config_row(db, s, i);
-		if (!rc)
-			rc = insert_samples(db, s, i, 0);
 	}
-	for (size_t i = 0; i < s->nseries && !rc; i++)
-		rc = insert_series(db, s, i);
+	for (size_t k = 0; k < n && !rc; k++) {
+		struct pcost_session *s = &ss[k];
+
+		rc = insert_session(db, s);
+		for (size_t i = 0; i < s->nconfigs && !rc; i++) {
+			rc = insert_config_row(db, s, i);
+			if (!rc)
+				rc = insert_samples(db, s, i, 0);
+		}
+		for (size_t i = 0; i < s->nseries && !rc; i++)
+			rc = insert_series(db, s, i);
+	}
 	rc = end(db, rc);
 	if (rc)
-		s->id = old_id;
+		for (size_t k = 0; k < n; k++)
+			ss[k].id = old_ids[k];
+	free(old_ids);
 	return rc;
 }

@@ -146,12 +146,31 @@ static void test_incomplete_and_import(void **st)
 
 	/* Import: a new id, everything equal. */
 	a.complete = true;
-	assert_int_equal(pcost_db_import(db, &a), 0);
+	assert_int_equal(pcost_db_import(db, &a, 1), 0);
 	assert_int_equal(pcost_db_latest(db, &latest), 0);
 	assert_int_equal(latest, a.id);
 	assert_int_equal(pcost_db_load(db, a.id, &b), 0);
 	assert_sessions_equal(&a, &b);
 	pcost_session_release(&b);
+	/* All or nothing: the second session fails (a trigger), the first is not kept. */
+	{
+		struct pcost_session two[2];
+		int64_t before = latest;
+
+		synth_session(&two[0], PCOST_SESSION_RUN, 2, 1.0);
+		synth_session(&two[1], PCOST_SESSION_RUN, 2, 1.0);
+		free(two[1].configs[1].workload);
+		two[1].configs[1].workload = xstrdup("boom");
+		raw_sql("CREATE TRIGGER boom BEFORE INSERT ON config WHEN NEW.workload = 'boom'"
+			" BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
+		assert_int_equal(pcost_db_import(db, two, 2), -EEXIST);
+		assert_non_null(strstr(pcost_db_error(db), "disk on fire"));
+		assert_int_equal(two[0].id, 0);
+		assert_int_equal(pcost_db_latest(db, &latest), 0);
+		assert_int_equal(latest, before);
+		pcost_session_release(&two[0]);
+		pcost_session_release(&two[1]);
+	}
 	assert_int_equal(pcost_db_load(db, 999, &b), -ENOENT);
 	assert_non_null(strstr(pcost_db_error(db), "no session 999"));
 	pcost_session_release(&a);
@@ -171,13 +190,13 @@ static void test_list_filters(void **st)
 
 	synth_session(&a, PCOST_SESSION_RUN, 2, 1.1);
 	a.started = 1000000;
-	assert_int_equal(pcost_db_import(db, &a), 0);
+	assert_int_equal(pcost_db_import(db, &a, 1), 0);
 	pcost_session_release(&a);
 	synth_session(&a, PCOST_SESSION_COUNTERS, 2, 1.1);
 	a.started = 2000000;
 	free(a.configs[1].monitor);
 	a.configs[1].monitor = xstrdup("perf-stat");
-	assert_int_equal(pcost_db_import(db, &a), 0);
+	assert_int_equal(pcost_db_import(db, &a, 1), 0);
 	pcost_session_release(&a);
 
 	assert_int_equal(pcost_db_list(db, &f, &rows, &n), 0);
