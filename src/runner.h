@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner: fork/exec/wait4 of configurations in interleaved, shuffled blocks,
+ * with warm-up, pinning, per-run timeouts, and fixed or adaptive run counts.
+ *
+ * Use:
+ *   struct pcost_runner r;
+ *   pcost_runner_init(&r, &session, &opts);     session: initialized by the caller
+ *   pcost_runner_add(&r, monitor, &target);     once per configuration; returns its
+ *                                               index in session.configs
+ *   rc = pcost_runner_measure(&r);              blocks until done, budget spent or Ctrl-C
+ *   pcost_runner_release(&r);                   calls every monitor's cleanup (not free)
+ *
+ * Samples go into session.configs[i].samples as they are measured (warm-up
+ * blocks included, flagged); PCOST_SINK(config, ...) is called after each
+ * block for every configuration that got a sample.  On Ctrl-C (pcost_interrupted)
+ * the running child's process group is killed, the block is abandoned and
+ * session.complete is false.  Monitors are not owned: the caller frees them.
+ */
+#ifndef PCOST_RUNNER_H
+#define PCOST_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "monitors/monitor.h"
+#include "result.h"
+#include "util.h"
+
+struct pcost_runner_opts {
+	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */
+	double timeout_s;	/* per run; the whole process group is killed after it (0: none) */
+	double ready_timeout_s;	/* attach monitors' readiness (default 10) */
+	unsigned warmup;	/* blocks discarded (flagged) first */
+	unsigned runs;		/* measured blocks; 0 = adaptive */
+	unsigned min_runs;	/* adaptive: at least this many measured blocks */
+	unsigned max_runs;	/* adaptive: at most (0: no limit but max_time_s) */
+	double precision;	/* adaptive: stop when every overhead CI half-width < this (fraction) */
+	double max_time_s;	/* adaptive: stop adding blocks after this much time */
+	unsigned max_failures;	/* a configuration whose first N runs all failed is dropped (default 2) */
+	uint64_t seed;		/* block order shuffles */
+	bool progress;		/* progress bar with ETA on stderr */
+	/* Called after each block (may be NULL), e.g. for live output. */
+	void (*on_block)(void *ctx, unsigned block, bool warmup);
+	void *ctx;
+};
+
+/* What one configuration runs. */
+struct pcost_target {
+	const char *workload;	/* "pipe", ..., or "command" */
+	const char *workload_args; /* as recorded ("loops=200000"), or the user's argv joined */
+	const char *variant;	/* probes; NULL elsewhere */
+	const char *unit;	/* default unit (a workload report overrides it) */
+	char *const *argv;	/* what to execute (NULL-terminated), before the monitor wraps it */
+	double scale;		/* recorded in each sample (1 without --scale) */
+	int64_t events;		/* --events for a user's command; -1: from the workload's report */
+	bool report_fd;		/* give it PROBECOST_REPORT_FD and parse the line it writes */
+};
+
+struct pcost_runner_slot;
+
+struct pcost_runner {
+	struct pcost_session *s;
+	struct pcost_runner_opts opts;
+	size_t nslots, cap;
+	struct pcost_runner_slot *slots;
+	unsigned blocks_done;	/* all blocks, warm-up included */
+	pcost_ns started_ns;
+};
+
+void pcost_runner_opts_default(struct pcost_runner_opts *o);
+void pcost_runner_init(struct pcost_runner *r, struct pcost_session *s,
+		       const struct pcost_runner_opts *o);
+/* Adds a configuration to the session; returns its index (>= 0). */
+int pcost_runner_add(struct pcost_runner *r, struct pcost_monitor *m, const struct pcost_target *t);
+/*
+ * Prepare every monitor, then run blocks.  Returns 0 (finished), -EINTR
+ * (interrupted: what was measured stays in the session), or -errno when
+ * nothing could be measured (a line in err).  A monitor whose prepare fails is
+ * dropped with its reason in the configuration's failed sample.
+ */
+int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len);
+void pcost_runner_release(struct pcost_runner *r);
+
+/*
+ * One run of argv (already wrapped) with the given extra environment; fills
+ * *sample's timing, rusage, exit and report fields.  The building block of
+ * pcost_runner_measure, usable alone.  Returns 0 (see sample->failed) or -EINTR.
+ */
+int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
+		   bool report_fd, struct pcost_run_sample *sample, char *unit, size_t unitlen);
+
+/* Absolute path of the running probecost binary (readlink /proc/self/exe, read once). */
+const char *pcost_self_exe(void);
+
+/* Overhead CI half-width of configuration i against its baseline (fraction), NAN if unknown. */
+double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i);
+
+#endif

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_stats: stats.c on fixed data.  Reference values were computed apart
+ * from this code with Python 3.11's `statistics` module and mpmath 1.3 (t
+ * tails by numerical quadrature of the Student t density, quantiles by
+ * findroot); the script is in the comment of each test.  The t quantiles
+ * also match the printed tables (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+#define ARRLEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static void near(double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("got %.15g, want %.15g (tol %g)", got, want, tol);
+}
+
+/* x = 2 4 4 4 5 5 7 9: statistics.mean/stdev/median; MAD by hand = 0.5. */
+static const double X8[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+
+static void test_descriptive(void **state)
+{
+	struct pcost_summary s;
+
+	(void)state;
+	near(pcost_mean(X8, 8), 5.0, 1e-12);
+	near(pcost_sd(X8, 8), 2.138089935299395, 1e-12);
+	near(pcost_sem(X8, 8), 2.138089935299395 / sqrt(8), 1e-12);
+	near(pcost_median(X8, 8), 4.5, 1e-12);
+	near(pcost_mad(X8, 8), 0.5, 1e-12);
+	near(pcost_min(X8, 8), 2, 0);
+	near(pcost_max(X8, 8), 9, 0);
+	/* Type 7 (R default): h = 7 q. */
+	near(pcost_quantile(X8, 8, 0.99), 8.86, 1e-12);
+	near(pcost_quantile(X8, 8, 0.25), 4.0, 1e-12);
+	near(pcost_sd(X8, 1), 0, 0);
+
+	pcost_summarize(X8, 8, &s);
+	assert_int_equal(s.n, 8);
+	near(s.mean, 5.0, 1e-12);
+	near(s.cov, 2.138089935299395 / 5.0, 1e-12);
+	near(s.p99, 8.86, 1e-12);
+	/* mean -+ qt(0.975, 7) * sem, qt from mpmath quadrature. */
+	near(s.ci_lo, 3.2125120817637893, 1e-9);
+	near(s.ci_hi, 6.787487918236211, 1e-9);
+	/* MAD 0.5, z(9) = 0.6745*4.5/0.5 = 6.07 > 3.5, z(2) = -3.37: one outlier. */
+	assert_int_equal(s.noutliers, 1);
+
+	pcost_summarize(X8, 0, &s);
+	assert_int_equal(s.n, 0);
+	near(s.mean, 0, 0);
+}
+
+/* qt(0.975, df): 12.7062047361747, 4.30265272974946, ... (mpmath, as above). */
+static void test_t_quantile(void **state)
+{
+	static const struct { double df, q; } ref[] = {
+		{ 1, 12.7062047361747 },  { 2, 4.30265272974946 },  { 4, 2.77644510519779 },
+		{ 10, 2.22813885198627 }, { 30, 2.04227245630124 }, { 1000, 1.96233908082641 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRLEN(ref); i++)
+		near(pcost_t_quantile(0.95, ref[i].df), ref[i].q, 1e-9 * ref[i].q);
+	near(pcost_ci_halfwidth(X8, 8, 0.95), 6.787487918236211 - 5.0, 1e-9);
+	assert_true(isnan(pcost_t_quantile(0.95, 0)));
+}
+
+/*
+ * Welch: a, b below; statistics.variance for the variances; t = -2.2255120399698,
+ * Welch-Satterthwaite df = 24.5246349442573; p = 2 * integral of the t
+ * density from |t| to inf = 0.0354845308300103 (mpmath.quad).
+ */
+static void test_welch(void **state)
+{
+	static const double a[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0 };
+	static const double b[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6, 20.6, 13.7,
+				    23.2, 17.5, 20.6, 18.0, 23.9, 21.6, 24.3, 20.4, 23.9, 13.3 };
+
+	(void)state;
+	near(pcost_welch_p(a, ARRLEN(a), b, ARRLEN(b)), 0.0354845308300103, 1e-10);
+	near(pcost_welch_p(b, ARRLEN(b), a, ARRLEN(a)), 0.0354845308300103, 1e-10);
+	near(pcost_welch_p(a, ARRLEN(a), a, ARRLEN(a)), 1.0, 1e-12);
+	assert_true(isnan(pcost_welch_p(a, 1, b, 3)));
+}
+
+/* y = 2.1 3.9 6.2 7.8 10.1 on x = 1..5: statistics.linear_regression and correlation^2. */
+static void test_linfit(void **state)
+{
+	static const double x[] = { 1, 2, 3, 4, 5 }, y[] = { 2.1, 3.9, 6.2, 7.8, 10.1 };
+	static const double same[] = { 3, 3, 3 };
+	double a, b, r2;
+
+	(void)state;
+	assert_int_equal(pcost_linfit(x, y, 5, &a, &b, &r2), 0);
+	near(a, 0.05, 1e-12);
+	near(b, 1.99, 1e-12);
+	near(r2, 0.9973053289009772, 1e-12);
+	assert_true(pcost_linfit(same, y, 3, &a, &b, &r2) < 0);
+	assert_true(pcost_linfit(x, y, 1, &a, &b, &r2) < 0);
+}
+
+/* Modified z of 30 among values near 10 is 134.7 (by hand: 0.6745 * 19.975 / 0.1). */
+static void test_outliers(void **state)
+{
+	static const double o[] = { 10, 10.1, 9.9, 10.2, 9.8, 10, 10.05, 30 };
+	static const double flat[] = { 1, 1, 1, 1, 5 };
+	bool flags[8];
+
+	(void)state;
+	assert_int_equal(pcost_outliers(o, 8, flags), 1);
+	for (int i = 0; i < 7; i++)
+		assert_false(flags[i]);
+	assert_true(flags[7]);
+	/* MAD 0: no scale, nothing flagged rather than dividing by zero. */
+	assert_int_equal(pcost_outliers(flat, 5, NULL), 0);
+}
+
+static void test_bootstrap(void **state)
+{
+	double den[40], num[40], exact[40], lo, hi, lo2, hi2, point;
+	uint64_t st = 42;
+
+	(void)state;
+	for (int i = 0; i < 40; i++) {
+		/* Uniform noise in [-0.5, 0.5) from splitmix64, around 100 and 110. */
+		den[i] = 100 + (double)(pcost_rand_next(&st) >> 11) / 9007199254740992.0 - 0.5;
+		num[i] = 110 + (double)(pcost_rand_next(&st) >> 11) / 9007199254740992.0 - 0.5;
+		exact[i] = den[i] * 1.25;
+	}
+	/* Every resample of an exact ratio gives that ratio. */
+	pcost_bootstrap_ratio_ci(exact, den, 40, 2000, 1, 0.95, &lo, &hi);
+	near(lo, 0.25, 1e-12);
+	near(hi, 0.25, 1e-12);
+
+	pcost_bootstrap_ratio_ci(num, den, 40, 2000, 7, 0.95, &lo, &hi);
+	pcost_bootstrap_ratio_ci(num, den, 40, 2000, 7, 0.95, &lo2, &hi2);
+	assert_true(lo == lo2 && hi == hi2); /* same seed, same interval */
+	point = pcost_mean(num, 40) / pcost_mean(den, 40) - 1;
+	assert_true(lo < point && point < hi);
+	/*
+	 * The ratio's sd is about sqrt(1/12 / 40 * 2) / 100 = 0.00065; a 95%
+	 * interval is about +-1.96 of that, so its width lies well within 0.0015..0.004.
+	 */
+	assert_true(hi - lo > 0.0015 && hi - lo < 0.004);
+}
+
+static void test_shuffle(void **state)
+{
+	size_t idx[10], idx2[10];
+	uint64_t s1 = 5, s2 = 5, r;
+	int seen[10] = { 0 }, moved = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++)
+		idx[i] = idx2[i] = i;
+	pcost_shuffle(idx, 10, &s1);
+	pcost_shuffle(idx2, 10, &s2);
+	for (size_t i = 0; i < 10; i++) {
+		assert_int_equal(idx[i], idx2[i]);
+		seen[idx[i]]++;
+		moved += idx[i] != i;
+	}
+	for (size_t i = 0; i < 10; i++)
+		assert_int_equal(seen[i], 1);
+	assert_true(moved > 0);
+	/* splitmix64 reference: first output for seed 0 is 0xe220a8397b1dcdaf (Vigna's splitmix64.c). */
+	r = 0;
+	assert_true(pcost_rand_next(&r) == 0xe220a8397b1dcdafULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_descriptive), cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_welch),	    cmocka_unit_test(test_linfit),
+		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_shuffle),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
