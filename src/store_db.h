@@ -102,6 +102,18 @@ int pcost_db_list(struct pcost_db *db, const struct pcost_db_filter *f, struct p
 		  size_t *n);
 void pcost_db_rows_free(struct pcost_db_row *rows, size_t n);
 
+/* Largest export `import` reads, and most sessions in one file. */
+#define PCOST_IMPORT_MAX_BYTES (512u << 20)
+#define PCOST_IMPORT_MAX_SESSIONS 10000
+
+/*
+ * Parse and validate an export (one session object or an array of them) of len
+ * bytes.  All or nothing: on error *out is NULL and err has one line.  Caller
+ * releases each session and frees *out.  0 or -EINVAL / -EFBIG.
+ */
+int pcost_sessions_from_text(const char *buf, size_t len, struct pcost_session **out, size_t *n,
+			     char *err, size_t errlen);
+
 /* The kernel release recorded in an env fingerprint JSON text; caller frees; NULL if none. */
 char *pcost_env_json_kernel(const char *env_json);
 
