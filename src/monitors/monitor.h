@@ -96,6 +96,8 @@ struct pcost_monitor_def {
 };
 
 extern const struct pcost_monitor_def *const pcost_monitor_defs[];
+/* The custom wrapper (`-m 'CMD ARGS'`), not in the table: it has no fixed name. */
+extern const struct pcost_monitor_def pcost_monitor_def_custom;
 #define for_each_monitor_def(d)                                                                    \
 	for (const struct pcost_monitor_def *const *d##_it = pcost_monitor_defs; ((d) = *d##_it);   \
 	     d##_it++)

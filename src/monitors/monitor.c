@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+/* monitor: the pieces every monitor adapter shares (launch vectors, word splitting, helper processes). */
+#include "monitors/monitor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+const char *pcost_monitor_kind_name(enum pcost_monitor_kind k)
+{
+	static const char *const names[] = { "baseline", "wrap", "attach", "preload" };
+
+	return (size_t)k < ARRAY_SIZE(names) ? names[k] : "?";
+}
+
+void pcost_launch_init(struct pcost_launch *l, char *const argv[])
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t n = 0; argv && argv[n]; n++) {
+		xgrow((void **)&l->argv, &l->cap, l->argc + 2, sizeof(*l->argv));
+		l->argv[l->argc++] = xstrdup(argv[n]);
+	}
+	xgrow((void **)&l->argv, &l->cap, l->argc + 1, sizeof(*l->argv));
+	l->argv[l->argc] = NULL;
+}
+
+void pcost_launch_release(struct pcost_launch *l)
+{
+	for (size_t i = 0; i < l->argc; i++)
+		free(l->argv[i]);
+	for (size_t i = 0; i < l->nenv; i++)
+		free(l->env[i]);
+	free(l->argv);
+	free(l->env);
+	memset(l, 0, sizeof(*l));
+}
+
+void pcost_launch_insert(struct pcost_launch *l, size_t pos, char *const words[], size_t n)
+{
+	if (pos > l->argc)
+		pos = l->argc;
+	xgrow((void **)&l->argv, &l->cap, l->argc + n + 1, sizeof(*l->argv));
+	memmove(l->argv + pos + n, l->argv + pos, (l->argc - pos + 1) * sizeof(*l->argv));
+	for (size_t i = 0; i < n; i++)
+		l->argv[pos + i] = xstrdup(words[i]);
+	l->argc += n;
+}
+
+void pcost_launch_setenv(struct pcost_launch *l, const char *key, const char *value)
+{
+	size_t klen = strlen(key);
+
+	for (size_t i = 0; i < l->nenv; i++) {
+		if (!strncmp(l->env[i], key, klen) && l->env[i][klen] == '=') {
+			free(l->env[i]);
+			l->env[i] = xasprintf("%s=%s", key, value);
+			return;
+		}
+	}
+	xgrow((void **)&l->env, &l->cap_env, l->nenv + 1, sizeof(*l->env));
+	l->env[l->nenv++] = xasprintf("%s=%s", key, value);
+}
+
+int pcost_argv_split(const char *line, char ***out)
+{
+	char **argv = NULL, *word = xmalloc(strlen(line) + 1);
+	size_t argc = 0, cap = 0, wl = 0;
+	bool in_word = false;
+	char quote = 0;
+
+	for (const char *p = line;; p++) {
+		char c = *p;
+
+		if (quote) {
+			if (!c)
+				break;
+			if (c == quote)
+				quote = 0;
+			else
+				word[wl++] = c;
+			continue;
+		}
+		if (c == '\'' || c == '"') {
+			quote = c;
+			in_word = true;
+			continue;
+		}
+		if (!c || c == ' ' || c == '\t' || c == '\n') {
+			if (in_word) {
+				word[wl] = 0;
+				xgrow((void **)&argv, &cap, argc + 2, sizeof(*argv));
+				argv[argc++] = xstrdup(word);
+				wl = 0;
+				in_word = false;
+			}
+			if (!c)
+				break;
+			continue;
+		}
+		word[wl++] = c;
+		in_word = true;
+	}
+	free(word);
+	if (quote || argc == 0) {
+		if (argv) {
+			argv[argc] = NULL;
+			pcost_argv_free(argv);
+		}
+		return -EINVAL;
+	}
+	argv[argc] = NULL;
+	*out = argv;
+	return (int)argc;
+}
+
+void pcost_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+bool pcost_monitor_available(const struct pcost_monitor *m, char *why, size_t len)
+{
+	if (len)
+		why[0] = 0;
+	return !m->ops->available || m->ops->available(m, why, len);
+}
+
+void pcost_monitor_free(struct pcost_monitor *m)
+{
+	if (m && m->ops->free)
+		m->ops->free(m);
+}
+
+struct pcost_monitor *pcost_monitor_create(const char *word, char *err, size_t len)
+{
+	const struct pcost_monitor_def *d;
+	const char *colon = strchr(word, ':');
+	size_t nlen = colon ? (size_t)(colon - word) : strlen(word);
+
+	if (strpbrk(word, " \t"))
+		return pcost_monitor_def_custom.create(word, err, len);
+	for_each_monitor_def(d) {
+		if (strlen(d->name) == nlen && !strncmp(d->name, word, nlen))
+			return d->create(colon ? colon + 1 : NULL, err, len);
+	}
+	snprintf(err, len, "unknown monitor '%s'; see 'probecost list monitors'", word);
+	return NULL;
+}
+
+/* ---- helper processes ---------------------------------------------------- */
+
+int pcost_proc_start(struct pcost_proc *p, char *const argv[])
+{
+	int fds[2];
+	pid_t pid;
+
+	memset(p, 0, sizeof(*p));
+	p->out = -1;
+	p->status = -1;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	pcost_child_add(pid);
+	close(fds[1]);
+	p->pid = pid;
+	p->out = fds[0];
+	p->cap = 4096;
+	p->buf = xmalloc(p->cap);
+	p->buf[0] = 0;
+	return 0;
+}
+
+/* Read what is there (non-blocking after poll); 0 on EOF, 1 when data came, -errno. */
+static int proc_read_some(struct pcost_proc *p)
+{
+	ssize_t n;
+
+	xgrow((void **)&p->buf, &p->cap, p->len + 4097, 1);
+	n = read(p->out, p->buf + p->len, 4096);
+	if (n < 0)
+		return errno == EINTR ? 1 : -errno;
+	if (n == 0) {
+		close(p->out);
+		p->out = -1;
+		return 0;
+	}
+	p->len += (size_t)n;
+	p->buf[p->len] = 0;
+	return 1;
+}
+
+static bool lines_match(const struct pcost_proc *p, regex_t *re)
+{
+	/* Whole lines only: a partial line might still grow into a match. */
+	const char *line = p->buf;
+	const char *nl;
+
+	while ((nl = strchr(line, '\n'))) {
+		char *one = strndup(line, (size_t)(nl - line));
+		bool ok = one && regexec(re, one, 0, NULL, 0) == 0;
+
+		free(one);
+		if (ok)
+			return true;
+		line = nl + 1;
+	}
+	return false;
+}
+
+int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns)
+{
+	pcost_ns deadline = pcost_now_ns() + timeout_ns;
+	regex_t re;
+	int rc = -ETIMEDOUT;
+
+	if (!regex)
+		return 0;
+	if (regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0)
+		return -EINVAL;
+	for (;;) {
+		struct pollfd pfd = { .fd = p->out, .events = POLLIN };
+		pcost_ns now = pcost_now_ns();
+		int r;
+
+		if (lines_match(p, &re)) {
+			rc = 0;
+			break;
+		}
+		if (pcost_interrupted) {
+			rc = -EINTR;
+			break;
+		}
+		if (p->out < 0) {
+			rc = -EPIPE;
+			break;
+		}
+		if (now >= deadline)
+			break;
+		r = poll(&pfd, 1, (int)((deadline - now) / 1000000 + 1));
+		if (r < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		if (r > 0 && proc_read_some(p) < 0) {
+			rc = -EIO;
+			break;
+		}
+	}
+	regfree(&re);
+	return rc;
+}
+
+int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
+{
+	pcost_ns deadline;
+	bool killed = false;
+
+	if (p->pid <= 0)
+		return 0;
+	if (sig)
+		kill(p->pid, sig);
+	deadline = pcost_now_ns() + grace_ns;
+	for (;;) {
+		pid_t r = waitpid(p->pid, &p->status, WNOHANG);
+
+		if (r == p->pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			p->status = -1;
+			break;
+		}
+		if (!killed && pcost_now_ns() >= deadline) {
+			kill(-p->pid, SIGKILL);
+			killed = true;
+		}
+		if (p->out >= 0) {
+			struct pollfd pfd = { .fd = p->out, .events = POLLIN };
+
+			if (poll(&pfd, 1, 10) > 0)
+				proc_read_some(p);
+		} else {
+			usleep(2000);
+		}
+	}
+	/* The rest of its output (its children may hold the pipe: do not wait on them). */
+	kill(-p->pid, SIGKILL);
+	while (p->out >= 0) {
+		struct pollfd pfd = { .fd = p->out, .events = POLLIN };
+
+		if (poll(&pfd, 1, 100) <= 0 || proc_read_some(p) <= 0)
+			break;
+	}
+	if (p->out >= 0) {
+		close(p->out);
+		p->out = -1;
+	}
+	pcost_child_remove(p->pid);
+	p->pid = 0;
+	return killed ? -ETIMEDOUT : 0;
+}
+
+void pcost_proc_release(struct pcost_proc *p)
+{
+	if (p->pid > 0)
+		pcost_proc_stop(p, SIGKILL, 0);
+	if (p->out >= 0)
+		close(p->out);
+	free(p->buf);
+	p->buf = NULL;
+	p->len = p->cap = 0;
+	p->out = -1;
+}

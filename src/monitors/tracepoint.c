@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracepoint: enables raw_syscalls:sys_enter and sys_exit through tracefs
+ * directly, in a private trace instance (instances/probecost-PID), so the
+ * global tracing state is never touched; disabling the events and removing
+ * the instance restores what was there before, also on Ctrl-C.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "monitors/monitor.h"
+#include "monitors/table.h"
+
+#define TRACEFS "/sys/kernel/tracing"
+
+struct tp_monitor {
+	struct pcost_monitor m;
+	char inst[PATH_MAX];	/* the instance directory, "" when none */
+	char enable[PATH_MAX + 64]; /* .../events/raw_syscalls/enable */
+	int undo;
+};
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n, len = (ssize_t)strlen(s);
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, (size_t)len);
+	close(fd);
+	return n == len ? 0 : -EIO;
+}
+
+/* Undo, async-signal-safe: open/write/close/rmdir only. */
+static void tp_undo(void *arg)
+{
+	struct tp_monitor *t = arg;
+	int fd;
+
+	if (!t->inst[0])
+		return;
+	fd = open(t->enable, O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "0", 1) < 0) {
+			/* nothing more to do: rmdir below disables it anyway */
+		}
+		close(fd);
+	}
+	rmdir(t->inst);
+}
+
+static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
+{
+	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
+
+	if (t->inst[0])
+		return 0;
+	snprintf(t->inst, sizeof(t->inst), TRACEFS "/instances/probecost-%d", (int)getpid());
+	snprintf(t->enable, sizeof(t->enable), "%s/events/raw_syscalls/enable", t->inst);
+	if (mkdir(t->inst, 0700) < 0 && errno != EEXIST) {
+		int e = errno;
+
+		snprintf(err, len, "could not create the trace instance %s: %s", t->inst,
+			 strerror(e));
+		t->inst[0] = 0;
+		return -e;
+	}
+	t->undo = pcost_cleanup_push(tp_undo, t);
+	if (access(t->enable, W_OK) != 0) {
+		snprintf(err, len, "%s is missing: this kernel has no raw_syscalls tracepoints",
+			 t->enable);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int tp_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
+{
+	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
+	char path[PATH_MAX + 16];
+	int rc;
+
+	/* An empty buffer per run, then on: the write returns once the events are live. */
+	snprintf(path, sizeof(path), "%s/trace", t->inst);
+	write_str(path, "");
+	rc = write_str(t->enable, "1");
+	if (rc < 0)
+		snprintf(err, len, "could not enable %s: %s", t->enable, strerror(-rc));
+	return rc;
+}
+
+static int tp_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
+{
+	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
+
+	return t->inst[0] ? write_str(t->enable, "0") : 0;
+}
+
+static void tp_cleanup(struct pcost_monitor *m)
+{
+	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
+
+	if (t->undo >= 0) {
+		pcost_cleanup_pop(t->undo, 1);
+		t->undo = -1;
+	}
+	t->inst[0] = 0;
+}
+
+static void tp_free(struct pcost_monitor *m)
+{
+	tp_cleanup(m);
+	free(container_of(m, struct tp_monitor, m));
+}
+
+static bool tp_available(const struct pcost_monitor *m, char *why, size_t len)
+{
+	return pcost_monitor_def_available(&pcost_monitor_def_tracepoint_syscalls, why, len);
+}
+
+static const struct pcost_monitor_ops tp_ops = {
+	.kind = PCOST_MON_ATTACH,
+	.available = tp_available,
+	.prepare = tp_prepare,
+	.start = tp_start,
+	.stop = tp_stop,
+	.cleanup = tp_cleanup,
+	.free = tp_free,
+};
+
+static struct pcost_monitor *tp_new(const char *arg, char *err, size_t len)
+{
+	struct tp_monitor *t;
+
+	if (arg) {
+		snprintf(err, len, "monitor 'tracepoint-syscalls' takes no ':' arguments");
+		return NULL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->m.ops = &tp_ops;
+	snprintf(t->m.name, sizeof(t->m.name), "tracepoint-syscalls");
+	t->undo = -1;
+	return &t->m;
+}
+
+const struct pcost_monitor_def pcost_monitor_def_tracepoint_syscalls = {
+	"tracepoint-syscalls", PCOST_MON_ATTACH,
+	"raw_syscalls tracepoints enabled through tracefs (a private instance, removed after)",
+	NULL, NULL, pcost_monitor_tracefs_ok, tp_new
+};

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wrap: monitors that prefix the workload's argv (perf stat/record/trace,
+ * strace, ltrace, valgrind, and a user's own wrapper command).  Output a tool
+ * writes goes to a private temporary file, parsed by stop() where it holds a
+ * count, and removed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "monitors/monitor.h"
+#include "monitors/table.h"
+
+enum wrap_parse { PARSE_NONE, PARSE_STRACE_COUNT, PARSE_PERF_TRACE };
+
+struct wrap_monitor {
+	struct pcost_monitor m;
+	char **words;		/* prefix words; "{TMP}" is replaced by the temp file */
+	size_t nwords;
+	size_t at;		/* custom: index of "{}" in words, or nwords (at the end) */
+	enum wrap_parse parse;
+	bool uses_tmp;
+	char tmp[PATH_MAX];	/* private output file, "" when none */
+	char tmp_old[PATH_MAX + 8]; /* perf record renames an old output to FILE.old */
+	int undo;		/* cleanup handle, -1 */
+};
+
+static void unlink_tmp(void *arg)
+{
+	struct wrap_monitor *w = arg;
+
+	/* async-signal-safe: unlink only */
+	if (w->tmp[0]) {
+		unlink(w->tmp);
+		unlink(w->tmp_old);
+	}
+}
+
+static int wrap_prepare(struct pcost_monitor *m, char *err, size_t len)
+{
+	struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
+	int fd;
+
+	if (!w->uses_tmp || w->tmp[0])
+		return 0;
+	snprintf(w->tmp, sizeof(w->tmp), "%s/probecost-%s-XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp", m->name);
+	fd = mkstemp(w->tmp);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, len, "could not create a temporary file in %s: %s",
+			 getenv("TMPDIR") ?: "/tmp", strerror(e));
+		w->tmp[0] = 0;
+		return -e;
+	}
+	close(fd);
+	snprintf(w->tmp_old, sizeof(w->tmp_old), "%s.old", w->tmp);
+	w->undo = pcost_cleanup_push(unlink_tmp, w);
+	return 0;
+}
+
+static int wrap_wrap(struct pcost_monitor *m, struct pcost_launch *l)
+{
+	struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
+	size_t nwork = l->argc;
+
+	/* Replace the workload: words[0..at) + workload + words[at+1..] (or words + workload). */
+	for (size_t i = 0; i < w->nwords; i++) {
+		if (i == w->at)
+			continue;
+		const char *word = !strcmp(w->words[i], "{TMP}") ? w->tmp : w->words[i];
+		size_t pos = i < w->at ? i : i - 1 + nwork;
+
+		pcost_launch_insert(l, pos, (char *const *)&word, 1);
+	}
+	if (w->tmp[0])
+		unlink(w->tmp); /* a fresh file per run (perf would rename an old one away) */
+	return 0;
+}
+
+/* strace -c: the "total" line, "100.00 0.0123 1 4567 12 total": calls are the 4th column. */
+static int64_t strace_total_calls(const char *text)
+{
+	const char *line = text, *nl;
+	int64_t calls = -1;
+
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		char f[6][32];
+		int n;
+
+		nl = strchr(line, '\n');
+		n = sscanf(line, "%31s %31s %31s %31s %31s %31s", f[0], f[1], f[2], f[3], f[4], f[5]);
+		if (n >= 5 && (!strcmp(f[n - 1], "total")))
+			calls = strtoll(f[3], NULL, 10);
+	}
+	return calls;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&buf, &len, 0, f) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int wrap_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
+{
+	struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
+	char *text;
+
+	if (!w->tmp[0])
+		return 0;
+	text = w->parse != PARSE_NONE ? slurp(w->tmp) : NULL;
+	if (text && w->parse == PARSE_STRACE_COUNT) {
+		smp->monitor_events = strace_total_calls(text);
+	} else if (text && w->parse == PARSE_PERF_TRACE) {
+		/* perf trace marks dropped events with "LOST N events!" lines. */
+		uint64_t lost = 0;
+
+		for (const char *p = text; (p = strstr(p, "LOST ")); p += 5)
+			lost += strtoull(p + 5, NULL, 10);
+		if (lost)
+			snprintf(m->note, sizeof(m->note), "perf trace lost %llu events",
+				 (unsigned long long)lost);
+	}
+	free(text);
+	unlink(w->tmp);
+	unlink(w->tmp_old);
+	return 0;
+}
+
+static void wrap_cleanup(struct pcost_monitor *m)
+{
+	struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
+
+	if (w->undo >= 0) {
+		pcost_cleanup_pop(w->undo, 1);
+		w->undo = -1;
+	}
+}
+
+static void wrap_free(struct pcost_monitor *m)
+{
+	struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
+
+	wrap_cleanup(m);
+	pcost_argv_free(w->words);
+	free(w);
+}
+
+static bool wrap_available(const struct pcost_monitor *m, char *why, size_t len)
+{
+	const struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
+	const struct pcost_monitor_def *d = pcost_monitor_def_find(m->name);
+
+	if (d)
+		return pcost_monitor_def_available(d, why, len);
+	/* Custom: its command must exist. */
+	if (w->words[0][0] != '{' && !strchr(w->words[0], '/') && !pcost_which(w->words[0], NULL, 0)) {
+		snprintf(why, len, "'%s' is not on $PATH", w->words[0]);
+		return false;
+	}
+	return true;
+}
+
+static const struct pcost_monitor_ops wrap_ops = {
+	.kind = PCOST_MON_WRAP,
+	.available = wrap_available,
+	.prepare = wrap_prepare,
+	.wrap = wrap_wrap,
+	.stop = wrap_stop,
+	.cleanup = wrap_cleanup,
+	.free = wrap_free,
+};
+
+static struct pcost_monitor *wrap_new(const char *name, const char *const *words,
+				      enum wrap_parse parse)
+{
+	struct wrap_monitor *w = xcalloc(1, sizeof(*w));
+	size_t n = 0;
+
+	while (words[n])
+		n++;
+	w->m.ops = &wrap_ops;
+	snprintf(w->m.name, sizeof(w->m.name), "%s", name);
+	w->words = xcalloc(n + 1, sizeof(*w->words));
+	for (size_t i = 0; i < n; i++) {
+		w->words[i] = xstrdup(words[i]);
+		w->uses_tmp |= !strcmp(words[i], "{TMP}");
+	}
+	w->nwords = n;
+	w->at = n;
+	w->parse = parse;
+	w->undo = -1;
+	return &w->m;
+}
+
+#define WRAP_FACTORY(fn, name, parse, ...)                                                         \
+	static struct pcost_monitor *fn(const char *arg, char *err, size_t len)                   \
+	{                                                                                          \
+		static const char *const words[] = { __VA_ARGS__, NULL };                           \
+		if (arg) {                                                                         \
+			snprintf(err, len, "monitor '%s' takes no ':' arguments", name);            \
+			return NULL;                                                               \
+		}                                                                                  \
+		return wrap_new(name, words, parse);                                               \
+	}
+
+/* perf stat's default event list: software events, plus hardware ones where a PMU exists. */
+WRAP_FACTORY(perf_stat_new, "perf-stat", PARSE_NONE, "perf", "stat", "-o", "{TMP}", "--")
+WRAP_FACTORY(perf_record_new, "perf-record", PARSE_NONE, "perf", "record", "-q", "-e", "cpu-clock",
+	     "-g", "-o", "{TMP}", "--")
+WRAP_FACTORY(perf_trace_new, "perf-trace", PARSE_PERF_TRACE, "perf", "trace", "-o", "{TMP}", "--")
+WRAP_FACTORY(strace_new, "strace", PARSE_NONE, "strace", "-f", "-qq", "-o", "/dev/null", "--")
+WRAP_FACTORY(strace_count_new, "strace-count", PARSE_STRACE_COUNT, "strace", "-f", "-c", "-o",
+	     "{TMP}", "--")
+WRAP_FACTORY(ltrace_new, "ltrace", PARSE_NONE, "ltrace", "-f", "-o", "/dev/null", "--")
+WRAP_FACTORY(valgrind_new, "valgrind", PARSE_NONE, "valgrind", "--tool=none", "-q",
+	     "--log-file=/dev/null")
+WRAP_FACTORY(memcheck_new, "memcheck", PARSE_NONE, "valgrind", "--tool=memcheck", "-q",
+	     "--log-file=/dev/null")
+
+const struct pcost_monitor_def pcost_monitor_def_perf_stat = {
+	"perf-stat", PCOST_MON_WRAP, "perf stat (software events; hardware too with a PMU)",
+	"perf", "linux-perf", pcost_monitor_perf_ok, perf_stat_new
+};
+const struct pcost_monitor_def pcost_monitor_def_perf_record = {
+	"perf-record", PCOST_MON_WRAP, "perf record -e cpu-clock -g to a private temp file",
+	"perf", "linux-perf", pcost_monitor_perf_ok, perf_record_new
+};
+const struct pcost_monitor_def pcost_monitor_def_perf_trace = {
+	"perf-trace", PCOST_MON_WRAP, "perf trace (every syscall, output to a temp file)",
+	"perf", "linux-perf", pcost_monitor_perf_trace_ok, perf_trace_new
+};
+const struct pcost_monitor_def pcost_monitor_def_strace = {
+	"strace", PCOST_MON_WRAP, "strace -f, output discarded", "strace", "strace", NULL,
+	strace_new
+};
+const struct pcost_monitor_def pcost_monitor_def_strace_count = {
+	"strace-count", PCOST_MON_WRAP, "strace -f -c (counts syscalls: its own event count)",
+	"strace", "strace", NULL, strace_count_new
+};
+const struct pcost_monitor_def pcost_monitor_def_ltrace = {
+	"ltrace", PCOST_MON_WRAP, "ltrace -f, output discarded", "ltrace", "ltrace", NULL, ltrace_new
+};
+const struct pcost_monitor_def pcost_monitor_def_valgrind = {
+	"valgrind", PCOST_MON_WRAP, "valgrind --tool=none (the JIT alone)", "valgrind", "valgrind",
+	NULL, valgrind_new
+};
+const struct pcost_monitor_def pcost_monitor_def_memcheck = {
+	"memcheck", PCOST_MON_WRAP, "valgrind --tool=memcheck", "valgrind", "valgrind", NULL,
+	memcheck_new
+};
+
+/* -m 'CMD ARGS': the user's wrapper, split into argv (no shell); "{}" marks the workload. */
+static struct pcost_monitor *custom_new(const char *line, char *err, size_t len)
+{
+	struct pcost_monitor *m;
+	struct wrap_monitor *w;
+	char **words;
+	int n = pcost_argv_split(line, &words);
+
+	if (n < 0) {
+		snprintf(err, len, "custom monitor '%s': unterminated quote or empty command", line);
+		return NULL;
+	}
+	m = wrap_new("custom", (const char *const *)words, PARSE_NONE);
+	w = container_of(m, struct wrap_monitor, m);
+	for (size_t i = 0; i < w->nwords; i++)
+		if (!strcmp(w->words[i], "{}"))
+			w->at = i;
+	snprintf(m->name, sizeof(m->name), "%s", line);
+	pcost_argv_free(words);
+	return m;
+}
+
+const struct pcost_monitor_def pcost_monitor_def_custom = {
+	"'CMD ARGS'", PCOST_MON_WRAP, "your own wrapper command; {} marks where the workload goes",
+	NULL, NULL, NULL, custom_new
+};
