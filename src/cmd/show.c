@@ -17,9 +17,6 @@ static void usage(FILE *out)
 		     "its raw samples.  IDs come from 'probecost history'.\n");
 }
 
-/* Shared with report: render s or say which renderer this build lacks. */
-int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt);
-
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
 {
 	static const char *const area[] = {

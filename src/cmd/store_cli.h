@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "format.h"
 #include "store_db.h"
 
 /*
@@ -19,5 +20,8 @@ int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id);
 
 /* Load session arg ("12", "last") into *s; 0 or an exit code (error printed). */
 int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s);
+
+/* Render s in fmt to stdout, or say which renderer this build lacks; 0 or -1 (printed). */
+int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt);
 
 #endif
