@@ -22,7 +22,7 @@
 #define H 560.0
 #define M_LEFT 92.0
 #define M_RIGHT 24.0
-#define M_TOP 64.0
+#define M_TOP 82.0	/* title, then the legend row */
 #define M_BOTTOM 120.0
 
 /* Tableau 10 (Stone 2007): distinct in colour and in greyscale. */
@@ -207,40 +207,38 @@ static void draw_yaxis(cairo_t *cr, const struct yaxis *a, double left, double r
 	cairo_restore(cr);
 }
 
-static void legend(cairo_t *cr, const char *const *names, size_t n, double right, double top,
-		   bool lines)
+/* One row of swatches and names, centred under the title, clear of the data. */
+static void legend(cairo_t *cr, const char *const *names, size_t n, bool lines)
 {
-	double w = 0, h = 20.0 * (double)n + 8;
+	double total = 0, x;
 	cairo_text_extents_t e;
 
 	cairo_set_font_size(cr, 12);
 	for (size_t i = 0; i < n; i++) {
 		cairo_text_extents(cr, names[i] ? names[i] : "", &e);
-		w = fmax(w, e.x_advance);
+		total += 28 + e.x_advance + 18;
 	}
-	w += 40;
-	cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-	cairo_rectangle(cr, right - w - 8, top + 8, w, h);
-	cairo_fill_preserve(cr);
-	cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
-	cairo_set_line_width(cr, 1);
-	cairo_stroke(cr);
+	x = fmax(8, (W - total) / 2);
 	for (size_t i = 0; i < n; i++) {
 		const double *c = palette[i % ARRAY_SIZE(palette)];
-		double y = top + 8 + 14 + 20.0 * (double)i;
+		const double y = 60;
 
 		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
 		if (lines) {
-			cairo_set_line_width(cr, 2);
-			cairo_move_to(cr, right - w, y - 4);
-			cairo_line_to(cr, right - w + 22, y - 4);
+			cairo_set_line_width(cr, 2.5);
+			cairo_move_to(cr, x, y - 4);
+			cairo_line_to(cr, x + 22, y - 4);
 			cairo_stroke(cr);
+			cairo_arc(cr, x + 11, y - 4, 3.5, 0, 2 * M_PI);
+			cairo_fill(cr);
 		} else {
-			cairo_rectangle(cr, right - w, y - 11, 20, 12);
+			cairo_rectangle(cr, x, y - 11, 20, 12);
 			cairo_fill(cr);
 		}
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		text(cr, right - w + 28, y, 12, 0, 0, names[i] ? names[i] : "");
+		text(cr, x + 28, y, 12, 0, 0, names[i] ? names[i] : "");
+		cairo_text_extents(cr, names[i] ? names[i] : "", &e);
+		x += 28 + e.x_advance + 18;
 	}
 }
 
@@ -349,7 +347,7 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, ch
 		}
 	}
 	if (c->series && c->nseries > 1)
-		legend(cr, c->series, c->nseries, right, ax.top, false);
+		legend(cr, c->series, c->nseries, false);
 	return canvas_close(&cv, err, errlen);
 }
 
@@ -449,7 +447,6 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 		}
 	}
 #undef XPX
-	legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries : ARRAY_SIZE(names), right,
-	       ax.top, true);
+	legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries : ARRAY_SIZE(names), true);
 	return canvas_close(&cv, err, errlen);
 }
