@@ -9,6 +9,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -99,6 +100,12 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 		st = cairo_surface_status(cv->surf);
 	}
 	cairo_surface_destroy(cv->surf);
+	/*
+	 * Drop cairo's and fontconfig's caches: a plot is drawn once per process,
+	 * and otherwise LeakSanitizer reports fontconfig's cache at exit.
+	 */
+	cairo_debug_reset_static_data();
+	FcFini();
 	if (st != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s", cairo_status_to_string(st));
 		return -EIO;
