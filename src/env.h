@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "format.h"
 
@@ -21,7 +22,7 @@ struct cJSON;
 
 struct pcost_env_field {
 	const char *key;	/* "kernel.release", "cpu.model", "pmu.present", ... */
-	char value[512];	/* "unknown" when !known */
+	char value[2048];	/* "unknown" when !known */
 	bool known;
 	char why[160];		/* when !known: why (file missing, permission, ...) */
 };

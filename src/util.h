@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdnoreturn.h>
 
 /* Nanoseconds of CLOCK_MONOTONIC (or a difference of two). Never mixed with cycles. */

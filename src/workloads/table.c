@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* workloads/table: the registry of built-in workloads. */
 #include "workloads/workload.h"
+#include "list.h"
 
 #include <string.h>
 
@@ -43,4 +44,24 @@ const struct pcost_workload *pcost_workload_find(const char *name)
 		if (!strcmp(present[i]->name, name))
 			return present[i];
 	return NULL;
+}
+
+size_t pcost_workload_list_rows(struct pcost_list_row **rows)
+{
+	const struct pcost_workload *w;
+	size_t n = 0;
+
+	for_each_workload(w)
+		n++;
+	*rows = xcalloc(n ? n : 1, sizeof(**rows));
+	n = 0;
+	for_each_workload(w) {
+		struct pcost_list_row *r = &(*rows)[n++];
+
+		r->name = w->name;
+		r->kind = w->unit;
+		r->summary = w->summary;
+		r->available = w->available ? w->available(r->why, sizeof(r->why)) : true;
+	}
+	return n;
 }

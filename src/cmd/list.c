@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/* cmd/list: print the registry tables (workloads, monitors, counters, probe methods) with availability. */
+#include <cjson/cJSON.h>
+#include <getopt.h>
+
+#include "cmd/cmd.h"
+#include "format.h"
+#include "list.h"
+#include "util.h"
+
+struct table {
+	const char *name;
+	size_t (*rows)(struct pcost_list_row **rows);
+	const char *what;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: probecost list [workloads|monitors|counters|probes] [--format text|json]\n\n"
+		     "Prints the registry tables with a one-line summary per row and whether it\n"
+		     "can run on this machine (and if not, why and how to fix it).  Without an\n"
+		     "argument, every table.\n");
+}
+
+static void print_table(const struct table *t, enum pcost_format fmt, cJSON *json)
+{
+	struct pcost_list_row *rows = NULL;
+	size_t n = t->rows ? t->rows(&rows) : 0;
+	cJSON *arr = json ? cJSON_AddArrayToObject(json, t->name) : NULL;
+
+	if (!arr) {
+		printf("%s:\n", t->what);
+		if (!t->rows)
+			printf("  (none in this build)\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_list_row *r = &rows[i];
+
+		if (arr) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "name", r->name);
+			cJSON_AddStringToObject(o, "kind", r->kind ? r->kind : "");
+			cJSON_AddStringToObject(o, "summary", r->summary ? r->summary : "");
+			cJSON_AddBoolToObject(o, "available", r->available);
+			if (!r->available)
+				cJSON_AddStringToObject(o, "why", r->why);
+			cJSON_AddItemToArray(arr, o);
+			continue;
+		}
+		printf("  %-20s %-10s %-4s %s\n", r->name, r->kind ? r->kind : "",
+		       r->available ? "yes" : "no", r->summary ? r->summary : "");
+		if (!r->available)
+			printf("  %-20s %-10s      ^ not available: %s\n", "", "", r->why);
+	}
+	free(rows);
+	(void)fmt;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const struct table tables[] = {
+		{ "workloads", pcost_workload_list_rows, "workloads (name, unit, runs here?)" },
+		{ "monitors", pcost_monitor_list_rows, "monitors (name, kind, available?)" },
+		{ "counters", pcost_counter_list_rows, "counter interfaces (name, kind, available?)" },
+		{ "probes", pcost_probe_method_list_rows, "probe arming methods (name, kind, available?)" },
+	};
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	enum pcost_format fmt = PCOST_FMT_TEXT;
+	const struct table *only = NULL;
+	cJSON *json = NULL;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (pcost_format_parse(optarg, &fmt) < 0 ||
+			    (fmt != PCOST_FMT_TEXT && fmt != PCOST_FMT_JSON))
+				return usage_error("list: --format '%s' is not valid: text or json",
+						   optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return usage_error("list: unknown option '%s'; see 'probecost list --help'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		for (size_t i = 0; i < ARRAY_SIZE(tables); i++)
+			if (!strcmp(argv[optind], tables[i].name) ||
+			    (!strncmp(argv[optind], tables[i].name, strlen(argv[optind])) &&
+			     strlen(argv[optind]) >= 4))
+				only = &tables[i];
+		if (!only)
+			return usage_error("list: unknown table '%s' (workloads, monitors, "
+					   "counters, probes)", argv[optind]);
+		if (optind + 1 < argc)
+			return usage_error("list: unexpected argument '%s'", argv[optind + 1]);
+	}
+	if (fmt == PCOST_FMT_JSON)
+		json = cJSON_CreateObject();
+	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+		if (only && only != &tables[i])
+			continue;
+		if (!json && !only && i)
+			printf("\n");
+		print_table(&tables[i], fmt, json);
+	}
+	if (json) {
+		char *s = cJSON_Print(json);
+
+		printf("%s\n", s);
+		free(s);
+		cJSON_Delete(json);
+	}
+	return 0;
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+/* workloads/params: key=value parameters of the built-in workloads, and their report line. */
+#include "workloads/workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int pcost_param_index(const struct pcost_workload *wl, const char *key)
+{
+	for (int i = 0; wl->params && wl->params[i].key; i++)
+		if (!strcmp(wl->params[i].key, key))
+			return i;
+	return -1;
+}
+
+uint64_t pcost_param_get(const struct pcost_params *p, const char *key)
+{
+	int i = pcost_param_index(p->wl, key);
+
+	if (i < 0) {
+		fprintf(stderr, "probecost: BUG: workload '%s' has no parameter '%s'\n", p->wl->name,
+			key);
+		abort();
+	}
+	return p->v[i];
+}
+
+/* Index of word in "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *word)
+{
+	size_t wlen = strlen(word);
+	int i = 0;
+
+	for (const char *c = choices; c && *c; i++) {
+		const char *bar = strchr(c, '|');
+		size_t n = bar ? (size_t)(bar - c) : strlen(c);
+
+		if (n == wlen && !strncmp(c, word, n))
+			return i;
+		c = bar ? bar + 1 : NULL;
+	}
+	return -1;
+}
+
+static void param_range(const struct pcost_param_desc *d, char *buf, size_t len)
+{
+	switch (d->type) {
+	case PCOST_PARAM_ENUM:
+		snprintf(buf, len, "one of %s", d->choices);
+		break;
+	case PCOST_PARAM_SYSCALL:
+		snprintf(buf, len, "a syscall name (getppid) or a number 0-%llu",
+			 (unsigned long long)d->max);
+		break;
+	default:
+		snprintf(buf, len, "an integer %llu-%llu", (unsigned long long)d->min,
+			 (unsigned long long)d->max);
+	}
+}
+
+static int known_keys(const struct pcost_workload *wl, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; wl->params && wl->params[i].key && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "", wl->params[i].key);
+	return (int)off;
+}
+
+int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
+		       struct pcost_params *p, char *err, size_t errlen)
+{
+	char range[160], keys[200];
+
+	memset(p, 0, sizeof(*p));
+	p->wl = wl;
+	for (int i = 0; wl->params && wl->params[i].key; i++)
+		p->v[i] = wl->params[i].def;
+
+	for (int a = 0; a < argc; a++) {
+		const char *eq = strchr(argv[a], '=');
+		const struct pcost_param_desc *d;
+		char key[64];
+		const char *val;
+		int i, rc;
+
+		if (!eq || eq == argv[a] || (size_t)(eq - argv[a]) >= sizeof(key)) {
+			snprintf(err, errlen, "workload %s: '%s' is not key=value", wl->name,
+				 argv[a]);
+			return -EINVAL;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[a]), argv[a]);
+		val = eq + 1;
+		i = pcost_param_index(wl, key);
+		if (i < 0) {
+			known_keys(wl, keys, sizeof(keys));
+			snprintf(err, errlen, "workload %s: unknown parameter '%s' (known: %s)",
+				 wl->name, key, *keys ? keys : "none");
+			return -EINVAL;
+		}
+		d = &wl->params[i];
+		param_range(d, range, sizeof(range));
+		switch (d->type) {
+		case PCOST_PARAM_ENUM:
+			rc = choice_index(d->choices, val);
+			if (rc < 0) {
+				snprintf(err, errlen, "workload %s: %s='%s' is not valid: %s",
+					 wl->name, key, val, range);
+				return -EINVAL;
+			}
+			p->v[i] = (uint64_t)rc;
+			break;
+		case PCOST_PARAM_SYSCALL: {
+			long nr;
+
+			if (pcost_syscall_lookup(val, &nr) == 0) {
+				p->v[i] = (uint64_t)nr;
+				break;
+			}
+			if (pcost_parse_u64(val, d->min, d->max, &p->v[i]) < 0) {
+				snprintf(err, errlen, "workload %s: %s='%s' is not valid: %s",
+					 wl->name, key, val, range);
+				return -EINVAL;
+			}
+			break;
+		}
+		default:
+			rc = pcost_parse_u64(val, d->min, d->max, &p->v[i]);
+			if (rc < 0) {
+				snprintf(err, errlen, "workload %s: %s='%s' %s: %s", wl->name, key,
+					 val, rc == -ERANGE ? "is out of range" : "is not a number",
+					 range);
+				return -EINVAL;
+			}
+		}
+		p->given[i] = true;
+	}
+	return 0;
+}
+
+void pcost_params_format(const struct pcost_params *p, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; p->wl->params && p->wl->params[i].key && off < len; i++) {
+		const struct pcost_param_desc *d = &p->wl->params[i];
+		const char *sep = off ? " " : "";
+
+		if (d->type == PCOST_PARAM_ENUM) {
+			const char *c = d->choices;
+
+			for (uint64_t k = 0; k < p->v[i] && c; k++) {
+				c = strchr(c, '|');
+				c = c ? c + 1 : NULL;
+			}
+			if (!c)
+				c = "?";
+			off += snprintf(buf + off, len - off, "%s%s=%.*s", sep, d->key,
+					(int)strcspn(c, "|"), c);
+		} else if (d->type == PCOST_PARAM_SYSCALL && pcost_syscall_name((long)p->v[i])) {
+			off += snprintf(buf + off, len - off, "%s%s=%s", sep, d->key,
+					pcost_syscall_name((long)p->v[i]));
+		} else {
+			off += snprintf(buf + off, len - off, "%s%s=%llu", sep, d->key,
+					(unsigned long long)p->v[i]);
+		}
+	}
+}
+
+/* A few syscalls worth naming; anything else is given by number. */
+static const struct {
+	const char *name;
+	long nr;
+} syscalls[] = {
+	{ "getppid", SYS_getppid }, { "getpid", SYS_getpid }, { "gettid", SYS_gettid },
+	{ "getuid", SYS_getuid },   { "sched_yield", SYS_sched_yield },
+	{ "close", SYS_close },	    { "read", SYS_read },     { "write", SYS_write },
+};
+
+int pcost_syscall_lookup(const char *name, long *nr)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
+		if (!strcmp(syscalls[i].name, name)) {
+			*nr = syscalls[i].nr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const char *pcost_syscall_name(long nr)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++)
+		if (syscalls[i].nr == nr)
+			return syscalls[i].name;
+	return NULL;
+}
+
+int pcost_workload_report(const struct pcost_workload *wl, const struct pcost_wl_result *r)
+{
+	const char *env = getenv("PROBECOST_REPORT_FD");
+	uint64_t fd;
+	char line[1024];
+	int n;
+
+	if (!env || !*env)
+		return 1;
+	if (pcost_parse_u64(env, 0, 1 << 20, &fd) < 0)
+		return -EBADF;
+	if (fcntl((int)fd, F_GETFD) < 0)
+		return -EBADF;
+	n = snprintf(line, sizeof(line), "events=%llu unit=%s timed_ns=%llu%s\n",
+		     (unsigned long long)r->events, wl->unit, (unsigned long long)r->timed_ns,
+		     r->extra);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return -EOVERFLOW;
+	if (write((int)fd, line, (size_t)n) != n)
+		return -errno;
+	return 0;
+}
+
+int pcost_report_parse(const char *line, uint64_t *events, char *unit, size_t unitlen,
+		       pcost_ns *timed_ns,
+		       void (*other)(const char *key, const char *val, void *ctx), void *ctx)
+{
+	char buf[2048], *save = NULL, *tok;
+	bool have_events = false;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	*events = 0;
+	*timed_ns = 0;
+	if (unit && unitlen)
+		unit[0] = '\0';
+	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+		char *eq = strchr(tok, '=');
+		uint64_t v;
+
+		if (!eq || eq == tok)
+			return -EINVAL;
+		*eq = '\0';
+		if (!strcmp(tok, "events")) {
+			if (pcost_parse_u64(eq + 1, 0, UINT64_MAX, &v) < 0)
+				return -EINVAL;
+			*events = v;
+			have_events = true;
+		} else if (!strcmp(tok, "timed_ns")) {
+			if (pcost_parse_u64(eq + 1, 0, UINT64_MAX, &v) < 0)
+				return -EINVAL;
+			*timed_ns = v;
+		} else if (!strcmp(tok, "unit")) {
+			if (unit && unitlen)
+				snprintf(unit, unitlen, "%s", eq + 1);
+		} else if (other) {
+			other(tok, eq + 1, ctx);
+		}
+	}
+	return have_events ? 0 : -EINVAL;
+}

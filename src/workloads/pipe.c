@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/* pipe: ping-pong of a 4-byte int over two pipes, after Ingo Molnar's pipe-test-1m.c (seed 000). */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "workloads/common.h"
+#include "workloads/workload.h"
+
+enum { MODE_PROCESS, MODE_THREAD };
+
+struct pp {
+	int p1[2], p2[2];	/* p1: parent -> child, p2: child -> parent (as in the seed) */
+	uint64_t loops;
+};
+
+/* The seed's child loop: read from pipe_1, write back on pipe_2. */
+static int echo_side(struct pp *pp)
+{
+	int m = 0;
+
+	/* One "ready" int first, so the parent's clock starts with both sides running. */
+	if (pcost_write_full(pp->p2[1], &m, sizeof(m)) < 0)
+		return -1;
+	for (uint64_t i = 0; i < pp->loops; i++) {
+		if (pcost_read_full(pp->p1[0], &m, sizeof(int)) < 0 ||
+		    pcost_write_full(pp->p2[1], &m, sizeof(int)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void *echo_thread(void *arg)
+{
+	pcost_wl_name_self("pipe-echo");
+	return echo_side(arg) ? (void *)1 : NULL;
+}
+
+static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
+{
+	struct pp pp = { .loops = pcost_param_get(p, "loops") };
+	bool threads = pcost_param_get(p, "mode") == MODE_THREAD;
+	pthread_t th;
+	pid_t pid = -1;
+	pcost_ns t0, t1;
+	int m = 0, rc = 0;
+
+	if (pipe(pp.p1) < 0 || pipe(pp.p2) < 0)
+		return error("could not create pipes: %s", strerror(errno)), -errno;
+	if (threads) {
+		if ((rc = pthread_create(&th, NULL, echo_thread, &pp)) != 0)
+			return error("could not create thread: %s", strerror(rc)), -rc;
+	} else {
+		pid = fork();
+		if (pid < 0)
+			return error("could not fork: %s", strerror(errno)), -errno;
+		if (pid == 0) {
+			pcost_wl_name_self("pipe-echo");
+			close(pp.p1[1]);
+			close(pp.p2[0]);
+			_exit(echo_side(&pp) ? 1 : 0);
+		}
+	}
+	if (pcost_read_full(pp.p2[0], &m, sizeof(m)) < 0)
+		return error("pipe partner did not start"), -EPIPE;
+
+	t0 = pcost_now_ns();
+	for (uint64_t i = 0; i < pp.loops; i++) {
+		if (pcost_write_full(pp.p1[1], &m, sizeof(int)) < 0 ||
+		    pcost_read_full(pp.p2[0], &m, sizeof(int)) < 0) {
+			rc = -EPIPE;
+			break;
+		}
+	}
+	t1 = pcost_now_ns();
+
+	if (threads) {
+		void *ret;
+
+		pthread_join(th, &ret);
+		if (ret)
+			rc = -EPIPE;
+	} else if (pcost_wl_reap(pid, "pipe echo process") < 0) {
+		rc = -ECHILD;
+	}
+	for (int i = 0; i < 2; i++) {
+		close(pp.p1[i]);
+		close(pp.p2[i]);
+	}
+	if (rc)
+		return error("pipe ping-pong broke off"), rc;
+	res->events = pp.loops;
+	res->timed_ns = t1 - t0;
+	return 0;
+}
+
+static const struct pcost_param_desc pipe_params[] = {
+	{ "loops", PCOST_PARAM_U64, 1000000, 1, 1000000000, NULL, "round trips" },
+	{ "mode", PCOST_PARAM_ENUM, MODE_PROCESS, 0, 0, "process|thread",
+	  "partner is a forked process (as in the seed) or a thread" },
+	{ 0 },
+};
+
+const struct pcost_workload pcost_wl_pipe = {
+	.name = "pipe",
+	.summary = "pipe-test-1m: 4-byte ping-pong between two tasks over two pipes",
+	.unit = "round-trip",
+	.size_key = "loops",
+	.params = pipe_params,
+	.run = pipe_run,
+};

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/* syscall: N raw system calls of one number, after perf bench syscall basic and the nohz_full test (seed 004). */
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "workloads/workload.h"
+
+/*
+ * The bare instruction on x86-64, so the loop holds the syscall and nothing
+ * else (no variadic syscall() wrapper, no errno store).  An invalid number
+ * returns -ENOSYS and still counts, as in the seed's test.
+ */
+static inline long raw_syscall0(long nr)
+{
+#if defined(__x86_64__)
+	long ret;
+
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr) : "rcx", "r11", "memory");
+	return ret;
+#else
+	return syscall(nr);
+#endif
+}
+
+static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res)
+{
+	uint64_t loops = pcost_param_get(p, "loops");
+	long nr = (long)pcost_param_get(p, "nr");
+	pcost_ns t0, t1;
+	long last = 0;
+
+	t0 = pcost_now_ns();
+	for (uint64_t i = 0; i < loops; i++)
+		last = raw_syscall0(nr);
+	t1 = pcost_now_ns();
+	res->events = loops;
+	res->timed_ns = t1 - t0;
+	snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s", nr,
+		 last == -ENOSYS ? "ENOSYS" : "ok");
+	return 0;
+}
+
+static const struct pcost_param_desc syscall_params[] = {
+	{ "loops", PCOST_PARAM_U64, 10000000, 1, 10000000000ULL, NULL, "system calls" },
+	/* Any number is allowed: an invalid one measures entry/exit alone (ENOSYS). */
+	{ "nr", PCOST_PARAM_SYSCALL, SYS_getppid, 0, 100000, NULL,
+	  "syscall name or number (no arguments are passed)" },
+	{ 0 },
+};
+
+const struct pcost_workload pcost_wl_syscall = {
+	.name = "syscall",
+	.summary = "N raw syscalls (getppid by default, any number allowed)",
+	.unit = "syscall",
+	.size_key = "loops",
+	.params = syscall_params,
+	.run = syscall_run,
+};

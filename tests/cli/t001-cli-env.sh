@@ -1,0 +1,29 @@
+#!/bin/bash
+# t001: probecost env: JSON parses, kernel release matches uname, fixtures, bad options.
+. "$(dirname "$0")/lib.bash"
+plan 9
+
+run_pc env --format json
+is "$rc" 0 "env --format json exits 0"
+is "$(printf '%s' "$out" | jq -r '.fields["kernel.release"]')" "$(uname -r)" "kernel release equals uname -r"
+is "$(printf '%s' "$out" | jq -r '.fields["cpu.online"] | split(" ")[0]')" "$(nproc --all)" "online CPU count equals nproc --all"
+hz=$(printf '%s' "$out" | jq -r '.tsc_hz')
+if grep -qw tsc /proc/cpuinfo; then
+	is "$(awk -v h="$hz" 'BEGIN { print (h > 1e8 && h < 1e10) ? "sane" : "insane" }')" sane "calibrated TSC frequency is between 0.1 and 10 GHz"
+else
+	skip "no TSC on this machine"
+fi
+if [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ]; then
+	like "$(printf '%s' "$out" | jq -r '.fields.pmu')" '^present' "a PMU is reported present"
+else
+	like "$(printf '%s' "$out" | jq -r '.warnings[]')" 'no hardware PMU' "no PMU: env warns about it"
+fi
+run_pc env
+like "$out" 'kernel.release +[^ ]+' "text output has kernel.release"
+run_pc env --root tests/fixtures/env/kvm-nopmu
+like "$out" 'warning: KVM guest|warning: virtual machine guest|warning: unnamed' "fixture root: the guest warning (from the hypervisor flag)"
+run_pc env --format yaml
+is "$rc" 2 "env --format yaml exits 2"
+run_pc env --root /nonexistent/dir
+is "$rc" 2 "env --root of a missing dir exits 2"
+done_testing
