@@ -40,6 +40,8 @@ struct pcost_runner_slot {
 	size_t config;		/* index in the session */
 	bool dropped;		/* prepare failed, or every run so far failed */
 	unsigned nfail, nrun;
+	char note[256];		/* the monitor's last note ("lost 12 events"), "" */
+	unsigned nnotes;
 };
 
 const char *pcost_self_exe(void)
@@ -438,6 +440,10 @@ stop:
 		if (src < 0 && !smp.failed)
 			set_reason(&smp, "monitor %s failed: %s", m->name, strerror(-src));
 		(void)was_failed;
+		if (m->note[0]) {
+			snprintf(sl->note, sizeof(sl->note), "%s", m->note);
+			sl->nnotes++;
+		}
 	}
 record:
 	pcost_launch_release(&l);
@@ -623,4 +629,16 @@ void pcost_runner_release(struct pcost_runner *r)
 	}
 	free(r->slots);
 	memset(r, 0, sizeof(*r));
+}
+
+const char *pcost_runner_note(const struct pcost_runner *r, size_t config, unsigned *count)
+{
+	for (size_t i = 0; i < r->nslots; i++) {
+		if (r->slots[i].config == config) {
+			if (count)
+				*count = r->slots[i].nnotes;
+			return r->slots[i].nnotes ? r->slots[i].note : NULL;
+		}
+	}
+	return NULL;
 }
