@@ -262,6 +262,24 @@ static char *value_text(const cJSON *v)
 	return cJSON_PrintUnformatted(v);
 }
 
+/*
+ * Two readings of one quantity (a calibrated TSC frequency, a free-memory
+ * figure) within 0.1% of each other are the same machine, not a difference.
+ */
+static bool same_reading(const char *x, const char *y)
+{
+	char *ex, *ey;
+	double a, b;
+
+	if (!strcmp(x, y))
+		return true;
+	a = strtod(x, &ex);
+	b = strtod(y, &ey);
+	if (ex == x || ey == y || strcmp(ex, ey) || !isfinite(a) || !isfinite(b))
+		return false;
+	return fabs(a - b) <= 1e-3 * fmax(fabs(a), fabs(b));
+}
+
 /* The "fields" object of an env fingerprint, or the object itself. */
 static const cJSON *env_fields(const cJSON *j)
 {
@@ -290,7 +308,7 @@ void pcost_env_diff(const char *a_json, const char *b_json, struct pcost_env_dif
 				continue;
 			tv = value_text(v);
 			tw = value_text(w);
-			if (tv && tw && !strcmp(tv, tw)) {
+			if (tv && tw && same_reading(tv, tw)) {
 				free(tv);
 				free(tw);
 				continue;

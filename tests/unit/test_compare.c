@@ -123,6 +123,15 @@ static void test_env_diff(void **st)
 		free(d[i].b);
 	}
 	free(d);
+	/* A re-calibrated TSC is not a different machine; another CPU count is. */
+	pcost_env_diff("{\"fields\":{\"tsc.hz\":\"2445369133 (calibrated)\",\"cpus\":\"2\"}}",
+		       "{\"fields\":{\"tsc.hz\":\"2445403533 (calibrated)\",\"cpus\":\"4\"}}", &d, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].key, "cpus");
+	free(d[0].key);
+	free(d[0].a);
+	free(d[0].b);
+	free(d);
 	pcost_env_diff(NULL, "not json", &d, &n);
 	assert_int_equal(n, 0);
 }
