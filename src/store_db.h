@@ -63,7 +63,7 @@ int pcost_db_begin_session(struct pcost_db *db, struct pcost_session *s);
  */
 int pcost_db_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
 			  size_t from);
-/* Store counter series i in one transaction. */
+/* Store counter series i in one transaction (again: replaces what was stored for i). */
 int pcost_db_store_series(struct pcost_db *db, const struct pcost_session *s, size_t i);
 /* Record s->complete. */
 int pcost_db_finish_session(struct pcost_db *db, const struct pcost_session *s);

@@ -156,7 +156,7 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 
 static int insert_series(struct pcost_db *db, const struct pcost_session *s, size_t i)
 {
-	static const char sql[] = "INSERT INTO series (session_id, idx, interface, op, events,"
+	static const char sql[] = "INSERT OR REPLACE INTO series (session_id, idx, interface, op, events,"
 				  " nevents, timer, note, n, ns) VALUES (?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_counter_series *c = &s->series[i];
 	sqlite3_stmt *st;

@@ -399,6 +399,7 @@ static void test_sink(void **st)
 	pcost_session_release(&b);
 	for (size_t i = 0; i < s.nseries; i++)
 		pcost_sink_series(&s, i);
+	pcost_sink_series(&s, 0);	/* twice: replaced, not duplicated nor refused */
 	s.complete = true;
 	pcost_sink_end(&s);
 	assert_int_equal(pcost_db_load(db, s.id, &b), 0);
