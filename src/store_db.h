@@ -92,8 +92,8 @@ struct pcost_db_row {
 	bool complete;
 	char *kernel;		/* NULL when unknown */
 	char *workloads;	/* distinct, comma separated */
-	char *monitors;
-	size_t nconfigs, nsamples, nseries;
+	char *monitors;		/* counters sessions: their interfaces */
+	size_t nconfigs, nsamples, nseries; /* nsamples: run samples + counter samples */
 	char *cmdline;
 };
 

@@ -91,6 +91,11 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 	char m1[24], m2[24], ch[24], lo[24], hi[24], p[16], oa[24], ob[24], d[24], ci[80];
 	bool any_one = false;
 	const char *sep = md ? " | " : "  ";
+	int wn = 13;
+
+	/* The name column as wide as the longest name (capped: long ones overflow). */
+	for (size_t i = 0; i < c->nrows; i++)
+		wn = (int)fmin(60, fmax(wn, (double)strlen(c->rows[i].name)));
 
 	headline("A", a);
 	headline("B", b);
@@ -99,7 +104,7 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 		printf("| configuration | A mean | B mean | change [95%% CI] | p | A overhead | "
 		       "B overhead | change (points) | |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	else
-		printf("%-44s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%9s\n", "CONFIGURATION", sep, "A MEAN",
+		printf("%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%9s\n", wn, "CONFIGURATION", sep, "A MEAN",
 		       sep, "B MEAN", sep, "CHANGE [95% CI]", sep, "P", sep, "A OVH", sep, "B OVH",
 		       sep, "CHANGE");
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -115,7 +120,7 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 			snprintf(d, sizeof(d), "%+.1f %s", r->delta_pts, r->has_overhead ? "pts" : "%");
 		else
 			snprintf(d, sizeof(d), "-");
-		printf("%s%-44s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%9s%s%s%s\n", md ? "| " : "", r->name,
+		printf("%s%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%9s%s%s%s\n", md ? "| " : "", wn, r->name,
 		       sep, fmt_ns(r->mean_a, m1, sizeof(m1)), sep, fmt_ns(r->mean_b, m2, sizeof(m2)),
 		       sep, ci, sep, fmt_p(r->p, p, sizeof(p)), sep,
 		       r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,

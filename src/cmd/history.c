@@ -128,7 +128,7 @@ static void print_rows(const struct pcost_db_row *rows, size_t n, enum pcost_for
 		return;
 	}
 	printf("%5s  %-8s  %-19s  %-20s  %7s  %7s  %-16s  %s\n", "ID", "KIND", "STARTED (UTC)",
-	       "KERNEL", "CONFIGS", "SAMPLES", "WORKLOADS", "MONITORS");
+	       "KERNEL", "CONFIGS", "SAMPLES", "WORKLOADS", "MONITORS / INTERFACES");
 	for (size_t i = 0; i < n; i++) {
 		const struct pcost_db_row *r = &rows[i];
 

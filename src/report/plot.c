@@ -172,91 +172,89 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 	return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
+/*
+ * The operation a counters plot shows: the whole start+stop+read episode when
+ * measured (what self-monitoring code pays, and seed 001's graphs), else the
+ * operation most series have.
+ */
+static const char *counters_op(const struct pcost_session *s)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	const char *best = NULL;
+	size_t best_n = 0;
 
-	return (x > y) - (x < y);
+	for (size_t i = 0; i < s->nseries; i++) {
+		const char *op = s->series[i].op ? s->series[i].op : "";
+		size_t n = 0;
+
+		if (!strcmp(op, "start+stop+read") && s->series[i].n)
+			return op;
+		for (size_t j = 0; j < s->nseries; j++)
+			n += s->series[j].n && s->series[j].op && !strcmp(s->series[j].op, op);
+		if (n > best_n) {
+			best = op;
+			best_n = n;
+		}
+	}
+	return best;
 }
 
-/* counters: mean ns per operation against the number of events, one line per interface and op. */
+/* counters: mean ns of one operation against the number of events, a line per interface. */
 static int plot_counters(const struct pcost_session *s, const char *path, char *err, size_t errlen)
 {
 	struct pcost_chart_line_series *ls = xcalloc(s->nseries + 1, sizeof(*ls));
-	double *buf = xcalloc(s->nseries + 1, 3 * sizeof(double));
-	struct names ns = { 0 };
-	size_t nl = 0;
+	/* Per line, up to nseries points of x, y, err: one slab of 3 x nseries each. */
+	double *arr = xcalloc(3 * (s->nseries + 1) * (s->nseries + 1), sizeof(double));
+	const char *op = counters_op(s);
+	size_t nl = 0, stride = s->nseries + 1;
 	char *title, *w = who(s);
 	int rc;
 
-	for (size_t i = 0; i < s->nseries; i++) {
+	for (size_t i = 0; op && i < s->nseries; i++) {
 		const struct pcost_counter_series *x = &s->series[i];
-		char *name = xasprintf("%s %s", x->interface ? x->interface : "?", x->op ? x->op : "?");
+		const char *itf = x->interface ? x->interface : "?";
 		struct pcost_summary sum;
-		int l = -1;
+		size_t l, m;
 
-		for (size_t k = 0; k < nl; k++)
-			if (!strcmp(ls[k].name, name))
-				l = (int)k;
-		if (l < 0) {
-			l = (int)nl++;
-			ls[l].name = names_add(&ns, name);
-		} else {
-			free(name);
+		if (!x->n || !x->op || strcmp(x->op, op))
+			continue;
+		for (l = 0; l < nl && strcmp(ls[l].name, itf); l++)
+			;
+		if (l == nl) {
+			ls[nl].name = itf;
+			ls[nl].x = arr + 3 * stride * nl;
+			ls[nl].y = ls[nl].x + stride;
+			ls[nl].err = ls[nl].y + stride;
+			nl++;
 		}
 		pcost_summarize(x->ns, x->n, &sum);
-		/* Points are (k, mean, sd) triples for now; split into arrays after. */
-		buf[3 * i] = x->nevents;
-		buf[3 * i + 1] = x->n ? sum.mean : NAN;
-		buf[3 * i + 2] = sum.sd;
+		/* Insert in order of k. */
+		for (m = ls[l].n; m > 0 && ls[l].x[m - 1] > x->nevents; m--) {
+			((double *)ls[l].x)[m] = ls[l].x[m - 1];
+			((double *)ls[l].y)[m] = ls[l].y[m - 1];
+			((double *)ls[l].err)[m] = ls[l].err[m - 1];
+		}
+		((double *)ls[l].x)[m] = x->nevents;
+		((double *)ls[l].y)[m] = sum.mean;
+		((double *)ls[l].err)[m] = sum.sd;
 		ls[l].n++;
 	}
-	/* Lay each line's points out as x[], y[], err[], sorted by k. */
-	double *arr = xcalloc(s->nseries + 1, 3 * sizeof(double));
-	size_t off = 0;
-
-	for (size_t l = 0; l < nl; l++) {
-		double *tri = xcalloc(ls[l].n + 1, 3 * sizeof(double));
-		size_t m = 0;
-
-		for (size_t i = 0; i < s->nseries; i++) {
-			char *name = xasprintf("%s %s", s->series[i].interface ? s->series[i].interface : "?",
-					       s->series[i].op ? s->series[i].op : "?");
-
-			if (!strcmp(name, ls[l].name))
-				memcpy(&tri[3 * m++], &buf[3 * i], 3 * sizeof(double));
-			free(name);
-		}
-		qsort(tri, m, 3 * sizeof(double), cmp_double);
-		ls[l].x = arr + off;
-		ls[l].y = arr + off + m;
-		ls[l].err = arr + off + 2 * m;
-		for (size_t k = 0; k < m; k++) {
-			arr[off + k] = tri[3 * k];
-			arr[off + m + k] = tri[3 * k + 1];
-			arr[off + 2 * m + k] = tri[3 * k + 2];
-		}
-		off += 3 * m;
-		free(tri);
-	}
-	title = xasprintf("Counter interface cost by number of events (%s)", w);
+	title = xasprintf("Counter %s cost by number of events (%s)", op ? op : "operation", w);
 	struct pcost_chart_lines c = {
 		.title = title,
 		.xlabel = "events counted at once (k)",
 		.ylabel = "time per operation (ns)",
-		.note = "points: mean of every sample; bars: one standard deviation",
+		.note = "points: mean of every sample; bars: one standard deviation (clipped at the top); "
+			"other operations: probecost report ID",
 		.nseries = nl,
 		.series = ls,
 	};
 
 	rc = nl ? pcost_chart_lines_draw(&c, path, err, errlen) : -ENODATA;
 	if (!nl)
-		snprintf(err, errlen, "no counter series to plot");
+		snprintf(err, errlen, "no counter series with samples to plot");
 	free(title);
 	free(w);
-	names_free(&ns);
 	free(ls);
-	free(buf);
 	free(arr);
 	return rc;
 }

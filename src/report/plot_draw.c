@@ -214,39 +214,50 @@ static void draw_yaxis(cairo_t *cr, const struct yaxis *a, double left, double r
 	cairo_restore(cr);
 }
 
-/* One row of swatches and names, centred under the title, clear of the data. */
-static void legend(cairo_t *cr, const char *const *names, size_t n, bool lines)
+/* Rows of swatches and names, centred under the title, clear of the data; returns its bottom. */
+static double legend(cairo_t *cr, const char *const *names, size_t n, bool lines)
 {
-	double total = 0, x;
+	double y = 60, bottom = 40;
 	cairo_text_extents_t e;
+	size_t i = 0;
 
 	cairo_set_font_size(cr, 12);
-	for (size_t i = 0; i < n; i++) {
-		cairo_text_extents(cr, names[i] ? names[i] : "", &e);
-		total += 28 + e.x_advance + 18;
-	}
-	x = fmax(8, (W - total) / 2);
-	for (size_t i = 0; i < n; i++) {
-		const double *c = palette[i % ARRAY_SIZE(palette)];
-		const double y = 60;
+	while (i < n) {
+		double total = 0, x;
+		size_t j = i;
 
-		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-		if (lines) {
-			cairo_set_line_width(cr, 2.5);
-			cairo_move_to(cr, x, y - 4);
-			cairo_line_to(cr, x + 22, y - 4);
-			cairo_stroke(cr);
-			cairo_arc(cr, x + 11, y - 4, 3.5, 0, 2 * M_PI);
-			cairo_fill(cr);
-		} else {
-			cairo_rectangle(cr, x, y - 11, 20, 12);
-			cairo_fill(cr);
+		/* As many as fit in the width, at least one. */
+		for (; j < n; j++) {
+			cairo_text_extents(cr, names[j] ? names[j] : "", &e);
+			if (j > i && total + 28 + e.x_advance > W - 16)
+				break;
+			total += 28 + e.x_advance + 18;
 		}
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		text(cr, x + 28, y, 12, 0, 0, names[i] ? names[i] : "");
-		cairo_text_extents(cr, names[i] ? names[i] : "", &e);
-		x += 28 + e.x_advance + 18;
+		x = fmax(8, (W - total) / 2);
+		for (; i < j; i++) {
+			const double *c = palette[i % ARRAY_SIZE(palette)];
+
+			cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+			if (lines) {
+				cairo_set_line_width(cr, 2.5);
+				cairo_move_to(cr, x, y - 4);
+				cairo_line_to(cr, x + 22, y - 4);
+				cairo_stroke(cr);
+				cairo_arc(cr, x + 11, y - 4, 3.5, 0, 2 * M_PI);
+				cairo_fill(cr);
+			} else {
+				cairo_rectangle(cr, x, y - 11, 20, 12);
+				cairo_fill(cr);
+			}
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			text(cr, x + 28, y, 12, 0, 0, names[i] ? names[i] : "");
+			cairo_text_extents(cr, names[i] ? names[i] : "", &e);
+			x += 28 + e.x_advance + 18;
+		}
+		bottom = y + 4;
+		y += 18;
 	}
+	return bottom;
 }
 
 int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, char *err,
@@ -293,6 +304,8 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, ch
 		return rc;
 	cr = cv.cr;
 	title_and_note(cr, c->title, c->note);
+	if (c->series && c->nseries > 1)
+		ax.top = fmax(M_TOP, legend(cr, c->series, c->nseries, false) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
 
 	double gw = (right - left) / (double)c->ncats, bw = fmin(60, gw * 0.8 / (double)c->nseries);
@@ -353,8 +366,6 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, ch
 			text(cr, gx, ax.bottom + 18, 12, 0.5, 0, c->cats[g]);
 		}
 	}
-	if (c->series && c->nseries > 1)
-		legend(cr, c->series, c->nseries, false);
 	return canvas_close(&cv, err, errlen);
 }
 
@@ -362,6 +373,7 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 			   size_t errlen)
 {
 	double left = M_LEFT, right = W - M_RIGHT - 10, xmin = INFINITY, xmax = -INFINITY, ymax = 0;
+	double ymean_max = 0;
 	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
 	const char *names[ARRAY_SIZE(palette) * 4];
 	struct canvas cv;
@@ -378,6 +390,7 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 			xmin = fmin(xmin, c->series[s].x[i]);
 			xmax = fmax(xmax, c->series[s].x[i]);
 			ymax = fmax(ymax, y + (isfinite(e) ? e : 0));
+			ymean_max = fmax(ymean_max, y);
 		}
 	if (!isfinite(xmin) || ymax <= 0) {
 		snprintf(err, errlen, "nothing to plot: no finite values");
@@ -385,12 +398,18 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 	}
 	if (xmax <= xmin)
 		xmax = xmin + 1;
+	/* One wild sample's sd must not squash every mean to the floor: 2.5x the top mean. */
+	ymax = fmin(ymax, 2.5 * ymean_max);
 	ax.lo = 0;
 	ax.hi = ceil(ymax * 1.04 / nice_step(ymax, 6)) * nice_step(ymax, 6);
 	if ((rc = canvas_open(&cv, path, err, errlen)))
 		return rc;
 	cr = cv.cr;
 	title_and_note(cr, c->title, c->note);
+	for (size_t s = 0; s < c->nseries && s < ARRAY_SIZE(names); s++)
+		names[s] = c->series[s].name;
+	ax.top = fmax(M_TOP, legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries :
+					ARRAY_SIZE(names), true) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
 
 	/* x: a margin of half a step either side so end points and their bars show. */
@@ -409,14 +428,16 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 		text(cr, XPX(v), ax.bottom + 20, 12, 0.5, 0, buf);
 	}
 	text(cr, (left + right) / 2, ax.bottom + 44, 13, 0.5, 0, c->xlabel ? c->xlabel : "");
+	/* Clip the data (sd bars past the top) to the plot area; points on the axes stay whole. */
+	cairo_save(cr);
+	cairo_rectangle(cr, left - 6, ax.top, right - left + 12, ax.bottom - ax.top + 6);
+	cairo_clip(cr);
 
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct pcost_chart_line_series *l = &c->series[s];
 		const double *col = palette[s % ARRAY_SIZE(palette)];
 		bool pen = false;
 
-		if (s < ARRAY_SIZE(names))
-			names[s] = l->name;
 		cairo_set_source_rgb(cr, col[0], col[1], col[2]);
 		cairo_set_line_width(cr, 2);
 		for (size_t i = 0; i < l->n; i++) {
@@ -454,6 +475,6 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 		}
 	}
 #undef XPX
-	legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries : ARRAY_SIZE(names), true);
+	cairo_restore(cr);
 	return canvas_close(&cv, err, errlen);
 }
