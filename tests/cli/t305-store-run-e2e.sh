@@ -5,13 +5,13 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 DB="$T/p.db"
 n=0
 ok() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
-echo 1..8
+echo 1..10
 if ! "$P" run --help > /dev/null 2>&1; then
-	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # skip the run command is not built into this tree"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # skip the run command is not built into this tree"; done
 	exit 0
 fi
 if ! command -v strace > /dev/null; then
-	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # skip strace is not installed (apt-get install strace)"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # skip strace is not installed (apt-get install strace)"; done
 	exit 0
 fi
 # LeakSanitizer cannot run under ptrace, and the workload under strace is this binary.
@@ -39,3 +39,15 @@ ok "compare: strace overhead above 100% on both sides (strace stops every syscal
 "$P" run -w syscall:loops=200 -m strace -r 2 --warmup 0 --db /proc/no/such.db > "$T/o" 2> "$T/e"; rc=$?
 ok "an unwritable store: one warning, the measurement still printed, exit 0" \
    '[ $rc = 0 ] && [ "$(grep -c "warning: not storing this session" "$T/e")" = 1 ] && grep -q "strace" "$T/o"'
+
+# Ctrl-C: what was measured is stored, marked incomplete, and shows as the live run printed it.
+"$P" run -w syscall:loops=2000 -m strace -r 500 --warmup 1 --cpu 0 --db "$T/int.db" > "$T/int.txt" 2> /dev/null &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+"$P" history --db "$T/int.db" --format json > "$T/ih.json"
+ok "an interrupted run is stored incomplete with its samples" \
+   '[ "$(jq ".[0].complete" "$T/ih.json")" = false ] && [ "$(jq ".[0].samples" "$T/ih.json")" -gt 0 ]'
+"$P" show 1 --db "$T/int.db" > "$T/ishow.txt"
+ok "show of the interrupted session is what the live run printed" 'grep -q INTERRUPTED "$T/int.txt" && cmp -s "$T/int.txt" "$T/ishow.txt"'
