@@ -2,10 +2,11 @@
 # t302-store-robust: corrupt, foreign, newer, read-only and busy stores give clear errors; writers coexist.
 P="${PROBECOST:-./probecost}"
 C=tests/fuzz/import_corpus
-T=$(mktemp -d); trap 'chattr -i "$T/ro.db" 2>/dev/null; rm -rf "$T"' EXIT
+T=$(mktemp -d)
+trap 'chattr -i "$T/ro.db" 2>/dev/null; umount "$T/full" 2>/dev/null; rm -rf "$T"' EXIT
 n=0
 ok() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
-echo 1..8
+echo 1..11
 
 head -c 4096 /dev/urandom > "$T/junk.db"
 "$P" history --db "$T/junk.db" 2> "$T/e"; rc=$?
@@ -42,3 +43,24 @@ mode=$(stat -c %a "$T/busy.db")
 ok "the store file is private (0600)" '[ "$mode" = 600 ]'
 XDG_DATA_HOME="$T/xdg" PROBECOST_DB= "$P" import "$C/session_3.json" > /dev/null
 ok "default path is \$XDG_DATA_HOME/probecost/probecost.db, directory 0700" '[ -f "$T/xdg/probecost/probecost.db" ] && [ "$(stat -c %a "$T/xdg/probecost")" = 700 ]'
+
+# A full disk: a 256 KiB tmpfs (root only; skipped elsewhere).
+mkdir -p "$T/full"
+if ! mount -t tmpfs -o size=256k tmpfs "$T/full" 2>/dev/null; then
+	for i in 9 10 11; do echo "ok $i # skip cannot mount a small tmpfs here (needs root)"; done
+	exit 0
+fi
+"$P" import --db "$T/full/p.db" "$C/session_1.json" > /dev/null
+jq -c '.configs[0].samples = [range(3000) as $i | .configs[0].samples[1]]' "$C/session_1.json" > "$T/big.json"
+"$P" import --db "$T/full/p.db" "$T/big.json" > /dev/null 2> "$T/e"; rc=$?
+ok "a full disk: import fails with exit 1, 'is full', nothing imported" \
+   '[ $rc = 1 ] && grep -q "the disk holding .*full/p.db.* is full; nothing imported" "$T/e"'
+ok "a full disk: the store still holds exactly what it held" '[ "$("$P" history --db "$T/full/p.db" --format json | jq length)" = 1 ]'
+if "$P" run --help > /dev/null 2>&1 && command -v strace > /dev/null; then
+	dd if=/dev/zero of="$T/full/filler" bs=4k 2>/dev/null
+	ASAN_OPTIONS=detect_leaks=0 "$P" run -w syscall:loops=200 -m strace -r 2 --warmup 0 --db "$T/full/p.db" > "$T/o" 2> "$T/e"; rc=$?
+	ok "a full disk during run: one warning, the measurement printed, exit 0" \
+	   '[ $rc = 0 ] && [ "$(grep -c "warning: not storing this session" "$T/e")" = 1 ] && grep -q "^  strace" "$T/o"'
+else
+	echo "ok 11 # skip the run command or strace is not available"
+fi
