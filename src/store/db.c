@@ -105,7 +105,13 @@ int pcost_db_errno(int rc)
 int pcost_db_fail(struct pcost_db *db, int rc, const char *what)
 {
 	const char *msg = db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
+	int sys = db->h ? sqlite3_system_errno(db->h) : 0;
 
+	/* An I/O error is often a full disk or a read-only filesystem underneath. */
+	if ((rc & 0xff) == SQLITE_IOERR && sys == ENOSPC)
+		rc = SQLITE_FULL;
+	else if ((rc & 0xff) == SQLITE_IOERR && (sys == EROFS || sys == EACCES || sys == EPERM))
+		rc = SQLITE_READONLY;
 	switch (rc & 0xff) {
 	case SQLITE_CORRUPT:
 	case SQLITE_NOTADB:
