@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+/* cmd/counters: the cost of starting, stopping and reading counters, interface by interface. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cmd/cmd.h"
+#include "counters/counters.h"
+#include "env.h"
+#include "format.h"
+#include "probecost/counters.h"
+#include "report/report.h"
+#include "result.h"
+#include "store.h"
+#include "util.h"
+
+#define MAX_K 16
+
+struct counters_args {
+	enum pcost_format fmt;
+	const char *db;
+	bool no_store, matmul, monotonic;
+	int cpu;			/* -1: the CPU we start on */
+	unsigned iterations, warmup, matmul_runs;
+	bool kset[MAX_K + 1];		/* k values asked for */
+	bool kgiven;
+	const struct pcost_counter_iface *ifaces[16];
+	size_t nifaces;
+	char *events[PCOST_COUNTERS_MAX];
+	unsigned nevents;
+};
+
+static void usage(FILE *out)
+{
+	const struct pcost_counter_iface *ifc;
+
+	fputs("usage: probecost counters [--interfaces LIST] [--events 1-16|K,K,..]\n"
+	      "         [--event NAME]... [--iterations N] [--warmup N] [--matmul]\n"
+	      "         [--matmul-runs N] [--cpu N] [--timer tsc|monotonic]\n"
+	      "         [--format text|json|csv|markdown] [--db PATH] [--no-store]\n\n"
+	      "Times start (ioctl ENABLE), read and stop (ioctl DISABLE) of k events, and\n"
+	      "a whole start+read+stop episode, for every counter interface; every sample\n"
+	      "is kept.  Defaults: k = 1,2,4,8,16 software events (hardware events first\n"
+	      "when a PMU exists), 1024 iterations after 64 warm-up ones, pinned to the CPU\n"
+	      "it starts on.  --event NAME (repeatable) measures libpfm4 event NAMEs\n"
+	      "instead (k = how many).  --matmul adds a 128x128 matmul reading every event\n"
+	      "after each row, against the same loop without reads: total times and the\n"
+	      "cost per read.\n\ninterfaces:\n",
+	      out);
+	for_each_counter_iface(ifc)
+		fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
+}
+
+static int parse_ks(const char *s, struct counters_args *a)
+{
+	char *dup = xstrdup(s), *save = NULL, *tok;
+	int rc = 0;
+
+	memset(a->kset, 0, sizeof(a->kset));
+	for (tok = strtok_r(dup, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		uint64_t lo, hi;
+
+		if (dash)
+			*dash = '\0';
+		if (pcost_parse_u64(tok, 1, MAX_K, &lo) < 0 ||
+		    (dash ? pcost_parse_u64(dash + 1, 1, MAX_K, &hi) < 0 : (hi = lo, 0)) ||
+		    hi < lo) {
+			rc = -EINVAL;
+			break;
+		}
+		for (uint64_t k = lo; k <= hi; k++)
+			a->kset[k] = true;
+	}
+	free(dup);
+	return rc;
+}
+
+static int parse_ifaces(const char *s, struct counters_args *a)
+{
+	char *dup = xstrdup(s), *save = NULL, *tok;
+
+	a->nifaces = 0;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct pcost_counter_iface *ifc = pcost_counter_iface_find(tok);
+		bool dup_row = false;
+
+		if (!ifc) {
+			usage_error(
+			    "counters: unknown interface '%s' (see 'probecost list counters')",
+			    tok);
+			free(dup);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < a->nifaces; i++)
+			dup_row |= a->ifaces[i] == ifc;
+		if (!dup_row && a->nifaces < ARRAY_SIZE(a->ifaces))
+			a->ifaces[a->nifaces++] = ifc;
+	}
+	free(dup);
+	return a->nifaces ? 0 : -EINVAL;
+}
+
+/* The error lines of issue 4 item 6, for an event that cannot be opened here. */
+static int explain_open_error(const char *name, int rc)
+{
+	char buf[512];
+
+	switch (rc) {
+	case -ENOENT:
+		if (pcost_counter_suggest(name, buf, sizeof(buf), 5) > 0)
+			return usage_error("counters: unknown event '%s'; close matches: %s", name,
+					   buf);
+		return usage_error("counters: unknown event '%s' (libpfm4 knows no such name; "
+				   "see 'perf list' for names)", name);
+	case -EACCES:
+		pcost_counter_explain_eacces(buf, sizeof(buf));
+		return error("counters: event '%s': %s", name, buf);
+	case -EMFILE:
+	case -ENFILE:
+		return error("counters: too many open descriptors opening '%s' (one per event): "
+			     "raise 'ulimit -n' or ask for fewer events", name);
+	case -E2BIG:
+		return usage_error("counters: too many events (at most %d)", PCOST_COUNTERS_MAX);
+	case -EOPNOTSUPP: {
+		char why[256] = "";
+
+		pcost_counters_have_pmu(why, sizeof(why));
+		return error("counters: event '%s' cannot be counted on this machine%s%s", name,
+			     why[0] ? ": " : "", why);
+	}
+	default:
+		return error("counters: could not open event '%s': %s", name, strerror(-rc));
+	}
+}
+
+static int parse_args(int argc, char **argv, struct counters_args *a)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "no-store", no_argument, NULL, 'N' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "events", required_argument, NULL, 'k' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "interfaces", required_argument, NULL, 'I' },
+		{ "matmul", no_argument, NULL, 'm' },
+		{ "matmul-runs", required_argument, NULL, 'M' },
+		{ "timer", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	uint64_t v;
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (pcost_format_parse(optarg, &a->fmt) < 0)
+				return usage_error(
+				    "counters: --format '%s' is not valid: text, json, "
+				    "csv or markdown",
+				    optarg);
+			break;
+		case 'd':
+			a->db = optarg;
+			break;
+		case 'N':
+			a->no_store = true;
+			break;
+		case 'c':
+			if (pcost_parse_u64(optarg, 0, 63, &v) < 0)
+				return usage_error(
+				    "counters: --cpu '%s' is not a CPU number (0-63)", optarg);
+			a->cpu = (int)v;
+			break;
+		case 'i':
+			if (pcost_parse_u64(optarg, 1, 10000000, &v) < 0)
+				return usage_error("counters: --iterations '%s' is not a number in "
+						   "1..10M", optarg);
+			a->iterations = (unsigned)v;
+			break;
+		case 'w':
+			if (pcost_parse_u64(optarg, 0, 1000000, &v) < 0)
+				return usage_error(
+				    "counters: --warmup '%s' is not a number in 0..1M", optarg);
+			a->warmup = (unsigned)v;
+			break;
+		case 'M':
+			if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
+				return usage_error(
+				    "counters: --matmul-runs '%s' is not a number in "
+				    "1..100000",
+				    optarg);
+			a->matmul_runs = (unsigned)v;
+			break;
+		case 'k':
+			if (parse_ks(optarg, a) < 0)
+				return usage_error(
+				    "counters: --events '%s' is not valid: a list of "
+				    "counts or ranges within 1-%d, e.g. 1-16 or 1,2,4",
+				    optarg, MAX_K);
+			a->kgiven = true;
+			break;
+		case 'e':
+			if (a->nevents >= MAX_K)
+				return usage_error("counters: too many --event (at most %d)",
+						   MAX_K);
+			a->events[a->nevents++] = xstrdup(optarg);
+			break;
+		case 'I':
+			if (parse_ifaces(optarg, a) < 0)
+				return PCOST_EXIT_USAGE;
+			break;
+		case 'm':
+			a->matmul = true;
+			break;
+		case 't':
+			if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic"))
+				return usage_error("counters: --timer '%s' is not valid: tsc or "
+						   "monotonic", optarg);
+			a->monotonic = !strcmp(optarg, "monotonic");
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			return usage_error("counters: unknown option '%s'; see 'probecost counters "
+					   "--help'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("counters: unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* Every --event known to libpfm4 and openable here: one clear error now, not 50 skips later. */
+static int check_user_events(struct counters_args *a)
+{
+	for (unsigned i = 0; i < a->nevents; i++) {
+		struct perf_event_attr attr;
+		int rc = pcost_counter_resolve(a->events[i], false, &attr, NULL, 0);
+
+		if (rc < 0)
+			return explain_open_error(a->events[i], rc == -EINVAL ? -ENOENT : rc);
+	}
+	if (a->nevents) {
+		struct pcost_counters *c;
+		int failed = -1, rc;
+		PCOST_OPTS(pcost_counter_opts, o, .failed_index = &failed,
+			   .exclude_kernel = pcost_counter_user_only());
+
+		rc = pcost_counters_open_opts(&c, (const char *const *)a->events, a->nevents, &o);
+		if (rc < 0)
+			return explain_open_error(failed >= 0 ? a->events[failed] : a->events[0],
+						  rc);
+		pcost_counters_close(c);
+	}
+	return 0;
+}
+
+static char *options_json(const struct counters_args *a, const struct pcost_timer *t,
+			  unsigned kmax, bool pmu, const char *pmu_why)
+{
+	cJSON *o = cJSON_CreateObject(), *ks = cJSON_AddArrayToObject(o, "k");
+	char machine[256], *s;
+
+	pcost_env_headline(pcost_env_self(), machine, sizeof(machine));
+	cJSON_AddStringToObject(o, "machine", machine);
+	cJSON_AddNumberToObject(o, "iterations", a->iterations);
+	cJSON_AddNumberToObject(o, "warmup", a->warmup);
+	cJSON_AddNumberToObject(o, "cpu", a->cpu);
+	cJSON_AddStringToObject(o, "timer", pcost_counter_timer_name(t));
+	cJSON_AddStringToObject(o, "timer_why", t->why);
+	cJSON_AddBoolToObject(o, "pmu", pmu);
+	cJSON_AddStringToObject(o, "counting", pcost_counter_user_only() ? "user" : "user+kernel");
+	if (!pmu)
+		cJSON_AddStringToObject(o, "pmu_why", pmu_why);
+	for (unsigned k = 1; k <= kmax; k++)
+		if (a->kset[k])
+			cJSON_AddItemToArray(ks, cJSON_CreateNumber(k));
+	cJSON_AddBoolToObject(o, "matmul", a->matmul);
+	if (a->matmul) {
+		cJSON_AddNumberToObject(o, "matmul_n", 128);
+		cJSON_AddNumberToObject(o, "matmul_runs", a->matmul_runs);
+	}
+	s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return s;
+}
+
+static void add_skip(struct pcost_session *s, const struct pcost_counter_iface *ifc,
+		     const char *op, unsigned k, const char *timer, const char *why)
+{
+	struct pcost_counter_series *sr = pcost_session_add_series(s, ifc->name, op, "", k, timer,
+								   NULL, 0);
+
+	sr->note = xasprintf("skipped: %s", why);
+	PCOST_SINK(series, s, s->nseries - 1);
+}
+
+static void measure_all(struct counters_args *a, const struct pcost_counter_plan *plan,
+			struct pcost_session *s, char **names)
+{
+	const char *timer = pcost_counter_timer_name(plan->timer);
+	struct pcost_counter_slot ev[16], base[16];
+	size_t nev = 0, nbase = 0;
+
+	/* Rows that cannot run here are listed once with the reason. */
+	for (size_t i = 0; i < a->nifaces; i++) {
+		const struct pcost_counter_iface *ifc = a->ifaces[i];
+		char why[512] = "";
+
+		if (!ifc->available(why, sizeof(why))) {
+			add_skip(s, ifc, "all", 0, timer, why);
+			continue;
+		}
+		if (ifc->takes_events)
+			ev[nev++].ifc = ifc;
+		else
+			base[nbase++].ifc = ifc;
+	}
+	for (unsigned k = 1; k <= MAX_K && nev && !pcost_interrupted; k++) {
+		size_t before = s->nseries;
+
+		if (!a->kset[k])
+			continue;
+		pcost_counter_measure_set(ev, nev, (const char *const *)names, k, plan, s);
+		for (size_t j = before; j < s->nseries; j++)
+			PCOST_SINK(series, s, j);
+		for (size_t i = 0; i < nev; i++)
+			if (ev[i].rc < 0)
+				add_skip(s, ev[i].ifc, "all", k, timer, ev[i].why);
+	}
+	if (nbase && !pcost_interrupted) {
+		size_t before = s->nseries;
+
+		pcost_counter_measure_set(base, nbase, NULL, 0, plan, s);
+		for (size_t j = before; j < s->nseries; j++)
+			PCOST_SINK(series, s, j);
+		for (size_t i = 0; i < nbase; i++)
+			if (base[i].rc < 0)
+				add_skip(s, base[i].ifc, "all", 0, timer, base[i].why);
+	}
+	if (!a->matmul)
+		return;
+	for (size_t i = 0; i < a->nifaces && !pcost_interrupted; i++) {
+		const struct pcost_counter_iface *ifc = a->ifaces[i];
+		char why[512] = "";
+
+		if (!ifc->takes_events || !ifc->available(why, sizeof(why)))
+			continue;
+		for (unsigned k = 1; k <= MAX_K && !pcost_interrupted; k++) {
+			size_t before = s->nseries;
+			int rc;
+
+			if (!a->kset[k])
+				continue;
+			rc = pcost_counter_measure_matmul(ifc, (const char *const *)names, k, plan,
+							  s, why, sizeof(why));
+			if (rc < 0)
+				add_skip(s, ifc, "matmul", k, timer, why);
+			for (size_t j = before; rc >= 0 && j < s->nseries; j++)
+				PCOST_SINK(series, s, j);
+		}
+	}
+}
+
+int cmd_counters(int argc, char **argv)
+{
+	struct counters_args a = {
+		.fmt = PCOST_FMT_TEXT, .cpu = -1, .iterations = 1024, .warmup = 64,
+		.matmul_runs = 32,
+	};
+	static const unsigned default_ks[] = { 1, 2, 4, 8, 16 };
+	struct pcost_counter_plan plan;
+	struct pcost_timer timer;
+	struct pcost_session s;
+	char *names[PCOST_COUNTERS_MAX] = { NULL };
+	char pmu_why[256] = "";
+	unsigned kmax = 0;
+	bool pmu;
+	int rc;
+
+	for (size_t i = 0; i < ARRAY_SIZE(default_ks); i++)
+		a.kset[default_ks[i]] = true;
+	{
+		const struct pcost_counter_iface *ifc;
+
+		for_each_counter_iface(ifc)
+			if (a.nifaces < ARRAY_SIZE(a.ifaces))
+				a.ifaces[a.nifaces++] = ifc;
+	}
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		for (unsigned i = 0; i < a.nevents; i++)
+			free(a.events[i]);
+		return rc < 0 ? 0 : rc;
+	}
+
+	pmu = pcost_counters_have_pmu(pmu_why, sizeof(pmu_why));
+	if (pcost_counter_probe_kernel() == 1)
+		warning("kernel.perf_event_paranoid allows this user to count user space only: "
+			"perf rows count with exclude_kernel (context-switches read 0)");
+	if (a.nevents) {
+		rc = check_user_events(&a);
+		if (rc)
+			goto out_events;
+		if (!a.kgiven) {
+			memset(a.kset, 0, sizeof(a.kset));
+			a.kset[a.nevents] = true;
+		}
+		for (unsigned k = a.nevents + 1; k <= MAX_K; k++)
+			if (a.kset[k]) {
+				rc =
+				    usage_error("counters: --events asks for %u events but only %u "
+						"--event names were given",
+						k, a.nevents);
+				goto out_events;
+			}
+		for (unsigned i = 0; i < a.nevents; i++)
+			names[i] = a.events[i];
+		kmax = a.nevents;
+	} else {
+		kmax = MAX_K;
+		if (pcost_counter_default_events(pmu, kmax, names) < 0)
+			return error("counters: no default events");
+		if (!pmu)
+			info("%s: using software events", pmu_why);
+	}
+
+	if (a.cpu < 0)
+		a.cpu = sched_getcpu();
+	rc = a.cpu < 0 || a.cpu >= 64 ? -ERANGE : pcost_pin_mask(1ULL << a.cpu);
+	if (rc < 0) {
+		rc = usage_error("counters: cannot pin to CPU %d: %s (see --cpu)", a.cpu,
+				 strerror(-rc));
+		goto out_names;
+	}
+
+	pcost_counter_timer_init(&timer, a.monotonic);
+	plan = (struct pcost_counter_plan){ .iterations = a.iterations, .warmup = a.warmup,
+					    .matmul_runs = a.matmul_runs, .matmul_n = 128,
+					    .timer = &timer };
+
+	pcost_session_init(&s, PCOST_SESSION_COUNTERS);
+	s.started = (int64_t)time(NULL);
+	s.cmdline = pcost_join_argv(argc, argv);
+	s.version = xstrdup(PCOST_VERSION);
+	s.env_json = pcost_env_to_json_text(pcost_env_self());
+	s.tsc_hz = timer.tsc_hz;
+	s.options_json = options_json(&a, &timer, kmax, pmu, pmu_why);
+
+	PCOST_SINK(begin, &s, a.db, a.no_store);
+	measure_all(&a, &plan, &s, names);
+	s.complete = !pcost_interrupted;
+	PCOST_SINK(end, &s);
+	pcost_counter_papi_shutdown();
+
+	if (pcost_report_counters)
+		rc = pcost_report_counters(&s, a.fmt, stdout) < 0 ? 1 : 0;
+	else
+		rc = error("counters: no report renderer in this build");
+	if (!s.complete) {
+		warning("interrupted: the report holds what was measured before the signal");
+		rc = 1;
+	}
+	pcost_session_release(&s);
+out_names:
+	if (!a.nevents)
+		for (unsigned i = 0; i < kmax; i++)
+			free(names[i]);
+out_events:
+	for (unsigned i = 0; i < a.nevents; i++)
+		free(a.events[i]);
+	return rc;
+}
