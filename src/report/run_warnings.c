@@ -2,7 +2,9 @@
 /* run_warnings: CPU far below elapsed, a slow first block, high CoV, outliers, lost events, failures. */
 #include "report/run_warnings.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +34,11 @@ static bool counts_syscalls(const char *monitor)
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
 			struct pcost_run_warnings *w)
 {
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	cJSON *cpu = o ? cJSON_GetObjectItemCaseSensitive(o, "cpu") : NULL;
+	bool pinned = cJSON_IsString(cpu) && cpu->valuestring[0];
+
+	cJSON_Delete(o);
 	w->n = 0;
 	if (!s->complete)
 		add(w, "the run was interrupted: these are the blocks measured so far");
@@ -54,22 +61,25 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 			continue;
 		if (x->cpu_util < LOW_CPU)
 			add(w, "%s on %s: CPU use was %.0f%% of elapsed: the runs mostly waited "
-			    "(sleeping, blocked, or waking tasks on another CPU; try --cpu 0)",
-			    m, wl, 100 * x->cpu_util);
+			    "(sleeping, blocked on I/O or a monitor%s)", m, wl, 100 * x->cpu_util,
+			    pinned ? "" : ", or waking tasks on another CPU: try --cpu 0");
 		if (x->wall.cov > HIGH_COV)
 			add(w, "%s on %s: high variation (CoV %.0f%%): pin with --cpu, quiet the "
 			    "machine, or add runs", m, wl, 100 * x->wall.cov);
 		if (x->noutliers)
 			add(w, "%s on %s: %zu outlier run%s (modified z-score > 3.5), kept in the "
 			    "statistics", m, wl, x->noutliers, x->noutliers == 1 ? "" : "s");
-		for (size_t k = 0; k < c->nsamples; k++)
-			if (c->samples[k].block == 0 && !c->samples[k].failed)
+		/* The first measured block (after any warm-up) against the rest. */
+		for (size_t k = 0, fb = SIZE_MAX; k < c->nsamples; k++)
+			if (!c->samples[k].failed && !c->samples[k].warmup && c->samples[k].block < fb) {
+				fb = c->samples[k].block;
 				first = (double)c->samples[k].wall_ns;
+			}
 		if (first > 0 && med > 0 && first > SLOW_FIRST * med && x->nok >= 3)
-			add(w, "%s on %s: the first block was %.0f%% slower than the median "
+			add(w, "%s on %s: the first measured block was %.0f%% slower than the median "
 			    "(cold caches, page cache, CPU frequency)%s", m, wl, 100 * (first / med - 1),
-			    c->nsamples && c->samples[0].warmup ? "; it was discarded as warm-up" :
-								   "; consider --warmup 1");
+			    c->nsamples && c->samples[0].warmup ? "; try more --warmup" :
+								   "; try --warmup 1");
 		if (x->monitor_events >= 0 && counts_syscalls(m) && c->unit &&
 		    !strcmp(c->unit, "syscall") && x->events &&
 		    (double)x->monitor_events < 0.999 * (double)x->events)
