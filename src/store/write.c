@@ -85,7 +85,8 @@ static int insert_session(struct pcost_db *db, struct pcost_session *s)
 
 static int insert_config_row(struct pcost_db *db, const struct pcost_session *s, size_t i)
 {
-	static const char sql[] = "INSERT INTO config (session_id, idx, workload, workload_args,"
+	/* OR IGNORE: the sink may flush a configuration before its first sample. */
+	static const char sql[] = "INSERT OR IGNORE INTO config (session_id, idx, workload, workload_args,"
 				  " monitor, variant, unit, expected_events) VALUES (?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;

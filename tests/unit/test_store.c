@@ -382,10 +382,12 @@ static void test_sink(void **st)
 	synth_session(&s, PCOST_SESSION_COUNTERS, 6, 1.5);
 	pcost_sink_begin(&s, path, false);
 	assert_true(s.id > 0);
-	/* Flushes after every sample, as an interleaving runner does. */
+	/* Flushes after every sample, as an interleaving runner does, and once before any. */
 	for (size_t i = 0; i < s.nconfigs; i++) {
 		size_t n = s.configs[i].nsamples;
 
+		s.configs[i].nsamples = 0;
+		pcost_sink_config(&s, i);
 		for (size_t k = 1; k <= n; k++) {
 			s.configs[i].nsamples = k;
 			pcost_sink_config(&s, i);
