@@ -95,6 +95,83 @@ static void boot_change(const double *a, size_t na, const double *b, size_t nb, 
 	free(ratio);
 }
 
+/* Measured (config i, its baseline) wall pairs of each block both have; *n pairs. */
+static void block_pairs(const struct pcost_session *s, size_t i, int base, double **mon,
+			double **bas, size_t *n)
+{
+	const struct pcost_config *c = &s->configs[i], *b = &s->configs[base];
+
+	*mon = xcalloc(c->nsamples + 1, sizeof(double));
+	*bas = xcalloc(c->nsamples + 1, sizeof(double));
+	*n = 0;
+	for (size_t k = 0; k < c->nsamples; k++) {
+		const struct pcost_run_sample *x = &c->samples[k];
+
+		if (x->warmup || x->failed)
+			continue;
+		for (size_t m = 0; m < b->nsamples; m++) {
+			const struct pcost_run_sample *y = &b->samples[m];
+
+			if (y->block == x->block && !y->warmup && !y->failed) {
+				(*mon)[*n] = (double)x->wall_ns;
+				(*bas)[*n] = (double)y->wall_ns;
+				(*n)++;
+				break;
+			}
+		}
+	}
+}
+
+/* One resample of a session's overhead: n blocks drawn with replacement, pairs kept. */
+static double resampled_overhead(const double *mon, const double *bas, size_t n, uint64_t *st)
+{
+	double sm = 0, sb = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		size_t k = pcost_rand_next(st) % n;
+
+		sm += mon[k];
+		sb += bas[k];
+	}
+	return sb > 0 ? sm / sb - 1 : NAN;
+}
+
+/*
+ * CI of the change in overhead, in points: each session's blocks resampled on
+ * their own (the sessions are independent), the pairing within a block kept
+ * (as analyze.h does for one session's overhead).
+ */
+static void boot_overhead_change(const struct pcost_session *a, size_t ia, int ba,
+				 const struct pcost_session *b, size_t ib, int bb, uint64_t seed,
+				 double *lo, double *hi)
+{
+	double *ma, *xa, *mb, *xb, *d = xcalloc(BOOT_RESAMPLES, sizeof(double));
+	size_t na, nb, k = 0;
+	uint64_t st = seed;
+
+	block_pairs(a, ia, ba, &ma, &xa, &na);
+	block_pairs(b, ib, bb, &mb, &xb, &nb);
+	*lo = *hi = NAN;
+	if (na >= 2 && nb >= 2) {
+		for (unsigned r = 0; r < BOOT_RESAMPLES; r++) {
+			double oa = resampled_overhead(ma, xa, na, &st);
+			double ob = resampled_overhead(mb, xb, nb, &st);
+
+			if (isfinite(oa) && isfinite(ob))
+				d[k++] = (ob - oa) * 100;
+		}
+		if (k) {
+			*lo = pcost_quantile(d, k, 0.025);
+			*hi = pcost_quantile(d, k, 0.975);
+		}
+	}
+	free(ma);
+	free(xa);
+	free(mb);
+	free(xb);
+	free(d);
+}
+
 static void fill_change(struct pcost_compare_row *r, const double *a, size_t na, const double *b,
 			size_t nb, uint64_t seed)
 {
@@ -124,7 +201,7 @@ static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, c
 	r->ia = ia;
 	r->ib = ib;
 	r->mean_a = r->mean_b = r->change = r->change_lo = r->change_hi = r->p = NAN;
-	r->ovh_a = r->ovh_b = r->delta_pts = NAN;
+	r->ovh_a = r->ovh_b = r->delta_pts = r->delta_lo = r->delta_hi = NAN;
 	return r;
 }
 
@@ -163,11 +240,18 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 			r->ovh_b_lo = sb[j].overhead_lo;
 			r->ovh_b_hi = sb[j].overhead_hi;
 			r->delta_pts = (r->ovh_b - r->ovh_a) * 100;
+			boot_overhead_change(a, i, sa[i].baseline, b, j, sb[j].baseline, seed ^ (i + 1),
+					     &r->delta_lo, &r->delta_hi);
+			r->delta_significant = r->delta_lo > 0 || r->delta_hi < 0;
+			r->regression = r->delta_pts > threshold && r->delta_lo > 0;
 		} else {
 			/* A baseline: its own change in percent, never gated. */
 			r->delta_pts = r->change * 100;
+			r->delta_lo = r->change_lo * 100;
+			r->delta_hi = r->change_hi * 100;
+			r->delta_significant = r->significant;
+			r->regression = r->delta_pts > threshold && r->significant;
 		}
-		r->regression = r->delta_pts > threshold && r->significant;
 	}
 	for (size_t i = 0; i < a->nconfigs; i++) {
 		bool found = false;
@@ -206,6 +290,9 @@ static void compare_series(const struct pcost_session *a, const struct pcost_ses
 		fill_change(r, x->ns, x->n, b->series[j].ns, b->series[j].n, seed + 7919 * i);
 		/* A counter operation's time is itself the cost: gate on its change. */
 		r->delta_pts = r->change * 100;
+		r->delta_lo = r->change_lo * 100;
+		r->delta_hi = r->change_hi * 100;
+		r->delta_significant = r->significant;
 		r->gated = true;
 		r->regression = r->delta_pts > threshold && r->significant;
 	}

@@ -27,9 +27,12 @@ struct pcost_compare_row {
 	bool has_overhead;	/* a monitored configuration with a baseline on both sides */
 	double ovh_a, ovh_b;	/* overhead fractions (analyze.h) */
 	double ovh_a_lo, ovh_a_hi, ovh_b_lo, ovh_b_hi;
-	double delta_pts;	/* (ovh_b - ovh_a) x 100; for series: change x 100 */
+	double delta_pts;	/* (ovh_b - ovh_a) x 100; for series and baselines: change x 100 */
+	double delta_lo, delta_hi; /* 95% bootstrap CI of delta_pts (overheads: blocks of each
+				    * session resampled with their pairing; else the change CI) */
+	bool delta_significant;	/* that CI excludes 0 */
 	bool gated;		/* counts for --fail-above (overheads and counter costs, not baselines) */
-	bool regression;	/* delta_pts > threshold and significant */
+	bool regression;	/* delta_pts > threshold and delta_lo > 0 (and p < 0.05 for means) */
 };
 
 struct pcost_env_diff {

@@ -22,8 +22,9 @@ static void usage(FILE *out)
 		"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
 		"Per configuration present in both (same workload, arguments, monitor, variant):\n"
 		"both mean wall times per run, the change with a 95%% bootstrap CI and Welch's\n"
-		"p, both overheads and their change in points; REGRESSION marks a significant\n"
-		"growth above --threshold (default 5).  For counters sessions the rows are the\n"
+		"p, both overheads and their change in points with a 95%% bootstrap CI (blocks\n"
+		"of each session resampled, pairs kept); REGRESSION marks a growth above\n"
+		"--threshold (default 5) whose CI lies above 0.  For counters sessions the rows are the\n"
 		"counter operations and the change is in percent.  Configurations on one side\n"
 		"only, and differences between the two machine fingerprints, are listed.\n"
 		"--fail-above PCT exits 1 when any overhead grew by more than PCT points (counter\n"
@@ -88,7 +89,7 @@ static void headline(const char *tag, const struct pcost_session *s)
 static void print_text(const struct pcost_session *a, const struct pcost_session *b,
 		       const struct pcost_compare *c, bool md)
 {
-	char m1[24], m2[24], ch[24], lo[24], hi[24], p[16], oa[24], ob[24], d[24], ci[80];
+	char m1[24], m2[24], ch[24], lo[24], hi[24], p[16], oa[24], ob[24], d[64], ci[80];
 	bool any_one = false;
 	const char *sep = md ? " | " : "  ";
 	int wn = 13;
@@ -102,11 +103,11 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 	printf("\n");
 	if (md)
 		printf("| configuration | A mean | B mean | change [95%% CI] | p | A overhead | "
-		       "B overhead | change (points) | |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+		       "B overhead | overhead change [95%% CI] | |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	else
-		printf("%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%9s\n", wn, "CONFIGURATION", sep, "A MEAN",
-		       sep, "B MEAN", sep, "CHANGE [95% CI]", sep, "P", sep, "A OVH", sep, "B OVH",
-		       sep, "CHANGE");
+		printf("%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s\n", wn, "CONFIGURATION", sep,
+		       "A MEAN", sep, "B MEAN", sep, "MEAN CHANGE [95% CI]", sep, "P", sep, "A OVH", sep,
+		       "B OVH", sep, "OVERHEAD CHANGE [95% CI]");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pcost_compare_row *r = &c->rows[i];
 
@@ -116,11 +117,15 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 		}
 		snprintf(ci, sizeof(ci), "%s [%s, %s]", fmt_pct(r->change, ch, sizeof(ch)),
 			 fmt_pct(r->change_lo, lo, sizeof(lo)), fmt_pct(r->change_hi, hi, sizeof(hi)));
-		if (isfinite(r->delta_pts))
+		if (isfinite(r->delta_pts) && r->has_overhead && isfinite(r->delta_lo))
+			snprintf(d, sizeof(d), "%+.1f [%+.*f, %+.*f] pts", r->delta_pts,
+				 fabs(r->delta_lo) < 100 ? 1 : 0, r->delta_lo,
+				 fabs(r->delta_hi) < 100 ? 1 : 0, r->delta_hi);
+		else if (isfinite(r->delta_pts))
 			snprintf(d, sizeof(d), "%+.1f %s", r->delta_pts, r->has_overhead ? "pts" : "%");
 		else
 			snprintf(d, sizeof(d), "-");
-		printf("%s%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%9s%s%s%s\n", md ? "| " : "", wn, r->name,
+		printf("%s%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s%s%s%s\n", md ? "| " : "", wn, r->name,
 		       sep, fmt_ns(r->mean_a, m1, sizeof(m1)), sep, fmt_ns(r->mean_b, m2, sizeof(m2)),
 		       sep, ci, sep, fmt_p(r->p, p, sizeof(p)), sep,
 		       r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,
@@ -181,6 +186,8 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 			}
 			add_num(x, r->has_overhead ? "overhead_change_points" : "change_percent",
 				r->delta_pts);
+			add_num(x, "delta_lo", r->delta_lo);
+			add_num(x, "delta_hi", r->delta_hi);
 			cJSON_AddBoolToObject(x, "regression", r->regression);
 		}
 		cJSON_AddItemToArray(rows, x);

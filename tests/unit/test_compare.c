@@ -55,11 +55,15 @@ static void test_run_sessions(void **st)
 	assert_true(r->p < 1e-6);
 	assert_true(r->significant);
 	assert_true(fabs(r->delta_pts - 250) < 5);
+	assert_true(r->delta_lo < r->delta_pts && r->delta_pts < r->delta_hi);
+	assert_true(r->delta_lo > 230 && r->delta_hi < 270);
+	assert_true(r->delta_significant);
 	assert_true(r->regression);
 
 	/* perf-stat: 2% -> 3%: 1 point, under the 5-point threshold. */
 	r = row(&c, "syscall loops=20000 / perf-stat");
 	assert_true(fabs(r->delta_pts - 1) < 1);
+	assert_true(r->delta_lo < 1 && r->delta_hi > 1);
 	assert_false(r->regression);
 
 	/* One side only. */
@@ -73,6 +77,30 @@ static void test_run_sessions(void **st)
 	assert_string_equal(c.diffs[0].key, "kernel.release");
 	assert_string_equal(c.diffs[0].a, "6.1.0");
 	assert_string_equal(c.diffs[0].b, "6.18.0");
+	pcost_compare_release(&c);
+	pcost_session_release(&a);
+	pcost_session_release(&b);
+}
+
+/* The baseline got 2x faster, strace's runs stayed as slow: the overhead grew, the mean did not. */
+static void test_overhead_grows_mean_does_not(void **st)
+{
+	struct pcost_session a, b;
+	struct pcost_compare c;
+	const struct pcost_compare_row *r;
+
+	synth_rich_run(&a, 1, "6.1.0");
+	synth_rich_run(&b, 1, "6.1.0");
+	for (size_t k = 0; k < b.configs[0].nsamples; k++)
+		b.configs[0].samples[k].wall_ns /= 2;
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 1, &c), 0);
+	r = row(&c, "syscall loops=20000 / strace");
+	assert_true(fabs(r->change) < 1e-12);
+	assert_false(r->significant);
+	/* 500% -> 1100%. */
+	assert_true(fabs(r->delta_pts - 600) < 10);
+	assert_true(r->delta_lo > 500);
+	assert_true(r->regression);
 	pcost_compare_release(&c);
 	pcost_session_release(&a);
 	pcost_session_release(&b);
@@ -140,6 +168,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_sessions),
+		cmocka_unit_test(test_overhead_grows_mean_does_not),
 		cmocka_unit_test(test_counters_and_kinds),
 		cmocka_unit_test(test_env_diff),
 	};
