@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/harness: what probecost's runner costs per run, against hyperfine -N,
-# on the same command (/bin/true), in one run, pinned to CPU 0.  Per-run cost
+# on the same command (/bin/true), in one run, pinned to CPU $CPU (default 0).  Per-run cost
 # is the marginal wall time of the whole tool: (T(RUNS_B) - T(RUNS_A)) /
 # (RUNS_B - RUNS_A), so each tool's fixed start-up (probecost's environment
 # fingerprint, hyperfine's shell calibration) cancels.  Also shown: the mean
@@ -8,6 +8,7 @@
 # Target: probecost's per-run cost / hyperfine's <= 1.0.
 set -u
 cd "$(dirname "$0")/.."
+CPU=${CPU:-0}  # the CPU everything is pinned to
 PC=${PROBECOST:-./probecost}
 RUNS_A=${RUNS_A:-50}
 RUNS_B=${RUNS_B:-350}
@@ -20,7 +21,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 pc_one() { # pc_one RUNS -> "elapsed_ns mean_us"
 	local t0 t1 js
 	t0=$(now)
-	js=$(taskset -c 0 "$PC" run --no-store --runs "$1" --warmup 0 --format json -- /bin/true 2>/dev/null)
+	js=$(taskset -c "$CPU" "$PC" run --no-store --runs "$1" --warmup 0 --format json -- /bin/true 2>/dev/null)
 	t1=$(now)
 	echo "$((t1 - t0)) $(printf '%s' "$js" | jq '.statistics[0].wall_ns.mean / 1000')"
 }
@@ -28,7 +29,7 @@ hf_one() {
 	local t0 t1 f
 	f=$(mktemp)
 	t0=$(now)
-	taskset -c 0 hyperfine -N --runs "$1" --warmup 0 --export-json "$f" /bin/true >/dev/null 2>&1
+	taskset -c "$CPU" hyperfine -N --runs "$1" --warmup 0 --export-json "$f" /bin/true >/dev/null 2>&1
 	t1=$(now)
 	echo "$((t1 - t0)) $(jq '.results[0].mean * 1e6' "$f")"
 	rm -f "$f"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/precision: overhead of perf-stat on `pipe loops=200000` (pinned to CPU 0),
+# bench/precision: overhead of perf-stat on `pipe loops=200000` (pinned to CPU $CPU, default 0),
 # in a fixed budget per tool (BUDGET s, default 60): the 95% CI half-width of the
 # overhead probecost reaches, against the interval hyperfine -N and perf stat -r
 # give for the same two commands in the same budget (half the budget each, their
@@ -7,6 +7,7 @@
 # Target: probecost's interval is the narrowest and contains the others' point estimates.
 set -u
 cd "$(dirname "$0")/.."
+CPU=${CPU:-0}  # the CPU everything is pinned to
 PC=$(realpath "${PROBECOST:-./probecost}")
 BUDGET=${BUDGET:-60}
 LOOPS=${LOOPS:-200000}
@@ -18,12 +19,12 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 wrapped=(perf stat -o "$tmp/ps.out" -- "${plain[@]}")
 
 # One run's time, to size the fixed-count tools to the budget.
-t0=$(date +%s%N); taskset -c 0 "${wrapped[@]}" >/dev/null; t1=$(date +%s%N)
+t0=$(date +%s%N); taskset -c "$CPU" "${wrapped[@]}" >/dev/null; t1=$(date +%s%N)
 per=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print (b - a) / 1e9 }')
 n=$(awk -v b="$BUDGET" -v p="$per" 'BEGIN { n = int(b / 2 / (p * 1.1)); print (n < 3) ? 3 : n }')
 
 # probecost: adaptive blocks until the budget is spent (precision 0 never stops it early).
-js=$("$PC" run --no-store --cpu 0 --warmup 1 --min-runs 3 --max-runs 100000 --precision 0.001 \
+js=$("$PC" run --no-store --cpu "$CPU" --warmup 1 --min-runs 3 --max-runs 100000 --precision 0.001 \
 	--max-time "$BUDGET" --format json -w "pipe:loops=$LOOPS" -m perf-stat 2>/dev/null)
 pc_ov=$(printf '%s' "$js" | jq '.statistics[1].overhead * 100')
 pc_lo=$(printf '%s' "$js" | jq '.statistics[1].overhead_lo * 100')
@@ -31,7 +32,7 @@ pc_hi=$(printf '%s' "$js" | jq '.statistics[1].overhead_hi * 100')
 pc_n=$(printf '%s' "$js" | jq '.statistics[1].ok')
 
 # hyperfine -N: both commands, n runs each.
-taskset -c 0 hyperfine -N --runs "$n" --warmup 1 --export-json "$tmp/hf.json" \
+taskset -c "$CPU" hyperfine -N --runs "$n" --warmup 1 --export-json "$tmp/hf.json" \
 	"${plain[*]}" "${wrapped[*]}" >/dev/null 2>&1
 read -r hf_ov hf_hw < <(jq -r '.results as $r | ($r[0].mean) as $m1 | ($r[1].mean) as $m2 |
 	(($r[0].stddev / $m1) / ($r[0].times | length | sqrt)) as $e1 |
@@ -40,7 +41,7 @@ read -r hf_ov hf_hw < <(jq -r '.results as $r | ($r[0].mean) as $m1 | ($r[1].mea
 
 # perf stat -r: its "( +- x% )" is the relative standard error of the mean.
 ps_one() { # ps_one CMD... -> "mean_s relerr"
-	taskset -c 0 perf stat -r "$n" -o "$tmp/r.out" -- "$@" >/dev/null 2>&1
+	taskset -c "$CPU" perf stat -r "$n" -o "$tmp/r.out" -- "$@" >/dev/null 2>&1
 	sed -n 's/^ *\([0-9.]*\) +- [0-9.]* seconds time elapsed *( +- *\([0-9.]*\)% )/\1 \2/p' "$tmp/r.out"
 }
 read -r m1 e1 < <(ps_one "${plain[@]}")

@@ -265,6 +265,7 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 	smp->wait_status = -1;
 	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;
 	rbuf[0] = ebuf[0] = 0;
+	memset(&ru, 0, sizeof(ru));
 	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0 ||
 	    (report_fd && pipe2(rp, O_CLOEXEC | O_NONBLOCK) < 0)) {
 		set_reason(smp, "could not create a pipe: %s", strerror(errno));
