@@ -17,13 +17,29 @@
 #include "report/plot.h"
 #include "synth_rich.h"
 
-/* Keep the pictures for a human to look at when PCOST_PLOT_DIR is set. */
+static char tmpdir[64];
+
+/* Pictures go to a private directory removed at the end, or to $PCOST_PLOT_DIR (kept, to look at). */
 static const char *out(const char *name, char *buf, size_t len)
 {
 	const char *d = getenv("PCOST_PLOT_DIR");
 
-	snprintf(buf, len, "%s/pcost-test-%s", d ? d : "/tmp", name);
+	snprintf(buf, len, "%s/pcost-test-%s", d ? d : tmpdir, name);
 	return buf;
+}
+
+static int setup(void **st)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pcost-plot-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
 }
 
 /* Size, and enough ink in enough colours to be a chart, not a blank page. */
@@ -87,7 +103,7 @@ static void test_run_plot_log_axis(void **st)
 		assert_string_equal(head, "<?xml");
 	}
 	assert_int_equal(pcost_plot_session(&s, out("run.pdf", path, sizeof(path)), err, sizeof(err)), 0);
-	assert_int_equal(pcost_plot_session(&s, "/tmp/x.gif", err, sizeof(err)), -EINVAL);
+	assert_int_equal(pcost_plot_session(&s, out("x.gif", path, sizeof(path)), err, sizeof(err)), -EINVAL);
 	pcost_session_release(&s);
 }
 
@@ -135,11 +151,11 @@ static void test_compare_plot(void **st)
 static void test_nothing_to_plot(void **st)
 {
 	struct pcost_session s;
-	char err[256];
+	char path[256], err[256];
 
 	pcost_session_init(&s, PCOST_SESSION_RUN);
 	pcost_session_add_config(&s, "null", "", "none", NULL, "run");
-	assert_int_equal(pcost_plot_session(&s, "/tmp/pcost-test-empty.png", err, sizeof(err)), -ENODATA);
+	assert_int_equal(pcost_plot_session(&s, out("empty.png", path, sizeof(path)), err, sizeof(err)), -ENODATA);
 	assert_non_null(strstr(err, "no monitored configuration"));
 	pcost_session_release(&s);
 }
@@ -152,5 +168,5 @@ int main(void)
 		cmocka_unit_test(test_nothing_to_plot),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
