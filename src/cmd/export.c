@@ -13,10 +13,12 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost export ID|last... [--db PATH] [-o FILE]\n\n"
+	fprintf(out, "usage: probecost export ID|last... [--db PATH] [-o FILE]\n"
+		     "       probecost export --all [--db PATH] [-o FILE]\n\n"
 		     "Writes the sessions (one: a JSON object; several: an array) with every raw\n"
 		     "sample and the machine fingerprint, to stdout or FILE.  'probecost import'\n"
-		     "reads it back, on this machine or another.\n");
+		     "reads it back, on this machine or another.  --all: every stored session,\n"
+		     "as an array.\n");
 }
 
 int cmd_export(int argc, char **argv)
@@ -24,11 +26,16 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *db_opt = NULL, *outpath = NULL;
 	cJSON *all = NULL, *one = NULL;
+	struct pcost_db_filter every = { .kind = -1 };
+	struct pcost_db_row *rows = NULL;
+	size_t nrows = 0;
+	bool all_sessions = false;
 	struct pcost_db *db;
 	FILE *out = stdout;
 	char *text;
@@ -44,6 +51,9 @@ int cmd_export(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case 'a':
+			all_sessions = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -52,16 +62,32 @@ int cmd_export(int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
-		return usage_error("export needs a session id; see 'probecost history'");
+	if (all_sessions ? optind < argc : optind >= argc)
+		return usage_error("export takes session ids or --all; see 'probecost history'");
 	if ((rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db)))
 		return rc;
-	if (argc - optind > 1)
+	if (all_sessions && pcost_db_list(db, &every, &rows, &nrows)) {
+		error("%s", pcost_db_error(db));
+		pcost_db_close(db);
+		return PCOST_EXIT_FAIL;
+	}
+	if (all_sessions && !nrows) {
+		pcost_db_close(db);
+		error("no sessions stored to export");
+		return PCOST_EXIT_FAIL;
+	}
+	if (all_sessions || argc - optind > 1)
 		all = cJSON_CreateArray();
-	for (int i = optind; i < argc && !rc; i++) {
+	for (size_t i = 0; i < (all_sessions ? nrows : (size_t)(argc - optind)) && !rc; i++) {
 		struct pcost_session s;
+		char idbuf[24];
+		const char *arg = argv[optind + (all_sessions ? 0 : (int)i)];
 
-		if ((rc = pcost_cli_load(db, argv[i], &s)))
+		if (all_sessions) {
+			snprintf(idbuf, sizeof(idbuf), "%lld", (long long)rows[i].id);
+			arg = idbuf;
+		}
+		if ((rc = pcost_cli_load(db, arg, &s)))
 			break;
 		one = pcost_session_to_json(&s);
 		pcost_session_release(&s);
@@ -71,6 +97,7 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	pcost_db_close(db);
+	pcost_db_rows_free(rows, nrows);
 	if (rc)
 		goto out;
 	text = cJSON_Print(all ? all : one);

@@ -7,7 +7,7 @@ A="$T/a.db"; B="$T/b.db"
 n=0
 ok() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
 count() { "$P" history --db "$1" --format json | jq length; }
-echo 1..13
+echo 1..14
 
 "$P" import --db "$A" "$C/array.json" > /dev/null
 "$P" import --db "$A" "$C/session_3.json" > /dev/null
@@ -19,6 +19,10 @@ ok "export -> import -> export is identical" 'cmp -s "$T/e1.json" "$T/e2.json"'
 ok "raw samples survive: counter samples equal the corpus" \
   '[ "$(jq -c ".[2].series[0].ns" "$T/e2.json")" = "$(jq -c ".series[0].ns" "$C/session_3.json")" ]'
 ok "the seed keeps all 64 bits" '[ "$(jq -r ".[0].seed" "$T/e2.json")" = 18364758544493064720 ]'
+
+"$P" export --db "$A" --all | "$P" import --db "$T/c.db" - > /dev/null
+"$P" export --db "$T/c.db" --all > "$T/e3.json"
+ok "export --all gathers every session; the copy exports the same" 'cmp -s "$T/e1.json" "$T/e3.json"'
 
 # Hostile inputs: each refused with exit 2, and the store unchanged.
 before=$(count "$B")
