@@ -1,0 +1,77 @@
+# probes: the stanford workload's five probe variants and the SDT fuzzer.
+#
+# src/probes/stanford/kernels.c is compiled once per variant with
+# -DSTANFORD_VARIANT_<v> into build/{obj,san}/stanford/kernels_<v>.o (each
+# defines pcost_stanford_<v>), so every variant lives in the probecost binary.
+# The semaphore variants take their macros from `dtrace -h` and their
+# semaphores from `dtrace -G` (systemtap-sdt-dev) on a per-variant copy of
+# stanford.d whose provider is renamed stanford_<v>.
+
+STANFORD_VARIANTS := none plain volatile plain_sem volatile_sem
+STANFORD_SEM      := plain_sem volatile_sem
+STANFORD_SRC      := src/probes/stanford/kernels.c
+STANFORD_D        := src/probes/stanford/stanford.d
+STANFORD_HDRS     := $(STANFORD_SEM:%=build/gen/stanford_%.h)
+DTRACE            ?= dtrace
+
+GEN_HEADERS    += $(STANFORD_HDRS)
+EXTRA_OBJS     += $(STANFORD_VARIANTS:%=build/obj/stanford/kernels_%.o) \
+		  $(STANFORD_SEM:%=build/obj/stanford/sem_%.o)
+SAN_EXTRA_OBJS += $(STANFORD_VARIANTS:%=build/san/stanford/kernels_%.o) \
+		  $(STANFORD_SEM:%=build/obj/stanford/sem_%.o)
+
+build/gen/stanford_%.d: $(STANFORD_D)
+	@mkdir -p $(dir $@)
+	@echo "  GEN $@"; sed 's/^provider stanford /provider stanford_$* /' $< > $@
+
+build/gen/stanford_%.h: build/gen/stanford_%.d
+	@echo "  DTRACE -h $@"; $(DTRACE) -h -s $< -o $@
+
+# dtrace -G runs the C compiler itself (CC); the object only holds semaphores.
+build/obj/stanford/sem_%.o: build/gen/stanford_%.d
+	@mkdir -p $(dir $@)
+	@echo "  DTRACE -G $@"; $(DTRACE) -G -s $< -o $@
+
+build/obj/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/probes/stanford/stanford.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(BASE_CFLAGS) $(CFLAGS) -DSTANFORD_VARIANT_$* -c -o $@ $<
+
+build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/probes/stanford/stanford.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -DSTANFORD_VARIANT_$* -c -o $@ $<
+
+.PRECIOUS: build/gen/stanford_%.d build/gen/stanford_%.h
+
+# ---- fuzzing the SDT note reader (libFuzzer, clang) -------------------------
+#   make fuzz-sdt                 build build/fuzz/fuzz_sdt
+#   make fuzz-sdt-run FUZZ_SECS=N run it N seconds (default 20) on the corpus
+# The corpus is real ELF files: a small binary with a plain and a
+# semaphore-guarded probe, built here, as is and stripped (big binaries mutate
+# too slowly to be useful seeds).
+FUZZ_CC   ?= clang
+FUZZ_SECS ?= 20
+FUZZ_DIR  := build/fuzz
+
+$(FUZZ_DIR)/fuzz_sdt: tests/fuzz/fuzz_sdt.c src/probes/sdt.c src/probes/sdt.h
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ-CC $@"; $(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc \
+		-fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_sdt.c src/probes/sdt.c -lelf
+
+$(FUZZ_DIR)/sdt_seed: tests/fuzz/sdt_seed.c
+	@mkdir -p $(dir $@)
+	@$(CC) -O2 -o $@ $<
+
+$(FUZZ_DIR)/corpus/.stamp: $(FUZZ_DIR)/sdt_seed
+	@mkdir -p $(dir $@)
+	@cp $(FUZZ_DIR)/sdt_seed $(FUZZ_DIR)/corpus/sdt_seed
+	@strip -o $(FUZZ_DIR)/corpus/sdt_seed_stripped $(FUZZ_DIR)/sdt_seed
+	@touch $@
+
+fuzz-sdt: $(FUZZ_DIR)/fuzz_sdt
+
+fuzz-sdt-run: $(FUZZ_DIR)/fuzz_sdt $(FUZZ_DIR)/corpus/.stamp
+	@mkdir -p $(FUZZ_DIR)/work
+	$(FUZZ_DIR)/fuzz_sdt -max_total_time=$(FUZZ_SECS) -max_len=65536 -rss_limit_mb=1024 \
+		-print_final_stats=1 $(FUZZ_DIR)/work $(FUZZ_DIR)/corpus
+
+.PHONY: fuzz-sdt fuzz-sdt-run

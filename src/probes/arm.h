@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arm: the ways `probecost probes` arms an SDT probe, each a row of a table
+ * and each instance a monitor (monitors/monitor.h) the runner drives:
+ *
+ *   dormant     nothing attached (the baseline)
+ *   uprobe      perf_event_open on the uprobe PMU, path + offset, with the
+ *               semaphore's ref_ctr_offset; counts hits in the kernel
+ *   ftrace      a uprobe event in tracefs uprobe_events, enabled in a private
+ *               trace instance (recording into its ring buffer)
+ *   perf-probe  `perf probe -x BIN sdt_PROV:NAME` definitions + `perf stat -e`
+ *   bpftrace    usdt:BIN:PROV:NAME { @ = count(); }
+ *   stap        SystemTap process("BIN").mark("NAME"), where it can build modules
+ *
+ * Everything an instance registers (perf fds, tracefs events and instances,
+ * perf probe definitions, helper processes) is undone by cleanup(), by the
+ * cleanup.h stack on exit, and by async-signal-safe undo functions on a second
+ * Ctrl-C; closing a uprobe fd or disabling an event also brings the
+ * semaphores back to zero (the kernel owns ref_ctr).
+ */
+#ifndef PCOST_PROBES_ARM_H
+#define PCOST_PROBES_ARM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "list.h"
+#include "monitors/monitor.h"
+
+/* One probe site to arm: what the SDT reader found. */
+struct pcost_probe_site {
+	char provider[64], name[64];
+	uint64_t pc_offset, sem_offset; /* file offsets; sem_offset 0: no semaphore */
+};
+
+struct pcost_probe_method {
+	const char *name;
+	const char *summary;
+	const char *tool, *package;	/* a tool it runs and its Debian package, or NULL */
+	const struct pcost_monitor_ops *ops;
+	/* Extra checks (tracefs, PMU, kernel support); NULL: the tool is enough. */
+	bool (*available)(char *why, size_t len);
+};
+
+/* An armed-probe monitor instance (the monitor is embedded first). */
+struct pcost_probe_arm {
+	struct pcost_monitor mon;
+	const struct pcost_probe_method *method;
+	char path[256];
+	size_t nsites;
+	struct pcost_probe_site *sites;
+	uint64_t dev, ino;	/* the file armed: a rebuilt binary is a new inode */
+	int undo;		/* cleanup.h handle, -1 when nothing is registered */
+	void *priv;		/* the method's state */
+};
+
+#define PCOST_PROBE_ARM(m) container_of((m), struct pcost_probe_arm, mon)
+
+extern const struct pcost_probe_method pcost_probe_dormant, pcost_probe_uprobe,
+	pcost_probe_ftrace, pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap;
+
+/* The table, in the order the report prints it; NULL-terminated. */
+extern const struct pcost_probe_method *const pcost_probe_methods[];
+
+const struct pcost_probe_method *pcost_probe_method_find(const char *name);
+/* Usable here?  false and the reason (package, mount, sysctl) when not. */
+bool pcost_probe_method_available(const struct pcost_probe_method *m, char *why, size_t len);
+
+/*
+ * A monitor arming the n sites of path (absolute, pcost_sdt_path_ok) with
+ * method m; sites are copied.  NULL + a line in err on bad input.  Free with
+ * pcost_monitor_free().
+ */
+struct pcost_monitor *pcost_probe_arm_create(const struct pcost_probe_method *m, const char *path,
+					     const struct pcost_probe_site *sites, size_t n,
+					     char *err, size_t len);
+
+/* The distinct provider:name pairs of a's sites: indices of their first site. */
+size_t pcost_probe_arm_distinct(const struct pcost_probe_arm *a, size_t *first, size_t max);
+
+/*
+ * The uprobe method arms only these CPUs (bit i = CPU i; 0: every CPU): set it
+ * to the workload's pinning, since each armed CPU adds a consumer to every hit.
+ */
+void pcost_probe_uprobe_set_cpus(uint64_t mask);
+
+/*
+ * Remove the tracefs events and instances of probecost processes that died
+ * without cleaning up (groups pcost_PID_N with PID gone); returns how many
+ * events were removed.
+ */
+int pcost_probe_ftrace_reap_stale(void);
+
+/* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
+const char *pcost_tracefs(void);
+
+#endif

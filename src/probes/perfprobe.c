@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/*
+ * probes/perfprobe: `perf probe -x BIN -a sdt_PROV:NAME` defines uprobe
+ * events (perf resolves the SDT note and its semaphore itself), then each run
+ * is wrapped in `perf stat -x, -e sdt_PROV:NAME ...`, whose count is the
+ * method's hits.  The definitions live in tracefs uprobe_events: we remove
+ * exactly the ones perf reported adding, by writing "-:GROUP/EVENT" there
+ * (what `perf probe -d` does, but async-signal-safe), and never touch an
+ * existing definition: a name already defined is refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "probes/arm.h"
+
+#define MAX_EVENTS 64
+#define PENDING 4		/* NAME and NAME_1..3: perf's names for duplicates */
+
+struct pp_state {
+	char uprobe_events[96];
+	char tmp[64];		/* perf stat -o file, "" when none */
+	size_t nev;
+	char ev[MAX_EVENTS][128];	/* "GROUP:EVENT" as perf names them */
+	char del[MAX_EVENTS][140];	/* "-:GROUP/EVENT\n" */
+	/*
+	 * While `perf probe` runs: its pid and the names it may be adding
+	 * (NAME, NAME_1, ... that did not exist before), so that an undo from a
+	 * second Ctrl-C can wait for it to die and remove what it wrote.
+	 */
+	volatile pid_t pending_pid;
+	volatile sig_atomic_t pending;	/* from before perf probe until its events are collected */
+	size_t npending;
+	char pending_del[PENDING][140];
+};
+
+static bool pp_available(char *why, size_t len)
+{
+	if (!pcost_tracefs()) {
+		snprintf(why, len, "tracefs uprobe_events not writable: run as root, and mount "
+				   "tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Remove one definition.  EBUSY while a perf stat that uses it is still dying
+ * (Ctrl-C killed it a moment ago): retry for up to 2 s.  Signal-safe.
+ */
+static void write_del(const char *path, const char *line)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int tries = 0; tries < 200; tries++) {
+		int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC), e;
+		ssize_t n;
+
+		if (fd < 0)
+			return;
+		n = write(fd, line, strlen(line));
+		e = errno;
+		close(fd);
+		if (n >= 0 || e != EBUSY)
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
+static void pp_undo(void *arg)
+{
+	struct pp_state *st = arg;
+	pid_t pid = st->pending_pid;
+
+	if (st->pending) {
+		/* cleanup.h killed its group already; wait until its writes are done. */
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			st->pending_pid = 0;
+		}
+		for (size_t i = 0; i < st->npending; i++)
+			write_del(st->uprobe_events, st->pending_del[i]);
+		st->npending = 0;
+		st->pending = 0;
+	}
+	for (size_t i = 0; i < st->nev; i++) {
+		if (st->del[i][0]) {
+			write_del(st->uprobe_events, st->del[i]);
+			st->del[i][0] = '\0';
+		}
+	}
+	st->nev = 0;
+	if (st->tmp[0]) {
+		unlink(st->tmp);
+		st->tmp[0] = '\0';
+	}
+}
+
+/*
+ * Run argv to completion, its stdout+stderr into out; the exit status or
+ * -errno.  *pidp holds its pid while it runs.
+ */
+static int run_capture(char *const argv[], char *out, size_t len, volatile pid_t *pidp)
+{
+	int pfd[2], status;
+	size_t used = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	*pidp = pid;
+	pcost_child_add(pid);
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n;
+		char junk[256];
+
+		if (used + 1 < len)
+			n = read(pfd[0], out + used, len - 1 - used);
+		else
+			n = read(pfd[0], junk, sizeof(junk));
+		if (n > 0 && used + 1 < len)
+			used += (size_t)n;
+		else if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	out[used] = '\0';
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	*pidp = 0;
+	pcost_child_remove(pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Is GROUP/EVENT already in uprobe_events? */
+static bool defined_already(const char *uprobe_events, const char *group, const char *event)
+{
+	char line[1024], want[200];
+	FILE *f = fopen(uprobe_events, "re");
+	bool found = false;
+
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), ":%s/%s ", group, event);
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* The whole of uprobe_events (malloc'd, "" when unreadable). */
+static char *slurp_events(const char *uprobe_events)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	FILE *f = fopen(uprobe_events, "re");
+
+	if (f) {
+		size_t r;
+
+		while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+			n += r;
+			if (cap - n - 1 == 0)
+				buf = xrealloc(buf, cap *= 2);
+		}
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The events of group that are in uprobe_events now and were not in before:
+ * what perf probe added, found even when it was killed (Ctrl-C) before
+ * printing their names.
+ */
+static void collect_added(struct pp_state *st, const char *before, const char *group)
+{
+	char *now = slurp_events(st->uprobe_events), *save = NULL;
+	char prefix[96];
+
+	snprintf(prefix, sizeof(prefix), ":%s/", group);
+	for (char *l = strtok_r(now, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *p = strstr(l, prefix), *ev, *sp;
+		const char *b;
+		bool old = false;
+
+		if (!p || p - l != 1 || (l[0] != 'p' && l[0] != 'r'))
+			continue;
+		/* Was this exact line there before? */
+		for (b = strstr(before, l); b && !old; b = strstr(b + 1, l))
+			old = (b == before || b[-1] == '\n') && (b[strlen(l)] == '\n' || !b[strlen(l)]);
+		if (old || st->nev >= MAX_EVENTS)
+			continue;
+		ev = p + strlen(prefix);
+		sp = strchr(ev, ' ');
+		if (sp)
+			*sp = '\0';
+		snprintf(st->ev[st->nev], sizeof(st->ev[0]), "%s:%s", group, ev);
+		snprintf(st->del[st->nev], sizeof(st->del[0]), "-:%s/%s\n", group, ev);
+		st->nev++;
+	}
+	free(now);
+}
+
+static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	const char *t = pcost_tracefs();
+	size_t first[MAX_EVENTS], nd;
+	struct pp_state *st;
+	int fd;
+
+	if (a->priv)
+		return 0;
+	if (!t) {
+		pp_available(err, len);
+		return -ENODEV;
+	}
+	st = xcalloc(1, sizeof(*st));
+	a->priv = st;
+	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", t);
+	a->undo = pcost_cleanup_push(pp_undo, st);
+	snprintf(st->tmp, sizeof(st->tmp), "/tmp/probecost-perfstat-XXXXXX");
+	fd = mkstemp(st->tmp);
+	if (fd < 0) {
+		st->tmp[0] = '\0';
+		snprintf(err, len, "perf-probe: cannot create a temporary file: %s", strerror(errno));
+		return -errno;
+	}
+	close(fd);
+	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
+	for (size_t i = 0; i < nd; i++) {
+		const struct pcost_probe_site *s = &a->sites[first[i]];
+		char group[80], spec[160], out[4096], *before;
+		/* -f: perf 6.1 refuses a name that exists in *another* SDT group. */
+		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
+		int rc;
+
+		snprintf(group, sizeof(group), "sdt_%s", s->provider);
+		if (defined_already(st->uprobe_events, group, s->name)) {
+			snprintf(err, len, "perf-probe: %s:%s is already defined (see 'perf probe -l'); "
+					   "not touching it", group, s->name);
+			return -EEXIST;
+		}
+		if (pcost_interrupted)
+			return -EINTR;
+		snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
+		before = slurp_events(st->uprobe_events);
+		st->npending = 0;
+		for (int k = 0; k < PENDING; k++) {
+			char name[100];
+
+			if (k)
+				snprintf(name, sizeof(name), "%s_%d", s->name, k);
+			else
+				snprintf(name, sizeof(name), "%s", s->name);
+			if (!defined_already(st->uprobe_events, group, name))
+				snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
+					 "-:%s/%s\n", group, name);
+		}
+		st->pending = 1;
+		rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
+		collect_added(st, before, group);
+		st->pending = 0;
+		st->npending = 0;
+		free(before);
+		if (rc != 0) {
+			snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)",
+				 a->path, spec, rc);
+			return -EIO;
+		}
+	}
+	if (!st->nev) {
+		snprintf(err, len, "perf-probe: perf probe added no event");
+		return -EIO;
+	}
+	return 0;
+}
+
+static int pp_wrap(struct pcost_monitor *m, struct pcost_launch *l)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct pp_state *st = a->priv;
+	char *words[8 + 2 * MAX_EVENTS];
+	size_t n = 0;
+
+	if (!st)
+		return -EINVAL;
+	words[n++] = "perf";
+	words[n++] = "stat";
+	words[n++] = "--no-big-num";
+	words[n++] = "-x,";
+	words[n++] = "-o";
+	words[n++] = st->tmp;
+	for (size_t i = 0; i < st->nev; i++) {
+		words[n++] = "-e";
+		words[n++] = st->ev[i];
+	}
+	words[n++] = "--";
+	pcost_launch_insert(l, 0, words, n);
+	return 0;
+}
+
+static int pp_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct pp_state *st = a->priv;
+	char line[512];
+	size_t seen = 0;
+	int64_t total = 0;
+	FILE *f;
+
+	sample->monitor_events = -1;
+	if (!st || !(f = fopen(st->tmp, "re")))
+		return 0;
+	/* CSV: "count,unit,event,run time,percent,..."; "<not counted>" when it could not. */
+	while (fgets(line, sizeof(line), f)) {
+		char *rest = line, *count = strsep(&rest, ","), *ev, *end;
+		long long v;
+
+		strsep(&rest, ",");		/* unit, empty for tracepoints */
+		ev = strsep(&rest, ",");
+		if (!ev || line[0] == '#')
+			continue;
+		for (size_t i = 0; i < st->nev; i++) {
+			if (strcmp(ev, st->ev[i]))
+				continue;
+			v = strtoll(count, &end, 10);
+			if (end != count && *end == '\0') {
+				total += v;
+				seen++;
+			}
+		}
+	}
+	fclose(f);
+	if (seen == st->nev)
+		sample->monitor_events = total;
+	else
+		snprintf(m->note, sizeof(m->note), "perf stat counted %zu of %zu events", seen,
+			 st->nev);
+	/* Empty it so a run where perf stat did not write is not read twice. */
+	truncate(st->tmp, 0);
+	return 0;
+}
+
+static void pp_cleanup(struct pcost_monitor *m)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+
+	if (a->priv)
+		pp_undo(a->priv);
+	if (a->undo >= 0)
+		pcost_cleanup_pop(a->undo, 0);
+	a->undo = -1;
+	free(a->priv);
+	a->priv = NULL;
+}
+
+static const struct pcost_monitor_ops pp_ops = {
+	.kind = PCOST_MON_WRAP,
+	.prepare = pp_prepare,
+	.wrap = pp_wrap,
+	.stop = pp_stop,
+	.cleanup = pp_cleanup,
+};
+
+const struct pcost_probe_method pcost_probe_perf_probe = {
+	.name = "perf-probe",
+	.summary = "perf probe -x BIN sdt_PROV:NAME definitions, counted by perf stat -e",
+	.tool = "perf",
+	.package = "linux-perf",
+	.ops = &pp_ops,
+	.available = pp_available,
+};

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stanford kernels: perm, towers, queens, intmm, puzzle, quick, bubble, tree
+ * after Hennessy's Stanford benchmark (as in seed 002), plus an iterative
+ * radix-2 fft; one SDT probe per hot path.  Built once per variant
+ * (-DSTANFORD_VARIANT_<v>, see mk/probes.mk); never compiled plain.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "probes/stanford/stanford.h"
+
+/*
+ * PROBE(UPPER, lower, a, b): the probe site of one variant.
+ *   none          nothing at all (the no-probe build)
+ *   plain         STAP_PROBE2 with the values as they are
+ *   volatile      the arguments go through volatile locals first (a store and
+ *                 a load each, what "volatile probe arguments" cost in seed 002)
+ *   *_sem         guarded by the semaphore of the dtrace -h generated header,
+ *                 which a tracer increments when it arms the probe
+ */
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define SDT2(prov, name, a, b) STAP_PROBE2(prov, name, a, b)
+#define VOL2(prov, name, a, b)                                                                     \
+	do {                                                                                       \
+		volatile long va_ = (long)(a), vb_ = (long)(b);                                    \
+		SDT2(prov, name, va_, vb_);                                                        \
+	} while (0)
+
+#if defined(STANFORD_VARIANT_none)
+#define ENTRY pcost_stanford_none
+#define PROBE(U, l, a, b) ((void)0)
+#elif defined(STANFORD_VARIANT_plain)
+#include <sys/sdt.h>
+#define ENTRY pcost_stanford_plain
+#define PROBE(U, l, a, b) SDT2(stanford_plain, l, a, b)
+#elif defined(STANFORD_VARIANT_volatile)
+#include <sys/sdt.h>
+#define ENTRY pcost_stanford_volatile
+#define PROBE(U, l, a, b) VOL2(stanford_volatile, l, a, b)
+#elif defined(STANFORD_VARIANT_plain_sem)
+#include "stanford_plain_sem.h"
+#define ENTRY pcost_stanford_plain_sem
+#define PROBE(U, l, a, b)                                                                          \
+	do {                                                                                       \
+		if (CAT(STANFORD_PLAIN_SEM_, CAT(U, _ENABLED))())                                  \
+			SDT2(stanford_plain_sem, l, a, b);                                         \
+	} while (0)
+#elif defined(STANFORD_VARIANT_volatile_sem)
+#include "stanford_volatile_sem.h"
+#define ENTRY pcost_stanford_volatile_sem
+#define PROBE(U, l, a, b)                                                                          \
+	do {                                                                                       \
+		if (CAT(STANFORD_VOLATILE_SEM_, CAT(U, _ENABLED))())                               \
+			VOL2(stanford_volatile_sem, l, a, b);                                      \
+	} while (0)
+#else
+#error "build kernels.c with -DSTANFORD_VARIANT_<none|plain|volatile|plain_sem|volatile_sem>"
+#endif
+
+/* Every site counts itself, in every variant: the exact number of hits. */
+static uint64_t hits[PCOST_SK_N];
+#define SITE(U, l, a, b)                                                                           \
+	do {                                                                                       \
+		hits[PCOST_SK_##U]++;                                                              \
+		PROBE(U, l, a, b);                                                                 \
+	} while (0)
+
+/* Results land here so the compiler cannot drop the work. */
+static volatile long sink;
+
+/* Stanford's Rand(): a 16-bit LCG, seeded 74755. */
+static long seed;
+static void initrand(void)
+{
+	seed = 74755L;
+}
+static int rand16(void)
+{
+	seed = (seed * 1309L + 13849L) & 65535L;
+	return (int)seed;
+}
+
+/* ---- perm: recursive permutations of 7 elements, 5 times (43300 calls) ---- */
+static int permarray[11];
+static unsigned pctr;
+
+static void swap_int(int *a, int *b)
+{
+	int t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void permute(int n)
+{
+	SITE(PERM, perm, n, pctr);
+	pctr++;
+	if (n != 1) {
+		permute(n - 1);
+		for (int k = n - 1; k >= 1; k--) {
+			swap_int(&permarray[n], &permarray[k]);
+			permute(n - 1);
+			swap_int(&permarray[n], &permarray[k]);
+		}
+	}
+}
+
+static int perm(void)
+{
+	pctr = 0;
+	for (int i = 1; i <= 5; i++) {
+		for (int j = 1; j <= 7; j++)
+			permarray[j] = j - 1;
+		permute(7);
+	}
+	return pctr == 43300;
+}
+
+/* ---- towers: hanoi with 14 discs on three array stacks (16383 moves) ---- */
+#define TOWER_DISCS 14
+static int stack_[4][TOWER_DISCS + 1], top_[4];
+static long movesdone;
+static int tower_bad;
+
+static void move(int from, int to)
+{
+	int disc;
+
+	SITE(TOWERS, towers, from, to);
+	if (top_[from] == 0) {
+		tower_bad = 1;
+		return;
+	}
+	disc = stack_[from][--top_[from]];
+	if (top_[to] && stack_[to][top_[to] - 1] < disc)
+		tower_bad = 1;
+	stack_[to][top_[to]++] = disc;
+	movesdone++;
+}
+
+static void tower(int i, int j, int k)
+{
+	if (k == 1) {
+		move(i, j);
+	} else {
+		int other = 6 - i - j;
+
+		tower(i, other, k - 1);
+		move(i, j);
+		tower(other, j, k - 1);
+	}
+}
+
+static int towers(void)
+{
+	memset(top_, 0, sizeof(top_));
+	for (int d = TOWER_DISCS; d >= 1; d--)
+		stack_[1][top_[1]++] = d;
+	movesdone = 0;
+	tower_bad = 0;
+	tower(1, 2, TOWER_DISCS);
+	return !tower_bad && movesdone == (1L << TOWER_DISCS) - 1 && top_[2] == TOWER_DISCS;
+}
+
+/* ---- queens: first solution of 8 queens, 50 times ---- */
+static void try_(int i, int *q, int a[], int b[], int c[], int x[])
+{
+	int j = 0;
+
+	SITE(QUEENS, queens, i, 0);
+	*q = 0;
+	while (!*q && j != 8) {
+		j++;
+		*q = 0;
+		if (b[j] && a[i + j] && c[i - j + 7]) {
+			x[i] = j;
+			b[j] = 0;
+			a[i + j] = 0;
+			c[i - j + 7] = 0;
+			if (i < 8) {
+				try_(i + 1, q, a, b, c, x);
+				if (!*q) {
+					b[j] = 1;
+					a[i + j] = 1;
+					c[i - j + 7] = 1;
+				}
+			} else {
+				*q = 1;
+			}
+		}
+	}
+}
+
+static int queens(void)
+{
+	for (int n = 1; n <= 50; n++) {
+		int a[17] = { 0 }, b[17] = { 0 }, c[15] = { 0 }, x[9] = { 0 }, q;
+
+		for (int i = -7; i <= 16; i++) {
+			if (i >= 1 && i <= 8)
+				a[i] = 1;
+			if (i >= 2)
+				b[i] = 1;
+			if (i <= 7)
+				c[i + 7] = 1;
+		}
+		/* Stanford passes (b, a, c): columns indexed by j, diagonals by i+j. */
+		try_(1, &q, b, a, c, x);
+		if (!q)
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- intmm: 40x40 integer matrix multiply, one probe per inner product ---- */
+#define ROWSIZE 40
+static int ima[ROWSIZE + 1][ROWSIZE + 1], imb[ROWSIZE + 1][ROWSIZE + 1],
+	imr[ROWSIZE + 1][ROWSIZE + 1];
+
+static void innerproduct(int *result, int row, int column)
+{
+	SITE(INTMM, intmm, row, column);
+	*result = 0;
+	for (int i = 1; i <= ROWSIZE; i++)
+		*result += ima[row][i] * imb[i][column];
+}
+
+static int intmm(void)
+{
+	long sum = 0;
+
+	initrand();
+	for (int i = 1; i <= ROWSIZE; i++)
+		for (int j = 1; j <= ROWSIZE; j++)
+			ima[i][j] = rand16() % 120 - 60;
+	for (int i = 1; i <= ROWSIZE; i++)
+		for (int j = 1; j <= ROWSIZE; j++)
+			imb[i][j] = rand16() % 120 - 60;
+	for (int i = 1; i <= ROWSIZE; i++)
+		for (int j = 1; j <= ROWSIZE; j++) {
+			innerproduct(&imr[i][j], i, j);
+			sum += imr[i][j];
+		}
+	sink = sum;
+	/* Check one cell the slow way. */
+	{
+		int r = 0;
+
+		for (int k = 1; k <= ROWSIZE; k++)
+			r += ima[7][k] * imb[k][13];
+		return r == imr[7][13];
+	}
+}
+
+/* ---- puzzle: Forest Baskett's packing puzzle; Trial() runs 2005 times ---- */
+#define PZ_SIZE 511
+#define PZ_CLASSMAX 3
+#define PZ_TYPEMAX 12
+#define PZ_D 8
+static int piececount[PZ_CLASSMAX + 1], class_[PZ_TYPEMAX + 1], piecemax[PZ_TYPEMAX + 1];
+static int puzzl[PZ_SIZE + 1], p[PZ_TYPEMAX + 1][PZ_SIZE + 1], kount;
+
+static int fit(int i, int j)
+{
+	for (int k = 0; k <= piecemax[i]; k++)
+		if (p[i][k] && puzzl[j + k])
+			return 0;
+	return 1;
+}
+
+static int place(int i, int j)
+{
+	for (int k = 0; k <= piecemax[i]; k++)
+		if (p[i][k])
+			puzzl[j + k] = 1;
+	piececount[class_[i]]--;
+	for (int k = j; k <= PZ_SIZE; k++)
+		if (!puzzl[k])
+			return k;
+	return 0;
+}
+
+static void remove_(int i, int j)
+{
+	for (int k = 0; k <= piecemax[i]; k++)
+		if (p[i][k])
+			puzzl[j + k] = 0;
+	piececount[class_[i]]++;
+}
+
+static int trial(int j)
+{
+	SITE(PUZZLE, puzzle, j, kount);
+	kount++;
+	for (int i = 0; i <= PZ_TYPEMAX; i++) {
+		if (piececount[class_[i]] != 0 && fit(i, j)) {
+			int k = place(i, j);
+
+			if (trial(k) || k == 0)
+				return 1;
+			remove_(i, j);
+		}
+	}
+	return 0;
+}
+
+/* Piece `t` of class `cl` is an (x+1) x (y+1) x (z+1) box. */
+static void piece(int t, int cl, int x, int y, int z)
+{
+	for (int i = 0; i <= x; i++)
+		for (int j = 0; j <= y; j++)
+			for (int k = 0; k <= z; k++)
+				p[t][i + PZ_D * (j + PZ_D * k)] = 1;
+	class_[t] = cl;
+	piecemax[t] = x + PZ_D * y + PZ_D * PZ_D * z;
+}
+
+static int puzzle(void)
+{
+	int m, n;
+
+	for (m = 0; m <= PZ_SIZE; m++)
+		puzzl[m] = 1;
+	for (int i = 1; i <= 5; i++)
+		for (int j = 1; j <= 5; j++)
+			for (int k = 1; k <= 5; k++)
+				puzzl[i + PZ_D * (j + PZ_D * k)] = 0;
+	memset(p, 0, sizeof(p));
+	piece(0, 0, 3, 1, 0);
+	piece(1, 0, 1, 0, 3);
+	piece(2, 0, 0, 3, 1);
+	piece(3, 0, 1, 3, 0);
+	piece(4, 0, 3, 0, 1);
+	piece(5, 0, 0, 1, 3);
+	piece(6, 1, 2, 0, 0);
+	piece(7, 1, 0, 2, 0);
+	piece(8, 1, 0, 0, 2);
+	piece(9, 2, 1, 1, 0);
+	piece(10, 2, 1, 0, 1);
+	piece(11, 2, 0, 1, 1);
+	piece(12, 3, 1, 1, 1);
+	piececount[0] = 13;
+	piececount[1] = 3;
+	piececount[2] = 1;
+	piececount[3] = 1;
+	m = 1 + PZ_D * (1 + PZ_D * 1);
+	kount = 0;
+	if (!fit(0, m))
+		return 0;
+	n = place(0, m);
+	return trial(n) && kount == 2005;
+}
+
+/* ---- quick, bubble, tree: sorting Stanford's pseudo-random list ---- */
+#define SORTELEMENTS 5000
+#define SRTELEMENTS 500
+static int sortlist[SORTELEMENTS + 1], biggest, littlest;
+
+static void initarr(int n)
+{
+	initrand();
+	biggest = -100000;
+	littlest = 100000;
+	for (int i = 1; i <= n; i++) {
+		long temp = rand16();
+
+		/* Stanford's mapping of the 16-bit value into [-50000, 50000). */
+		sortlist[i] = (int)(temp - (temp / 100000L) * 100000L - 50000L);
+		if (sortlist[i] > biggest)
+			biggest = sortlist[i];
+		if (sortlist[i] < littlest)
+			littlest = sortlist[i];
+	}
+}
+
+static void quicksort(int a[], int l, int r)
+{
+	int i = l, j = r, x = a[(l + r) / 2];
+
+	SITE(QUICK, quick, l, r);
+	do {
+		while (a[i] < x)
+			i++;
+		while (x < a[j])
+			j--;
+		if (i <= j) {
+			swap_int(&a[i], &a[j]);
+			i++;
+			j--;
+		}
+	} while (i <= j);
+	if (l < j)
+		quicksort(a, l, j);
+	if (i < r)
+		quicksort(a, i, r);
+}
+
+static int quick(void)
+{
+	initarr(SORTELEMENTS);
+	quicksort(sortlist, 1, SORTELEMENTS);
+	for (int i = 1; i < SORTELEMENTS; i++)
+		if (sortlist[i] > sortlist[i + 1])
+			return 0;
+	return sortlist[1] == littlest && sortlist[SORTELEMENTS] == biggest;
+}
+
+static int bubble(void)
+{
+	initarr(SRTELEMENTS);
+	for (int top = SRTELEMENTS; top > 1; top--) {
+		for (int i = 1; i < top; i++) {
+			SITE(BUBBLE, bubble, i, top);
+			if (sortlist[i] > sortlist[i + 1])
+				swap_int(&sortlist[i], &sortlist[i + 1]);
+		}
+	}
+	for (int i = 1; i < SRTELEMENTS; i++)
+		if (sortlist[i] > sortlist[i + 1])
+			return 0;
+	return sortlist[1] == littlest && sortlist[SRTELEMENTS] == biggest;
+}
+
+struct node {
+	struct node *left, *right;
+	int val;
+};
+static struct node pool[SORTELEMENTS + 1];
+static int npool;
+
+static struct node *newnode(int n)
+{
+	struct node *t = &pool[npool++];
+
+	t->left = t->right = NULL;
+	t->val = n;
+	return t;
+}
+
+static void insert(int n, struct node *t)
+{
+	SITE(TREE, tree, n, t->val);
+	if (n > t->val) {
+		if (!t->right)
+			t->right = newnode(n);
+		else
+			insert(n, t->right);
+	} else if (n < t->val) {
+		if (!t->left)
+			t->left = newnode(n);
+		else
+			insert(n, t->left);
+	}
+}
+
+static int checktree(const struct node *t)
+{
+	int ok = 1;
+
+	if (t->left)
+		ok = t->left->val <= t->val && checktree(t->left);
+	if (ok && t->right)
+		ok = t->right->val >= t->val && checktree(t->right);
+	return ok;
+}
+
+static int tree(void)
+{
+	struct node *root;
+
+	initarr(SORTELEMENTS);
+	npool = 0;
+	root = newnode(sortlist[1]);
+	for (int i = 2; i <= SORTELEMENTS; i++)
+		insert(sortlist[i], root);
+	return checktree(root);
+}
+
+/*
+ * ---- fft: 256 points, forward then inverse, 10 times; one probe per butterfly ----
+ * Stanford's Oscar() ran a 256-point FFT 20 times; this is a plain iterative
+ * radix-2 transform checked by the round trip.
+ */
+#define FFT_N 256
+#define FFT_LOG2N 8
+static double zr[FFT_N], zi[FFT_N], orig[FFT_N], wr[FFT_N / 2], wi[FFT_N / 2];
+
+static void fft(int inverse)
+{
+	for (int i = 1, j = 0; i < FFT_N; i++) {
+		int bit = FFT_N >> 1;
+
+		for (; j & bit; bit >>= 1)
+			j ^= bit;
+		j ^= bit;
+		if (i < j) {
+			double t = zr[i];
+
+			zr[i] = zr[j];
+			zr[j] = t;
+			t = zi[i];
+			zi[i] = zi[j];
+			zi[j] = t;
+		}
+	}
+	for (int len = 2; len <= FFT_N; len <<= 1) {
+		int step = FFT_N / len;
+
+		for (int i = 0; i < FFT_N; i += len) {
+			for (int k = 0; k < len / 2; k++) {
+				double cr = wr[k * step], ci = inverse ? -wi[k * step] : wi[k * step];
+				int u = i + k, v = i + k + len / 2;
+				double tr = zr[v] * cr - zi[v] * ci, ti = zr[v] * ci + zi[v] * cr;
+
+				SITE(FFT, fft, u, v);
+				zr[v] = zr[u] - tr;
+				zi[v] = zi[u] - ti;
+				zr[u] += tr;
+				zi[u] += ti;
+			}
+		}
+	}
+	if (inverse)
+		for (int i = 0; i < FFT_N; i++) {
+			zr[i] /= FFT_N;
+			zi[i] /= FFT_N;
+		}
+}
+
+static int fft_kernel(void)
+{
+	double err = 0;
+
+	for (int k = 0; k < FFT_N / 2; k++) {
+		wr[k] = cos(-2 * M_PI * k / FFT_N);
+		wi[k] = sin(-2 * M_PI * k / FFT_N);
+	}
+	initrand();
+	for (int i = 0; i < FFT_N; i++) {
+		orig[i] = zr[i] = (rand16() - 32768) / 32768.0;
+		zi[i] = 0;
+	}
+	for (int n = 0; n < 10; n++) {
+		fft(0);
+		fft(1);
+	}
+	for (int i = 0; i < FFT_N; i++)
+		err += fabs(zr[i] - orig[i]) + fabs(zi[i]);
+	return err < 1e-6;
+}
+
+static int (*const kernels[PCOST_SK_N])(void) = {
+	perm, towers, queens, intmm, puzzle, quick, bubble, tree, fft_kernel,
+};
+
+int ENTRY(unsigned mask, uint64_t reps, uint64_t out[PCOST_SK_N])
+{
+	int bad = -1;
+
+	memset(hits, 0, sizeof(hits));
+	for (uint64_t r = 0; r < reps; r++)
+		for (int k = 0; k < PCOST_SK_N; k++)
+			if ((mask & (1u << k)) && !kernels[k]() && bad < 0)
+				bad = k;
+	memcpy(out, hits, sizeof(hits));
+	return bad;
+}

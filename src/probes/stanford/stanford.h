@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stanford: the probe-heavy kernels of seed 002 (Hennessy's Stanford suite),
+ * one SDT probe on each hot path.  kernels.c is compiled once per probe
+ * variant by mk/probes.mk into differently named entry points, so all five
+ * variants live in the probecost binary itself.
+ *
+ * Provider per variant: "stanford_plain", "stanford_volatile",
+ * "stanford_plain_sem", "stanford_volatile_sem" (none has no probes); the probe
+ * names are the kernel names below.  Every probe site also increments a plain
+ * counter, in every variant, so the number of hits is known exactly.
+ */
+#ifndef PCOST_STANFORD_H
+#define PCOST_STANFORD_H
+
+#include <stdint.h>
+
+enum pcost_stanford_kernel {
+	PCOST_SK_PERM,
+	PCOST_SK_TOWERS,
+	PCOST_SK_QUEENS,
+	PCOST_SK_INTMM,
+	PCOST_SK_PUZZLE,
+	PCOST_SK_QUICK,
+	PCOST_SK_BUBBLE,
+	PCOST_SK_TREE,
+	PCOST_SK_FFT,
+	PCOST_SK_N
+};
+
+/* Kernel (= probe) names, in enum order. */
+#define PCOST_STANFORD_KERNEL_NAMES                                                                \
+	{ "perm", "towers", "queens", "intmm", "puzzle", "quick", "bubble", "tree", "fft" }
+
+/*
+ * Run the kernels in mask (bit i = kernel i) reps times each, as the Stanford
+ * driver does.  hits[] gets the number of times each probe site was executed.
+ * Returns -1 when all kernels' self-checks pass, else the index of the first
+ * kernel whose result was wrong (a build or transcription bug).
+ */
+typedef int (*pcost_stanford_fn)(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+
+int pcost_stanford_none(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+int pcost_stanford_plain(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+int pcost_stanford_volatile(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+int pcost_stanford_plain_sem(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+int pcost_stanford_volatile_sem(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+
+#endif

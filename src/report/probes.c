@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/probes: render a `probes` session -- per variant x arming method the
+ * elapsed time, overhead against the dormant run of the same build, cost per
+ * hit in ns and TSC cycles, hits counted vs expected; then the dormant cost
+ * of each probe build against the no-probe build.  Reads the session and
+ * pcost_analyze() only.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "report/report.h"
+#include "stats.h"
+
+#define BOOT_RESAMPLES 2000	/* as analyze.c */
+
+static bool measured(const struct pcost_run_sample *x)
+{
+	return !x->warmup && !x->failed;
+}
+
+/* Worst shortfall of the method's count against the hits expected (negative: extra hits). */
+struct hits_check {
+	bool known;		/* some sample carried a count and something was expected */
+	int64_t expected;
+	int64_t counted;	/* median (analyze) */
+	int64_t lost;		/* max over samples of expected - counted, > 0: hits lost */
+	int64_t extra;		/* max over samples of counted - expected */
+};
+
+static struct hits_check check_hits(const struct pcost_config *c,
+				    const struct pcost_config_stats *st)
+{
+	struct hits_check h = { .expected = c->expected_events, .counted = st->monitor_events };
+
+	if (h.expected < 0 && st->monitor_events >= 0) {
+		/* Nothing to check against: the count alone. */
+		h.known = true;
+		return h;
+	}
+
+	if (h.expected < 0) {
+		/* No --hits: what the workload itself reported is the reference. */
+		h.expected = st->events ? (int64_t)st->events : -1;
+	}
+	for (size_t k = 0; k < c->nsamples && h.expected >= 0; k++) {
+		const struct pcost_run_sample *x = &c->samples[k];
+
+		if (!measured(x) || x->monitor_events < 0)
+			continue;
+		h.known = true;
+		if (h.expected - x->monitor_events > h.lost)
+			h.lost = h.expected - x->monitor_events;
+		if (x->monitor_events - h.expected > h.extra)
+			h.extra = x->monitor_events - h.expected;
+	}
+	return h;
+}
+
+/*
+ * Hits per run for the cost per hit: the exact number when known, else what
+ * the workload reported, else (a user's command without --hits) what the
+ * method itself counted.
+ */
+static uint64_t hits_per_run(const struct pcost_config *c, const struct pcost_config_stats *t)
+{
+	if (c->expected_events > 0)
+		return (uint64_t)c->expected_events;
+	if (t->events)
+		return t->events;
+	return t->monitor_events > 0 ? (uint64_t)t->monitor_events : 0;
+}
+
+/* The dormant run of variant "none": what the probe builds' dormant runs compare to. */
+static int find_noprobe(const struct pcost_session *s, const struct pcost_config *c)
+{
+	for (size_t j = 0; j < s->nconfigs; j++) {
+		const struct pcost_config *b = &s->configs[j];
+
+		if (b->variant && !strcmp(b->variant, "none") && !strcmp(b->monitor, "dormant") &&
+		    !strcmp(b->workload, c->workload))
+			return (int)j;
+	}
+	return -1;
+}
+
+struct dormant_cost {
+	bool ok;
+	double overhead, lo, hi, per_hit_ns;
+};
+
+/* Paired by block, as analyze.c does for its overheads. */
+static struct dormant_cost dormant_vs_noprobe(const struct pcost_session *s, size_t i, size_t b,
+					      uint64_t hits)
+{
+	const struct pcost_config *c = &s->configs[i], *base = &s->configs[b];
+	struct dormant_cost d = { .ok = false };
+	double *num = xcalloc(c->nsamples + 1, sizeof(double));
+	double *den = xcalloc(c->nsamples + 1, sizeof(double));
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nsamples; k++) {
+		if (!measured(&c->samples[k]))
+			continue;
+		for (size_t j = 0; j < base->nsamples; j++) {
+			if (measured(&base->samples[j]) && base->samples[j].block == c->samples[k].block) {
+				num[n] = (double)c->samples[k].wall_ns;
+				den[n] = (double)base->samples[j].wall_ns;
+				n++;
+				break;
+			}
+		}
+	}
+	if (n) {
+		double mn = pcost_mean(num, n), md = pcost_mean(den, n);
+
+		d.ok = true;
+		d.overhead = mn / md - 1;
+		d.lo = d.hi = NAN;
+		if (n >= 2)
+			pcost_bootstrap_ratio_ci(num, den, n, BOOT_RESAMPLES, s->seed ^ (i << 8), 0.95,
+						 &d.lo, &d.hi);
+		d.per_hit_ns = hits ? (mn - md) / (double)hits : NAN;
+	}
+	free(num);
+	free(den);
+	return d;
+}
+
+static const char *variant_of(const struct pcost_config *c)
+{
+	return c->variant ? c->variant : "-";
+}
+
+static void fmt_pct(char *buf, size_t len, double v, double lo, double hi)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isnan(lo))
+		snprintf(buf, len, "%+.1f%%", 100 * v);
+	else
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", 100 * v, 100 * lo, 100 * hi);
+}
+
+static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool baseline)
+{
+	if (baseline)
+		snprintf(buf, len, "-");
+	else if (!h->known)
+		snprintf(buf, len, "%s", h->expected >= 0 ? "not counted" : "-");
+	else if (h->expected < 0)
+		snprintf(buf, len, "%lld counted, none expected given", (long long)h->counted);
+	else if (h->lost > 0)
+		snprintf(buf, len, "%lld / %lld  %lld HITS LOST", (long long)h->counted,
+			 (long long)h->expected, (long long)h->lost);
+	else if (h->extra > 0)
+		snprintf(buf, len, "%lld / %lld  %lld extra hits", (long long)h->counted,
+			 (long long)h->expected, (long long)h->extra);
+	else
+		snprintf(buf, len, "%lld / %lld  ok", (long long)h->counted, (long long)h->expected);
+}
+
+static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
+		 bool md)
+{
+	const struct pcost_config *c0 = s->nconfigs ? &s->configs[0] : NULL;
+	unsigned blocks = 0, warm = 0;
+	bool any_dormant = false;
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (size_t k = 0; k < s->configs[i].nsamples; k++) {
+			const struct pcost_run_sample *x = &s->configs[i].samples[k];
+
+			if (x->warmup && x->block + 1 > warm)
+				warm = x->block + 1;
+			if (x->block + 1 > blocks)
+				blocks = x->block + 1;
+		}
+	{
+		const char *args = c0 && c0->workload_args ? c0->workload_args : "";
+
+		/* The variant is a column: drop it from the arguments in the title. */
+		if (!strncmp(args, "variant=", 8))
+			args += strcspn(args, " ") + (args[strcspn(args, " ")] ? 1 : 0);
+		fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n",
+			c0 ? c0->workload : "-", args,
+			c0 ? (unsigned long long)(c0->expected_events > 0 ? c0->expected_events
+									   : (int64_t)st[0].events)
+			   : 0ULL,
+			s->complete ? "" : " (INTERRUPTED: partial)");
+	}
+	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time over the "
+		     "dormant run of the same build / hits%s\n\n",
+		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
+	if (md)
+		fprintf(out, "| variant | method | elapsed | overhead | per hit | cycles/hit | hits "
+			     "counted / expected |\n|---|---|---|---|---|---|---|\n");
+	else
+		fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n", "variant", "method",
+			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		const struct pcost_config_stats *t = &st[i];
+		struct hits_check h = check_hits(c, t);
+		char el[64], ov[64], ph[32] = "-", cy[32] = "-", hi[96];
+		uint64_t hits = hits_per_run(c, t);
+
+		if (t->nok)
+			snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9,
+				 100 * t->wall.cov);
+		else
+			snprintf(el, sizeof(el), "failed (%zu)", t->nfailed);
+		fmt_pct(ov, sizeof(ov), t->overhead, t->overhead_lo, t->overhead_hi);
+		if (t->baseline >= 0 && hits && !isnan(t->extra_ns)) {
+			snprintf(ph, sizeof(ph), "%.0f ns", t->extra_ns / (double)hits);
+			if (s->tsc_hz > 0)
+				snprintf(cy, sizeof(cy), "%.0f", t->extra_cycles / (double)hits);
+		}
+		fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor,
+				el, ov, ph, cy, hi);
+		else
+			fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n", variant_of(c),
+				c->monitor, el, ov, ph, cy, hi);
+		any_dormant |= t->baseline < 0 && c->variant && strcmp(c->variant, "none") &&
+			       find_noprobe(s, c) >= 0;
+	}
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+
+		for (size_t k = c->nsamples; k-- > 0;)
+			if (c->samples[k].failed && !c->samples[k].warmup) {
+				fprintf(out, "%s  %s/%s failed: %s\n", md ? "\n" : "", variant_of(c),
+					c->monitor, c->samples[k].fail_reason);
+				break;
+			}
+	}
+	if (!any_dormant)
+		return;
+	fprintf(out, "\n# dormant probes vs the no-probe build (what a probe costs when nobody "
+		     "listens)\n");
+	if (md)
+		fprintf(out, "| variant | overhead | per hit |\n|---|---|---|\n");
+	else
+		fprintf(out, "  %-13s %-25s %s\n", "variant", "overhead", "per hit");
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		int b;
+		struct dormant_cost d;
+		char ov[64], ph[32] = "-";
+
+		if (st[i].baseline >= 0 || !c->variant || !strcmp(c->variant, "none"))
+			continue;
+		b = find_noprobe(s, c);
+		if (b < 0)
+			continue;
+		d = dormant_vs_noprobe(s, i, (size_t)b,
+				       c->expected_events > 0 ? (uint64_t)c->expected_events
+							      : st[i].events);
+		if (!d.ok)
+			continue;
+		fmt_pct(ov, sizeof(ov), d.overhead, d.lo, d.hi);
+		if (!isnan(d.per_hit_ns))
+			snprintf(ph, sizeof(ph), "%.2f ns", d.per_hit_ns);
+		if (md)
+			fprintf(out, "| %s | %s | %s |\n", c->variant, ov, ph);
+		else
+			fprintf(out, "  %-13s %-25s %s\n", c->variant, ov, ph);
+	}
+}
+
+static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+{
+	fprintf(out, "variant,method,runs,failed,elapsed_mean_ns,elapsed_cov,overhead,overhead_lo,"
+		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost\n");
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		const struct pcost_config_stats *t = &st[i];
+		struct hits_check h = check_hits(c, t);
+		uint64_t hits = hits_per_run(c, t);
+		double ph = t->baseline >= 0 && hits ? t->extra_ns / (double)hits : NAN;
+		double pc = s->tsc_hz > 0 && !isnan(ph) ? t->extra_cycles / (double)hits : NAN;
+
+		fprintf(out, "%s,%s,%zu,%zu,%.0f,%.4f,%.5f,%.5f,%.5f,%.2f,%.1f,%lld,%lld,%lld\n",
+			variant_of(c), c->monitor, t->nok, t->nfailed, t->wall.mean, t->wall.cov,
+			t->overhead, t->overhead_lo, t->overhead_hi, ph, pc, (long long)h.expected,
+			h.known ? (long long)h.counted : -1LL, h.known ? (long long)h.lost : -1LL);
+	}
+}
+
+static cJSON *num_or_null(double v)
+{
+	return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+}
+
+static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+{
+	cJSON *root = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(root, "configs");
+	char *txt;
+
+	cJSON_AddStringToObject(root, "kind", "probes");
+	cJSON_AddBoolToObject(root, "complete", s->complete);
+	cJSON_AddItemToObject(root, "tsc_hz", num_or_null(s->tsc_hz > 0 ? s->tsc_hz : NAN));
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		const struct pcost_config_stats *t = &st[i];
+		struct hits_check h = check_hits(c, t);
+		uint64_t hits = hits_per_run(c, t);
+		double ph = t->baseline >= 0 && hits ? t->extra_ns / (double)hits : NAN;
+		cJSON *o = cJSON_CreateObject();
+		int b;
+
+		cJSON_AddStringToObject(o, "workload", c->workload);
+		cJSON_AddStringToObject(o, "workload_args", c->workload_args ? c->workload_args : "");
+		cJSON_AddStringToObject(o, "variant", variant_of(c));
+		cJSON_AddStringToObject(o, "method", c->monitor);
+		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
+		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
+		cJSON_AddItemToObject(o, "elapsed_mean_ns", num_or_null(t->nok ? t->wall.mean : NAN));
+		cJSON_AddItemToObject(o, "elapsed_cov", num_or_null(t->nok ? t->wall.cov : NAN));
+		cJSON_AddItemToObject(o, "overhead", num_or_null(t->overhead));
+		cJSON_AddItemToObject(o, "overhead_lo", num_or_null(t->overhead_lo));
+		cJSON_AddItemToObject(o, "overhead_hi", num_or_null(t->overhead_hi));
+		cJSON_AddItemToObject(o, "per_hit_ns", num_or_null(ph));
+		cJSON_AddItemToObject(o, "per_hit_cycles",
+				      num_or_null(s->tsc_hz > 0 && !isnan(ph)
+							  ? t->extra_cycles / (double)hits
+							  : NAN));
+		cJSON_AddNumberToObject(o, "hits_expected", (double)h.expected);
+		cJSON_AddItemToObject(o, "hits_counted",
+				      h.known ? cJSON_CreateNumber((double)h.counted) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "hits_lost",
+				      h.known ? cJSON_CreateNumber((double)h.lost) : cJSON_CreateNull());
+		if (t->baseline < 0 && c->variant && strcmp(c->variant, "none") &&
+		    (b = find_noprobe(s, c)) >= 0) {
+			struct dormant_cost d = dormant_vs_noprobe(s, i, (size_t)b, hits);
+
+			if (d.ok) {
+				cJSON_AddItemToObject(o, "dormant_overhead", num_or_null(d.overhead));
+				cJSON_AddItemToObject(o, "dormant_overhead_lo", num_or_null(d.lo));
+				cJSON_AddItemToObject(o, "dormant_overhead_hi", num_or_null(d.hi));
+				cJSON_AddItemToObject(o, "dormant_per_hit_ns", num_or_null(d.per_hit_ns));
+			}
+		}
+		cJSON_AddItemToArray(rows, o);
+	}
+	txt = cJSON_Print(root);
+	fprintf(out, "%s\n", txt);
+	free(txt);
+	cJSON_Delete(root);
+}
+
+int pcost_report_probes(const struct pcost_session *s, enum pcost_format f, FILE *out)
+{
+	struct pcost_config_stats *st = NULL;
+	int rc = pcost_analyze(s, &st);
+
+	if (rc < 0)
+		return rc;
+	switch (f) {
+	case PCOST_FMT_CSV:
+		csv(s, st, out);
+		break;
+	case PCOST_FMT_JSON:
+		json(s, st, out);
+		break;
+	case PCOST_FMT_MARKDOWN:
+		text(s, st, out, true);
+		break;
+	default:
+		text(s, st, out, false);
+		break;
+	}
+	free(st);
+	return 0;
+}

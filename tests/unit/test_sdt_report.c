@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/* test_sdt_report: the probes report on a synthetic session with known answers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "report/report.h"
+#include "result.h"
+
+/* Four blocks; walls in ms; the uprobe's counts per block. */
+static void add(struct pcost_session *s, const char *variant, const char *monitor, double ms,
+		const int64_t *counts)
+{
+	char args[64];
+	struct pcost_config *c;
+
+	/* As cmd/probes.c records them: the variant is part of the workload's arguments. */
+	snprintf(args, sizeof(args), "variant=%s scale=1", variant);
+	c = pcost_session_add_config(s, "stanford", args, monitor, variant, "hit");
+
+	c->expected_events = 1000;
+	for (uint32_t b = 0; b < 4; b++) {
+		struct pcost_run_sample x = { .block = b, .wait_status = 0, .scale = 1,
+					      .has_report = true, .events = 1000 };
+
+		/* +-1% around the mean, the same pattern in every config. */
+		x.wall_ns = (pcost_ns)(ms * 1e6 * (b % 2 ? 1.01 : 0.99));
+		x.monitor_events = counts ? counts[b] : -1;
+		pcost_config_add_sample(c, &x);
+	}
+}
+
+static char *render(const struct pcost_session *s, enum pcost_format f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_int_equal(pcost_report_probes(s, f, out), 0);
+	fclose(out);
+	return buf;
+}
+
+static void known_answers(void **state)
+{
+	static const int64_t exact[4] = { 1000, 1000, 1000, 1000 };
+	static const int64_t short_by_10[4] = { 1000, 990, 1000, 1000 };
+	struct pcost_session s;
+	char *txt, *csv;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	s.tsc_hz = 2e9;
+	s.complete = true;
+	add(&s, "none", "dormant", 9, NULL);
+	add(&s, "plain", "dormant", 10, NULL);
+	add(&s, "plain", "uprobe", 11, exact);
+	add(&s, "plain", "ftrace", 12, short_by_10);
+	txt = render(&s, PCOST_FMT_TEXT);
+	/* 1 ms extra over 1000 hits: 1000 ns, 2000 cycles at 2 GHz. */
+	assert_non_null(strstr(txt, "1000 ns"));
+	assert_non_null(strstr(txt, "2000 "));
+	assert_non_null(strstr(txt, "1000 / 1000  ok"));
+	assert_non_null(strstr(txt, "10 HITS LOST"));
+	/* plain's dormant build against the no-probe one: +11.1%, 1 ms / 1000 hits. */
+	assert_non_null(strstr(txt, "+11.1%"));
+	assert_non_null(strstr(txt, "1000.00 ns"));
+	csv = render(&s, PCOST_FMT_CSV);
+	assert_non_null(strstr(csv, "plain,uprobe,4,0,11000000,"));
+	assert_non_null(strstr(csv, ",1000.00,2000.0,1000,1000,0\n"));
+	assert_non_null(strstr(csv, ",2000.00,4000.0,1000,1000,10\n"));
+	free(txt);
+	free(csv);
+	pcost_session_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(known_answers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
