@@ -3,7 +3,7 @@
 P="${PROBECOST:-./probecost}"
 F=tests/cli/fake
 T=/sys/kernel/tracing
-echo "1..5"
+echo "1..6"
 mons=(--attach "$F/attach-ready" --ready 'ready$')
 tp=no
 if [ -w "$T/instances" ] && [ -e "$T/events/raw_syscalls/enable" ]; then
@@ -29,4 +29,14 @@ if [ $tp = yes ]; then
 else
 	echo "ok 4 # skip tracefs not writable here (needs root)"
 	echo "ok 5 # skip tracefs not writable here (needs root)"
+fi
+# An instance left by a probecost killed with SIGKILL (its PID gone) is swept first.
+if [ $tp = yes ]; then
+	/bin/true & dead=$!; wait $dead
+	mkdir "$T/instances/probecost-$dead"
+	"$P" run --no-store --runs 1 --warmup 0 -m tracepoint-syscalls -- /bin/true >/dev/null 2>&1
+	[ -d "$T/instances/probecost-$dead" ] && { echo "not ok 6 - a stale instance was left"; rmdir "$T/instances/probecost-$dead"; } \
+		|| echo "ok 6 - a stale instance of a dead probecost was removed"
+else
+	echo "ok 6 # skip tracefs not writable here (needs root)"
 fi
