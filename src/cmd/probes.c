@@ -273,7 +273,7 @@ static int add_config(struct pcost_runner *r, struct plan *pl, struct pcost_sess
 	return 0;
 }
 
-static int measure(const struct opts *o, struct pcost_session *s, int argc, char **argv)
+static int measure(const struct opts *o, struct pcost_session *s)
 {
 	struct plan pl = { .nmethods = 0 };
 	struct pcost_runner_opts ro;
@@ -450,8 +450,6 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 	}
 	pcost_sdt_list_release(&l);
 	free(sites);
-	(void)argc;
-	(void)argv;
 	return rc;
 
 out_runner:
@@ -567,7 +565,7 @@ int cmd_probes(int argc, char **argv)
 	s.tsc_hz = pcost_tsc_hz ? pcost_tsc_hz() : 0;
 	if (pcost_env_self && pcost_env_to_json_text)
 		s.env_json = pcost_env_to_json_text(pcost_env_self());
-	rc = measure(&o, &s, argc, argv);
+	rc = measure(&o, &s);
 	pcost_session_release(&s);
 	return rc;
 }
