@@ -114,14 +114,22 @@ static int list_probes(const char *bin, enum pcost_format f)
 		else if (f == PCOST_FMT_MARKDOWN)
 			printf("| %s | %s | 0x%llx | 0x%llx | 0x%llx | 0x%llx | `%s` |\n", p->provider,
 			       p->name, pc, po, sm, so, p->args);
-		else
-			/* Names are C identifiers and args assembler operands: no JSON escapes needed
-			 * beyond '"' and '\\', which operands do not contain; checked anyway. */
-			printf("%s\n  {\"provider\": \"%s\", \"name\": \"%s\", \"pc\": %llu, "
-			       "\"pc_offset\": %llu, \"semaphore\": %llu, \"semaphore_offset\": %llu, "
-			       "\"args\": \"%s\"}",
-			       i ? "," : "", p->provider, p->name, pc, po, sm, so,
-			       strpbrk(p->args, "\"\\") ? "" : p->args);
+		else {
+			cJSON *o = cJSON_CreateObject();
+			char *txt;
+
+			cJSON_AddStringToObject(o, "provider", p->provider);
+			cJSON_AddStringToObject(o, "name", p->name);
+			cJSON_AddNumberToObject(o, "pc", (double)pc);
+			cJSON_AddNumberToObject(o, "pc_offset", (double)po);
+			cJSON_AddNumberToObject(o, "semaphore", (double)sm);
+			cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
+			cJSON_AddStringToObject(o, "args", p->args);
+			txt = cJSON_PrintUnformatted(o);
+			printf("%s\n  %s", i ? "," : "", txt);
+			free(txt);
+			cJSON_Delete(o);
+		}
 	}
 	if (f == PCOST_FMT_JSON)
 		printf("\n]\n");
