@@ -97,4 +97,8 @@ const char *pcost_self_exe(void);
 /* Overhead CI half-width of configuration i against its baseline (fraction), NAN if unknown. */
 double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i);
 
+/* The last note a monitor left for configuration config (lost events...), NULL when none;
+ * *count: how many runs left one. */
+const char *pcost_runner_note(const struct pcost_runner *r, size_t config, unsigned *count);
+
 #endif

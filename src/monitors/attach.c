@@ -93,13 +93,16 @@ static char **expand_argv(struct attach_monitor *a)
 		n++;
 	v = xcalloc(n + 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
-		char *at = strstr(a->argv[i], "{DIR}");
+		char *w = xstrdup(a->argv[i]), *at;
 
-		if (at)
-			v[i] = xasprintf("%.*s%s%s", (int)(at - a->argv[i]), a->argv[i], a->dir,
-					 at + 5);
-		else
-			v[i] = xstrdup(a->argv[i]);
+		/* Every "{DIR}" becomes the private directory. */
+		while ((at = strstr(w, "{DIR}"))) {
+			char *next = xasprintf("%.*s%s%s", (int)(at - w), w, a->dir, at + 5);
+
+			free(w);
+			w = next;
+		}
+		v[i] = w;
 	}
 	return v;
 }

@@ -147,7 +147,8 @@ struct pcost_monitor *pcost_monitor_create(const char *word, char *err, size_t l
 	const char *colon = strchr(word, ':');
 	size_t nlen = colon ? (size_t)(colon - word) : strlen(word);
 
-	if (strpbrk(word, " \t"))
+	/* A blank, a quote or a path: the user's own wrapper command. */
+	if (strpbrk(word, " \t'\"/"))
 		return pcost_monitor_def_custom.create(word, err, len);
 	for_each_monitor_def(d) {
 		if (strlen(d->name) == nlen && !strncmp(d->name, word, nlen))

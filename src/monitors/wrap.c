@@ -49,8 +49,9 @@ static int wrap_prepare(struct pcost_monitor *m, char *err, size_t len)
 
 	if (!w->uses_tmp || w->tmp[0])
 		return 0;
-	snprintf(w->tmp, sizeof(w->tmp), "%s/probecost-%s-XXXXXX",
-		 getenv("TMPDIR") ?: "/tmp", m->name);
+	/* A custom wrapper's name is its command line: not a file name. */
+	snprintf(w->tmp, sizeof(w->tmp), "%s/probecost-%s-XXXXXX", getenv("TMPDIR") ?: "/tmp",
+		 strpbrk(m->name, "/ \t'\"") ? "custom" : m->name);
 	fd = mkstemp(w->tmp);
 	if (fd < 0) {
 		int e = errno;

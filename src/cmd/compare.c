@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/* cmd/compare: two stored sessions side by side: changes, their CIs and tests, env differences. */
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cmd.h"
+#include "cmd/store_cli.h"
+#include "compare.h"
+#include "format.h"
+#include "report/plot.h"
+#include "util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: probecost compare ID1 ID2 [--db PATH] [--threshold PCT] [--fail-above PCT]\n"
+		"                         [--format text|json|csv|markdown] [--plot FILE.svg|png|pdf]\n\n"
+		"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
+		"Per configuration present in both (same workload, arguments, monitor, variant):\n"
+		"both mean wall times per run, the change with a 95%% bootstrap CI and Welch's\n"
+		"p, both overheads and their change in points with a 95%% bootstrap CI (blocks\n"
+		"of each session resampled, pairs kept); REGRESSION marks a growth above\n"
+		"--threshold (default 5) whose CI lies above 0.  For counters sessions the rows are the\n"
+		"counter operations and the change is in percent.  Configurations on one side\n"
+		"only, and differences between the two machine fingerprints, are listed.\n"
+		"--fail-above PCT exits 1 when any overhead grew by more than PCT points (counter\n"
+		"costs: percent), so CI can gate on it.\n");
+}
+
+/* 3 significant digits in ns, us, ms or s. */
+static const char *fmt_ns(double ns, char *buf, size_t len)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+
+	if (!isfinite(ns)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++)
+		if (fabs(ns) >= u[i].div || i == ARRAY_SIZE(u) - 1) {
+			double v = ns / u[i].div;
+
+			snprintf(buf, len, "%.*f %s", fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v,
+				 u[i].unit);
+			break;
+		}
+	return buf;
+}
+
+static const char *fmt_pct(double f, char *buf, size_t len)
+{
+	if (!isfinite(f))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(f * 100) >= 100 ? 0 : 1, f * 100);
+	return buf;
+}
+
+static const char *fmt_p(double p, char *buf, size_t len)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+	return buf;
+}
+
+static void headline(const char *tag, const struct pcost_session *s)
+{
+	char *kernel = pcost_env_json_kernel(s->env_json), when[32];
+	time_t t = (time_t)s->started;
+	struct tm tm;
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", gmtime_r(&t, &tm) ? &tm : &(struct tm){ 0 });
+	printf("%s: session %lld, %s, %s UTC, kernel %s%s\n", tag, (long long)s->id,
+	       pcost_session_kind_name(s->kind), when, kernel ? kernel : "unknown",
+	       s->complete ? "" : " (incomplete)");
+	free(kernel);
+}
+
+static void print_text(const struct pcost_session *a, const struct pcost_session *b,
+		       const struct pcost_compare *c, bool md)
+{
+	char m1[24], m2[24], ch[24], lo[24], hi[24], p[16], oa[24], ob[24], d[64], ci[80];
+	bool any_one = false;
+	const char *sep = md ? " | " : "  ";
+	int wn = 13;
+
+	/* The name column as wide as the longest name (capped: long ones overflow). */
+	for (size_t i = 0; i < c->nrows; i++)
+		wn = (int)fmin(60, fmax(wn, (double)strlen(c->rows[i].name)));
+
+	headline("A", a);
+	headline("B", b);
+	printf("\n");
+	if (md)
+		printf("| configuration | A mean | B mean | change [95%% CI] | p | A overhead | "
+		       "B overhead | overhead change [95%% CI] | |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	else
+		printf("%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s\n", wn, "CONFIGURATION", sep,
+		       "A MEAN", sep, "B MEAN", sep, "MEAN CHANGE [95% CI]", sep, "P", sep, "A OVH", sep,
+		       "B OVH", sep, "OVERHEAD CHANGE [95% CI]");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (r->ia < 0 || r->ib < 0) {
+			any_one = true;
+			continue;
+		}
+		snprintf(ci, sizeof(ci), "%s [%s, %s]", fmt_pct(r->change, ch, sizeof(ch)),
+			 fmt_pct(r->change_lo, lo, sizeof(lo)), fmt_pct(r->change_hi, hi, sizeof(hi)));
+		if (isfinite(r->delta_pts) && r->has_overhead && isfinite(r->delta_lo))
+			snprintf(d, sizeof(d), "%+.1f [%+.*f, %+.*f] pts", r->delta_pts,
+				 fabs(r->delta_lo) < 100 ? 1 : 0, r->delta_lo,
+				 fabs(r->delta_hi) < 100 ? 1 : 0, r->delta_hi);
+		else if (isfinite(r->delta_pts))
+			snprintf(d, sizeof(d), "%+.1f %s", r->delta_pts, r->has_overhead ? "pts" : "%");
+		else
+			snprintf(d, sizeof(d), "-");
+		printf("%s%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s%s%s%s\n", md ? "| " : "", wn, r->name,
+		       sep, fmt_ns(r->mean_a, m1, sizeof(m1)), sep, fmt_ns(r->mean_b, m2, sizeof(m2)),
+		       sep, ci, sep, fmt_p(r->p, p, sizeof(p)), sep,
+		       r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,
+		       r->has_overhead ? fmt_pct(r->ovh_b, ob, sizeof(ob)) : "-", sep, d,
+		       md ? " | " : "  ", r->regression ? "REGRESSION" : "", md ? " |" : "");
+	}
+	if (any_one) {
+		printf("\n");
+		for (size_t i = 0; i < c->nrows; i++)
+			if (c->rows[i].ia < 0 || c->rows[i].ib < 0)
+				printf("%sonly in %s: %s\n", md ? "- " : "", c->rows[i].ia < 0 ? "B" : "A",
+				       c->rows[i].name);
+	}
+	printf("\n%s (A -> B):%s\n", "environment differences", c->ndiffs ? "" : " none");
+	for (size_t i = 0; i < c->ndiffs; i++)
+		printf("%s%s: %s -> %s\n", md ? "- " : "  ", c->diffs[i].key,
+		       c->diffs[i].a ? c->diffs[i].a : "(absent)", c->diffs[i].b ? c->diffs[i].b : "(absent)");
+}
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void print_json(const struct pcost_session *a, const struct pcost_session *b,
+		       const struct pcost_compare *c, double threshold)
+{
+	cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
+	cJSON *env = cJSON_AddArrayToObject(o, "env_differences");
+	char *text;
+
+	cJSON_AddNumberToObject(o, "a", (double)a->id);
+	cJSON_AddNumberToObject(o, "b", (double)b->id);
+	cJSON_AddStringToObject(o, "kind", pcost_session_kind_name(a->kind));
+	cJSON_AddNumberToObject(o, "threshold", threshold);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", r->name);
+		cJSON_AddStringToObject(x, "in", r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both");
+		if (r->ia >= 0 && r->ib >= 0) {
+			cJSON_AddNumberToObject(x, "n_a", (double)r->na);
+			cJSON_AddNumberToObject(x, "n_b", (double)r->nb);
+			add_num(x, "mean_a_ns", r->mean_a);
+			add_num(x, "mean_b_ns", r->mean_b);
+			add_num(x, "change", r->change);
+			add_num(x, "change_lo", r->change_lo);
+			add_num(x, "change_hi", r->change_hi);
+			add_num(x, "p", r->p);
+			cJSON_AddBoolToObject(x, "significant", r->significant);
+			if (r->has_overhead) {
+				add_num(x, "overhead_a", r->ovh_a);
+				add_num(x, "overhead_b", r->ovh_b);
+			}
+			add_num(x, r->has_overhead ? "overhead_change_points" : "change_percent",
+				r->delta_pts);
+			add_num(x, "delta_lo", r->delta_lo);
+			add_num(x, "delta_hi", r->delta_hi);
+			cJSON_AddBoolToObject(x, "regression", r->regression);
+		}
+		cJSON_AddItemToArray(rows, x);
+	}
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "key", c->diffs[i].key);
+		if (c->diffs[i].a)
+			cJSON_AddStringToObject(x, "a", c->diffs[i].a);
+		else
+			cJSON_AddNullToObject(x, "a");
+		if (c->diffs[i].b)
+			cJSON_AddStringToObject(x, "b", c->diffs[i].b);
+		else
+			cJSON_AddNullToObject(x, "b");
+		cJSON_AddItemToArray(env, x);
+	}
+	text = cJSON_Print(o);
+	printf("%s\n", text);
+	free(text);
+	cJSON_Delete(o);
+}
+
+static void print_csv(const struct pcost_compare *c)
+{
+	printf("name,in,mean_a_ns,mean_b_ns,change,change_lo,change_hi,p,overhead_a,overhead_b,"
+	       "delta,regression\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d\n", r->name,
+		       r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b, r->change,
+		       r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
+		       r->regression);
+	}
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },	      { "threshold", required_argument, NULL, 't' },
+		{ "fail-above", required_argument, NULL, 'F' }, { "format", required_argument, NULL, 'f' },
+		{ "plot", required_argument, NULL, 'p' },     { "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	enum pcost_format fmt = PCOST_FMT_TEXT;
+	const char *db_opt = NULL, *plot = NULL;
+	double threshold = 5, fail_above = NAN;
+	struct pcost_session a, b;
+	struct pcost_compare cmp;
+	struct pcost_db *db;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db_opt = optarg;
+			break;
+		case 't':
+		case 'F':
+			if (pcost_parse_double(optarg, 0, 1e6, c == 't' ? &threshold : &fail_above))
+				return usage_error("--%s takes a percentage >= 0, not '%s'",
+						   c == 't' ? "threshold" : "fail-above", optarg);
+			break;
+		case 'f':
+			if (pcost_format_parse(optarg, &fmt))
+				return usage_error("unknown --format '%s' (text, json, csv, markdown)", optarg);
+			break;
+		case 'p':
+			if (pcost_plot_format_of(optarg) < 0)
+				return usage_error("--plot FILE must end in .svg, .png or .pdf, not '%s'", optarg);
+			plot = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return usage_error("compare: unknown option '%s'; see 'probecost compare --help'",
+					   argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error("compare takes two session ids; see 'probecost history'");
+	if ((rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db)))
+		return rc;
+	if ((rc = pcost_cli_load(db, argv[optind], &a))) {
+		pcost_db_close(db);
+		return rc;
+	}
+	if ((rc = pcost_cli_load(db, argv[optind + 1], &b))) {
+		pcost_session_release(&a);
+		pcost_db_close(db);
+		return rc;
+	}
+	pcost_db_close(db);
+	if (pcost_compare_sessions(&a, &b, threshold, a.seed ^ b.seed, &cmp)) {
+		rc = usage_error("session %lld is a '%s' session and %lld a '%s' one; compare sessions of one kind",
+				 (long long)a.id, pcost_session_kind_name(a.kind), (long long)b.id,
+				 pcost_session_kind_name(b.kind));
+		goto out;
+	}
+	if (fmt == PCOST_FMT_JSON)
+		print_json(&a, &b, &cmp, threshold);
+	else if (fmt == PCOST_FMT_CSV)
+		print_csv(&cmp);
+	else
+		print_text(&a, &b, &cmp, fmt == PCOST_FMT_MARKDOWN);
+	if (plot) {
+		char err[256];
+
+		if (pcost_plot_compare(&a, &b, &cmp, plot, err, sizeof(err))) {
+			error("could not plot to '%s': %s", plot, err);
+			rc = PCOST_EXIT_FAIL;
+		}
+	}
+	if (isfinite(fail_above)) {
+		for (size_t i = 0; i < cmp.nrows; i++) {
+			const struct pcost_compare_row *r = &cmp.rows[i];
+
+			if (r->gated && r->ia >= 0 && r->ib >= 0 && r->delta_pts > fail_above) {
+				fprintf(stderr, "probecost: %s grew by %.1f %s, more than --fail-above %g\n",
+					r->name, r->delta_pts, r->has_overhead ? "points" : "%", fail_above);
+				rc = PCOST_EXIT_FAIL;
+			}
+		}
+	}
+	pcost_compare_release(&cmp);
+out:
+	pcost_session_release(&a);
+	pcost_session_release(&b);
+	return rc;
+}

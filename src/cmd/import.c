@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/* cmd/import: read exported sessions into the store, validated, all or nothing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/store_cli.h"
+#include "util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: probecost import FILE|- [--db PATH] [--check]\n\n"
+		     "Reads sessions written by 'probecost export' (one object or an array) into\n"
+		     "the store, with new ids.  Everything is validated first; a file with any\n"
+		     "error is refused whole and nothing is written.  --check validates only.\n");
+}
+
+/* The whole file (or stdin), at most PCOST_IMPORT_MAX_BYTES + 1 bytes. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	size_t cap = 1 << 16, n = 0;
+	char *p;
+
+	if (fd < 0)
+		return -errno;
+	p = xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			if (cap > PCOST_IMPORT_MAX_BYTES)
+				break;
+			cap *= 2;
+			p = xrealloc(p, cap);
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(p);
+			if (fd)
+				close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (fd)
+		close(fd);
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *db_opt = NULL, *path;
+	struct pcost_session *ss;
+	struct pcost_db *db;
+	bool check = false;
+	char err[512];
+	size_t len = 0, n;
+	char *buf = NULL;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db_opt = optarg;
+			break;
+		case 'c':
+			check = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return usage_error("import: unknown option '%s'; see 'probecost import --help'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("import takes one file (or - for stdin); see 'probecost import --help'");
+	path = argv[optind];
+	if ((rc = slurp(path, &buf, &len))) {
+		error("could not read '%s': %s", path, strerror(-rc));
+		return PCOST_EXIT_FAIL;
+	}
+	rc = pcost_sessions_from_text(buf, len, &ss, &n, err, sizeof(err));
+	free(buf);
+	if (rc) {
+		error("refusing '%s': %s; nothing imported", path, err);
+		return PCOST_EXIT_USAGE;
+	}
+	if (check) {
+		printf("'%s': %zu valid session%s\n", path, n, n == 1 ? "" : "s");
+	} else if (!(rc = pcost_cli_open_db(db_opt, PCOST_DB_WRITE, &db))) {
+		int64_t *old = xcalloc(n, sizeof(*old));
+
+		for (size_t i = 0; i < n; i++)
+			old[i] = ss[i].id;
+		if (pcost_db_import(db, ss, n)) {
+			rc = PCOST_EXIT_FAIL;
+			error("%s; nothing imported", pcost_db_error(db));
+		} else {
+			for (size_t i = 0; i < n; i++)
+				printf("imported session %lld as %lld (%s, %zu configurations, %zu series)\n",
+				       (long long)old[i], (long long)ss[i].id,
+				       pcost_session_kind_name(ss[i].kind), ss[i].nconfigs, ss[i].nseries);
+		}
+		free(old);
+		pcost_db_close(db);
+	}
+	for (size_t i = 0; i < n; i++)
+		pcost_session_release(&ss[i]);
+	free(ss);
+	return rc;
+}

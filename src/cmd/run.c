@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: MIT
+/* cmd/run: measure what each monitor costs a built-in workload or the user's command. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "cmd/cmd.h"
+#include "env.h"
+#include "format.h"
+#include "monitors/monitor.h"
+#include "report/report.h"
+#include "runner.h"
+#include "store.h"
+#include "workloads/workload.h"
+
+/* Other areas' code, linked when it is in the tree (areas land one at a time). */
+#pragma weak pcost_workload_find
+#pragma weak pcost_params_parse
+#pragma weak pcost_params_format
+#pragma weak pcost_param_index
+#pragma weak pcost_env_self
+#pragma weak pcost_env_to_json_text
+#pragma weak pcost_env_headline
+
+#define MAX_ITEMS 32
+
+static const char usage_text[] =
+	"usage: probecost run [-w WORKLOAD[:k=v,...]]... [-m MONITOR]... [options] [-- COMMAND ARGS...]\n"
+	"       probecost run                      the default study (see docs/run.md)\n"
+	"\n"
+	"Runs each workload plain (monitor 'none') and under each monitor, in interleaved\n"
+	"blocks, and prints elapsed time, the overhead with its 95%% confidence interval,\n"
+	"the extra cycles and the cost per event.\n"
+	"\n"
+	"  -w, --workload W[:k=v,..]  a built-in workload ('probecost list workloads')\n"
+	"  -m, --monitor M           a monitor ('probecost list monitors'); 'CMD ARGS' with a\n"
+	"                            space is a custom wrapper, {} marks where the workload goes\n"
+	"      --attach CMD          a custom attach monitor started beside each run\n"
+	"      --ready REGEX         ... ready when a line of its output matches REGEX\n"
+	"      --events N            events one run of COMMAND does (for cost per event)\n"
+	"      --unit NAME           the unit of those events (default 'event')\n"
+	"  -r, --runs N              measured blocks (default: adaptive)\n"
+	"      --warmup N            warm-up blocks discarded (default 1)\n"
+	"      --min-runs N          adaptive: at least N blocks (default 5)\n"
+	"      --max-runs N          adaptive: at most N blocks (default 100)\n"
+	"      --precision PP        adaptive: stop when every overhead CI half-width is\n"
+	"                            below PP percentage points (default 2)\n"
+	"      --max-time S          adaptive: stop adding blocks after S seconds (default 60)\n"
+	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
+	"                            fit time = fixed + per-event x events\n"
+	"      --cpu LIST            pin every process to these CPUs (e.g. 0)\n"
+	"      --timeout S           kill a run (its whole process group) after S seconds\n"
+	"      --ready-timeout S     attach monitors must be ready within S seconds (default 10)\n"
+	"      --seed N              block order and bootstrap seed (default: from the clock)\n"
+	"      --format F            text, json, csv or markdown\n"
+	"      --db PATH             the store (default $XDG_DATA_HOME/probecost/probecost.db)\n"
+	"      --no-store            do not store the session\n"
+	"      --default-study       the default study (what 'probecost run' alone does)\n";
+
+enum {
+	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_WARMUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
+	OPT_PRECISION, OPT_MAX_TIME, OPT_SCALE, OPT_CPU, OPT_TIMEOUT, OPT_READY_TIMEOUT, OPT_SEED,
+	OPT_FORMAT, OPT_DB, OPT_NO_STORE, OPT_DEFAULT, OPT_HELP,
+};
+
+static const struct option longopts[] = {
+	{ "workload", required_argument, NULL, 'w' },
+	{ "monitor", required_argument, NULL, 'm' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "attach", required_argument, NULL, OPT_ATTACH },
+	{ "ready", required_argument, NULL, OPT_READY },
+	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "unit", required_argument, NULL, OPT_UNIT },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
+	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "no-store", no_argument, NULL, OPT_NO_STORE },
+	{ "default-study", no_argument, NULL, OPT_DEFAULT },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct run_args {
+	const char *workloads[MAX_ITEMS];
+	size_t nworkloads;
+	const char *monitors[MAX_ITEMS];
+	size_t nmonitors;
+	const char *attach, *ready, *unit, *db;
+	int64_t events;
+	double scales[8];
+	size_t nscales;
+	bool no_store, default_study, seed_given;
+	enum pcost_format format;
+	char **command;
+	int ncommand;
+	struct pcost_runner_opts ro;
+	char cpu_text[64];
+};
+
+/* The default study (issue 3 item 9): pipe and syscall, pinned, against the usual monitors. */
+static const char *const study_workloads[] = { "pipe:loops=20000", "syscall:loops=50000" };
+static const char *const study_monitors[] = { "perf-stat", "perf-record", "strace",
+					      "bpftrace-syscalls" };
+
+static int parse_u(const char *opt, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (pcost_parse_u64(v, min, max, out) < 0)
+		return usage_error("%s '%s': expected a whole number in %llu..%llu", opt, v,
+				   (unsigned long long)min, (unsigned long long)max);
+	return 0;
+}
+
+static int parse_d(const char *opt, const char *v, double min, double max, double *out)
+{
+	if (pcost_parse_double(v, min, max, out) < 0)
+		return usage_error("%s '%s': expected a number in %g..%g", opt, v, min, max);
+	return 0;
+}
+
+static int parse_scales(const char *v, struct run_args *a)
+{
+	char *copy = xstrdup(v), *save = NULL;
+	int rc = 0;
+
+	a->nscales = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double d;
+
+		if (a->nscales >= ARRAY_SIZE(a->scales) ||
+		    pcost_parse_double(tok, 0.001, 1000, &d) < 0) {
+			rc = usage_error("--scale '%s': expected up to 8 numbers in 0.001..1000, "
+					 "comma separated (e.g. 1,2,4)", v);
+			break;
+		}
+		a->scales[a->nscales++] = d;
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	int c;
+	uint64_t u;
+	double d;
+
+	memset(a, 0, sizeof(*a));
+	pcost_runner_opts_default(&a->ro);
+	a->ro.max_runs = 100;
+	a->events = -1;
+	a->format = PCOST_FMT_TEXT;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:w:m:r:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			if (a->nworkloads >= MAX_ITEMS)
+				return usage_error("too many -w (at most %d)", MAX_ITEMS);
+			a->workloads[a->nworkloads++] = optarg;
+			break;
+		case 'm':
+			if (a->nmonitors >= MAX_ITEMS)
+				return usage_error("too many -m (at most %d)", MAX_ITEMS);
+			a->monitors[a->nmonitors++] = optarg;
+			break;
+		case 'r':
+			if (parse_u("--runs", optarg, 1, 100000, &u))
+				return PCOST_EXIT_USAGE;
+			a->ro.runs = (unsigned)u;
+			break;
+		case OPT_ATTACH:
+			a->attach = optarg;
+			break;
+		case OPT_READY:
+			a->ready = optarg;
+			break;
+		case OPT_EVENTS:
+			if (parse_u("--events", optarg, 1, UINT64_MAX / 2, &u))
+				return PCOST_EXIT_USAGE;
+			a->events = (int64_t)u;
+			break;
+		case OPT_UNIT:
+			if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
+				return usage_error("--unit '%s': expected one word of at most 31 characters",
+						   optarg);
+			a->unit = optarg;
+			break;
+		case OPT_WARMUP:
+			if (parse_u("--warmup", optarg, 0, 1000, &u))
+				return PCOST_EXIT_USAGE;
+			a->ro.warmup = (unsigned)u;
+			break;
+		case OPT_MIN_RUNS:
+			if (parse_u("--min-runs", optarg, 2, 100000, &u))
+				return PCOST_EXIT_USAGE;
+			a->ro.min_runs = (unsigned)u;
+			break;
+		case OPT_MAX_RUNS:
+			if (parse_u("--max-runs", optarg, 2, 100000, &u))
+				return PCOST_EXIT_USAGE;
+			a->ro.max_runs = (unsigned)u;
+			break;
+		case OPT_PRECISION:
+			if (parse_d("--precision", optarg, 0.001, 100, &d))
+				return PCOST_EXIT_USAGE;
+			a->ro.precision = d / 100;
+			break;
+		case OPT_MAX_TIME:
+			if (parse_d("--max-time", optarg, 0.001, 1e6, &d))
+				return PCOST_EXIT_USAGE;
+			a->ro.max_time_s = d;
+			break;
+		case OPT_SCALE:
+			if (parse_scales(optarg, a))
+				return PCOST_EXIT_USAGE;
+			break;
+		case OPT_CPU:
+			if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
+				return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3",
+						   optarg);
+			snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
+			break;
+		case OPT_TIMEOUT:
+			if (parse_d("--timeout", optarg, 0.001, 1e6, &a->ro.timeout_s))
+				return PCOST_EXIT_USAGE;
+			break;
+		case OPT_READY_TIMEOUT:
+			if (parse_d("--ready-timeout", optarg, 0.001, 3600, &a->ro.ready_timeout_s))
+				return PCOST_EXIT_USAGE;
+			break;
+		case OPT_SEED:
+			if (parse_u("--seed", optarg, 0, UINT64_MAX, &a->ro.seed))
+				return PCOST_EXIT_USAGE;
+			a->seed_given = true;
+			break;
+		case OPT_FORMAT:
+			if (pcost_format_parse(optarg, &a->format) < 0)
+				return usage_error("--format '%s': expected text, json, csv or markdown",
+						   optarg);
+			break;
+		case OPT_DB:
+			a->db = optarg;
+			break;
+		case OPT_NO_STORE:
+			a->no_store = true;
+			break;
+		case OPT_DEFAULT:
+			a->default_study = true;
+			break;
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value; see 'probecost run --help'",
+					   argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'; see 'probecost run --help'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		if (optind > 0 && strcmp(argv[optind - 1], "--"))
+			return usage_error("unexpected '%s': put your command after '--'", argv[optind]);
+		a->command = argv + optind;
+		a->ncommand = argc - optind;
+	}
+	if (a->command && a->nworkloads)
+		return usage_error("give either -w workloads or '-- COMMAND', not both");
+	if (a->command && a->nscales)
+		return usage_error("--scale needs built-in workloads (-w): probecost cannot resize "
+				   "your command");
+	if ((a->events >= 0 || a->unit) && !a->command)
+		return usage_error("--events and --unit describe your own command ('-- COMMAND')");
+	if (a->ready && !a->attach)
+		return usage_error("--ready needs --attach CMD");
+	if (!a->command && !a->nworkloads && !a->nmonitors && !a->attach)
+		a->default_study = true;
+	if (a->default_study && (a->command || a->nworkloads || a->nmonitors || a->attach))
+		return usage_error("--default-study takes no -w, -m, --attach or command");
+	if (a->ro.min_runs > a->ro.max_runs)
+		return usage_error("--min-runs %u is more than --max-runs %u", a->ro.min_runs,
+				   a->ro.max_runs);
+	return 0;
+}
+
+/* "pipe:loops=2000,mode=thread" at scale k -> argv for `probecost workload`, and its record. */
+static int workload_argv(const char *spec, double scale, char ***argv, char **name, char **args,
+			 char *unit, size_t unitlen)
+{
+	const struct pcost_workload *wl;
+	struct pcost_params p;
+	char *copy = xstrdup(spec), *colon = strchr(copy, ':'), *words[PCOST_MAX_PARAMS + 1];
+	char err[256], fmt[1024], *save = NULL;
+	int n = 0, idx;
+
+	if (colon)
+		*colon = 0;
+	if (!pcost_workload_find || !(wl = pcost_workload_find(copy))) {
+		usage_error("unknown workload '%s'; see 'probecost list workloads'", copy);
+		free(copy);
+		return -EINVAL;
+	}
+	for (char *t = colon ? strtok_r(colon + 1, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		if (n >= PCOST_MAX_PARAMS) {
+			usage_error("workload '%s': too many parameters", spec);
+			free(copy);
+			return -EINVAL;
+		}
+		words[n++] = t;
+	}
+	words[n] = NULL;
+	if (pcost_params_parse(wl, n, words, &p, err, sizeof(err)) < 0) {
+		usage_error("workload '%s': %s", spec, err);
+		free(copy);
+		return -EINVAL;
+	}
+	if (scale != 1) {
+		if (!wl->size_key || (idx = pcost_param_index(wl, wl->size_key)) < 0) {
+			usage_error("workload '%s' has no size to scale", wl->name);
+			free(copy);
+			return -EINVAL;
+		}
+		p.v[idx] = (uint64_t)llround((double)p.v[idx] * scale);
+		if (p.v[idx] < 1)
+			p.v[idx] = 1;
+		p.given[idx] = true;
+	}
+	pcost_params_format(&p, fmt, sizeof(fmt));
+	{
+		char *tmp = xasprintf("%s workload %s %s", pcost_self_exe(), wl->name, fmt);
+		char **v;
+
+		/* The words have no quotes or blanks in them: the formatted k=v list. */
+		if (pcost_argv_split(tmp, &v) < 0)
+			v = NULL;
+		free(tmp);
+		/* argv[0] may hold blanks (a path with spaces): put it back whole. */
+		if (v) {
+			free(v[0]);
+			v[0] = xstrdup(pcost_self_exe());
+			if (strchr(pcost_self_exe(), ' ')) {
+				pcost_argv_free(v);
+				v = NULL;
+			}
+		}
+		if (!v) {
+			usage_error("the probecost binary's path '%s' has blanks; move it", pcost_self_exe());
+			free(copy);
+			return -EINVAL;
+		}
+		*argv = v;
+	}
+	*name = xstrdup(wl->name);
+	*args = xstrdup(fmt);
+	snprintf(unit, unitlen, "%s", wl->unit ?: "event");
+	free(copy);
+	return 0;
+}
+
+static char *options_json(const struct run_args *a, const char *headline)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *txt;
+
+	if (headline)
+		cJSON_AddStringToObject(o, "headline", headline);
+	cJSON_AddNumberToObject(o, "runs", a->ro.runs);
+	cJSON_AddNumberToObject(o, "warmup", a->ro.warmup);
+	cJSON_AddNumberToObject(o, "min_runs", a->ro.min_runs);
+	cJSON_AddNumberToObject(o, "max_runs", a->ro.max_runs);
+	cJSON_AddNumberToObject(o, "precision", a->ro.precision);
+	cJSON_AddNumberToObject(o, "max_time_s", a->ro.max_time_s);
+	cJSON_AddNumberToObject(o, "timeout_s", a->ro.timeout_s);
+	cJSON_AddStringToObject(o, "cpu", a->cpu_text);
+	cJSON_AddBoolToObject(o, "default_study", a->default_study);
+	if (a->nscales) {
+		cJSON *s = cJSON_AddArrayToObject(o, "scale");
+
+		for (size_t i = 0; i < a->nscales; i++)
+			cJSON_AddItemToArray(s, cJSON_CreateNumber(a->scales[i]));
+	}
+	txt = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return txt;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct pcost_monitor *mons[MAX_ITEMS + 2];
+	size_t nmons = 0;
+	struct run_args a;
+	struct pcost_session s;
+	struct pcost_runner r;
+	char err[256], headline[256] = "", *full;
+	int rc = parse_args(argc, argv, &a);
+	bool baseline_only;
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (a.default_study) {
+		for (size_t i = 0; i < ARRAY_SIZE(study_workloads); i++)
+			a.workloads[a.nworkloads++] = study_workloads[i];
+		for (size_t i = 0; i < ARRAY_SIZE(study_monitors); i++)
+			a.monitors[a.nmonitors++] = study_monitors[i];
+		/* Pinned to one CPU: cross-CPU wake-ups here vary +-33% (DESIGN.md). */
+		if (!a.ro.cpu_mask) {
+			a.ro.cpu_mask = 1;
+			snprintf(a.cpu_text, sizeof(a.cpu_text), "0");
+		}
+		if (!a.ro.runs)
+			a.ro.runs = 5;
+	}
+	if (!a.seed_given)
+		a.ro.seed = (uint64_t)time(NULL);
+	if (!a.nscales)
+		a.scales[a.nscales++] = 1;
+
+	/* Monitors: none first, then each -m that is available here. */
+	mons[nmons++] = pcost_monitor_create("none", err, sizeof(err));
+	baseline_only = !a.nmonitors && !a.attach;
+	for (size_t i = 0; i < a.nmonitors + (a.attach ? 1 : 0); i++) {
+		struct pcost_monitor *m;
+		char why[256];
+
+		if (i < a.nmonitors)
+			m = pcost_monitor_create(a.monitors[i], err, sizeof(err));
+		else
+			m = pcost_monitor_attach_create(a.attach, a.ready, err, sizeof(err));
+		if (!m) {
+			rc = usage_error("%s", err);
+			goto out_mons;
+		}
+		if (!strcmp(m->name, "none")) {
+			continue; /* always there */
+		}
+		if (!pcost_monitor_available(m, why, sizeof(why))) {
+			warning("skipping monitor %s: %s", m->name, why);
+			pcost_monitor_free(m);
+			continue;
+		}
+		mons[nmons++] = m;
+	}
+	if (nmons == 1 && !baseline_only) {
+		rc = error("nothing left to measure: no monitor asked for is available here");
+		goto out_mons;
+	}
+
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	s.started = (int64_t)time(NULL);
+	s.version = xstrdup(PCOST_VERSION);
+	{
+		char **v = xcalloc((size_t)argc + 2, sizeof(*v));
+
+		v[0] = "probecost";
+		for (int i = 0; i < argc; i++)
+			v[i + 1] = argv[i];
+		full = pcost_join_argv(argc + 1, v);
+		free(v);
+		s.cmdline = full;
+	}
+	if (pcost_env_self) {
+		const struct pcost_env *e = pcost_env_self();
+
+		if (pcost_env_to_json_text)
+			s.env_json = pcost_env_to_json_text(e);
+		if (pcost_env_headline)
+			pcost_env_headline(e, headline, sizeof(headline));
+		s.tsc_hz = e->tsc_hz;
+	}
+	s.options_json = options_json(&a, headline[0] ? headline : NULL);
+	a.ro.progress = isatty(2) && pcost_verbosity > 0;
+	pcost_runner_init(&r, &s, &a.ro);
+
+	if (a.command) {
+		struct pcost_target t = {
+			.workload = "command",
+			.workload_args = NULL,
+			.unit = a.unit ? a.unit : "event",
+			.argv = a.command,
+			.scale = 1,
+			.events = a.events,
+			.report_fd = false,
+		};
+		char *joined = pcost_join_argv(a.ncommand, a.command);
+
+		t.workload_args = joined;
+		for (size_t m = 0; m < nmons; m++)
+			pcost_runner_add(&r, mons[m], &t);
+		free(joined);
+	} else {
+		for (size_t w = 0; w < a.nworkloads; w++) {
+			for (size_t k = 0; k < a.nscales; k++) {
+				struct pcost_target t = { .scale = a.scales[k], .events = -1, .report_fd = true };
+				char **wargv, *name, *args, unit[32];
+
+				if (workload_argv(a.workloads[w], a.scales[k], &wargv, &name, &args, unit,
+						  sizeof(unit)) < 0) {
+					rc = PCOST_EXIT_USAGE;
+					goto out_session;
+				}
+				t.workload = name;
+				t.workload_args = args;
+				t.unit = unit;
+				t.argv = wargv;
+				for (size_t m = 0; m < nmons; m++)
+					pcost_runner_add(&r, mons[m], &t);
+				pcost_argv_free(wargv);
+				free(name);
+				free(args);
+			}
+		}
+	}
+
+	PCOST_SINK(begin, &s, a.db, a.no_store);
+	rc = pcost_runner_measure(&r, err, sizeof(err));
+	if (rc < 0 && rc != -EINTR && !s.nconfigs) {
+		PCOST_SINK(end, &s);
+		rc = error("%s", err);
+		goto out_session;
+	}
+	for (size_t i = 0; i < s.nconfigs; i++) {
+		unsigned count;
+		const char *note = pcost_runner_note(&r, i, &count);
+
+		if (note)
+			warning("%s: %s (in %u run%s)", s.configs[i].monitor, note, count,
+				count == 1 ? "" : "s");
+	}
+	PCOST_SINK(end, &s);
+	if (rc == -EINTR)
+		warning("interrupted: printing what was measured so far");
+	else if (rc < 0)
+		error("%s", err);
+	if (pcost_report_run(&s, a.format, stdout) < 0)
+		error("could not render the report");
+	fflush(stdout);
+	rc = rc == -EINTR ? 128 + (pcost_interrupted ? pcost_interrupted : 2) : rc < 0 ? 1 : 0;
+out_session:
+	pcost_runner_release(&r);
+	pcost_session_release(&s);
+out_mons:
+	for (size_t m = 0; m < nmons; m++)
+		pcost_monitor_free(mons[m]);
+	return rc;
+}

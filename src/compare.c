@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+/* compare: match two sessions' configurations and test each change (see compare.h). */
+#include "compare.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "stats.h"
+#include "util.h"
+
+/* Percentile bootstrap, >= 2000 resamples (Efron & Tibshirani 1993, ch. 13)... */
+#define BOOT_RESAMPLES 2000
+/* ...but at most this many sample draws in all, so 10^5-sample counter series stay quick. */
+#define BOOT_MAX_DRAWS 20000000.0
+#define BOOT_MIN_RESAMPLES 200
+
+static bool same(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && !strcmp(x, y));
+}
+
+static bool cfg_match(const struct pcost_config *x, const struct pcost_config *y)
+{
+	return same(x->workload, y->workload) && same(x->workload_args, y->workload_args) &&
+	       same(x->monitor, y->monitor) && same(x->variant, y->variant);
+}
+
+static bool series_match(const struct pcost_counter_series *x, const struct pcost_counter_series *y)
+{
+	return same(x->interface, y->interface) && same(x->op, y->op) && same(x->events, y->events) &&
+	       x->nevents == y->nevents;
+}
+
+static char *cfg_name(const struct pcost_config *c)
+{
+	return xasprintf("%s%s%s / %s%s%s", c->workload ? c->workload : "?",
+			 c->workload_args && *c->workload_args ? " " : "",
+			 c->workload_args ? c->workload_args : "", c->monitor ? c->monitor : "?",
+			 c->variant ? " / " : "", c->variant ? c->variant : "");
+}
+
+static char *series_name(const struct pcost_counter_series *c)
+{
+	return xasprintf("%s %s, %u event%s%s%s", c->interface ? c->interface : "?",
+			 c->op ? c->op : "?", c->nevents, c->nevents == 1 ? "" : "s",
+			 c->events && *c->events ? ": " : "", c->events ? c->events : "");
+}
+
+/* Wall times of the measured (non-warm-up, non-failed) samples; *n gets the count. */
+static double *measured_walls(const struct pcost_config *c, size_t *n)
+{
+	double *w = xcalloc(c->nsamples + 1, sizeof(double));
+
+	*n = 0;
+	for (size_t k = 0; k < c->nsamples; k++)
+		if (!c->samples[k].warmup && !c->samples[k].failed)
+			w[(*n)++] = (double)c->samples[k].wall_ns;
+	return w;
+}
+
+/*
+ * CI of mean(b)/mean(a) - 1 by resampling each side on its own: two sessions
+ * are independent runs, so there are no blocks to pair (stats.h's bootstrap
+ * is the paired one, for overheads within a session).
+ */
+static void boot_change(const double *a, size_t na, const double *b, size_t nb, uint64_t seed,
+			double *lo, double *hi)
+{
+	double draws = (double)(na + nb);
+	unsigned r = BOOT_RESAMPLES;
+	uint64_t st = seed;
+	double *ratio;
+	size_t k = 0;
+
+	if (draws * r > BOOT_MAX_DRAWS)
+		r = (unsigned)fmax(BOOT_MIN_RESAMPLES, BOOT_MAX_DRAWS / draws);
+	ratio = xcalloc(r, sizeof(double));
+	for (unsigned i = 0; i < r; i++) {
+		double sa = 0, sb = 0;
+
+		for (size_t j = 0; j < na; j++)
+			sa += a[pcost_rand_next(&st) % na];
+		for (size_t j = 0; j < nb; j++)
+			sb += b[pcost_rand_next(&st) % nb];
+		if (sa > 0)
+			ratio[k++] = (sb / (double)nb) / (sa / (double)na) - 1;
+	}
+	*lo = k ? pcost_quantile(ratio, k, 0.025) : NAN;
+	*hi = k ? pcost_quantile(ratio, k, 0.975) : NAN;
+	free(ratio);
+}
+
+/* Measured (config i, its baseline) wall pairs of each block both have; *n pairs. */
+static void block_pairs(const struct pcost_session *s, size_t i, int base, double **mon,
+			double **bas, size_t *n)
+{
+	const struct pcost_config *c = &s->configs[i], *b = &s->configs[base];
+
+	*mon = xcalloc(c->nsamples + 1, sizeof(double));
+	*bas = xcalloc(c->nsamples + 1, sizeof(double));
+	*n = 0;
+	for (size_t k = 0; k < c->nsamples; k++) {
+		const struct pcost_run_sample *x = &c->samples[k];
+
+		if (x->warmup || x->failed)
+			continue;
+		for (size_t m = 0; m < b->nsamples; m++) {
+			const struct pcost_run_sample *y = &b->samples[m];
+
+			if (y->block == x->block && !y->warmup && !y->failed) {
+				(*mon)[*n] = (double)x->wall_ns;
+				(*bas)[*n] = (double)y->wall_ns;
+				(*n)++;
+				break;
+			}
+		}
+	}
+}
+
+/* One resample of a session's overhead: n blocks drawn with replacement, pairs kept. */
+static double resampled_overhead(const double *mon, const double *bas, size_t n, uint64_t *st)
+{
+	double sm = 0, sb = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		size_t k = pcost_rand_next(st) % n;
+
+		sm += mon[k];
+		sb += bas[k];
+	}
+	return sb > 0 ? sm / sb - 1 : NAN;
+}
+
+/*
+ * CI of the change in overhead, in points: each session's blocks resampled on
+ * their own (the sessions are independent), the pairing within a block kept
+ * (as analyze.h does for one session's overhead).
+ */
+static void boot_overhead_change(const struct pcost_session *a, size_t ia, int ba,
+				 const struct pcost_session *b, size_t ib, int bb, uint64_t seed,
+				 double *lo, double *hi)
+{
+	double *ma, *xa, *mb, *xb, *d = xcalloc(BOOT_RESAMPLES, sizeof(double));
+	size_t na, nb, k = 0;
+	uint64_t st = seed;
+
+	block_pairs(a, ia, ba, &ma, &xa, &na);
+	block_pairs(b, ib, bb, &mb, &xb, &nb);
+	*lo = *hi = NAN;
+	if (na >= 2 && nb >= 2) {
+		for (unsigned r = 0; r < BOOT_RESAMPLES; r++) {
+			double oa = resampled_overhead(ma, xa, na, &st);
+			double ob = resampled_overhead(mb, xb, nb, &st);
+
+			if (isfinite(oa) && isfinite(ob))
+				d[k++] = (ob - oa) * 100;
+		}
+		if (k) {
+			*lo = pcost_quantile(d, k, 0.025);
+			*hi = pcost_quantile(d, k, 0.975);
+		}
+	}
+	free(ma);
+	free(xa);
+	free(mb);
+	free(xb);
+	free(d);
+}
+
+static void fill_change(struct pcost_compare_row *r, const double *a, size_t na, const double *b,
+			size_t nb, uint64_t seed)
+{
+	r->na = na;
+	r->nb = nb;
+	r->mean_a = na ? pcost_mean(a, na) : NAN;
+	r->mean_b = nb ? pcost_mean(b, nb) : NAN;
+	r->change = r->mean_a > 0 ? r->mean_b / r->mean_a - 1 : NAN;
+	r->change_lo = r->change_hi = NAN;
+	r->p = NAN;
+	if (na >= 2 && nb >= 2) {
+		boot_change(a, na, b, nb, seed, &r->change_lo, &r->change_hi);
+		r->p = pcost_welch_p(a, na, b, nb);
+	}
+	r->significant = r->p < 0.05 && (r->change_lo > 0 || r->change_hi < 0);
+}
+
+static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, char *name, int ia,
+					 int ib)
+{
+	struct pcost_compare_row *r;
+
+	xgrow((void **)&c->rows, cap, c->nrows + 1, sizeof(*r));
+	r = &c->rows[c->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->ia = ia;
+	r->ib = ib;
+	r->mean_a = r->mean_b = r->change = r->change_lo = r->change_hi = r->p = NAN;
+	r->ovh_a = r->ovh_b = r->delta_pts = r->delta_lo = r->delta_hi = NAN;
+	return r;
+}
+
+static void compare_configs(const struct pcost_session *a, const struct pcost_session *b,
+			    double threshold, uint64_t seed, struct pcost_compare *c, size_t *cap)
+{
+	struct pcost_config_stats *sa = NULL, *sb = NULL;
+	bool *used_b = xcalloc(b->nconfigs + 1, sizeof(bool));
+
+	if (pcost_analyze(a, &sa))
+		sa = NULL;
+	if (pcost_analyze(b, &sb))
+		sb = NULL;
+	for (size_t i = 0; i < a->nconfigs; i++) {
+		size_t j, na, nb;
+
+		for (j = 0; j < b->nconfigs; j++)
+			if (!used_b[j] && cfg_match(&a->configs[i], &b->configs[j]))
+				break;
+		if (j == b->nconfigs)
+			continue;
+		used_b[j] = true;
+		struct pcost_compare_row *r = add_row(c, cap, cfg_name(&a->configs[i]), (int)i, (int)j);
+		double *wa = measured_walls(&a->configs[i], &na), *wb = measured_walls(&b->configs[j], &nb);
+
+		fill_change(r, wa, na, wb, nb, seed + i);
+		free(wa);
+		free(wb);
+		if (sa && sb && sa[i].baseline >= 0 && sb[j].baseline >= 0 && isfinite(sa[i].overhead) &&
+		    isfinite(sb[j].overhead)) {
+			r->has_overhead = r->gated = true;
+			r->ovh_a = sa[i].overhead;
+			r->ovh_b = sb[j].overhead;
+			r->ovh_a_lo = sa[i].overhead_lo;
+			r->ovh_a_hi = sa[i].overhead_hi;
+			r->ovh_b_lo = sb[j].overhead_lo;
+			r->ovh_b_hi = sb[j].overhead_hi;
+			r->delta_pts = (r->ovh_b - r->ovh_a) * 100;
+			boot_overhead_change(a, i, sa[i].baseline, b, j, sb[j].baseline, seed ^ (i + 1),
+					     &r->delta_lo, &r->delta_hi);
+			r->delta_significant = r->delta_lo > 0 || r->delta_hi < 0;
+			r->regression = r->delta_pts > threshold && r->delta_lo > 0;
+		} else {
+			/* A baseline: its own change in percent, never gated. */
+			r->delta_pts = r->change * 100;
+			r->delta_lo = r->change_lo * 100;
+			r->delta_hi = r->change_hi * 100;
+			r->delta_significant = r->significant;
+			r->regression = r->delta_pts > threshold && r->significant;
+		}
+	}
+	for (size_t i = 0; i < a->nconfigs; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < c->nrows; k++)
+			found |= c->rows[k].ia == (int)i;
+		if (!found)
+			add_row(c, cap, cfg_name(&a->configs[i]), (int)i, -1);
+	}
+	for (size_t j = 0; j < b->nconfigs; j++)
+		if (!used_b[j])
+			add_row(c, cap, cfg_name(&b->configs[j]), -1, (int)j);
+	free(used_b);
+	free(sa);
+	free(sb);
+}
+
+static void compare_series(const struct pcost_session *a, const struct pcost_session *b,
+			   double threshold, uint64_t seed, struct pcost_compare *c, size_t *cap)
+{
+	bool *used_b = xcalloc(b->nseries + 1, sizeof(bool));
+	size_t first = c->nrows;
+
+	for (size_t i = 0; i < a->nseries; i++) {
+		const struct pcost_counter_series *x = &a->series[i];
+		size_t j;
+
+		for (j = 0; j < b->nseries; j++)
+			if (!used_b[j] && series_match(x, &b->series[j]))
+				break;
+		if (j == b->nseries)
+			continue;
+		used_b[j] = true;
+		struct pcost_compare_row *r = add_row(c, cap, series_name(x), (int)i, (int)j);
+
+		fill_change(r, x->ns, x->n, b->series[j].ns, b->series[j].n, seed + 7919 * i);
+		/* A counter operation's time is itself the cost: gate on its change. */
+		r->delta_pts = r->change * 100;
+		r->delta_lo = r->change_lo * 100;
+		r->delta_hi = r->change_hi * 100;
+		r->delta_significant = r->significant;
+		r->gated = true;
+		r->regression = r->delta_pts > threshold && r->significant;
+	}
+	for (size_t i = 0; i < a->nseries; i++) {
+		bool found = false;
+
+		for (size_t k = first; k < c->nrows; k++)
+			found |= c->rows[k].ia == (int)i;
+		if (!found)
+			add_row(c, cap, series_name(&a->series[i]), (int)i, -1);
+	}
+	for (size_t j = 0; j < b->nseries; j++)
+		if (!used_b[j])
+			add_row(c, cap, series_name(&b->series[j]), -1, (int)j);
+	free(used_b);
+}
+
+int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_session *b,
+			   double threshold_pct, uint64_t seed, struct pcost_compare *out)
+{
+	size_t cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (a->kind != b->kind)
+		return -EINVAL;
+	if (a->kind == PCOST_SESSION_COUNTERS)
+		compare_series(a, b, threshold_pct, seed, out, &cap);
+	else
+		compare_configs(a, b, threshold_pct, seed, out, &cap);
+	pcost_env_diff(a->env_json, b->env_json, &out->diffs, &out->ndiffs);
+	return 0;
+}
+
+void pcost_compare_release(struct pcost_compare *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		free(c->rows[i].name);
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		free(c->diffs[i].key);
+		free(c->diffs[i].a);
+		free(c->diffs[i].b);
+	}
+	free(c->rows);
+	free(c->diffs);
+	memset(c, 0, sizeof(*c));
+}
+
+static char *value_text(const cJSON *v)
+{
+	if (!v)
+		return NULL;
+	if (cJSON_IsString(v))
+		return xstrdup(v->valuestring);
+	return cJSON_PrintUnformatted(v);
+}
+
+/*
+ * Two readings of one quantity (a calibrated TSC frequency, a free-memory
+ * figure) within 0.1% of each other are the same machine, not a difference.
+ */
+static bool same_reading(const char *x, const char *y)
+{
+	char *ex, *ey;
+	double a, b;
+
+	if (!strcmp(x, y))
+		return true;
+	a = strtod(x, &ex);
+	b = strtod(y, &ey);
+	if (ex == x || ey == y || strcmp(ex, ey) || !isfinite(a) || !isfinite(b))
+		return false;
+	return fabs(a - b) <= 1e-3 * fmax(fabs(a), fabs(b));
+}
+
+/* The "fields" object of an env fingerprint, or the object itself. */
+static const cJSON *env_fields(const cJSON *j)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(j, "fields");
+
+	return cJSON_IsObject(f) ? f : j;
+}
+
+void pcost_env_diff(const char *a_json, const char *b_json, struct pcost_env_diff **out, size_t *n)
+{
+	cJSON *ja = a_json ? cJSON_Parse(a_json) : NULL, *jb = b_json ? cJSON_Parse(b_json) : NULL;
+	const cJSON *fa = env_fields(ja), *fb = env_fields(jb), *v;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	/* Keys of a (changed or gone), then keys only in b. */
+	for (int pass = 0; pass < 2; pass++) {
+		const cJSON *from = pass ? fb : fa;
+
+		cJSON_ArrayForEach(v, from) {
+			const cJSON *w = cJSON_GetObjectItemCaseSensitive(pass ? fa : fb, v->string);
+			char *tv, *tw;
+
+			if (!v->string || (pass && w))
+				continue;
+			tv = value_text(v);
+			tw = value_text(w);
+			if (tv && tw && same_reading(tv, tw)) {
+				free(tv);
+				free(tw);
+				continue;
+			}
+			xgrow((void **)out, &cap, *n + 1, sizeof(**out));
+			(*out)[*n].key = xstrdup(v->string);
+			(*out)[*n].a = pass ? tw : tv;
+			(*out)[*n].b = pass ? tv : tw;
+			(*n)++;
+		}
+	}
+	cJSON_Delete(ja);
+	cJSON_Delete(jb);
+}

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plot_draw: grouped bar and line charts with cairo: title, axes with units,
+ * grid, whiskers or sd bars, legend.  One look for every probecost plot.
+ */
+#include "report/plot_chart.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <errno.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report/plot.h"
+#include "util.h"
+
+#define W 960.0
+#define H 560.0
+#define M_LEFT 92.0
+#define M_RIGHT 24.0
+#define M_TOP 82.0	/* title, then the legend row */
+#define M_BOTTOM 120.0
+
+/* Tableau 10 (Stone 2007): distinct in colour and in greyscale. */
+static const double palette[][3] = {
+	{ 0.122, 0.467, 0.706 }, { 1.000, 0.498, 0.055 }, { 0.173, 0.627, 0.173 },
+	{ 0.839, 0.153, 0.157 }, { 0.580, 0.404, 0.741 }, { 0.549, 0.337, 0.294 },
+	{ 0.890, 0.467, 0.761 }, { 0.498, 0.498, 0.498 }, { 0.737, 0.741, 0.133 },
+	{ 0.090, 0.745, 0.812 },
+};
+
+int pcost_plot_format_of(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+
+	if (!dot)
+		return -1;
+	if (!strcasecmp(dot, ".png"))
+		return PCOST_PLOT_PNG;
+	if (!strcasecmp(dot, ".svg"))
+		return PCOST_PLOT_SVG;
+	if (!strcasecmp(dot, ".pdf"))
+		return PCOST_PLOT_PDF;
+	return -1;
+}
+
+struct canvas {
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	int fmt;
+	const char *path;
+};
+
+static int canvas_open(struct canvas *cv, const char *path, char *err, size_t errlen)
+{
+	memset(cv, 0, sizeof(*cv));
+	cv->fmt = pcost_plot_format_of(path);
+	cv->path = path;
+	switch (cv->fmt) {
+	case PCOST_PLOT_PNG:
+		cv->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)W, (int)H);
+		break;
+	case PCOST_PLOT_SVG:
+		cv->surf = cairo_svg_surface_create(path, W, H);
+		break;
+	case PCOST_PLOT_PDF:
+		cv->surf = cairo_pdf_surface_create(path, W, H);
+		break;
+	default:
+		snprintf(err, errlen, "the file name must end in .png, .svg or .pdf");
+		return -EINVAL;
+	}
+	if (cairo_surface_status(cv->surf) != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "%s", cairo_status_to_string(cairo_surface_status(cv->surf)));
+		cairo_surface_destroy(cv->surf);
+		return -EIO;
+	}
+	cv->cr = cairo_create(cv->surf);
+	cairo_set_source_rgb(cv->cr, 1, 1, 1);
+	cairo_paint(cv->cr);
+	cairo_select_font_face(cv->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	return 0;
+}
+
+static int canvas_close(struct canvas *cv, char *err, size_t errlen)
+{
+	cairo_status_t st;
+
+	cairo_destroy(cv->cr);
+	cairo_surface_flush(cv->surf);
+	if (cv->fmt == PCOST_PLOT_PNG)
+		st = cairo_surface_write_to_png(cv->surf, cv->path);
+	else {
+		cairo_surface_finish(cv->surf);
+		st = cairo_surface_status(cv->surf);
+	}
+	cairo_surface_destroy(cv->surf);
+	/*
+	 * Drop cairo's and fontconfig's caches: a plot is drawn once per process,
+	 * and otherwise LeakSanitizer reports fontconfig's cache at exit.
+	 */
+	cairo_debug_reset_static_data();
+	FcFini();
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "%s", cairo_status_to_string(st));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Text anchored at (x, y): ax 0 left, 0.5 centre, 1 right; baseline at y + ay * height. */
+static void text(cairo_t *cr, double x, double y, double size, double ax, double ay, const char *s)
+{
+	cairo_text_extents_t e;
+
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - ax * e.x_advance, y + ay * e.height);
+	cairo_show_text(cr, s);
+}
+
+static void title_and_note(cairo_t *cr, const char *title, const char *note)
+{
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	text(cr, W / 2, 30, 18, 0.5, 0.5, title ? title : "");
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	if (note) {
+		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+		text(cr, 12, H - 12, 11, 0, 0, note);
+	}
+}
+
+/* A step of 1, 2 or 5 x 10^k giving about n ticks over span. */
+static double nice_step(double span, int n)
+{
+	double raw = span / n, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+}
+
+struct yaxis {
+	double lo, hi;		/* data range (log: the exponents' range in 10^) */
+	bool log;
+	double top, bottom;	/* pixels */
+};
+
+static double ypx(const struct yaxis *a, double v)
+{
+	double f;
+
+	if (a->log)
+		f = (log10(fmax(v, pow(10, a->lo))) - a->lo) / (a->hi - a->lo);
+	else
+		f = (v - a->lo) / (a->hi - a->lo);
+	return a->bottom - f * (a->bottom - a->top);
+}
+
+static void tick_label(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1e6 || (fabs(v) < 1e-3 && v != 0))
+		snprintf(buf, len, "%.0e", v);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+static void draw_yaxis(cairo_t *cr, const struct yaxis *a, double left, double right,
+		       const char *label)
+{
+	char buf[32];
+
+	cairo_set_line_width(cr, 1);
+	if (a->log) {
+		for (double e = a->lo; e <= a->hi + 1e-9; e++) {
+			double y = ypx(a, pow(10, e));
+
+			cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+			cairo_move_to(cr, left, y);
+			cairo_line_to(cr, right, y);
+			cairo_stroke(cr);
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			tick_label(pow(10, e), buf, sizeof(buf));
+			text(cr, left - 6, y, 12, 1, 0.35, buf);
+		}
+	} else {
+		double step = nice_step(a->hi - a->lo, 6);
+
+		for (double v = ceil(a->lo / step) * step; v <= a->hi + step * 1e-9; v += step) {
+			double y = ypx(a, v), vv = fabs(v) < step * 1e-9 ? 0 : v;
+
+			cairo_set_source_rgb(cr, vv == 0 ? 0.4 : 0.88, vv == 0 ? 0.4 : 0.88,
+					     vv == 0 ? 0.4 : 0.88);
+			cairo_move_to(cr, left, y);
+			cairo_line_to(cr, right, y);
+			cairo_stroke(cr);
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			tick_label(vv, buf, sizeof(buf));
+			text(cr, left - 6, y, 12, 1, 0.35, buf);
+		}
+	}
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_move_to(cr, left, a->top);
+	cairo_line_to(cr, left, a->bottom);
+	cairo_stroke(cr);
+	cairo_save(cr);
+	cairo_translate(cr, 22, (a->top + a->bottom) / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text(cr, 0, 0, 13, 0.5, 0.5, label ? label : "");
+	cairo_restore(cr);
+}
+
+/* Rows of swatches and names, centred under the title, clear of the data; returns its bottom. */
+static double legend(cairo_t *cr, const char *const *names, size_t n, bool lines)
+{
+	double y = 60, bottom = 40;
+	cairo_text_extents_t e;
+	size_t i = 0;
+
+	cairo_set_font_size(cr, 12);
+	while (i < n) {
+		double total = 0, x;
+		size_t j = i;
+
+		/* As many as fit in the width, at least one. */
+		for (; j < n; j++) {
+			cairo_text_extents(cr, names[j] ? names[j] : "", &e);
+			if (j > i && total + 28 + e.x_advance > W - 16)
+				break;
+			total += 28 + e.x_advance + 18;
+		}
+		x = fmax(8, (W - total) / 2);
+		for (; i < j; i++) {
+			const double *c = palette[i % ARRAY_SIZE(palette)];
+
+			cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+			if (lines) {
+				cairo_set_line_width(cr, 2.5);
+				cairo_move_to(cr, x, y - 4);
+				cairo_line_to(cr, x + 22, y - 4);
+				cairo_stroke(cr);
+				cairo_arc(cr, x + 11, y - 4, 3.5, 0, 2 * M_PI);
+				cairo_fill(cr);
+			} else {
+				cairo_rectangle(cr, x, y - 11, 20, 12);
+				cairo_fill(cr);
+			}
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			text(cr, x + 28, y, 12, 0, 0, names[i] ? names[i] : "");
+			cairo_text_extents(cr, names[i] ? names[i] : "", &e);
+			x += 28 + e.x_advance + 18;
+		}
+		bottom = y + 4;
+		y += 18;
+	}
+	return bottom;
+}
+
+int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, char *err,
+			  size_t errlen)
+{
+	double left = M_LEFT, right = W - M_RIGHT, minpos = INFINITY, vmin = 0, vmax = 0;
+	size_t nb = c->ncats * c->nseries;
+	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM };
+	struct canvas cv;
+	cairo_t *cr;
+	int rc;
+
+	for (size_t i = 0; i < nb; i++) {
+		double v[3] = { c->v[i], c->lo ? c->lo[i] : NAN, c->hi ? c->hi[i] : NAN };
+
+		for (int k = 0; k < 3; k++) {
+			if (!isfinite(v[k]))
+				continue;
+			vmin = fmin(vmin, v[k]);
+			vmax = fmax(vmax, v[k]);
+			if (v[k] > 0)
+				minpos = fmin(minpos, v[k]);
+		}
+	}
+	if (!nb || vmax <= vmin) {
+		snprintf(err, errlen, "nothing to plot: no finite values");
+		return -ENODATA;
+	}
+	ax.log = c->log == 1 || (c->log < 0 && isfinite(minpos) && vmax / minpos >= 100);
+	if (ax.log && !isfinite(minpos))
+		ax.log = false;
+	if (ax.log) {
+		ax.lo = floor(log10(minpos));
+		ax.hi = ceil(log10(vmax));
+		if (ax.hi <= ax.lo)
+			ax.hi = ax.lo + 1;
+	} else {
+		double step = nice_step(vmax - vmin, 6);
+
+		ax.lo = vmin < 0 ? floor(vmin / step) * step : 0;
+		ax.hi = ceil(vmax * 1.04 / step) * step;
+	}
+	if ((rc = canvas_open(&cv, path, err, errlen)))
+		return rc;
+	cr = cv.cr;
+	title_and_note(cr, c->title, c->note);
+	if (c->series && c->nseries > 1)
+		ax.top = fmax(M_TOP, legend(cr, c->series, c->nseries, false) + 18);
+	draw_yaxis(cr, &ax, left, right, c->ylabel);
+
+	double gw = (right - left) / (double)c->ncats, bw = fmin(60, gw * 0.8 / (double)c->nseries);
+	double base = ax.log ? ax.bottom : ypx(&ax, 0);
+	bool rotate = false;
+	cairo_text_extents_t e;
+
+	cairo_set_font_size(cr, 12);
+	for (size_t g = 0; g < c->ncats; g++) {
+		cairo_text_extents(cr, c->cats[g], &e);
+		rotate |= e.x_advance > gw - 6;
+	}
+	for (size_t g = 0; g < c->ncats; g++) {
+		double gx = left + gw * ((double)g + 0.5);
+
+		for (size_t s = 0; s < c->nseries; s++) {
+			size_t i = g * c->nseries + s;
+			const double *col = palette[(c->nseries > 1 ? s : g) % ARRAY_SIZE(palette)];
+			double x = gx - bw * (double)c->nseries / 2 + bw * (double)s, v = c->v[i];
+
+			if (!isfinite(v))
+				continue;
+			cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+			if (ax.log && v <= 0) {
+				/* Not drawable on a log axis: an outline at the floor, labelled. */
+				cairo_set_line_width(cr, 1.5);
+				cairo_rectangle(cr, x + 2, base - 3, bw - 4, 3);
+				cairo_stroke(cr);
+				cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+				text(cr, x + bw / 2, base - 8, 10, 0.5, 0, "<=0");
+				continue;
+			}
+			cairo_rectangle(cr, x + 2, fmin(base, ypx(&ax, v)), bw - 4,
+					fabs(base - ypx(&ax, v)));
+			cairo_fill(cr);
+			if (c->lo && c->hi && isfinite(c->lo[i]) && isfinite(c->hi[i])) {
+				double xm = x + bw / 2, y1 = ypx(&ax, c->lo[i]), y2 = ypx(&ax, c->hi[i]);
+
+				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+				cairo_set_line_width(cr, 1.3);
+				cairo_move_to(cr, xm, y1);
+				cairo_line_to(cr, xm, y2);
+				cairo_move_to(cr, xm - bw / 5, y1);
+				cairo_line_to(cr, xm + bw / 5, y1);
+				cairo_move_to(cr, xm - bw / 5, y2);
+				cairo_line_to(cr, xm + bw / 5, y2);
+				cairo_stroke(cr);
+			}
+		}
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		if (rotate) {
+			cairo_save(cr);
+			cairo_translate(cr, gx, ax.bottom + 14);
+			cairo_rotate(cr, -M_PI / 7);
+			text(cr, 0, 0, 12, 1, 0.5, c->cats[g]);
+			cairo_restore(cr);
+		} else {
+			text(cr, gx, ax.bottom + 18, 12, 0.5, 0, c->cats[g]);
+		}
+	}
+	return canvas_close(&cv, err, errlen);
+}
+
+int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, char *err,
+			   size_t errlen)
+{
+	double left = M_LEFT, right = W - M_RIGHT - 10, xmin = INFINITY, xmax = -INFINITY, ymax = 0;
+	double ymean_max = 0;
+	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
+	const char *names[ARRAY_SIZE(palette) * 4];
+	struct canvas cv;
+	char buf[32];
+	cairo_t *cr;
+	int rc;
+
+	for (size_t s = 0; s < c->nseries; s++)
+		for (size_t i = 0; i < c->series[s].n; i++) {
+			double y = c->series[s].y[i], e = c->series[s].err ? c->series[s].err[i] : 0;
+
+			if (!isfinite(y))
+				continue;
+			xmin = fmin(xmin, c->series[s].x[i]);
+			xmax = fmax(xmax, c->series[s].x[i]);
+			ymax = fmax(ymax, y + (isfinite(e) ? e : 0));
+			ymean_max = fmax(ymean_max, y);
+		}
+	if (!isfinite(xmin) || ymax <= 0) {
+		snprintf(err, errlen, "nothing to plot: no finite values");
+		return -ENODATA;
+	}
+	if (xmax <= xmin)
+		xmax = xmin + 1;
+	/* One wild sample's sd must not squash every mean to the floor: 2.5x the top mean. */
+	ymax = fmin(ymax, 2.5 * ymean_max);
+	ax.lo = 0;
+	ax.hi = ceil(ymax * 1.04 / nice_step(ymax, 6)) * nice_step(ymax, 6);
+	if ((rc = canvas_open(&cv, path, err, errlen)))
+		return rc;
+	cr = cv.cr;
+	title_and_note(cr, c->title, c->note);
+	for (size_t s = 0; s < c->nseries && s < ARRAY_SIZE(names); s++)
+		names[s] = c->series[s].name;
+	ax.top = fmax(M_TOP, legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries :
+					ARRAY_SIZE(names), true) + 18);
+	draw_yaxis(cr, &ax, left, right, c->ylabel);
+
+	/* x: a margin of half a step either side so end points and their bars show. */
+	double step = fmax(1, nice_step(xmax - xmin, 8)), x0 = xmin - step / 2, x1 = xmax + step / 2;
+#define XPX(v) (left + ((v) - x0) / (x1 - x0) * (right - left))
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, left, ax.bottom);
+	cairo_line_to(cr, right, ax.bottom);
+	cairo_stroke(cr);
+	for (double v = ceil(xmin / step) * step; v <= xmax + 1e-9; v += step) {
+		cairo_move_to(cr, XPX(v), ax.bottom);
+		cairo_line_to(cr, XPX(v), ax.bottom + 5);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%g", v);
+		text(cr, XPX(v), ax.bottom + 20, 12, 0.5, 0, buf);
+	}
+	text(cr, (left + right) / 2, ax.bottom + 44, 13, 0.5, 0, c->xlabel ? c->xlabel : "");
+	/* Clip the data (sd bars past the top) to the plot area; points on the axes stay whole. */
+	cairo_save(cr);
+	cairo_rectangle(cr, left - 6, ax.top, right - left + 12, ax.bottom - ax.top + 6);
+	cairo_clip(cr);
+
+	for (size_t s = 0; s < c->nseries; s++) {
+		const struct pcost_chart_line_series *l = &c->series[s];
+		const double *col = palette[s % ARRAY_SIZE(palette)];
+		bool pen = false;
+
+		cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+		cairo_set_line_width(cr, 2);
+		for (size_t i = 0; i < l->n; i++) {
+			if (!isfinite(l->y[i])) {
+				pen = false;
+				continue;
+			}
+			if (pen)
+				cairo_line_to(cr, XPX(l->x[i]), ypx(&ax, l->y[i]));
+			else
+				cairo_move_to(cr, XPX(l->x[i]), ypx(&ax, l->y[i]));
+			pen = true;
+		}
+		cairo_stroke(cr);
+		cairo_set_line_width(cr, 1.2);
+		for (size_t i = 0; i < l->n; i++) {
+			double x = XPX(l->x[i]), y = ypx(&ax, l->y[i]);
+			double e = l->err && isfinite(l->err[i]) ? l->err[i] : 0;
+
+			if (!isfinite(l->y[i]))
+				continue;
+			cairo_arc(cr, x, y, 3.5, 0, 2 * M_PI);
+			cairo_fill(cr);
+			if (e > 0) {
+				double ya = ypx(&ax, fmax(0, l->y[i] - e)), yb = ypx(&ax, l->y[i] + e);
+
+				cairo_move_to(cr, x, ya);
+				cairo_line_to(cr, x, yb);
+				cairo_move_to(cr, x - 4, ya);
+				cairo_line_to(cr, x + 4, ya);
+				cairo_move_to(cr, x - 4, yb);
+				cairo_line_to(cr, x + 4, yb);
+				cairo_stroke(cr);
+			}
+		}
+	}
+#undef XPX
+	cairo_restore(cr);
+	return canvas_close(&cv, err, errlen);
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/* run_warnings: CPU far below elapsed, a slow first block, high CoV, outliers, lost events, failures. */
+#include "report/run_warnings.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Thresholds: judgement calls, stated in docs/run.md. */
+#define LOW_CPU 0.5		/* user+sys below half of elapsed: the runs mostly waited */
+#define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
+#define HIGH_COV 0.10		/* sd/mean above 10% */
+#define MIN_BLOCKS 5		/* fewer paired blocks than this: say the CI is rough */
+
+static void add(struct pcost_run_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct pcost_run_warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->n >= PCOST_RUN_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->msg[w->n++], sizeof(w->msg[0]), fmt, ap);
+	va_end(ap);
+}
+
+static bool counts_syscalls(const char *monitor)
+{
+	return !strcmp(monitor, "strace-count") || !strcmp(monitor, "bpftrace-syscalls");
+}
+
+void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
+			struct pcost_run_warnings *w)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	cJSON *cpu = o ? cJSON_GetObjectItemCaseSensitive(o, "cpu") : NULL;
+	bool pinned = cJSON_IsString(cpu) && cpu->valuestring[0];
+
+	cJSON_Delete(o);
+	size_t fewest = SIZE_MAX;
+
+	w->n = 0;
+	if (!s->complete)
+		add(w, "the run was interrupted: these are the blocks measured so far");
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (st[i].baseline >= 0 && st[i].nok && st[i].nok < fewest)
+			fewest = st[i].nok;
+	/* A percentile bootstrap over 2-4 blocks has only a handful of distinct resamples. */
+	if (fewest < MIN_BLOCKS)
+		add(w, "only %zu measured block%s: the overhead intervals (a bootstrap over blocks) "
+		    "are unreliable below %d; use --runs %d or more", fewest, fewest == 1 ? "" : "s",
+		    MIN_BLOCKS, MIN_BLOCKS);
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		const struct pcost_config_stats *x = &st[i];
+		const char *m = c->monitor, *wl = c->workload;
+		double first = -1, med = x->wall.median;
+
+		if (x->nfailed) {
+			const char *why = "";
+
+			for (size_t k = 0; k < c->nsamples; k++)
+				if (c->samples[k].failed)
+					why = c->samples[k].fail_reason;
+			add(w, "%s on %s: %zu run%s failed and %s not averaged in (last: %s)", m, wl,
+			    x->nfailed, x->nfailed == 1 ? "" : "s", x->nfailed == 1 ? "was" : "were", why);
+		}
+		if (!x->nok)
+			continue;
+		if (x->cpu_util < LOW_CPU)
+			add(w, "%s on %s: CPU use was %.0f%% of elapsed: the runs mostly waited "
+			    "(sleeping, blocked on I/O or a monitor%s)", m, wl, 100 * x->cpu_util,
+			    pinned ? "" : ", or waking tasks on another CPU: try --cpu 0");
+		if (x->wall.cov > HIGH_COV)
+			add(w, "%s on %s: high variation (CoV %.0f%%): pin with --cpu, quiet the "
+			    "machine, or add runs", m, wl, 100 * x->wall.cov);
+		if (x->noutliers)
+			add(w, "%s on %s: %zu outlier run%s (modified z-score > 3.5), kept in the "
+			    "statistics", m, wl, x->noutliers, x->noutliers == 1 ? "" : "s");
+		/* The first measured block (after any warm-up) against the rest. */
+		for (size_t k = 0, fb = SIZE_MAX; k < c->nsamples; k++)
+			if (!c->samples[k].failed && !c->samples[k].warmup && c->samples[k].block < fb) {
+				fb = c->samples[k].block;
+				first = (double)c->samples[k].wall_ns;
+			}
+		if (first > 0 && med > 0 && first > SLOW_FIRST * med && x->nok >= 3)
+			add(w, "%s on %s: the first measured block was %.0f%% slower than the median "
+			    "(cold caches, page cache, CPU frequency)%s", m, wl, 100 * (first / med - 1),
+			    c->nsamples && c->samples[0].warmup ? "; try more --warmup" :
+								   "; try --warmup 1");
+		if (x->monitor_events >= 0 && counts_syscalls(m) && c->unit &&
+		    !strcmp(c->unit, "syscall") && x->events &&
+		    (double)x->monitor_events < 0.999 * (double)x->events)
+			add(w, "%s on %s: the monitor counted %lld syscalls but the workload made "
+			    "%llu: events were lost", m, wl, (long long)x->monitor_events,
+			    (unsigned long long)x->events);
+		if (x->baseline >= 0 && !isnan(x->overhead) && x->overhead < -0.02 && x->significant)
+			add(w, "%s on %s: the monitored runs were faster than the plain ones "
+			    "(%+.1f%%): something else changed between them", m, wl,
+			    100 * x->overhead);
+	}
+}

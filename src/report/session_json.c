@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: MIT
+/*
+ * session_json: a session <-> JSON with every raw sample, the exchange format
+ * of `export` / `import` and the body of `run --format json`.
+ *
+ * The reader trusts nothing: every member must be known, of the right type,
+ * within range and length; strings are UTF-8 without control characters (they
+ * end up on terminals); counts are capped so a hostile file cannot exhaust
+ * memory.  On any error *s is released and one line says where and what.
+ */
+#include "report/session_json.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FORMAT_NAME "probecost-session"
+#define FORMAT_VERSION 1
+
+/* 2^53: the largest integer a JSON number (an IEEE double) holds exactly. */
+#define MAX_EXACT_INT 9007199254740992.0
+
+/* Caps against hostile input; each far above anything probecost measures. */
+#define MAX_NAME_LEN 256		/* workload, monitor, unit, interface... */
+#define MAX_TEXT_LEN 65536		/* cmdline, workload_args, events, note */
+#define MAX_CONFIGS 100000
+#define MAX_SAMPLES 10000000		/* per configuration */
+#define MAX_SERIES 100000
+#define MAX_SERIES_SAMPLES 100000000	/* per series */
+
+/* ---- writer ---------------------------------------------------------------- */
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+	cJSON_AddNumberToObject(o, k, v);
+}
+
+/* A JSON object text as an object; text that does not parse is kept as a string. */
+static void add_json_text(cJSON *o, const char *k, const char *text)
+{
+	cJSON *v = text ? cJSON_Parse(text) : NULL;
+
+	if (v && cJSON_IsObject(v))
+		cJSON_AddItemToObject(o, k, v);
+	else {
+		cJSON_Delete(v);
+		add_str(o, k, text);
+	}
+}
+
+static cJSON *sample_to_json(const struct pcost_run_sample *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_num(o, "block", r->block);
+	add_num(o, "order", r->order);
+	cJSON_AddBoolToObject(o, "warmup", r->warmup);
+	cJSON_AddBoolToObject(o, "failed", r->failed);
+	add_num(o, "wait_status", r->wait_status);
+	add_str(o, "fail_reason", r->fail_reason);
+	add_num(o, "scale", r->scale);
+	add_num(o, "wall_ns", (double)r->wall_ns);
+	add_num(o, "user_ns", (double)r->user_ns);
+	add_num(o, "sys_ns", (double)r->sys_ns);
+	add_num(o, "maxrss_kb", (double)r->maxrss_kb);
+	add_num(o, "minflt", (double)r->minflt);
+	add_num(o, "majflt", (double)r->majflt);
+	add_num(o, "nvcsw", (double)r->nvcsw);
+	add_num(o, "nivcsw", (double)r->nivcsw);
+	cJSON_AddBoolToObject(o, "has_report", r->has_report);
+	add_num(o, "events", (double)r->events);
+	add_num(o, "timed_ns", (double)r->timed_ns);
+	add_num(o, "monitor_events", (double)r->monitor_events);
+	return o;
+}
+
+cJSON *pcost_session_to_json(const struct pcost_session *s)
+{
+	cJSON *o = cJSON_CreateObject(), *configs, *series;
+	char seed[24];
+
+	cJSON_AddStringToObject(o, "format", FORMAT_NAME);
+	add_num(o, "format_version", FORMAT_VERSION);
+	add_num(o, "id", (double)s->id);
+	cJSON_AddStringToObject(o, "kind", pcost_session_kind_name(s->kind));
+	add_num(o, "started", (double)s->started);
+	add_str(o, "cmdline", s->cmdline);
+	add_str(o, "version", s->version);
+	/* A string: a 64-bit seed does not survive a double. */
+	snprintf(seed, sizeof(seed), "%" PRIu64, s->seed);
+	cJSON_AddStringToObject(o, "seed", seed);
+	add_num(o, "tsc_hz", s->tsc_hz);
+	cJSON_AddBoolToObject(o, "complete", s->complete);
+	add_json_text(o, "env", s->env_json);
+	add_json_text(o, "options", s->options_json);
+
+	configs = cJSON_AddArrayToObject(o, "configs");
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		cJSON *co = cJSON_CreateObject(), *samples;
+
+		add_str(co, "workload", c->workload);
+		add_str(co, "workload_args", c->workload_args);
+		add_str(co, "monitor", c->monitor);
+		add_str(co, "variant", c->variant);
+		add_str(co, "unit", c->unit);
+		add_num(co, "expected_events", (double)c->expected_events);
+		samples = cJSON_AddArrayToObject(co, "samples");
+		for (size_t j = 0; j < c->nsamples; j++)
+			cJSON_AddItemToArray(samples, sample_to_json(&c->samples[j]));
+		cJSON_AddItemToArray(configs, co);
+	}
+
+	series = cJSON_AddArrayToObject(o, "series");
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct pcost_counter_series *c = &s->series[i];
+		cJSON *so = cJSON_CreateObject(), *ns;
+
+		add_str(so, "interface", c->interface);
+		add_str(so, "op", c->op);
+		add_str(so, "events", c->events);
+		add_num(so, "nevents", c->nevents);
+		add_str(so, "timer", c->timer);
+		add_str(so, "note", c->note);
+		ns = cJSON_AddArrayToObject(so, "ns");
+		for (size_t j = 0; j < c->n; j++)
+			cJSON_AddItemToArray(ns, cJSON_CreateNumber(c->ns[j]));
+		cJSON_AddItemToArray(series, so);
+	}
+	return o;
+}
+
+/* ---- reader ---------------------------------------------------------------- */
+
+struct reader {
+	char *err;
+	size_t errlen;
+	char where[96];		/* "configs[3].samples[17]" */
+	size_t ci;		/* index of the configuration being read */
+};
+
+__attribute__((format(printf, 3, 4))) static int fail(struct reader *r, const char *key,
+						      const char *fmt, ...)
+{
+	char msg[192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(r->err, r->errlen, "%s%s%s: %s", r->where, *r->where && key ? "." : "",
+		 key ? key : "", msg);
+	return -EINVAL;
+}
+
+/* Only known members, each once: a typo or a smuggled field is an error. */
+static int check_members(struct reader *r, const cJSON *o, const char *const *known, size_t n)
+{
+	const cJSON *m, *m2;
+
+	if (!cJSON_IsObject(o))
+		return fail(r, NULL, "not an object");
+	cJSON_ArrayForEach(m, o) {
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			if (m->string && !strcmp(m->string, known[i]))
+				break;
+		if (i == n)
+			return fail(r, m->string ? m->string : "?", "unknown member");
+		for (m2 = m->next; m2; m2 = m2->next)
+			if (m2->string && !strcmp(m2->string, m->string))
+				return fail(r, m->string, "member given twice");
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!cJSON_GetObjectItemCaseSensitive(o, known[i]))
+			return fail(r, known[i], "missing");
+	return 0;
+}
+
+/* UTF-8 without control characters, shorter than max bytes. */
+static bool text_ok(const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = 0;
+
+	while (*p) {
+		unsigned c = *p, n;
+		uint32_t cp;
+
+		if (c < 0x20 || c == 0x7f)
+			return false;
+		if (c < 0x80)
+			n = 0, cp = c;
+		else if ((c & 0xe0) == 0xc0)
+			n = 1, cp = c & 0x1f;
+		else if ((c & 0xf0) == 0xe0)
+			n = 2, cp = c & 0x0f;
+		else if ((c & 0xf8) == 0xf0)
+			n = 3, cp = c & 0x07;
+		else
+			return false;
+		for (unsigned i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		/* Overlong forms, surrogates, beyond U+10FFFF, C1 controls. */
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || (cp >= 0x80 && cp < 0xa0))
+			return false;
+		p += n + 1;
+		len += n + 1;
+		if (len >= max)
+			return false;
+	}
+	return true;
+}
+
+/* *out = copy of o.key (NULL when null and nullable). */
+static int get_str(struct reader *r, const cJSON *o, const char *key, size_t max, bool nullable,
+		   char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	*out = NULL;
+	if (cJSON_IsNull(v) && nullable)
+		return 0;
+	if (!cJSON_IsString(v) || !v->valuestring)
+		return fail(r, key, nullable ? "not a string or null" : "not a string");
+	if (!text_ok(v->valuestring, max))
+		return fail(r, key, "longer than %zu bytes, not UTF-8 or has control characters",
+			    max - 1);
+	*out = xstrdup(v->valuestring);
+	return 0;
+}
+
+static int get_int(struct reader *r, const cJSON *o, const char *key, double min, double max,
+		   double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v))
+		return fail(r, key, "not a number");
+	if (!isfinite(v->valuedouble) || floor(v->valuedouble) != v->valuedouble)
+		return fail(r, key, "not an integer");
+	if (v->valuedouble < min || v->valuedouble > max)
+		return fail(r, key, "%.17g out of range [%.17g, %.17g]", v->valuedouble, min, max);
+	*out = v->valuedouble;
+	return 0;
+}
+
+static int get_real(struct reader *r, const cJSON *o, const char *key, double min, double max,
+		    double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+		return fail(r, key, "not a finite number");
+	if (v->valuedouble < min || v->valuedouble > max)
+		return fail(r, key, "%g out of range [%g, %g]", v->valuedouble, min, max);
+	*out = v->valuedouble;
+	return 0;
+}
+
+static int get_bool(struct reader *r, const cJSON *o, const char *key, bool *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsBool(v))
+		return fail(r, key, "not true or false");
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+/* An object member kept as compact JSON text; null gives NULL. */
+static int get_object_text(struct reader *r, const cJSON *o, const char *key, char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	*out = NULL;
+	if (cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsObject(v))
+		return fail(r, key, "not an object or null");
+	*out = cJSON_PrintUnformatted(v);
+	if (!*out)
+		return fail(r, key, "out of memory");
+	if (strlen(*out) > 16 * MAX_TEXT_LEN)
+		return fail(r, key, "larger than %d bytes", 16 * MAX_TEXT_LEN);
+	return 0;
+}
+
+static const cJSON *get_array(struct reader *r, const cJSON *o, const char *key, size_t max,
+			      size_t *n)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	int len;
+
+	if (!cJSON_IsArray(v)) {
+		fail(r, key, "not an array");
+		return NULL;
+	}
+	len = cJSON_GetArraySize(v);
+	if (len < 0 || (size_t)len > max) {
+		fail(r, key, "more than %zu elements", max);
+		return NULL;
+	}
+	*n = (size_t)len;
+	return v;
+}
+
+static const char *const sample_keys[] = {
+	"block",   "order",	"warmup",	  "failed",  "wait_status", "fail_reason", "scale",
+	"wall_ns", "user_ns",	"sys_ns",	  "maxrss_kb", "minflt",    "majflt",	   "nvcsw",
+	"nivcsw",  "has_report", "events",	  "timed_ns", "monitor_events",
+};
+
+static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample *out)
+{
+	struct pcost_run_sample x = { 0 };
+	const cJSON *fr;
+	double d;
+	int rc;
+
+	if ((rc = check_members(r, o, sample_keys, ARRAY_SIZE(sample_keys))))
+		return rc;
+#define INT_FIELD(name, lo, hi)                                                                    \
+	do {                                                                                       \
+		if ((rc = get_int(r, o, #name, lo, hi, &d)))                                       \
+			return rc;                                                                 \
+		x.name = (__typeof__(x.name))d;                                                    \
+	} while (0)
+	INT_FIELD(block, 0, UINT32_MAX);
+	INT_FIELD(order, 0, UINT32_MAX);
+	INT_FIELD(wait_status, -1, INT_MAX);
+	INT_FIELD(wall_ns, 0, MAX_EXACT_INT);
+	INT_FIELD(user_ns, 0, MAX_EXACT_INT);
+	INT_FIELD(sys_ns, 0, MAX_EXACT_INT);
+	INT_FIELD(maxrss_kb, 0, MAX_EXACT_INT);
+	INT_FIELD(minflt, 0, MAX_EXACT_INT);
+	INT_FIELD(majflt, 0, MAX_EXACT_INT);
+	INT_FIELD(nvcsw, 0, MAX_EXACT_INT);
+	INT_FIELD(nivcsw, 0, MAX_EXACT_INT);
+	INT_FIELD(events, 0, MAX_EXACT_INT);
+	INT_FIELD(timed_ns, 0, MAX_EXACT_INT);
+	INT_FIELD(monitor_events, -1, MAX_EXACT_INT);
+#undef INT_FIELD
+	if ((rc = get_bool(r, o, "warmup", &x.warmup)) || (rc = get_bool(r, o, "failed", &x.failed)) ||
+	    (rc = get_bool(r, o, "has_report", &x.has_report)))
+		return rc;
+	/* --scale multiples are small positive numbers; 1e6 is already absurd. */
+	if ((rc = get_real(r, o, "scale", 1e-9, 1e6, &x.scale)))
+		return rc;
+	fr = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
+	if (!cJSON_IsString(fr) || !fr->valuestring)
+		return fail(r, "fail_reason", "not a string");
+	if (!text_ok(fr->valuestring, sizeof(x.fail_reason)))
+		return fail(r, "fail_reason",
+			    "longer than %zu bytes, not UTF-8 or has control characters",
+			    sizeof(x.fail_reason) - 1);
+	strcpy(x.fail_reason, fr->valuestring);
+	*out = x;
+	return 0;
+}
+
+static const char *const config_keys[] = {
+	"workload", "workload_args", "monitor", "variant", "unit", "expected_events", "samples",
+};
+
+static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s)
+{
+	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL;
+	const cJSON *arr, *e;
+	struct pcost_config *c;
+	size_t n, j = 0;
+	double d;
+	int rc;
+
+	if ((rc = check_members(r, o, config_keys, ARRAY_SIZE(config_keys))))
+		return rc;
+	if ((rc = get_str(r, o, "workload", MAX_NAME_LEN, false, &wl)) ||
+	    (rc = get_str(r, o, "workload_args", MAX_TEXT_LEN, true, &args)) ||
+	    (rc = get_str(r, o, "monitor", MAX_NAME_LEN, false, &mon)) ||
+	    (rc = get_str(r, o, "variant", MAX_NAME_LEN, true, &var)) ||
+	    (rc = get_str(r, o, "unit", MAX_NAME_LEN, true, &unit)) ||
+	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)))
+		goto out;
+	arr = get_array(r, o, "samples", MAX_SAMPLES, &n);
+	if (!arr) {
+		rc = -EINVAL;
+		goto out;
+	}
+	c = pcost_session_add_config(s, wl, args, mon, var, unit);
+	c->expected_events = (int64_t)d;
+	c->samples = xcalloc(n ? n : 1, sizeof(*c->samples));
+	c->cap = n ? n : 1;
+	cJSON_ArrayForEach(e, arr) {
+		snprintf(r->where, sizeof(r->where), "configs[%zu].samples[%zu]", r->ci, j++);
+		if ((rc = read_sample(r, e, &c->samples[c->nsamples])))
+			goto out;
+		c->nsamples++;
+	}
+	snprintf(r->where, sizeof(r->where), "configs[%zu]", r->ci);
+out:
+	free(wl);
+	free(args);
+	free(mon);
+	free(var);
+	free(unit);
+	return rc;
+}
+
+static const char *const series_keys[] = {
+	"interface", "op", "events", "nevents", "timer", "note", "ns",
+};
+
+static int read_series(struct reader *r, const cJSON *o, struct pcost_session *s)
+{
+	char *itf = NULL, *op = NULL, *ev = NULL, *timer = NULL, *note = NULL;
+	struct pcost_counter_series *c;
+	const cJSON *arr, *e;
+	size_t n, j = 0;
+	double k;
+	int rc;
+
+	if ((rc = check_members(r, o, series_keys, ARRAY_SIZE(series_keys))))
+		return rc;
+	if ((rc = get_str(r, o, "interface", MAX_NAME_LEN, false, &itf)) ||
+	    (rc = get_str(r, o, "op", MAX_NAME_LEN, false, &op)) ||
+	    (rc = get_str(r, o, "events", MAX_TEXT_LEN, true, &ev)) ||
+	    (rc = get_int(r, o, "nevents", 0, 65536, &k)) ||
+	    (rc = get_str(r, o, "timer", MAX_NAME_LEN, true, &timer)) ||
+	    (rc = get_str(r, o, "note", MAX_TEXT_LEN, true, &note)))
+		goto out;
+	arr = get_array(r, o, "ns", MAX_SERIES_SAMPLES, &n);
+	if (!arr) {
+		rc = -EINVAL;
+		goto out;
+	}
+	c = pcost_session_add_series(s, itf, op, ev, (unsigned)k, timer, NULL, 0);
+	c->note = note;
+	note = NULL;
+	free(c->ns);
+	c->ns = xcalloc(n ? n : 1, sizeof(double));
+	cJSON_ArrayForEach(e, arr) {
+		/* Timings are non-negative; a week in one call is already absurd. */
+		if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble < 0 ||
+		    e->valuedouble > 6.048e14) {
+			rc = fail(r, "ns", "element %zu is not a time in [0, 6.048e14] ns", j);
+			goto out;
+		}
+		c->ns[c->n++] = e->valuedouble;
+		j++;
+	}
+out:
+	free(itf);
+	free(op);
+	free(ev);
+	free(timer);
+	free(note);
+	return rc;
+}
+
+static const char *const session_keys[] = {
+	"format",  "format_version", "id",  "kind",    "started", "cmdline", "version", "seed",
+	"tsc_hz",  "complete",	     "env", "options", "configs", "series",
+};
+
+static int read_session(struct reader *r, const cJSON *j, struct pcost_session *s)
+{
+	const cJSON *v, *arr, *e;
+	char *end;
+	size_t n, i;
+	double d;
+	int rc;
+
+	if (!cJSON_IsObject(j))
+		return fail(r, NULL, "a session is a JSON object");
+	v = cJSON_GetObjectItemCaseSensitive(j, "format");
+	if (!cJSON_IsString(v) || strcmp(v->valuestring, FORMAT_NAME))
+		return fail(r, "format", "not \"" FORMAT_NAME "\"; is this a probecost export?");
+	v = cJSON_GetObjectItemCaseSensitive(j, "format_version");
+	if (cJSON_IsNumber(v) && v->valuedouble > FORMAT_VERSION)
+		return fail(r, "format_version",
+			    "%g is newer than this probecost reads (%d); upgrade probecost",
+			    v->valuedouble, FORMAT_VERSION);
+	if ((rc = check_members(r, j, session_keys, ARRAY_SIZE(session_keys))) ||
+	    (rc = get_int(r, j, "format_version", 1, FORMAT_VERSION, &d)))
+		return rc;
+	v = cJSON_GetObjectItemCaseSensitive(j, "kind");
+	if (!cJSON_IsString(v) || pcost_session_kind_parse(v->valuestring, &s->kind))
+		return fail(r, "kind", "not \"run\", \"probes\" or \"counters\"");
+	if ((rc = get_int(r, j, "id", 0, MAX_EXACT_INT, &d)))
+		return rc;
+	s->id = (int64_t)d;
+	/* Unix seconds from 1970 to 9999-12-31. */
+	if ((rc = get_int(r, j, "started", 0, 253402300799.0, &d)))
+		return rc;
+	s->started = (int64_t)d;
+	if ((rc = get_str(r, j, "cmdline", MAX_TEXT_LEN, true, &s->cmdline)) ||
+	    (rc = get_str(r, j, "version", MAX_NAME_LEN, true, &s->version)))
+		return rc;
+	v = cJSON_GetObjectItemCaseSensitive(j, "seed");
+	if (!cJSON_IsString(v) || !v->valuestring[0] || v->valuestring[0] < '0' ||
+	    v->valuestring[0] > '9' || strlen(v->valuestring) > 20)
+		return fail(r, "seed", "not a decimal string");
+	errno = 0;
+	s->seed = strtoull(v->valuestring, &end, 10);
+	if (errno || *end)
+		return fail(r, "seed", "not a 64-bit decimal number");
+	/* TSC frequencies are a few GHz; 0 means unknown. */
+	if ((rc = get_real(r, j, "tsc_hz", 0, 1e11, &s->tsc_hz)) ||
+	    (rc = get_bool(r, j, "complete", &s->complete)) ||
+	    (rc = get_object_text(r, j, "env", &s->env_json)) ||
+	    (rc = get_object_text(r, j, "options", &s->options_json)))
+		return rc;
+
+	if (!(arr = get_array(r, j, "configs", MAX_CONFIGS, &n)))
+		return -EINVAL;
+	s->configs = xcalloc(n ? n : 1, sizeof(*s->configs));
+	s->cap_configs = n ? n : 1;
+	i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		r->ci = i;
+		snprintf(r->where, sizeof(r->where), "configs[%zu]", i++);
+		if ((rc = read_config(r, e, s)))
+			return rc;
+	}
+	r->where[0] = '\0';
+	if (!(arr = get_array(r, j, "series", MAX_SERIES, &n)))
+		return -EINVAL;
+	s->series = xcalloc(n ? n : 1, sizeof(*s->series));
+	s->cap_series = n ? n : 1;
+	i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		snprintf(r->where, sizeof(r->where), "series[%zu]", i++);
+		if ((rc = read_series(r, e, s)))
+			return rc;
+	}
+	return 0;
+}
+
+int pcost_session_from_json(const cJSON *j, struct pcost_session *s, char *err, size_t errlen)
+{
+	char dummy[2];
+	struct reader r = { .err = err && errlen ? err : dummy,
+			    .errlen = err && errlen ? errlen : sizeof(dummy) };
+	int rc;
+
+	r.err[0] = '\0';
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	rc = read_session(&r, j, s);
+	if (rc)
+		pcost_session_release(s);
+	return rc;
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db: open the SQLite store safely, recognise it, migrate old schemas and
+ * refuse newer ones.  WAL lets readers and one writer at a time work at once;
+ * the busy timeout lets two probecost processes that store together both win.
+ */
+#include "store/db_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util.h"
+
+/* PRAGMA application_id: "pcst", so `file` and we can tell our databases apart. */
+#define PCOST_DB_APP_ID 0x70637374
+/* A writer holds the lock for one small transaction; 15 s covers a slow disk. */
+#define PCOST_DB_BUSY_MS 15000
+
+/*
+ * migrations[v] takes a database from schema v to v + 1.  Never edit a
+ * released step: add one.  v1 kept every raw sample; v2 added the kernel
+ * release (for history --kernel) and the indexes history filters use.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE session ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  started INTEGER NOT NULL,"
+	"  cmdline TEXT, version TEXT, env_json TEXT, options_json TEXT,"
+	"  seed INTEGER NOT NULL,"		/* uint64 stored as its int64 bit pattern */
+	"  tsc_hz REAL NOT NULL,"
+	"  complete INTEGER NOT NULL,"
+	"  stored INTEGER NOT NULL);"		/* unix seconds it was written (import time) */
+	"CREATE TABLE config ("
+	"  session_id INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  workload TEXT, workload_args TEXT, monitor TEXT, variant TEXT, unit TEXT,"
+	"  expected_events INTEGER NOT NULL,"
+	"  PRIMARY KEY (session_id, idx));"
+	"CREATE TABLE run_sample ("
+	"  session_id INTEGER NOT NULL, config_idx INTEGER NOT NULL, seq INTEGER NOT NULL,"
+	"  block INTEGER NOT NULL, ord INTEGER NOT NULL, warmup INTEGER NOT NULL,"
+	"  failed INTEGER NOT NULL, wait_status INTEGER NOT NULL, fail_reason TEXT NOT NULL,"
+	"  scale REAL NOT NULL, wall_ns INTEGER NOT NULL, user_ns INTEGER NOT NULL,"
+	"  sys_ns INTEGER NOT NULL, maxrss_kb INTEGER NOT NULL, minflt INTEGER NOT NULL,"
+	"  majflt INTEGER NOT NULL, nvcsw INTEGER NOT NULL, nivcsw INTEGER NOT NULL,"
+	"  has_report INTEGER NOT NULL, events INTEGER NOT NULL, timed_ns INTEGER NOT NULL,"
+	"  monitor_events INTEGER NOT NULL,"
+	"  PRIMARY KEY (session_id, config_idx, seq),"
+	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
+	"    ON DELETE CASCADE);"
+	"CREATE TABLE series ("
+	"  session_id INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  interface TEXT, op TEXT, events TEXT, nevents INTEGER NOT NULL, timer TEXT, note TEXT,"
+	"  n INTEGER NOT NULL,"
+	"  ns BLOB NOT NULL,"			/* n native doubles: every sample, raw */
+	"  PRIMARY KEY (session_id, idx));",
+	/* 1 -> 2 */
+	"ALTER TABLE session ADD COLUMN kernel TEXT;"
+	"UPDATE session SET kernel = json_extract(env_json, '$.fields.\"kernel.release\"')"
+	"  WHERE json_valid(env_json);"
+	"CREATE INDEX session_started ON session(started);"
+	"CREATE INDEX config_workload ON config(workload);"
+	"CREATE INDEX config_monitor ON config(monitor);",
+};
+
+_Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");
+
+int pcost_db_errno(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_OK:
+		return 0;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return -EROFS;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return -EBADMSG;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_CANTOPEN:
+		return -ENOENT;
+	case SQLITE_CONSTRAINT:
+		return -EEXIST;
+	default:
+		return -EIO;
+	}
+}
+
+int pcost_db_fail(struct pcost_db *db, int rc, const char *what)
+{
+	const char *msg = db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
+	int sys = db->h ? sqlite3_system_errno(db->h) : 0;
+
+	/* An I/O error is often a full disk or a read-only filesystem underneath. */
+	if ((rc & 0xff) == SQLITE_IOERR && sys == ENOSPC)
+		rc = SQLITE_FULL;
+	else if ((rc & 0xff) == SQLITE_IOERR && (sys == EROFS || sys == EACCES || sys == EPERM))
+		rc = SQLITE_READONLY;
+	switch (rc & 0xff) {
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		snprintf(db->err, sizeof(db->err), "%s: '%s' is corrupt or not a database (%s)",
+			 what, db->path, msg);
+		break;
+	case SQLITE_READONLY:
+		snprintf(db->err, sizeof(db->err), "%s: '%s' is read-only (%s)", what, db->path,
+			 msg);
+		break;
+	case SQLITE_FULL:
+		snprintf(db->err, sizeof(db->err), "%s: the disk holding '%s' is full", what,
+			 db->path);
+		break;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		snprintf(db->err, sizeof(db->err),
+			 "%s: '%s' stayed locked by another process for %d s", what, db->path,
+			 PCOST_DB_BUSY_MS / 1000);
+		break;
+	default:
+		snprintf(db->err, sizeof(db->err), "%s: %s", what, msg);
+	}
+	return pcost_db_errno(rc);
+}
+
+int pcost_db_exec(struct pcost_db *db, const char *sql, const char *what)
+{
+	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : pcost_db_fail(db, rc, what);
+}
+
+int pcost_db_prepare(struct pcost_db *db, const char *sql, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(db->h, sql, -1, st, NULL);
+
+	return rc == SQLITE_OK ? 0 : pcost_db_fail(db, rc, "could not read the store");
+}
+
+const char *pcost_db_error(const struct pcost_db *db)
+{
+	return db->err;
+}
+
+int pcost_db_path(const char *explicit_path, char *buf, size_t len)
+{
+	const char *e = getenv("PROBECOST_DB"), *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (explicit_path && *explicit_path)
+		n = snprintf(buf, len, "%s", explicit_path);
+	else if (e && *e)
+		n = snprintf(buf, len, "%s", e);
+	/* XDG Base Directory spec: a relative $XDG_DATA_HOME is invalid, ignore it. */
+	else if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/probecost/probecost.db", xdg);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.local/share/probecost/probecost.db", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* mkdir -p of path's directory; directories we create are 0700 (XDG spec). */
+static int make_parents(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int get_pragma_int(struct pcost_db *db, const char *sql, int *out)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return pcost_db_fail(db, rc, "could not read the store");
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : pcost_db_fail(db, rc, "could not read the store");
+}
+
+/* Inside one write transaction: recognise the file, then step it up to our schema. */
+static int migrate(struct pcost_db *db)
+{
+	int version, app, ntables, rc;
+
+	if ((rc = get_pragma_int(db, "PRAGMA user_version", &version)) ||
+	    (rc = get_pragma_int(db, "PRAGMA application_id", &app)) ||
+	    (rc = get_pragma_int(db, "SELECT count(*) FROM sqlite_master", &ntables)))
+		return rc;
+	if ((app != 0 && app != PCOST_DB_APP_ID) || (version == 0 && ntables > 0)) {
+		snprintf(db->err, sizeof(db->err),
+			 "'%s' is an SQLite database of another program, not probecost's; use another --db",
+			 db->path);
+		return -EBADMSG;
+	}
+	if (version > PCOST_DB_SCHEMA_VERSION) {
+		snprintf(db->err, sizeof(db->err),
+			 "'%s' has schema version %d, newer than this probecost reads (%d); "
+			 "upgrade probecost or use another --db",
+			 db->path, version, PCOST_DB_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	if (version == PCOST_DB_SCHEMA_VERSION)
+		return 0;
+	if (!db->writable) {
+		snprintf(db->err, sizeof(db->err),
+			 "'%s' has the older schema version %d and is read-only, so it cannot be "
+			 "migrated to %d; make it writable once",
+			 db->path, version, PCOST_DB_SCHEMA_VERSION);
+		return -EROFS;
+	}
+	for (int v = version; v < PCOST_DB_SCHEMA_VERSION; v++)
+		if ((rc = pcost_db_exec(db, migrations[v], "could not migrate the store")))
+			return rc;
+	char sql[96];
+
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d;",
+		 PCOST_DB_SCHEMA_VERSION, PCOST_DB_APP_ID);
+	return pcost_db_exec(db, sql, "could not migrate the store");
+}
+
+int pcost_db_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
+		  size_t errlen)
+{
+	struct pcost_db *db = xcalloc(1, sizeof(*db));
+	int flags, rc, fd;
+
+	*out = NULL;
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (mode == PCOST_DB_WRITE) {
+		if ((rc = make_parents(path))) {
+			snprintf(db->err, sizeof(db->err), "could not create the directory of '%s': %s",
+				 path, strerror(-rc));
+			goto fail;
+		}
+		/* Create it ourselves so the file is 0600 whatever sqlite's default. */
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			rc = errno == EACCES || errno == EROFS || errno == EPERM ? -EROFS : -errno;
+			snprintf(db->err, sizeof(db->err), "could not open '%s' for writing: %s", path,
+				 strerror(errno));
+			goto fail;
+		}
+		close(fd);
+		db->writable = true;
+	} else {
+		if (access(path, F_OK)) {
+			rc = -ENOENT;
+			snprintf(db->err, sizeof(db->err), "no store at '%s' yet", path);
+			goto fail;
+		}
+		db->writable = !access(path, W_OK) && !access(".", F_OK);
+	}
+	flags = db->writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
+	rc = sqlite3_open_v2(path, &db->h, flags, NULL);
+	if (rc != SQLITE_OK) {
+		rc = pcost_db_fail(db, rc, "could not open the store");
+		goto fail;
+	}
+	sqlite3_extended_result_codes(db->h, 1);
+	sqlite3_busy_timeout(db->h, PCOST_DB_BUSY_MS);
+	if (db->writable && sqlite3_db_readonly(db->h, "main") == 1) {
+		rc = -EROFS;
+		snprintf(db->err, sizeof(db->err), "'%s' is read-only", path);
+		goto fail;
+	}
+	/* BEGIN IMMEDIATE takes the write lock now: two processes migrating queue up. */
+	rc = pcost_db_exec(db, db->writable ? "BEGIN IMMEDIATE" : "BEGIN", "could not open the store");
+	if (!rc) {
+		rc = migrate(db);
+		if (rc)
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		else
+			rc = pcost_db_exec(db, "COMMIT", "could not migrate the store");
+	}
+	if (rc)
+		goto fail;
+	if (db->writable) {
+		/* WAL: readers never block the writer; NORMAL sync is durable at checkpoints
+		 * and never corrupts (sqlite.org/wal.html). */
+		if ((rc = pcost_db_exec(db, "PRAGMA journal_mode = WAL", "could not open the store")) ||
+		    (rc = pcost_db_exec(db, "PRAGMA synchronous = NORMAL", "could not open the store")))
+			goto fail;
+	}
+	if ((rc = pcost_db_exec(db, "PRAGMA foreign_keys = ON", "could not open the store")))
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	snprintf(err, errlen, "%s", db->err);
+	if (db->h)
+		sqlite3_close(db->h);
+	free(db);
+	return rc < 0 ? rc : -EIO;
+}
+
+void pcost_db_close(struct pcost_db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	free(db);
+}
+
+int pcost_db_schema_version(struct pcost_db *db)
+{
+	int v = -1;
+
+	get_pragma_int(db, "PRAGMA user_version", &v);
+	return v;
+}
+
+char *pcost_env_json_kernel(const char *env_json)
+{
+	cJSON *j = env_json ? cJSON_Parse(env_json) : NULL;
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "fields"), "kernel.release");
+	char *out = cJSON_IsString(k) ? xstrdup(k->valuestring) : NULL;
+
+	cJSON_Delete(j);
+	return out;
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sink: the store.h API measuring commands call.  A store that cannot be
+ * opened or written costs one warning line, and the measurement goes on.
+ */
+#include "store.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store_db.h"
+#include "util.h"
+
+static struct {
+	struct pcost_db *db;
+	size_t *stored;		/* samples of configuration i already in the store */
+	size_t nstored;
+	bool active;
+} sink;
+
+static void sink_disable(const char *msg)
+{
+	warning("not storing this session: %s", msg);
+	pcost_db_close(sink.db);
+	sink.db = NULL;
+	free(sink.stored);
+	sink.stored = NULL;
+	sink.nstored = 0;
+	sink.active = false;
+}
+
+void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store)
+{
+	char path[PATH_MAX], err[512];
+
+	sink.active = false;
+	if (no_store)
+		return;
+	if (pcost_db_path(db, path, sizeof(path))) {
+		warning("not storing this session: no --db, $PROBECOST_DB, $XDG_DATA_HOME or $HOME");
+		return;
+	}
+	if (pcost_db_open(path, PCOST_DB_WRITE, &sink.db, err, sizeof(err))) {
+		warning("not storing this session: %s", err);
+		return;
+	}
+	sink.active = true;
+	if (pcost_db_begin_session(sink.db, s))
+		sink_disable(pcost_db_error(sink.db));
+}
+
+void pcost_sink_config(struct pcost_session *s, size_t i)
+{
+	size_t from;
+
+	if (!sink.active || i >= s->nconfigs)
+		return;
+	if (i >= sink.nstored) {
+		sink.stored = xrealloc(sink.stored, s->nconfigs * sizeof(*sink.stored));
+		for (size_t k = sink.nstored; k < s->nconfigs; k++)
+			sink.stored[k] = SIZE_MAX;	/* configuration row not written yet */
+		sink.nstored = s->nconfigs;
+	}
+	from = sink.stored[i] == SIZE_MAX ? 0 : sink.stored[i];
+	if (sink.stored[i] != SIZE_MAX && from >= s->configs[i].nsamples)
+		return;
+	if (pcost_db_store_config(sink.db, s, i, from)) {
+		sink_disable(pcost_db_error(sink.db));
+		return;
+	}
+	sink.stored[i] = s->configs[i].nsamples;
+}
+
+void pcost_sink_series(struct pcost_session *s, size_t i)
+{
+	if (!sink.active || i >= s->nseries)
+		return;
+	if (pcost_db_store_series(sink.db, s, i))
+		sink_disable(pcost_db_error(sink.db));
+}
+
+void pcost_sink_end(struct pcost_session *s)
+{
+	if (!sink.active)
+		return;
+	/* Configurations the command never flushed itself. */
+	for (size_t i = 0; i < s->nconfigs && sink.active; i++)
+		pcost_sink_config(s, i);
+	if (!sink.active)
+		return;
+	if (pcost_db_finish_session(sink.db, s)) {
+		sink_disable(pcost_db_error(sink.db));
+		return;
+	}
+	info("stored as session %lld%s; see 'probecost show %lld'", (long long)s->id,
+	     s->complete ? "" : " (incomplete)", (long long)s->id);
+	pcost_db_close(sink.db);
+	sink.db = NULL;
+	free(sink.stored);
+	sink.stored = NULL;
+	sink.nstored = 0;
+	sink.active = false;
+}

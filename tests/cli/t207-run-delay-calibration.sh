@@ -1,0 +1,25 @@
+#!/bin/bash
+# delay:ns=N adds N ns to each libc read/write: the cost per monitor event comes out near N,
+# and --scale separates it from start-up as the fit's slope.  Bounds 0.8..3: load from other
+# processes stretches every spin it preempts (2.1x seen during a parallel make check, docs/run.md);
+# a quiet machine gives 1.0-1.08.
+P="${PROBECOST:-./probecost}"
+echo "1..3"
+if ! "$P" workload --help >/dev/null 2>&1; then
+	for i in 1 2 3; do echo "ok $i # skip the workload command is not in this build"; done; exit 0
+fi
+if [ -n "$PROBECOST_SAN" ]; then
+	# The sanitizer runtime intercepts read/write itself and the preload would come second.
+	for i in 1 2 3; do echo "ok $i # skip LD_PRELOAD timing under ASan"; done; exit 0
+fi
+js=$("$P" run --no-store --runs 3 --warmup 1 --cpu 0 --seed 3 --format json --scale 1,2 \
+	-w pipe:loops=1000 -m delay:ns=20000 2>/dev/null); rc=$?
+[ "$rc" = 0 ] && echo "ok 1 - exit 0" || echo "not ok 1 - exit $rc"
+# configs: [none x1, delay x1, none x2, delay x2]
+r=$(printf '%s' "$js" | jq '.statistics[1] | .extra_ns / .monitor_events / 20000')
+awk -v r="$r" 'BEGIN { exit !(r > 0.8 && r < 3.0) }' && echo "ok 2 - per delayed call: $r x 20000 ns" \
+	|| echo "not ok 2 - per delayed call: $r x 20000 ns"
+slope=$(printf '%s' "$js" | jq '.statistics[1].fit_per_event_ns')
+# 4 delayed calls a round trip: slope about 80000 ns per round trip.
+awk -v s="$slope" 'BEGIN { exit !(s > 0.8 * 80000 && s < 3.0 * 80000) }' \
+	&& echo "ok 3 - fit slope $slope ns/round-trip (4 x 20000)" || echo "not ok 3 - fit slope $slope"

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/* test_compare: matching, changes with CIs, regressions, one-side configurations, env differences. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compare.h"
+#include "synth_rich.h"
+
+static const struct pcost_compare_row *row(const struct pcost_compare *c, const char *name)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].name, name))
+			return &c->rows[i];
+	fail_msg("no row '%s'", name);
+	return NULL;
+}
+
+static void test_run_sessions(void **st)
+{
+	struct pcost_session a, b;
+	struct pcost_compare c;
+	const struct pcost_compare_row *r;
+
+	synth_rich_run(&a, 1, "6.1.0");
+	synth_rich_run(&b, 1.5, "6.18.0");
+	/* b lacks valgrind and has a new monitor. */
+	free(b.configs[4].monitor);
+	b.configs[4].monitor = xstrdup("uftrace");
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 1, &c), 0);
+	assert_int_equal(c.nrows, 6);
+
+	/* Same samples on both sides: no change, not significant. */
+	r = row(&c, "syscall loops=20000 / none");
+	assert_false(r->has_overhead);
+	assert_true(fabs(r->change) < 1e-12);
+	assert_false(r->significant);
+	assert_false(r->regression);
+	assert_int_equal(r->na, 11);
+
+	/* strace: 12 ms -> 17 ms per run, +41.7%; overhead 500% -> 750%. */
+	r = row(&c, "syscall loops=20000 / strace");
+	assert_true(r->has_overhead);
+	assert_true(fabs(r->mean_a / 12e6 - 1) < 0.01);
+	assert_true(fabs(r->change - 5.0 / 12) < 0.01);
+	assert_true(r->change_lo < r->change && r->change < r->change_hi);
+	assert_true(r->change_lo > 0.39 && r->change_hi < 0.44);
+	assert_true(r->p < 1e-6);
+	assert_true(r->significant);
+	assert_true(fabs(r->delta_pts - 250) < 5);
+	assert_true(r->delta_lo < r->delta_pts && r->delta_pts < r->delta_hi);
+	assert_true(r->delta_lo > 230 && r->delta_hi < 270);
+	assert_true(r->delta_significant);
+	assert_true(r->regression);
+
+	/* perf-stat: 2% -> 3%: 1 point, under the 5-point threshold. */
+	r = row(&c, "syscall loops=20000 / perf-stat");
+	assert_true(fabs(r->delta_pts - 1) < 1);
+	assert_true(r->delta_lo < 1 && r->delta_hi > 1);
+	assert_false(r->regression);
+
+	/* One side only. */
+	r = row(&c, "syscall loops=20000 / valgrind");
+	assert_true(r->ia == 4 && r->ib == -1);
+	r = row(&c, "syscall loops=20000 / uftrace");
+	assert_true(r->ia == -1 && r->ib == 4);
+
+	/* Fingerprints: only the kernel differs. */
+	assert_int_equal(c.ndiffs, 1);
+	assert_string_equal(c.diffs[0].key, "kernel.release");
+	assert_string_equal(c.diffs[0].a, "6.1.0");
+	assert_string_equal(c.diffs[0].b, "6.18.0");
+	pcost_compare_release(&c);
+	pcost_session_release(&a);
+	pcost_session_release(&b);
+}
+
+/* The baseline got 2x faster, strace's runs stayed as slow: the overhead grew, the mean did not. */
+static void test_overhead_grows_mean_does_not(void **st)
+{
+	struct pcost_session a, b;
+	struct pcost_compare c;
+	const struct pcost_compare_row *r;
+
+	synth_rich_run(&a, 1, "6.1.0");
+	synth_rich_run(&b, 1, "6.1.0");
+	for (size_t k = 0; k < b.configs[0].nsamples; k++)
+		b.configs[0].samples[k].wall_ns /= 2;
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 1, &c), 0);
+	r = row(&c, "syscall loops=20000 / strace");
+	assert_true(fabs(r->change) < 1e-12);
+	assert_false(r->significant);
+	/* 500% -> 1100%. */
+	assert_true(fabs(r->delta_pts - 600) < 10);
+	assert_true(r->delta_lo > 500);
+	assert_true(r->regression);
+	pcost_compare_release(&c);
+	pcost_session_release(&a);
+	pcost_session_release(&b);
+}
+
+static void test_counters_and_kinds(void **st)
+{
+	struct pcost_session a, b, r;
+	struct pcost_compare c;
+
+	synth_rich_counters(&a, 1);
+	synth_rich_counters(&b, 1.2);
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 3, &c), 0);
+	assert_int_equal(c.nrows, a.nseries);
+	for (size_t i = 0; i < c.nrows; i++) {
+		assert_true(c.rows[i].gated);
+		assert_true(fabs(c.rows[i].delta_pts - 20) < 5);
+		assert_true(c.rows[i].change_lo < 0.2 && c.rows[i].change_hi > 0.2);
+		assert_true(c.rows[i].regression);
+	}
+	assert_string_equal(c.rows[0].name, "perf-group start+stop+read, 1 event: sw-events");
+	pcost_compare_release(&c);
+
+	synth_rich_run(&r, 1, "6.1.0");
+	assert_int_equal(pcost_compare_sessions(&a, &r, 5, 3, &c), -EINVAL);
+	pcost_session_release(&a);
+	pcost_session_release(&b);
+	pcost_session_release(&r);
+}
+
+static void test_env_diff(void **st)
+{
+	struct pcost_env_diff *d;
+	size_t n;
+
+	pcost_env_diff("{\"fields\":{\"a\":\"1\",\"b\":\"2\",\"c\":3}}", "{\"fields\":{\"a\":\"1\",\"b\":\"9\",\"d\":\"x\"}}",
+		       &d, &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(d[0].key, "b");
+	assert_string_equal(d[1].key, "c");
+	assert_string_equal(d[1].a, "3");
+	assert_null(d[1].b);
+	assert_string_equal(d[2].key, "d");
+	assert_null(d[2].a);
+	for (size_t i = 0; i < n; i++) {
+		free(d[i].key);
+		free(d[i].a);
+		free(d[i].b);
+	}
+	free(d);
+	/* A re-calibrated TSC is not a different machine; another CPU count is. */
+	pcost_env_diff("{\"fields\":{\"tsc.hz\":\"2445369133 (calibrated)\",\"cpus\":\"2\"}}",
+		       "{\"fields\":{\"tsc.hz\":\"2445403533 (calibrated)\",\"cpus\":\"4\"}}", &d, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].key, "cpus");
+	free(d[0].key);
+	free(d[0].a);
+	free(d[0].b);
+	free(d);
+	pcost_env_diff(NULL, "not json", &d, &n);
+	assert_int_equal(n, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_sessions),
+		cmocka_unit_test(test_overhead_grows_mean_does_not),
+		cmocka_unit_test(test_counters_and_kinds),
+		cmocka_unit_test(test_env_diff),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
