@@ -32,7 +32,8 @@
 #pragma weak pcost_env_to_json_text
 
 #define MAX_SITES 256
-#define MAX_MONITORS 64
+#define MAX_MONITORS 128
+#define MAX_SCALES 8
 
 static const char usage_text[] =
 	"usage: probecost probes [options]                 the stanford SDT benchmark\n"
@@ -42,7 +43,8 @@ static const char usage_text[] =
 	"  --via LIST        arming methods (default: every one available here):\n"
 	"                    dormant,uprobe,ftrace,perf-probe,bpftrace,stap\n"
 	"  --variants LIST   stanford builds (default all): none,plain,volatile,plain-sem,volatile-sem\n"
-	"  --scale N         stanford repetitions (default 10; 289,264 hits each)\n"
+	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each); several\n"
+	"                    sizes fit time = fixed + per hit x hits (start-up apart)\n"
 	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
@@ -56,7 +58,8 @@ static const char usage_text[] =
 
 struct opts {
 	const char *list, *binary, *probe, *via, *variants, *kernel, *db, *cpu;
-	uint64_t scale, hits, runs, warmup;
+	uint64_t scales[MAX_SCALES], hits, runs, warmup;
+	size_t nscales;
 	double timeout;
 	bool have_hits, no_store;
 	enum pcost_format fmt;
@@ -114,14 +117,22 @@ static int list_probes(const char *bin, enum pcost_format f)
 		else if (f == PCOST_FMT_MARKDOWN)
 			printf("| %s | %s | 0x%llx | 0x%llx | 0x%llx | 0x%llx | `%s` |\n", p->provider,
 			       p->name, pc, po, sm, so, p->args);
-		else
-			/* Names are C identifiers and args assembler operands: no JSON escapes needed
-			 * beyond '"' and '\\', which operands do not contain; checked anyway. */
-			printf("%s\n  {\"provider\": \"%s\", \"name\": \"%s\", \"pc\": %llu, "
-			       "\"pc_offset\": %llu, \"semaphore\": %llu, \"semaphore_offset\": %llu, "
-			       "\"args\": \"%s\"}",
-			       i ? "," : "", p->provider, p->name, pc, po, sm, so,
-			       strpbrk(p->args, "\"\\") ? "" : p->args);
+		else {
+			cJSON *o = cJSON_CreateObject();
+			char *txt;
+
+			cJSON_AddStringToObject(o, "provider", p->provider);
+			cJSON_AddStringToObject(o, "name", p->name);
+			cJSON_AddNumberToObject(o, "pc", (double)pc);
+			cJSON_AddNumberToObject(o, "pc_offset", (double)po);
+			cJSON_AddNumberToObject(o, "semaphore", (double)sm);
+			cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
+			cJSON_AddStringToObject(o, "args", p->args);
+			txt = cJSON_PrintUnformatted(o);
+			printf("%s\n  %s", i ? "," : "", txt);
+			free(txt);
+			cJSON_Delete(o);
+		}
 	}
 	if (f == PCOST_FMT_JSON)
 		printf("\n]\n");
@@ -256,24 +267,28 @@ static int check_binary(const char *bin, char *abs, size_t len)
 static int add_config(struct pcost_runner *r, struct plan *pl, struct pcost_session *s,
 		      const struct pcost_probe_method *m, const char *path,
 		      const struct pcost_probe_site *sites, size_t nsites,
-		      const struct pcost_target *t, int64_t expected)
+		      const struct pcost_target *t, int64_t expected, struct pcost_monitor **shared)
 {
 	char err[256];
-	struct pcost_monitor *mon;
+	struct pcost_monitor *mon = shared ? *shared : NULL;
 	int idx;
 
-	if (pl->nmons >= MAX_MONITORS)
-		return error("too many configurations");
-	mon = pcost_probe_arm_create(m, path, sites, nsites, err, sizeof(err));
-	if (!mon)
-		return usage_error("%s", err);
-	pl->mons[pl->nmons++] = mon;
+	if (!mon) {
+		if (pl->nmons >= MAX_MONITORS)
+			return error("too many configurations");
+		mon = pcost_probe_arm_create(m, path, sites, nsites, err, sizeof(err));
+		if (!mon)
+			return usage_error("%s", err);
+		pl->mons[pl->nmons++] = mon;
+		if (shared)
+			*shared = mon;
+	}
 	idx = pcost_runner_add(r, mon, t);
 	s->configs[idx].expected_events = expected;
 	return 0;
 }
 
-static int measure(const struct opts *o, struct pcost_session *s, int argc, char **argv)
+static int measure(const struct opts *o, struct pcost_session *s)
 {
 	struct plan pl = { .nmethods = 0 };
 	struct pcost_runner_opts ro;
@@ -345,7 +360,7 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 		}
 		for (size_t i = 0; i < pl.nmethods && !rc; i++)
 			rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,
-					o->have_hits ? (int64_t)o->hits : -1);
+					o->have_hits ? (int64_t)o->hits : -1, NULL);
 		free(joined);
 	} else {
 		unsigned mask = k < 0 ? (1u << PCOST_SK_N) - 1 : 1u << k;
@@ -353,7 +368,7 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 		int64_t expected = 0;
 
 		/* The hits are known exactly: the no-probe build counts its probe sites. */
-		if (pcost_stanford_run(0, mask, o->scale, hits) >= 0) {
+		if (pcost_stanford_run(0, mask, 1, hits) >= 0) {
 			rc = error("stanford: a kernel computed a wrong result; not measuring");
 			goto out_runner;
 		}
@@ -373,11 +388,6 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 						  .scale = 1, .events = -1, .report_fd = true };
 			size_t n = 0;
 
-			snprintf(a_var, sizeof(a_var), "variant=%s", vname);
-			snprintf(a_scale, sizeof(a_scale), "scale=%llu", (unsigned long long)o->scale);
-			snprintf(a_kernel, sizeof(a_kernel), "kernel=%s",
-				 k < 0 ? "all" : pcost_stanford_kernel_name(k));
-			snprintf(args, sizeof(args), "%s %s %s", a_var, a_scale, a_kernel);
 			if (prov) {
 				for (int kk = 0; kk < PCOST_SK_N; kk++)
 					if (mask & (1u << kk))
@@ -390,11 +400,24 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 				}
 			}
 			for (size_t i = 0; i < pl.nmethods && !rc; i++) {
+				struct pcost_monitor *mon = NULL;
+
 				/* The no-probe build has nothing to arm: its dormant row only. */
 				if (!prov && pl.methods[i] != &pcost_probe_dormant)
 					continue;
-				rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,
-						expected);
+				/* One monitor per build and method, shared by every scale. */
+				for (size_t si = 0; si < o->nscales && !rc; si++) {
+					snprintf(a_var, sizeof(a_var), "variant=%s", vname);
+					snprintf(a_scale, sizeof(a_scale), "scale=%llu",
+						 (unsigned long long)o->scales[si]);
+					snprintf(a_kernel, sizeof(a_kernel), "kernel=%s",
+						 k < 0 ? "all" : pcost_stanford_kernel_name(k));
+					snprintf(args, sizeof(args), "%s %s %s", a_var, a_scale, a_kernel);
+					t.scale = (double)o->scales[si];
+					/* Every repetition is the same work: hits scale exactly. */
+					rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,
+							expected * (int64_t)o->scales[si], &mon);
+				}
 			}
 		}
 	}
@@ -414,7 +437,10 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 		if (o->binary) {
 			cJSON_AddStringToObject(j, "probe", o->probe);
 		} else {
-			cJSON_AddNumberToObject(j, "scale", (double)o->scale);
+			cJSON *sc = cJSON_AddArrayToObject(j, "scale");
+
+			for (size_t si = 0; si < o->nscales; si++)
+				cJSON_AddItemToArray(sc, cJSON_CreateNumber((double)o->scales[si]));
 			cJSON_AddStringToObject(j, "kernel", o->kernel ? o->kernel : "all");
 		}
 		s->options_json = cJSON_PrintUnformatted(j);
@@ -450,8 +476,6 @@ static int measure(const struct opts *o, struct pcost_session *s, int argc, char
 	}
 	pcost_sdt_list_release(&l);
 	free(sites);
-	(void)argc;
-	(void)argv;
 	return rc;
 
 out_runner:
@@ -463,6 +487,21 @@ out_list:
 out_free:
 	free(sites);
 	return rc;
+}
+
+/* "10" or "1,2,4": stanford sizes (several: a fit separates fixed from per-hit cost). */
+static int parse_scales(const char *arg, struct opts *o)
+{
+	char buf[256], *w[MAX_SCALES + 1];
+	size_t n = split_list(arg, buf, sizeof(buf), w, ARRAY_SIZE(w));
+
+	if (!n || n > MAX_SCALES)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (pcost_parse_u64(w[i], 1, 1000000, &o->scales[i]))
+			return -EINVAL;
+	o->nscales = n;
+	return 0;
 }
 
 int cmd_probes(int argc, char **argv)
@@ -486,7 +525,7 @@ int cmd_probes(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .scale = 10, .runs = 5, .warmup = 1, .timeout = 600,
+	struct opts o = { .scales = { 10 }, .nscales = 1, .runs = 5, .warmup = 1, .timeout = 600,
 			  .fmt = PCOST_FMT_TEXT };
 	struct pcost_session s;
 	int c, rc;
@@ -510,8 +549,9 @@ int cmd_probes(int argc, char **argv)
 			o.have_hits = true;
 			break;
 		case 's':
-			if (pcost_parse_u64(optarg, 1, 1000000, &o.scale))
-				return usage_error("--scale: '%s' is not in 1..1000000", optarg);
+			if (parse_scales(optarg, &o))
+				return usage_error("--scale: '%s' is not a list of up to %d numbers in "
+						   "1..1000000", optarg, MAX_SCALES);
 			break;
 		case 'r':
 			if (pcost_parse_u64(optarg, 1, 100000, &o.runs))
@@ -567,7 +607,7 @@ int cmd_probes(int argc, char **argv)
 	s.tsc_hz = pcost_tsc_hz ? pcost_tsc_hz() : 0;
 	if (pcost_env_self && pcost_env_to_json_text)
 		s.env_json = pcost_env_to_json_text(pcost_env_self());
-	rc = measure(&o, &s, argc, argv);
+	rc = measure(&o, &s);
 	pcost_session_release(&s);
 	return rc;
 }

@@ -6,7 +6,8 @@
  * method's hits.  The definitions live in tracefs uprobe_events: we remove
  * exactly the ones perf reported adding, by writing "-:GROUP/EVENT" there
  * (what `perf probe -d` does, but async-signal-safe), and never touch an
- * existing definition: a name already defined is refused.
+ * existing definition: when NAME is taken (a user's, another probecost's),
+ * `perf probe -f` adds NAME_1 and that is the one we use and remove.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -256,16 +257,14 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	for (size_t i = 0; i < nd; i++) {
 		const struct pcost_probe_site *s = &a->sites[first[i]];
 		char group[80], spec[160], out[4096], *before;
-		/* -f: perf 6.1 refuses a name that exists in *another* SDT group. */
+		/*
+		 * -f: add NAME_1 when NAME exists (perf 6.1 even refuses a name that
+		 * exists in *another* SDT group); we find what it added by diffing.
+		 */
 		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
 		int rc;
 
 		snprintf(group, sizeof(group), "sdt_%s", s->provider);
-		if (defined_already(st->uprobe_events, group, s->name)) {
-			snprintf(err, len, "perf-probe: %s:%s is already defined (see 'perf probe -l'); "
-					   "not touching it", group, s->name);
-			return -EEXIST;
-		}
 		if (pcost_interrupted)
 			return -EINTR;
 		snprintf(spec, sizeof(spec), "%s:%s", group, s->name);

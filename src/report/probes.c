@@ -136,6 +136,30 @@ static const char *variant_of(const struct pcost_config *c)
 	return c->variant ? c->variant : "-";
 }
 
+/* The scale of a configuration's runs (1 when none measured). */
+static double scale_of(const struct pcost_config *c)
+{
+	return c->nsamples ? c->samples[0].scale : 1;
+}
+
+static bool several_scales(const struct pcost_session *s)
+{
+	for (size_t i = 1; i < s->nconfigs; i++)
+		if (scale_of(&s->configs[i]) != scale_of(&s->configs[0]))
+			return true;
+	return false;
+}
+
+/* "plain", or "plain x4" when the session has several scales. */
+static const char *label(const struct pcost_session *s, const struct pcost_config *c, char *buf,
+			 size_t len)
+{
+	if (!several_scales(s))
+		return variant_of(c);
+	snprintf(buf, len, "%s x%g", variant_of(c), scale_of(c));
+	return buf;
+}
+
 static void fmt_pct(char *buf, size_t len, double v, double lo, double hi)
 {
 	if (isnan(v))
@@ -162,6 +186,49 @@ static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool bas
 			 (long long)h->expected, (long long)h->extra);
 	else
 		snprintf(buf, len, "%lld / %lld  ok", (long long)h->counted, (long long)h->expected);
+}
+
+/*
+ * --scale with several sizes: analyze.c fits extra time = fixed + per hit x
+ * hits for each build and method; the slope is the cost per hit with the
+ * method's start-up (perf stat, bpftrace) taken out.
+ */
+static void fit_section(const struct pcost_session *s, const struct pcost_config_stats *st,
+			FILE *out, bool md)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		char fx[32], ph[32];
+		bool first = true;
+
+		if (!st[i].has_fit || st[i].baseline < 0)
+			continue;
+		/* One row per build and method: the first configuration of the group. */
+		for (size_t j = 0; j < i && first; j++)
+			first = !(st[j].has_fit && !strcmp(s->configs[j].monitor, c->monitor) &&
+				  !strcmp(variant_of(&s->configs[j]), variant_of(c)));
+		if (!first)
+			continue;
+		if (!header) {
+			fprintf(out, "\n# fit over the scales: extra time = fixed + per hit x hits\n");
+			if (md)
+				fprintf(out, "| variant | method | fixed | per hit | r2 |\n|---|---|---|---|---|\n");
+			else
+				fprintf(out, "  %-13s %-11s %-12s %-11s %s\n", "variant", "method", "fixed",
+					"per hit", "r2");
+			header = true;
+		}
+		snprintf(fx, sizeof(fx), "%.2f ms", st[i].fit_fixed_ns / 1e6);
+		snprintf(ph, sizeof(ph), "%.0f ns", st[i].fit_per_event_ns);
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %.3f |\n", variant_of(c), c->monitor, fx, ph,
+				st[i].fit_r2);
+		else
+			fprintf(out, "  %-13s %-11s %-12s %-11s %.3f\n", variant_of(c), c->monitor, fx,
+				ph, st[i].fit_r2);
+	}
 }
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
@@ -206,7 +273,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
 		struct hits_check h = check_hits(c, t);
-		char el[64], ov[64], ph[32] = "-", cy[32] = "-", hi[96];
+		char el[64], ov[64], ph[32] = "-", cy[32] = "-", hi[96], lb[64];
 		uint64_t hits = hits_per_run(c, t);
 
 		if (t->nok)
@@ -222,11 +289,11 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		}
 		fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
 		if (md)
-			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor,
-				el, ov, ph, cy, hi);
+			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n",
+				label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 		else
-			fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n", variant_of(c),
-				c->monitor, el, ov, ph, cy, hi);
+			fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n",
+				label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 		any_dormant |= t->baseline < 0 && c->variant && strcmp(c->variant, "none") &&
 			       find_noprobe(s, c) >= 0;
 	}
@@ -240,6 +307,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 				break;
 			}
 	}
+	fit_section(s, st, out, md);
 	if (!any_dormant)
 		return;
 	fprintf(out, "\n# dormant probes vs the no-probe build (what a probe costs when nobody "

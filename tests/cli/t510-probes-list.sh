@@ -1,7 +1,7 @@
 #!/bin/bash
 # probes --list: the SDT notes of probecost itself and of a system library, and bad input.
 P="${PROBECOST:-./probecost}"
-echo "1..9"
+echo "1..10"
 out=$("$P" probes --list "$P" --format csv)
 n=$(echo "$out" | tail -n +2 | wc -l)
 [ "$n" = 36 ] && echo "ok 1 - 36 probes (4 providers x 9 kernels)" || echo "not ok 1 - $n probes"
@@ -42,3 +42,9 @@ one_line_exit2 7 "no such file" "$P" probes --list "$tmp/nonexistent"
 head -c 3000 "$P" > "$tmp/truncated"
 one_line_exit2 8 "truncated ELF" "$P" probes --list "$tmp/truncated"
 one_line_exit2 9 "--list with a command" "$P" probes --list "$P" -- /bin/true
+if command -v jq >/dev/null; then
+	n=$("$P" probes --list "$P" --format json | jq '[.[] | select(.semaphore_offset > 0)] | length')
+	[ "$n" = 18 ] && echo "ok 10 - JSON list: 18 probes with a semaphore offset" || echo "not ok 10 - JSON: '$n'"
+else
+	echo "ok 10 # skip no jq"
+fi

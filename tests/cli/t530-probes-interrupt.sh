@@ -2,10 +2,13 @@
 # SIGINT midway through armed runs: tracefs uprobe_events, trace instances and
 # `perf probe -l` are as before, exit 130, the runs done so far are reported.
 P="${PROBECOST:-./probecost}"
-# Only what probecost registers (other tools may use tracefs meanwhile).
-ours_ev() { grep -E '^[pr]:(pcost_|sdt_stanford)' /sys/kernel/tracing/uprobe_events 2>/dev/null; }
-ours_in() { ls /sys/kernel/tracing/instances 2>/dev/null | grep '^pcost_'; }
-ours_pl() { perf probe -l 2>/dev/null | grep sdt_stanford; }
+# Only what this binary registers: other probecosts (other trees, other
+# passes) may be using tracefs at the same time.
+BINP=$(readlink -f "$P")
+pids=
+ours_ev() { grep -F " $BINP:" /sys/kernel/tracing/uprobe_events 2>/dev/null; }
+ours_in() { [ -n "$pids" ] && ls /sys/kernel/tracing/instances 2>/dev/null | grep -E "^pcost_(${pids// /|})_"; }
+ours_pl() { perf probe -l 2>/dev/null | grep -F "in $BINP "; }
 T=/sys/kernel/tracing
 echo "1..9"
 if [ "$(id -u)" != 0 ] || [ ! -w $T/uprobe_events ]; then
@@ -19,8 +22,9 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 "$P" probes --via $via --variants plain,volatile-sem --scale 3 --runs 200 --warmup 0 --cpu 0 \
 	--no-store >"$out" 2>/dev/null &
 pid=$!
+pids="$pids $pid"; pids=${pids# }
 # Wait until our events are registered (and armed runs under way), then interrupt.
-for i in $(seq 100); do grep -q pcost_ $T/uprobe_events && break; sleep 0.1; done
+for i in $(seq 100); do ours_ev | grep -q pcost_ && break; sleep 0.1; done
 armed=$(ours_ev | grep -c .)
 sleep 2
 kill -INT $pid
@@ -39,7 +43,8 @@ wait $pid; rc=$?
 "$P" probes --via $via --variants plain --scale 3 --runs 200 --warmup 0 --cpu 0 --no-store \
 	>/dev/null 2>&1 &
 pid=$!
-for i in $(seq 100); do grep -q pcost_ $T/uprobe_events && break; sleep 0.1; done
+pids="$pids $pid"; pids=${pids# }
+for i in $(seq 100); do ours_ev | grep -q pcost_ && break; sleep 0.1; done
 sleep 1
 kill -INT $pid; sleep 0.05; kill -INT $pid
 wait $pid; rc=$?
@@ -52,7 +57,8 @@ wait $pid; rc=$?
 "$P" probes --via ftrace --variants plain --scale 3 --runs 200 --warmup 0 --cpu 0 --no-store \
 	>/dev/null 2>&1 &
 pid=$!
-for i in $(seq 100); do grep -q pcost_ $T/uprobe_events && break; sleep 0.1; done
+pids="$pids $pid"; pids=${pids# }
+for i in $(seq 100); do ours_ev | grep -q pcost_ && break; sleep 0.1; done
 sleep 0.5
 kill -KILL $pid; wait $pid 2>/dev/null
 left=$(grep -c "pcost_${pid}_" $T/uprobe_events)

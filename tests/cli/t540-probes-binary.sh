@@ -3,10 +3,13 @@
 # itself running one stanford kernel), hits checked against --hits; bad input refused
 # with one line, exit 2, nothing registered.
 P="${PROBECOST:-./probecost}"
-# Only what probecost registers (other tools may use tracefs meanwhile).
-ours_ev() { grep -E '^[pr]:(pcost_|sdt_stanford)' /sys/kernel/tracing/uprobe_events 2>/dev/null; }
-ours_in() { ls /sys/kernel/tracing/instances 2>/dev/null | grep '^pcost_'; }
-ours_pl() { perf probe -l 2>/dev/null | grep sdt_stanford; }
+# Only what this binary registers: other probecosts (other trees, other
+# passes) may be using tracefs at the same time.
+BINP=$(readlink -f "$P")
+pids=
+ours_ev() { grep -F " $BINP:" /sys/kernel/tracing/uprobe_events 2>/dev/null; }
+ours_in() { [ -n "$pids" ] && ls /sys/kernel/tracing/instances 2>/dev/null | grep -E "^pcost_(${pids// /|})_"; }
+ours_pl() { perf probe -l 2>/dev/null | grep -F "in $BINP "; }
 T=/sys/kernel/tracing
 echo "1..8"
 BIN=$(readlink -f "$P")

@@ -20,7 +20,7 @@ check "unknown option" "unknown or incomplete option '--bogus'" --bogus
 check "unknown method" "unknown probe method 'nope'" --via nope
 check "unknown variant" "unknown variant 'x'" --variants x
 check "--binary without --probe" "--binary and --probe go together" --binary "$P"
-check "--scale out of range" "--scale: '0' is not in 1..1000000" --scale 0
+check "--scale out of range" "--scale: '0' is not a list of up to 8 numbers in 1..1000000" --scale 0
 check "unknown kernel" "unknown stanford kernel 'nope'" --kernel nope --via dormant
 check "command without --binary" "needs --binary and --probe" -- /bin/true
 rows=$("$P" list 2>/dev/null | sed -n '/probe arming methods/,$p')
