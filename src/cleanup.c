@@ -50,7 +50,12 @@ void pcost_cleanup_run_all(void)
 static void on_signal(int sig)
 {
 	if (pcost_interrupted) {
-		/* Second signal: the user insists.  Undo everything and go. */
+		/*
+		 * Second signal: the user insists.  Undo everything and go, unless
+		 * an unwind is already running (atexit): then let it finish.
+		 */
+		if (unwinding)
+			return;
 		pcost_cleanup_run_all();
 		_exit(128 + sig);
 	}
