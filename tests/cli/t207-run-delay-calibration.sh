@@ -1,7 +1,7 @@
 #!/bin/bash
 # delay:ns=N adds N ns to each libc read/write: the cost per monitor event comes out near N,
 # and --scale separates it from start-up as the fit's slope.  Bounds 0.8..3: load from other
-# processes stretches every spin it preempts (2.1x seen during a parallel make check, docs/run.md);
+# processes stretches every spin it preempts (2.1x seen during a parallel make check, README.md, probecost run);
 # a quiet machine gives 1.0-1.08.
 P="${PROBECOST:-./probecost}"
 echo "1..3"
