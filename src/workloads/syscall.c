@@ -23,16 +23,32 @@ static inline long raw_syscall0(long nr)
 #endif
 }
 
+enum { VIA_RAW, VIA_LIBC };
+
+/* Through the C library, as perf bench syscall basic does (getppid()) and as seed 004's syscall(). */
+static long libc_syscall0(long nr)
+{
+	if (nr == SYS_getppid)
+		return getppid();
+	return syscall(nr) < 0 ? -errno : 0;
+}
+
 static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t loops = pcost_param_get(p, "loops");
 	long nr = (long)pcost_param_get(p, "nr");
+	bool libc = pcost_param_get(p, "via") == VIA_LIBC;
 	pcost_ns t0, t1;
 	long last = 0;
 
 	t0 = pcost_now_ns();
-	for (uint64_t i = 0; i < loops; i++)
-		last = raw_syscall0(nr);
+	if (libc) {
+		for (uint64_t i = 0; i < loops; i++)
+			last = libc_syscall0(nr);
+	} else {
+		for (uint64_t i = 0; i < loops; i++)
+			last = raw_syscall0(nr);
+	}
 	t1 = pcost_now_ns();
 	res->events = loops;
 	res->timed_ns = t1 - t0;
@@ -46,6 +62,8 @@ static const struct pcost_param_desc syscall_params[] = {
 	/* Any number is allowed: an invalid one measures entry/exit alone (ENOSYS). */
 	{ "nr", PCOST_PARAM_SYSCALL, SYS_getppid, 0, 100000, NULL,
 	  "syscall name or number (no arguments are passed)" },
+	{ "via", PCOST_PARAM_ENUM, VIA_RAW, 0, 0, "raw|libc",
+	  "the bare syscall instruction, or the C library (getppid(), syscall())" },
 	{ 0 },
 };
 
