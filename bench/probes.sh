@@ -38,6 +38,9 @@ awk -F, 'NR > 1 {
 verdict=PASS
 lost=$(awk -F, 'NR > 1 && $14 > 0' "$csv" | wc -l)
 [ "$lost" = 0 ] || { echo "VERDICT: $lost configurations lost hits"; verdict=FAIL; }
+# A configuration with failed runs, or an armed one without a per-hit figure, measured nothing.
+broken=$(awk -F, 'NR > 1 && ($4 > 0 || ($2 != "dormant" && $1 != "none" && $10 ~ /nan/))' "$csv" | wc -l)
+[ "$broken" = 0 ] || { echo "VERDICT: $broken configurations had failed runs or no per-hit figure"; verdict=FAIL; }
 # Cheapest armed method per probe build.
 for v in plain volatile plain-sem volatile-sem; do
 	best=$(awk -F, -v v=$v 'NR > 1 && $1 == v && $2 != "dormant" && $10 !~ /nan/ { print $10, $2 }' "$csv" | sort -g | head -1)
@@ -74,9 +77,11 @@ if command -v bpftrace >/dev/null; then
 	ours=$(awk -F, 'NR > 1 && $1 == "plain" && $2 == "bpftrace" {printf "%.0f", $10}' "$csv")
 	echo "  cross-check, plain/bpftrace: by hand $hand ns/hit, probecost ${ours:-?} ns/hit"
 	if [ -n "$ours" ] && [ "$hand" -gt 0 ]; then
-		awk -v a="$ours" -v b="$hand" 'BEGIN { r = a / b; printf "  ratio probecost/hand %.2f (%s)\n", r,
-			(r > 0.67 && r < 1.5) ? "agree" : "DISAGREE" }'
+		agree=$(awk -v a="$ours" -v b="$hand" 'BEGIN { r = a / b; printf "  ratio probecost/hand %.2f (%s)\n", r,
+			(r > 0.67 && r < 1.5) ? "agree" : "DISAGREE" }')
+		echo "$agree"
 	fi
+	case "${agree:-DISAGREE}" in *DISAGREE*) [ $verdict = FAIL ] || verdict=MIXED ;; esac
 fi
 echo "VERDICT: $verdict (hits exact everywhere; uprobe cheapest armed method expected)"
 [ $verdict != FAIL ]
