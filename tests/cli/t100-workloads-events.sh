@@ -1,7 +1,7 @@
 #!/bin/bash
 # t100: every built-in workload reports the events it was asked for and a positive timed_ns.
 . "$(dirname "$0")/lib.bash"
-plan 21
+plan 24
 
 check() { # check WANT_EVENTS WANT_UNIT WORKLOAD ARGS...
 	local want=$1 unit=$2
@@ -17,6 +17,8 @@ check $((2 * 4 * 4 * 5)) message messaging groups=2 fds=4 loops=5
 check $((3 * 2 * 2 * 7)) message messaging groups=3 fds=2 loops=7 ipc=pipe mode=thread
 check 100000 syscall syscall loops=100000
 check 5000 syscall syscall loops=5000 nr=99999
+check 3000 syscall syscall loops=3000 nr=99999 via=libc
+like "$report" 'result=ENOSYS' "through libc too, an invalid number returns ENOSYS and counts"
 like "$report" 'result=ENOSYS' "an invalid syscall number returns ENOSYS and still counts"
 check 50 task spawn kind=fork loops=50
 check 20 task spawn kind=vfork-exec loops=20
