@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 static const char *const names[] = { "text", "json", "csv", "markdown" };
 
 int pcost_format_parse(const char *s, enum pcost_format *f)
@@ -24,4 +26,20 @@ int pcost_format_parse(const char *s, enum pcost_format *f)
 const char *pcost_format_name(enum pcost_format f)
 {
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "text";
+}
+
+int pcost_format_opt(const char *cmd, const char *arg, unsigned allowed, enum pcost_format *f)
+{
+	char list[64] = "";
+	enum pcost_format v;
+
+	if (pcost_format_parse(arg, &v) == 0 && (allowed & PCOST_FMT_BIT(v))) {
+		*f = v;
+		return 0;
+	}
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (allowed & (1u << i))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 *list ? " or " : "", names[i]);
+	return usage_error("%s: --format '%s' is not valid: %s", cmd, arg, list);
 }

@@ -9,4 +9,13 @@ enum pcost_format { PCOST_FMT_TEXT, PCOST_FMT_JSON, PCOST_FMT_CSV, PCOST_FMT_MAR
 int pcost_format_parse(const char *s, enum pcost_format *f);
 const char *pcost_format_name(enum pcost_format f);
 
+/* Bit of a format in an "allowed" mask. */
+#define PCOST_FMT_BIT(f) (1u << (f))
+/*
+ * Parse the --format argument of command cmd, accepting only the formats in
+ * allowed (a mask of PCOST_FMT_BIT); 0, or prints one usage line naming the
+ * accepted values and returns 2.
+ */
+int pcost_format_opt(const char *cmd, const char *arg, unsigned allowed, enum pcost_format *f);
+
 #endif

@@ -38,10 +38,10 @@ int cmd_env(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (pcost_format_parse(optarg, &fmt) < 0 ||
-			    (fmt != PCOST_FMT_TEXT && fmt != PCOST_FMT_JSON))
-				return usage_error("env: --format '%s' is not valid: text or json",
-						   optarg);
+			if (pcost_format_opt("env", optarg,
+					     PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON),
+					     &fmt))
+				return PCOST_EXIT_USAGE;
 			break;
 		case 'r':
 			root = optarg;

@@ -33,7 +33,6 @@ int cmd_report(int argc, char **argv)
 	const char *db_opt = NULL, *plot = NULL;
 	bool want_report = false;
 	struct pcost_session s;
-	struct pcost_db *db;
 	char err[256];
 	int c, rc;
 
@@ -64,11 +63,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("report takes one session id; see 'probecost report --help'");
-	if ((rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db)))
-		return rc;
-	rc = pcost_cli_load(db, argv[optind], &s);
-	pcost_db_close(db);
-	if (rc)
+	if ((rc = pcost_cli_load_from(db_opt, argv[optind], &s)))
 		return rc;
 	if (plot) {
 		if (pcost_plot_session(&s, plot, err, sizeof(err))) {

@@ -47,7 +47,6 @@ int cmd_show(int argc, char **argv)
 	enum pcost_format fmt = PCOST_FMT_TEXT;
 	const char *db_opt = NULL;
 	struct pcost_session s;
-	struct pcost_db *db;
 	int c, rc;
 
 	opterr = 0;
@@ -71,11 +70,7 @@ int cmd_show(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("show takes one session id; see 'probecost show --help'");
-	if ((rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db)))
-		return rc;
-	rc = pcost_cli_load(db, argv[optind], &s);
-	pcost_db_close(db);
-	if (rc)
+	if ((rc = pcost_cli_load_from(db_opt, argv[optind], &s)))
 		return rc;
 	rc = pcost_cli_render(&s, fmt) ? PCOST_EXIT_FAIL : 0;
 	pcost_session_release(&s);

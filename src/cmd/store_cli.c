@@ -61,3 +61,15 @@ int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s
 	}
 	return 0;
 }
+
+int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s)
+{
+	struct pcost_db *db;
+	int rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db);
+
+	if (rc)
+		return rc;
+	rc = pcost_cli_load(db, arg, s);
+	pcost_db_close(db);
+	return rc;
+}

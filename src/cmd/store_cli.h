@@ -21,6 +21,9 @@ int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id);
 /* Load session arg ("12", "last") into *s; 0 or an exit code (error printed). */
 int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s);
 
+/* Open the store read-only, load session arg, close it; 0 or an exit code (error printed). */
+int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s);
+
 /* Render s in fmt to stdout, or say which renderer this build lacks; 0 or -1 (printed). */
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt);
 
