@@ -245,61 +245,6 @@ static cJSON *summary_json(const struct pcost_summary *x)
 	return o;
 }
 
-/* The session itself when the store area's serializer is not in this build. */
-static cJSON *session_fallback(const struct pcost_session *s)
-{
-	cJSON *o = cJSON_CreateObject(), *cfgs = cJSON_AddArrayToObject(o, "configs");
-
-	cJSON_AddStringToObject(o, "kind", pcost_session_kind_name(s->kind));
-	cJSON_AddNumberToObject(o, "started", (double)s->started);
-	cJSON_AddStringToObject(o, "cmdline", s->cmdline ?: "");
-	cJSON_AddStringToObject(o, "version", s->version ?: "");
-	cJSON_AddNumberToObject(o, "seed", (double)s->seed);
-	cJSON_AddNumberToObject(o, "tsc_hz", s->tsc_hz);
-	cJSON_AddBoolToObject(o, "complete", s->complete);
-	if (s->env_json)
-		cJSON_AddItemToObject(o, "env", cJSON_Parse(s->env_json) ?: cJSON_CreateNull());
-	if (s->options_json)
-		cJSON_AddItemToObject(o, "options", cJSON_Parse(s->options_json) ?: cJSON_CreateNull());
-	for (size_t i = 0; i < s->nconfigs; i++) {
-		const struct pcost_config *c = &s->configs[i];
-		cJSON *cj = cJSON_CreateObject(), *sa;
-
-		cJSON_AddStringToObject(cj, "workload", c->workload ?: "");
-		cJSON_AddStringToObject(cj, "workload_args", c->workload_args ?: "");
-		cJSON_AddStringToObject(cj, "monitor", c->monitor ?: "");
-		cJSON_AddStringToObject(cj, "unit", c->unit ?: "");
-		sa = cJSON_AddArrayToObject(cj, "samples");
-		for (size_t k = 0; k < c->nsamples; k++) {
-			const struct pcost_run_sample *x = &c->samples[k];
-			cJSON *r = cJSON_CreateObject();
-
-			cJSON_AddNumberToObject(r, "block", x->block);
-			cJSON_AddNumberToObject(r, "order", x->order);
-			cJSON_AddBoolToObject(r, "warmup", x->warmup);
-			cJSON_AddBoolToObject(r, "failed", x->failed);
-			cJSON_AddStringToObject(r, "fail_reason", x->fail_reason);
-			cJSON_AddNumberToObject(r, "wait_status", x->wait_status);
-			cJSON_AddNumberToObject(r, "scale", x->scale);
-			cJSON_AddNumberToObject(r, "wall_ns", (double)x->wall_ns);
-			cJSON_AddNumberToObject(r, "user_ns", (double)x->user_ns);
-			cJSON_AddNumberToObject(r, "sys_ns", (double)x->sys_ns);
-			cJSON_AddNumberToObject(r, "maxrss_kb", (double)x->maxrss_kb);
-			cJSON_AddNumberToObject(r, "minflt", (double)x->minflt);
-			cJSON_AddNumberToObject(r, "majflt", (double)x->majflt);
-			cJSON_AddNumberToObject(r, "nvcsw", (double)x->nvcsw);
-			cJSON_AddNumberToObject(r, "nivcsw", (double)x->nivcsw);
-			cJSON_AddBoolToObject(r, "has_report", x->has_report);
-			cJSON_AddNumberToObject(r, "events", (double)x->events);
-			cJSON_AddNumberToObject(r, "timed_ns", (double)x->timed_ns);
-			cJSON_AddNumberToObject(r, "monitor_events", (double)x->monitor_events);
-			cJSON_AddItemToArray(sa, r);
-		}
-		cJSON_AddItemToArray(cfgs, cj);
-	}
-	return o;
-}
-
 static int json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *warr;
@@ -308,7 +253,7 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 
 	cJSON_AddStringToObject(root, "probecost", s->version ?: PCOST_VERSION);
 	cJSON_AddItemToObject(root, "session",
-			      pcost_session_to_json ? pcost_session_to_json(s) : session_fallback(s));
+			      pcost_session_to_json(s));
 	arr = cJSON_AddArrayToObject(root, "statistics");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];

@@ -14,7 +14,7 @@
 struct cJSON;
 
 /* Everything in s (env fingerprint parsed back into an object); caller owns. */
-struct cJSON *pcost_session_to_json(const struct pcost_session *s) __attribute__((weak));
+struct cJSON *pcost_session_to_json(const struct pcost_session *s);
 
 /*
  * Validate and load j into *s (initialized by the callee).  Rejects anything
@@ -22,6 +22,6 @@ struct cJSON *pcost_session_to_json(const struct pcost_session *s) __attribute__
  * failure.  Returns 0 or -EINVAL.
  */
 int pcost_session_from_json(const struct cJSON *j, struct pcost_session *s, char *err,
-			    size_t errlen) __attribute__((weak));
+			    size_t errlen);
 
 #endif
