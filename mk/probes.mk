@@ -1,6 +1,6 @@
 # probes: the stanford workload's five probe variants and the SDT fuzzer.
 #
-# src/probes/stanford/kernels.c is compiled once per variant with
+# src/workloads/stanford/kernels.c is compiled once per variant with
 # -DSTANFORD_VARIANT_<v> into build/{obj,san}/stanford/kernels_<v>.o (each
 # defines pcost_stanford_<v>), so every variant lives in the probecost binary.
 # The semaphore variants take their macros from `dtrace -h` and their
@@ -9,8 +9,8 @@
 
 STANFORD_VARIANTS := none plain volatile plain_sem volatile_sem
 STANFORD_SEM      := plain_sem volatile_sem
-STANFORD_SRC      := src/probes/stanford/kernels.c
-STANFORD_D        := src/probes/stanford/stanford.d
+STANFORD_SRC      := src/workloads/stanford/kernels.c
+STANFORD_D        := src/workloads/stanford/stanford.d
 STANFORD_HDRS     := $(STANFORD_SEM:%=build/gen/stanford_%.h)
 DTRACE            ?= dtrace
 
@@ -32,11 +32,11 @@ build/obj/stanford/sem_%.o: build/gen/stanford_%.d
 	@mkdir -p $(dir $@)
 	@echo "  DTRACE -G $@"; $(DTRACE) -G -s $< -o $@
 
-build/obj/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/probes/stanford/stanford.h
+build/obj/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/workloads/stanford/kernels.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(BASE_CFLAGS) $(CFLAGS) -DSTANFORD_VARIANT_$* -c -o $@ $<
 
-build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/probes/stanford/stanford.h
+build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/workloads/stanford/kernels.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -DSTANFORD_VARIANT_$* -c -o $@ $<
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "cmd/cmd.h"
-#include "util.h"
+#include "core/util.h"
 
 static const struct pcost_command commands[] = {
 	{ "run", cmd_run, "measure what each monitor costs a workload or your command" },

@@ -8,11 +8,11 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
-#include "cmd/store_cli.h"
-#include "compare.h"
-#include "format.h"
+#include "cmd/options.h"
+#include "stats/compare.h"
+#include "report/format.h"
 #include "report/plot.h"
-#include "util.h"
+#include "core/util.h"
 
 static void usage(FILE *out)
 {

@@ -10,16 +10,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "cmd/cmd.h"
 #include "counters/counters.h"
-#include "env.h"
-#include "format.h"
+#include "core/env.h"
+#include "report/format.h"
 #include "probecost/counters.h"
 #include "report/report.h"
-#include "result.h"
-#include "store.h"
-#include "util.h"
+#include "core/result.h"
+#include "store/store.h"
+#include "core/util.h"
 
 #define MAX_K 16
 

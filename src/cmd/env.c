@@ -3,8 +3,8 @@
 #include <getopt.h>
 
 #include "cmd/cmd.h"
-#include "env.h"
-#include "util.h"
+#include "core/env.h"
+#include "core/util.h"
 
 #include <unistd.h>
 

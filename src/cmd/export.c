@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/store_cli.h"
-#include "report/session_json.h"
-#include "util.h"
+#include "cmd/options.h"
+#include "store/session_json.h"
+#include "core/util.h"
 
 static void usage(FILE *out)
 {

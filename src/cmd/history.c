@@ -7,9 +7,9 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
-#include "cmd/store_cli.h"
-#include "format.h"
-#include "util.h"
+#include "cmd/options.h"
+#include "report/format.h"
+#include "core/util.h"
 
 static void usage(FILE *out)
 {

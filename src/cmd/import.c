@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/store_cli.h"
-#include "util.h"
+#include "cmd/options.h"
+#include "core/util.h"
 
 static void usage(FILE *out)
 {

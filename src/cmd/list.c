@@ -4,9 +4,9 @@
 #include <getopt.h>
 
 #include "cmd/cmd.h"
-#include "format.h"
-#include "list.h"
-#include "util.h"
+#include "report/format.h"
+#include "cmd/list.h"
+#include "core/util.h"
 
 struct table {
 	const char *name;

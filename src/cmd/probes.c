@@ -17,13 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "env.h"
+#include "core/cleanup.h"
+#include "core/env.h"
 #include "probes/arm.h"
 #include "probes/sdt.h"
 #include "report/report.h"
-#include "runner.h"
-#include "store.h"
+#include "run/runner.h"
+#include "store/store.h"
 #include "workloads/stanford.h"
 
 /* The lead's env lands in the same tree; without it cycles are not reported. */

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/store_cli.h"
-#include "format.h"
+#include "cmd/options.h"
+#include "report/format.h"
 #include "report/plot.h"
-#include "util.h"
+#include "core/util.h"
 
 static void usage(FILE *out)
 {

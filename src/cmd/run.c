@@ -10,14 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "cmd/cmd.h"
-#include "env.h"
-#include "format.h"
+#include "core/env.h"
+#include "report/format.h"
 #include "monitors/monitor.h"
 #include "report/report.h"
-#include "runner.h"
-#include "store.h"
+#include "run/runner.h"
+#include "store/store.h"
 #include "workloads/workload.h"
 
 /* Other areas' code, linked when it is in the tree (areas land one at a time). */

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/store_cli.h"
-#include "format.h"
+#include "cmd/options.h"
+#include "report/format.h"
 #include "report/report.h"
-#include "util.h"
+#include "core/util.h"
 
 static void usage(FILE *out)
 {

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "result.h"
-#include "util.h"
+#include "core/result.h"
+#include "core/util.h"
 
 /*
  * One counter interface.  Hooks are called in this order, by one thread:

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "probecost/counters.h"
-#include "util.h"
+#include "core/util.h"
 
 static int pfm_ready(void)
 {

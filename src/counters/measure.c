@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "counters/counters.h"
 #include "probecost/counters.h"
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "counters/counters.h"
-#include "env.h"
+#include "core/env.h"
 
 void pcost_counter_timer_init(struct pcost_timer *t, bool force_monotonic)
 {

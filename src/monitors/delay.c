@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
-#include "runner.h"
+#include "run/runner.h"
 
 #ifndef PCOST_LIBDIR
 #define PCOST_LIBDIR "/usr/local/lib/probecost"

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 
 const char *pcost_monitor_kind_name(enum pcost_monitor_kind k)
 {

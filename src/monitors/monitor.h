@@ -35,8 +35,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "result.h"
-#include "util.h"
+#include "core/result.h"
+#include "core/util.h"
 
 enum pcost_monitor_kind {
 	PCOST_MON_BASELINE,	/* nothing watches (none, dormant) */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "list.h"
+#include "cmd/list.h"
 
 const struct pcost_monitor_def *const pcost_monitor_defs[] = {
 	&pcost_monitor_def_none,

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
 

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "list.h"
+#include "cmd/list.h"
 #include "monitors/monitor.h"
 
 /* One probe site to arm: what the SDT reader found. */

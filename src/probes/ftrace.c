@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "probes/arm.h"
 #include "probes/sdt.h"
 

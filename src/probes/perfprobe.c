@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "probes/arm.h"
 
 #define MAX_EVENTS 64

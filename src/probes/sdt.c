@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #define NT_STAPSDT 3		/* sys/sdt.h: _SDT_NOTE_TYPE */
 #define MAX_LOADS 64		/* PT_LOAD segments we look at; real files have < 10 */

@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "core/cleanup.h"
 #include "probes/arm.h"
 
 #define UPROBE_PMU "/sys/bus/event_source/devices/uprobe"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 struct row_stats {
 	struct pcost_summary ns;

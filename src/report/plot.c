@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "stats/analyze.h"
 #include "report/plot_chart.h"
-#include "stats.h"
-#include "store_db.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "store/db.h"
+#include "core/util.h"
 
 struct names {
 	size_t n, cap;

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "compare.h"
-#include "result.h"
+#include "stats/compare.h"
+#include "core/result.h"
 
 enum pcost_plot_format { PCOST_PLOT_PNG, PCOST_PLOT_SVG, PCOST_PLOT_PDF };
 

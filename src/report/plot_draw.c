@@ -17,7 +17,7 @@
 #include <strings.h>
 
 #include "report/plot.h"
-#include "util.h"
+#include "core/util.h"
 
 #define W 960.0
 #define H 560.0

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "stats/analyze.h"
 #include "report/report.h"
-#include "stats.h"
+#include "stats/stats.h"
 
 #define BOOT_RESAMPLES 2000	/* as analyze.c */
 

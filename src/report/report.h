@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "format.h"
-#include "result.h"
+#include "report/format.h"
+#include "core/result.h"
 
 /* Renderers (weak: an area not built into this tree leaves its symbol NULL). */
 int pcost_report_run(const struct pcost_session *s, enum pcost_format f, FILE *out)

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "stats/analyze.h"
 #include "report/report.h"
-#include "report/run_warnings.h"
-#include "report/session_json.h"
+#include "report/warnings.h"
+#include "store/session_json.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {

@@ -16,7 +16,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* PRAGMA application_id: "pcst", so `file` and we can tell our databases apart. */
 #define PCOST_DB_APP_ID 0x70637374

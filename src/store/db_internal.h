@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <sqlite3.h>
 
-#include "store_db.h"
+#include "store/db.h"
 
 struct pcost_db {
 	sqlite3 *h;

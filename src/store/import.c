@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/session_json.h"
-#include "store_db.h"
-#include "util.h"
+#include "store/session_json.h"
+#include "store/db.h"
+#include "core/util.h"
 
 int pcost_sessions_from_text(const char *buf, size_t len, struct pcost_session **out, size_t *n,
 			     char *err, size_t errlen)

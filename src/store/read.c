@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static char *col_text(sqlite3_stmt *st, int i)
 {

@@ -3,14 +3,14 @@
  * sink: the store.h API measuring commands call.  A store that cannot be
  * opened or written costs one warning line, and the measurement goes on.
  */
-#include "store.h"
+#include "store/store.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "store_db.h"
-#include "util.h"
+#include "store/db.h"
+#include "core/util.h"
 
 static struct {
 	struct pcost_db *db;

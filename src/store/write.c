@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {

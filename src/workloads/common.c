@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 void pcost_wl_name_self(const char *name)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "probes/stanford/stanford.h"
+#include "workloads/stanford/kernels.h"
 #include "workloads/workload.h"
 
 static const char *const kernel_names[PCOST_SK_N] = PCOST_STANFORD_KERNEL_NAMES;

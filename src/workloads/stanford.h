@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "probes/stanford/stanford.h"
+#include "workloads/stanford/kernels.h"
 
 /* none, plain, volatile, plain-sem, volatile-sem (index 0 is the no-probe build). */
 #define PCOST_STANFORD_NVARIANTS 5

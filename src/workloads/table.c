@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* workloads/table: the registry of built-in workloads. */
 #include "workloads/workload.h"
-#include "list.h"
+#include "cmd/list.h"
 
 #include <string.h>
 

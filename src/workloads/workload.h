@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "core/util.h"
 
 enum pcost_param_type { PCOST_PARAM_U64, PCOST_PARAM_ENUM, PCOST_PARAM_SYSCALL };
 

@@ -6,8 +6,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "report/session_json.h"
-#include "store_db.h"
+#include "store/session_json.h"
+#include "store/db.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "result.h"
+#include "core/result.h"
 
 /* Deterministic noise in [-1, 1). */
 static inline double synth_noise(uint64_t *st)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "result.h"
+#include "core/result.h"
 
 /* Two configs (none, strace) of `blocks` blocks, plus two counter series. */
 static inline void synth_session(struct pcost_session *s, enum pcost_session_kind kind,

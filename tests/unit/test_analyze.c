@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analyze.h"
+#include "stats/analyze.h"
 #include "monitors/monitor.h"
 
 static void add(struct pcost_config *c, uint32_t block, pcost_ns wall, bool warm, bool failed,

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
+#include "stats/compare.h"
 #include "synth_rich.h"
 
 static const struct pcost_compare_row *row(const struct pcost_compare *c, const char *name)

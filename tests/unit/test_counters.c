@@ -27,7 +27,7 @@
 
 #include "counters/counters.h"
 #include "probecost/counters.h"
-#include "util.h"
+#include "core/util.h"
 
 static bool perf_ok;
 static char perf_why[256];

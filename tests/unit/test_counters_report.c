@@ -17,8 +17,8 @@
 #include <cmocka.h>
 
 #include "report/report.h"
-#include "result.h"
-#include "util.h"
+#include "core/result.h"
+#include "core/util.h"
 
 static void make_session(struct pcost_session *s)
 {

@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
-#include "env.h"
+#include "core/env.h"
 
 static struct pcost_env env;
 

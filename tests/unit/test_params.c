@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <sys/syscall.h>
 
-#include "result.h"
+#include "core/result.h"
 #include "workloads/workload.h"
 
 static int parse(const char *name, char *err, struct pcost_params *p, int argc, ...)

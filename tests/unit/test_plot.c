@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
+#include "stats/compare.h"
 #include "report/plot.h"
 #include "synth_rich.h"
 

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "cleanup.h"
-#include "runner.h"
+#include "core/cleanup.h"
+#include "run/runner.h"
 
 static void run_sh(const char *script, double timeout, bool report, struct pcost_run_sample *x,
 		   char *unit)

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
-#include "result.h"
+#include "core/result.h"
 
 /* Four blocks; walls in ms; the uprobe's counts per block. */
 static void add(struct pcost_session *s, const char *variant, const char *monitor, double ms,

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define ARRLEN(a) (sizeof(a) / sizeof((a)[0]))
 

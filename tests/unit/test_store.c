@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "store.h"
-#include "store_db.h"
+#include "store/store.h"
+#include "store/db.h"
 #include "synth_session.h"
 
 static char dir[64];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* result: constructors and destructors of the plain result structs. */
-#include "result.h"
+#include "core/result.h"
 
 #include <stdlib.h>
 #include <string.h>

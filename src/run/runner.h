@@ -25,8 +25,8 @@
 #include <stdint.h>
 
 #include "monitors/monitor.h"
-#include "result.h"
-#include "util.h"
+#include "core/result.h"
+#include "core/util.h"
 
 struct pcost_runner_opts {
 	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */

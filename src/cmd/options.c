@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* store_cli: open the store and name sessions the same way in every store command. */
-#include "cmd/store_cli.h"
+#include "cmd/options.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_db **db)
 {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* analyze: per-configuration statistics of a run/probes session, from its raw samples only. */
-#include "analyze.h"
+#include "stats/analyze.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* Resamples of the overhead bootstrap: >= 2000 (Efron & Tibshirani 1993, ch. 13, for percentile CIs). */
 #define BOOT_RESAMPLES 2000

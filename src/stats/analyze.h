@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
-#include "stats.h"
+#include "core/result.h"
+#include "stats/stats.h"
 
 struct pcost_config_stats {
 	size_t nok, nfailed, noutliers;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cleanup: undo stack run at exit and on fatal signals; child groups killed on Ctrl-C. */
-#include "cleanup.h"
+#include "core/cleanup.h"
 
 #include <stdlib.h>
 #include <string.h>

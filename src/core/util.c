@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* util: error reporting, allocation, number parsing and the monotonic clock. */
-#include "util.h"
+#include "core/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "core/result.h"
 
 struct pcost_compare_row {
 	char *name;		/* "pipe loops=1000 / strace" */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* format: parse and name the --format values. */
-#include "format.h"
+#include "report/format.h"
 
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static const char *const names[] = { "text", "json", "csv", "markdown" };
 

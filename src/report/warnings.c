@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* run_warnings: CPU far below elapsed, a slow first block, high CoV, outliers, lost events, failures. */
-#include "report/run_warnings.h"
+#include "report/warnings.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

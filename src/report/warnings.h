@@ -3,7 +3,7 @@
 #ifndef PCOST_RUN_WARNINGS_H
 #define PCOST_RUN_WARNINGS_H
 
-#include "analyze.h"
+#include "stats/analyze.h"
 
 #define PCOST_RUN_MAX_WARNINGS 32
 

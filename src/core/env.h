@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "format.h"
+#include "report/format.h"
 
 struct cJSON;
 

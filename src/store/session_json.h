@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "result.h"
+#include "core/result.h"
 
 struct cJSON;
 

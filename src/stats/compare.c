@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* compare: match two sessions' configurations and test each change (see compare.h). */
-#include "compare.h"
+#include "stats/compare.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "stats.h"
-#include "util.h"
+#include "stats/analyze.h"
+#include "stats/stats.h"
+#include "core/util.h"
 
 /* Percentile bootstrap, >= 2000 resamples (Efron & Tibshirani 1993, ch. 13)... */
 #define BOOT_RESAMPLES 2000

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "format.h"
-#include "store_db.h"
+#include "report/format.h"
+#include "store/db.h"
 
 /*
  * Open the store named by --db (or NULL: $PROBECOST_DB, XDG) for a command.

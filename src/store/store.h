@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "core/result.h"
 
 /* db: --db PATH or NULL ($PROBECOST_DB, then $XDG_DATA_HOME/probecost/probecost.db). */
 void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store) __attribute__((weak));

@@ -4,7 +4,7 @@
  * its own process group; interleaved shuffled blocks (hyperfine-style runs,
  * but paired per block so drift cancels in the overhead ratios).
  */
-#include "runner.h"
+#include "run/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,9 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "cleanup.h"
-#include "store.h"
+#include "stats/analyze.h"
+#include "core/cleanup.h"
+#include "store/store.h"
 #include "workloads/workload.h"
 
 extern char **environ;

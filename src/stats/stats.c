@@ -5,7 +5,7 @@
  * regularized incomplete beta function, evaluated by its continued fraction
  * (Numerical Recipes in C, 2nd ed., 6.4 "betacf", modified Lentz's method).
  */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <float.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 double pcost_mean(const double *x, size_t n)
 {

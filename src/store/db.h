@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "core/result.h"
 
 /* Schema version this probecost writes (PRAGMA user_version). */
 #define PCOST_DB_SCHEMA_VERSION 2

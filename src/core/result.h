@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* One execution of one configuration (a `run` or `probes` sample). */
 struct pcost_run_sample {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* env: the machine fingerprint (kernel, CPU, TSC, PMU, perf sysctls, mitigations, tool versions). */
-#include "env.h"
+#include "core/env.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -17,7 +17,7 @@
 #include <x86intrin.h>
 #endif
 
-#include "util.h"
+#include "core/util.h"
 #include <papi.h>
 
 struct ctx {

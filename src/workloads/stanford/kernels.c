@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "probes/stanford/stanford.h"
+#include "workloads/stanford/kernels.h"
 
 /*
  * PROBE(UPPER, lower, a, b): the probe site of one variant.
