@@ -28,10 +28,18 @@
 #include "cmd/list.h"
 #include "monitors/monitor.h"
 
-/* One probe site to arm: what the SDT reader found. */
+/*
+ * One probe site to arm: what the SDT reader found, or a function (the uprobe
+ * workload's targets): then symbol names it for the tools that take symbols
+ * (perf probe, bpftrace), provider:name is the event's group and name, and
+ * retprobe asks for a return probe.
+ */
 struct pcost_probe_site {
 	char provider[64], name[64];
 	uint64_t pc_offset, sem_offset; /* file offsets; sem_offset 0: no semaphore */
+	char symbol[64];		/* "" for an SDT site */
+	uint64_t vaddr;			/* a function's ELF address (perf probe takes it) */
+	bool retprobe;
 };
 
 struct pcost_probe_method {

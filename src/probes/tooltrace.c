@@ -54,9 +54,17 @@ static void bpftrace_script(const struct pcost_probe_arm *a, const size_t *first
 {
 	size_t off = add(buf, len, 0, "BEGIN { printf(\"%s\\n\"); }\n%s%s", READY, "", "");
 
-	for (size_t i = 0; i < n; i++)
-		off = add(buf, len, off, i ? ",\nusdt:%s:%s:%s" : "usdt:%s:%s:%s", a->path,
-			  a->sites[first[i]].provider, a->sites[first[i]].name);
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_probe_site *s = &a->sites[first[i]];
+
+		if (i)
+			off = add(buf, len, off, ",\n%s%s%s", "", "", "");
+		if (s->symbol[0])
+			off = add(buf, len, off, "%s:%s:%s", s->retprobe ? "uretprobe" : "uprobe",
+				  a->path, s->symbol);
+		else
+			off = add(buf, len, off, "usdt:%s:%s:%s", a->path, s->provider, s->name);
+	}
 	off = add(buf, len, off, " { @hits = count(); }\nEND { printf(\"hits=\"); print(@hits); "
 				 "clear(@hits); }\n%s%s%s", "", "", "");
 }
@@ -68,11 +76,17 @@ static void stap_script(const struct pcost_probe_arm *a, const size_t *first, si
 	size_t off = add(buf, len, 0, "global hits\nprobe begin { printf(\"%s\\n\") }\n%s%s", READY,
 			 "", "");
 
-	for (size_t i = 0; i < n; i++)
-		off = add(buf, len, off,
-			  i ? ",\n  process(\"%s\").provider(\"%s\").mark(\"%s\")"
-			    : "probe process(\"%s\").provider(\"%s\").mark(\"%s\")",
-			  a->path, a->sites[first[i]].provider, a->sites[first[i]].name);
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_probe_site *s = &a->sites[first[i]];
+
+		off = add(buf, len, off, "%s%s%s", i ? ",\n  " : "probe ", "", "");
+		if (s->symbol[0])
+			off = add(buf, len, off, "process(\"%s\").function(\"%s\")%s", a->path,
+				  s->symbol, s->retprobe ? ".return" : "");
+		else
+			off = add(buf, len, off, "process(\"%s\").provider(\"%s\").mark(\"%s\")",
+				  a->path, s->provider, s->name);
+	}
 	off = add(buf, len, off, " { hits++ }\nprobe end { printf(\"hits=%%d\\n\", hits) }\n%s%s%s",
 		  "", "", "");
 }

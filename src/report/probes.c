@@ -75,14 +75,38 @@ static uint64_t hits_per_run(const struct pcost_config *c, const struct pcost_co
 	return t->monitor_events > 0 ? (uint64_t)t->monitor_events : 0;
 }
 
-/* The dormant run of variant "none": what the probe builds' dormant runs compare to. */
+/* Are a and b the same arguments but for their variant= and site= words? */
+static bool same_but_build(const char *a, const char *b)
+{
+	for (;;) {
+		while (a && (!strncmp(a, "variant=", 8) || !strncmp(a, "site=", 5)))
+			a = strchr(a, ' ') ? strchr(a, ' ') + 1 : NULL;
+		while (b && (!strncmp(b, "variant=", 8) || !strncmp(b, "site=", 5)))
+			b = strchr(b, ' ') ? strchr(b, ' ') + 1 : NULL;
+		if (!a || !b || !*a || !*b)
+			return (!a || !*a) && (!b || !*b);
+		if (strcspn(a, " ") != strcspn(b, " ") || strncmp(a, b, strcspn(a, " ")))
+			return false;
+		a += strcspn(a, " ");
+		b += strcspn(b, " ");
+		a += *a == ' ';
+		b += *b == ' ';
+	}
+}
+
+/*
+ * The dormant run of variant "none" (the build without probes) at the same
+ * size, kernel and thread count: what the probe builds' dormant runs compare to.
+ */
 static int find_noprobe(const struct pcost_session *s, const struct pcost_config *c)
 {
 	for (size_t j = 0; j < s->nconfigs; j++) {
 		const struct pcost_config *b = &s->configs[j];
 
 		if (b->variant && !strcmp(b->variant, "none") && !strcmp(b->monitor, "dormant") &&
-		    !strcmp(b->workload, c->workload))
+		    !strcmp(b->workload, c->workload) &&
+		    same_but_build(b->workload_args ? b->workload_args : "",
+				   c->workload_args ? c->workload_args : ""))
 			return (int)j;
 	}
 	return -1;
@@ -134,6 +158,76 @@ static struct dormant_cost dormant_vs_noprobe(const struct pcost_session *s, siz
 static const char *variant_of(const struct pcost_config *c)
 {
 	return c->variant ? c->variant : "-";
+}
+
+/* The value of KEY=value in c's workload arguments into buf; false when absent. */
+static bool arg_token(const struct pcost_config *c, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *a = c->workload_args; a && *a; a += strcspn(a, " "), a += *a == ' ') {
+		if (!strncmp(a, key, kl) && a[kl] == '=') {
+			snprintf(buf, len, "%.*s", (int)strcspn(a + kl + 1, " "), a + kl + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The probe-site encoding: stanford's site=, the uprobe workload's insn=; NULL when unknown. */
+static const char *site_of(const struct pcost_config *c, char *buf, size_t len)
+{
+	if (arg_token(c, "site", buf, len) || arg_token(c, "insn", buf, len))
+		return buf;
+	return NULL;
+}
+
+/* Threads making the hits (threads=), 0 when the workload does not say. */
+static unsigned threads_of(const struct pcost_config *c)
+{
+	char buf[16];
+
+	return arg_token(c, "threads", buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 0;
+}
+
+/* Measured runs in which the kernel optimized the site, and runs that said either way. */
+static void optimized_of(const struct pcost_config *c, size_t *yes, size_t *known)
+{
+	*yes = *known = 0;
+	for (size_t k = 0; k < c->nsamples; k++) {
+		const struct pcost_run_sample *x = &c->samples[k];
+
+		if (measured(x) && x->optimized) {
+			(*known)++;
+			*yes += x->optimized > 0;
+		}
+	}
+}
+
+/* "yes", "no", "2/5" (runs optimized of runs known) or "n/a" (dormant rows: nothing armed). */
+static const char *fmt_optimized(const struct pcost_config *c, bool baseline, char *buf,
+				 size_t len)
+{
+	size_t yes, known;
+
+	optimized_of(c, &yes, &known);
+	if (baseline || !known)
+		return "n/a";
+	if (yes == known || !yes)
+		return yes ? "yes" : "no";
+	snprintf(buf, len, "%zu/%zu", yes, known);
+	return buf;
+}
+
+/* Does the session have site encodings or thread counts to show? */
+static bool has_shape(const struct pcost_session *s)
+{
+	char b[32];
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (site_of(&s->configs[i], b, sizeof(b)) || threads_of(&s->configs[i]))
+			return true;
+	return false;
 }
 
 /* The scale of a configuration's runs (1 when none measured). */
@@ -236,7 +330,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 {
 	const struct pcost_config *c0 = s->nconfigs ? &s->configs[0] : NULL;
 	unsigned blocks = 0, warm = 0;
-	bool any_dormant = false;
+	bool any_dormant = false, shape;
 
 	for (size_t i = 0; i < s->nconfigs; i++)
 		for (size_t k = 0; k < s->configs[i].nsamples; k++) {
@@ -253,19 +347,30 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		/* The variant is a column: drop it from the arguments in the title. */
 		if (!strncmp(args, "variant=", 8))
 			args += strcspn(args, " ") + (args[strcspn(args, " ")] ? 1 : 0);
+		uint64_t hits = 0;
+
+		/* The hits of the first build with probes (the no-probe build has none). */
+		for (size_t i = 0; i < s->nconfigs && !hits; i++)
+			hits = s->configs[i].expected_events > 0
+				       ? (uint64_t)s->configs[i].expected_events
+				       : st[i].events;
 		fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n",
-			c0 ? c0->workload : "-", args,
-			c0 ? (unsigned long long)(c0->expected_events > 0 ? c0->expected_events
-									   : (int64_t)st[0].events)
-			   : 0ULL,
+			c0 ? c0->workload : "-", args, (unsigned long long)hits,
 			s->complete ? "" : " (INTERRUPTED: partial)");
 	}
 	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time over the "
 		     "dormant run of the same build / hits%s\n\n",
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
+	shape = has_shape(s);
 	if (md)
-		fprintf(out, "| variant | method | elapsed | overhead | per hit | cycles/hit | hits "
-			     "counted / expected |\n|---|---|---|---|---|---|---|\n");
+		fprintf(out, "| variant | method |%s elapsed | overhead | per hit | cycles/hit | hits "
+			     "counted / expected |%s\n|---|---|%s---|---|---|---|---|%s\n",
+			shape ? " site | threads |" : "", shape ? " optimized |" : "",
+			shape ? "---|---|" : "", shape ? "---|" : "");
+	else if (shape)
+		fprintf(out, "  %-13s %-11s %-6s %-7s %-21s %-25s %-11s %-11s %-28s %s\n", "variant",
+			"method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
+			"hits counted / expected", "optimized");
 	else
 		fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n", "variant", "method",
 			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
@@ -288,7 +393,22 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 				snprintf(cy, sizeof(cy), "%.0f", t->extra_cycles / (double)hits);
 		}
 		fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
-		if (md)
+		if (shape) {
+			char sb[32], th[16] = "-", ob[32];
+			const char *site = site_of(c, sb, sizeof(sb)), *opt;
+
+			if (threads_of(c))
+				snprintf(th, sizeof(th), "%u", threads_of(c));
+			opt = fmt_optimized(c, t->baseline < 0, ob, sizeof(ob));
+			if (md)
+				fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+					label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-",
+					th, el, ov, ph, cy, hi, opt);
+			else
+				fprintf(out, "  %-13s %-11s %-6s %-7s %-21s %-25s %-11s %-11s %-28s %s\n",
+					label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-",
+					th, el, ov, ph, cy, hi, opt);
+		} else if (md)
 			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n",
 				label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 		else
@@ -345,7 +465,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	fprintf(out, "variant,method,runs,failed,elapsed_mean_ns,elapsed_cov,overhead,overhead_lo,"
-		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost\n");
+		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost,"
+		     "site,threads,optimized_runs,optimized_known\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -354,16 +475,49 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		double ph = t->baseline >= 0 && hits ? t->extra_ns / (double)hits : NAN;
 		double pc = s->tsc_hz > 0 && !isnan(ph) ? t->extra_cycles / (double)hits : NAN;
 
-		fprintf(out, "%s,%s,%zu,%zu,%.0f,%.4f,%.5f,%.5f,%.5f,%.2f,%.1f,%lld,%lld,%lld\n",
+		char sb[32], th[16] = "", ok[48] = ",";
+		const char *site = site_of(c, sb, sizeof(sb));
+		size_t yes, known;
+
+		if (threads_of(c))
+			snprintf(th, sizeof(th), "%u", threads_of(c));
+		optimized_of(c, &yes, &known);
+		if (known && t->baseline >= 0)
+			snprintf(ok, sizeof(ok), "%zu,%zu", yes, known);
+		fprintf(out, "%s,%s,%zu,%zu,%.0f,%.4f,%.5f,%.5f,%.5f,%.2f,%.1f,%lld,%lld,%lld,%s,%s,%s\n",
 			variant_of(c), c->monitor, t->nok, t->nfailed, t->wall.mean, t->wall.cov,
 			t->overhead, t->overhead_lo, t->overhead_hi, ph, pc, (long long)h.expected,
-			h.known ? (long long)h.counted : -1LL, h.known ? (long long)h.lost : -1LL);
+			h.known ? (long long)h.counted : -1LL, h.known ? (long long)h.lost : -1LL,
+			site ? site : "", th, ok);
 	}
 }
 
 static cJSON *num_or_null(double v)
 {
 	return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+}
+
+/*
+ * site (encoding of the probed instruction), threads, and optimized: true when
+ * every measured run saw the kernel optimize the site, false when none did,
+ * null when unknown, mixed, or nothing was armed (dormant).
+ */
+static void json_shape(cJSON *o, const struct pcost_config *c, bool baseline)
+{
+	char sb[32];
+	const char *site = site_of(c, sb, sizeof(sb));
+	size_t yes, known;
+
+	optimized_of(c, &yes, &known);
+	cJSON_AddItemToObject(o, "site", site ? cJSON_CreateString(site) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "threads", threads_of(c) ? cJSON_CreateNumber(threads_of(c))
+							   : cJSON_CreateNull());
+	if (baseline || !known || (yes && yes != known))
+		cJSON_AddNullToObject(o, "optimized");
+	else
+		cJSON_AddBoolToObject(o, "optimized", yes == known);
+	cJSON_AddItemToObject(o, "optimized_runs", known && !baseline ? cJSON_CreateNumber((double)yes)
+								      : cJSON_CreateNull());
 }
 
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -387,6 +541,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "workload_args", c->workload_args ? c->workload_args : "");
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
+		json_shape(o, c, t->baseline < 0);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
 		cJSON_AddItemToObject(o, "elapsed_mean_ns", num_or_null(t->nok ? t->wall.mean : NAN));

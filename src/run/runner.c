@@ -251,6 +251,15 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 	}
 }
 
+/* A fact of the report line beyond events/unit/timed_ns that a sample keeps. */
+static void report_fact(const char *key, const char *val, void *ctx)
+{
+	struct pcost_run_sample *smp = ctx;
+
+	if (!strcmp(key, "uprobe_trampoline"))
+		smp->optimized = !strcmp(val, "1") ? 1 : -1;
+}
+
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
 		   bool report_fd, struct pcost_run_sample *smp, char *unit, size_t unitlen)
 {
@@ -389,7 +398,8 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 
 		if (nl)
 			*nl = 0;
-		if (pcost_report_parse && pcost_report_parse(rbuf, &ev, u, sizeof(u), &timed, NULL, NULL) == 0) {
+		if (pcost_report_parse &&
+		    pcost_report_parse(rbuf, &ev, u, sizeof(u), &timed, report_fact, smp) == 0) {
 			smp->has_report = true;
 			smp->events = ev;
 			smp->timed_ns = timed;

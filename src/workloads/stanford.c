@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "workloads/common.h"
 #include "workloads/stanford/kernels.h"
 #include "workloads/workload.h"
 
@@ -28,8 +29,17 @@ static const struct {
 	{ "volatile-sem", "stanford_volatile_sem", pcost_stanford_volatile_sem },
 };
 
+/* Probe-site encodings (kernels.c): entry points of each variant per site; nop is variants[]. */
+static const char *const site_names[PCOST_STANFORD_NSITES] = { "nop", "nop5", "nop10" };
+#define SITE_FNS(s)                                                                                \
+	{ pcost_stanford_none, pcost_stanford_plain_##s, pcost_stanford_volatile_##s,             \
+	  pcost_stanford_plain_sem_##s, pcost_stanford_volatile_sem_##s }
+static const pcost_stanford_fn site_fns[PCOST_STANFORD_NSITES][PCOST_STANFORD_NVARIANTS] = {
+	{ NULL }, SITE_FNS(nop5), SITE_FNS(nop10),
+};
+
 /* Parameter indices: the order of params[] below. */
-enum { P_SCALE, P_VARIANT, P_KERNEL };
+enum { P_SCALE, P_VARIANT, P_KERNEL, P_SITE };
 
 static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
@@ -40,6 +50,8 @@ static const struct pcost_param_desc params[] = {
 	[P_KERNEL] = { "kernel", PCOST_PARAM_ENUM, 0, 0, 0,
 		       "all|perm|towers|queens|intmm|puzzle|quick|bubble|tree|fft",
 		       "run every kernel, or only this one" },
+	[P_SITE] = { "site", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10",
+		     "probe-site encoding: sdt.h's nop, or a 5- or 10-byte nop" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -66,17 +78,47 @@ const char *pcost_stanford_kernel_name(int k)
 	return k >= 0 && k < PCOST_SK_N ? kernel_names[k] : NULL;
 }
 
+const char *pcost_stanford_site_name(int site)
+{
+	return site >= 0 && site < PCOST_STANFORD_NSITES ? site_names[site] : NULL;
+}
+
+int pcost_stanford_site_find(const char *name)
+{
+	for (int i = 0; i < PCOST_STANFORD_NSITES; i++)
+		if (!strcmp(site_names[i], name))
+			return i;
+	return -1;
+}
+
+int pcost_stanford_site_provider(int v, int site, char *buf, size_t len)
+{
+	if (!pcost_stanford_provider(v) || !pcost_stanford_site_name(site))
+		return -EINVAL;
+	if (site)
+		snprintf(buf, len, "%s_%s", variants[v].provider, site_names[site]);
+	else
+		snprintf(buf, len, "%s", variants[v].provider);
+	return 0;
+}
+
+int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
+			    uint64_t hits[PCOST_SK_N])
+{
+	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS || site < 0 || site >= PCOST_STANFORD_NSITES)
+		return -EINVAL;
+	return (site ? site_fns[site][v] : variants[v].fn)(mask, reps, hits);
+}
+
 int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N])
 {
-	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS)
-		return -EINVAL;
-	return variants[v].fn(mask, reps, hits);
+	return pcost_stanford_run_site(v, 0, mask, reps, hits);
 }
 
 static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t hits[PCOST_SK_N], total = 0;
-	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL];
+	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL], site = (int)p->v[P_SITE];
 	unsigned mask = k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1);
 	size_t off;
 	pcost_ns t0;
@@ -84,14 +126,17 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 
 	prctl(PR_SET_NAME, "pcost-stanford");
 	t0 = pcost_now_ns();
-	bad = pcost_stanford_run(v, mask, p->v[P_SCALE], hits);
+	bad = pcost_stanford_run_site(v, site, mask, p->v[P_SCALE], hits);
 	res->timed_ns = pcost_now_ns() - t0;
+	pcost_wl_report_trampoline(res);
 	if (bad >= 0) {
 		error("stanford: kernel '%s' computed a wrong result (variant %s)",
 		      kernel_names[bad], variants[v].name);
 		return -EIO;
 	}
-	off = (size_t)snprintf(res->extra, sizeof(res->extra), " variant=%s", variants[v].name);
+	off = strlen(res->extra);
+	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s site=%s",
+				variants[v].name, site_names[site]);
 	for (int i = 0; i < PCOST_SK_N; i++) {
 		total += hits[i];
 		if (mask & (1u << i) && off < sizeof(res->extra))
