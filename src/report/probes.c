@@ -344,8 +344,9 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	{
 		const char *args = c0 && c0->workload_args ? c0->workload_args : "";
 
-		/* The variant is a column: drop it from the arguments in the title. */
-		if (!strncmp(args, "variant=", 8))
+		/* The variant and the site are columns: drop them from the arguments in the title. */
+		while (!strncmp(args, "variant=", 8) || !strncmp(args, "site=", 5) ||
+		       !strncmp(args, "insn=", 5))
 			args += strcspn(args, " ") + (args[strcspn(args, " ")] ? 1 : 0);
 		uint64_t hits = 0;
 
