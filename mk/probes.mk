@@ -116,3 +116,23 @@ build/gen/pcost_args.h: $(SDTARGS_D)
 build/obj/sdtargs_sem.o: $(SDTARGS_D)
 	@mkdir -p $(dir $@)
 	@echo "  DTRACE -G $@"; $(DTRACE) -G -s $< -o $@
+
+# ---- LTTng-UST builds (probecost probes --via lttng) -------------------------
+# kernels.c with -DSTANFORD_VARIANT_lttng (a tracepoint per site) and the
+# provider of src/workloads/stanford/lttng_tp.h, in a shared object the
+# workloads dlopen (workloads/lttng.c): liblttng-ust never loads into
+# probecost itself.  Built when pkg-config finds lttng-ust (liblttng-ust-dev).
+LTTNG_SO := build/lttng/pcost-lttng.so
+ifneq ($(shell $(PKG_CONFIG) --exists lttng-ust 2>/dev/null && echo yes),)
+LTTNG_CFLAGS := $(BASE_CFLAGS) -O2 -fPIC $(shell $(PKG_CONFIG) --cflags lttng-ust)
+
+build/lttng/%.o: src/workloads/stanford/%.c src/workloads/stanford/lttng_tp.h \
+		src/workloads/stanford/kernels.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(LTTNG_CFLAGS) -DSTANFORD_VARIANT_lttng -c -o $@ $<
+
+$(LTTNG_SO): build/lttng/kernels.o build/lttng/lttng_tp.o
+	@echo "  CC $@"; $(CC) -shared -o $@ $^ $(shell $(PKG_CONFIG) --libs lttng-ust) -lm
+
+all check-tests bench-run: $(LTTNG_SO)
+endif

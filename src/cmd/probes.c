@@ -198,6 +198,7 @@ struct group {
 	size_t nsites;
 	int64_t unit_hits;	/* hits per unit of --scale */
 	bool baseline_only;	/* a build without probes: its dormant row only */
+	bool lttng;		/* the LTTng-UST build: armed by the lttng method only */
 };
 
 struct plan {
@@ -236,6 +237,10 @@ static int stanford_group(const struct plan *pl, const struct pcost_sdt_list *l,
 	char prov[96];
 
 	g->unit_hits = pl->stanford_hits;
+	if (vi == PCOST_STANFORD_LTTNG) {
+		g->lttng = !site; /* tracepoints have one form */
+		return 0;
+	}
 	if (pcost_stanford_site_provider(vi, site, prov, sizeof(prov))) {
 		g->baseline_only = true; /* the no-probe build */
 		return 0;
@@ -252,12 +257,15 @@ static int stanford_group(const struct plan *pl, const struct pcost_sdt_list *l,
 static size_t stanford_args(const struct plan *pl, const struct group *g, uint64_t scale,
 			    char w[][64])
 {
-	snprintf(w[0], 64, "variant=%s", g->variant);
-	snprintf(w[1], 64, "site=%s", pcost_stanford_site_name(g->site));
-	snprintf(w[2], 64, "scale=%llu", (unsigned long long)scale);
-	snprintf(w[3], 64, "kernel=%s",
+	size_t n = 0;
+
+	snprintf(w[n++], 64, "variant=%s", g->variant);
+	if (!g->lttng) /* a tracepoint is no probe-site encoding */
+		snprintf(w[n++], 64, "site=%s", pcost_stanford_site_name(g->site));
+	snprintf(w[n++], 64, "scale=%llu", (unsigned long long)scale);
+	snprintf(w[n++], 64, "kernel=%s",
 		 pl->kernel < 0 ? "all" : pcost_stanford_kernel_name(pl->kernel));
-	return 4;
+	return n;
 }
 
 /* The uprobe workload: variant nop at sites nop5/nop10 is the nop5/nop10 target. */
@@ -268,7 +276,12 @@ static int uprobe_group(const struct plan *pl, const struct pcost_sdt_list *l, c
 	struct pcost_probe_site *s = g->sites;
 
 	if (site && strcmp(v, "nop"))
-		return 0; /* push and ret have one encoding */
+		return 0; /* push, ret and lttng have one form */
+	g->unit_hits = LOOPS_UNIT * g->threads;
+	if (!strcmp(v, "lttng")) {
+		g->lttng = true;
+		return 0;
+	}
 	g->variant = site ? pcost_stanford_site_name(site) : v;
 	t = pcost_uprobe_target_find(g->variant);
 	memset(s, 0, sizeof(*s));
@@ -280,7 +293,6 @@ static int uprobe_group(const struct plan *pl, const struct pcost_sdt_list *l, c
 	snprintf(s->symbol, sizeof(s->symbol), "%s", t->symbol);
 	s->retprobe = t->retprobe;
 	g->nsites = 1;
-	g->unit_hits = LOOPS_UNIT * g->threads;
 	return 0;
 }
 
@@ -315,9 +327,9 @@ static int sdtargs_group(const struct plan *pl, const struct pcost_sdt_list *l, 
 }
 
 static const struct probe_wl probe_wls[] = {
-	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem", true, false, stanford_group,
-	  stanford_args },
-	{ "uprobe", "insn", "nop,push,ret", true, true, uprobe_group, loop_args },
+	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng", true, false,
+	  stanford_group, stanford_args },
+	{ "uprobe", "insn", "nop,push,ret,lttng", true, true, uprobe_group, loop_args },
 	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem", false, true, sdtargs_group,
 	  loop_args },
 };
@@ -372,7 +384,13 @@ static bool in_choices(const char *choices, const char *word)
 
 static int parse_variants(const struct opts *o, struct plan *pl)
 {
-	const char *list = o->variants ? o->variants : pl->wl->choices;
+	char dflt[128];
+	const char *list = o->variants ? o->variants : dflt;
+
+	/* By default every build but lttng's, which plan_builtin adds for the lttng method. */
+	snprintf(dflt, sizeof(dflt), "%s", pl->wl->choices);
+	if (strstr(dflt, ",lttng"))
+		*strstr(dflt, ",lttng") = '\0';
 
 	pl->nvariants = split_list(list, pl->vbuf, sizeof(pl->vbuf), pl->variants,
 				   ARRAY_SIZE(pl->variants));
@@ -482,6 +500,8 @@ static bool method_fits(const struct pcost_probe_method *m, const struct group *
 {
 	if (m == &pcost_probe_dormant)
 		return true;
+	if (g->lttng || m == &pcost_probe_lttng)
+		return g->lttng && m == &pcost_probe_lttng;
 	return !g->baseline_only;
 }
 
@@ -539,6 +559,10 @@ static int plan_builtin(const struct opts *o, struct pcost_runner *r, struct pla
 	}
 	if (!rc)
 		rc = parse_methods(o, pl);
+	for (size_t i = 0; i < pl->nmethods && !o->variants && in_choices(pl->wl->choices, "lttng");
+	     i++)
+		if (pl->methods[i] == &pcost_probe_lttng && pl->nvariants < ARRAY_SIZE(pl->variants))
+			pl->variants[pl->nvariants++] = "lttng";
 	for (size_t si = 0; si < pl->nsites && !rc; si++)
 		for (size_t vi = 0; vi < pl->nvariants && !rc; vi++)
 			for (size_t ti = 0; ti < pl->nthreads && !rc; ti++) {
@@ -549,7 +573,7 @@ static int plan_builtin(const struct opts *o, struct pcost_runner *r, struct pla
 				if (si && !strcmp(g.variant, "none"))
 					continue;
 				rc = pl->wl->group(pl, l, path, g.variant, g.site, &g);
-				if (!rc && (g.nsites || g.baseline_only))
+				if (!rc && (g.nsites || g.baseline_only || g.lttng))
 					rc = add_group(o, r, pl, s, path, &g);
 			}
 	free(sites);
@@ -676,6 +700,8 @@ static int measure(const struct opts *o, struct pcost_session *s)
 
 	if (!o->binary && (rc = parse_shape(o, pl)))
 		goto out_free;
+	if (pcost_probe_lttng_reap_stale() > 0)
+		warning("removed an lttng session daemon or traces left by a probecost that was killed");
 	if ((rc = check_binary(o->binary ? o->binary : pcost_self_exe(), path, sizeof(path))))
 		goto out_free;
 	rc = pcost_sdt_read(path, &l);

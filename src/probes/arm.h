@@ -11,6 +11,8 @@
  *   perf-probe  `perf probe -x BIN sdt_PROV:NAME` definitions + `perf stat -e`
  *   bpftrace    usdt:BIN:PROV:NAME { @ = count(); }
  *   stap        SystemTap process("BIN").mark("NAME"), where it can build modules
+ *   lttng       LTTng-UST tracepoints of the workloads' lttng build, with a
+ *               private session daemon (no probe site: the tracer is compiled in)
  *
  * Everything an instance registers (perf fds, tracefs events and instances,
  * perf probe definitions, helper processes) is undone by cleanup(), by the
@@ -66,7 +68,8 @@ struct pcost_probe_arm {
 #define PCOST_PROBE_ARM(m) container_of((m), struct pcost_probe_arm, mon)
 
 extern const struct pcost_probe_method pcost_probe_dormant, pcost_probe_uprobe,
-	pcost_probe_ftrace, pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap;
+	pcost_probe_ftrace, pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap,
+	pcost_probe_lttng;
 
 /* The table, in the order the report prints it; NULL-terminated. */
 extern const struct pcost_probe_method *const pcost_probe_methods[];
@@ -99,6 +102,12 @@ void pcost_probe_uprobe_set_cpus(uint64_t mask);
  * events were removed.
  */
 int pcost_probe_ftrace_reap_stale(void);
+
+/*
+ * Stop the lttng-sessiond and remove the temporary homes (and /var/run/lttng)
+ * that a probecost killed outright left; how many things were removed.
+ */
+int pcost_probe_lttng_reap_stale(void);
 
 /* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
 const char *pcost_tracefs(void);

@@ -149,14 +149,15 @@ int pcost_wl_threads_run(unsigned n, void (*fn)(void *arg, unsigned i), void *ar
 }
 
 int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
-			   uint64_t hits, struct pcost_wl_result *res)
+			   uint64_t hits, bool uprobes, struct pcost_wl_result *res)
 {
 	int rc = pcost_wl_threads_run(n, fn, arg, &res->timed_ns);
 	size_t off;
 
 	if (rc)
 		return rc;
-	pcost_wl_report_trampoline(res);
+	if (uprobes)
+		pcost_wl_report_trampoline(res);
 	res->events = hits * n;
 	off = strlen(res->extra);
 	snprintf(res->extra + off, sizeof(res->extra) - off, " threads=%u", n);

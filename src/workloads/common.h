@@ -3,6 +3,7 @@
 #ifndef PCOST_WL_COMMON_H
 #define PCOST_WL_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -36,9 +37,10 @@ int pcost_wl_threads_run(unsigned n, void (*fn)(void *arg, unsigned i), void *ar
 
 /*
  * A probed loop on n threads (pcost_wl_threads_run) and its facts: events =
- * hits x n, the trampoline fact, " threads=n".  0 or -errno.
+ * hits x n, the trampoline fact when uprobes could be on it (uprobes), " threads=n".
+ * 0 or -errno.
  */
 int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
-			   uint64_t hits, struct pcost_wl_result *res);
+			   uint64_t hits, bool uprobes, struct pcost_wl_result *res);
 
 #endif

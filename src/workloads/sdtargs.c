@@ -80,7 +80,7 @@ static int sdtargs_run(const struct pcost_params *p, struct pcost_wl_result *res
 	pcost_wl_name_self("sdtargs");
 	/* Every iteration passes its site once (none: the same loop, no site). */
 	return pcost_wl_probe_threads((unsigned)p->v[P_THREADS], args_loop, &j,
-				      j.variant == V_NONE ? 0 : j.loops, res);
+				      j.variant == V_NONE ? 0 : j.loops, true, res);
 }
 
 const struct pcost_workload pcost_wl_sdtargs = {

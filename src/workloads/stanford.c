@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 
 #include "workloads/common.h"
+#include "workloads/lttng.h"
 #include "workloads/stanford/kernels.h"
 #include "workloads/workload.h"
 
@@ -45,8 +46,9 @@ static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
 		      "repetitions of the whole suite (one is 289,264 probe hits)" },
 	[P_VARIANT] = { "variant", PCOST_PARAM_ENUM, 1, 0, 0,
-			"none|plain|volatile|plain-sem|volatile-sem",
-			"probe build: none, plain or volatile arguments, with or without semaphore" },
+			"none|plain|volatile|plain-sem|volatile-sem|lttng",
+			"probe build: none, plain or volatile arguments, with or without semaphore; "
+			"lttng: LTTng-UST tracepoints (pcost-lttng.so)" },
 	[P_KERNEL] = { "kernel", PCOST_PARAM_ENUM, 0, 0, 0,
 		       "all|perm|towers|queens|intmm|puzzle|quick|bubble|tree|fft",
 		       "run every kernel, or only this one" },
@@ -57,11 +59,15 @@ static const struct pcost_param_desc params[] = {
 
 const char *pcost_stanford_variant_name(int v)
 {
+	if (v == PCOST_STANFORD_LTTNG)
+		return "lttng";
 	return v >= 0 && v < PCOST_STANFORD_NVARIANTS ? variants[v].name : NULL;
 }
 
 int pcost_stanford_variant_find(const char *name)
 {
+	if (!strcmp(name, "lttng"))
+		return PCOST_STANFORD_LTTNG;
 	for (int v = 0; v < PCOST_STANFORD_NVARIANTS; v++)
 		if (!strcmp(variants[v].name, name))
 			return v;
@@ -105,6 +111,11 @@ int pcost_stanford_site_provider(int v, int site, char *buf, size_t len)
 int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
 			    uint64_t hits[PCOST_SK_N])
 {
+	if (v == PCOST_STANFORD_LTTNG && !site) {
+		pcost_stanford_fn fn = (pcost_stanford_fn)pcost_lttng_sym("pcost_stanford_lttng");
+
+		return fn ? fn(mask, reps, hits) : -ENOENT;
+	}
 	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS || site < 0 || site >= PCOST_STANFORD_NSITES)
 		return -EINVAL;
 	return (site ? site_fns[site][v] : variants[v].fn)(mask, reps, hits);
@@ -128,15 +139,21 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 	t0 = pcost_now_ns();
 	bad = pcost_stanford_run_site(v, site, mask, p->v[P_SCALE], hits);
 	res->timed_ns = pcost_now_ns() - t0;
-	pcost_wl_report_trampoline(res);
+	if (v != PCOST_STANFORD_LTTNG)
+		pcost_wl_report_trampoline(res);
+	if (bad == -ENOENT)
+		return -ENOENT; /* no LTTng build: said already */
 	if (bad >= 0) {
 		error("stanford: kernel '%s' computed a wrong result (variant %s)",
-		      kernel_names[bad], variants[v].name);
+		      kernel_names[bad], pcost_stanford_variant_name(v));
 		return -EIO;
 	}
 	off = strlen(res->extra);
-	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s site=%s",
-				variants[v].name, site_names[site]);
+	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s",
+				pcost_stanford_variant_name(v));
+	if (v != PCOST_STANFORD_LTTNG) /* a tracepoint is no probe-site encoding */
+		off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " site=%s",
+					site_names[site]);
 	for (int i = 0; i < PCOST_SK_N; i++) {
 		total += hits[i];
 		if (mask & (1u << i) && off < sizeof(res->extra))

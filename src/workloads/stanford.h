@@ -10,6 +10,8 @@
 
 /* none, plain, volatile, plain-sem, volatile-sem (index 0 is the no-probe build). */
 #define PCOST_STANFORD_NVARIANTS 5
+/* The LTTng-UST build: a variant outside the binary (workloads/lttng.h), site nop only. */
+#define PCOST_STANFORD_LTTNG 5
 
 /* Probe-site encodings: nop (what sdt.h emits), nop5, nop10. */
 #define PCOST_STANFORD_NSITES 3

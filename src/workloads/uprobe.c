@@ -10,17 +10,20 @@
  *   nop10   66 66 0f 1f 84 00 00 00 00 00
  *   push    55 (push %rbp)              emulated by the kernel
  *   ret     c3                          an empty function: armed as a return probe
+ *   lttng   a function whose body is an LTTng-UST tracepoint (pcost-lttng.so)
  *
  * threads=N runs N threads each making loops calls, released together.
  */
 #include "workloads/uprobe.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "workloads/common.h"
+#include "workloads/lttng.h"
 #include "workloads/workload.h"
 
 /* Targets: global, aligned, each the instruction under test then ret. */
@@ -66,6 +69,8 @@ static const struct pcost_uprobe_target targets[] = {
 	{ "nop10", "pcost_ub_nop10", false, pcost_ub_nop10 },
 	{ "push", "pcost_ub_push", false, pcost_ub_push },
 	{ "ret", "pcost_ub_ret", true, pcost_ub_ret },
+	/* A function whose body is an LTTng-UST tracepoint (pcost-lttng.so; fn looked up). */
+	{ "lttng", NULL, false, NULL },
 };
 
 const struct pcost_uprobe_target *pcost_uprobe_target_find(const char *insn)
@@ -113,8 +118,9 @@ int pcost_self_file_offset(const void *addr, uint64_t *off)
 enum { P_INSN, P_LOOPS, P_THREADS };
 
 static const struct pcost_param_desc params[] = {
-	[P_INSN] = { "insn", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10|push|ret",
-		     "the instruction at the probed address (ret: a return probe's empty function)" },
+	[P_INSN] = { "insn", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10|push|ret|lttng",
+		     "the instruction at the probed address (ret: a return probe's empty function; "
+		     "lttng: an LTTng-UST tracepoint instead)" },
 	[P_LOOPS] = { "loops", PCOST_PARAM_U64, 1000000, 1, 1000000000,
 		      NULL, "calls of the target per thread" },
 	[P_THREADS] = { "threads", PCOST_PARAM_U64, 1, 1, 1024, NULL,
@@ -140,9 +146,12 @@ static int uprobe_run(const struct pcost_params *p, struct pcost_wl_result *res)
 	const struct pcost_uprobe_target *t = &targets[p->v[P_INSN]];
 	struct ub_job j = { t->fn, p->v[P_LOOPS] };
 
+	if (!j.fn && !(j.fn = (void (*)(void))pcost_lttng_sym("pcost_lttng_hit")))
+		return -ENOENT;
 	pcost_wl_name_self("uprobe");
 	snprintf(res->extra, sizeof(res->extra), " insn=%s", t->insn);
-	return pcost_wl_probe_threads((unsigned)p->v[P_THREADS], ub_loop, &j, j.loops, res);
+	return pcost_wl_probe_threads((unsigned)p->v[P_THREADS], ub_loop, &j, j.loops, t->symbol,
+				      res);
 }
 
 const struct pcost_workload pcost_wl_uprobe = {

@@ -86,8 +86,13 @@
 		if (CAT(SITE_UP_(STANFORD_VOLATILE_SEM), CAT(_, CAT(U, _ENABLED)))())              \
 			VOL2(SITE_(stanford_volatile_sem), l, a, b);                               \
 	} while (0)
+#elif defined(STANFORD_VARIANT_lttng)
+/* An LTTng-UST tracepoint per site instead of an SDT probe (build/lttng/pcost-lttng.so). */
+#include "workloads/stanford/lttng_tp.h"
+#define ENTRY pcost_stanford_lttng
+#define PROBE(U, l, a, b) lttng_ust_tracepoint(pcost_stanford, l, (long)(a), (long)(b))
 #else
-#error "build kernels.c with -DSTANFORD_VARIANT_<none|plain|volatile|plain_sem|volatile_sem>"
+#error "build kernels.c with -DSTANFORD_VARIANT_<none|plain|volatile|plain_sem|volatile_sem|lttng>"
 #endif
 
 #ifdef SITE_NOP
