@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "report/html.h"
 #include "report/plot.h"
 #include "core/util.h"
 
@@ -53,23 +54,42 @@ struct canvas {
 	cairo_surface_t *surf;
 	cairo_t *cr;
 	int fmt;
-	const char *path;
+	struct pcost_plot_out *out;
+	FILE *mem;		/* SVG: cairo writes here, then the axes go on the root */
+	char *buf;
+	size_t len;
+	const char *title;
+	char xaxis[192], yaxis[192];	/* data-pcost-x / -y, empty when none */
 };
 
-static int canvas_open(struct canvas *cv, const char *path, char *err, size_t errlen)
+static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct canvas *cv = closure;
+
+	return fwrite(data, 1, len, cv->mem) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static int canvas_open(struct canvas *cv, struct pcost_plot_out *o, const char *title, char *err,
+		       size_t errlen)
 {
 	memset(cv, 0, sizeof(*cv));
-	cv->fmt = pcost_plot_format_of(path);
-	cv->path = path;
+	cv->fmt = o->path ? pcost_plot_format_of(o->path) : PCOST_PLOT_SVG;
+	cv->out = o;
+	cv->title = title;
 	switch (cv->fmt) {
 	case PCOST_PLOT_PNG:
 		cv->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)W, (int)H);
 		break;
 	case PCOST_PLOT_SVG:
-		cv->surf = cairo_svg_surface_create(path, W, H);
+		cv->mem = open_memstream(&cv->buf, &cv->len);
+		if (!cv->mem) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			return -errno;
+		}
+		cv->surf = cairo_svg_surface_create_for_stream(mem_write, cv, W, H);
 		break;
 	case PCOST_PLOT_PDF:
-		cv->surf = cairo_pdf_surface_create(path, W, H);
+		cv->surf = cairo_pdf_surface_create(o->path, W, H);
 		break;
 	default:
 		snprintf(err, errlen, "the file name must end in .png, .svg or .pdf");
@@ -78,6 +98,9 @@ static int canvas_open(struct canvas *cv, const char *path, char *err, size_t er
 	if (cairo_surface_status(cv->surf) != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s", cairo_status_to_string(cairo_surface_status(cv->surf)));
 		cairo_surface_destroy(cv->surf);
+		if (cv->mem)
+			fclose(cv->mem);
+		free(cv->buf);
 		return -EIO;
 	}
 	cv->cr = cairo_create(cv->surf);
@@ -87,14 +110,62 @@ static int canvas_open(struct canvas *cv, const char *path, char *err, size_t er
 	return 0;
 }
 
+/* Record an axis for the SVG root: pixel px0 shows v0, px1 shows v1. */
+static void canvas_axis(char *dst, size_t len, double px0, double px1, double v0, double v1,
+			bool log, double unit)
+{
+	snprintf(dst, len, "%.6f %.6f %.17g %.17g %s %.17g", px0, px1, v0, v1, log ? "log" : "lin",
+		 unit);
+}
+
+/* The SVG cairo wrote, with the axes and the title on its root element. */
+static char *svg_annotated(const struct canvas *cv, size_t *len)
+{
+	const char *root = strstr(cv->buf, "<svg ");
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	if (!root || !(f = open_memstream(&out, &n)))
+		return NULL;
+	root += 4;
+	fwrite(cv->buf, 1, (size_t)(root - cv->buf), f);
+	fputs(" role=\"img\" aria-label=\"", f);
+	pcost_xml_escape(f, cv->title ? cv->title : "");
+	fputc('"', f);
+	if (cv->xaxis[0])
+		fprintf(f, " data-pcost-x=\"%s\"", cv->xaxis);
+	if (cv->yaxis[0])
+		fprintf(f, " data-pcost-y=\"%s\"", cv->yaxis);
+	fputs(root, f);
+	fclose(f);
+	*len = n;
+	return out;
+}
+
+static int write_file(const char *path, const char *buf, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	if (!f || fwrite(buf, 1, len, f) != len)
+		rc = -errno;
+	if (f && fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s", strerror(-rc));
+	return rc;
+}
+
 static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 {
 	cairo_status_t st;
+	int rc = 0;
 
 	cairo_destroy(cv->cr);
 	cairo_surface_flush(cv->surf);
 	if (cv->fmt == PCOST_PLOT_PNG)
-		st = cairo_surface_write_to_png(cv->surf, cv->path);
+		st = cairo_surface_write_to_png(cv->surf, cv->out->path);
 	else {
 		cairo_surface_finish(cv->surf);
 		st = cairo_surface_status(cv->surf);
@@ -108,9 +179,28 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 	FcFini();
 	if (st != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s", cairo_status_to_string(st));
-		return -EIO;
+		rc = -EIO;
 	}
-	return 0;
+	if (cv->mem) {
+		char *svg = NULL;
+		size_t n = 0;
+
+		fclose(cv->mem);
+		if (!rc && !(svg = svg_annotated(cv, &n))) {
+			snprintf(err, errlen, "cairo wrote no <svg> element");
+			rc = -EIO;
+		}
+		if (!rc && cv->out->path)
+			rc = write_file(cv->out->path, svg, n, err, errlen);
+		if (!rc && !cv->out->path) {
+			cv->out->svg = svg;
+			cv->out->svglen = n;
+			svg = NULL;
+		}
+		free(svg);
+		free(cv->buf);
+	}
+	return rc;
 }
 
 /* Text anchored at (x, y): ax 0 left, 0.5 centre, 1 right; baseline at y + ay * height. */
@@ -214,6 +304,12 @@ static void draw_yaxis(cairo_t *cr, const struct yaxis *a, double left, double r
 	cairo_restore(cr);
 }
 
+static void yaxis_record(struct canvas *cv, const struct yaxis *a, double unit)
+{
+	canvas_axis(cv->yaxis, sizeof(cv->yaxis), a->bottom, a->top, a->log ? pow(10, a->lo) : a->lo,
+		    a->log ? pow(10, a->hi) : a->hi, a->log, unit);
+}
+
 /* Rows of swatches and names, centred under the title, clear of the data; returns its bottom. */
 static double legend(cairo_t *cr, const char *const *names, size_t n, bool lines)
 {
@@ -260,7 +356,7 @@ static double legend(cairo_t *cr, const char *const *names, size_t n, bool lines
 	return bottom;
 }
 
-int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, char *err,
+int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_out *o, char *err,
 			  size_t errlen)
 {
 	double left = M_LEFT, right = W - M_RIGHT, minpos = INFINITY, vmin = 0, vmax = 0;
@@ -300,13 +396,14 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, ch
 		ax.lo = vmin < 0 ? floor(vmin / step) * step : 0;
 		ax.hi = ceil(vmax * 1.04 / step) * step;
 	}
-	if ((rc = canvas_open(&cv, path, err, errlen)))
+	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
 	title_and_note(cr, c->title, c->note);
 	if (c->series && c->nseries > 1)
 		ax.top = fmax(M_TOP, legend(cr, c->series, c->nseries, false) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
+	yaxis_record(&cv, &ax, 1);
 
 	double gw = (right - left) / (double)c->ncats, bw = fmin(60, gw * 0.8 / (double)c->nseries);
 	double base = ax.log ? ax.bottom : ypx(&ax, 0);
@@ -369,8 +466,8 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, ch
 	return canvas_close(&cv, err, errlen);
 }
 
-int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, char *err,
-			   size_t errlen)
+int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o,
+			   char *err, size_t errlen)
 {
 	double left = M_LEFT, right = W - M_RIGHT - 10, xmin = INFINITY, xmax = -INFINITY, ymax = 0;
 	double ymean_max = 0;
@@ -402,7 +499,7 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 	ymax = fmin(ymax, 2.5 * ymean_max);
 	ax.lo = 0;
 	ax.hi = ceil(ymax * 1.04 / nice_step(ymax, 6)) * nice_step(ymax, 6);
-	if ((rc = canvas_open(&cv, path, err, errlen)))
+	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
 	title_and_note(cr, c->title, c->note);
@@ -411,10 +508,12 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 	ax.top = fmax(M_TOP, legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries :
 					ARRAY_SIZE(names), true) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
+	yaxis_record(&cv, &ax, 1);
 
 	/* x: a margin of half a step either side so end points and their bars show. */
 	double step = fmax(1, nice_step(xmax - xmin, 8)), x0 = xmin - step / 2, x1 = xmax + step / 2;
 #define XPX(v) (left + ((v) - x0) / (x1 - x0) * (right - left))
+	canvas_axis(cv.xaxis, sizeof(cv.xaxis), left, right, x0, x1, false, 1);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, left, ax.bottom);
@@ -475,6 +574,141 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 		}
 	}
 #undef XPX
+	cairo_restore(cr);
+	return canvas_close(&cv, err, errlen);
+}
+
+/* 2500000 -> "2.5M": tick labels of event counts. */
+static void si_label(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (a >= 1e9)
+		snprintf(buf, len, "%gG", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, len, "%gk", v / 1e3);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+/* The y range of every point, line end and band edge, 0 included. */
+static void fits_range(const struct pcost_chart_fits *c, double *xmax, double *ymin, double *ymax)
+{
+	*xmax = 0;
+	*ymin = *ymax = 0;
+	for (size_t s = 0; s < c->nseries; s++) {
+		const struct pcost_chart_fit_series *l = &c->series[s];
+		double top = 0;
+
+		for (size_t i = 0; i < l->n; i++) {
+			if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
+				continue;
+			*xmax = fmax(*xmax, l->x[i]);
+			top = fmax(top, l->x[i]);
+			*ymin = fmin(*ymin, l->y[i]);
+			*ymax = fmax(*ymax, l->y[i]);
+		}
+		for (int e = 0; e < 2 && isfinite(l->a) && isfinite(l->b); e++) {
+			*ymin = fmin(*ymin, l->a + l->b * top * e);
+			*ymax = fmax(*ymax, l->a + l->b * top * e);
+		}
+		for (size_t i = 0; i < l->nband; i++) {
+			if (isfinite(l->band_lo[i]))
+				*ymin = fmin(*ymin, l->band_lo[i]);
+			if (isfinite(l->band_hi[i]))
+				*ymax = fmax(*ymax, l->band_hi[i]);
+		}
+	}
+}
+
+/* One series: its band (translucent), its fitted line from x = 0, its points. */
+static void fit_series_draw(cairo_t *cr, const struct pcost_chart_fit_series *l, const double *col,
+			    const struct yaxis *ax, double left, double right, double x1)
+{
+#define FX(v) (left + (v) / x1 * (right - left))
+	double top = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (isfinite(l->x[i]) && isfinite(l->y[i]))
+			top = fmax(top, l->x[i]);
+	if (l->nband) {
+		cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.18);
+		for (size_t i = 0; i < l->nband; i++)
+			cairo_line_to(cr, FX(l->band_x[i]), ypx(ax, l->band_hi[i]));
+		for (size_t i = l->nband; i-- > 0;)
+			cairo_line_to(cr, FX(l->band_x[i]), ypx(ax, l->band_lo[i]));
+		cairo_close_path(cr);
+		cairo_fill(cr);
+	}
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	if (isfinite(l->a) && isfinite(l->b)) {
+		cairo_set_line_width(cr, 2);
+		cairo_move_to(cr, FX(0), ypx(ax, l->a));
+		cairo_line_to(cr, FX(top), ypx(ax, l->a + l->b * top));
+		cairo_stroke(cr);
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
+			continue;
+		cairo_arc(cr, FX(l->x[i]), ypx(ax, l->y[i]), 4, 0, 2 * M_PI);
+		cairo_fill(cr);
+	}
+#undef FX
+}
+
+int pcost_chart_fits_draw(const struct pcost_chart_fits *c, struct pcost_plot_out *o, char *err,
+			  size_t errlen)
+{
+	double left = M_LEFT, right = W - M_RIGHT - 10, xmax, ymin, ymax, step, x1;
+	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
+	const char *names[ARRAY_SIZE(palette) * 4];
+	size_t nnames = c->nseries < ARRAY_SIZE(names) ? c->nseries : ARRAY_SIZE(names);
+	struct canvas cv;
+	char buf[32];
+	cairo_t *cr;
+	int rc;
+
+	fits_range(c, &xmax, &ymin, &ymax);
+	if (xmax <= 0 || ymax <= ymin) {
+		snprintf(err, errlen, "nothing to plot: no finite values");
+		return -ENODATA;
+	}
+	step = nice_step(ymax - ymin, 6);
+	ax.lo = floor(ymin / step) * step;
+	ax.hi = ceil(ymax * 1.04 / step) * step;
+	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
+		return rc;
+	cr = cv.cr;
+	title_and_note(cr, c->title, c->note);
+	for (size_t s = 0; s < nnames; s++)
+		names[s] = c->series[s].name;
+	ax.top = fmax(M_TOP, legend(cr, names, nnames, true) + 18);
+	draw_yaxis(cr, &ax, left, right, c->ylabel);
+	yaxis_record(&cv, &ax, c->yunit > 0 ? c->yunit : 1);
+
+	step = nice_step(xmax, 6);
+	x1 = ceil(xmax * 1.04 / step) * step;
+	canvas_axis(cv.xaxis, sizeof(cv.xaxis), left, right, 0, x1, false, 1);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 1);
+	for (double v = 0; v <= x1 + step * 1e-9; v += step) {
+		double x = left + v / x1 * (right - left);
+
+		cairo_move_to(cr, x, ax.bottom);
+		cairo_line_to(cr, x, ax.bottom + 5);
+		cairo_stroke(cr);
+		si_label(v, buf, sizeof(buf));
+		text(cr, x, ax.bottom + 20, 12, 0.5, 0, buf);
+	}
+	text(cr, (left + right) / 2, ax.bottom + 44, 13, 0.5, 0, c->xlabel ? c->xlabel : "");
+	cairo_save(cr);
+	cairo_rectangle(cr, left, ax.top, right - left, ax.bottom - ax.top);
+	cairo_clip(cr);
+	for (size_t s = 0; s < c->nseries; s++)
+		fit_series_draw(cr, &c->series[s], palette[s % ARRAY_SIZE(palette)], &ax, left, right,
+				x1);
 	cairo_restore(cr);
 	return canvas_close(&cv, err, errlen);
 }

@@ -412,6 +412,7 @@ int pcost_report_run(const struct pcost_session *s, enum pcost_format f, FILE *o
 	case PCOST_FMT_CSV:
 		csv(s, st, out);
 		break;
+	case PCOST_FMT_HTML: /* the page (html.c) lays out the markdown tables */
 	case PCOST_FMT_MARKDOWN:
 		markdown(s, st, out);
 		break;
