@@ -273,20 +273,6 @@ static bool fitted(const struct pcost_config_stats *x)
 	return x->has_fit && x->baseline >= 0 && x->events && isfinite(x->extra_ns);
 }
 
-/* ns per displayed unit for times up to max_ns, and its name. */
-static double time_unit(double max_ns, const char **name)
-{
-	static const struct { double ns; const char *name; } u[] = {
-		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
-	};
-	size_t i = 0;
-
-	while (i < ARRAY_SIZE(u) - 1 && max_ns < u[i].ns)
-		i++;
-	*name = u[i].name;
-	return u[i].ns;
-}
-
 static char *fit_name(const struct pcost_session *s, const struct pcost_config *c)
 {
 	const char *m = c->monitor ?: "?";
@@ -303,17 +289,13 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 {
 	size_t n = s->nconfigs + 1, nf = 0;
 	struct pcost_chart_fit_series *fs = xcalloc(n, sizeof(*fs));
-	double *x = xcalloc(2 * n * n, sizeof(double)), top = 0, unit;
+	double *x = xcalloc(2 * n * n, sizeof(double));
 	size_t *first = xcalloc(n, sizeof(size_t));
-	const char *uname, *evunit = "event";
+	const char *evunit = "event";
 	struct names ns = { 0 };
-	char *title, *ylabel, *xlabel, *w = who(s);
+	char *title, *xlabel, *w = who(s);
 	int rc;
 
-	for (size_t i = 0; i < s->nconfigs; i++)
-		if (fitted(&st[i]))
-			top = fmax(top, fabs(st[i].extra_ns));
-	unit = time_unit(top, &uname);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		struct pcost_chart_fit_series *f;
@@ -329,22 +311,23 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 			f->name = names_add(&ns, fit_name(s, c));
 			f->x = x + 2 * n * l;
 			f->y = f->x + n;
-			f->a = st[i].fit_fixed_ns / unit;
-			f->b = st[i].fit_per_event_ns / unit;
+			f->a = st[i].fit_fixed_ns;
+			f->b = st[i].fit_per_event_ns;
 			evunit = c->unit ?: evunit;
 		}
 		((double *)f->x)[f->n] = (double)st[i].events;
-		((double *)f->y)[f->n] = st[i].extra_ns / unit;
+		((double *)f->y)[f->n] = st[i].extra_ns;
 		f->n++;
 	}
 	title = xasprintf("Extra time against %ss, with the fit (%s)", evunit, w);
-	ylabel = xasprintf("extra time over the %s run (%s)",
-			   s->kind == PCOST_SESSION_PROBES ? "dormant" : "unmonitored", uname);
 	xlabel = xasprintf("%ss per run", evunit);
 	struct pcost_chart_fits c = {
-		.title = title, .xlabel = xlabel, .ylabel = ylabel, .yunit = unit,
-		.note = "points: mean extra time at each --scale size; line: least-squares fit "
-			"extra = fixed + per event x events over every run (fixed at 0 events)",
+		.title = title, .xlabel = xlabel, .yname = "extra time",
+		.note = s->kind == PCOST_SESSION_PROBES
+				? "points: mean extra time over the dormant run of the same size; line: "
+				  "least-squares fit extra = fixed + per hit x hits over every run"
+				: "points: mean extra time over the unmonitored run of the same size; line: "
+				  "least-squares fit extra = fixed + per event x events over every run",
 		.nseries = nf, .series = fs,
 	};
 
@@ -352,7 +335,6 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 	if (!nf)
 		snprintf(err, errlen, "no monitored configuration with a --scale fit to plot");
 	free(title);
-	free(ylabel);
 	free(xlabel);
 	free(w);
 	names_free(&ns);

@@ -9,7 +9,7 @@
  * where pixel PX0 shows value V0 and PX1 shows V1, SCALE is "lin" or "log"
  * (log: linear in log10 of the value), and UNIT is what one displayed unit is
  * in the session's own unit (1e6 for an axis in ms of a figure kept in ns).
- * Bar charts have no x mapping (categories).
+ * Bar charts have no x mapping (categories); panel charts name each panel's.
  */
 #ifndef PCOST_PLOT_CHART_H
 #define PCOST_PLOT_CHART_H
@@ -45,19 +45,23 @@ struct pcost_chart_lines {
 	const struct pcost_chart_line_series *series;
 };
 
-/* Points (one per configuration), the fitted line y = a + b x, and its band. */
+/* Points (one per configuration), the fitted line y = a + b x, and its band; y in ns. */
 struct pcost_chart_fit_series {
 	const char *name;
 	size_t n;
 	const double *x, *y;		/* the points */
-	double a, b;			/* the fitted line, drawn over the points' x range */
+	double a, b;			/* the fitted line, drawn from x = 0 to the last point */
 	size_t nband;			/* 0: no band; else band_lo/hi at band_x[0..nband) */
 	const double *band_x, *band_lo, *band_hi;
 };
 
+/*
+ * A panel per series (its own time axis, in s, ms, us or ns as its values
+ * need), two to a row.  The SVG root carries, for panel N (from 1),
+ * data-pcost-panel-N="LEFT TOP RIGHT BOTTOM" and data-pcost-x-N / -y-N.
+ */
 struct pcost_chart_fits {
-	const char *title, *xlabel, *ylabel, *note;
-	double yunit;			/* y values are in displayed units; x1 unit = yunit source units */
+	const char *title, *xlabel, *yname, *note;	/* yname: "extra time" (the unit is added) */
 	size_t nseries;
 	const struct pcost_chart_fit_series *series;
 };

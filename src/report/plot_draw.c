@@ -59,7 +59,8 @@ struct canvas {
 	char *buf;
 	size_t len;
 	const char *title;
-	char xaxis[192], yaxis[192];	/* data-pcost-x / -y, empty when none */
+	double h;		/* height: H, or more for rows of panels */
+	char attrs[4096];	/* data-pcost-* attributes for the SVG root */
 };
 
 static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
@@ -69,16 +70,17 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
 	return fwrite(data, 1, len, cv->mem) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-static int canvas_open(struct canvas *cv, struct pcost_plot_out *o, const char *title, char *err,
-		       size_t errlen)
+static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char *title, double h,
+			 char *err, size_t errlen)
 {
 	memset(cv, 0, sizeof(*cv));
+	cv->h = h;
 	cv->fmt = o->path ? pcost_plot_format_of(o->path) : PCOST_PLOT_SVG;
 	cv->out = o;
 	cv->title = title;
 	switch (cv->fmt) {
 	case PCOST_PLOT_PNG:
-		cv->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)W, (int)H);
+		cv->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)W, (int)h);
 		break;
 	case PCOST_PLOT_SVG:
 		cv->mem = open_memstream(&cv->buf, &cv->len);
@@ -86,10 +88,10 @@ static int canvas_open(struct canvas *cv, struct pcost_plot_out *o, const char *
 			snprintf(err, errlen, "%s", strerror(errno));
 			return -errno;
 		}
-		cv->surf = cairo_svg_surface_create_for_stream(mem_write, cv, W, H);
+		cv->surf = cairo_svg_surface_create_for_stream(mem_write, cv, W, h);
 		break;
 	case PCOST_PLOT_PDF:
-		cv->surf = cairo_pdf_surface_create(o->path, W, H);
+		cv->surf = cairo_pdf_surface_create(o->path, W, h);
 		break;
 	default:
 		snprintf(err, errlen, "the file name must end in .png, .svg or .pdf");
@@ -110,12 +112,20 @@ static int canvas_open(struct canvas *cv, struct pcost_plot_out *o, const char *
 	return 0;
 }
 
-/* Record an axis for the SVG root: pixel px0 shows v0, px1 shows v1. */
-static void canvas_axis(char *dst, size_t len, double px0, double px1, double v0, double v1,
-			bool log, double unit)
+static int canvas_open(struct canvas *cv, struct pcost_plot_out *o, const char *title, char *err,
+		       size_t errlen)
 {
-	snprintf(dst, len, "%.6f %.6f %.17g %.17g %s %.17g", px0, px1, v0, v1, log ? "log" : "lin",
-		 unit);
+	return canvas_open_h(cv, o, title, H, err, errlen);
+}
+
+/* Record an axis for the SVG root: name="PX0 PX1 V0 V1 lin|log UNIT" (see plot_chart.h). */
+static void canvas_axis(struct canvas *cv, const char *name, double px0, double px1, double v0,
+			double v1, bool log, double unit)
+{
+	size_t n = strlen(cv->attrs);
+
+	snprintf(cv->attrs + n, sizeof(cv->attrs) - n, " %s=\"%.6f %.6f %.17g %.17g %s %.17g\"",
+		 name, px0, px1, v0, v1, log ? "log" : "lin", unit);
 }
 
 /* The SVG cairo wrote, with the axes and the title on its root element. */
@@ -133,10 +143,7 @@ static char *svg_annotated(const struct canvas *cv, size_t *len)
 	fputs(" role=\"img\" aria-label=\"", f);
 	pcost_xml_escape(f, cv->title ? cv->title : "");
 	fputc('"', f);
-	if (cv->xaxis[0])
-		fprintf(f, " data-pcost-x=\"%s\"", cv->xaxis);
-	if (cv->yaxis[0])
-		fprintf(f, " data-pcost-y=\"%s\"", cv->yaxis);
+	fputs(cv->attrs, f);
 	fputs(root, f);
 	fclose(f);
 	*len = n;
@@ -214,7 +221,7 @@ static void text(cairo_t *cr, double x, double y, double size, double ax, double
 	cairo_show_text(cr, s);
 }
 
-static void title_and_note(cairo_t *cr, const char *title, const char *note)
+static void title_and_note(cairo_t *cr, const char *title, const char *note, double h)
 {
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
@@ -222,7 +229,7 @@ static void title_and_note(cairo_t *cr, const char *title, const char *note)
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	if (note) {
 		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-		text(cr, 12, H - 12, 11, 0, 0, note);
+		text(cr, 12, h - 12, 11, 0, 0, note);
 	}
 }
 
@@ -298,15 +305,15 @@ static void draw_yaxis(cairo_t *cr, const struct yaxis *a, double left, double r
 	cairo_line_to(cr, left, a->bottom);
 	cairo_stroke(cr);
 	cairo_save(cr);
-	cairo_translate(cr, 22, (a->top + a->bottom) / 2);
+	cairo_translate(cr, left - 70, (a->top + a->bottom) / 2);
 	cairo_rotate(cr, -M_PI / 2);
 	text(cr, 0, 0, 13, 0.5, 0.5, label ? label : "");
 	cairo_restore(cr);
 }
 
-static void yaxis_record(struct canvas *cv, const struct yaxis *a, double unit)
+static void yaxis_record(struct canvas *cv, const char *name, const struct yaxis *a, double unit)
 {
-	canvas_axis(cv->yaxis, sizeof(cv->yaxis), a->bottom, a->top, a->log ? pow(10, a->lo) : a->lo,
+	canvas_axis(cv, name, a->bottom, a->top, a->log ? pow(10, a->lo) : a->lo,
 		    a->log ? pow(10, a->hi) : a->hi, a->log, unit);
 }
 
@@ -399,11 +406,11 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_ou
 	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
-	title_and_note(cr, c->title, c->note);
+	title_and_note(cr, c->title, c->note, H);
 	if (c->series && c->nseries > 1)
 		ax.top = fmax(M_TOP, legend(cr, c->series, c->nseries, false) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
-	yaxis_record(&cv, &ax, 1);
+	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
 	double gw = (right - left) / (double)c->ncats, bw = fmin(60, gw * 0.8 / (double)c->nseries);
 	double base = ax.log ? ax.bottom : ypx(&ax, 0);
@@ -502,18 +509,18 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_
 	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
-	title_and_note(cr, c->title, c->note);
+	title_and_note(cr, c->title, c->note, H);
 	for (size_t s = 0; s < c->nseries && s < ARRAY_SIZE(names); s++)
 		names[s] = c->series[s].name;
 	ax.top = fmax(M_TOP, legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries :
 					ARRAY_SIZE(names), true) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
-	yaxis_record(&cv, &ax, 1);
+	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
 	/* x: a margin of half a step either side so end points and their bars show. */
 	double step = fmax(1, nice_step(xmax - xmin, 8)), x0 = xmin - step / 2, x1 = xmax + step / 2;
 #define XPX(v) (left + ((v) - x0) / (x1 - x0) * (right - left))
-	canvas_axis(cv.xaxis, sizeof(cv.xaxis), left, right, x0, x1, false, 1);
+	canvas_axis(&cv, "data-pcost-x", left, right, x0, x1, false, 1);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, left, ax.bottom);
@@ -593,122 +600,169 @@ static void si_label(double v, char *buf, size_t len)
 		snprintf(buf, len, "%g", v);
 }
 
-/* The y range of every point, line end and band edge, 0 included. */
-static void fits_range(const struct pcost_chart_fits *c, double *xmax, double *ymin, double *ymax)
+/* ns per displayed unit for times up to max_ns, and its name. */
+static double time_unit(double max_ns, const char **name)
 {
-	*xmax = 0;
-	*ymin = *ymax = 0;
-	for (size_t s = 0; s < c->nseries; s++) {
-		const struct pcost_chart_fit_series *l = &c->series[s];
-		double top = 0;
+	static const struct { double ns; const char *name; } u[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	size_t i = 0;
 
-		for (size_t i = 0; i < l->n; i++) {
-			if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
-				continue;
-			*xmax = fmax(*xmax, l->x[i]);
-			top = fmax(top, l->x[i]);
-			*ymin = fmin(*ymin, l->y[i]);
-			*ymax = fmax(*ymax, l->y[i]);
-		}
-		for (int e = 0; e < 2 && isfinite(l->a) && isfinite(l->b); e++) {
-			*ymin = fmin(*ymin, l->a + l->b * top * e);
-			*ymax = fmax(*ymax, l->a + l->b * top * e);
-		}
-		for (size_t i = 0; i < l->nband; i++) {
-			if (isfinite(l->band_lo[i]))
-				*ymin = fmin(*ymin, l->band_lo[i]);
-			if (isfinite(l->band_hi[i]))
-				*ymax = fmax(*ymax, l->band_hi[i]);
-		}
+	while (i < ARRAY_SIZE(u) - 1 && max_ns < u[i].ns)
+		i++;
+	*name = u[i].name;
+	return u[i].ns;
+}
+
+/* x and y ranges of a series' points, line ends and band edges, 0 included; the last point's x. */
+static void fit_range(const struct pcost_chart_fit_series *l, double *xmax, double *ymin,
+		      double *ymax)
+{
+	*xmax = *ymin = *ymax = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
+			continue;
+		*xmax = fmax(*xmax, l->x[i]);
+		*ymin = fmin(*ymin, l->y[i]);
+		*ymax = fmax(*ymax, l->y[i]);
+	}
+	for (int e = 0; e < 2 && isfinite(l->a) && isfinite(l->b); e++) {
+		*ymin = fmin(*ymin, l->a + l->b * *xmax * e);
+		*ymax = fmax(*ymax, l->a + l->b * *xmax * e);
+	}
+	for (size_t i = 0; i < l->nband; i++) {
+		if (isfinite(l->band_lo[i]))
+			*ymin = fmin(*ymin, l->band_lo[i]);
+		if (isfinite(l->band_hi[i]))
+			*ymax = fmax(*ymax, l->band_hi[i]);
 	}
 }
 
-/* One series: its band (translucent), its fitted line from x = 0, its points. */
-static void fit_series_draw(cairo_t *cr, const struct pcost_chart_fit_series *l, const double *col,
-			    const struct yaxis *ax, double left, double right, double x1)
-{
-#define FX(v) (left + (v) / x1 * (right - left))
-	double top = 0;
+struct panel {
+	double left, top, right, bottom;	/* the plot area, pixels */
+	double x1;				/* x axis: 0 .. x1 */
+	double unit;				/* ns per displayed y unit */
+	struct yaxis ax;
+};
 
-	for (size_t i = 0; i < l->n; i++)
-		if (isfinite(l->x[i]) && isfinite(l->y[i]))
-			top = fmax(top, l->x[i]);
+static double panel_x(const struct panel *p, double v)
+{
+	return p->left + v / p->x1 * (p->right - p->left);
+}
+
+/* ax in displayed units; v in ns. */
+static double panel_y(const struct panel *p, double v)
+{
+	return ypx(&p->ax, v / p->unit);
+}
+
+/* The band (translucent), the fitted line from x = 0 to the last point, the points. */
+static void fit_marks(cairo_t *cr, const struct panel *p, const struct pcost_chart_fit_series *l,
+		      const double *col, double xlast)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, p->left, p->top, p->right - p->left, p->bottom - p->top);
+	cairo_clip(cr);
 	if (l->nband) {
-		cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.18);
+		cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.2);
 		for (size_t i = 0; i < l->nband; i++)
-			cairo_line_to(cr, FX(l->band_x[i]), ypx(ax, l->band_hi[i]));
+			cairo_line_to(cr, panel_x(p, l->band_x[i]), panel_y(p, l->band_hi[i]));
 		for (size_t i = l->nband; i-- > 0;)
-			cairo_line_to(cr, FX(l->band_x[i]), ypx(ax, l->band_lo[i]));
+			cairo_line_to(cr, panel_x(p, l->band_x[i]), panel_y(p, l->band_lo[i]));
 		cairo_close_path(cr);
 		cairo_fill(cr);
 	}
 	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
 	if (isfinite(l->a) && isfinite(l->b)) {
 		cairo_set_line_width(cr, 2);
-		cairo_move_to(cr, FX(0), ypx(ax, l->a));
-		cairo_line_to(cr, FX(top), ypx(ax, l->a + l->b * top));
+		cairo_move_to(cr, panel_x(p, 0), panel_y(p, l->a));
+		cairo_line_to(cr, panel_x(p, xlast), panel_y(p, l->a + l->b * xlast));
 		cairo_stroke(cr);
 	}
+	cairo_restore(cr);
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
 	for (size_t i = 0; i < l->n; i++) {
 		if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
 			continue;
-		cairo_arc(cr, FX(l->x[i]), ypx(ax, l->y[i]), 4, 0, 2 * M_PI);
+		cairo_arc(cr, panel_x(p, l->x[i]), panel_y(p, l->y[i]), 4, 0, 2 * M_PI);
 		cairo_fill(cr);
 	}
-#undef FX
+}
+
+/* Panel k (0-based) of chart c in the cell at (cx, cy), cw x ch pixels. */
+static void fit_panel(struct canvas *cv, const struct pcost_chart_fits *c, size_t k, double cx,
+		      double cy, double cw, double ch)
+{
+	const struct pcost_chart_fit_series *l = &c->series[k];
+	const double *col = palette[k % ARRAY_SIZE(palette)];
+	struct panel p = { .left = cx + 86, .top = cy + 30, .right = cx + cw - 24,
+			   .bottom = cy + ch - 50 };
+	double xmax, ymin, ymax, step;
+	const char *uname;
+	char buf[64], name[48];
+	cairo_t *cr = cv->cr;
+
+	fit_range(l, &xmax, &ymin, &ymax);
+	if (xmax <= 0 || ymax <= ymin)
+		return;
+	p.unit = time_unit(fmax(fabs(ymin), fabs(ymax)), &uname);
+	step = nice_step((ymax - ymin) / p.unit, 5);
+	p.ax = (struct yaxis){ .lo = floor(ymin / p.unit / step) * step,
+			       .hi = ceil(ymax / p.unit * 1.04 / step) * step,
+			       .top = p.top, .bottom = p.bottom };
+	step = nice_step(xmax, 5);
+	p.x1 = ceil(xmax * 1.04 / step) * step;
+
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	text(cr, (p.left + p.right) / 2, cy + 16, 13, 0.5, 0, l->name ? l->name : "");
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	snprintf(buf, sizeof(buf), "%s (%s)", c->yname ? c->yname : "time", uname);
+	draw_yaxis(cr, &p.ax, p.left, p.right, buf);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 1);
+	for (double v = 0; v <= p.x1 + step * 1e-9; v += step) {
+		cairo_move_to(cr, panel_x(&p, v), p.bottom);
+		cairo_line_to(cr, panel_x(&p, v), p.bottom + 5);
+		cairo_stroke(cr);
+		si_label(v, buf, sizeof(buf));
+		text(cr, panel_x(&p, v), p.bottom + 18, 11, 0.5, 0, buf);
+	}
+	text(cr, (p.left + p.right) / 2, p.bottom + 38, 12, 0.5, 0, c->xlabel ? c->xlabel : "");
+	fit_marks(cr, &p, l, col, xmax);
+
+	snprintf(name, sizeof(name), "data-pcost-panel-%zu", k + 1);
+	snprintf(cv->attrs + strlen(cv->attrs), sizeof(cv->attrs) - strlen(cv->attrs),
+		 " %s=\"%.6f %.6f %.6f %.6f\"", name, p.left, p.top, p.right, p.bottom);
+	snprintf(name, sizeof(name), "data-pcost-x-%zu", k + 1);
+	canvas_axis(cv, name, p.left, p.right, 0, p.x1, false, 1);
+	snprintf(name, sizeof(name), "data-pcost-y-%zu", k + 1);
+	yaxis_record(cv, name, &p.ax, p.unit);
 }
 
 int pcost_chart_fits_draw(const struct pcost_chart_fits *c, struct pcost_plot_out *o, char *err,
 			  size_t errlen)
 {
-	double left = M_LEFT, right = W - M_RIGHT - 10, xmax, ymin, ymax, step, x1;
-	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
-	const char *names[ARRAY_SIZE(palette) * 4];
-	size_t nnames = c->nseries < ARRAY_SIZE(names) ? c->nseries : ARRAY_SIZE(names);
+	size_t ncols = c->nseries > 1 ? 2 : 1, nrows = (c->nseries + ncols - 1) / ncols, drawn = 0;
+	double top = 46, h = nrows > 1 ? top + 270.0 * (double)nrows + 30 : H;
+	double cw = W / (double)ncols, ch = (h - 30 - top) / (double)(nrows ? nrows : 1);
 	struct canvas cv;
-	char buf[32];
-	cairo_t *cr;
 	int rc;
 
-	fits_range(c, &xmax, &ymin, &ymax);
-	if (xmax <= 0 || ymax <= ymin) {
+	for (size_t k = 0; k < c->nseries; k++) {
+		double xmax, ymin, ymax;
+
+		fit_range(&c->series[k], &xmax, &ymin, &ymax);
+		drawn += xmax > 0 && ymax > ymin;
+	}
+	if (!drawn) {
 		snprintf(err, errlen, "nothing to plot: no finite values");
 		return -ENODATA;
 	}
-	step = nice_step(ymax - ymin, 6);
-	ax.lo = floor(ymin / step) * step;
-	ax.hi = ceil(ymax * 1.04 / step) * step;
-	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
+	if ((rc = canvas_open_h(&cv, o, c->title, h, err, errlen)))
 		return rc;
-	cr = cv.cr;
-	title_and_note(cr, c->title, c->note);
-	for (size_t s = 0; s < nnames; s++)
-		names[s] = c->series[s].name;
-	ax.top = fmax(M_TOP, legend(cr, names, nnames, true) + 18);
-	draw_yaxis(cr, &ax, left, right, c->ylabel);
-	yaxis_record(&cv, &ax, c->yunit > 0 ? c->yunit : 1);
-
-	step = nice_step(xmax, 6);
-	x1 = ceil(xmax * 1.04 / step) * step;
-	canvas_axis(cv.xaxis, sizeof(cv.xaxis), left, right, 0, x1, false, 1);
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	cairo_set_line_width(cr, 1);
-	for (double v = 0; v <= x1 + step * 1e-9; v += step) {
-		double x = left + v / x1 * (right - left);
-
-		cairo_move_to(cr, x, ax.bottom);
-		cairo_line_to(cr, x, ax.bottom + 5);
-		cairo_stroke(cr);
-		si_label(v, buf, sizeof(buf));
-		text(cr, x, ax.bottom + 20, 12, 0.5, 0, buf);
-	}
-	text(cr, (left + right) / 2, ax.bottom + 44, 13, 0.5, 0, c->xlabel ? c->xlabel : "");
-	cairo_save(cr);
-	cairo_rectangle(cr, left, ax.top, right - left, ax.bottom - ax.top);
-	cairo_clip(cr);
-	for (size_t s = 0; s < c->nseries; s++)
-		fit_series_draw(cr, &c->series[s], palette[s % ARRAY_SIZE(palette)], &ax, left, right,
-				x1);
-	cairo_restore(cr);
+	title_and_note(cv.cr, c->title, c->note, h);
+	for (size_t k = 0; k < c->nseries; k++)
+		fit_panel(&cv, c, k, cw * (double)(k % ncols), top + ch * (double)(k / ncols), cw, ch);
 	return canvas_close(&cv, err, errlen);
 }

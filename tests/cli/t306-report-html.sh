@@ -88,7 +88,7 @@ for id in 1 2 3 4; do
 	d=$(dom "$T/s$id.html")
 	rows=$(printf '%s' "$d" | grep -o 'data-rows="[0-9]*"' | grep -o '[0-9]*')
 	nfig=$(printf '%s' "$d" | grep -o 'data-figures="[0-9]*"' | grep -o '[0-9]*')
-	nsvg=$(printf '%s' "$d" | grep -o '<svg [^>]*data-pcost-y=' | wc -l)
+	nsvg=$(printf '%s' "$d" | grep -o '<svg [^>]*data-pcost-y' | wc -l)
 	[ "$rows" = "$(md_rows "$id")" ] || bad="$bad rows($id: $rows)"
 	[ "$nfig" = "${figs[$id]}" ] && [ "$nsvg" = "${figs[$id]}" ] || bad="$bad figures($id: $nfig, $nsvg)"
 done

@@ -409,70 +409,109 @@ static void test_counters_plot_values(void **unused)
 	pcost_session_release(&s);
 }
 
+struct panel {
+	double left, top, right, bottom;
+	struct axis x, y;
+};
+
+/* The panels of a fit figure: data-pcost-panel-N and its axes, N from 1. */
+static size_t panels_of(const char *svg, struct panel *p, size_t max)
+{
+	size_t n = 0;
+	char attr[48];
+	const char *a;
+
+	for (; n < max; n++) {
+		snprintf(attr, sizeof(attr), "data-pcost-panel-%zu=\"", n + 1);
+		if (!(a = strstr(svg, attr)) ||
+		    sscanf(a + strlen(attr), "%lf %lf %lf %lf", &p[n].left, &p[n].top, &p[n].right,
+			   &p[n].bottom) != 4)
+			break;
+		snprintf(attr, sizeof(attr), "data-pcost-x-%zu", n + 1);
+		p[n].x = axis_of(svg, attr);
+		snprintf(attr, sizeof(attr), "data-pcost-y-%zu", n + 1);
+		p[n].y = axis_of(svg, attr);
+		assert_true(p[n].x.ok && p[n].y.ok);
+	}
+	return n;
+}
+
+/* The panel holding pixel (x, y), or -1. */
+static int panel_at(const struct panel *p, size_t n, double x, double y)
+{
+	for (size_t k = 0; k < n; k++)
+		if (x >= p[k].left - 1 && x <= p[k].right + 1 && y >= p[k].top - 1 &&
+		    y <= p[k].bottom + 1)
+			return (int)k;
+	return -1;
+}
+
 /*
- * --scale: a point per monitored row at (events, extra time); a line per
- * monitor through (0, fixed) with the fitted cost per event as its slope.
+ * --scale: a panel per monitor; in it a point per row of that monitor at
+ * (events, extra time), and the line through (0, fixed) with the fitted cost
+ * per event as its slope.
  */
 static void test_fit_plot_values(void **unused)
 {
 	struct pcost_session s;
 	struct pcost_config_stats *st;
-	double gx[MAX_PTS], gy[MAX_PTS], wx[MAX_PTS], wy[MAX_PTS], fixed[2], per[2], dx[2];
-	size_t nm, np = 0, nl = 0, nwant = 0;
+	struct panel pn[4];
+	double gx[2][MAX_PTS], gy[2][MAX_PTS], wx[2][MAX_PTS], wy[2][MAX_PTS];
+	size_t nm, np[2] = { 0 }, nw[2] = { 0 }, nl = 0, npanels;
 	char path[256], err[256];
 	struct mark *m;
-	struct axis x, y;
 	char *svg;
 
 	synth_rich_scale(&s);
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	assert_int_equal(pcost_plot_session(&s, out("fit.svg", path, sizeof(path)), err, sizeof(err)), 0);
 	svg = slurp(path);
-	x = axis_of(svg, "data-pcost-x");
-	y = axis_of(svg, "data-pcost-y");
-	assert_true(x.ok && y.ok);
-	assert_int_equal(x.v0, 0);
+	npanels = panels_of(svg, pn, 4);
+	assert_int_equal(npanels, 2);
 	m = marks_of(svg, &nm);
 	for (size_t i = 0; i < nm; i++) {
 		double x0, x1, y0, y1;
+		int k;
 
+		bbox(&m[i], &x0, &x1, &y0, &y1);
+		if ((k = panel_at(pn, npanels, (x0 + x1) / 2, (y0 + y1) / 2)) < 0)
+			continue;
 		if (is_point(&m[i])) {
-			bbox(&m[i], &x0, &x1, &y0, &y1);
-			if ((y0 + y1) / 2 < y.px1)
-				continue; /* legend */
-			gx[np] = value_at(&x, (x0 + x1) / 2);
-			gy[np++] = value_at(&y, (y0 + y1) / 2);
-		} else if (!m[i].fill && m[i].width == 2 && m[i].n == 2 && m[i].x[0] == x.px0 &&
-			   nl < 2) {
-			double ya = value_at(&y, m[i].y[0]), yb = value_at(&y, m[i].y[1]);
-			double xa = value_at(&x, m[i].x[0]), xb = value_at(&x, m[i].x[1]);
+			gx[k][np[k]] = value_at(&pn[k].x, (x0 + x1) / 2);
+			gy[k][np[k]++] = value_at(&pn[k].y, (y0 + y1) / 2);
+		} else if (!m[i].fill && m[i].width == 2 && m[i].n == 2 && m[i].x[0] == pn[k].left) {
+			/* Row k + 1 is the first of monitor k (perf-stat, then strace). */
+			const struct pcost_config_stats *f = &st[k + 1];
+			double ya = value_at(&pn[k].y, m[i].y[0]), yb = value_at(&pn[k].y, m[i].y[1]);
+			double xa = value_at(&pn[k].x, m[i].x[0]), xb = value_at(&pn[k].x, m[i].x[1]);
+			double ns_per_px = fabs((pn[k].y.v1 - pn[k].y.v0) * pn[k].y.unit /
+						(pn[k].y.px1 - pn[k].y.px0));
 
-			fixed[nl] = ya;
-			dx[nl] = xb - xa;
-			per[nl++] = (yb - ya) / (xb - xa);
+			assert_true(near(&pn[k].x, xa, 0));
+			assert_true(near(&pn[k].y, ya, f->fit_fixed_ns));
+			/* The slope from two rounded ends: off by at most two roundings over the run. */
+			assert_true(fabs((yb - ya) / (xb - xa) - f->fit_per_event_ns) <=
+				    2 * PX_ROUND * ns_per_px / (xb - xa));
+			nl++;
 		}
 	}
 	for (size_t i = 0; i < s.nconfigs; i++)
 		if (st[i].baseline >= 0) {
-			assert_true(st[i].has_fit);
-			wx[nwant] = (double)st[i].events;
-			wy[nwant++] = st[i].extra_ns;
-		}
-	assert_int_equal(nwant, 6);
-	assert_same_values(&x, gx, np, wx, nwant);
-	assert_same_values(&y, gy, np, wy, nwant);
-	/* The lines in session order: perf-stat (row 1), then strace (row 2). */
-	assert_int_equal(nl, 2);
-	for (size_t l = 0; l < 2; l++) {
-		assert_true(near(&y, fixed[l], st[l + 1].fit_fixed_ns));
-		/* The slope from two rounded ends: off by at most two roundings over the run. */
-		double ns_per_px = fabs((y.v1 - y.v0) * y.unit / (y.px1 - y.px0));
+			size_t k = strcmp(s.configs[i].monitor, "perf-stat") ? 1 : 0;
 
-		assert_true(fabs(per[l] - st[l + 1].fit_per_event_ns) <=
-			    2 * PX_ROUND * ns_per_px / dx[l]);
+			assert_true(st[i].has_fit);
+			wx[k][nw[k]] = (double)st[i].events;
+			wy[k][nw[k]++] = st[i].extra_ns;
+		}
+	assert_int_equal(nl, 2);
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(nw[k], 3);
+		assert_same_values(&pn[k].x, gx[k], np[k], wx[k], nw[k]);
+		assert_same_values(&pn[k].y, gy[k], np[k], wy[k], nw[k]);
 	}
 	/* And the fit is the one the session was made with (8 ms + 90 ns, 140 ms + 13 us). */
 	assert_true(fabs(st[2].fit_per_event_ns - 13000) < 1000);
+	assert_true(fabs(st[1].fit_fixed_ns - 8e6) < 1e6);
 	free(m);
 	free(svg);
 	free(st);
@@ -494,7 +533,7 @@ static void test_figures_in_memory(void **unused)
 	assert_string_equal(f[1].name, "overhead");
 	for (size_t i = 0; i < n; i++) {
 		assert_non_null(strstr(f[i].svg, "<svg "));
-		assert_non_null(strstr(f[i].svg, "data-pcost-y=\""));
+		assert_non_null(strstr(f[i].svg, " data-pcost-y"));
 		assert_int_equal(strlen(f[i].svg), f[i].len);
 	}
 	pcost_figures_free(f, n);
