@@ -87,7 +87,8 @@ static const char css[] =
 	"th{background:#eef1f4}td.num{text-align:right;font-variant-numeric:tabular-nums;"
 	"white-space:nowrap}tbody tr:nth-child(even){background:#fafbfc}"
 	"table.env td{overflow-wrap:anywhere}table.env th{white-space:nowrap;font-weight:normal}"
-	"figure{background:#fff;margin:0 0 1.2em;padding:8px;box-shadow:0 1px 2px rgba(0,0,0,.08)}"
+	"figure{background:#fff;margin:0 0 1.2em;padding:8px;box-shadow:0 1px 2px rgba(0,0,0,.08);"
+	"max-width:980px}"
 	"figure svg{width:100%;height:auto;display:block}figcaption{color:#59636e;font-size:.9em;"
 	"padding:4px 6px}"
 	"footer{max-width:1200px;margin:2em auto;padding:0 24px;color:#7a838c;font-size:.85em}";
@@ -189,7 +190,7 @@ static void markdown_to_html(FILE *out, const char *md)
 				b = LIST;
 			}
 			fputs("<li>", out);
-			pcost_xml_escape(out, t + 2);
+			pcost_xml_escape(out, t + (warn ? 11 : 2)); /* the list's class says "warning" */
 			fputs("</li>\n", out);
 			continue;
 		}
@@ -397,10 +398,10 @@ int pcost_report_html(const struct pcost_session *s, FILE *out)
 	headline(out, s);
 	meta(out, s);
 	environment(out, env, true);
-	fputs("</header>\n<main>\n<section id=\"results\">\n<h2>Results</h2>\n", out);
-	markdown_to_html(out, md);
-	fputs("</section>\n<section id=\"figures\">\n<h2>Figures</h2>\n", out);
+	fputs("</header>\n<main>\n<section id=\"figures\">\n<h2>Figures</h2>\n", out);
 	figures(out, s);
+	fputs("</section>\n<section id=\"results\">\n<h2>Results</h2>\n", out);
+	markdown_to_html(out, md);
 	fputs("</section>\n<section id=\"environment\">\n<h2>Environment</h2>\n", out);
 	if (env)
 		environment(out, env, false);

@@ -53,10 +53,29 @@ static bool many_workloads(const struct pcost_session *s)
 	return false;
 }
 
+/* The --scale multiple of a configuration's runs (1 when it has none). */
+static double scale_of(const struct pcost_config *c)
+{
+	return c->nsamples ? c->samples[0].scale : 1;
+}
+
+static bool several_scales(const struct pcost_session *s)
+{
+	for (size_t i = 1; i < s->nconfigs; i++)
+		if (scale_of(&s->configs[i]) != scale_of(&s->configs[0]))
+			return true;
+	return false;
+}
+
+/* "strace", "pipe: strace", and " x4" after it in a --scale session. */
 static char *bar_label(const struct pcost_session *s, const struct pcost_config *c, bool wl)
 {
-	return wl ? xasprintf("%s: %s", c->workload ? c->workload : "?", c->monitor ? c->monitor : "?")
-		  : xstrdup(c->monitor ? c->monitor : "?");
+	char scale[32] = "";
+
+	if (several_scales(s))
+		snprintf(scale, sizeof(scale), " x%g", scale_of(c));
+	return wl ? xasprintf("%s: %s%s", c->workload ?: "?", c->monitor ?: "?", scale)
+		  : xasprintf("%s%s", c->monitor ?: "?", scale);
 }
 
 /* run: overhead (%) of each monitored configuration, 95% bootstrap CI whiskers. */

@@ -224,8 +224,16 @@ static void text(cairo_t *cr, double x, double y, double size, double ax, double
 static void title_and_note(cairo_t *cr, const char *title, const char *note, double h)
 {
 	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_text_extents_t e;
+	double size = 18;
+
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-	text(cr, W / 2, 30, 18, 0.5, 0.5, title ? title : "");
+	/* A long title (a user's command line) shrinks to the width, down to 11 points. */
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, title ? title : "", &e);
+	if (e.x_advance > W - 24)
+		size = fmax(11, size * (W - 24) / e.x_advance);
+	text(cr, W / 2, 30, size, 0.5, 0.5, title ? title : "");
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	if (note) {
 		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
