@@ -21,7 +21,7 @@ EXAMPLES    := build/examples/time-region
 INSTALL_STAMP := build/gen/install-dirs
 
 all: $(PCLIB_A) $(PCLIB_SO) $(PCLIB_PC) $(EXAMPLES)
-check: $(PCLIB_A) $(PCLIB_SO) $(PCLIB_PC) $(EXAMPLES)
+check-tests: $(PCLIB_A) $(PCLIB_SO) $(PCLIB_PC) $(EXAMPLES)
 
 $(INSTALL_STAMP): FORCE
 	@mkdir -p $(dir $@)

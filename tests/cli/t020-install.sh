@@ -4,7 +4,7 @@
 # The example is built against the installed copy through pkg-config and run.
 # Works on a copy of the tree so the binary under test is not rebuilt.
 . "$(dirname "$0")/lib.bash"
-plan 19
+plan 20
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,10 +24,12 @@ is "$(diff "$tmp/list" "$tmp/found")" "" "the files installed are exactly 'make 
 is "$(grep -c . "$tmp/list")" "$(sort -u "$tmp/list" | grep -c .)" "no path is installed twice"
 
 for f in /usr/bin/probecost /usr/lib/probecost/libprobecost-delay.so /usr/lib/libprobecost.a \
-	/usr/lib/libprobecost.so /usr/include/probecost/counters.h /usr/lib/pkgconfig/probecost.pc; do
+	/usr/lib/libprobecost.so /usr/include/probecost/counters.h /usr/lib/pkgconfig/probecost.pc \
+	/usr/share/man/man1/probecost.1 /usr/share/man/man1/probecost-run.1 \
+	/usr/share/bash-completion/completions/probecost; do
 	[ -e "$root$f" ] || echo "# missing: $f"
 done >"$tmp/missing"
-is "$(cat "$tmp/missing")" "" "binary, delay shim, library, header and .pc are all installed"
+is "$(cat "$tmp/missing")" "" "binary, delay shim, library, header, .pc, man pages and completion are installed"
 
 out=$("$root/usr/bin/probecost" --version 2>&1)
 is "$out" "probecost $(cat VERSION)" "the installed binary runs"
@@ -35,6 +37,8 @@ like "$(strings "$root/usr/bin/probecost" | grep -x '/usr/lib/probecost')" '^/us
 	"the installed binary looks for the delay shim under PREFIX=/usr"
 like "$(grep '^prefix=' "$root/usr/lib/pkgconfig/probecost.pc")" '^prefix=/usr$' "probecost.pc says prefix=/usr"
 is "$(readlink "$root/usr/lib/libprobecost.so")" "libprobecost.so.0" "libprobecost.so links to the soname"
+is "$(ls "$root/usr/share/man/man1" | grep -c '^probecost.*\.1$')" "$(ls docs/man/*.1.scd | grep -c .)" \
+	"one man page per docs/man source"
 
 # ---- the example, built against the installed library ----------------------
 pc() { PKG_CONFIG_PATH=$root/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root pkg-config "$@" probecost; }
