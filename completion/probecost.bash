@@ -99,7 +99,7 @@ _probecost_words()
 
 _probecost()
 {
-	local bin cur prev cmd="" i help
+	local bin cur prev cmd="" cmd_i=0 i help
 	local -a _pc_words
 	_probecost_words
 	bin=${_pc_words[0]}
@@ -111,7 +111,7 @@ _probecost()
 		case ${_pc_words[i]} in
 		-q | -v) ;;
 		-*) break ;;
-		*) cmd=${_pc_words[i]} && break ;;
+		*) cmd=${_pc_words[i]} cmd_i=$i && break ;;
 		esac
 	done
 
@@ -193,15 +193,15 @@ _probecost()
 	list)
 		_probecost_reply "" "$cur" workloads monitors counters probes ;;
 	workload)
-		if ((${#_pc_words[@]} == 3)); then
+		if ((${#_pc_words[@]} == cmd_i + 2)); then
 			# shellcheck disable=SC2046
 			_probecost_reply "" "$cur" $(_probecost_names "$bin" workloads)
 		elif [[ $cur == *=* ]]; then
 			# shellcheck disable=SC2046
-			_probecost_reply "${cur%%=*}=" "${cur#*=}" $(_probecost_choices "$bin" workloads "${_pc_words[2]}" "${cur%%=*}")
+			_probecost_reply "${cur%%=*}=" "${cur#*=}" $(_probecost_choices "$bin" workloads "${_pc_words[cmd_i + 1]}" "${cur%%=*}")
 		else
 			# shellcheck disable=SC2046
-			_probecost_reply "" "$cur" $(_probecost_params "$bin" workloads "${_pc_words[2]}" | sed 's/=.*/=/' | sort -u)
+			_probecost_reply "" "$cur" $(_probecost_params "$bin" workloads "${_pc_words[cmd_i + 1]}" | sed 's/=.*/=/' | sort -u)
 			compopt -o nospace 2>/dev/null
 		fi ;;
 	show | report | compare | export)

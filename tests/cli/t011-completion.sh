@@ -9,7 +9,7 @@ if ! command -v jq >/dev/null; then
 	skip "jq not installed (the completion reads probecost list --format json with it)"
 	done_testing
 fi
-plan 20
+plan 21
 # shellcheck source=../../completion/probecost.bash
 . completion/probecost.bash
 
@@ -49,5 +49,6 @@ is "$(comp probes --variants plain,vol)" "plain,volatile plain,volatile-sem" "pr
 is "$(comp report --format '')" "$("$PROBECOST" report --help | grep -owE 'text|json|csv|markdown|html' | sort -u | words)" \
 	"report --format offers the formats report --help names"
 is "$(comp workload pipe mode = '')" "process thread" "workload pipe mode= offers its choices"
+is "$(comp -q workload syscall v)" "via=" "after a global option, workload syscall v offers via="
 is "$(comp history --kind '')" "counters probes run" "history --kind offers the kinds its --help spells a|b|c"
 done_testing

@@ -14,8 +14,9 @@ tar --exclude=./.git -cf - . | tar -xf - -C "$tmp/src"
 mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$tmp/src" PREFIX=/usr DESTDIR="$root" "$@"; }
 
 mk install >"$tmp/install.log" 2>&1
-is "$?" 0 "make install DESTDIR=... PREFIX=/usr succeeds"
-[ "$?" -eq 0 ] || sed 's/^/# /' "$tmp/install.log" | tail -20
+irc=$?
+is "$irc" 0 "make install DESTDIR=... PREFIX=/usr succeeds"
+[ "$irc" -eq 0 ] || sed 's/^/# /' "$tmp/install.log" | tail -20
 
 installed() { (cd "$root" && find . \( -type f -o -type l \) -printf '/%P\n' | sort); }
 mk install-list | sed "s|^$root||" | sort >"$tmp/list"
@@ -37,7 +38,8 @@ like "$(strings "$root/usr/bin/probecost" | grep -x '/usr/lib/probecost')" '^/us
 	"the installed binary looks for the delay shim under PREFIX=/usr"
 like "$(grep '^prefix=' "$root/usr/lib/pkgconfig/probecost.pc")" '^prefix=/usr$' "probecost.pc says prefix=/usr"
 is "$(readlink "$root/usr/lib/libprobecost.so")" "libprobecost.so.0" "libprobecost.so links to the soname"
-is "$(ls "$root/usr/share/man/man1" | grep -c '^probecost.*\.1$')" "$(ls docs/man/*.1.scd | grep -c .)" \
+pages=("$root"/usr/share/man/man1/probecost*.1) sources=(docs/man/*.1.scd)
+is "${#pages[@]}" "${#sources[@]}" \
 	"one man page per docs/man source"
 
 # ---- the example, built against the installed library ----------------------
