@@ -21,14 +21,16 @@ static void usage(FILE *out)
 		"usage: probecost report ID|last [--db PATH] [--format text|json|csv|markdown|html]\n"
 		"                        [-o FILE] [--plot FILE.svg|png|pdf]\n\n"
 		"Regenerates a stored session's report from its raw samples, as the live\n"
-		"command printed it.  --format html writes one self-contained page (headline,\n"
-		"environment and warnings, every table, the figures as inline SVG); -o writes\n"
-		"the report to FILE instead of standard output (whole or not at all).\n"
-		"--plot draws the session's first figure, by the file's extension: --scale\n"
-		"sessions: extra time against events with the fitted line; run: overhead per\n"
-		"monitor with 95%% CI whiskers; probes: cost per hit by method and build;\n"
-		"counters: cost against the number of events.  With --plot alone only the\n"
-		"plot is written.\n");
+		"command printed it.\n\n"
+		"  --format html     one self-contained page: headline, environment and its\n"
+		"                    warnings, every table, the figures as inline SVG\n"
+		"  -o, --output FILE write the report to FILE (whole or not at all)\n"
+		"  --plot FILE       draw the session's first figure, by the file's extension:\n"
+		"                    a scale session's extra time against events with the\n"
+		"                    fitted line; run: overhead per monitor with 95%% interval\n"
+		"                    whiskers; probes: cost per hit by method and build;\n"
+		"                    counters: cost against the number of events.  With\n"
+		"                    --plot alone only the plot is written.\n");
 }
 
 /* The temporary file of -o, removed on every exit path until it is renamed into place. */
