@@ -153,10 +153,21 @@ static void heading(FILE *out, const char *line)
 
 /*
  * The markdown report as HTML: tables (header row, then body rows), lists
- * (warnings get their own class), headings and paragraphs.  Nothing else is
+ * (warnings get their own class), headings and paragraphs; lines of the
+ * headline (head, one a line) are left out.  Nothing else is
  * interpreted: every character of a cell is text.
  */
-static void markdown_to_html(FILE *out, const char *md)
+static bool in_headline(const char *head, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = strstr(head, line); p; p = strstr(p + 1, line))
+		if ((p == head || p[-1] == '\n') && p[n] == '\n')
+			return true;
+	return false;
+}
+
+static void markdown_to_html(FILE *out, const char *md, const char *head)
 {
 	enum block b = NONE;
 	bool after_head = false;
@@ -195,7 +206,8 @@ static void markdown_to_html(FILE *out, const char *md)
 			continue;
 		}
 		b = close_block(out, b);
-		if (!*t)
+		/* The headline is the page's header already. */
+		if (!*t || in_headline(head, t + strspn(t, "# ")))
 			continue;
 		if (*t == '#' || !strncmp(t, "**", 2)) {
 			heading(out, t);
@@ -210,25 +222,38 @@ static void markdown_to_html(FILE *out, const char *md)
 }
 
 /* The text report's leading "# " lines: the headline as the live command printed it. */
-static void headline(FILE *out, const struct pcost_session *s)
+static char *headline_of(const struct pcost_session *s)
 {
-	char *txt = rendered(s, PCOST_FMT_TEXT), *save = NULL;
-	bool first = true;
+	char *txt = rendered(s, PCOST_FMT_TEXT), *out = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&out, &n);
+
+	for (char *l = txt, *e; l && !strncmp(l, "# ", 2); l = e ? e + 1 : NULL) {
+		e = strchr(l, '\n');
+		fprintf(m, "%.*s\n", (int)(e ? e - l - 2 : (long)strlen(l + 2)), l + 2);
+	}
+	fclose(m);
+	free(txt);
+	return out;
+}
+
+static void headline(FILE *out, const struct pcost_session *s, const char *head)
+{
+	const char *l = head;
 
 	fputs("<div class=\"headline\">\n", out);
-	for (char *l = txt ? strtok_r(txt, "\n", &save) : NULL; l && !strncmp(l, "# ", 2);
-	     l = strtok_r(NULL, "\n", &save)) {
-		fputs(first ? "<h1>" : "<p>", out);
-		pcost_xml_escape(out, l + 2);
-		fputs(first ? "</h1>\n" : "</p>\n", out);
-		first = false;
-	}
-	if (first) {
+	if (!*head)
 		fprintf(out, "<h1>probecost %s session %lld</h1>\n", pcost_session_kind_name(s->kind),
 			(long long)s->id);
+	for (bool first = true; *l; first = false) {
+		const char *e = strchr(l, '\n');
+
+		fputs(first ? "<h1>" : "<p>", out);
+		escape_n(out, l, (size_t)(e - l));
+		fputs(first ? "</h1>\n" : "</p>\n", out);
+		l = e + 1;
 	}
 	fputs("</div>\n", out);
-	free(txt);
 }
 
 static void meta_row(FILE *out, const char *key, const char *value, bool code)
@@ -249,7 +274,7 @@ static void meta(FILE *out, const struct pcost_session *s)
 	fputs("<dl class=\"meta\">\n", out);
 	snprintf(buf, sizeof(buf), "%lld (%s)", (long long)s->id, pcost_session_kind_name(s->kind));
 	meta_row(out, "session", buf, false);
-	meta_row(out, "command", s->cmdline ? s->cmdline : "", true);
+	meta_row(out, "command", s->cmdline && *s->cmdline ? s->cmdline : "unknown", true);
 	meta_row(out, "started", when, false);
 	meta_row(out, "probecost", s->version ? s->version : "unknown", false);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->seed);
@@ -383,10 +408,11 @@ static const char summary_js[] =
 
 int pcost_report_html(const struct pcost_session *s, FILE *out)
 {
-	char *md = rendered(s, PCOST_FMT_MARKDOWN);
+	char *md = rendered(s, PCOST_FMT_MARKDOWN), *head = headline_of(s);
 	cJSON *env = s->env_json ? cJSON_Parse(s->env_json) : NULL;
 
 	if (!md) {
+		free(head);
 		cJSON_Delete(env);
 		return -EIO;
 	}
@@ -395,13 +421,13 @@ int pcost_report_html(const struct pcost_session *s, FILE *out)
 	fprintf(out, "<title>probecost %s session %lld</title>\n<style>%s</style>\n</head>\n<body>\n",
 		pcost_session_kind_name(s->kind), (long long)s->id, css);
 	fputs("<header>\n", out);
-	headline(out, s);
+	headline(out, s, head ? head : "");
 	meta(out, s);
 	environment(out, env, true);
 	fputs("</header>\n<main>\n<section id=\"figures\">\n<h2>Figures</h2>\n", out);
 	figures(out, s);
 	fputs("</section>\n<section id=\"results\">\n<h2>Results</h2>\n", out);
-	markdown_to_html(out, md);
+	markdown_to_html(out, md, head ? head : "");
 	fputs("</section>\n<section id=\"environment\">\n<h2>Environment</h2>\n", out);
 	if (env)
 		environment(out, env, false);
@@ -414,6 +440,7 @@ int pcost_report_html(const struct pcost_session *s, FILE *out)
 	fputs(summary_js, out);
 	fputs("</body>\n</html>\n", out);
 	free(md);
+	free(head);
 	cJSON_Delete(env);
 	return ferror(out) ? -EIO : 0;
 }
