@@ -369,14 +369,22 @@ static void quiet_notices(void *arg, const char *msg)
 	/* NOTICEs ("relation already exists", ...) are not for probecost's users. */
 }
 
-/* Why the connection failed, in db->err; -EKEYREJECTED (log-in), -ENXIO (no such
- * database) or -ECONNREFUSED (no server answered). */
+/*
+ * Why the connection failed, in db->err: -EINVAL (a bad option value),
+ * -EKEYREJECTED (log-in), -ENXIO (no such database) or -ECONNREFUSED.
+ */
 static int connect_failed(struct pg_db *p, const char *secret)
 {
 	const char *m = PQerrorMessage(p->conn);
 	char line[512];
 
 	one_line(m, secret, line, sizeof(line));
+	/* libpq checks option values (port=abc, sslmode=...) only when it connects. */
+	if (!strncmp(line, "invalid ", 8)) {
+		snprintf(p->base.err, sizeof(p->base.err), "'%s' is not a valid PostgreSQL URL: %s",
+			 p->base.path, line);
+		return -EINVAL;
+	}
 	if (PQconnectionNeedsPassword(p->conn) || strstr(m, "authentication failed") ||
 	    strstr(m, "no password supplied") || strstr(m, "pg_hba.conf") ||
 	    (strstr(m, "role \"") && strstr(m, "does not exist"))) {
