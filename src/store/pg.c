@@ -23,6 +23,12 @@
 
 /* pg_advisory_xact_lock key: "pcst", so two first writers create the tables once. */
 #define PG_SCHEMA_LOCK 0x70637374
+/*
+ * Statements in flight before their results are read: enough that a session's
+ * rows cross a slow network in a few round trips, few enough that the
+ * results never fill a socket buffer while we are still sending.
+ */
+#define PG_PIPELINE_DEPTH 64
 /* Seconds a connection attempt may take, unless the URL says connect_timeout=. */
 #define PG_CONNECT_TIMEOUT "10"
 
@@ -79,6 +85,7 @@ static const char pg_schema[] =
 struct pg_db {
 	struct pcost_db base;
 	PGconn *conn;
+	int queued;		/* statements sent in pipeline mode, results not read yet */
 };
 
 static struct pg_db *pg_of(struct pcost_db *db)
@@ -302,6 +309,54 @@ static int pg_run(struct pg_db *p, const char *sql, const struct pg_params *a, P
 
 static const char WHAT_READ[] = "could not read the store";
 static const char WHAT_WRITE[] = "could not write to the store";
+
+/*
+ * Sync the pipeline and read every queued result: 0 or the first failure
+ * (those after it are PGRES_PIPELINE_ABORTED).  Two NULLs in a row mean the
+ * connection is gone and nothing more will come.
+ */
+static int pipeline_drain(struct pg_db *p)
+{
+	int rc = 0, nulls = 0;
+
+	p->queued = 0;
+	if (!PQpipelineSync(p->conn))
+		return pg_fail(p, NULL, WHAT_WRITE);
+	while (nulls < 2) {
+		PGresult *r = PQgetResult(p->conn);
+
+		if (!r) {
+			nulls++;
+			continue;
+		}
+		nulls = 0;
+		switch (PQresultStatus(r)) {
+		case PGRES_PIPELINE_SYNC:
+			PQclear(r);
+			return rc;
+		case PGRES_COMMAND_OK:
+		case PGRES_PIPELINE_ABORTED:
+			PQclear(r);
+			break;
+		default:
+			if (!rc)
+				rc = pg_fail(p, r, WHAT_WRITE);
+			else
+				PQclear(r);
+		}
+	}
+	return rc ? rc : pg_fail(p, NULL, WHAT_WRITE);
+}
+
+/* A statement without rows: queued when the connection is in pipeline mode, else run now. */
+static int pg_put(struct pg_db *p, const char *sql, const struct pg_params *a)
+{
+	if (PQpipelineStatus(p->conn) == PQ_PIPELINE_OFF)
+		return pg_run(p, sql, a, NULL, WHAT_WRITE);
+	if (!PQsendQueryParams(p->conn, sql, a->n, NULL, a->val, a->len, a->fmt, 0))
+		return pg_fail(p, NULL, WHAT_WRITE);
+	return ++p->queued < PG_PIPELINE_DEPTH ? 0 : pipeline_drain(p);
+}
 
 static int64_t get_i64(const PGresult *r, int row, int col)
 {
@@ -576,7 +631,7 @@ static int insert_session(struct pg_db *p, const struct pcost_session *s)
 	par_bool(&a, s->complete);
 	par_i64(&a, (int64_t)time(NULL));
 	par_text(&a, kernel);
-	rc = pg_run(p, sql, &a, NULL, WHAT_WRITE);
+	rc = pg_put(p, sql, &a);
 	free(kernel);
 	return rc;
 }
@@ -597,7 +652,7 @@ static int insert_config(struct pg_db *p, const struct pcost_session *s, size_t 
 	par_text(&a, c->variant);
 	par_text(&a, c->unit);
 	par_i64(&a, c->expected_events);
-	return pg_run(p, sql, &a, NULL, WHAT_WRITE);
+	return pg_put(p, sql, &a);
 }
 
 static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t i, size_t j)
@@ -636,7 +691,7 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 	par_i64(&a, (int64_t)r->events);
 	par_i64(&a, (int64_t)r->timed_ns);
 	par_i64(&a, r->monitor_events);
-	return pg_run(p, sql, &a, NULL, WHAT_WRITE);
+	return pg_put(p, sql, &a);
 }
 
 static int insert_series(struct pg_db *p, const struct pcost_session *s, size_t i)
@@ -660,13 +715,17 @@ static int insert_series(struct pg_db *p, const struct pcost_session *s, size_t 
 	par_text(&a, c->note);
 	par_i64(&a, (int64_t)c->n);
 	par_bytes(&a, c->ns, c->n * sizeof(double));
-	return pg_run(p, sql, &a, NULL, WHAT_WRITE);
+	return pg_put(p, sql, &a);
 }
 
-/* All of s under its id, inside the caller's transaction. */
+/*
+ * All of s under its id, inside the caller's transaction, pipelined: one
+ * round trip per PG_PIPELINE_DEPTH rows instead of one per row.
+ */
 static int insert_whole(struct pg_db *p, const struct pcost_session *s)
 {
-	int rc = insert_session(p, s);
+	bool piped = PQenterPipelineMode(p->conn);
+	int rc = insert_session(p, s), last;
 
 	for (size_t i = 0; i < s->nconfigs && !rc; i++) {
 		rc = insert_config(p, s, i);
@@ -675,6 +734,11 @@ static int insert_whole(struct pg_db *p, const struct pcost_session *s)
 	}
 	for (size_t i = 0; i < s->nseries && !rc; i++)
 		rc = insert_series(p, s, i);
+	if (piped) {
+		last = pipeline_drain(p);
+		rc = rc ? rc : last;
+		PQexitPipelineMode(p->conn);
+	}
 	return rc;
 }
 

@@ -3,7 +3,7 @@
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash
 C=tests/fuzz/import_corpus
-NTESTS=30
+NTESTS=32
 plan $NTESTS
 skip_all() {
 	for ((i = 0; i < NTESTS; i++)); do skip "$1"; done
@@ -92,6 +92,14 @@ ok $(cmp -s "$T/e1.json" "$T/e2.json"; echo $?) "SQLite -> PostgreSQL -> export 
 "$PROBECOST" import --db "$T/b.db" "$T/e2.json" > /dev/null
 "$PROBECOST" export --db "$T/b.db" --all > "$T/e3.json"
 ok $(cmp -s "$T/e1.json" "$T/e3.json"; echo $?) "... -> SQLite again -> export is identical"
+# A row the server refuses in the middle of a session: nothing of the import remains.
+psql_ -d rt -c "ALTER TABLE run_sample ADD CONSTRAINT t310_refuse CHECK (seq < 1) NOT VALID"
+before=$(psql_ -d rt -c "SELECT (SELECT count(*) FROM session) || '/' || (SELECT count(*) FROM run_sample)")
+run_pc import --db "$(url rt)" "$T/e1.json"
+ok $(([ $rc = 1 ] && [[ $err == *'violates check constraint "t310_refuse"; nothing imported'* ]] &&
+	[ "$(psql_ -d rt -c "SELECT (SELECT count(*) FROM session) || '/' || (SELECT count(*) FROM run_sample)")" = "$before" ]) &&
+	echo 0 || echo 1) "a row refused mid-session: exit 1, the server's reason, nothing written"
+psql_ -d rt -c "ALTER TABLE run_sample DROP CONSTRAINT t310_refuse"
 a=$("$PROBECOST" history --db "$(url rt)" --kernel 6.1 --monitor strace --workload pipe --format csv)
 b=$("$PROBECOST" history --db "$T/a.db" --kernel 6.1 --monitor strace --workload pipe --format csv)
 is "$a" "$b" "history filters (--kernel, --monitor, --workload) select the same rows"
@@ -152,6 +160,17 @@ kill -INT $pid
 wait $pid 2> /dev/null
 is "$("$PROBECOST" history --db "$U" --format json | jq -c '.[2] | [.complete, .samples > 0]')" \
 	'[false,true]' "a run stopped by Ctrl-C stores what it measured, marked incomplete"
+
+# The server drops the connection while the run measures: it reconnects once and stores.
+"$PROBECOST" run -w null --runs 1000 --warmup 0 --cpu 0 --db "$U" > /dev/null 2> "$T/drop.err" &
+pid=$!
+sleep 4
+dropped=$(psql_ -d pc -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+	WHERE application_name = 'probecost' AND datname = 'pc'")
+kill -INT $pid
+wait $pid 2> /dev/null
+is "$dropped:$("$PROBECOST" history --db "$U" --format json | jq -c '[length, .[3].samples > 0]')" \
+	'1:[4,true]' "a connection the server dropped mid-run is made again and the session stored"
 
 # ---- many writers at once ------------------------------------------------------------
 # Fewer runs each under the sanitizers, whose start-up is slower; as many writers.
