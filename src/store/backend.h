@@ -47,7 +47,7 @@ struct pcost_db {
 	/* What messages name: the file, or the URL with its password masked. */
 	char path[PATH_MAX];
 	char err[PATH_MAX + 1024];
-	struct sqlite3 *h;	/* the SQLite backend's connection; NULL in the others */
+	struct sqlite3 *h; /* the SQLite backend's connection; NULL in the others */
 };
 
 extern const struct pcost_db_ops pcost_sqlite_ops;

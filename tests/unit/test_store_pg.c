@@ -41,7 +41,8 @@ static void test_redact(void **st)
 	redacts("postgresql://u:pw@h/db", "postgresql://u:***@h/db");
 	/* libpq ends the userinfo at the first '@' before a '/': '?' and ':' are the password's. */
 	redacts("postgresql://u:a?b:c@h/db", "postgresql://u:***@h/db");
-	redacts("postgres://u:pw@[::1]:5/db?sslmode=require", "postgres://u:***@[::1]:5/db?sslmode=require");
+	redacts("postgres://u:pw@[::1]:5/db?sslmode=require",
+		"postgres://u:***@[::1]:5/db?sslmode=require");
 	redacts("postgresql:///db?host=/run/pg&password=x&user=u",
 		"postgresql:///db?host=/run/pg&password=***&user=u");
 	redacts("postgresql://u:pw@h/db?password=x", "postgresql://u:***@h/db?password=***");
@@ -71,8 +72,8 @@ static void test_mask_cmdline(void **st)
 				   "postgresql://u:p'w@h/db");
 	assert_string_equal(m, "probecost run '--db=postgresql://u:***@h/db'");
 	free(m);
-	assert_null(pcost_pg_mask_password("probecost run --db postgresql://h/db",
-					   "postgresql://h/db"));
+	assert_null(
+	    pcost_pg_mask_password("probecost run --db postgresql://h/db", "postgresql://h/db"));
 	assert_null(pcost_pg_mask_password("probecost run --db /p.db", "/p.db"));
 	assert_null(pcost_pg_mask_password(NULL, "postgresql://u:pw@h/db"));
 }
@@ -82,11 +83,12 @@ static void test_bad_url_refused(void **st)
 	struct pcost_db *db = (void *)1;
 	char err[512];
 
-	assert_int_equal(pcost_db_open("postgresql://u:s3cret@h/db?bogus=1", PCOST_DB_READ, &db, err,
-				       sizeof(err)),
+	assert_int_equal(pcost_db_open("postgresql://u:s3cret@h/db?bogus=1", PCOST_DB_READ, &db,
+				       err, sizeof(err)),
 			 -EINVAL);
 	assert_null(db);
-	assert_non_null(strstr(err, "'postgresql://u:***@h/db?bogus=1' is not a valid PostgreSQL URL"));
+	assert_non_null(
+	    strstr(err, "'postgresql://u:***@h/db?bogus=1' is not a valid PostgreSQL URL"));
 	assert_null(strstr(err, "s3cret"));
 	assert_null(strchr(err, '\n'));
 }
@@ -94,9 +96,9 @@ static void test_bad_url_refused(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_is_url),		 cmocka_unit_test(test_redact),
-		cmocka_unit_test(test_redact_truncates), cmocka_unit_test(test_mask_cmdline),
-		cmocka_unit_test(test_bad_url_refused),
+	    cmocka_unit_test(test_is_url),	     cmocka_unit_test(test_redact),
+	    cmocka_unit_test(test_redact_truncates), cmocka_unit_test(test_mask_cmdline),
+	    cmocka_unit_test(test_bad_url_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
