@@ -3,7 +3,7 @@
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash
 C=tests/fuzz/import_corpus
-NTESTS=32
+NTESTS=34
 plan $NTESTS
 skip_all() {
 	for ((i = 0; i < NTESTS; i++)); do skip "$1"; done
@@ -70,6 +70,14 @@ is "$out" "$live_txt" "show prints exactly what the live run printed"
 run_pc report 2 --db "$U" --format json
 is "$out" "$live_json" "report --format json is exactly the live JSON"
 is "$(jq .session.id <<< "$live_json")" 2 "the live JSON carries the id the server gave"
+
+# The other measuring commands store through the same sink.
+live=$("$PROBECOST" counters --interfaces rdtsc,clock_gettime --events 1 --iterations 64 --warmup 8 \
+	--format json --db "$U" 2> /dev/null)
+is "$("$PROBECOST" report last --format json --db "$U")" "$live" "counters: the stored session reports exactly as measured (every counter sample)"
+live=$("$PROBECOST" probes --via dormant --variants plain --kernel towers --scale 1 --runs 1 --warmup 0 \
+	--format json --db "$U" 2> /dev/null)
+is "$("$PROBECOST" report last --format json --db "$U")" "$live" "probes: the stored session reports exactly as measured"
 
 # The same sessions in SQLite answer every command the same way.
 "$PROBECOST" export --all --db "$U" > "$T/pc.json"
@@ -152,13 +160,13 @@ pid=$!
 sleep 1.5
 kill -KILL $pid
 wait $pid 2> /dev/null
-is "$("$PROBECOST" history --db "$U" --format json | jq length)" 2 "a run killed by SIGKILL leaves nothing half-written"
+is "$("$PROBECOST" history --db "$U" --format json | jq length)" 4 "a run killed by SIGKILL leaves nothing half-written"
 "$PROBECOST" run -w null --runs 1000 --warmup 0 --cpu 0 --db "$U" > /dev/null 2>&1 &
 pid=$!
 sleep 4
 kill -INT $pid
 wait $pid 2> /dev/null
-is "$("$PROBECOST" history --db "$U" --format json | jq -c '.[2] | [.complete, .samples > 0]')" \
+is "$("$PROBECOST" history --db "$U" --format json | jq -c '.[4] | [.complete, .samples > 0]')" \
 	'[false,true]' "a run stopped by Ctrl-C stores what it measured, marked incomplete"
 
 # The server drops the connection while the run measures: it reconnects once and stores.
@@ -169,8 +177,8 @@ dropped=$(psql_ -d pc -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_a
 	WHERE application_name = 'probecost' AND datname = 'pc'")
 kill -INT $pid
 wait $pid 2> /dev/null
-is "$dropped:$("$PROBECOST" history --db "$U" --format json | jq -c '[length, .[3].samples > 0]')" \
-	'1:[4,true]' "a connection the server dropped mid-run is made again and the session stored"
+is "$dropped:$("$PROBECOST" history --db "$U" --format json | jq -c '[length, .[5].samples > 0]')" \
+	'1:[6,true]' "a connection the server dropped mid-run is made again and the session stored"
 
 # ---- many writers at once ------------------------------------------------------------
 # Fewer runs each under the sanitizers, whose start-up is slower; as many writers.
