@@ -98,7 +98,7 @@ static const char *userinfo_password(const char *url, const char **end)
 
 void pcost_pg_redact_url(const char *url, char *buf, size_t len)
 {
-	const char *end = NULL, *pw = userinfo_password(url, &end), *q;
+	const char *end = NULL, *pw = userinfo_password(url, &end), *q, *start = url;
 	size_t o = 0;
 
 	if (!len)
@@ -112,7 +112,7 @@ void pcost_pg_redact_url(const char *url, char *buf, size_t len)
 	}
 	/* A password=... parameter of the query. */
 	while ((q = strstr(url, "password="))) {
-		if (q[-1] != '?' && q[-1] != '&') {
+		if (q == start || (q[-1] != '?' && q[-1] != '&')) {
 			PUT(url, q + 9 - url);
 			url = q + 9;
 			continue;

@@ -49,6 +49,8 @@ static void test_redact(void **st)
 	/* Only a parameter named password, not one that ends so. */
 	redacts("postgresql://h/db?sslpassword=x", "postgresql://h/db?sslpassword=x");
 	redacts("postgresql://h/db/u:x@y", "postgresql://h/db/u:x@y");
+	/* Not a URL at all: nothing before a leading password= is read. */
+	redacts("password=x", "password=x");
 }
 
 static void test_redact_truncates(void **st)
