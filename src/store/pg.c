@@ -210,8 +210,12 @@ int pcost_pg_fail(struct pg_db *p, PGresult *r, const char *what)
 	int rc = sqlstate_errno(state, p->conn);
 
 	one_line(msg ? msg : PQerrorMessage(p->conn), NULL, line, sizeof(line));
-	snprintf(p->base.err, sizeof(p->base.err), "%s at '%s': %s", what, p->base.path,
-		 *line ? line : "the server closed the connection");
+	snprintf(p->base.err, sizeof(p->base.err), "%s at '%s': %s%s", what, p->base.path,
+		 *line ? line : "the server closed the connection",
+		 state && !strcmp(state, "42501") ?
+			 " (a reader needs SELECT on probecost's tables; a writer also INSERT and "
+			 "USAGE on session_id_seq; the first writer CREATE on the schema)" :
+			 "");
 	PQclear(r);
 	return rc;
 }

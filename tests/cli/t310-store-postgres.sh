@@ -3,7 +3,7 @@
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash
 C=tests/fuzz/import_corpus
-NTESTS=34
+NTESTS=36
 plan $NTESTS
 skip_all() {
 	for ((i = 0; i < NTESTS; i++)); do skip "$1"; done
@@ -153,6 +153,19 @@ hist=$("$PROBECOST" history --db "$FLEET" --format json)
 ok $(([ $rc = 0 ] && [[ $(jq -r '.[0].cmdline' <<< "$hist") == *"'$MASKED'"* ]] &&
 	[[ $hist != *s3cret* ]] && [[ $out$err != *s3cret* ]]) && echo 0 || echo 1) \
 	"a password in --db is neither stored with the session nor printed"
+
+# A role that may only read: history works, a write is refused whole with the grants to give.
+psql_ -c "CREATE ROLE viewer LOGIN" -d rt -c "GRANT SELECT ON ALL TABLES IN SCHEMA public TO viewer"
+V="postgresql://viewer@/rt?host=$PGD&port=$PORT"
+n_rt=$("$PROBECOST" history --db "$(url rt)" --format json | jq length)
+run_pc import --db "$V" "$C/session_1.json"
+ok $(([ $rc = 1 ] && [[ $err == *"permission denied for sequence session_id_seq"*"a writer also INSERT"*"nothing imported" ]] &&
+	[ "$("$PROBECOST" history --db "$V" --format json | jq length)" = "$n_rt" ]) && echo 0 || echo 1) \
+	"a read-only role: history reads, import exits 1 naming the grants, nothing written"
+psql_ -d rt -c "GRANT INSERT ON ALL TABLES IN SCHEMA public TO viewer" -c "GRANT USAGE ON SEQUENCE session_id_seq TO viewer"
+run_pc import --db "$V" "$C/session_1.json"
+is "$rc:$("$PROBECOST" history --db "$V" --format json | jq length)" "0:$((n_rt + 1))" \
+	"with INSERT and USAGE on session_id_seq granted, the same role stores"
 
 # ---- a session is one transaction -----------------------------------------------
 "$PROBECOST" run -w null --runs 1000 --warmup 0 --cpu 0 --db "$U" > /dev/null 2>&1 &
