@@ -135,4 +135,12 @@ $(LTTNG_SO): build/lttng/kernels.o build/lttng/lttng_tp.o
 	@echo "  CC $@"; $(CC) -shared -o $@ $^ $(shell $(PKG_CONFIG) --libs lttng-ust) -lm
 
 all check-tests bench-run: $(LTTNG_SO)
+LIBDIR_PC ?= $(PREFIX)/lib/probecost
+INSTALL_FILES += $(LTTNG_SO):$(LIBDIR_PC)/pcost-lttng.so:0644
+INSTALL_DIRS  += $(LIBDIR_PC)
 endif
+# Where an installed probecost finds pcost-lttng.so (workloads/lttng.c).
+LIBDIR_PC ?= $(PREFIX)/lib/probecost
+build/obj/src/workloads/lttng.o build/san/src/workloads/lttng.o: \
+	BASE_CFLAGS += -DPCOST_LIBDIR='"$(LIBDIR_PC)"'
+

@@ -11,6 +11,7 @@
  *   perf-probe  `perf probe -x BIN sdt_PROV:NAME` definitions + `perf stat -e`
  *   bpftrace    usdt:BIN:PROV:NAME { @ = count(); }
  *   stap        SystemTap process("BIN").mark("NAME"), where it can build modules
+ *   stap-bpf    the same through SystemTap's BPF runtime (stapbpf), no module
  *   lttng       LTTng-UST tracepoints of the workloads' lttng build, with a
  *               private session daemon (no probe site: the tracer is compiled in)
  *
@@ -69,7 +70,7 @@ struct pcost_probe_arm {
 
 extern const struct pcost_probe_method pcost_probe_dormant, pcost_probe_uprobe,
 	pcost_probe_ftrace, pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap,
-	pcost_probe_lttng;
+	pcost_probe_lttng, pcost_probe_stap_bpf;
 
 /* The table, in the order the report prints it; NULL-terminated. */
 extern const struct pcost_probe_method *const pcost_probe_methods[];
@@ -108,6 +109,18 @@ int pcost_probe_ftrace_reap_stale(void);
  * that a probecost killed outright left; how many things were removed.
  */
 int pcost_probe_lttng_reap_stale(void);
+
+/* Remove a directory tree (or a file); async-signal-safe, for undo functions. */
+void pcost_probe_remove_tree(const char *path);
+
+/* The tracers that run beside the workload (bpftrace, stap, stap-bpf): tooltrace.c. */
+extern const struct pcost_monitor_ops pcost_tool_ops;
+/*
+ * stap-bpf's kernel build tree into tree: the running kernel's, or one written
+ * from /proc/config.gz into a temporary directory (*undo: its cleanup.h handle,
+ * which removes it).  0 or -errno with a line in err.
+ */
+int pcost_stap_bpf_tree(char *tree, size_t len, int *undo, char *err, size_t elen);
 
 /* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
 const char *pcost_tracefs(void);

@@ -87,6 +87,11 @@ static void remove_tree(int dirfd, const char *path)
 	unlinkat(dirfd, path, AT_REMOVEDIR);
 }
 
+void pcost_probe_remove_tree(const char *path)
+{
+	remove_tree(AT_FDCWD, path);
+}
+
 /* Undo: kill the daemon's process group, remove its files.  Signal-safe. */
 static void lttng_undo(void *arg)
 {

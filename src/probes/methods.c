@@ -22,7 +22,8 @@ const struct pcost_probe_method pcost_probe_dormant = {
 
 const struct pcost_probe_method *const pcost_probe_methods[] = {
 	&pcost_probe_dormant, &pcost_probe_uprobe,   &pcost_probe_ftrace,
-	&pcost_probe_perf_probe, &pcost_probe_bpftrace, &pcost_probe_stap, &pcost_probe_lttng,
+	&pcost_probe_perf_probe, &pcost_probe_bpftrace, &pcost_probe_stap, &pcost_probe_stap_bpf,
+	&pcost_probe_lttng,
 	NULL,
 };
 

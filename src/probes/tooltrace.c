@@ -8,6 +8,7 @@
  * its count parsed from what its END printed.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/cleanup.h"
 #include "probes/arm.h"
 
 #define READY "pcost-ready"
@@ -25,6 +27,8 @@ struct tool_state {
 	char *script;
 	struct pcost_proc proc;
 	bool running;
+	char tree[PATH_MAX];	/* stap-bpf: the kernel build tree (-r), "" for the others */
+	int undo;		/* stap-bpf: cleanup.h handle of a synthesized tree, -1 none */
 };
 
 struct tool_desc {
@@ -102,8 +106,18 @@ static const struct tool_desc stap_desc = {
 	.count_key = "hits=",
 };
 
+/* SystemTap's BPF back end (stapbpf): no kernel module, no STP_NO_OVERLOAD. */
+static const struct tool_desc stap_bpf_desc = {
+	.exe = "stap",
+	.script = stap_script,
+	.opts = { "--runtime=bpf", "-e" },
+	.count_key = "hits=",
+};
+
 static const struct tool_desc *desc_of(const struct pcost_probe_arm *a)
 {
+	if (a->method == &pcost_probe_stap_bpf)
+		return &stap_bpf_desc;
 	return a->method == &pcost_probe_stap ? &stap_desc : &bpftrace_desc;
 }
 
@@ -118,10 +132,13 @@ static int tool_prepare(struct pcost_monitor *m, char *err, size_t len)
 	if (!pcost_probe_method_available(a->method, err, len))
 		return -ENODEV;
 	st = xcalloc(1, sizeof(*st));
+	st->undo = -1;
 	st->script = xcalloc(1, 16384);
 	n = pcost_probe_arm_distinct(a, first, MAX_PROBES);
 	desc_of(a)->script(a, first, n, st->script, 16384);
 	a->priv = st;
+	if (a->method == &pcost_probe_stap_bpf)
+		return pcost_stap_bpf_tree(st->tree, sizeof(st->tree), &st->undo, err, len);
 	return 0;
 }
 
@@ -130,13 +147,17 @@ static int tool_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, s
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
 	const struct tool_desc *d = desc_of(a);
 	struct tool_state *st = a->priv;
-	char *argv[8];
+	char *argv[10];
 	size_t n = 0;
 	int rc;
 
 	if (!st)
 		return -EINVAL;
 	argv[n++] = (char *)d->exe;
+	if (st->tree[0]) {
+		argv[n++] = "-r";
+		argv[n++] = st->tree;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(d->opts) && d->opts[i]; i++)
 		argv[n++] = (char *)d->opts[i];
 	argv[n++] = st->script;
@@ -213,12 +234,14 @@ static void tool_cleanup(struct pcost_monitor *m)
 		pcost_proc_stop(&st->proc, SIGKILL, GRACE_NS);
 		pcost_proc_release(&st->proc);
 	}
+	if (st->undo >= 0)
+		pcost_cleanup_pop(st->undo, 1); /* removes a synthesized build tree */
 	free(st->script);
 	free(st);
 	a->priv = NULL;
 }
 
-static const struct pcost_monitor_ops tool_ops = {
+const struct pcost_monitor_ops pcost_tool_ops = {
 	.kind = PCOST_MON_ATTACH,
 	.prepare = tool_prepare,
 	.start = tool_start,
@@ -231,7 +254,7 @@ const struct pcost_probe_method pcost_probe_bpftrace = {
 	.summary = "bpftrace usdt:BIN:PROV:NAME { @hits = count(); }",
 	.tool = "bpftrace",
 	.package = "bpftrace",
-	.ops = &tool_ops,
+	.ops = &pcost_tool_ops,
 };
 
 /* SystemTap builds a kernel module: it needs the running kernel's build tree. */
@@ -255,6 +278,6 @@ const struct pcost_probe_method pcost_probe_stap = {
 	.summary = "SystemTap process(BIN).mark(NAME), a kernel module (needs kernel headers)",
 	.tool = "stap",
 	.package = "systemtap",
-	.ops = &tool_ops,
+	.ops = &pcost_tool_ops,
 	.available = stap_available,
 };

@@ -12,10 +12,13 @@
 #include "core/util.h"
 
 #define SO_NAME "pcost-lttng.so"
+#ifndef PCOST_LIBDIR
+#define PCOST_LIBDIR "/usr/local/lib/probecost"
+#endif
 
 bool pcost_lttng_so_path(char *buf, size_t len, char *why, size_t wlen)
 {
-	static const char *const rel[] = { "build/lttng/", "lttng/", "../lib/probecost/" };
+	static const char *const rel[] = { "build/lttng/", "lttng/" };
 	const char *env = getenv("PROBECOST_LTTNG_SO");
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -41,8 +44,11 @@ bool pcost_lttng_so_path(char *buf, size_t len, char *why, size_t wlen)
 		if (!access(buf, R_OK))
 			return true;
 	}
-	snprintf(why, wlen, "no %s beside %s (build/lttng/, lttng/, ../lib/probecost/): build "
-			    "probecost with liblttng-ust-dev installed", SO_NAME, exe);
+	snprintf(buf, len, "%s/%s", PCOST_LIBDIR, SO_NAME);
+	if (!access(buf, R_OK))
+		return true;
+	snprintf(why, wlen, "no %s in %s or beside %s (build/lttng/, lttng/): build probecost "
+			    "with liblttng-ust-dev installed", SO_NAME, PCOST_LIBDIR, exe);
 	return false;
 }
 

@@ -13,8 +13,8 @@
 
 /*
  * Path of pcost-lttng.so into buf: $PROBECOST_LTTNG_SO, else build/lttng/ or
- * lttng/ beside the running executable, else ../lib/probecost/; false and the
- * places looked at in why when none exists.
+ * lttng/ beside the running executable, else the installed PCOST_LIBDIR;
+ * false and the places looked at in why when none exists.
  */
 bool pcost_lttng_so_path(char *buf, size_t len, char *why, size_t wlen);
 /* dlopen it (once) and look name up; NULL with an error printed. */
