@@ -9,12 +9,22 @@ need_root() {
 	fi
 }
 
-# "842 [801, 890]" from a row's per_hit_ns and its interval (n/a when unmeasured).
-ph_jq='def ph: if .per_hit_ns == null then "n/a" else
+# "842 [801, 890]" from a row's per_hit_ns and its 95% interval (n/a when
+# unmeasured).  Where the report gives no per-hit interval, the overhead's
+# interval scaled to ns per hit: extra = overhead x dormant mean, the dormant
+# mean being elapsed / (1 + overhead).
+ph_jq='def lohi: if (.per_hit_ns_lo // null) != null then [.per_hit_ns_lo, .per_hit_ns_hi]
+	elif (.overhead_lo // null) != null and .hits_expected > 0 then
+		(.elapsed_mean_ns / (1 + .overhead) / .hits_expected) as $u |
+		[.overhead_lo * $u, .overhead_hi * $u]
+	else null end;
+	def ph: if .per_hit_ns == null then "n/a" else
 	(.per_hit_ns | round | tostring) +
-	(if (.per_hit_ns_lo // null) == null then "" else
-	 " [" + (.per_hit_ns_lo | round | tostring) + ", " + (.per_hit_ns_hi | round | tostring) + "]" end)
-	end;'
+	(lohi as $i | if $i == null then "" else
+	 " [" + ($i[0] | round | tostring) + ", " + ($i[1] | round | tostring) + "]" end)
+	end;
+	def order: . as $x | if type == "number" then $x else
+		(["nop", "nop5", "nop10", "push", "ret", "lttng"] | index($x)) // 99 end;'
 
 # site_table JSON COLUMN [ROWKEY]: one line per method (and per ROWKEY value, e.g.
 # site), one column per value of COLUMN (site or threads): per hit ns [95%
@@ -23,7 +33,8 @@ site_table() {
 	local rk=${3:-}
 	jq -r "$ph_jq"' def key: .method + (if "'"$rk"'" == "" then "" else " " + (.'"${rk:-method}"' | tostring) end);
 		. as $r | [.configs[] | select(.method != "dormant")] as $rows |
-		($rows | map(.'"$2"') | unique) as $cols | ($rows | map(key) | unique) as $keys |
+		($rows | map(.'"$2"') | unique | sort_by(order)) as $cols |
+		($rows | map(key) | unique) as $keys |
 		def pad($w): . + (" " * ($w - length));
 		("  " + ("method" + (if "'"$rk"'" == "" then "" else " '"$rk"'" end) | pad(17)) +
 		 ([$cols[] | "  " + ("'"$2"'=" + tostring | pad(28))] | add)),
@@ -46,7 +57,7 @@ check_rows() {
 
 # Per method: does nop5 pay?  Its interval wholly below nop's, or not shown.
 nop5_verdict() {
-	jq -r '[.configs[] | select(.method != "dormant")] as $rows |
+	jq -r "$ph_jq"' [.configs[] | select(.method != "dormant")] as $rows |
 		($rows | map(.method) | unique)[] as $m |
 		([$rows[] | select(.method == $m and .site == "nop")][0]) as $a |
 		([$rows[] | select(.method == $m and .site == "nop5")][0]) as $b |
@@ -54,10 +65,10 @@ nop5_verdict() {
 			"  nop5 vs nop, \($m): not measured"
 		else
 			"  nop5 vs nop, \($m): \($a.per_hit_ns / $b.per_hit_ns * 100 | round / 100)x faster per hit; " +
-			(if ($b.per_hit_ns_hi // null) == null or ($a.per_hit_ns_lo // null) == null then
-				"no intervals to judge"
-			 elif $b.per_hit_ns_hi < $a.per_hit_ns_lo then "pays (intervals disjoint)"
-			 elif $b.per_hit_ns_lo > $a.per_hit_ns_hi then "costs more (intervals disjoint)"
+			(($a | lohi) as $ia | ($b | lohi) as $ib |
+			 if $ia == null or $ib == null then "no intervals to judge"
+			 elif $ib[1] < $ia[0] then "pays (intervals disjoint)"
+			 elif $ib[0] > $ia[1] then "costs more (intervals disjoint)"
 			 else "not shown (intervals overlap)" end)
 		end' "$1"
 }

@@ -749,30 +749,50 @@ static size_t parse_numbers(const char *arg, uint64_t *v, size_t max, uint64_t l
 	return n;
 }
 
+static const struct option longopts[] = {
+	{ "list", required_argument, NULL, 'L' },
+	{ "binary", required_argument, NULL, 'b' },
+	{ "probe", required_argument, NULL, 'p' },
+	{ "hits", required_argument, NULL, 'H' },
+	{ "via", required_argument, NULL, 'V' },
+	{ "variants", required_argument, NULL, 'a' },
+	{ "scale", required_argument, NULL, 's' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "workload", required_argument, NULL, 'W' },
+	{ "sites", required_argument, NULL, 'S' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "db", required_argument, NULL, 'd' },
+	{ "no-store", no_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options that only go together (--binary with --probe and a command, ...); 0 or exit 2. */
+static int check_combination(const struct opts *o)
+{
+	if (o->binary || o->probe) {
+		if (!o->binary || !o->probe)
+			return usage_error("--binary and --probe go together");
+		if (!o->cmd_argc)
+			return usage_error("--binary needs the command to run after '--'");
+		if (o->variants || o->kernel || o->workload || o->sites || o->nthreads)
+			return usage_error("--variants, --kernel, --workload, --sites and --threads "
+					   "are for the built-in workloads, not --binary");
+	} else if (o->cmd_argc) {
+		return usage_error("a command after '--' needs --binary and --probe");
+	} else if (o->have_hits) {
+		return usage_error("--hits goes with --binary (stanford knows its hits)");
+	}
+	return 0;
+}
+
 int cmd_probes(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "list", required_argument, NULL, 'L' },
-		{ "binary", required_argument, NULL, 'b' },
-		{ "probe", required_argument, NULL, 'p' },
-		{ "hits", required_argument, NULL, 'H' },
-		{ "via", required_argument, NULL, 'V' },
-		{ "variants", required_argument, NULL, 'a' },
-		{ "scale", required_argument, NULL, 's' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "workload", required_argument, NULL, 'W' },
-		{ "sites", required_argument, NULL, 'S' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "no-store", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct opts o = { .scales = { 10 }, .nscales = 1, .runs = 5, .warmup = 1, .timeout = 600,
 			  .fmt = PCOST_FMT_TEXT };
 	struct pcost_session s;
@@ -840,19 +860,8 @@ int cmd_probes(int argc, char **argv)
 			return usage_error("--list takes only a binary (and --format)");
 		return list_probes(o.list, o.fmt);
 	}
-	if (o.binary || o.probe) {
-		if (!o.binary || !o.probe)
-			return usage_error("--binary and --probe go together");
-		if (!o.cmd_argc)
-			return usage_error("--binary needs the command to run after '--'");
-		if (o.variants || o.kernel || o.workload || o.sites || o.nthreads)
-			return usage_error("--variants, --kernel, --workload, --sites and --threads "
-					   "are for the built-in workloads, not --binary");
-	} else if (o.cmd_argc) {
-		return usage_error("a command after '--' needs --binary and --probe");
-	} else if (o.have_hits) {
-		return usage_error("--hits goes with --binary (stanford knows its hits)");
-	}
+	if ((rc = check_combination(&o)))
+		return rc;
 
 	pcost_session_init(&s, PCOST_SESSION_PROBES);
 	s.started = (int64_t)time(NULL);
