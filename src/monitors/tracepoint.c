@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
 
@@ -87,8 +89,12 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
 
+	int rc;
+
 	if (t->inst[0])
 		return 0;
+	if ((rc = pcost_tracefs_mount(err, len)) < 0)
+		return rc;
 	reap_stale();
 	snprintf(t->inst, sizeof(t->inst), TRACEFS "/instances/probecost-%d", (int)getpid());
 	snprintf(t->enable, sizeof(t->enable), "%s/events/raw_syscalls/enable", t->inst);
@@ -101,6 +107,7 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 		return -e;
 	}
 	t->undo = pcost_cleanup_push(tp_undo, t);
+	pcost_journal_add("instance", t->inst, NULL);
 	if (access(t->enable, W_OK) != 0) {
 		snprintf(err, len, "%s is missing: this kernel has no raw_syscalls tracepoints",
 			 t->enable);
@@ -138,6 +145,7 @@ static void tp_cleanup(struct pcost_monitor *m)
 	if (t->undo >= 0) {
 		pcost_cleanup_pop(t->undo, 1);
 		t->undo = -1;
+		pcost_journal_del("instance", t->inst);
 	}
 	t->inst[0] = 0;
 }

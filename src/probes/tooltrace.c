@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cleanup.h"
 #include "probes/arm.h"
 
 #define READY "pcost-ready"
@@ -136,16 +138,13 @@ static int tool_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, s
 	st->running = true;
 	rc = pcost_proc_wait_ready(&st->proc, "^" READY, timeout_ns);
 	if (rc) {
-		const char *out = st->proc.buf ? st->proc.buf : "";
-		const char *last = out;
+		char line[200];
 
-		/* Its last complete line says why (bpftrace's RLIMIT_MEMLOCK note is harmless). */
-		for (const char *p = out; *p; p++)
-			if (*p == '\n' && p[1])
-				last = p + 1;
-		snprintf(err, len, "%s not ready (%s): %.*s", d->exe,
-			 rc == -ETIMEDOUT ? "timed out" : strerror(-rc), (int)strcspn(last, "\n"),
-			 last);
+		/* Its own first error line (bpftrace's RLIMIT_MEMLOCK notice is harmless). */
+		pcost_proc_error_line(&st->proc, line, sizeof(line));
+		snprintf(err, len, "%s not ready (%s)%s%s", d->exe,
+			 rc == -ETIMEDOUT ? "timed out" : rc == -EPIPE ? "it exited" : strerror(-rc),
+			 line[0] ? ": " : "", line);
 		pcost_proc_stop(&st->proc, SIGKILL, GRACE_NS);
 		pcost_proc_release(&st->proc);
 		st->running = false;
@@ -175,12 +174,32 @@ static int tool_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
 	const struct tool_desc *d = desc_of(a);
 	struct tool_state *st = a->priv;
+	char why[200];
 
 	sample->monitor_events = -1;
 	if (!st || !st->running)
 		return 0;
-	pcost_proc_stop(&st->proc, SIGINT, GRACE_NS);
+	if (waitpid(st->proc.pid, &st->proc.status, WNOHANG) == st->proc.pid) {
+		/* It died during the run: stop() must not wait again, nor count it a success. */
+		pcost_child_remove(st->proc.pid);
+		kill(-st->proc.pid, SIGKILL);
+		st->proc.pid = 0;
+		if (!pcost_proc_died(&st->proc, 0, why, sizeof(why)))
+			snprintf(why, sizeof(why), "exit 0");
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), " during the run");
+	} else if (pcost_proc_stop(&st->proc, SIGINT, GRACE_NS) == -ETIMEDOUT) {
+		snprintf(why, sizeof(why), "did not stop after SIGINT; killed");
+	} else if (!pcost_proc_died(&st->proc, SIGINT, why, sizeof(why))) {
+		why[0] = 0;
+	}
 	st->running = false;
+	if (why[0]) {
+		sample->failed = true;
+		snprintf(sample->fail_reason, sizeof(sample->fail_reason), "%s %s", d->exe, why);
+		snprintf(m->note, sizeof(m->note), "%s %s", d->exe, why);
+		pcost_proc_release(&st->proc);
+		return 0;
+	}
 	sample->monitor_events = parse_count(st->proc.buf ? st->proc.buf : "", d->count_key);
 	if (sample->monitor_events < 0)
 		snprintf(m->note, sizeof(m->note), "%s printed no count", d->exe);
