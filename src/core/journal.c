@@ -378,8 +378,8 @@ static bool undo_umount(const char *path, const char *ns)
 		return !ns_in_use(ns); /* another namespace: gone with it, or not ours to touch */
 	if (pcost_journal_others_alive())
 		return false;
-	if (is_tracefs_mount(path))
-		umount2(path, 0);
+	if (is_tracefs_mount(path) && umount2(path, 0) < 0 && errno == EBUSY)
+		umount2(path, MNT_DETACH);
 	return true;
 }
 
@@ -414,8 +414,11 @@ static bool undo_record(const struct record *r, unsigned *n)
 	} else if (!strcmp(r->kind, "tmpdir")) {
 		*n += remove_tmpdir(r->key);
 	} else if (!strcmp(r->kind, "umount")) {
+		bool was = is_tracefs_mount(r->key);
+
 		if (!undo_umount(r->key, r->detail))
 			return false;
+		*n += was && !is_tracefs_mount(r->key);
 	}
 	return true;
 }

@@ -34,7 +34,8 @@ extern char **environ;
 
 struct pcost_runner_slot {
 	struct pcost_monitor *mon;
-	struct pcost_target t;	/* strings and argv owned (copies) */
+	struct pcost_target t;	/* argv owned (a copy); its strings are the caller's: use the
+				 * session's config for them */
 	char **argv;
 	size_t config;		/* index in the session */
 	bool dropped;		/* prepare failed, or every run so far failed */
@@ -485,13 +486,17 @@ out:
 static const struct pcost_runner_slot *baseline_of(const struct pcost_runner *r,
 						   const struct pcost_runner_slot *sl)
 {
+	/* The session's copies: the target's strings belong to the caller. */
+	const struct pcost_config *c = &r->s->configs[sl->config];
+
 	for (size_t i = 0; i < r->nslots; i++) {
 		const struct pcost_runner_slot *b = &r->slots[i];
+		const struct pcost_config *bc = &r->s->configs[b->config];
 
 		if (b->mon->ops->kind == PCOST_MON_BASELINE && b->t.scale == sl->t.scale &&
-		    !strcmp(b->t.workload, sl->t.workload) &&
-		    !strcmp(b->t.workload_args ?: "", sl->t.workload_args ?: "") &&
-		    !strcmp(b->t.variant ?: "", sl->t.variant ?: ""))
+		    !strcmp(bc->workload, c->workload) &&
+		    !strcmp(bc->workload_args ?: "", c->workload_args ?: "") &&
+		    !strcmp(bc->variant ?: "", c->variant ?: ""))
 			return b;
 	}
 	return NULL;
@@ -753,7 +758,7 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 	for (size_t i = 0; i < n; i++)
 		names[i] = bins[i];
 	for (size_t i = 0; i < r->nslots; i++)
-		syscalls |= !strcmp(r->slots[i].t.workload, "syscall");
+		syscalls |= !strcmp(r->s->configs[r->slots[i].config].workload, "syscall");
 	foreign = !getenv("PROBECOST_ALLOW_TRACERS") &&
 		  pcost_foreign_tracer(names, n, syscalls, &other, why, sizeof(why));
 	if (foreign) {
