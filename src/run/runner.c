@@ -780,19 +780,10 @@ out_rc:
 	return rc;
 }
 
-int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
+/* prepare() once per distinct monitor instance, in the order given; a failure drops
+ * its configurations with the reason in a failed sample. */
+static void prepare_all(struct pcost_runner *r)
 {
-	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
-	uint64_t rng = r->opts.seed;
-	int rc = 0;
-
-	r->s->complete = false;
-	if ((rc = pcost_runner_check(r, err, len)) < 0) {
-		free(order);
-		return rc;
-	}
-	r->started_ns = pcost_now_ns();
-	/* prepare() once per distinct monitor instance, in the order given. */
 	for (size_t i = 0; i < r->nslots; i++) {
 		struct pcost_monitor *m = r->slots[i].mon;
 		bool seen = false;
@@ -820,6 +811,21 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			pcost_config_add_sample(&r->s->configs[r->slots[i].config], &smp);
 		}
 	}
+}
+
+int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
+{
+	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
+	uint64_t rng = r->opts.seed;
+	int rc = 0;
+
+	r->s->complete = false;
+	if ((rc = pcost_runner_check(r, err, len)) < 0) {
+		free(order);
+		return rc;
+	}
+	r->started_ns = pcost_now_ns();
+	prepare_all(r);
 
 	for (unsigned block = 0;; block++) {
 		bool warm = block < r->opts.warmup;
