@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/tracefs.h"
 #include "core/util.h"
 
 static char state_dir[PATH_MAX];
@@ -354,20 +355,6 @@ static bool ns_in_use(const char *ns)
 	return used;
 }
 
-static bool is_tracefs_mount(const char *path)
-{
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char line[1024], dev[256], mnt[PATH_MAX], type[64];
-	bool yes = false;
-
-	while (f && !yes && fgets(line, sizeof(line), f))
-		yes = sscanf(line, "%255s %4095s %63s", dev, mnt, type) == 3 &&
-		      !strcmp(mnt, path) && !strcmp(type, "tracefs");
-	if (f)
-		fclose(f);
-	return yes;
-}
-
 /*
  * A dead probecost's tracefs mount: ours to remove when in our namespace and
  * nobody else lives there who may use it.  false: keep the record.
@@ -378,7 +365,7 @@ static bool undo_umount(const char *path, const char *ns)
 		return !ns_in_use(ns); /* another namespace: gone with it, or not ours to touch */
 	if (pcost_journal_others_alive())
 		return false;
-	if (is_tracefs_mount(path) && umount2(path, 0) < 0 && errno == EBUSY)
+	if (pcost_tracefs_mounted_at(path) && umount2(path, 0) < 0 && errno == EBUSY)
 		umount2(path, MNT_DETACH);
 	return true;
 }
@@ -414,11 +401,11 @@ static bool undo_record(const struct record *r, unsigned *n)
 	} else if (!strcmp(r->kind, "tmpdir")) {
 		*n += remove_tmpdir(r->key);
 	} else if (!strcmp(r->kind, "umount")) {
-		bool was = is_tracefs_mount(r->key);
+		bool was = pcost_tracefs_mounted_at(r->key);
 
 		if (!undo_umount(r->key, r->detail))
 			return false;
-		*n += was && !is_tracefs_mount(r->key);
+		*n += was && !pcost_tracefs_mounted_at(r->key);
 	}
 	return true;
 }

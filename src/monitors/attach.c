@@ -203,29 +203,14 @@ static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 {
 	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
 	char why[200];
-	int rc = 0;
 
 	if (a->proc.pid < 0) {
 		/* Reaped already (exited while we waited for readiness). */
 		pcost_child_remove(-a->proc.pid);
 		a->proc.pid = 0;
 	}
-	if (a->proc.pid > 0 && waitpid(a->proc.pid, &a->proc.status, WNOHANG) == a->proc.pid) {
-		/* It died during the run: the monitor crashed (or quit). */
-		pcost_child_remove(a->proc.pid);
-		kill(-a->proc.pid, SIGKILL);
-		a->proc.pid = 0;
-		if (!pcost_proc_died(&a->proc, 0, why, sizeof(why)))
-			snprintf(why, sizeof(why), "exit 0");
-		snprintf(why + strlen(why), sizeof(why) - strlen(why), " during the run");
+	if (pcost_proc_stop_checked(&a->proc, a->grace_ns, why, sizeof(why)))
 		set_failed(m, smp, why);
-	} else {
-		rc = pcost_proc_stop(&a->proc, SIGINT, a->grace_ns);
-		if (rc == -ETIMEDOUT)
-			set_failed(m, smp, "did not stop after SIGINT; killed");
-		else if (pcost_proc_died(&a->proc, SIGINT, why, sizeof(why)))
-			set_failed(m, smp, why);
-	}
 	if (a->ctl >= 0)
 		close(a->ctl);
 	if (a->ack >= 0)

@@ -426,3 +426,22 @@ bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t
 	}
 	return false;
 }
+
+bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len)
+{
+	if (p->pid > 0 && waitpid(p->pid, &p->status, WNOHANG) == p->pid) {
+		/* It died during the run: the monitor crashed (or quit). */
+		pcost_child_remove(p->pid);
+		kill(-p->pid, SIGKILL);
+		p->pid = 0;
+		if (!pcost_proc_died(p, 0, why, len))
+			snprintf(why, len, "exit 0");
+		snprintf(why + strlen(why), len - strlen(why), " during the run");
+		return true;
+	}
+	if (pcost_proc_stop(p, SIGINT, grace_ns) == -ETIMEDOUT) {
+		snprintf(why, len, "did not stop after SIGINT; killed");
+		return true;
+	}
+	return pcost_proc_died(p, SIGINT, why, len);
+}

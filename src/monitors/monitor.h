@@ -156,5 +156,9 @@ void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len);
 /* Once reaped: did it die of a signal other than stop_sig (and our SIGKILL),
  * or exit non-zero?  true + why ("killed by SIGSEGV", "exit 1: ERROR: ..."). */
 bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len);
+/* After a run: stop it with SIGINT (SIGKILL after grace_ns) and say whether it
+ * failed: died during the run, did not stop, died of another signal or exited
+ * non-zero.  true + why. */
+bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len);
 
 #endif

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
@@ -179,19 +178,8 @@ static int tool_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 	sample->monitor_events = -1;
 	if (!st || !st->running)
 		return 0;
-	if (waitpid(st->proc.pid, &st->proc.status, WNOHANG) == st->proc.pid) {
-		/* It died during the run: stop() must not wait again, nor count it a success. */
-		pcost_child_remove(st->proc.pid);
-		kill(-st->proc.pid, SIGKILL);
-		st->proc.pid = 0;
-		if (!pcost_proc_died(&st->proc, 0, why, sizeof(why)))
-			snprintf(why, sizeof(why), "exit 0");
-		snprintf(why + strlen(why), sizeof(why) - strlen(why), " during the run");
-	} else if (pcost_proc_stop(&st->proc, SIGINT, GRACE_NS) == -ETIMEDOUT) {
-		snprintf(why, sizeof(why), "did not stop after SIGINT; killed");
-	} else if (!pcost_proc_died(&st->proc, SIGINT, why, sizeof(why))) {
+	if (!pcost_proc_stop_checked(&st->proc, GRACE_NS, why, sizeof(why)))
 		why[0] = 0;
-	}
 	st->running = false;
 	if (why[0]) {
 		sample->failed = true;
