@@ -15,7 +15,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
 #include "probes/arm.h"
 
 #define READY "pcost-ready"
