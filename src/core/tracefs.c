@@ -57,15 +57,16 @@ static bool tracefs_in_kernel(void)
 /*
  * Would file exist once tracefs is mounted?  A child mounts it in its own
  * mount namespace (unshare + private propagation), looks, and exits: the
- * machine's mounts never change.
+ * machine's mounts never change.  1 yes, 0 no, -1 could not look (no
+ * unshare or mount here: a container without CAP_SYS_ADMIN).
  */
-static bool exists_after_mount(const char *file)
+static int exists_after_mount(const char *file)
 {
 	int status;
 	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0)
-		return false;
+		return -1;
 	if (pid == 0) {
 		char path[PATH_MAX];
 
@@ -78,7 +79,9 @@ static bool exists_after_mount(const char *file)
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		return -1;
+	return WEXITSTATUS(status) == 0;
 }
 
 bool pcost_tracefs_usable(const char *file, bool write, char *why, size_t len)
@@ -104,12 +107,19 @@ bool pcost_tracefs_usable(const char *file, bool write, char *why, size_t len)
 		snprintf(why, len, NOT_MOUNTED);
 		return false;
 	}
-	if (!exists_after_mount(file)) {
+	switch (exists_after_mount(file)) {
+	case 1:
+		return true;
+	case 0:
 		snprintf(why, len, "%s is missing once tracefs is mounted: this kernel was built "
 				   "without it", path);
 		return false;
+	default:
+		snprintf(why, len, "tracefs is not mounted at " PCOST_TRACEFS " and cannot be "
+				   "mounted here (no CAP_SYS_ADMIN?): mount it "
+				   "(mount -t tracefs nodev " PCOST_TRACEFS ")");
+		return false;
 	}
-	return true;
 }
 
 /* ---- the mount state, put back at exit ---------------------------------------- */
