@@ -14,8 +14,8 @@ G=t264_$$
 off=$("$PROBECOST" probes --list "$BINP" | awk '$1 == "stanford_plain" && $2 == "fft" { print $4 }')
 cleanup() {
 	[ -n "$bt" ] && kill "$bt" 2>/dev/null
-	echo 0 >"$T/events/$G/enable" 2>/dev/null
-	echo "-:$G/fft" >>"$T/uprobe_events" 2>/dev/null
+	echo 0 2>/dev/null >"$T/events/$G/enable"
+	echo "-:$G/fft" 2>/dev/null >>"$T/uprobe_events"
 	rmdir "$T/instances/$G" 2>/dev/null
 }
 trap cleanup EXIT
