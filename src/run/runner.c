@@ -42,6 +42,8 @@ struct pcost_runner_slot {
 	unsigned nfail, nrun;
 	char note[256];		/* the monitor's last note ("lost 12 events"), "" */
 	unsigned nnotes;
+	size_t med_n;		/* baselines: samples when med_s was computed */
+	double med_s;		/* baselines: median wall time of the successful runs, NAN */
 };
 
 const char *pcost_self_exe(void)
@@ -483,14 +485,14 @@ out:
 /* ---- blocks ------------------------------------------------------------------ */
 
 /* The plain (baseline) configuration of the same target as sl, NULL when none. */
-static const struct pcost_runner_slot *baseline_of(const struct pcost_runner *r,
-						   const struct pcost_runner_slot *sl)
+static struct pcost_runner_slot *baseline_of(struct pcost_runner *r,
+					     const struct pcost_runner_slot *sl)
 {
 	/* The session's copies: the target's strings belong to the caller. */
 	const struct pcost_config *c = &r->s->configs[sl->config];
 
 	for (size_t i = 0; i < r->nslots; i++) {
-		const struct pcost_runner_slot *b = &r->slots[i];
+		struct pcost_runner_slot *b = &r->slots[i];
 		const struct pcost_config *bc = &r->s->configs[b->config];
 
 		if (b->mon->ops->kind == PCOST_MON_BASELINE && b->t.scale == sl->t.scale &&
@@ -528,15 +530,29 @@ static double median_wall_s(const struct pcost_config *c)
 }
 
 /* The default limit of a monitored run without --timeout (0: none). */
-static double hang_limit_s(const struct pcost_runner *r, const struct pcost_runner_slot *sl)
+static double hang_limit_s(struct pcost_runner *r, const struct pcost_runner_slot *sl)
 {
-	const struct pcost_runner_slot *b;
-	double med;
+	struct pcost_runner_slot *b;
+	const struct pcost_config *c;
 
 	if (sl->mon->ops->kind == PCOST_MON_BASELINE || !(b = baseline_of(r, sl)))
 		return 0;
-	med = median_wall_s(&r->s->configs[b->config]);
-	return isnan(med) ? 0 : PCOST_HANG_FACTOR * med + PCOST_HANG_GRACE_S;
+	/* Sorted again only when the plain configuration has new samples. */
+	c = &r->s->configs[b->config];
+	if (b->med_n != c->nsamples || !c->nsamples) {
+		b->med_s = median_wall_s(c);
+		b->med_n = c->nsamples;
+	}
+	return isnan(b->med_s) ? 0 : PCOST_HANG_FACTOR * b->med_s + PCOST_HANG_GRACE_S;
+}
+
+/* Has configuration c a successful run? */
+static bool has_ok_run(const struct pcost_config *c)
+{
+	for (size_t i = 0; i < c->nsamples; i++)
+		if (!c->samples[i].failed)
+			return true;
+	return false;
 }
 
 /* pcost_run_once under --timeout, or under the default limit of a hung monitor. */
@@ -707,7 +723,7 @@ static void baselines_first(const struct pcost_runner *r, size_t *order, size_t 
 		const struct pcost_runner_slot *sl = &r->slots[order[i]];
 
 		need |= sl->mon->ops->kind == PCOST_MON_BASELINE &&
-			isnan(median_wall_s(&r->s->configs[sl->config]));
+			!has_ok_run(&r->s->configs[sl->config]);
 	}
 	for (int pass = 0; need && pass < 2; pass++)
 		for (size_t i = 0; i < n; i++)
