@@ -17,12 +17,12 @@ mkdir -m 700 "$tmp/state" && mkdir "$tmp/t"
 export PROBECOST_STATE_DIR=$tmp/state TMPDIR=$tmp/t
 BINP=$(realpath "$PROBECOST")
 
-# Median timed region of the stanford workload, pinned: "ns" of 5 runs.
+# Fastest timed region of the stanford workload in 5 runs (the least disturbed by load).
 stanford_ns() {
 	for i in 1 2 3 4 5; do
 		report_of stanford variant=plain scale=10
 		field timed_ns "$report"
-	done | sort -n | sed -n 3p
+	done | sort -n | sed -n 1p
 }
 # The process groups a journal still holds (added, not removed).
 live_groups() {
@@ -81,6 +81,7 @@ is "$(still "$procs") $(ls -A "$tmp/t")" " " "no process and no temporary direct
 after=$(stanford_ns)
 ok $(( base > 0 && after > 0 ? 0 : 1 )) "stanford measured before ($base ns) and after ($after ns)"
 ratio=$(awk -v a="$after" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
-ok "$(awk -v r="$ratio" 'BEGIN { print (r < 1.5) ? 0 : 1 }')" "after the sweep stanford takes $ratio x its time before (< 1.5)"
+# A USDT probe left armed makes it 30-50x slower (README, Safety); load moves it < 2x.
+ok "$(awk -v r="$ratio" 'BEGIN { print (r < 3) ? 0 : 1 }')" "after the sweep stanford takes $ratio x its time before (< 3)"
 is "$(ls "$tmp/state" | grep -c journal)" 0 "the state directory holds no journal of a dead process"
 done_testing
