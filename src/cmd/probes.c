@@ -650,7 +650,7 @@ static void free_monitors(struct plan *pl)
 
 /* Run the planned session, disarm everything, print it; the exit code. */
 static int run_and_report(const struct opts *o, struct pcost_runner *r, struct plan *pl,
-			  struct pcost_session *s)
+			  struct pcost_session *s, const char *path)
 {
 	char err[256] = "";
 	int rc, stale = pcost_probe_ftrace_reap_stale();
@@ -658,6 +658,13 @@ static int run_and_report(const struct opts *o, struct pcost_runner *r, struct p
 	if (stale > 0)
 		warning("removed %d tracefs uprobe events left by a probecost that was killed",
 			stale);
+	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
+	r->opts.probed_binary = path;
+	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
+		pcost_runner_release(r);
+		free_monitors(pl);
+		return error("probes: %s", err);
+	}
 	PCOST_SINK(begin, s, o->db, o->no_store);
 	rc = pcost_runner_measure(r, err, sizeof(err));
 	s->complete = rc == 0 && !pcost_interrupted;
@@ -727,7 +734,7 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		goto out_list;
 	}
 	s->options_json = options_json(o, pl, path);
-	rc = run_and_report(o, &r, pl, s);
+	rc = run_and_report(o, &r, pl, s, path);
 out_list:
 	pcost_sdt_list_release(&l);
 out_free:

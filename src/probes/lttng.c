@@ -40,6 +40,8 @@
  */
 #define LOCK_FILE "/run/probecost-lttng.lock"
 #define LOCK_WAIT_S 600
+/* In our LTTNG_HOME when /var/run/lttng is ours: what a sweep after a SIGKILL removes. */
+#define RUNDIR_MARK "created-var-run-lttng"
 
 struct lttng_state {
 	char home[64];		/* private LTTNG_HOME, "" when not made */
@@ -230,6 +232,15 @@ static int start_daemon(struct lttng_state *st, char *err, size_t len)
 	int rc;
 
 	st->rundir_ours = stat(RUNDIR, &sb) != 0;
+	if (st->rundir_ours) {
+		char mark[96];
+		int fd;
+
+		snprintf(mark, sizeof(mark), "%s/" RUNDIR_MARK, st->home);
+		fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			close(fd);
+	}
 	if ((rc = pcost_proc_start(&st->daemon, argv))) {
 		snprintf(err, len, "lttng: cannot start lttng-sessiond: %s", strerror(-rc));
 		return rc;
@@ -390,30 +401,38 @@ static void lttng_cleanup(struct pcost_monitor *m)
 	a->priv = NULL;
 }
 
+static bool dead(pid_t pid)
+{
+	return kill(pid, 0) && errno == ESRCH;
+}
+
 int pcost_probe_lttng_reap_stale(void)
 {
-	char path[64];
+	char path[64], mark[96];
 	pid_t dpid = 0, owner = daemon_owner(&dpid);
+	/* Our daemons die with us (PDEATHSIG); a daemon of a dead owner is killed here. */
+	bool daemon_gone = owner < 0 || (owner > 0 && dead(owner));
 	int reaped = 0;
 	DIR *d;
 
-	/* A session daemon started by a probecost that is dead: stop it, drop its rundir. */
-	if (owner > 0 && kill(owner, 0) && errno == ESRCH) {
+	if (owner > 0 && dead(owner)) {
 		kill(-dpid, SIGKILL);
 		kill(dpid, SIGKILL);
-		remove_tree(AT_FDCWD, RUNDIR);
 		reaped++;
 	}
-	/* Temporary homes of dead owners. */
+	/* Temporary homes of dead owners, and the /var/run/lttng one of them created. */
 	d = opendir("/tmp");
 	for (struct dirent *e; d && (e = readdir(d));) {
 		pid_t o = home_owner(e->d_name);
 
-		if (o && kill(o, 0) && errno == ESRCH) {
-			snprintf(path, sizeof(path), "/tmp/%.40s", e->d_name);
-			remove_tree(AT_FDCWD, path);
-			reaped++;
-		}
+		if (!o || !dead(o))
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%.40s", e->d_name);
+		snprintf(mark, sizeof(mark), "%s/" RUNDIR_MARK, path);
+		if (daemon_gone && !access(mark, F_OK))
+			remove_tree(AT_FDCWD, RUNDIR);
+		remove_tree(AT_FDCWD, path);
+		reaped++;
 	}
 	if (d)
 		closedir(d);
