@@ -89,7 +89,9 @@ def read_until(marker, secs=20):
         pos = buf.index(marker, pos) + len(marker)
     return buf[start:]
 read_until(b"$ ")
-os.write(fd, b". completion/probecost.bash; echo so''urced\n")
+# Completion is registered for "probecost"; the binary under test may be named otherwise.
+os.write(fd, (". completion/probecost.bash; complete -F _probecost %s; echo so''urced\n"
+              % os.path.basename(exe)).encode())
 read_until(b"sourced\r\n")
 read_until(b"$ ")
 os.write(fd, ("%s %s\t" % (os.path.basename(exe), typed)).encode())
