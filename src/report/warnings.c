@@ -48,10 +48,10 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (st[i].baseline >= 0 && st[i].nok && st[i].nok < fewest)
 			fewest = st[i].nok;
-	/* A percentile bootstrap over 2-4 blocks has only a handful of distinct resamples. */
+	/* bench/coverage.sh checks the intervals' coverage at MIN_BLOCKS blocks, not below. */
 	if (fewest < MIN_BLOCKS)
-		add(w, "only %zu measured block%s: the overhead intervals (a bootstrap over blocks) "
-		    "are unreliable below %d; use --runs %d or more", fewest, fewest == 1 ? "" : "s",
+		add(w, "only %zu measured block%s: the intervals are checked for coverage from %d "
+		    "blocks (bench/coverage.sh); use --runs %d or more", fewest, fewest == 1 ? "" : "s",
 		    MIN_BLOCKS, MIN_BLOCKS);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];

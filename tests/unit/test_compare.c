@@ -34,7 +34,7 @@ static void test_run_sessions(void **st)
 	/* b lacks valgrind and has a new monitor. */
 	free(b.configs[4].monitor);
 	b.configs[4].monitor = xstrdup("uftrace");
-	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 1, &c), 0);
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
 	assert_int_equal(c.nrows, 6);
 
 	/* Same samples on both sides: no change, not significant. */
@@ -93,7 +93,7 @@ static void test_overhead_grows_mean_does_not(void **st)
 	synth_rich_run(&b, 1, "6.1.0");
 	for (size_t k = 0; k < b.configs[0].nsamples; k++)
 		b.configs[0].samples[k].wall_ns /= 2;
-	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 1, &c), 0);
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
 	r = row(&c, "syscall loops=20000 / strace");
 	assert_true(fabs(r->change) < 1e-12);
 	assert_false(r->significant);
@@ -113,7 +113,7 @@ static void test_counters_and_kinds(void **st)
 
 	synth_rich_counters(&a, 1);
 	synth_rich_counters(&b, 1.2);
-	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 3, &c), 0);
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
 	assert_int_equal(c.nrows, a.nseries);
 	for (size_t i = 0; i < c.nrows; i++) {
 		assert_true(c.rows[i].gated);
@@ -125,7 +125,7 @@ static void test_counters_and_kinds(void **st)
 	pcost_compare_release(&c);
 
 	synth_rich_run(&r, 1, "6.1.0");
-	assert_int_equal(pcost_compare_sessions(&a, &r, 5, 3, &c), -EINVAL);
+	assert_int_equal(pcost_compare_sessions(&a, &r, 5, &c), -EINVAL);
 	pcost_session_release(&a);
 	pcost_session_release(&b);
 	pcost_session_release(&r);
