@@ -20,6 +20,7 @@ extern const struct pcost_monitor_def pcost_monitor_def_none, pcost_monitor_def_
 	pcost_monitor_def_strace_count, pcost_monitor_def_ltrace, pcost_monitor_def_valgrind,
 	pcost_monitor_def_memcheck, pcost_monitor_def_bpftrace_syscalls,
 	pcost_monitor_def_tracepoint_syscalls, pcost_monitor_def_perf_record_system,
-	pcost_monitor_def_attach, pcost_monitor_def_delay;
+	pcost_monitor_def_attach, pcost_monitor_def_delay,
+	pcost_monitor_def_inject;
 
 #endif
