@@ -14,6 +14,8 @@
 #define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
 #define HIGH_COV 0.10		/* sd/mean above 10% */
 #define MIN_BLOCKS 5		/* fewer paired blocks than this: say the CI is rough */
+#define BUSY_OTHER 0.10		/* other processes' CPU time above 10% of a run's wall time */
+#define BUSY_STEAL 0.01		/* steal above 1% of a run's wall time */
 
 static void add(struct pcost_run_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(struct pcost_run_warnings *w, const char *fmt, ...)
@@ -32,6 +34,35 @@ static bool counts_syscalls(const char *monitor)
 	return !strcmp(monitor, "strace-count") || !strcmp(monitor, "bpftrace-syscalls");
 }
 
+/*
+ * One line for the whole session: the configurations whose runs shared their
+ * CPUs with other processes (or lost time to the hypervisor) beyond the
+ * thresholds, each with its share; such runs carry the others' interference.
+ */
+static void busy_warning(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 struct pcost_run_warnings *w)
+{
+	char list[160] = "";
+	size_t len = 0, n = 0;
+	double steal = 0;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		double o = st[i].other_cpu_ns / st[i].wall.mean, t = st[i].steal_ns / st[i].wall.mean;
+
+		if (!st[i].nok || !isfinite(o) || (o <= BUSY_OTHER && !(t > BUSY_STEAL)))
+			continue;
+		steal = fmax(steal, t);
+		if (len < sizeof(list) - 40)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %.0f%%",
+						n ? ", " : "", s->configs[i].monitor, 100 * o);
+		n++;
+	}
+	if (n)
+		add(w, "busy machine: other processes used CPU time equal to %s of the runs' wall "
+		    "time on their CPUs%s (steal up to %.1f%%): the timings carry their interference",
+		    list, len >= sizeof(list) - 40 ? ", ..." : "", 100 * steal);
+}
+
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
 			struct pcost_run_warnings *w)
 {
@@ -45,6 +76,7 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 	w->n = 0;
 	if (!s->complete)
 		add(w, "the run was interrupted: these are the blocks measured so far");
+	busy_warning(s, st, w);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (st[i].baseline >= 0 && st[i].nok && st[i].nok < fewest)
 			fewest = st[i].nok;

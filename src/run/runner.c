@@ -5,6 +5,7 @@
  * but paired per block so drift cancels in the overhead ratios).
  */
 #include "run/runner.h"
+#include "run/busy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -420,6 +421,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	struct pcost_config *c = &r->s->configs[sl->config];
 	struct pcost_monitor *m = sl->mon;
 	struct pcost_run_sample smp;
+	struct pcost_cpu_times cpu0, cpu1;
 	struct pcost_launch l;
 	char unit[32] = "", err[160] = "";
 	int rc = 0, started = -1;
@@ -452,7 +454,10 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 			goto stop;
 		}
 	}
+	pcost_cpu_times_read(r->opts.cpu_mask, &cpu0);
 	rc = pcost_run_once(&l, &r->opts, sl->t.report_fd, &smp, unit, sizeof(unit));
+	pcost_cpu_times_read(r->opts.cpu_mask, &cpu1);
+	pcost_busy_fill(&cpu0, &cpu1, &smp);
 stop:
 	if (m->ops->stop) {
 		bool was_failed = smp.failed;
