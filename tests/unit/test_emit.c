@@ -150,6 +150,37 @@ static void test_counters(void **state)
 	pcost_session_release(&s);
 }
 
+/* Other processes' CPU time recorded with the runs: per configuration in JSON, a warning in text. */
+static void test_busy(void **state)
+{
+	struct pcost_session s;
+	char *txt;
+	cJSON *j, *m;
+
+	(void)state;
+	synth_session(&s, PCOST_SESSION_RUN, 4, 1.5);
+	for (size_t i = 0; i < s.nconfigs; i++)
+		for (size_t k = 0; k < s.configs[i].nsamples; k++) {
+			struct pcost_run_sample *x = &s.configs[i].samples[k];
+
+			x->has_busy = true;
+			x->other_cpu_ns = x->wall_ns / 2;	/* half the run's time again */
+			x->steal_ns = 0;
+		}
+	txt = render(&s, PCOST_FMT_TEXT);
+	assert_non_null(strstr(txt, "busy machine: other processes used CPU time equal to none 50%, strace 50%"));
+	free(txt);
+	txt = render(&s, PCOST_FMT_JSON);
+	j = cJSON_Parse(txt);
+	m = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "statistics"), 0);
+	/* The mean over the measured runs (blocks 1..3; block 0 is warm-up). */
+	assert_true(fabs(cJSON_GetObjectItem(m, "other_cpu_ns")->valuedouble - 501000) < 1e-6);
+	assert_true(cJSON_GetObjectItem(m, "steal_ns")->valuedouble == 0);
+	cJSON_Delete(j);
+	free(txt);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_run_csv_text),
 		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_busy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
