@@ -74,12 +74,19 @@ static bool several_scales(const struct pcost_session *s)
 }
 
 /* "plain", or "plain x4" when the session has several scales. */
+/* "plain", "plain x4" when the session has several scales, "plain a32" at a code layout. */
 static const char *label(const struct pcost_session *s, const struct pcost_config *c, char *buf,
 			 size_t len)
 {
-	if (!several_scales(s))
-		return variant_of(c);
-	snprintf(buf, len, "%s x%g", variant_of(c), scale_of(c));
+	const char *l = c->workload_args ? strstr(c->workload_args, "layout=") : NULL;
+	char scale[24] = "";
+
+	if (several_scales(s))
+		snprintf(scale, sizeof(scale), " x%g", scale_of(c));
+	if (l)
+		snprintf(buf, len, "%s%s %.*s", variant_of(c), scale, (int)strcspn(l + 7, " "), l + 7);
+	else
+		snprintf(buf, len, "%s%s", variant_of(c), scale);
 	return buf;
 }
 
@@ -123,7 +130,7 @@ static void fit_section(const struct pcost_session *s, const struct pcost_config
 			if (md)
 				fprintf(out, "| variant | method | fixed | per hit | r2 |\n|---|---|---|---|---|\n");
 			else
-				fprintf(out, "  %-13s %-11s %-26s %-26s %s\n", "variant", "method", "fixed",
+				fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", "variant", "method", "fixed",
 					"per hit", "r2");
 			header = true;
 		}
@@ -135,7 +142,7 @@ static void fit_section(const struct pcost_session *s, const struct pcost_config
 		if (md)
 			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor, fx, ph, r2);
 		else
-			fprintf(out, "  %-13s %-11s %-26s %-26s %s\n", variant_of(c), c->monitor, fx, ph,
+			fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", variant_of(c), c->monitor, fx, ph,
 				r2);
 	}
 }
@@ -204,8 +211,49 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", label(s, c, lb, sizeof(lb)),
 			c->monitor, el, ov, ph, cy, hi);
 	else
-		fprintf(out, "  %-13s %-11s %-21s %-25s %-24s %-10s %s\n", label(s, c, lb, sizeof(lb)),
+		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", label(s, c, lb, sizeof(lb)),
 			c->monitor, el, ov, ph, cy, hi);
+}
+
+/*
+ * Each build over its code layouts: the mean dormant cost per hit with its
+ * interval, and the spread of the layouts (analyze.c); once per build.
+ */
+static void dormant_builds(const struct pcost_session *s, const struct pcost_config_stats *st,
+			   FILE *out, bool md)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		char ph[64], sp[64];
+		bool first = true;
+
+		if (st[i].noprobe < 0 || st[i].dormant_layouts < 2)
+			continue;
+		for (size_t j = 0; j < i && first; j++)
+			first = !(st[j].noprobe >= 0 && !strcmp(variant_of(&s->configs[j]),
+								 variant_of(&s->configs[i])) &&
+				  scale_of(&s->configs[j]) == scale_of(&s->configs[i]));
+		if (!first)
+			continue;
+		if (!header) {
+			fprintf(out, "\n# dormant cost per hit of each build over its %zu code layouts "
+				     "(mean [95%%], spread of the layouts)\n", st[i].dormant_layouts);
+			if (md)
+				fprintf(out, "| variant | per hit | layouts from .. to |\n|---|---|---|\n");
+			else
+				fprintf(out, "  %-16s %-26s %s\n", "variant", "per hit", "layouts from .. to");
+			header = true;
+		}
+		pcost_text_ns_ci(st[i].dormant_all_per_hit_ns, st[i].dormant_all_per_hit_ns_lo,
+				 st[i].dormant_all_per_hit_ns_hi, NULL, ph, sizeof(ph));
+		snprintf(sp, sizeof(sp), "%.2f .. %.2f ns", st[i].dormant_spread_min,
+			 st[i].dormant_spread_max);
+		if (md)
+			fprintf(out, "| %s | %s | %s |\n", variant_of(&s->configs[i]), ph, sp);
+		else
+			fprintf(out, "  %-16s %-26s %s\n", variant_of(&s->configs[i]), ph, sp);
+	}
 }
 
 /* Each probe build's dormant run against the no-probe build's (analyze.c pairs them). */
@@ -226,7 +274,7 @@ static void dormant_section(const struct pcost_session *s, const struct pcost_co
 			if (md)
 				fprintf(out, "| variant | overhead | per hit |\n|---|---|---|\n");
 			else
-				fprintf(out, "  %-13s %-25s %s\n", "variant", "overhead", "per hit");
+				fprintf(out, "  %-16s %-25s %s\n", "variant", "overhead", "per hit");
 			header = true;
 		}
 		pcost_text_pct_ci(st[i].dormant_overhead, st[i].dormant_overhead_lo,
@@ -236,8 +284,9 @@ static void dormant_section(const struct pcost_session *s, const struct pcost_co
 		if (md)
 			fprintf(out, "| %s | %s | %s |\n", label(s, c, lb, sizeof(lb)), ov, ph);
 		else
-			fprintf(out, "  %-13s %-25s %s\n", label(s, c, lb, sizeof(lb)), ov, ph);
+			fprintf(out, "  %-16s %-25s %s\n", label(s, c, lb, sizeof(lb)), ov, ph);
 	}
+	dormant_builds(s, st, out, md);
 }
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
@@ -248,7 +297,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		fprintf(out, "| variant | method | elapsed | overhead | per hit [95%%] | cycles/hit | hits "
 			     "counted / expected |\n|---|---|---|---|---|---|---|\n");
 	else
-		fprintf(out, "  %-13s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
+		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
 			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
 	for (size_t i = 0; i < s->nconfigs; i++)
 		text_row(s, st, i, out, md);
@@ -349,6 +398,11 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 			      t->dormant_overhead_hi);
 		pcost_json_ci(o, "dormant_per_hit_ns", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
 			      t->dormant_per_hit_ns_hi);
+		pcost_json_count(o, "dormant_layouts", (double)t->dormant_layouts, t->noprobe >= 0);
+		pcost_json_ci(o, "dormant_all_per_hit_ns", t->dormant_all_per_hit_ns,
+			      t->dormant_all_per_hit_ns_lo, t->dormant_all_per_hit_ns_hi);
+		cJSON_AddItemToObject(o, "dormant_spread_min_ns", pcost_json_num(t->dormant_spread_min));
+		cJSON_AddItemToObject(o, "dormant_spread_max_ns", pcost_json_num(t->dormant_spread_max));
 		cJSON_AddItemToArray(rows, o);
 	}
 	pcost_json_warnings(root, NULL, 0);

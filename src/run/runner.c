@@ -530,8 +530,15 @@ static bool precise_enough(struct pcost_runner *r)
 	for (size_t i = 0; i < r->nslots && ok; i++) {
 		const struct pcost_config_stats *x = &st[r->slots[i].config];
 
-		if (r->slots[i].dropped || x->baseline < 0)
-			continue; /* a baseline: nothing to narrow */
+		if (r->slots[i].dropped)
+			continue;
+		/* probes: each build's dormant cost (over its layouts) to +- precision_dormant_ns */
+		if (r->opts.precision_dormant_ns > 0 && x->noprobe >= 0 &&
+		    !((x->dormant_all_per_hit_ns_hi - x->dormant_all_per_hit_ns_lo) / 2 <
+		      r->opts.precision_dormant_ns))
+			ok = false;
+		if (x->baseline < 0)
+			continue; /* a baseline: no overhead to narrow */
 		if (x->nok < 2 || isnan(x->overhead_lo) ||
 		    !((x->overhead_hi - x->overhead_lo) / 2 < r->opts.precision))
 			ok = false;

@@ -323,8 +323,73 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 	     p.diff_lo, p.diff_hi);
 	scale3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi,
 	       1 / hits);
+	st->dormant_se = p.diff_se / hits;
+	st->dormant_df = p.df;
 	free(x);
 	free(y);
+}
+
+/* Arguments without the layout=... word: what the code-layout copies of one build share. */
+static void args_without_layout(const char *a, char *out, size_t len)
+{
+	const char *l = a ? strstr(a, "layout=") : NULL;
+
+	if (!l || (l != a && l[-1] != ' ')) {
+		snprintf(out, len, "%s", a ? a : "");
+		return;
+	}
+	snprintf(out, len, "%.*s%s", (int)(l - a), a, l + strcspn(l, " ") + (l[strcspn(l, " ")] == ' '));
+	/* "... kernel=all layout=a32": the blank before a last word goes with it. */
+	if (*out && out[strlen(out) - 1] == ' ')
+		out[strlen(out) - 1] = 0;
+}
+
+static bool same_build(const struct pcost_config *a, const struct pcost_config *b)
+{
+	char x[512], y[512];
+
+	if (!same(a->workload, b->workload) || !same(a->variant, b->variant) ||
+	    !same(a->monitor, b->monitor) || scale_of(a) != scale_of(b))
+		return false;
+	args_without_layout(a->workload_args, x, sizeof(x));
+	args_without_layout(b->workload_args, y, sizeof(y));
+	return !strcmp(x, y);
+}
+
+/* The mean of a build's dormant cost over its code layouts (see analyze.h). */
+static void dormant_layouts(const struct pcost_session *s, struct pcost_config_stats *st)
+{
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		double sum = 0, var = 0, den = 0, lo = INFINITY, hi = -INFINITY, m, se, df, t;
+		size_t n = 0;
+
+		if (st[i].noprobe < 0)
+			continue;
+		for (size_t j = 0; j < s->nconfigs; j++) {
+			double d = st[j].dormant_per_hit_ns, v = st[j].dormant_se * st[j].dormant_se;
+
+			if (st[j].noprobe < 0 || !same_build(&s->configs[i], &s->configs[j]) ||
+			    !isfinite(d) || !isfinite(v))
+				continue;
+			sum += d;
+			var += v;
+			den += v > 0 ? v * v / st[j].dormant_df : 0;
+			lo = fmin(lo, d);
+			hi = fmax(hi, d);
+			n++;
+		}
+		st[i].dormant_layouts = n;
+		if (!n)
+			continue;
+		m = sum / (double)n;
+		se = sqrt(var) / (double)n;
+		df = den > 0 ? var * var / den : NAN;
+		t = pcost_t_quantile(PCOST_CONF, df);
+		set3(&st[i].dormant_all_per_hit_ns, &st[i].dormant_all_per_hit_ns_lo,
+		     &st[i].dormant_all_per_hit_ns_hi, m, m - t * se, m + t * se);
+		st[i].dormant_spread_min = lo;
+		st[i].dormant_spread_max = hi;
+	}
 }
 
 /* Arguments equal but for one word (the size), in the same order. */
@@ -468,6 +533,9 @@ static void init_nan(struct pcost_config_stats *st)
 	set_nan(&st->fit_per_event_ns, &st->fit_per_event_ns_lo, &st->fit_per_event_ns_hi);
 	set_nan(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi);
 	set_nan(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi);
+	set_nan(&st->dormant_all_per_hit_ns, &st->dormant_all_per_hit_ns_lo,
+		&st->dormant_all_per_hit_ns_hi);
+	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = st->dormant_df = NAN;
 	st->p_value = st->fit_r2 = st->overhead_se = st->overhead_df = NAN;
 	st->noprobe = -1;
 }
@@ -493,6 +561,7 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 		}
 		dormant(s, i, &st[i]);
 	}
+	dormant_layouts(s, st);
 	fits(s, st);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		two_costs(s, i, &st[i]);

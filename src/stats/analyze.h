@@ -63,6 +63,16 @@ struct pcost_config_stats {
 	double dormant_overhead, dormant_overhead_lo, dormant_overhead_hi;
 	double dormant_per_hit_ns, dormant_per_hit_ns_lo, dormant_per_hit_ns_hi;
 	const char *dormant_source;	/* "timed region" or "elapsed" */
+	double dormant_se, dormant_df;	/* of dormant_per_hit_ns, to combine layouts */
+	/*
+	 * The same build at every code layout of the session (layout=... in the
+	 * arguments): the mean of their dormant costs per hit with its interval
+	 * (independent estimates, Welch-Satterthwaite df) and the spread (least
+	 * and greatest layout).  Equal in the rows of every layout of the build.
+	 */
+	size_t dormant_layouts;
+	double dormant_all_per_hit_ns, dormant_all_per_hit_ns_lo, dormant_all_per_hit_ns_hi;
+	double dormant_spread_min, dormant_spread_max;
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
 	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
 };
