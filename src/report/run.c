@@ -174,7 +174,7 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 		timed |= src && !strcmp(src, "timed region");
 		fit |= src && !strcmp(src, "scale fit");
 		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why)
-			fprintf(out, "  %s on %s: per event n/a: %s\n", s->configs[i].monitor,
+			fprintf(out, "  per event n/a for %s on %s: %s\n", s->configs[i].monitor,
 				s->configs[i].workload, st[i].per_event_why);
 	}
 	if (timed)
