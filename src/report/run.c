@@ -385,6 +385,20 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		snprintf(buf, sizeof(buf), isfinite(x->p_value) ? "%.2g" : "n/a", x->p_value);
 		fprintf(out, "%s | %s | %s | %s | %s |\n", ov, buf, fx, pe, me);
 	}
+	for (size_t i = 0, n = 0; i < s->nconfigs; i++) {
+		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
+			continue;
+		if (!n++)
+			fprintf(out, "\n**Fit over the --scale sizes**: extra = fixed + per event x events "
+				     "[95%%]\n\n| workload | monitor | fixed | per event | R^2 |\n"
+				     "|---|---|---|---|---|\n");
+		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi, NULL,
+				 fx, sizeof(fx));
+		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
+				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
+		fprintf(out, "| %s | %s | %s | %s | %.3f |\n", s->configs[i].workload,
+			s->configs[i].monitor, fx, pe, st[i].fit_r2);
+	}
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "%s- warning: %s\n", i ? "" : "\n", w.msg[i]);
@@ -407,6 +421,7 @@ int pcost_report_run(const struct pcost_session *s, enum pcost_format f, FILE *o
 	case PCOST_FMT_CSV:
 		csv(s, st, out);
 		break;
+	case PCOST_FMT_HTML: /* the page (html.c) lays out the markdown tables */
 	case PCOST_FMT_MARKDOWN:
 		markdown(s, st, out);
 		break;
