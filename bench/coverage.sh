@@ -24,10 +24,10 @@ PC=$(realpath "${PROBECOST:-./probecost}")
 CPU=${CPU:-0}
 STUDIES=${STUDIES:-24}
 [ "${QUICK:-0}" = 1 ] && STUDIES=8
-LOOPS=${LOOPS:-20000}
-WORK=${WORK:-1000}
-EVENT=${EVENT:-500}
-FIXED=${FIXED:-5000000}
+LOOPS=${LOOPS:-10000}
+WORK=${WORK:-500}
+EVENT=${EVENT:-2000}
+FIXED=${FIXED:-20000000}
 command -v jq >/dev/null || { echo "skip: jq not installed (Debian package jq)"; exit 0; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 rows="$tmp/rows"
@@ -62,17 +62,31 @@ echo >&2
 echo "# $STUDIES studies of probecost run --runs 5 --warmup 1 --scale 1,2 --cpu $CPU:"
 echo "# spin loops=$LOOPS work=$WORK ns, inject:event=$EVENT,fixed=$FIXED; $(($(date +%s) - t0)) s"
 echo "# truth: the injected spins as the workload timed them (mean per event $(awk '$1 == "per_event" { s += $2; n++ } END { printf "%.0f", s / n }' "$rows") ns)"
-printf '%-14s %8s %9s %10s %14s  %s\n' figure studies coverage "bias" "half-width" verdict
-fail=0
+printf '%-14s %8s %10s %9s %24s %12s  %s\n' figure studies unbounded coverage "bias [95%]" "half-width" verdict
+fail=0 loose=0
 for f in per_event fixed extra overhead fit_per_event fit_fixed; do
 	sel() { awk -v f="$f" '$1 == f && $3 != "null" && $4 != "null" && $5 != "null"' "$rows"; }
-	read -r n cov bias < <(sel | awk '{ n++; if ($4 <= $2 && $2 <= $5) c++; b += $3 / $2 - 1 }
-		END { if (!n) print 0, "nan", "nan"; else printf "%d %.3f %+.2f%%\n", n, c / n, 100 * b / n }')
+	unb=$(awk -v f="$f" '$1 == f && $3 != "null" && ($4 == "null" || $5 == "null")' "$rows" | wc -l)
+	# t(0.975) for the bias interval: 2.02 at 40 studies, 2.07 at 24, 2.36 at 8 (normal beyond).
+	read -r n cov bias blo bhi < <(sel | awk '{ n++; if ($4 <= $2 && $2 <= $5) c++; d = $3 / $2 - 1; b += d; b2 += d * d }
+		END { if (n < 2) { print n, "nan", "nan", "nan", "nan"; exit }
+		      m = b / n; sd = sqrt((b2 - n * m * m) / (n - 1)); t = n >= 40 ? 2.02 : n >= 24 ? 2.07 : 2.36
+		      printf "%d %.3f %.2f %.2f %.2f\n", n, c / n, 100 * m, 100 * (m - t * sd / sqrt(n)), 100 * (m + t * sd / sqrt(n)) }')
 	hw=$(sel | awk '{ printf "%.1f%%\n", 100 * ($5 - $4) / 2 / $2 }' | sort -g |
 		awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "nan" }')
-	ok=$(awk -v c="$cov" -v b="${bias%\%}" -v n="$n" 'BEGIN { print (n > 0 && c >= 0.90 && b <= 3 && b >= -3) ? "ok" : "MISS" }')
-	[ "$ok" = ok ] || fail=1
-	printf '%-14s %8s %9s %10s %14s  %s\n' "$f" "$n" "$cov" "$bias" "+-$hw" "$ok"
+	ok=$(awk -v c="$cov" -v b="$bias" -v l="$blo" -v h="$bhi" -v n="$n" 'BEGIN {
+		if (!(n > 1 && c >= 0.90)) print "MISS"
+		else if (b >= -3 && b <= 3 && l >= -3 && h <= 3) print "ok"
+		else if (l <= 3 && h >= -3) print "ok,bias-unresolved"
+		else print "MISS" }')
+	case $ok in MISS) fail=1;; ok,*) loose=1;; esac
+	printf '%-14s %8s %10s %9s %24s %12s  %s\n' "$f" "$n" "$unb" "$cov" \
+		"$(printf '%+.2f%% [%+.1f, %+.1f]' "$bias" "$blo" "$bhi")" "+-$hw" "$ok"
 done
-[ $fail = 0 ] && echo "verdict: PASS (coverage >= 0.90, |bias| <= 3% for every figure)" \
-	|| echo "verdict: FAIL (a figure below 0.90 coverage or beyond 3% bias)"
+if [ $fail = 1 ]; then
+	echo "verdict: FAIL (a figure below 0.90 coverage, or biased beyond 3%)"
+elif [ $loose = 1 ]; then
+	echo "verdict: PASS on coverage; some biases not resolved to 3% at this noise (more STUDIES, a quieter machine)"
+else
+	echo "verdict: PASS (coverage >= 0.90, |bias| <= 3% for every figure)"
+fi

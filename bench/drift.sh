@@ -54,7 +54,7 @@ rows=()
 export PCOST_SPIN_LOG="$tmp/pc.log"
 drift_from
 js=$(taskset -c "$CPU" "$PC" run --no-store --cpu "$CPU" --warmup 1 --min-runs 5 --max-runs 100000 \
-	--precision 0.0001 --max-time "$BUDGET" --format json -m "env PCOST_INJECT_EVENT_NS=$EVENT" \
+	--precision 0.001 --max-time "$BUDGET" --format json -m "env PCOST_INJECT_EVENT_NS=$EVENT" \
 	-- "${A[@]}" 2>/dev/null)
 stop_hog
 read -r est lo hi nb < <(printf '%s' "$js" | jq -r '.statistics[1] | "\(.extra_ns) \(.extra_ns_lo) \(.extra_ns_hi) \(.pairs)"')
@@ -65,8 +65,8 @@ export PCOST_SPIN_LOG="$tmp/hf.log"
 drift_from
 taskset -c "$CPU" hyperfine -N --runs "$n" --warmup 1 --export-json "$tmp/hf.json" "${A[*]}" "${B[*]}" >/dev/null 2>&1
 stop_hog
-read -r est lo hi < <(jq -r '.results as $r | ($r[1].mean - $r[0].mean) * 1e9 as $d |
-	(1.96 * 1e9 * (($r[0].stddev * $r[0].stddev + $r[1].stddev * $r[1].stddev) / ($r[0].times | length)) | sqrt) as $h |
+read -r est lo hi < <(jq -r '.results as $r | (($r[1].mean - $r[0].mean) * 1e9) as $d |
+	(1.96e9 * ((($r[0].stddev * $r[0].stddev + $r[1].stddev * $r[1].stddev) / ($r[0].times | length)) | sqrt)) as $h |
 	"\($d) \($d - $h) \($d + $h)"' "$tmp/hf.json")
 rows+=("hyperfine-N $(truth "$tmp/hf.log") $est $lo $hi $n+$n-runs")
 

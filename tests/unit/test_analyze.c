@@ -280,6 +280,50 @@ static void test_probes_baselines(void **state)
 	pcost_session_release(&s);
 }
 
+/*
+ * Two code layouts of each build: plain costs 1 ns per hit at the default
+ * layout and 3 ns at a64 (the layout, not the probe, moved); the build's figure
+ * is their mean, 2 ns, with the spread 1..3 and an interval from both.
+ */
+static void test_dormant_layouts(void **state)
+{
+	static const char *const lay[] = { "", " layout=a64" };
+	static const double per_hit[] = { 1, 3 }, noise[] = { 10, 40, -40, -10 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	for (int l = 0; l < 2; l++)
+		for (int v = 0; v < 2; v++) {
+			char args[96];
+			struct pcost_config *c;
+
+			snprintf(args, sizeof(args), "variant=%s scale=1 kernel=all%s", v ? "plain" : "none",
+				 lay[l]);
+			c = pcost_session_add_config(&s, "stanford", args, "dormant", v ? "plain" : "none",
+						     "hit");
+			c->expected_events = 1000;
+			for (uint32_t b = 0; b < 4; b++)
+				add_timed(c, b, 2e6, 1e6 + b * 100 + v * (1000 * per_hit[l] + noise[b]), 1000, 1);
+		}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].noprobe, 0);
+	assert_int_equal(st[3].noprobe, 2);
+	NEAR(st[1].dormant_per_hit_ns, 1, 1e-9);
+	NEAR(st[3].dormant_per_hit_ns, 3, 1e-9);
+	assert_int_equal(st[1].dormant_layouts, 2);
+	NEAR(st[1].dormant_all_per_hit_ns, 2, 1e-9);
+	NEAR(st[3].dormant_all_per_hit_ns, 2, 1e-9);
+	NEAR(st[1].dormant_spread_min, 1, 1e-9);
+	NEAR(st[1].dormant_spread_max, 3, 1e-9);
+	assert_true(st[1].dormant_all_per_hit_ns_lo < 2 && st[1].dormant_all_per_hit_ns_hi > 2);
+	/* Two layouts of equal noise: half the variance of one, over more df. */
+	assert_true(st[1].dormant_all_per_hit_ns_hi - 2 < st[1].dormant_per_hit_ns_hi - 1);
+	free(st);
+	pcost_session_release(&s);
+}
+
 /* --scale: extra = 500 + 2 x events exactly -> fixed 500, slope 2, R^2 1. */
 static void test_fit(void **state)
 {
@@ -365,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_per_event_not_startup),
 		cmocka_unit_test(test_fit_groups_and_intervals),
 		cmocka_unit_test(test_probes_baselines),
+		cmocka_unit_test(test_dormant_layouts),
 		cmocka_unit_test(test_argv_split),
 		cmocka_unit_test(test_launch),
 	};
