@@ -35,32 +35,35 @@ static bool counts_syscalls(const char *monitor)
 }
 
 /*
- * One line for the whole session: the configurations whose runs shared their
- * CPUs with other processes (or lost time to the hypervisor) beyond the
- * thresholds, each with its share; such runs carry the others' interference.
+ * One line for the whole session: how much CPU time other processes took on
+ * the runs' CPUs, as a share of the runs' wall time, from the least to the
+ * most busy configuration (JSON has each), when any passes the thresholds;
+ * such runs carry the others' interference.
  */
 static void busy_warning(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 struct pcost_run_warnings *w)
 {
-	char list[160] = "";
-	size_t len = 0, n = 0;
-	double steal = 0;
+	double lo = INFINITY, hi = -INFINITY, steal = 0;
+	size_t ilo = 0, ihi = 0, n = 0;
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		double o = st[i].other_cpu_ns / st[i].wall.mean, t = st[i].steal_ns / st[i].wall.mean;
 
-		if (!st[i].nok || !isfinite(o) || (o <= BUSY_OTHER && !(t > BUSY_STEAL)))
+		if (!st[i].nok || !isfinite(o))
 			continue;
+		if (o < lo)
+			lo = o, ilo = i;
+		if (o > hi)
+			hi = o, ihi = i;
 		steal = fmax(steal, t);
-		if (len < sizeof(list) - 40)
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %.0f%%",
-						n ? ", " : "", s->configs[i].monitor, 100 * o);
-		n++;
+		n += o > BUSY_OTHER || t > BUSY_STEAL;
 	}
 	if (n)
-		add(w, "busy machine: other processes used CPU time equal to %s of the runs' wall "
-		    "time on their CPUs%s (steal up to %.1f%%): the timings carry their interference",
-		    list, len >= sizeof(list) - 40 ? ", ..." : "", 100 * steal);
+		add(w, "busy machine: other processes took CPU time equal to %.0f%% (%s on %s) to "
+		    "%.0f%% (%s on %s) of the runs' wall time on their CPUs, steal up to %.1f%%: the "
+		    "timings carry their interference", 100 * lo, s->configs[ilo].monitor,
+		    s->configs[ilo].workload, 100 * hi, s->configs[ihi].monitor,
+		    s->configs[ihi].workload, 100 * steal);
 }
 
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,

@@ -168,7 +168,7 @@ static void test_busy(void **state)
 			x->steal_ns = 0;
 		}
 	txt = render(&s, PCOST_FMT_TEXT);
-	assert_non_null(strstr(txt, "busy machine: other processes used CPU time equal to none 50%, strace 50%"));
+	assert_non_null(strstr(txt, "busy machine: other processes took CPU time equal to 50% (none on pipe) to 50% (none on pipe)"));
 	free(txt);
 	txt = render(&s, PCOST_FMT_JSON);
 	j = cJSON_Parse(txt);
