@@ -32,7 +32,7 @@ ph_jq='def lohi: if (.per_hit_ns_lo // null) != null then [.per_hit_ns_lo, .per_
 site_table() {
 	local rk=${3:-}
 	jq -r "$ph_jq"' def key: .method + (if "'"$rk"'" == "" then "" else " " + (.'"${rk:-method}"' | tostring) end);
-		. as $r | [.configs[] | select(.method != "dormant")] as $rows |
+		. as $r | [.statistics[] | select(.method != "dormant")] as $rows |
 		($rows | map(.'"$2"') | unique | sort_by(order)) as $cols |
 		($rows | map(key) | unique) as $keys |
 		def pad($w): . + (" " * ($w - length));
@@ -50,14 +50,14 @@ site_table() {
 # Every armed row counted its hits and has a per-hit figure.
 check_rows() {
 	local bad
-	bad=$(jq '[.configs[] | select(.method != "dormant" and
+	bad=$(jq '[.statistics[] | select(.method != "dormant" and
 		(.failed > 0 or .per_hit_ns == null or .hits_lost != 0))] | length' "$1")
 	[ "$bad" = 0 ] || { echo "  $bad armed configurations failed, lost hits or have no per-hit figure"; return 1; }
 }
 
 # Per method: does nop5 pay?  Its interval wholly below nop's, or not shown.
 nop5_verdict() {
-	jq -r "$ph_jq"' [.configs[] | select(.method != "dormant")] as $rows |
+	jq -r "$ph_jq"' [.statistics[] | select(.method != "dormant")] as $rows |
 		($rows | map(.method) | unique)[] as $m |
 		([$rows[] | select(.method == $m and .site == "nop")][0]) as $a |
 		([$rows[] | select(.method == $m and .site == "nop5")][0]) as $b |

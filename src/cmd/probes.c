@@ -57,10 +57,17 @@ static const char usage_text[] =
 	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
 	"                    time = fixed + per hit x hits (start-up apart)\n"
 	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
+	"  --layouts LIST    code layouts of each stanford build: default,a32,a64 (functions,\n"
+	"                    loops and jumps aligned to 32 or 64 bytes); default: all three\n"
+	"                    with --via dormant alone, else default\n"
+	"  --precision NS    --via dormant alone: add blocks until every dormant cost per\n"
+	"                    hit is known to +- NS (default 0.3), at least 5 blocks, at\n"
+	"                    most --max-time S (default 270); --runs N fixes the count\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
 	"  --hits N          hits CMD is expected to make (checked against each method's count)\n"
-	"  -r, --runs N      measured blocks (default 5); --warmup N (default 1)\n"
+	"  -r, --runs N      measured blocks (default 5, adaptive with --via dormant alone);\n"
+	"                    --warmup N (default 1)\n"
 	"  --cpu LIST        pin the workload to these CPUs (e.g. 0)\n"
 	"  --timeout S       per-run limit in seconds (default 600)\n"
 	"  --format F        text, json, csv, markdown (default text)\n"
@@ -69,6 +76,9 @@ static const char usage_text[] =
 
 struct opts {
 	const char *list, *binary, *probe, *via, *variants, *kernel, *db, *cpu, *workload, *sites;
+	const char *layouts;
+	double precision_ns, max_time;
+	bool runs_given;
 	uint64_t scales[MAX_SCALES], threads[MAX_THREADS], hits, runs, warmup;
 	size_t nscales, nthreads;
 	double timeout;
@@ -193,6 +203,7 @@ static size_t collect_sites(const struct pcost_sdt_list *l, const char *provider
 struct group {
 	const char *variant;	/* as recorded and shown */
 	int site;		/* stanford site encoding index */
+	int layout;		/* stanford code layout index (set per configuration) */
 	unsigned threads;
 	struct pcost_probe_site *sites;
 	size_t nsites;
@@ -211,6 +222,8 @@ struct plan {
 	size_t nsites;
 	unsigned threads[MAX_THREADS];
 	size_t nthreads;
+	int layouts[PCOST_STANFORD_NLAYOUTS];
+	size_t nlayouts;
 	int kernel;		/* stanford: one kernel's index, -1: all */
 	int64_t stanford_hits;	/* stanford: hits of one repetition of the kernels run */
 	struct pcost_monitor *mons[MAX_MONITORS];
@@ -265,6 +278,9 @@ static size_t stanford_args(const struct plan *pl, const struct group *g, uint64
 	snprintf(w[n++], 64, "scale=%llu", (unsigned long long)scale);
 	snprintf(w[n++], 64, "kernel=%s",
 		 pl->kernel < 0 ? "all" : pcost_stanford_kernel_name(pl->kernel));
+	/* The default layout keeps the arguments it always had. */
+	if (g->layout)
+		snprintf(w[n++], 64, "layout=%s", pcost_stanford_layout_name(g->layout));
 	return n;
 }
 
@@ -452,6 +468,55 @@ static int parse_shape(const struct opts *o, struct plan *pl)
 	return 0;
 }
 
+/* Only the dormant method: the dormant-cost study (every layout, adaptive blocks). */
+static bool dormant_only(const struct plan *pl)
+{
+	return pl->nmethods == 1 && pl->methods[0] == &pcost_probe_dormant;
+}
+
+static int parse_layouts(const struct opts *o, struct plan *pl)
+{
+	char buf[128], *w[8];
+	size_t n;
+	bool stanford = !strcmp(pl->wl->name, "stanford");
+
+	if (!o->layouts) {
+		for (int l = 0; l < (dormant_only(pl) && stanford ? PCOST_STANFORD_NLAYOUTS : 1); l++)
+			pl->layouts[pl->nlayouts++] = l;
+		return 0;
+	}
+	if (!stanford)
+		return usage_error("--layouts: the %s workload has one code layout", pl->wl->name);
+	n = split_list(o->layouts, buf, sizeof(buf), w, ARRAY_SIZE(w));
+	for (size_t i = 0; i < n; i++) {
+		int l = pcost_stanford_layout_find(w[i]);
+
+		if (l < 0)
+			return usage_error("--layouts: unknown layout '%s' (default, a32, a64)", w[i]);
+		if (pl->nlayouts < ARRAY_SIZE(pl->layouts))
+			pl->layouts[pl->nlayouts++] = l;
+	}
+	if (!pl->nlayouts)
+		return usage_error("--layouts: give at least one layout");
+	return 0;
+}
+
+/*
+ * --via dormant alone: blocks are added until every build's dormant cost per
+ * hit is within +- precision_ns (at least 5 blocks, the calibrated minimum),
+ * or max_time is spent; --runs fixes the count instead.
+ */
+static void dormant_study(const struct opts *o, const struct plan *pl, struct pcost_runner_opts *ro)
+{
+	if (!dormant_only(pl) || o->runs_given)
+		return;
+	ro->runs = 0;
+	ro->min_runs = 5;
+	ro->max_runs = 0;
+	ro->precision_dormant_ns = o->precision_ns;
+	ro->max_time_s = o->max_time;
+}
+
 /* Check BIN the way the issue lists the bad inputs; fills an absolute path. */
 static int check_binary(const char *bin, char *abs, size_t len)
 {
@@ -509,7 +574,7 @@ static bool method_fits(const struct pcost_probe_method *m, const struct group *
 static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *pl,
 		     struct pcost_session *s, const char *path, const struct group *g)
 {
-	char w[6][64], args[400];
+	char w[7][64], args[448];
 	char *wargv[10] = { (char *)pcost_self_exe(), "workload", (char *)pl->wl->name };
 	struct pcost_target t = { .workload = pl->wl->name, .workload_args = args,
 				  .variant = g->variant, .unit = "hit", .argv = wargv, .scale = 1,
@@ -521,8 +586,16 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 
 		if (!method_fits(pl->methods[i], g))
 			continue;
-		for (size_t si = 0; si < o->nscales && !rc; si++) {
-			size_t n = pl->wl->args(pl, g, o->scales[si], w), off = 0;
+		/* Every scale and layout; the layout copies exist for the SDT builds' nop sites. */
+		for (size_t si = 0; si < o->nscales * pl->nlayouts && !rc; si++) {
+			struct group gl = *g;
+			uint64_t scale = o->scales[si / pl->nlayouts];
+			size_t n, off = 0;
+
+			gl.layout = pl->layouts[si % pl->nlayouts];
+			if (gl.layout && (gl.site || gl.lttng))
+				continue;
+			n = pl->wl->args(pl, &gl, scale, w);
 
 			for (size_t k = 0; k < n; k++) {
 				wargv[3 + k] = w[k];
@@ -530,11 +603,10 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 							k ? " " : "", w[k]);
 			}
 			wargv[3 + n] = NULL;
-			t.scale = (double)o->scales[si];
+			t.scale = (double)scale;
 			/* Every unit of scale is the same work: hits scale exactly. */
 			rc = add_config(r, pl, s, pl->methods[i], path, g->sites, g->nsites, &t,
-					g->baseline_only ? 0 : g->unit_hits * (int64_t)o->scales[si],
-					&mon);
+					g->baseline_only ? 0 : g->unit_hits * (int64_t)scale, &mon);
 		}
 	}
 	return rc;
@@ -559,6 +631,10 @@ static int plan_builtin(const struct opts *o, struct pcost_runner *r, struct pla
 	}
 	if (!rc)
 		rc = parse_methods(o, pl);
+	if (!rc)
+		rc = parse_layouts(o, pl);
+	if (!rc)
+		dormant_study(o, pl, &r->opts);
 	for (size_t i = 0; i < pl->nmethods && !o->variants && in_choices(pl->wl->choices, "lttng");
 	     i++)
 		if (pl->methods[i] == &pcost_probe_lttng && pl->nvariants < ARRAY_SIZE(pl->variants))
@@ -767,7 +843,10 @@ static const struct option longopts[] = {
 	{ "kernel", required_argument, NULL, 'k' },
 	{ "workload", required_argument, NULL, 'W' },
 	{ "sites", required_argument, NULL, 'S' },
-	{ "threads", required_argument, NULL, 'T' },
+	{ "threads", required_argument, NULL, 'x' },
+	{ "layouts", required_argument, NULL, 'l' },
+	{ "precision", required_argument, NULL, 'P' },
+	{ "max-time", required_argument, NULL, 'T' },
 	{ "runs", required_argument, NULL, 'r' },
 	{ "warmup", required_argument, NULL, 'w' },
 	{ "cpu", required_argument, NULL, 'c' },
@@ -787,9 +866,9 @@ static int check_combination(const struct opts *o)
 			return usage_error("--binary and --probe go together");
 		if (!o->cmd_argc)
 			return usage_error("--binary needs the command to run after '--'");
-		if (o->variants || o->kernel || o->workload || o->sites || o->nthreads)
-			return usage_error("--variants, --kernel, --workload, --sites and --threads "
-					   "are for the built-in workloads, not --binary");
+		if (o->variants || o->kernel || o->workload || o->sites || o->nthreads || o->layouts)
+			return usage_error("--variants, --kernel, --layouts, --workload, --sites and "
+					   "--threads are for the built-in workloads, not --binary");
 	} else if (o->cmd_argc) {
 		return usage_error("a command after '--' needs --binary and --probe");
 	} else if (o->have_hits) {
@@ -801,7 +880,7 @@ static int check_combination(const struct opts *o)
 int cmd_probes(int argc, char **argv)
 {
 	struct opts o = { .scales = { 10 }, .nscales = 1, .runs = 5, .warmup = 1, .timeout = 600,
-			  .fmt = PCOST_FMT_TEXT };
+			  .fmt = PCOST_FMT_TEXT, .precision_ns = 0.3, .max_time = 270 };
 	struct pcost_session s;
 	int c, rc;
 
@@ -817,7 +896,16 @@ int cmd_probes(int argc, char **argv)
 		case 'k': o.kernel = optarg; break;
 		case 'W': o.workload = optarg; break;
 		case 'S': o.sites = optarg; break;
+		case 'l': o.layouts = optarg; break;
+		case 'P':
+			if (pcost_parse_double(optarg, 0.001, 1e6, &o.precision_ns))
+				return usage_error("--precision: '%s' is not in ns (0.001..1000000)", optarg);
+			break;
 		case 'T':
+			if (pcost_parse_double(optarg, 1, 86400, &o.max_time))
+				return usage_error("--max-time: '%s' is not in seconds (1..86400)", optarg);
+			break;
+		case 'x':
 			if (!(o.nthreads = parse_numbers(optarg, o.threads, MAX_THREADS, 1, 1024)))
 				return usage_error("--threads: '%s' is not a list of up to %d numbers in "
 						   "1..1024", optarg, MAX_THREADS);
@@ -838,6 +926,7 @@ int cmd_probes(int argc, char **argv)
 		case 'r':
 			if (pcost_parse_u64(optarg, 1, 100000, &o.runs))
 				return usage_error("--runs: '%s' is not in 1..100000", optarg);
+			o.runs_given = true;
 			break;
 		case 'w':
 			if (pcost_parse_u64(optarg, 0, 1000, &o.warmup))

@@ -18,19 +18,25 @@
 
 static const char *const kernel_names[PCOST_SK_N] = PCOST_STANFORD_KERNEL_NAMES;
 
-/* Variant names as users write them, their providers and entry points. */
+/* Variant names as users write them, their providers and entry points (one per code layout). */
+#define LAYOUTS(v) { v, v##_a32, v##_a64 }
 static const struct {
 	const char *name, *provider;
-	pcost_stanford_fn fn;
+	pcost_stanford_fn fn[PCOST_STANFORD_NLAYOUTS];
 } variants[PCOST_STANFORD_NVARIANTS] = {
-	{ "none", NULL, pcost_stanford_none },
-	{ "plain", "stanford_plain", pcost_stanford_plain },
-	{ "volatile", "stanford_volatile", pcost_stanford_volatile },
-	{ "plain-sem", "stanford_plain_sem", pcost_stanford_plain_sem },
-	{ "volatile-sem", "stanford_volatile_sem", pcost_stanford_volatile_sem },
+	{ "none", NULL, LAYOUTS(pcost_stanford_none) },
+	{ "plain", "stanford_plain", LAYOUTS(pcost_stanford_plain) },
+	{ "volatile", "stanford_volatile", LAYOUTS(pcost_stanford_volatile) },
+	{ "plain-sem", "stanford_plain_sem", LAYOUTS(pcost_stanford_plain_sem) },
+	{ "volatile-sem", "stanford_volatile_sem", LAYOUTS(pcost_stanford_volatile_sem) },
 };
 
-/* Probe-site encodings (kernels.c): entry points of each variant per site; nop is variants[]. */
+static const char *const layout_names[PCOST_STANFORD_NLAYOUTS] = { "default", "a32", "a64" };
+
+/*
+ * Probe-site encodings (kernels.c): entry points of each variant per site, in
+ * the default layout (the nop encoding is variants[]).
+ */
 static const char *const site_names[PCOST_STANFORD_NSITES] = { "nop", "nop5", "nop10" };
 #define SITE_FNS(s)                                                                                \
 	{ pcost_stanford_none, pcost_stanford_plain_##s, pcost_stanford_volatile_##s,             \
@@ -40,7 +46,7 @@ static const pcost_stanford_fn site_fns[PCOST_STANFORD_NSITES][PCOST_STANFORD_NV
 };
 
 /* Parameter indices: the order of params[] below. */
-enum { P_SCALE, P_VARIANT, P_KERNEL, P_SITE };
+enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT, P_SITE };
 
 static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
@@ -52,8 +58,10 @@ static const struct pcost_param_desc params[] = {
 	[P_KERNEL] = { "kernel", PCOST_PARAM_ENUM, 0, 0, 0,
 		       "all|perm|towers|queens|intmm|puzzle|quick|bubble|tree|fft",
 		       "run every kernel, or only this one" },
+	[P_LAYOUT] = { "layout", PCOST_PARAM_ENUM, 0, 0, 0, "default|a32|a64",
+		       "code layout: as built, or functions, loops and jumps aligned to 32 or 64 bytes" },
 	[P_SITE] = { "site", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10",
-		     "probe-site encoding: sdt.h's nop, or a 5- or 10-byte nop" },
+		     "probe-site encoding: sdt.h's nop, or a 5- or 10-byte nop (default layout)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -84,6 +92,19 @@ const char *pcost_stanford_kernel_name(int k)
 	return k >= 0 && k < PCOST_SK_N ? kernel_names[k] : NULL;
 }
 
+const char *pcost_stanford_layout_name(int l)
+{
+	return l >= 0 && l < PCOST_STANFORD_NLAYOUTS ? layout_names[l] : NULL;
+}
+
+int pcost_stanford_layout_find(const char *name)
+{
+	for (int l = 0; l < PCOST_STANFORD_NLAYOUTS; l++)
+		if (!strcmp(layout_names[l], name))
+			return l;
+	return -1;
+}
+
 const char *pcost_stanford_site_name(int site)
 {
 	return site >= 0 && site < PCOST_STANFORD_NSITES ? site_names[site] : NULL;
@@ -108,36 +129,50 @@ int pcost_stanford_site_provider(int v, int site, char *buf, size_t len)
 	return 0;
 }
 
-int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
-			    uint64_t hits[PCOST_SK_N])
+/* Variant v in a code layout and a site encoding (the encodings exist in the default layout). */
+static int run_build(int v, int layout, int site, unsigned mask, uint64_t reps,
+		     uint64_t hits[PCOST_SK_N])
 {
-	if (v == PCOST_STANFORD_LTTNG && !site) {
+	if (v == PCOST_STANFORD_LTTNG && !site && !layout) {
 		pcost_stanford_fn fn = (pcost_stanford_fn)pcost_lttng_sym("pcost_stanford_lttng");
 
 		return fn ? fn(mask, reps, hits) : -ENOENT;
 	}
-	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS || site < 0 || site >= PCOST_STANFORD_NSITES)
+	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS || layout < 0 ||
+	    layout >= PCOST_STANFORD_NLAYOUTS || site < 0 || site >= PCOST_STANFORD_NSITES ||
+	    (site && layout))
 		return -EINVAL;
-	return (site ? site_fns[site][v] : variants[v].fn)(mask, reps, hits);
+	return (site ? site_fns[site][v] : variants[v].fn[layout])(mask, reps, hits);
+}
+
+int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
+			    uint64_t hits[PCOST_SK_N])
+{
+	return run_build(v, 0, site, mask, reps, hits);
 }
 
 int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N])
 {
-	return pcost_stanford_run_site(v, 0, mask, reps, hits);
+	return run_build(v, 0, 0, mask, reps, hits);
 }
 
 static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t hits[PCOST_SK_N], total = 0;
-	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL], site = (int)p->v[P_SITE];
+	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL], lay = (int)p->v[P_LAYOUT];
+	int site = (int)p->v[P_SITE];
 	unsigned mask = k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1);
 	size_t off;
 	pcost_ns t0;
 	int bad;
 
+	if ((site || v == PCOST_STANFORD_LTTNG) && lay) {
+		error("stanford: the layouts a32 and a64 exist for the SDT builds' nop sites only");
+		return -EINVAL;
+	}
 	prctl(PR_SET_NAME, "pcost-stanford");
 	t0 = pcost_now_ns();
-	bad = pcost_stanford_run_site(v, site, mask, p->v[P_SCALE], hits);
+	bad = run_build(v, lay, site, mask, p->v[P_SCALE], hits);
 	res->timed_ns = pcost_now_ns() - t0;
 	if (v != PCOST_STANFORD_LTTNG)
 		pcost_wl_report_trampoline(res);
@@ -149,8 +184,8 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 		return -EIO;
 	}
 	off = strlen(res->extra);
-	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s",
-				pcost_stanford_variant_name(v));
+	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s layout=%s",
+				pcost_stanford_variant_name(v), layout_names[lay]);
 	if (v != PCOST_STANFORD_LTTNG) /* a tracepoint is no probe-site encoding */
 		off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " site=%s",
 					site_names[site]);

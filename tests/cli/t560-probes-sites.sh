@@ -45,7 +45,7 @@ if [ "$(id -u)" != 0 ] || [ ! -r /sys/bus/event_source/devices/uprobe/type ] ||
 fi
 run_pc probes --workload uprobe --sites nop,nop5,nop10 --via uprobe,ftrace --scale 1 -r 1 \
 	--warmup 0 --cpu 0 --no-store --format json
-rows=$(printf '%s' "$out" | jq -c '[.configs[] | select(.method != "dormant")]')
+rows=$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method != "dormant")]')
 is "$(printf '%s' "$rows" | jq 'length')" 10 \
 	"uprobe workload: (nop, nop5, nop10, push, ret) x (uprobe, ftrace) rows"
 is "$(printf '%s' "$rows" | jq '[.[] | select(.hits_counted != 100000 or .hits_lost != 0)] | length')" 0 \
@@ -63,6 +63,6 @@ else
 fi
 run_pc probes --workload sdtargs --variants a6 --threads 1,2 --via uprobe --scale 1 -r 1 \
 	--warmup 0 --cpu 0 --no-store --format json
-is "$(printf '%s' "$out" | jq -c '[.configs[] | select(.method == "uprobe") | [.threads, .hits_counted]]')" \
+is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "uprobe") | [.threads, .hits_counted]]')" \
 	"[[1,100000],[2,200000]]" "sdtargs --threads 1,2: every thread's hits counted"
 done_testing

@@ -39,13 +39,13 @@ report_of stanford variant=lttng kernel=towers scale=2
 is "$(field hits_towers "$report")" "$plain" "the lttng build of towers hits its sites as often as plain"
 run_pc probes --via lttng --variants none,lttng --kernel towers --scale 3 -r 2 --warmup 0 --cpu 0 \
 	--no-store --format json
-is "$(printf '%s' "$out" | jq -c '[.configs[] | select(.method == "lttng") | .hits_counted, .hits_lost]')" \
+is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "lttng") | .hits_counted, .hits_lost]')" \
 	"[49149,0]" "stanford: every one of 3 x 16383 events is in the trace"
-is "$(printf '%s' "$out" | jq -r '[.configs[] | select(.method == "lttng") | .per_hit_ns != null, .optimized] | map(tostring) | join(",")')" \
+is "$(printf '%s' "$out" | jq -r '[.statistics[] | select(.method == "lttng") | .per_hit_ns != null, .optimized] | map(tostring) | join(",")')" \
 	"true,null" "a per-event cost, and no uprobe optimization to speak of"
 run_pc probes --via lttng --workload uprobe --variants lttng --threads 2 --scale 1 -r 1 --warmup 0 \
 	--no-store --format json
-is "$(printf '%s' "$out" | jq -c '[.configs[] | select(.method == "lttng") | .hits_counted]')" "[200000]" \
+is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "lttng") | .hits_counted]')" "[200000]" \
 	"uprobe workload, 2 threads: 200000 events in the trace"
 is "$(leftovers)" "" "nothing left: no daemon, no /var/run/lttng, no temporary home"
 "$P" probes --via lttng --variants lttng --scale 2 --runs 50 --warmup 0 --cpu 0 --no-store >/dev/null 2>&1 &

@@ -35,7 +35,7 @@ before=$(ls -d /tmp/probecost-stapbpf-* 2>/dev/null)
 out=$(unshare --mount --propagation private bash -c 'mount -t debugfs nodev /sys/kernel/debug &&
 	LD_PRELOAD="$1" "$2" probes --via stap-bpf --variants plain --kernel towers --scale 2 -r 1 \
 		--warmup 0 --cpu 0 --no-store --format json' _ "$tmp/shim.so" "$P" 2>/dev/null)
-is "$(printf '%s' "$out" | jq -c '[.configs[] | select(.method == "stap-bpf") | .hits_counted, .hits_lost]')" \
+is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "stap-bpf") | .hits_counted, .hits_lost]')" \
 	"[32766,0]" "stap --runtime=bpf counted 2 x 16383 towers hits"
 is "$(ls -d /tmp/probecost-stapbpf-* 2>/dev/null)" "$before" "the synthesized build tree is gone"
 done_testing
