@@ -171,6 +171,9 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 		return -EINVAL;
 	}
 	prctl(PR_SET_NAME, "pcost-stanford");
+	/* Load the LTTng build (liblttng-ust registers with the session daemon) before timing. */
+	if (v == PCOST_STANFORD_LTTNG && !pcost_lttng_sym("pcost_stanford_lttng"))
+		return -ENOENT;
 	t0 = pcost_now_ns();
 	bad = run_build(v, lay, site, mask, p->v[P_SCALE], hits);
 	res->timed_ns = pcost_now_ns() - t0;
