@@ -43,14 +43,6 @@ field() { # field KEY LINE
 	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 done_testing() { exit $_fail; }
-# need_tracefs ARGS...: a test that reads tracefs itself (uprobe_events, instances) runs,
-# where tracefs is not mounted (a freshly booted machine), again in a private mount
-# namespace with tracefs mounted there: the machine's own mounts stay as they are.  Call
-# it before any output, with the script's arguments.  Returns 1 when it cannot.
-need_tracefs() {
-	grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts && return 0
-	[ -z "$PCOST_TEST_TRACEFS_NS" ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
-		grep -qw tracefs /proc/filesystems || return 1
-	PCOST_TEST_TRACEFS_NS=1 exec unshare --mount --propagation private bash -c \
-		'mount -t tracefs nodev /sys/kernel/tracing && exec bash "$0" "$@"' "$0" "$@"
-}
+# A freshly booted machine has tracefs unmounted: tests then run in a private mount
+# namespace with it mounted (tracefs.bash), so none skips for it.
+. "$(dirname "${BASH_SOURCE[0]}")/tracefs.bash"
