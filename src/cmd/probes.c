@@ -62,7 +62,8 @@ static const char usage_text[] =
 	"                    with --via dormant alone, else default\n"
 	"  --precision NS    --via dormant alone: add blocks until every dormant cost per\n"
 	"                    hit is known to +- NS (default 0.3), at least 5 blocks, at\n"
-	"                    most --max-time S (default 270); --runs N fixes the count\n"
+	"                    most --max-time S (default 270); --runs N fixes the count;\n"
+	"                    the kernels are timed on their thread's CPU clock (clock=cpu)\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
 	"  --hits N          hits CMD is expected to make (checked against each method's count)\n"
@@ -267,6 +268,12 @@ static int stanford_group(const struct plan *pl, const struct pcost_sdt_list *l,
 	return 0;
 }
 
+/* Only the dormant method: the dormant-cost study (every layout, adaptive blocks). */
+static bool dormant_only(const struct plan *pl)
+{
+	return pl->nmethods == 1 && pl->methods[0] == &pcost_probe_dormant;
+}
+
 static size_t stanford_args(const struct plan *pl, const struct group *g, uint64_t scale,
 			    char w[][64])
 {
@@ -278,9 +285,12 @@ static size_t stanford_args(const struct plan *pl, const struct group *g, uint64
 	snprintf(w[n++], 64, "scale=%llu", (unsigned long long)scale);
 	snprintf(w[n++], 64, "kernel=%s",
 		 pl->kernel < 0 ? "all" : pcost_stanford_kernel_name(pl->kernel));
-	/* The default layout keeps the arguments it always had. */
+	/* The default layout and clock keep the arguments they always had. */
 	if (g->layout)
 		snprintf(w[n++], 64, "layout=%s", pcost_stanford_layout_name(g->layout));
+	/* The dormant study times the kernels on the thread's CPU clock. */
+	if (dormant_only(pl))
+		snprintf(w[n++], 64, "clock=cpu");
 	return n;
 }
 
@@ -468,12 +478,6 @@ static int parse_shape(const struct opts *o, struct plan *pl)
 	return 0;
 }
 
-/* Only the dormant method: the dormant-cost study (every layout, adaptive blocks). */
-static bool dormant_only(const struct plan *pl)
-{
-	return pl->nmethods == 1 && pl->methods[0] == &pcost_probe_dormant;
-}
-
 static int parse_layouts(const struct opts *o, struct plan *pl)
 {
 	char buf[128], *w[8];
@@ -574,7 +578,7 @@ static bool method_fits(const struct pcost_probe_method *m, const struct group *
 static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *pl,
 		     struct pcost_session *s, const char *path, const struct group *g)
 {
-	char w[7][64], args[448];
+	char w[8][64], args[512];
 	char *wargv[10] = { (char *)pcost_self_exe(), "workload", (char *)pl->wl->name };
 	struct pcost_target t = { .workload = pl->wl->name, .workload_args = args,
 				  .variant = g->variant, .unit = "hit", .argv = wargv, .scale = 1,

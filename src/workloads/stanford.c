@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 
 #include "workloads/common.h"
 #include "workloads/lttng.h"
@@ -46,7 +47,7 @@ static const pcost_stanford_fn site_fns[PCOST_STANFORD_NSITES][PCOST_STANFORD_NV
 };
 
 /* Parameter indices: the order of params[] below. */
-enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT, P_SITE };
+enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT, P_CLOCK, P_SITE };
 
 static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
@@ -60,6 +61,9 @@ static const struct pcost_param_desc params[] = {
 		       "run every kernel, or only this one" },
 	[P_LAYOUT] = { "layout", PCOST_PARAM_ENUM, 0, 0, 0, "default|a32|a64",
 		       "code layout: as built, or functions, loops and jumps aligned to 32 or 64 bytes" },
+	[P_CLOCK] = { "clock", PCOST_PARAM_ENUM, 0, 0, 0, "wall|cpu",
+		      "time the kernels on the wall clock, or on this thread's CPU time (which a "
+		      "dormant probe's cost shows in, other processes' preemptions do not)" },
 	[P_SITE] = { "site", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10",
 		     "probe-site encoding: sdt.h's nop, or a 5- or 10-byte nop (default layout)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
@@ -156,6 +160,17 @@ int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_
 	return run_build(v, 0, 0, mask, reps, hits);
 }
 
+/* CLOCK_MONOTONIC, or the calling thread's CPU time (user + system, in ns). */
+static pcost_ns clock_ns(bool cpu)
+{
+	struct timespec ts;
+
+	if (!cpu)
+		return pcost_now_ns();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (pcost_ns)ts.tv_sec * 1000000000ULL + (pcost_ns)ts.tv_nsec;
+}
+
 static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t hits[PCOST_SK_N], total = 0;
@@ -174,9 +189,11 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 	/* Load the LTTng build (liblttng-ust registers with the session daemon) before timing. */
 	if (v == PCOST_STANFORD_LTTNG && !pcost_lttng_sym("pcost_stanford_lttng"))
 		return -ENOENT;
-	t0 = pcost_now_ns();
+	bool cpu = p->v[P_CLOCK] == 1;
+
+	t0 = clock_ns(cpu);
 	bad = run_build(v, lay, site, mask, p->v[P_SCALE], hits);
-	res->timed_ns = pcost_now_ns() - t0;
+	res->timed_ns = clock_ns(cpu) - t0;
 	if (v != PCOST_STANFORD_LTTNG)
 		pcost_wl_report_trampoline(res);
 	if (bad == -ENOENT)
