@@ -67,13 +67,30 @@ static bool several_scales(const struct pcost_session *s)
 	return false;
 }
 
+/* " x4" in a --scale session, else "". */
+static const char *scale_suffix(const struct pcost_session *s, const struct pcost_config *c,
+				char *buf, size_t len)
+{
+	*buf = 0;
+	if (several_scales(s))
+		snprintf(buf, len, " x%g", scale_of(c));
+	return buf;
+}
+
+/* A probes bar series: the build ("plain"), and its size in a --scale session. */
+static char *variant_label(const struct pcost_session *s, const struct pcost_config *c)
+{
+	char scale[32];
+
+	return xasprintf("%s%s", c->variant ?: "default", scale_suffix(s, c, scale, sizeof(scale)));
+}
+
 /* "strace", "pipe: strace", and " x4" after it in a --scale session. */
 static char *bar_label(const struct pcost_session *s, const struct pcost_config *c, bool wl)
 {
-	char scale[32] = "";
+	char scale[32];
 
-	if (several_scales(s))
-		snprintf(scale, sizeof(scale), " x%g", scale_of(c));
+	scale_suffix(s, c, scale, sizeof(scale));
 	return wl ? xasprintf("%s: %s%s", c->workload ?: "?", c->monitor ?: "?", scale)
 		  : xasprintf("%s%s", c->monitor ?: "?", scale);
 }
@@ -135,13 +152,15 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 {
 	size_t n = s->nconfigs + 1, ncat = 0, nvar = 0;
 	const char **cats = xcalloc(n, sizeof(char *)), **vars = xcalloc(n, sizeof(char *));
+	const char **label = xcalloc(n, sizeof(char *));
+	struct names ns = { 0 };
 	double *v, *lo, *hi;
 	char *title, *w = who(s);
 	int rc;
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const char *m = s->configs[i].monitor ? s->configs[i].monitor : "?";
-		const char *va = s->configs[i].variant ? s->configs[i].variant : "default";
+		const char *va = label[i] = names_add(&ns, variant_label(s, &s->configs[i]));
 
 		if (st[i].baseline < 0 || !isfinite(st[i].per_event_ns))
 			continue;
@@ -163,7 +182,7 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 		if (x->baseline < 0 || !isfinite(x->per_event_ns))
 			continue;
 		g = find_name(cats, ncat, s->configs[i].monitor ? s->configs[i].monitor : "?");
-		k = find_name(vars, nvar, s->configs[i].variant ? s->configs[i].variant : "default");
+		k = find_name(vars, nvar, label[i]);
 		base = st[x->baseline].wall.mean;
 		ev = (double)x->events;
 		v[g * nvar + k] = x->per_event_ns;
@@ -187,6 +206,8 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 	free(w);
 	free(cats);
 	free(vars);
+	free(label);
+	names_free(&ns);
 	free(v);
 	return rc;
 }
