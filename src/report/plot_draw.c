@@ -638,6 +638,10 @@ static void fit_range(const struct pcost_chart_fit_series *l, double *xmax, doub
 		*ymin = fmin(*ymin, l->a + l->b * *xmax * e);
 		*ymax = fmax(*ymax, l->a + l->b * *xmax * e);
 	}
+	if (isfinite(l->a_lo) && isfinite(l->a_hi)) {
+		*ymin = fmin(*ymin, l->a_lo);
+		*ymax = fmax(*ymax, l->a_hi);
+	}
 	for (size_t i = 0; i < l->nband; i++) {
 		if (isfinite(l->band_lo[i]))
 			*ymin = fmin(*ymin, l->band_lo[i]);
@@ -689,6 +693,18 @@ static void fit_marks(cairo_t *cr, const struct panel *p, const struct pcost_cha
 	}
 	cairo_restore(cr);
 	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	if (isfinite(l->a_lo) && isfinite(l->a_hi)) {
+		double x = panel_x(p, 0), y0 = panel_y(p, l->a_lo), y1 = panel_y(p, l->a_hi);
+
+		cairo_set_line_width(cr, 1.5);
+		cairo_move_to(cr, x, y0);
+		cairo_line_to(cr, x, y1);
+		cairo_move_to(cr, x - 5, y0);
+		cairo_line_to(cr, x + 5, y0);
+		cairo_move_to(cr, x - 5, y1);
+		cairo_line_to(cr, x + 5, y1);
+		cairo_stroke(cr);
+	}
 	for (size_t i = 0; i < l->n; i++) {
 		if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
 			continue;
