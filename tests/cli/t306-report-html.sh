@@ -7,7 +7,7 @@ D=tests/cli/data
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 DB="$T/p.db"
-plan 37
+plan 38
 
 # Sessions 1-4: run, probes, counters, run --scale; 5: a run whose text is hostile markup.
 EVIL='<script>alert(1)</script> & "q" '\''s'\'' <img src=http://example.invalid/x.png>'
@@ -46,6 +46,8 @@ for id in 1 2 3 4; do
 done
 is "$(grep -o '<figure data-figure="[a-z-]*"' "$T/s4.html" | tr '\n' ' ')" \
 	'<figure data-figure="fit" <figure data-figure="overhead" ' "the --scale session's fit comes first"
+fit=$(sed -n '/<figure data-figure="fit">/,/<\/figure>/p' "$T/s4.html")
+is "$(printf '%s' "$fit" | grep -c 'fill-opacity:0.2;')" 2 "the fit figure: a band (the cost per event's interval) in each monitor's panel"
 all_fetch=$(for id in 1 2 3 4 5; do fetches "$T/s$id.html"; done)
 is "$all_fetch" "" "no page names anything to fetch (src=, href=, url(), <link>, <img>)"
 is "$(grep -c '<script' "$T/s5.html")" 1 "hostile text: the page's own script is its only one"
