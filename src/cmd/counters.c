@@ -108,7 +108,7 @@ static int parse_ifaces(const char *s, struct counters_args *a)
 	return a->nifaces ? 0 : -EINVAL;
 }
 
-/* The error lines of issue 4 item 6, for an event that cannot be opened here. */
+/* The error lines for an event that cannot be opened here. */
 static int explain_open_error(const char *name, int rc)
 {
 	char buf[512];
@@ -307,7 +307,7 @@ static void add_skip(struct pcost_session *s, const struct pcost_counter_iface *
 								   NULL, 0);
 
 	sr->note = xasprintf("skipped: %s", why);
-	PCOST_SINK(series, s, s->nseries - 1);
+	pcost_sink_series(s, s->nseries - 1);
 }
 
 static void measure_all(struct counters_args *a, const struct pcost_counter_plan *plan,
@@ -338,7 +338,7 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 			continue;
 		pcost_counter_measure_set(ev, nev, (const char *const *)names, k, plan, s);
 		for (size_t j = before; j < s->nseries; j++)
-			PCOST_SINK(series, s, j);
+			pcost_sink_series(s, j);
 		for (size_t i = 0; i < nev; i++)
 			if (ev[i].rc < 0)
 				add_skip(s, ev[i].ifc, "all", k, timer, ev[i].why);
@@ -348,7 +348,7 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 
 		pcost_counter_measure_set(base, nbase, NULL, 0, plan, s);
 		for (size_t j = before; j < s->nseries; j++)
-			PCOST_SINK(series, s, j);
+			pcost_sink_series(s, j);
 		for (size_t i = 0; i < nbase; i++)
 			if (base[i].rc < 0)
 				add_skip(s, base[i].ifc, "all", 0, timer, base[i].why);
@@ -372,7 +372,7 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 			if (rc < 0)
 				add_skip(s, ifc, "matmul", k, timer, why);
 			for (size_t j = before; rc >= 0 && j < s->nseries; j++)
-				PCOST_SINK(series, s, j);
+				pcost_sink_series(s, j);
 		}
 	}
 }
@@ -462,16 +462,13 @@ int cmd_counters(int argc, char **argv)
 	s.tsc_hz = timer.tsc_hz;
 	s.options_json = options_json(&a, &timer, kmax, pmu, pmu_why);
 
-	PCOST_SINK(begin, &s, a.db, a.no_store);
+	pcost_sink_begin(&s, a.db, a.no_store);
 	measure_all(&a, &plan, &s, names);
 	s.complete = !pcost_interrupted;
-	PCOST_SINK(end, &s);
+	pcost_sink_end(&s);
 	pcost_counter_papi_shutdown();
 
-	if (pcost_report_counters)
-		rc = pcost_report_counters(&s, a.fmt, stdout) < 0 ? 1 : 0;
-	else
-		rc = error("counters: no report renderer in this build");
+	rc = pcost_report_counters(&s, a.fmt, stdout) < 0 ? 1 : 0;
 	if (!s.complete) {
 		warning("interrupted: the report holds what was measured before the signal");
 		rc = 1;

@@ -26,11 +26,6 @@
 #include "store/store.h"
 #include "workloads/stanford.h"
 
-/* The lead's env lands in the same tree; without it cycles are not reported. */
-#pragma weak pcost_tsc_hz
-#pragma weak pcost_env_self
-#pragma weak pcost_env_to_json_text
-
 #define MAX_SITES 256
 #define MAX_MONITORS 128
 #define MAX_SCALES 8
@@ -453,10 +448,10 @@ static int measure(const struct opts *o, struct pcost_session *s)
 			warning("removed %d tracefs uprobe events left by a probecost that was killed",
 				stale);
 	}
-	PCOST_SINK(begin, s, o->db, o->no_store);
+	pcost_sink_begin(s, o->db, o->no_store);
 	rc = pcost_runner_measure(&r, err, sizeof(err));
 	s->complete = rc == 0 && !pcost_interrupted;
-	PCOST_SINK(end, s);
+	pcost_sink_end(s);
 	/* Disarm everything before printing. */
 	pcost_runner_release(&r);
 	for (size_t i = 0; i < pl.nmons; i++)
@@ -465,8 +460,7 @@ static int measure(const struct opts *o, struct pcost_session *s)
 	if (rc && rc != -EINTR) {
 		rc = error("probes: %s", err[0] ? err : strerror(-rc));
 	} else {
-		if (pcost_report_probes)
-			pcost_report_probes(s, o->fmt, stdout);
+		pcost_report_probes(s, o->fmt, stdout);
 		/* 128 + signal, as a shell reports it (and as `run` does). */
 		rc = rc == -EINTR || pcost_interrupted
 			     ? 128 + (pcost_interrupted ? (int)pcost_interrupted : SIGINT)
@@ -604,9 +598,8 @@ int cmd_probes(int argc, char **argv)
 	s.cmdline = pcost_join_argv(argc, argv);
 	s.version = xstrdup(PCOST_VERSION);
 	s.seed = (uint64_t)pcost_now_ns();
-	s.tsc_hz = pcost_tsc_hz ? pcost_tsc_hz() : 0;
-	if (pcost_env_self && pcost_env_to_json_text)
-		s.env_json = pcost_env_to_json_text(pcost_env_self());
+	s.tsc_hz = pcost_tsc_hz();
+	s.env_json = pcost_env_to_json_text(pcost_env_self());
 	rc = measure(&o, &s);
 	pcost_session_release(&s);
 	return rc;

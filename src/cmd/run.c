@@ -20,15 +20,6 @@
 #include "store/store.h"
 #include "workloads/workload.h"
 
-/* Other areas' code, linked when it is in the tree (areas land one at a time). */
-#pragma weak pcost_workload_find
-#pragma weak pcost_params_parse
-#pragma weak pcost_params_format
-#pragma weak pcost_param_index
-#pragma weak pcost_env_self
-#pragma weak pcost_env_to_json_text
-#pragma weak pcost_env_headline
-
 #define MAX_ITEMS 32
 
 static const char usage_text[] =
@@ -113,7 +104,7 @@ struct run_args {
 	char cpu_text[64];
 };
 
-/* The default study (issue 3 item 9): pipe and syscall, pinned, against the usual monitors. */
+/* The default study: pipe and syscall, pinned, against the usual monitors. */
 static const char *const study_workloads[] = { "pipe:loops=20000", "syscall:loops=50000" };
 static const char *const study_monitors[] = { "perf-stat", "perf-record", "strace",
 					      "bpftrace-syscalls" };
@@ -314,7 +305,7 @@ static int workload_argv(const char *spec, double scale, char ***argv, char **na
 
 	if (colon)
 		*colon = 0;
-	if (!pcost_workload_find || !(wl = pcost_workload_find(copy))) {
+	if (!(wl = pcost_workload_find(copy))) {
 		usage_error("unknown workload '%s'; see 'probecost list workloads'", copy);
 		free(copy);
 		return -EINVAL;
@@ -477,13 +468,11 @@ int cmd_run(int argc, char **argv)
 		free(v);
 		s.cmdline = full;
 	}
-	if (pcost_env_self) {
+	{
 		const struct pcost_env *e = pcost_env_self();
 
-		if (pcost_env_to_json_text)
-			s.env_json = pcost_env_to_json_text(e);
-		if (pcost_env_headline)
-			pcost_env_headline(e, headline, sizeof(headline));
+		s.env_json = pcost_env_to_json_text(e);
+		pcost_env_headline(e, headline, sizeof(headline));
 		s.tsc_hz = e->tsc_hz;
 	}
 	s.options_json = options_json(&a, headline[0] ? headline : NULL);
@@ -530,10 +519,10 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
-	PCOST_SINK(begin, &s, a.db, a.no_store);
+	pcost_sink_begin(&s, a.db, a.no_store);
 	rc = pcost_runner_measure(&r, err, sizeof(err));
 	if (rc < 0 && rc != -EINTR && !s.nconfigs) {
-		PCOST_SINK(end, &s);
+		pcost_sink_end(&s);
 		rc = error("%s", err);
 		goto out_session;
 	}
@@ -545,7 +534,7 @@ int cmd_run(int argc, char **argv)
 			warning("%s: %s (in %u run%s)", s.configs[i].monitor, note, count,
 				count == 1 ? "" : "s");
 	}
-	PCOST_SINK(end, &s);
+	pcost_sink_end(&s);
 	if (rc == -EINTR)
 		warning("interrupted: printing what was measured so far");
 	else if (rc < 0)

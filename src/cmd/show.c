@@ -19,18 +19,8 @@ static void usage(FILE *out)
 
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
 {
-	static const char *const area[] = {
-		[PCOST_SESSION_RUN] = "issue 3",
-		[PCOST_SESSION_PROBES] = "issue 5",
-		[PCOST_SESSION_COUNTERS] = "issue 4",
-	};
 	int rc = pcost_report_session(s, fmt, stdout);
 
-	if (rc == -ENOSYS)
-		return error("session %lld is a '%s' session and the '%s' renderer (%s) is not built "
-			     "into this probecost; 'probecost export %lld' still gives its raw samples",
-			     (long long)s->id, pcost_session_kind_name(s->kind),
-			     pcost_session_kind_name(s->kind), area[s->kind], (long long)s->id);
 	if (rc < 0)
 		return error("could not render session %lld: %s", (long long)s->id, strerror(-rc));
 	return 0;

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* util: error reporting, allocation, number parsing and the monotonic clock. */
+/*
+ * src/core/: what every other folder uses: errors, allocation, number parsing
+ * and the clock (util), the undo stack that restores the system on every exit
+ * path, Ctrl-C included (cleanup), the result structs that flow from the runner
+ * to the store and the reports (result), and the machine fingerprint (env).
+ *
+ * util: error reporting, allocation, number parsing and the monotonic clock.
+ */
 #ifndef PCOST_UTIL_H
 #define PCOST_UTIL_H
 

@@ -31,9 +31,6 @@
 
 extern char **environ;
 
-/* The lead's workloads land in the same tree; until then a report cannot be parsed. */
-#pragma weak pcost_report_parse
-
 struct pcost_runner_slot {
 	struct pcost_monitor *mon;
 	struct pcost_target t;	/* strings and argv owned (copies) */
@@ -389,7 +386,7 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 
 		if (nl)
 			*nl = 0;
-		if (pcost_report_parse && pcost_report_parse(rbuf, &ev, u, sizeof(u), &timed, NULL, NULL) == 0) {
+		if (pcost_report_parse(rbuf, &ev, u, sizeof(u), &timed, NULL, NULL) == 0) {
 			smp->has_report = true;
 			smp->events = ev;
 			smp->timed_ns = timed;
@@ -607,12 +604,12 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		if (rc == -EINTR) {
 			/* The runs of the abandoned block that did finish are kept too. */
 			for (size_t i = 0; i < r->s->nconfigs; i++)
-				PCOST_SINK(config, r->s, i);
+				pcost_sink_config(r->s, i);
 			break;
 		}
 		r->blocks_done++;
 		for (size_t i = 0; i < r->s->nconfigs; i++)
-			PCOST_SINK(config, r->s, i);
+			pcost_sink_config(r->s, i);
 		if (r->opts.on_block)
 			r->opts.on_block(r->opts.ctx, block, warm);
 		measured = r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0;

@@ -7,7 +7,6 @@
  * same workload, workload_args and variant whose monitor is "none" (run) or
  * "dormant" (probes).  Overheads are paired within blocks (ratio of block
  * means), and their CI is a seeded bootstrap over blocks.
- * Owned by the `run` area (issue 3).
  */
 #ifndef PCOST_ANALYZE_H
 #define PCOST_ANALYZE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * store_db: the SQLite store behind the sink (store.h) and the history, show,
- * compare, report, export and import commands.  Owned by the store area.
+ * compare, report, export and import commands.
  *
  *   pcost_db_path()                         where the database lives
  *   pcost_db_open()                         open (create, migrate) or refuse

@@ -2,7 +2,7 @@
 /*
  * session_json: a session <-> JSON, raw samples included, so a session
  * exported on one machine imports into another's store unchanged.
- * Owned by the store area (issue 6); the run area's --format json embeds it.
+ * `run --format json` embeds it.
  */
 #ifndef PCOST_SESSION_JSON_H
 #define PCOST_SESSION_JSON_H

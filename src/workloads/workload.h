@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/workloads/: the built-in workloads, one file each, listed by table.c,
+ * their key=value parameters parsed by params.c; stanford/ holds the
+ * SDT-instrumented kernels that `probecost probes` measures, built in variants.
+ *
  * workload: the built-in workloads monitors wrap.  A static table of rows,
  * each with its parameters (key=value, typed, ranged, defaulted) and a run
  * function that does the work in the calling process (forking helpers of its

@@ -1,25 +1,24 @@
 #!/bin/bash
-# delay:ns=N adds N ns to each libc read/write: the cost per monitor event comes out near N,
-# and --scale separates it from start-up as the fit's slope.  Bounds 0.8..3: load from other
-# processes stretches every spin it preempts (2.1x seen during a parallel make check, README.md, probecost run);
-# a quiet machine gives 1.0-1.08.
-P="${PROBECOST:-./probecost}"
-echo "1..3"
-if ! "$P" workload --help >/dev/null 2>&1; then
-	for i in 1 2 3; do echo "ok $i # skip the workload command is not in this build"; done; exit 0
-fi
-if [ -n "$PROBECOST_SAN" ]; then
-	# The sanitizer runtime intercepts read/write itself and the preload would come second.
-	for i in 1 2 3; do echo "ok $i # skip LD_PRELOAD timing under ASan"; done; exit 0
-fi
-js=$("$P" run --no-store --runs 3 --warmup 1 --cpu 0 --seed 3 --format json --scale 1,2 \
-	-w pipe:loops=1000 -m delay:ns=20000 2>/dev/null); rc=$?
-[ "$rc" = 0 ] && echo "ok 1 - exit 0" || echo "not ok 1 - exit $rc"
-# configs: [none x1, delay x1, none x2, delay x2]
-r=$(printf '%s' "$js" | jq '.statistics[1] | .extra_ns / .monitor_events / 20000')
-awk -v r="$r" 'BEGIN { exit !(r > 0.8 && r < 3.0) }' && echo "ok 2 - per delayed call: $r x 20000 ns" \
-	|| echo "not ok 2 - per delayed call: $r x 20000 ns"
-slope=$(printf '%s' "$js" | jq '.statistics[1].fit_per_event_ns')
-# 4 delayed calls a round trip: slope about 80000 ns per round trip.
-awk -v s="$slope" 'BEGIN { exit !(s > 0.8 * 80000 && s < 3.0 * 80000) }' \
-	&& echo "ok 3 - fit slope $slope ns/round-trip (4 x 20000)" || echo "not ok 3 - fit slope $slope"
+# delay:ns=N adds N ns to each libc read/write: the cost per monitor event comes out at N or
+# more (a spin never ends early), and N=40000 costs twice N=20000 side by side in one run, so
+# load that stretches every spin (2.1x seen during a parallel make check) stretches both.
+# --scale separates the per-call cost from start-up as the fit's slope, in the same ratio.
+. "$(dirname "$0")/lib.bash"
+plan 3
+# The sanitizer runtime intercepts read/write itself and the preload would come second.
+[ -z "$PROBECOST_SAN" ] || skip_rest "LD_PRELOAD timing under ASan"
+js=$("$P" run --no-store --runs 5 --warmup 1 --cpu 0 --seed 3 --format json --scale 1,2 \
+	-w pipe:loops=1000 -m delay:ns=20000 -m delay:ns=40000 2>/dev/null); rc=$?
+is "$rc" 0 "exit 0"
+# Per delayed call, pooled over both scales.
+per() { printf '%s' "$js" | jq "[.statistics[] | select(.monitor == \"delay:ns=$1\")]
+	| (map(.extra_ns) | add) / (map(.monitor_events) | add)"; }
+slope() { printf '%s' "$js" | jq ".statistics[] | select(.monitor == \"delay:ns=$1\") | .fit_per_event_ns" | head -1; }
+p2=$(per 20000); p4=$(per 40000)
+assert "per delayed call: $p2 ns for 20000, $p4 ns for 40000 (>= 0.9 N, ratio 1.7..2.3)" \
+	'ratio_in "$p2" 20000 0.9 1000 && ratio_in "$p4" "$p2" 1.7 2.3'
+s2=$(slope 20000); s4=$(slope 40000)
+# 4 delayed calls a round trip: slope about 80000 ns per round trip for N=20000.
+assert "fit slopes $s2 and $s4 ns/round-trip (>= 0.8 x 4 x N, ratio 1.6..2.5)" \
+	'ratio_in "$s2" 80000 0.8 1000 && ratio_in "$s4" "$s2" 1.6 2.5'
+done_testing

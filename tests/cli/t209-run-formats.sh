@@ -1,18 +1,18 @@
 #!/bin/bash
 # --format csv and markdown: one row per configuration, with the same figures as JSON.
-P="${PROBECOST:-./probecost}"
-F=tests/cli/fake
-echo "1..4"
-args=(run --no-store --runs 3 --warmup 0 --seed 11 -m "$F/slow-wrap 0.05 {}" --events 100 --unit op)
+. "$(dirname "$0")/lib.bash"
+plan 4
+args=(run --no-store --runs 3 --warmup 0 --seed 11 -m "$F/slow-wrap 0.05 {}" -m "$F/slow-wrap 0.1 {}"
+	--events 100 --unit op)
 csv=$("$P" "${args[@]}" --format csv -- /bin/true 2>/dev/null)
-[ "$(printf '%s\n' "$csv" | wc -l)" = 3 ] && printf '%s\n' "$csv" | head -1 | grep -q '^workload,workload_args,monitor,unit,runs_ok' \
-	&& echo "ok 1 - csv: a header and two rows" || echo "not ok 1 - csv: $csv"
-ok=$(printf '%s\n' "$csv" | sed -n 3p | awk -F'",' '{ print $NF }' | cut -d, -f1)
-extra=$(printf '%s\n' "$csv" | sed -n 3p | awk -F'",' '{ print $NF }' | cut -d, -f16)
-[ "$ok" = 3 ] && awk -v e="$extra" 'BEGIN { exit !(e > 0.03e9 && e < 0.3e9) }' \
-	&& echo "ok 2 - csv row: 3 runs, extra $extra ns for a 0.05 s wrapper" || echo "not ok 2 - ok=$ok extra=$extra"
+assert "csv: a header and three rows" '[ "$(printf "%s\n" "$csv" | wc -l)" = 4 ] &&
+	printf "%s\n" "$csv" | head -1 | grep -q "^workload,workload_args,monitor,unit,runs_ok"'
+col() { printf '%s\n' "$csv" | sed -n "$1p" | awk -F'",' '{ print $NF }' | cut -d, -f"$2"; }
+ok5=$(col 3 1); e5=$(col 3 16); e10=$(col 4 16)
+# The sleeps set a floor; side by side the 0.1 s wrapper costs about twice the 0.05 s one.
+assert "csv rows: 3 runs, extra $e5 and $e10 ns for 0.05 s and 0.1 s wrappers (>= sleep, ratio 1.6..2.1)" \
+	'[ "$ok5" = 3 ] && ratio_in "$e5" 0.05e9 0.95 1000 && ratio_in "$e10" "$e5" 1.6 2.1'
 md=$("$P" "${args[@]}" --format markdown -- /bin/true 2>/dev/null)
-[ "$(printf '%s\n' "$md" | grep -c '^| command /bin/true |')" = 2 ] && echo "ok 3 - markdown: two table rows" \
-	|| echo "not ok 3 - markdown: $md"
-printf '%s\n' "$md" | grep -q '[0-9] [mun]*s/op |' && echo "ok 4 - markdown: cost per op in the unit given" \
-	|| echo "not ok 4 - $md"
+is "$(printf '%s\n' "$md" | grep -c '^| command /bin/true |')" 3 "markdown: three table rows"
+like "$md" '[0-9] [mun]*s/op \|' "markdown: cost per op in the unit given"
+done_testing
