@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 		if (!strcmp(commands[c].name, argv[i])) {
 			int rc;
 
+			pcost_command = commands[c].name;
 			pcost_cleanup_init();
 			rc = commands[c].fn(argc - i, argv + i);
 			fflush(stdout);

@@ -94,7 +94,7 @@ static int parse_ifaces(const char *s, struct counters_args *a)
 
 		if (!ifc) {
 			usage_error(
-			    "counters: unknown interface '%s' (see 'probecost list counters')",
+			    "unknown interface '%s' (see 'probecost list counters')",
 			    tok);
 			free(dup);
 			return -EINVAL;
@@ -116,28 +116,28 @@ static int explain_open_error(const char *name, int rc)
 	switch (rc) {
 	case -ENOENT:
 		if (pcost_counter_suggest(name, buf, sizeof(buf), 5) > 0)
-			return usage_error("counters: unknown event '%s'; close matches: %s", name,
+			return usage_error("unknown event '%s'; close matches: %s", name,
 					   buf);
-		return usage_error("counters: unknown event '%s' (libpfm4 knows no such name; "
+		return usage_error("unknown event '%s' (libpfm4 knows no such name; "
 				   "see 'perf list' for names)", name);
 	case -EACCES:
 		pcost_counter_explain_eacces(buf, sizeof(buf));
-		return error("counters: event '%s': %s", name, buf);
+		return error("event '%s': %s", name, buf);
 	case -EMFILE:
 	case -ENFILE:
-		return error("counters: too many open descriptors opening '%s' (one per event): "
+		return error("too many open descriptors opening '%s' (one per event): "
 			     "raise 'ulimit -n' or ask for fewer events", name);
 	case -E2BIG:
-		return usage_error("counters: too many events (at most %d)", PCOST_COUNTERS_MAX);
+		return usage_error("too many events (at most %d)", PCOST_COUNTERS_MAX);
 	case -EOPNOTSUPP: {
 		char why[256] = "";
 
 		pcost_counters_have_pmu(why, sizeof(why));
-		return error("counters: event '%s' cannot be counted on this machine%s%s", name,
+		return error("event '%s' cannot be counted on this machine%s%s", name,
 			     why[0] ? ": " : "", why);
 	}
 	default:
-		return error("counters: could not open event '%s': %s", name, strerror(-rc));
+		return error("could not open event '%s': %s", name, strerror(-rc));
 	}
 }
 
@@ -167,11 +167,8 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (pcost_format_parse(optarg, &a->fmt) < 0)
-				return usage_error(
-				    "counters: --format '%s' is not valid: text, json, "
-				    "csv or markdown",
-				    optarg);
+			if (pcost_format_opt(optarg, PCOST_FMT_ALL, &a->fmt))
+				return PCOST_EXIT_USAGE;
 			break;
 		case 'd':
 			a->db = optarg;
@@ -182,25 +179,25 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 		case 'c':
 			if (pcost_parse_u64(optarg, 0, 63, &v) < 0)
 				return usage_error(
-				    "counters: --cpu '%s' is not a CPU number (0-63)", optarg);
+				    "--cpu '%s' is not a CPU number (0-63)", optarg);
 			a->cpu = (int)v;
 			break;
 		case 'i':
 			if (pcost_parse_u64(optarg, 1, 10000000, &v) < 0)
-				return usage_error("counters: --iterations '%s' is not a number in "
+				return usage_error("--iterations '%s' is not a number in "
 						   "1..10M", optarg);
 			a->iterations = (unsigned)v;
 			break;
 		case 'w':
 			if (pcost_parse_u64(optarg, 0, 1000000, &v) < 0)
 				return usage_error(
-				    "counters: --warmup '%s' is not a number in 0..1M", optarg);
+				    "--warmup '%s' is not a number in 0..1M", optarg);
 			a->warmup = (unsigned)v;
 			break;
 		case 'M':
 			if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
 				return usage_error(
-				    "counters: --matmul-runs '%s' is not a number in "
+				    "--matmul-runs '%s' is not a number in "
 				    "1..100000",
 				    optarg);
 			a->matmul_runs = (unsigned)v;
@@ -208,14 +205,14 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 		case 'k':
 			if (parse_ks(optarg, a) < 0)
 				return usage_error(
-				    "counters: --events '%s' is not valid: a list of "
+				    "--events '%s' is not valid: a list of "
 				    "counts or ranges within 1-%d, e.g. 1-16 or 1,2,4",
 				    optarg, MAX_K);
 			a->kgiven = true;
 			break;
 		case 'e':
 			if (a->nevents >= MAX_K)
-				return usage_error("counters: too many --event (at most %d)",
+				return usage_error("too many --event (at most %d)",
 						   MAX_K);
 			a->events[a->nevents++] = xstrdup(optarg);
 			break;
@@ -228,7 +225,7 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 			break;
 		case 't':
 			if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic"))
-				return usage_error("counters: --timer '%s' is not valid: tsc or "
+				return usage_error("--timer '%s' is not valid: tsc or "
 						   "monotonic", optarg);
 			a->monotonic = !strcmp(optarg, "monotonic");
 			break;
@@ -236,12 +233,12 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 			usage(stdout);
 			return -1;
 		default:
-			return usage_error("counters: unknown option '%s'; see 'probecost counters "
+			return usage_error("unknown option '%s'; see 'probecost counters "
 					   "--help'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return usage_error("counters: unexpected argument '%s'", argv[optind]);
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 
@@ -424,7 +421,7 @@ int cmd_counters(int argc, char **argv)
 		for (unsigned k = a.nevents + 1; k <= MAX_K; k++)
 			if (a.kset[k]) {
 				rc =
-				    usage_error("counters: --events asks for %u events but only %u "
+				    usage_error("--events asks for %u events but only %u "
 						"--event names were given",
 						k, a.nevents);
 				goto out_events;
@@ -435,7 +432,7 @@ int cmd_counters(int argc, char **argv)
 	} else {
 		kmax = MAX_K;
 		if (pcost_counter_default_events(pmu, kmax, names) < 0)
-			return error("counters: no default events");
+			return error("no default events");
 		if (!pmu)
 			info("%s: using software events", pmu_why);
 	}
@@ -444,7 +441,7 @@ int cmd_counters(int argc, char **argv)
 		a.cpu = sched_getcpu();
 	rc = a.cpu < 0 || a.cpu >= 64 ? -ERANGE : pcost_pin_mask(1ULL << a.cpu);
 	if (rc < 0) {
-		rc = usage_error("counters: cannot pin to CPU %d: %s (see --cpu)", a.cpu,
+		rc = usage_error("cannot pin to CPU %d: %s (see --cpu)", a.cpu,
 				 strerror(-rc));
 		goto out_names;
 	}

@@ -2,7 +2,6 @@
 /* cmd/import: read exported sessions into the store, validated, all or nothing. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,44 +60,36 @@ static int slurp(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
+static int set_flag(int c, const char *arg, void *ctx)
+{
+	(void)c;
+	(void)arg;
+	*(bool *)ctx = true;
+	return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *db_opt = NULL, *path;
+	bool check = false;
+	struct pcost_store_opts o = {
+		.cmd = "import", .usage = usage, .args = "one file (or - for stdin)",
+		.min_args = 1, .max_args = 1, .extra = opts, .on_opt = set_flag, .ctx = &check,
+	};
+	const char *path;
 	struct pcost_session *ss;
 	struct pcost_db *db;
-	bool check = false;
 	char err[512];
 	size_t len = 0, n;
 	char *buf = NULL;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 'c':
-			check = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("import: unknown option '%s'; see 'probecost import --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error("import takes one file (or - for stdin); see 'probecost import --help'");
-	path = argv[optind];
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	path = o.argv[0];
 	if ((rc = slurp(path, &buf, &len))) {
 		error("could not read '%s': %s", path, strerror(-rc));
 		return PCOST_EXIT_FAIL;
@@ -111,7 +102,7 @@ int cmd_import(int argc, char **argv)
 	}
 	if (check) {
 		printf("'%s': %zu valid session%s\n", path, n, n == 1 ? "" : "s");
-	} else if (!(rc = pcost_cli_open_db(db_opt, PCOST_DB_WRITE, &db))) {
+	} else if (!(rc = pcost_cli_open_db(o.db, PCOST_DB_WRITE, &db))) {
 		int64_t *old = xcalloc(n, sizeof(*old));
 
 		for (size_t i = 0; i < n; i++)

@@ -458,7 +458,7 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		pcost_monitor_free(pl.mons[i]);
 	pl.nmons = 0;
 	if (rc && rc != -EINTR) {
-		rc = error("probes: %s", err[0] ? err : strerror(-rc));
+		rc = error("%s", err[0] ? err : strerror(-rc));
 	} else {
 		pcost_report_probes(s, o->fmt, stdout);
 		/* 128 + signal, as a shell reports it (and as `run` does). */
@@ -561,15 +561,14 @@ int cmd_probes(int argc, char **argv)
 						   optarg);
 			break;
 		case 'f':
-			if (pcost_format_parse(optarg, &o.fmt))
-				return usage_error("--format: '%s' is not text, json, csv or markdown",
-						   optarg);
+			if (pcost_format_opt(optarg, PCOST_FMT_ALL, &o.fmt))
+				return PCOST_EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return usage_error("probes: unknown or incomplete option '%s'; see 'probecost "
+			return usage_error("unknown or incomplete option '%s'; see 'probecost "
 					   "probes --help'", argv[optind - 1]);
 		}
 	}

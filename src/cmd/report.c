@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* cmd/report: render a stored session in any format, and plot it. */
-#include <getopt.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
@@ -20,50 +19,37 @@ static void usage(FILE *out)
 		"the number of events, mean and sd); with --plot alone only the plot is written.\n");
 }
 
+/* --plot FILE, the one option of report (and compare) besides the shared ones. */
+int pcost_plot_opt(int c, const char *arg, void *ctx)
+{
+	const char **plot = ctx;
+
+	(void)c;
+	if (pcost_plot_format_of(arg) < 0)
+		return usage_error("--plot FILE must end in .svg, .png or .pdf, not '%s'", arg);
+	*plot = arg;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
 		{ "plot", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	enum pcost_format fmt = PCOST_FMT_TEXT;
-	const char *db_opt = NULL, *plot = NULL;
-	bool want_report = false;
+	const char *plot = NULL;
+	struct pcost_store_opts o = {
+		.cmd = "report", .formats = PCOST_FMT_ALL, .usage = usage,
+		.args = "one session id", .min_args = 1, .max_args = 1,
+		.extra = opts, .on_opt = pcost_plot_opt, .ctx = &plot,
+	};
 	struct pcost_session s;
 	char err[256];
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 'f':
-			if (pcost_format_parse(optarg, &fmt))
-				return usage_error("unknown --format '%s' (text, json, csv, markdown)", optarg);
-			want_report = true;
-			break;
-		case 'p':
-			if (pcost_plot_format_of(optarg) < 0)
-				return usage_error("--plot FILE must end in .svg, .png or .pdf, not '%s'", optarg);
-			plot = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("report: unknown option '%s'; see 'probecost report --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error("report takes one session id; see 'probecost report --help'");
-	if ((rc = pcost_cli_load_from(db_opt, argv[optind], &s)))
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
 		return rc;
 	if (plot) {
 		if (pcost_plot_session(&s, plot, err, sizeof(err))) {
@@ -73,7 +59,7 @@ int cmd_report(int argc, char **argv)
 			info("wrote %s", plot);
 		}
 	}
-	if ((!plot || want_report) && pcost_cli_render(&s, fmt))
+	if ((!plot || o.fmt_given) && pcost_cli_render(&s, o.fmt))
 		rc = PCOST_EXIT_FAIL;
 	pcost_session_release(&s);
 	return rc;

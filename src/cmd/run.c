@@ -145,132 +145,122 @@ static int parse_scales(const char *v, struct run_args *a)
 	return rc;
 }
 
-static int parse_args(int argc, char **argv, struct run_args *a)
+/* One option c (value optarg) into a; 0, -1 after --help, or an exit code. */
+static int one_option(struct run_args *a, int c, char **argv)
 {
-	int c;
 	uint64_t u;
 	double d;
 
-	memset(a, 0, sizeof(*a));
-	pcost_runner_opts_default(&a->ro);
-	a->ro.max_runs = 100;
-	a->events = -1;
-	a->format = PCOST_FMT_TEXT;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:w:m:r:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			if (a->nworkloads >= MAX_ITEMS)
-				return usage_error("too many -w (at most %d)", MAX_ITEMS);
-			a->workloads[a->nworkloads++] = optarg;
-			break;
-		case 'm':
-			if (a->nmonitors >= MAX_ITEMS)
-				return usage_error("too many -m (at most %d)", MAX_ITEMS);
-			a->monitors[a->nmonitors++] = optarg;
-			break;
-		case 'r':
-			if (parse_u("--runs", optarg, 1, 100000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.runs = (unsigned)u;
-			break;
-		case OPT_ATTACH:
-			a->attach = optarg;
-			break;
-		case OPT_READY:
-			a->ready = optarg;
-			break;
-		case OPT_EVENTS:
-			if (parse_u("--events", optarg, 1, UINT64_MAX / 2, &u))
-				return PCOST_EXIT_USAGE;
-			a->events = (int64_t)u;
-			break;
-		case OPT_UNIT:
-			if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
-				return usage_error("--unit '%s': expected one word of at most 31 characters",
-						   optarg);
-			a->unit = optarg;
-			break;
-		case OPT_WARMUP:
-			if (parse_u("--warmup", optarg, 0, 1000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.warmup = (unsigned)u;
-			break;
-		case OPT_MIN_RUNS:
-			if (parse_u("--min-runs", optarg, 2, 100000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.min_runs = (unsigned)u;
-			break;
-		case OPT_MAX_RUNS:
-			if (parse_u("--max-runs", optarg, 2, 100000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.max_runs = (unsigned)u;
-			break;
-		case OPT_PRECISION:
-			if (parse_d("--precision", optarg, 0.001, 100, &d))
-				return PCOST_EXIT_USAGE;
-			a->ro.precision = d / 100;
-			break;
-		case OPT_MAX_TIME:
-			if (parse_d("--max-time", optarg, 0.001, 1e6, &d))
-				return PCOST_EXIT_USAGE;
-			a->ro.max_time_s = d;
-			break;
-		case OPT_SCALE:
-			if (parse_scales(optarg, a))
-				return PCOST_EXIT_USAGE;
-			break;
-		case OPT_CPU:
-			if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
-				return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3",
-						   optarg);
-			snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
-			break;
-		case OPT_TIMEOUT:
-			if (parse_d("--timeout", optarg, 0.001, 1e6, &a->ro.timeout_s))
-				return PCOST_EXIT_USAGE;
-			break;
-		case OPT_READY_TIMEOUT:
-			if (parse_d("--ready-timeout", optarg, 0.001, 3600, &a->ro.ready_timeout_s))
-				return PCOST_EXIT_USAGE;
-			break;
-		case OPT_SEED:
-			if (parse_u("--seed", optarg, 0, UINT64_MAX, &a->ro.seed))
-				return PCOST_EXIT_USAGE;
-			a->seed_given = true;
-			break;
-		case OPT_FORMAT:
-			if (pcost_format_parse(optarg, &a->format) < 0)
-				return usage_error("--format '%s': expected text, json, csv or markdown",
-						   optarg);
-			break;
-		case OPT_DB:
-			a->db = optarg;
-			break;
-		case OPT_NO_STORE:
-			a->no_store = true;
-			break;
-		case OPT_DEFAULT:
-			a->default_study = true;
-			break;
-		case OPT_HELP:
-			fputs(usage_text, stdout);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value; see 'probecost run --help'",
-					   argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'; see 'probecost run --help'",
-					   argv[optind - 1]);
-		}
+	switch (c) {
+	case 'w':
+		if (a->nworkloads >= MAX_ITEMS)
+			return usage_error("too many -w (at most %d)", MAX_ITEMS);
+		a->workloads[a->nworkloads++] = optarg;
+		break;
+	case 'm':
+		if (a->nmonitors >= MAX_ITEMS)
+			return usage_error("too many -m (at most %d)", MAX_ITEMS);
+		a->monitors[a->nmonitors++] = optarg;
+		break;
+	case 'r':
+		if (parse_u("--runs", optarg, 1, 100000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.runs = (unsigned)u;
+		break;
+	case OPT_ATTACH:
+		a->attach = optarg;
+		break;
+	case OPT_READY:
+		a->ready = optarg;
+		break;
+	case OPT_EVENTS:
+		if (parse_u("--events", optarg, 1, UINT64_MAX / 2, &u))
+			return PCOST_EXIT_USAGE;
+		a->events = (int64_t)u;
+		break;
+	case OPT_UNIT:
+		if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
+			return usage_error("--unit '%s': expected one word of at most 31 characters",
+					   optarg);
+		a->unit = optarg;
+		break;
+	case OPT_WARMUP:
+		if (parse_u("--warmup", optarg, 0, 1000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.warmup = (unsigned)u;
+		break;
+	case OPT_MIN_RUNS:
+		if (parse_u("--min-runs", optarg, 2, 100000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.min_runs = (unsigned)u;
+		break;
+	case OPT_MAX_RUNS:
+		if (parse_u("--max-runs", optarg, 2, 100000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.max_runs = (unsigned)u;
+		break;
+	case OPT_PRECISION:
+		if (parse_d("--precision", optarg, 0.001, 100, &d))
+			return PCOST_EXIT_USAGE;
+		a->ro.precision = d / 100;
+		break;
+	case OPT_MAX_TIME:
+		if (parse_d("--max-time", optarg, 0.001, 1e6, &d))
+			return PCOST_EXIT_USAGE;
+		a->ro.max_time_s = d;
+		break;
+	case OPT_SCALE:
+		if (parse_scales(optarg, a))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_CPU:
+		if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
+			return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3",
+					   optarg);
+		snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
+		break;
+	case OPT_TIMEOUT:
+		if (parse_d("--timeout", optarg, 0.001, 1e6, &a->ro.timeout_s))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_READY_TIMEOUT:
+		if (parse_d("--ready-timeout", optarg, 0.001, 3600, &a->ro.ready_timeout_s))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_SEED:
+		if (parse_u("--seed", optarg, 0, UINT64_MAX, &a->ro.seed))
+			return PCOST_EXIT_USAGE;
+		a->seed_given = true;
+		break;
+	case OPT_FORMAT:
+		if (pcost_format_opt(optarg, PCOST_FMT_ALL, &a->format))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_DB:
+		a->db = optarg;
+		break;
+	case OPT_NO_STORE:
+		a->no_store = true;
+		break;
+	case OPT_DEFAULT:
+		a->default_study = true;
+		break;
+	case OPT_HELP:
+		fputs(usage_text, stdout);
+		return -1;
+	case ':':
+		return usage_error("option '%s' needs a value; see 'probecost run --help'",
+				   argv[optind - 1]);
+	default:
+		return usage_error("unknown option '%s'; see 'probecost run --help'",
+				   argv[optind - 1]);
 	}
-	if (optind < argc) {
-		if (optind > 0 && strcmp(argv[optind - 1], "--"))
-			return usage_error("unexpected '%s': put your command after '--'", argv[optind]);
-		a->command = argv + optind;
-		a->ncommand = argc - optind;
-	}
+	return 0;
+}
+
+/* The options that only make sense together; 0 or an exit code. */
+static int check_args(struct run_args *a)
+{
 	if (a->command && a->nworkloads)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
 	if (a->command && a->nscales)
@@ -291,6 +281,29 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->ro.min_runs,
 				   a->ro.max_runs);
 	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	int c, rc;
+
+	memset(a, 0, sizeof(*a));
+	pcost_runner_opts_default(&a->ro);
+	a->ro.max_runs = 100;
+	a->events = -1;
+	a->format = PCOST_FMT_TEXT;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:w:m:r:", longopts, NULL)) != -1)
+		if ((rc = one_option(a, c, argv)))
+			return rc;
+	if (optind < argc) {
+		if (optind > 0 && strcmp(argv[optind - 1], "--"))
+			return usage_error("unexpected '%s': put your command after '--'", argv[optind]);
+		a->command = argv + optind;
+		a->ncommand = argc - optind;
+	}
+	return check_args(a);
 }
 
 /* "pipe:loops=2000,mode=thread" at scale k -> argv for `probecost workload`, and its record. */
@@ -394,53 +407,50 @@ static char *options_json(const struct run_args *a, const char *headline)
 	return txt;
 }
 
-int cmd_run(int argc, char **argv)
+/* The default study's workloads and monitors, and the defaults every run takes. */
+static void apply_defaults(struct run_args *a)
 {
-	struct pcost_monitor *mons[MAX_ITEMS + 2];
-	size_t nmons = 0;
-	struct run_args a;
-	struct pcost_session s;
-	struct pcost_runner r;
-	char err[256], headline[256] = "", *full;
-	int rc = parse_args(argc, argv, &a);
-	bool baseline_only;
-
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (a.default_study) {
+	if (a->default_study) {
 		for (size_t i = 0; i < ARRAY_SIZE(study_workloads); i++)
-			a.workloads[a.nworkloads++] = study_workloads[i];
+			a->workloads[a->nworkloads++] = study_workloads[i];
 		for (size_t i = 0; i < ARRAY_SIZE(study_monitors); i++)
-			a.monitors[a.nmonitors++] = study_monitors[i];
+			a->monitors[a->nmonitors++] = study_monitors[i];
 		/* Pinned to one CPU: cross-CPU wake-ups here vary +-33% (DESIGN.md). */
-		if (!a.ro.cpu_mask) {
-			a.ro.cpu_mask = 1;
-			snprintf(a.cpu_text, sizeof(a.cpu_text), "0");
+		if (!a->ro.cpu_mask) {
+			a->ro.cpu_mask = 1;
+			snprintf(a->cpu_text, sizeof(a->cpu_text), "0");
 		}
-		if (!a.ro.runs)
-			a.ro.runs = 5;
+		if (!a->ro.runs)
+			a->ro.runs = 5;
 	}
-	if (!a.seed_given)
-		a.ro.seed = (uint64_t)time(NULL);
-	if (!a.nscales)
-		a.scales[a.nscales++] = 1;
+	if (!a->seed_given)
+		a->ro.seed = (uint64_t)time(NULL);
+	if (!a->nscales)
+		a->scales[a->nscales++] = 1;
+}
 
-	/* Monitors: none first, then each -m that is available here. */
-	mons[nmons++] = pcost_monitor_create("none", err, sizeof(err));
-	baseline_only = !a.nmonitors && !a.attach;
-	for (size_t i = 0; i < a.nmonitors + (a.attach ? 1 : 0); i++) {
+/*
+ * Monitors: none first, then each -m (and --attach) that is available here,
+ * into mons[*n]; 0 or an exit code (what was created is in mons either way).
+ */
+static int create_monitors(const struct run_args *a, struct pcost_monitor **mons, size_t *n)
+{
+	bool baseline_only = !a->nmonitors && !a->attach;
+	char err[256];
+
+	mons[(*n)++] = pcost_monitor_create("none", err, sizeof(err));
+	for (size_t i = 0; i < a->nmonitors + (a->attach ? 1 : 0); i++) {
 		struct pcost_monitor *m;
 		char why[256];
 
-		if (i < a.nmonitors)
-			m = pcost_monitor_create(a.monitors[i], err, sizeof(err));
+		if (i < a->nmonitors)
+			m = pcost_monitor_create(a->monitors[i], err, sizeof(err));
 		else
-			m = pcost_monitor_attach_create(a.attach, a.ready, err, sizeof(err));
-		if (!m) {
-			rc = usage_error("%s", err);
-			goto out_mons;
-		}
+			m = pcost_monitor_attach_create(a->attach, a->ready, err, sizeof(err));
+		if (!m)
+			return usage_error("%s", err);
 		if (!strcmp(m->name, "none")) {
+			pcost_monitor_free(m);
 			continue; /* always there */
 		}
 		if (!pcost_monitor_available(m, why, sizeof(why))) {
@@ -448,102 +458,132 @@ int cmd_run(int argc, char **argv)
 			pcost_monitor_free(m);
 			continue;
 		}
-		mons[nmons++] = m;
+		mons[(*n)++] = m;
 	}
-	if (nmons == 1 && !baseline_only) {
-		rc = error("nothing left to measure: no monitor asked for is available here");
-		goto out_mons;
+	if (*n == 1 && !baseline_only) {
+		error("nothing left to measure: no monitor asked for is available here");
+		return PCOST_EXIT_FAIL;
 	}
+	return 0;
+}
 
-	pcost_session_init(&s, PCOST_SESSION_RUN);
-	s.started = (int64_t)time(NULL);
-	s.version = xstrdup(PCOST_VERSION);
-	{
-		char **v = xcalloc((size_t)argc + 2, sizeof(*v));
+/* The session's record: command line, version, machine, options. */
+static void session_start(struct pcost_session *s, const struct run_args *a, int argc, char **argv)
+{
+	const struct pcost_env *e = pcost_env_self();
+	char **v = xcalloc((size_t)argc + 2, sizeof(*v));
+	char headline[256] = "";
 
-		v[0] = "probecost";
-		for (int i = 0; i < argc; i++)
-			v[i + 1] = argv[i];
-		full = pcost_join_argv(argc + 1, v);
-		free(v);
-		s.cmdline = full;
-	}
-	{
-		const struct pcost_env *e = pcost_env_self();
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	s->started = (int64_t)time(NULL);
+	s->version = xstrdup(PCOST_VERSION);
+	v[0] = "probecost";
+	for (int i = 0; i < argc; i++)
+		v[i + 1] = argv[i];
+	s->cmdline = pcost_join_argv(argc + 1, v);
+	free(v);
+	s->env_json = pcost_env_to_json_text(e);
+	pcost_env_headline(e, headline, sizeof(headline));
+	s->tsc_hz = e->tsc_hz;
+	s->options_json = options_json(a, headline[0] ? headline : NULL);
+}
 
-		s.env_json = pcost_env_to_json_text(e);
-		pcost_env_headline(e, headline, sizeof(headline));
-		s.tsc_hz = e->tsc_hz;
-	}
-	s.options_json = options_json(&a, headline[0] ? headline : NULL);
-	a.ro.progress = isatty(2) && pcost_verbosity > 0;
-	pcost_runner_init(&r, &s, &a.ro);
-
-	if (a.command) {
+/* One configuration per (target, monitor): the user's command, or each workload at each scale. */
+static int add_targets(struct pcost_runner *r, const struct run_args *a,
+		       struct pcost_monitor **mons, size_t nmons)
+{
+	if (a->command) {
 		struct pcost_target t = {
 			.workload = "command",
-			.workload_args = NULL,
-			.unit = a.unit ? a.unit : "event",
-			.argv = a.command,
+			.unit = a->unit ? a->unit : "event",
+			.argv = a->command,
 			.scale = 1,
-			.events = a.events,
+			.events = a->events,
 			.report_fd = false,
 		};
-		char *joined = pcost_join_argv(a.ncommand, a.command);
+		char *joined = pcost_join_argv(a->ncommand, a->command);
 
 		t.workload_args = joined;
 		for (size_t m = 0; m < nmons; m++)
-			pcost_runner_add(&r, mons[m], &t);
+			pcost_runner_add(r, mons[m], &t);
 		free(joined);
-	} else {
-		for (size_t w = 0; w < a.nworkloads; w++) {
-			for (size_t k = 0; k < a.nscales; k++) {
-				struct pcost_target t = { .scale = a.scales[k], .events = -1, .report_fd = true };
-				char **wargv, *name, *args, unit[32];
+		return 0;
+	}
+	for (size_t w = 0; w < a->nworkloads; w++) {
+		for (size_t k = 0; k < a->nscales; k++) {
+			struct pcost_target t = { .scale = a->scales[k], .events = -1, .report_fd = true };
+			char **wargv, *name, *args, unit[32];
 
-				if (workload_argv(a.workloads[w], a.scales[k], &wargv, &name, &args, unit,
-						  sizeof(unit)) < 0) {
-					rc = PCOST_EXIT_USAGE;
-					goto out_session;
-				}
-				t.workload = name;
-				t.workload_args = args;
-				t.unit = unit;
-				t.argv = wargv;
-				for (size_t m = 0; m < nmons; m++)
-					pcost_runner_add(&r, mons[m], &t);
-				pcost_argv_free(wargv);
-				free(name);
-				free(args);
-			}
+			if (workload_argv(a->workloads[w], a->scales[k], &wargv, &name, &args, unit,
+					  sizeof(unit)) < 0)
+				return PCOST_EXIT_USAGE;
+			t.workload = name;
+			t.workload_args = args;
+			t.unit = unit;
+			t.argv = wargv;
+			for (size_t m = 0; m < nmons; m++)
+				pcost_runner_add(r, mons[m], &t);
+			pcost_argv_free(wargv);
+			free(name);
+			free(args);
 		}
 	}
+	return 0;
+}
 
-	pcost_sink_begin(&s, a.db, a.no_store);
-	rc = pcost_runner_measure(&r, err, sizeof(err));
-	if (rc < 0 && rc != -EINTR && !s.nconfigs) {
-		pcost_sink_end(&s);
-		rc = error("%s", err);
-		goto out_session;
+/* Measure into the store, print the report; the exit code. */
+static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
+			      const struct run_args *a)
+{
+	char err[256];
+	int rc;
+
+	pcost_sink_begin(s, a->db, a->no_store);
+	rc = pcost_runner_measure(r, err, sizeof(err));
+	if (rc < 0 && rc != -EINTR && !s->nconfigs) {
+		pcost_sink_end(s);
+		error("%s", err);
+		return PCOST_EXIT_FAIL;
 	}
-	for (size_t i = 0; i < s.nconfigs; i++) {
+	for (size_t i = 0; i < s->nconfigs; i++) {
 		unsigned count;
-		const char *note = pcost_runner_note(&r, i, &count);
+		const char *note = pcost_runner_note(r, i, &count);
 
 		if (note)
-			warning("%s: %s (in %u run%s)", s.configs[i].monitor, note, count,
+			warning("%s: %s (in %u run%s)", s->configs[i].monitor, note, count,
 				count == 1 ? "" : "s");
 	}
-	pcost_sink_end(&s);
+	pcost_sink_end(s);
 	if (rc == -EINTR)
 		warning("interrupted: printing what was measured so far");
 	else if (rc < 0)
 		error("%s", err);
-	if (pcost_report_run(&s, a.format, stdout) < 0)
+	if (pcost_report_run(s, a->format, stdout) < 0)
 		error("could not render the report");
 	fflush(stdout);
-	rc = rc == -EINTR ? 128 + (pcost_interrupted ? pcost_interrupted : 2) : rc < 0 ? 1 : 0;
-out_session:
+	return rc == -EINTR ? 128 + (pcost_interrupted ? pcost_interrupted : 2) : rc < 0 ? 1 : 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct pcost_monitor *mons[MAX_ITEMS + 2];
+	size_t nmons = 0;
+	struct run_args a;
+	struct pcost_session s;
+	struct pcost_runner r;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	apply_defaults(&a);
+	if ((rc = create_monitors(&a, mons, &nmons)))
+		goto out_mons;
+	session_start(&s, &a, argc, argv);
+	a.ro.progress = isatty(2) && pcost_verbosity > 0;
+	pcost_runner_init(&r, &s, &a.ro);
+	rc = add_targets(&r, &a, mons, nmons);
+	if (!rc)
+		rc = measure_and_report(&r, &s, &a);
 	pcost_runner_release(&r);
 	pcost_session_release(&s);
 out_mons:

@@ -15,13 +15,15 @@
 #include <unistd.h>
 
 int pcost_verbosity = 1;
+const char *pcost_command;
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[4096];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "probecost: %s%s\n", prefix, msg);
+	fprintf(stderr, "probecost%s%s: %s%s\n", pcost_command ? " " : "",
+		pcost_command ? pcost_command : "", prefix, msg);
 }
 
 int error(const char *fmt, ...)

@@ -32,20 +32,25 @@ enum { PCOST_EXIT_OK = 0, PCOST_EXIT_FAIL = 1, PCOST_EXIT_USAGE = 2 };
 
 /* -q / -v: 0 quiet, 1 normal, 2 verbose. */
 extern int pcost_verbosity;
+/*
+ * The subcommand running (main sets it), NULL before: every message below is
+ * prefixed "probecost COMMAND: ", or "probecost: " without one.
+ */
+extern const char *pcost_command;
 
 /*
- * "probecost: error: MSG" on stderr; returns -1 so commands can
+ * "probecost COMMAND: error: MSG" on stderr; returns -1 so commands can
  * `return error(...)`.  Lower case, what failed first, subject in quotes,
  * the fix where one is known.
  */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "probecost: warning: MSG" on stderr (suppressed by -q). */
+/* "probecost COMMAND: warning: MSG" on stderr (suppressed by -q). */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "probecost: MSG" when verbose (-v). */
+/* "probecost COMMAND: MSG" when verbose (-v). */
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* error() then exit(1).  Only in cmd/ and forked children. */
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Bad usage or input: prints "probecost: MSG" and returns PCOST_EXIT_USAGE (2). */
+/* Bad usage or input: prints "probecost COMMAND: MSG" and returns PCOST_EXIT_USAGE (2). */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void *xmalloc(size_t n);

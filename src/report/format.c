@@ -28,18 +28,21 @@ const char *pcost_format_name(enum pcost_format f)
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "text";
 }
 
-int pcost_format_opt(const char *cmd, const char *arg, unsigned allowed, enum pcost_format *f)
+int pcost_format_opt(const char *arg, unsigned allowed, enum pcost_format *f)
 {
 	char list[64] = "";
+	unsigned left = 0;
 	enum pcost_format v;
 
 	if (pcost_format_parse(arg, &v) == 0 && (allowed & PCOST_FMT_BIT(v))) {
 		*f = v;
 		return 0;
 	}
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++)
+		left += !!(allowed & (1u << i));
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++)
 		if (allowed & (1u << i))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-				 *list ? " or " : "", names[i]);
-	return usage_error("%s: --format '%s' is not valid: %s", cmd, arg, list);
+				 !*list ? "" : --left == 1 ? " or " : ", ", names[i]);
+	return usage_error("--format '%s' is not valid: %s", arg, list);
 }

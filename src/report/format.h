@@ -9,13 +9,16 @@ enum pcost_format { PCOST_FMT_TEXT, PCOST_FMT_JSON, PCOST_FMT_CSV, PCOST_FMT_MAR
 int pcost_format_parse(const char *s, enum pcost_format *f);
 const char *pcost_format_name(enum pcost_format f);
 
-/* Bit of a format in an "allowed" mask. */
+/* Bit of a format in an "allowed" mask; every format. */
 #define PCOST_FMT_BIT(f) (1u << (f))
+#define PCOST_FMT_ALL                                                                              \
+	(PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |                          \
+	 PCOST_FMT_BIT(PCOST_FMT_CSV) | PCOST_FMT_BIT(PCOST_FMT_MARKDOWN))
 /*
- * Parse the --format argument of command cmd, accepting only the formats in
- * allowed (a mask of PCOST_FMT_BIT); 0, or prints one usage line naming the
- * accepted values and returns 2.
+ * Parse a --format argument, accepting only the formats in allowed (a mask of
+ * PCOST_FMT_BIT) from the one table of names; 0, or prints one usage line
+ * naming the accepted values and returns 2.
  */
-int pcost_format_opt(const char *cmd, const char *arg, unsigned allowed, enum pcost_format *f);
+int pcost_format_opt(const char *arg, unsigned allowed, enum pcost_format *f);
 
 #endif

@@ -12,7 +12,7 @@
 #include "stats/analyze.h"
 #include "report/report.h"
 #include "report/warnings.h"
-#include "store/session_json.h"
+#include "store/store.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {

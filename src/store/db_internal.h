@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <sqlite3.h>
 
-#include "store/db.h"
+#include "store/store.h"
 
 struct pcost_db {
 	sqlite3 *h;

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/session_json.h"
-#include "store/db.h"
+#include "store/store.h"
 #include "core/util.h"
 
 int pcost_sessions_from_text(const char *buf, size_t len, struct pcost_session **out, size_t *n,

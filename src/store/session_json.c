@@ -8,7 +8,7 @@
  * end up on terminals); counts are capped so a hostile file cannot exhaust
  * memory.  On any error *s is released and one line says where and what.
  */
-#include "store/session_json.h"
+#include "store/store.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

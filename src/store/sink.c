@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sink: the store.h API measuring commands call.  A store that cannot be
+ * sink: the pcost_sink_* part of store.h, what measuring commands call.  A store that cannot be
  * opened or written costs one warning line, and the measurement goes on.
  */
 #include "store/store.h"
@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "store/db.h"
 #include "core/util.h"
 
 static struct {

@@ -2,12 +2,13 @@
 # delay:ns=N adds N ns to each libc read/write: the cost per monitor event comes out at N or
 # more (a spin never ends early), and N=40000 costs twice N=20000 side by side in one run, so
 # load that stretches every spin (2.1x seen during a parallel make check) stretches both.
-# --scale separates the per-call cost from start-up as the fit's slope, in the same ratio.
+# --scale separates the per-call cost from start-up as the fit's slope: two points a scale
+# apart, so the slope is noisier than the pooled cost and its ratio band wider.
 . "$(dirname "$0")/lib.bash"
 plan 3
 # The sanitizer runtime intercepts read/write itself and the preload would come second.
 [ -z "$PROBECOST_SAN" ] || skip_rest "LD_PRELOAD timing under ASan"
-js=$("$P" run --no-store --runs 5 --warmup 1 --cpu 0 --seed 3 --format json --scale 1,2 \
+js=$("$P" run --no-store --runs 8 --warmup 1 --cpu 0 --seed 3 --format json --scale 1,2 \
 	-w pipe:loops=1000 -m delay:ns=20000 -m delay:ns=40000 2>/dev/null); rc=$?
 is "$rc" 0 "exit 0"
 # Per delayed call, pooled over both scales.
@@ -19,6 +20,6 @@ assert "per delayed call: $p2 ns for 20000, $p4 ns for 40000 (>= 0.9 N, ratio 1.
 	'ratio_in "$p2" 20000 0.9 1000 && ratio_in "$p4" "$p2" 1.7 2.3'
 s2=$(slope 20000); s4=$(slope 40000)
 # 4 delayed calls a round trip: slope about 80000 ns per round trip for N=20000.
-assert "fit slopes $s2 and $s4 ns/round-trip (>= 0.8 x 4 x N, ratio 1.6..2.5)" \
-	'ratio_in "$s2" 80000 0.8 1000 && ratio_in "$s4" "$s2" 1.6 2.5'
+assert "fit slopes $s2 and $s4 ns/round-trip (>= 0.8 x 4 x N, ratio 1.5..3)" \
+	'ratio_in "$s2" 80000 0.8 1000 && ratio_in "$s4" "$s2" 1.5 3'
 done_testing
