@@ -31,7 +31,8 @@ static void usage(FILE *out)
 		     "cost the programs they watch.\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nexit status: 0 success, 1 runtime failure, 2 bad usage or bad input\n");
+	fprintf(out, "\nexit status: 0 success, 1 runtime failure, 2 bad usage or bad input,\n"
+		     "3 measured but not stored (run, counters, probes), 128+N interrupted by signal N\n");
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 
 #include "core/cleanup.h"
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "counters/counters.h"
 #include "core/env.h"
 #include "report/format.h"
@@ -85,8 +86,14 @@ static int parse_ks(const char *s, struct counters_args *a)
 
 static int parse_ifaces(const char *s, struct counters_args *a)
 {
-	char *dup = xstrdup(s), *save = NULL, *tok;
+	char *dup, *save = NULL, *tok;
 
+	if (!pcost_list_well_formed(s)) {
+		usage_error("--interfaces '%s': expected a comma list of interfaces "
+			    "(see 'probecost list counters')", s);
+		return -EINVAL;
+	}
+	dup = xstrdup(s);
 	a->nifaces = 0;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct pcost_counter_iface *ifc = pcost_counter_iface_find(tok);
@@ -171,6 +178,8 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 				return PCOST_EXIT_USAGE;
 			break;
 		case 'd':
+			if (pcost_db_opt_check(optarg))
+				return PCOST_EXIT_USAGE;
 			a->db = optarg;
 			break;
 		case 'N':
@@ -469,6 +478,8 @@ int cmd_counters(int argc, char **argv)
 	if (!s.complete) {
 		warning("interrupted: the report holds what was measured before the signal");
 		rc = 1;
+	} else if (!rc && pcost_sink_lost()) {
+		rc = PCOST_EXIT_NOT_STORED;
 	}
 	pcost_session_release(&s);
 out_names:

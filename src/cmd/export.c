@@ -68,10 +68,9 @@ int cmd_export(int argc, char **argv)
 		return usage_error("takes session ids or --all; see 'probecost history'");
 	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
 		return rc;
-	if (all_sessions && pcost_db_list(db, &every, &rows, &nrows)) {
-		error("%s", pcost_db_error(db));
+	if (all_sessions && (rc = pcost_cli_list(db, &every, &rows, &nrows))) {
 		pcost_db_close(db);
-		return PCOST_EXIT_FAIL;
+		return rc;
 	}
 	if (all_sessions && !nrows) {
 		pcost_db_close(db);

@@ -194,10 +194,9 @@ int cmd_history(int argc, char **argv)
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
 		return rc;
-	if (pcost_db_list(db, &f, &rows, &n)) {
-		error("%s", pcost_db_error(db));
+	if ((rc = pcost_cli_list(db, &f, &rows, &n))) {
 		pcost_db_close(db);
-		return PCOST_EXIT_FAIL;
+		return rc;
 	}
 	print_rows(rows, n, o.fmt);
 	pcost_db_rows_free(rows, n);

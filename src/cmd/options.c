@@ -117,9 +117,14 @@ int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_
 	}
 	if (rc) {
 		error("%s", err);
-		return rc == -EBADMSG || rc == -EPROTO ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
+		return pcost_cli_db_exit(rc);
 	}
 	return 0;
+}
+
+int pcost_cli_db_exit(int rc)
+{
+	return rc == -EBADMSG || rc == -EPROTO ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
 }
 
 int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
@@ -127,9 +132,11 @@ int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
 	uint64_t v;
 
 	if (!strcmp(arg, "last") || !strcmp(arg, "latest")) {
-		if (pcost_db_latest(db, id)) {
+		int rc = pcost_db_latest(db, id);
+
+		if (rc) {
 			error("%s", pcost_db_error(db));
-			return PCOST_EXIT_FAIL;
+			return pcost_cli_db_exit(rc);
 		}
 		return 0;
 	}
@@ -150,7 +157,19 @@ int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s
 	rc = pcost_db_load(db, id, s);
 	if (rc) {
 		error("%s", pcost_db_error(db));
-		return PCOST_EXIT_FAIL;
+		return pcost_cli_db_exit(rc);
+	}
+	return 0;
+}
+
+int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
+		   size_t *n)
+{
+	int rc = pcost_db_list(db, f, rows, n);
+
+	if (rc) {
+		error("%s", pcost_db_error(db));
+		return pcost_cli_db_exit(rc);
 	}
 	return 0;
 }

@@ -61,11 +61,22 @@ int pcost_db_opt_check(const char *db);
  */
 int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_db **db);
 
+/*
+ * The exit status of a store error (-errno of pcost_db_*): 2 for a store that
+ * is damaged or not probecost's (-EBADMSG, -EPROTO), wherever the damage is
+ * found (opening, listing, loading); 1 for the rest.
+ */
+int pcost_cli_db_exit(int rc);
+
 /* "12" or "last"; 0, or prints a usage error and returns 2. */
 int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id);
 
 /* Load session arg ("12", "last") into *s; 0 or an exit code (error printed). */
 int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s);
+
+/* pcost_db_list(); 0 or an exit code (error printed). */
+int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
+		   size_t *n);
 
 /* Open the store read-only, load session arg, close it; 0 or an exit code (error printed). */
 int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s);

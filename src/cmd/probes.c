@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/options.h"
 #include "core/cleanup.h"
 #include "core/env.h"
 #include "probes/arm.h"
@@ -194,6 +195,9 @@ static int parse_methods(const struct opts *o, struct plan *pl)
 		}
 		return 0;
 	}
+	if (!pcost_list_well_formed(o->via))
+		return usage_error("--via '%s': expected a comma list of methods (see 'probecost list "
+				   "probes')", o->via);
 	n = split_list(o->via, buf, sizeof(buf), w, ARRAY_SIZE(w));
 	/* dormant is the baseline of every overhead: always first. */
 	pl->methods[pl->nmethods++] = &pcost_probe_dormant;
@@ -467,6 +471,8 @@ static int measure(const struct opts *o, struct pcost_session *s)
 			     : 0;
 		if (rc)
 			error("interrupted: the report covers the runs done so far");
+		else if (pcost_sink_lost())
+			rc = PCOST_EXIT_NOT_STORED;
 	}
 	pcost_sdt_list_release(&l);
 	free(sites);
@@ -535,7 +541,11 @@ int cmd_probes(int argc, char **argv)
 		case 'a': o.variants = optarg; break;
 		case 'k': o.kernel = optarg; break;
 		case 'c': o.cpu = optarg; break;
-		case 'd': o.db = optarg; break;
+		case 'd':
+			if (pcost_db_opt_check(optarg))
+				return PCOST_EXIT_USAGE;
+			o.db = optarg;
+			break;
 		case 'N': o.no_store = true; break;
 		case 'H':
 			if (pcost_parse_u64(optarg, 0, INT64_MAX, &o.hits))

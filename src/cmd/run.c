@@ -12,6 +12,7 @@
 
 #include "core/cleanup.h"
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "core/env.h"
 #include "report/format.h"
 #include "monitors/monitor.h"
@@ -27,7 +28,7 @@ static const char usage_text[] =
 	"       probecost run                      the default study (see README.md)\n"
 	"\n"
 	"Runs each workload plain (monitor 'none') and under each monitor, in interleaved\n"
-	"blocks, and prints elapsed time, the overhead with its 95%% confidence interval,\n"
+	"blocks, and prints elapsed time, the overhead with its 95% confidence interval,\n"
 	"the extra cycles and the cost per event.\n"
 	"\n"
 	"  -w, --workload W[:k=v,..]  a built-in workload ('probecost list workloads')\n"
@@ -53,7 +54,13 @@ static const char usage_text[] =
 	"      --format F            text, json, csv or markdown\n"
 	"      --db PATH             the store (default $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"      --no-store            do not store the session\n"
-	"      --default-study       the default study (what 'probecost run' alone does)\n";
+	"      --default-study       the default study (what 'probecost run' alone does)\n"
+	"\n"
+	"  -m none alone measures the baseline alone, as no -m does.\n"
+	"\n"
+	"exit status: 0 measured (and stored); 1 every run failed, or no monitor asked for is\n"
+	"available; 2 bad usage or bad input; 3 measured and printed but not stored (the\n"
+	"store could not be written: see the warning); 128+N interrupted by signal N.\n";
 
 enum {
 	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_WARMUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
@@ -130,7 +137,10 @@ static int parse_scales(const char *v, struct run_args *a)
 	int rc = 0;
 
 	a->nscales = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	if (!pcost_list_well_formed(v))
+		rc = usage_error("--scale '%s': expected up to 8 numbers in 0.001..1000, "
+				 "comma separated (e.g. 1,2,4)", v);
+	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		double d;
 
 		if (a->nscales >= ARRAY_SIZE(a->scales) ||
@@ -139,6 +149,9 @@ static int parse_scales(const char *v, struct run_args *a)
 					 "comma separated (e.g. 1,2,4)", v);
 			break;
 		}
+		for (size_t k = 0; k < a->nscales && !rc; k++)
+			if (a->scales[k] == d)
+				rc = usage_error("--scale '%s': %g is given twice; each scale once", v, d);
 		a->scales[a->nscales++] = d;
 	}
 	free(copy);
@@ -148,6 +161,7 @@ static int parse_scales(const char *v, struct run_args *a)
 /* One option c (value optarg) into a; 0, -1 after --help, or an exit code. */
 static int one_option(struct run_args *a, int c, char **argv)
 {
+	char why[320];
 	uint64_t u;
 	double d;
 
@@ -217,6 +231,8 @@ static int one_option(struct run_args *a, int c, char **argv)
 		if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
 			return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3",
 					   optarg);
+		if (pcost_cpus_usable(a->ro.cpu_mask, why, sizeof(why)))
+			return usage_error("--cpu '%s': %s", optarg, why);
 		snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
 		break;
 	case OPT_TIMEOUT:
@@ -237,6 +253,8 @@ static int one_option(struct run_args *a, int c, char **argv)
 			return PCOST_EXIT_USAGE;
 		break;
 	case OPT_DB:
+		if (pcost_db_opt_check(optarg))
+			return PCOST_EXIT_USAGE;
 		a->db = optarg;
 		break;
 	case OPT_NO_STORE:
@@ -343,9 +361,16 @@ static int workload_argv(const char *spec, double scale, char ***argv, char **na
 			free(copy);
 			return -EINVAL;
 		}
-		p.v[idx] = (uint64_t)llround((double)p.v[idx] * scale);
-		if (p.v[idx] < 1)
-			p.v[idx] = 1;
+		const struct pcost_param_desc *d = &wl->params[idx];
+		double v = round((double)p.v[idx] * scale);
+
+		if (v > (double)d->max) {
+			usage_error("workload '%s' at --scale %g: %s=%.0f is past its largest, %llu",
+				    spec, scale, d->key, v, (unsigned long long)d->max);
+			free(copy);
+			return -EINVAL;
+		}
+		p.v[idx] = v < 1 ? 1 : (uint64_t)v;
 		p.given[idx] = true;
 	}
 	pcost_params_format(&p, fmt, sizeof(fmt));
@@ -435,7 +460,7 @@ static void apply_defaults(struct run_args *a)
  */
 static int create_monitors(const struct run_args *a, struct pcost_monitor **mons, size_t *n)
 {
-	bool baseline_only = !a->nmonitors && !a->attach;
+	size_t asked = 0;	/* monitors other than the baseline */
 	char err[256];
 
 	mons[(*n)++] = pcost_monitor_create("none", err, sizeof(err));
@@ -451,8 +476,9 @@ static int create_monitors(const struct run_args *a, struct pcost_monitor **mons
 			return usage_error("%s", err);
 		if (!strcmp(m->name, "none")) {
 			pcost_monitor_free(m);
-			continue; /* always there */
+			continue; /* always there: -m none alone is the baseline alone */
 		}
+		asked++;
 		if (!pcost_monitor_available(m, why, sizeof(why))) {
 			warning("skipping monitor %s: %s", m->name, why);
 			pcost_monitor_free(m);
@@ -460,7 +486,7 @@ static int create_monitors(const struct run_args *a, struct pcost_monitor **mons
 		}
 		mons[(*n)++] = m;
 	}
-	if (*n == 1 && !baseline_only) {
+	if (*n == 1 && asked) {
 		error("nothing left to measure: no monitor asked for is available here");
 		return PCOST_EXIT_FAIL;
 	}
@@ -561,7 +587,17 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 	if (pcost_report_run(s, a->format, stdout) < 0)
 		error("could not render the report");
 	fflush(stdout);
-	return rc == -EINTR ? 128 + (pcost_interrupted ? pcost_interrupted : 2) : rc < 0 ? 1 : 0;
+	if (rc == -EINTR)
+		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
+	if (rc < 0)
+		return PCOST_EXIT_FAIL;
+	if (pcost_session_failed(s)) {
+		const char *why = pcost_session_fail_reason(s);
+
+		error("every run failed%s%s", why ? ": " : "", why ? why : "");
+		return PCOST_EXIT_FAIL;
+	}
+	return pcost_sink_lost() ? PCOST_EXIT_NOT_STORED : 0;
 }
 
 int cmd_run(int argc, char **argv)

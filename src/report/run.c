@@ -104,6 +104,11 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	size_t mw;
 
 	opt_str(s, "headline", head, sizeof(head));
+	if (!s->nconfigs)
+		fprintf(out, "# probecost run: session %lld%s%s, %s\n", (long long)s->id,
+			head[0] ? " | " : "", head,
+			s->complete ? "no configuration" :
+			"INCOMPLETE: nothing was measured before it stopped (killed or interrupted)");
 	for (size_t g = 0; g < s->nconfigs; g++) {
 		const struct pcost_config *c0 = &s->configs[g];
 
@@ -118,7 +123,9 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		fprintf(out, "# %u interleaved block%s (+%u warm-up), 95%% confidence, seed %llu%s%s\n",
 			blocks, blocks == 1 ? "" : "s", warm, (unsigned long long)s->seed,
 			s->tsc_hz > 0 ? ", cycles = extra time x TSC" : "",
-			s->complete ? "" : ", INTERRUPTED (partial results)");
+			pcost_session_failed(s) ? ", FAILED (no run succeeded)"
+			: s->complete		? ""
+						: ", INTERRUPTED (partial results)");
 		mw = 7;
 		for (size_t i = g; i < s->nconfigs; i++)
 			if (!done[i] && same_group(&s->configs[i], c0) && strlen(s->configs[i].monitor) > mw)
@@ -138,8 +145,13 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			if (!x->nok) {
 				const char *why = c->nsamples ? c->samples[c->nsamples - 1].fail_reason : "";
 
-				fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", (int)mw, (int)mw, c->monitor, x->nfailed,
-					x->nfailed == 1 ? "" : "s", why);
+				if (!x->nfailed)
+					fprintf(out, "  %-*.*s no measured run (%s)\n", (int)mw, (int)mw,
+						c->monitor, c->nsamples ? "warm-up only" : "none stored");
+				else
+					fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", (int)mw, (int)mw,
+						c->monitor, x->nfailed, x->nfailed == 1 ? "" : "s",
+						*why ? why : "no reason recorded");
 				continue;
 			}
 			fmt_time(x->wall.mean, buf, sizeof(buf));

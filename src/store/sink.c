@@ -16,11 +16,13 @@ static struct {
 	size_t *stored;		/* samples of configuration i already in the store */
 	size_t nstored;
 	bool active;
+	bool lost;		/* asked to store, and could not */
 } sink;
 
 static void sink_disable(const char *msg)
 {
 	warning("not storing this session: %s", msg);
+	sink.lost = true;
 	pcost_db_close(sink.db);
 	sink.db = NULL;
 	free(sink.stored);
@@ -34,14 +36,15 @@ void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store)
 	char path[PATH_MAX], err[512];
 
 	sink.active = false;
+	sink.lost = false;
 	if (no_store)
 		return;
 	if (pcost_db_path(db, path, sizeof(path))) {
-		warning("not storing this session: no --db, $PROBECOST_DB, $XDG_DATA_HOME or $HOME");
+		sink_disable("no --db, $PROBECOST_DB, $XDG_DATA_HOME or $HOME");
 		return;
 	}
 	if (pcost_db_open(path, PCOST_DB_WRITE, &sink.db, err, sizeof(err))) {
-		warning("not storing this session: %s", err);
+		sink_disable(err);
 		return;
 	}
 	sink.active = true;
@@ -77,6 +80,11 @@ void pcost_sink_series(struct pcost_session *s, size_t i)
 		return;
 	if (pcost_db_store_series(sink.db, s, i))
 		sink_disable(pcost_db_error(sink.db));
+}
+
+bool pcost_sink_lost(void)
+{
+	return sink.lost;
 }
 
 void pcost_sink_end(struct pcost_session *s)

@@ -11,7 +11,7 @@
  *   pcost_sink_series(s, i)             each time counter series i is complete
  *   pcost_sink_end(s)                   at the end (s->complete says if interrupted)
  * A store that cannot be opened or written is a warning: the measurement goes
- * on and is printed.
+ * on and is printed, and the command exits 3 (PCOST_EXIT_NOT_STORED).
  *
  * The store commands (history, show, compare, report, export, import) use the
  * database directly:
@@ -41,6 +41,11 @@ void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store);
 void pcost_sink_config(struct pcost_session *s, size_t config_index);
 void pcost_sink_series(struct pcost_session *s, size_t series_index);
 void pcost_sink_end(struct pcost_session *s);
+/*
+ * After pcost_sink_end(): the session was to be stored and was not (the
+ * warning said why); the command then exits PCOST_EXIT_NOT_STORED.
+ */
+bool pcost_sink_lost(void);
 
 /* Schema version this probecost writes (PRAGMA user_version). */
 #define PCOST_DB_SCHEMA_VERSION 2

@@ -55,8 +55,8 @@ assert "a full disk: the store still holds exactly what it held" '[ "$("$P" hist
 if have strace; then
 	dd if=/dev/zero of="$T/full/filler" bs=4k 2>/dev/null
 	ASAN_OPTIONS=detect_leaks=0 "$P" run -w syscall:loops=200 -m strace -r 2 --warmup 0 --db "$T/full/p.db" > "$T/o" 2> "$T/e"; rc=$?
-	assert "a full disk during run: one warning, the measurement printed, exit 0" \
-	   '[ $rc = 0 ] && [ "$(grep -c "warning: not storing this session: .*is full" "$T/e")" = 1 ] && grep -q "^  strace" "$T/o"'
+	assert "a full disk during run: one warning, the measurement printed, exit 3 (not stored)" \
+	   '[ $rc = 3 ] && [ "$(grep -c "warning: not storing this session: .*is full" "$T/e")" = 1 ] && grep -q "^  strace" "$T/o"'
 else
 	skip "strace is not installed (package strace)"
 fi

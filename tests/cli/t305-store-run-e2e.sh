@@ -28,8 +28,8 @@ assert "compare: B's strace overhead is the one the run printed" \
 assert "compare: strace overhead above 25% on both sides (strace stops each of 2000 syscalls)" \
    'jq -e ".rows[] | select(.name | endswith(\"/ strace\")) | .overhead_a > 0.25 and .overhead_b > 0.25" "$T/c.json" > /dev/null'
 "$P" run -w syscall:loops=200 -m strace -r 2 --warmup 0 --db /proc/no/such.db > "$T/o" 2> "$T/e"; rc=$?
-assert "an unwritable store: one warning, the measurement still printed, exit 0" \
-   '[ $rc = 0 ] && [ "$(grep -c "warning: not storing this session" "$T/e")" = 1 ] && grep -q "strace" "$T/o"'
+assert "an unwritable store: one warning, the measurement still printed, exit 3 (not stored)" \
+   '[ $rc = 3 ] && [ "$(grep -c "warning: not storing this session" "$T/e")" = 1 ] && grep -q "strace" "$T/o"'
 
 # Ctrl-C: what was measured is stored, marked incomplete, and shows as the live run printed it.
 "$P" run -w syscall:loops=2000 -m strace -r 500 --warmup 1 --cpu 0 --db "$T/int.db" > "$T/int.txt" 2> /dev/null &
