@@ -252,7 +252,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct compare_opts co = { .threshold = 5, .fail_above = NAN };
 	struct pcost_store_opts o = {
-		.cmd = "compare", .formats = PCOST_FMT_ALL, .usage = usage,
+		.cmd = "compare", .formats = PCOST_FMT_ROWS, .usage = usage,
 		.args = "two session ids", .min_args = 2, .max_args = 2,
 		.extra = opts, .on_opt = compare_opt, .ctx = &co,
 	};

@@ -174,7 +174,7 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (pcost_format_opt(optarg, PCOST_FMT_ALL, &a->fmt))
+			if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->fmt))
 				return PCOST_EXIT_USAGE;
 			break;
 		case 'd':

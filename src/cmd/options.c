@@ -124,7 +124,10 @@ int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_
 
 int pcost_cli_db_exit(int rc)
 {
-	return rc == -EBADMSG || rc == -EPROTO ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
+	/* Not a store of ours or damaged, a bad URL, credentials refused: the input is wrong. */
+	return rc == -EBADMSG || rc == -EPROTO || rc == -EINVAL || rc == -EKEYREJECTED ?
+		       PCOST_EXIT_USAGE :
+		       PCOST_EXIT_FAIL;
 }
 
 int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)

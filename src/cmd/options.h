@@ -64,7 +64,8 @@ int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_
 /*
  * The exit status of a store error (-errno of pcost_db_*): 2 for a store that
  * is damaged or not probecost's (-EBADMSG, -EPROTO), wherever the damage is
- * found (opening, listing, loading); 1 for the rest.
+ * found (opening, listing, loading), a bad URL or refused credentials
+ * (-EINVAL, -EKEYREJECTED); 1 for the rest.
  */
 int pcost_cli_db_exit(int rc);
 

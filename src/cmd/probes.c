@@ -571,7 +571,7 @@ int cmd_probes(int argc, char **argv)
 						   optarg);
 			break;
 		case 'f':
-			if (pcost_format_opt(optarg, PCOST_FMT_ALL, &o.fmt))
+			if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &o.fmt))
 				return PCOST_EXIT_USAGE;
 			break;
 		case 'h':

@@ -249,7 +249,7 @@ static int one_option(struct run_args *a, int c, char **argv)
 		a->seed_given = true;
 		break;
 	case OPT_FORMAT:
-		if (pcost_format_opt(optarg, PCOST_FMT_ALL, &a->format))
+		if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->format))
 			return PCOST_EXIT_USAGE;
 		break;
 	case OPT_DB:

@@ -4,8 +4,12 @@
 
 #include <errno.h>
 
+#include "report/html.h"
+
 int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FILE *out)
 {
+	if (f == PCOST_FMT_HTML)
+		return pcost_report_html(s, out);
 	switch (s->kind) {
 	case PCOST_SESSION_RUN:
 		return pcost_report_run(s, f, out);
