@@ -36,7 +36,7 @@ assert "run -- /nonexistent: exit 1 with the exec error" \
 	'[ $rc = 1 ] && [[ "$err$out" == *"No such file or directory"* ]]' || diag "rc=$rc: $err"
 # -m none is the baseline alone, as with no -m at all.
 run_pc run --no-store --runs 2 --warmup 0 -m none -- /bin/true
-assert "-m none: exit 0, the baseline row alone" '[ $rc = 0 ] && printf "%s\n" "$out" | grep -qE "^  none +[0-9.]+ m?s"' ||
+assert "-m none: exit 0, the baseline row alone" '[ $rc = 0 ] && printf "%s\n" "$out" | grep -qE "^  none +[0-9.]+ [mun]?s"' ||
 	diag "rc=$rc: $err"
 # A session measured but not stored: exit 3, the report still printed.
 run_pc run --db /proc/no/such.db --runs 2 --warmup 0 -- /bin/true

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t306-store-hostile: what users put in a store comes back out: command lines with a tab,
+# t307-store-hostile: what users put in a store comes back out: command lines with a tab,
 # 70 KB long or with bytes that are not UTF-8 survive export -> import; show escapes what
 # a terminal would obey; huge, endless and non-regular import inputs are refused early;
 # a damaged store is one exit status; a store the reader cannot write still reads.
