@@ -564,6 +564,11 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 	char err[256];
 	int rc;
 
+	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
+	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
+		error("%s", err);
+		return PCOST_EXIT_FAIL;
+	}
 	pcost_sink_begin(s, a->db, a->no_store);
 	rc = pcost_runner_measure(r, err, sizeof(err));
 	if (rc < 0 && rc != -EINTR && !s->nconfigs) {
