@@ -71,6 +71,9 @@ static const char *const migrations[] = {
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);",
+	/* 2 -> 3: how busy the machine was around each run (NULL: not recorded) */
+	"ALTER TABLE run_sample ADD COLUMN other_cpu_ns INTEGER;"
+	"ALTER TABLE run_sample ADD COLUMN steal_ns INTEGER;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");

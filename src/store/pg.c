@@ -25,7 +25,7 @@
  * BLOB -> bytea; session.id is an identity column, so ids are unique across
  * every writer.  A later schema adds a migration step here with SQLite's.
  */
-_Static_assert(PCOST_DB_SCHEMA_VERSION == 2, "add the PostgreSQL migration of the new schema");
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 3, "add the PostgreSQL migration of the new schema");
 static const char pg_schema[] =
 	"CREATE TABLE probecost_schema (version integer NOT NULL);"
 	"CREATE TABLE session ("
@@ -53,6 +53,7 @@ static const char pg_schema[] =
 	"  majflt bigint NOT NULL, nvcsw bigint NOT NULL, nivcsw bigint NOT NULL,"
 	"  has_report boolean NOT NULL, events bigint NOT NULL, timed_ns bigint NOT NULL,"
 	"  monitor_events bigint NOT NULL,"
+	"  other_cpu_ns bigint, steal_ns bigint,"	/* NULL: not recorded */
 	"  PRIMARY KEY (session_id, config_idx, seq),"
 	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
 	"    ON DELETE CASCADE);"
@@ -66,7 +67,14 @@ static const char pg_schema[] =
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
-	"INSERT INTO probecost_schema VALUES (2);";
+	"INSERT INTO probecost_schema VALUES (3);";
+
+/* From version N (index) to N + 1, for stores made by an older probecost; as SQLite's. */
+static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
+	[2] = "ALTER TABLE run_sample ADD COLUMN other_cpu_ns bigint;"
+	      "ALTER TABLE run_sample ADD COLUMN steal_ns bigint;"
+	      "INSERT INTO probecost_schema VALUES (3);",
+};
 
 /* ---- URLs ------------------------------------------------------------------ */
 
@@ -403,6 +411,16 @@ static int pg_migrate(struct pg_db *p, enum pcost_db_mode mode)
 	}
 	if (version == PCOST_DB_SCHEMA_VERSION)
 		return pcost_pg_tx_end(p, 0);
+	if (ours && version >= 2) {
+		/* An older store: the steps from its version (a reader migrates too, as SQLite's). */
+		for (int64_t v = version; v < PCOST_DB_SCHEMA_VERSION; v++) {
+			r = PQexec(p->conn, pg_migrations[v]);
+			if (PQresultStatus(r) != PGRES_COMMAND_OK)
+				return pcost_pg_rollback(p, pcost_pg_fail(p, r, "could not migrate the store"));
+			PQclear(r);
+		}
+		return pcost_pg_tx_end(p, 0);
+	}
 	if (mode == PCOST_DB_READ) {
 		snprintf(p->base.err, sizeof(p->base.err), "no store at '%s' yet", p->base.path);
 		return pcost_pg_rollback(p, -ENOENT);

@@ -6,7 +6,7 @@ perf_events_usable || skip_rest "perf_event_open not allowed here (kernel.perf_e
 out=$("$P" counters --matmul --events 1,2 --interfaces perf-group --iterations 8 --warmup 2 \
 	--matmul-runs 6 --no-store --format json 2>/dev/null); rc=$?
 j() { printf '%s' "$out" | jq "$1"; }
-assert "exit 0, no series skipped" '[ $rc = 0 ] && [ "$(j "[.series[] | select(.skipped)] | length")" = 0 ]'
+assert "exit 0, no series skipped" '[ $rc = 0 ] && [ "$(j "[.statistics[] | select(.skipped)] | length")" = 0 ]'
 is "$(j '.matmul | length')" 2 "one matmul row per k"
 # Every k: values never decreased; task-clock equals the thread's CPU clock within 10%
 # (against elapsed time it holds only on a quiet CPU: printed, not asserted).

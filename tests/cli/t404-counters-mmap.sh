@@ -8,10 +8,10 @@ is "$rc" 0 "exit 0"
 # rdpmc works where the PMU lets user space read its counters (cpu/rdpmc not 0).
 rdpmc=$(cat /sys/bus/event_source/devices/cpu/rdpmc /sys/bus/event_source/devices/cpu_core/rdpmc 2>/dev/null | head -1)
 if have_pmu && [ -n "$rdpmc" ] && [ "$rdpmc" != 0 ]; then
-	is "$(printf '%s' "$out" | jq -c '[.series[] | select(.op == "read") | [.skipped, .n]][0]')" "[false,16]" \
+	is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.op == "read") | [.skipped, .n]][0]')" "[false,16]" \
 		"rdpmc path measured (16 samples)"
 else
-	note=$(printf '%s' "$out" | jq -r 'select(.series[0].skipped) | .series[0].note')
+	note=$(printf '%s' "$out" | jq -r 'select(.statistics[0].skipped) | .statistics[0].note')
 	like "$note" "index 0|no counter index|rdpmc disabled|PMU" "no PMU with rdpmc here: skipped and says why"
 fi
 done_testing

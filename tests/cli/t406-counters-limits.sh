@@ -5,7 +5,7 @@ plan 3
 perf_events_usable || skip_rest "perf_event_open not allowed here (kernel.perf_event_paranoid, not root)"
 # 16 events need 16 descriptors: with 12 allowed, perf-read must say why it stopped.
 out=$( (ulimit -n 12; "$P" counters --events 16 --interfaces perf-read --iterations 8 --no-store --format json 2>/dev/null) )
-like "$(printf '%s' "$out" | jq -r '.series[0].note // empty' 2>/dev/null)" "too many open descriptors.*ulimit -n" \
+like "$(printf '%s' "$out" | jq -r '.statistics[0].note // empty' 2>/dev/null)" "too many open descriptors.*ulimit -n" \
 	"EMFILE: skipped with 'too many open descriptors'"
 tmpdir
 "$P" counters --iterations 10000000 --events 1 --interfaces perf-group --no-store --format json \
@@ -15,7 +15,7 @@ sleep 3 # past start-up (env fingerprint, sanitizer) into the measuring loop
 kill -INT $pid
 wait $pid; rc=$?
 is "$rc" 1 "interrupted run exits 1"
-n=$(jq '[.series[] | select(.op == "read") | .n][0]' "$T/out" 2>/dev/null)
+n=$(jq '[.statistics[] | select(.op == "read") | .n][0]' "$T/out" 2>/dev/null)
 complete=$(jq '.complete' "$T/out" 2>/dev/null)
 assert "partial report: complete=$complete, $n samples kept" \
 	'[ "$complete" = false ] && [ -n "$n" ] && [ "$n" -gt 0 ] 2>/dev/null && [ "$n" -lt 10000000 ]'
