@@ -47,7 +47,8 @@ static const char usage_text[] =
 	"                    --via dormant alone, else default\n"
 	"  --precision NS    --via dormant alone: add blocks until every dormant cost per\n"
 	"                    hit is known to +- NS (default 0.3), at least 5 blocks, at\n"
-	"                    most --max-time S (default 270); --runs N fixes the count\n"
+	"                    most --max-time S (default 270); --runs N fixes the count;\n"
+	"                    the kernels are timed on their thread's CPU clock (clock=cpu)\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
 	"  --hits N          hits CMD is expected to make (checked against each method's count)\n"
@@ -438,8 +439,10 @@ static int measure(const struct opts *o, struct pcost_session *s)
 			const char *vname = pcost_stanford_variant_name(v);
 			const char *prov = pcost_stanford_provider(v);
 			char a_var[64], a_scale[64], a_kernel[64], a_layout[64], args[256];
+			/* The dormant study times the kernels on the thread's CPU clock. */
+			char a_clock[] = "clock=cpu";
 			char *wargv[] = { (char *)pcost_self_exe(), "workload", "stanford", a_var,
-					  a_scale, a_kernel, a_layout, NULL };
+					  a_scale, a_kernel, NULL, NULL, NULL };
 			struct pcost_target t = { .workload = "stanford", .workload_args = args,
 						  .variant = vname, .unit = "hit", .argv = wargv,
 						  .scale = 1, .events = -1, .report_fd = true };
@@ -473,10 +476,12 @@ static int measure(const struct opts *o, struct pcost_session *s)
 						 k < 0 ? "all" : pcost_stanford_kernel_name(k));
 					snprintf(a_layout, sizeof(a_layout), "layout=%s",
 						 pcost_stanford_layout_name(lay));
-					snprintf(args, sizeof(args), "%s %s %s%s%s", a_var, a_scale, a_kernel,
-						 lay ? " " : "", lay ? a_layout : "");
-					/* The default layout keeps the arguments it always had. */
-					wargv[6] = lay ? a_layout : NULL;
+					snprintf(args, sizeof(args), "%s %s %s%s%s%s", a_var, a_scale, a_kernel,
+						 lay ? " " : "", lay ? a_layout : "",
+						 dormant_only(&pl) ? " clock=cpu" : "");
+					/* The default layout and clock keep the arguments they always had. */
+					wargv[6] = lay ? a_layout : dormant_only(&pl) ? a_clock : NULL;
+					wargv[7] = lay && dormant_only(&pl) ? a_clock : NULL;
 					t.scale = (double)o->scales[si / pl.nlayouts];
 					/* Every repetition is the same work: hits scale exactly. */
 					rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,

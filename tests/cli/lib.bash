@@ -118,3 +118,6 @@ field() { # field KEY LINE
 # ratio_in X Y LO HI: X / Y lies within [LO, HI].
 ratio_in() { awk -v x="$1" -v y="$2" -v lo="$3" -v hi="$4" 'BEGIN { if (y == 0) exit 1; r = x / y; exit !(r >= lo && r <= hi) }'; }
 done_testing() { exit $_fail; }
+# A freshly booted machine has tracefs unmounted: tests then run in a private mount
+# namespace with it mounted (tracefs.bash), so none skips for it.
+. "$(dirname "${BASH_SOURCE[0]}")/tracefs.bash"
