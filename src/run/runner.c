@@ -409,7 +409,16 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 	return 0;
 }
 
-/* The workload's report line (events=N unit=U timed_ns=T). */
+/* A fact of the report line beyond events/unit/timed_ns that a sample keeps. */
+static void report_fact(const char *key, const char *val, void *ctx)
+{
+	struct pcost_run_sample *smp = ctx;
+
+	if (!strcmp(key, "uprobe_trampoline"))
+		smp->optimized = !strcmp(val, "1") ? 1 : -1;
+}
+
+/* The workload's report line (events=N unit=U timed_ns=T, uprobe_trampoline=0|1). */
 static void run_io_report(struct run_io *io, struct pcost_run_sample *smp, char *unit,
 			  size_t unitlen)
 {
@@ -419,7 +428,7 @@ static void run_io_report(struct run_io *io, struct pcost_run_sample *smp, char 
 
 	if (nl)
 		*nl = 0;
-	if (pcost_report_parse(io->rbuf, &ev, u, sizeof(u), &timed, NULL, NULL) == 0) {
+	if (pcost_report_parse(io->rbuf, &ev, u, sizeof(u), &timed, report_fact, smp) == 0) {
 		smp->has_report = true;
 		smp->events = ev;
 		smp->timed_ns = timed;
