@@ -54,7 +54,7 @@ run_pc run --no-store -w syscall:loops=10,nr=62 -r 1
 assert "run -w syscall:nr=62 (kill) is refused the same way" '[ $rc = 2 ] && [[ "$err" == *nr=62* ]]' || diag "rc=$rc: $err"
 # Small things: --help text, one prefix style.
 run_pc run --help
-assert "run --help says 95%, not 95%%" '[[ "$out" == *"95% confidence"* ]] && [[ "$out" != *%%* ]]'
+assert "run --help says 95%, not 95%%" '[[ "$out" == *"95% "* ]] && [[ "$out" != *%%* ]]'
 bad=
 for c in "run --bogus" "counters --bogus" "probes --bogus" "show --bogus" "history --bogus" "import --bogus" \
 	"export --bogus" "compare --bogus" "report --bogus" "env --bogus" "list --bogus" "workload frob"; do
