@@ -3,6 +3,7 @@
 # on what it measures: an enabled uprobe event on the binary it runs, enabled syscall
 # events when it measures syscalls, a BPF program on the syscall tracepoints.
 . tests/cli/lib.bash
+unset PROBECOST_ALLOW_TRACERS # the refusal is what this test checks
 plan 9
 T=/sys/kernel/tracing
 if [ "$(id -u)" != 0 ] || [ ! -w "$T/uprobe_events" ]; then
