@@ -34,6 +34,9 @@ struct pcost_run_sample {
 	uint64_t events;	/* events the workload did (report or --events) */
 	pcost_ns timed_ns;	/* the workload's own timed region, 0 when unknown */
 	int64_t monitor_events;	/* events the monitor counted itself, -1 when unknown */
+	/* For the monitor's stop(), not stored: */
+	pid_t pid;		/* the process the runner started, 0 when none */
+	long event_syscall;	/* the syscall the workload's events are (its report's nr=), -1 */
 };
 
 /* One configuration: a workload (or a user's command) under one monitor. */
@@ -44,6 +47,8 @@ struct pcost_config {
 	char *variant;		/* probes: "plain", "volatile-sem", ...; NULL elsewhere */
 	char *unit;		/* "round-trip", "syscall", "hit", ... */
 	int64_t expected_events; /* probes: hits expected; -1 when not known */
+	uint32_t threads;	/* run --threads: threads of the workload; 0 when not varied */
+	char *placement;	/* run --placement: "same" or "split" CPU as the workload; NULL */
 	size_t nsamples, cap;
 	struct pcost_run_sample *samples;
 };

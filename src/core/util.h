@@ -61,6 +61,8 @@ int pcost_parse_double(const char *s, double min, double max, double *out);
  * Returns 0 or -EINVAL.
  */
 int pcost_parse_cpulist(const char *s, uint64_t *mask);
+/* The mask back as a list ("0,2,5"), what pcost_parse_cpulist reads. */
+void pcost_format_cpumask(uint64_t mask, char *buf, size_t len);
 
 /* CLOCK_MONOTONIC now, in ns. */
 pcost_ns pcost_now_ns(void);

@@ -188,6 +188,33 @@ static void describe_status(int st, char *buf, size_t len)
 		snprintf(buf, len, "exit %d", WEXITSTATUS(st));
 }
 
+/*
+ * bpftrace-syscalls prints "@syscalls[PID, NR]: COUNT" at exit: the count of
+ * the workload's process and syscall where its report names one, else every
+ * syscall it saw, system-wide.  -1 when the map is not there.
+ */
+static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *smp)
+{
+	const char *p = out;
+	int64_t total = 0, mine = 0;
+	bool any = false;
+
+	while ((p = strstr(p, "@syscalls["))) {
+		long long pid, nr, n;
+
+		p += 10;
+		if (sscanf(p, "%lld, %lld]: %lld", &pid, &nr, &n) != 3)
+			continue;
+		any = true;
+		total += n;
+		if (pid == smp->pid && nr == smp->event_syscall)
+			mine += n;
+	}
+	if (!any)
+		return -1;
+	return smp->event_syscall >= 0 && smp->pid > 0 ? mine : total;
+}
+
 static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 {
 	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
@@ -226,12 +253,10 @@ static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 		close(a->ack);
 	a->ctl = a->ack = -1;
 	if (a->flavour == ATT_BPFTRACE && a->proc.buf) {
-		/* "@syscalls: 12345" at exit; "Lost N events" when its buffers overflowed. */
-		const char *p = strstr(a->proc.buf, "@syscalls: ");
+		/* "Lost N events" when its buffers overflowed. */
 		const char *lost = strstr(a->proc.buf, "Lost ");
 
-		if (p)
-			smp->monitor_events = strtoll(p + 11, NULL, 10);
+		smp->monitor_events = bpftrace_calls(a->proc.buf, smp);
 		if (lost)
 			snprintf(m->note, sizeof(m->note), "bpftrace: %.*s", (int)strcspn(lost, "\n"),
 				 lost);
@@ -324,7 +349,7 @@ static struct pcost_monitor *bpftrace_new(const char *arg, char *err, size_t len
 	static const char *const argv[] = {
 		"bpftrace", "-e",
 		"BEGIN { printf(\"probecost-ready\\n\"); } "
-		"tracepoint:raw_syscalls:sys_enter { @syscalls = count(); }",
+		"tracepoint:raw_syscalls:sys_enter { @syscalls[pid, args->id] = count(); }",
 		NULL
 	};
 
@@ -381,7 +406,8 @@ static struct pcost_monitor *attach_def_new(const char *arg, char *err, size_t l
 
 const struct pcost_monitor_def pcost_monitor_def_bpftrace_syscalls = {
 	"bpftrace-syscalls", PCOST_MON_ATTACH,
-	"bpftrace counting raw_syscalls:sys_enter system-wide (its count is recorded)",
+	"bpftrace counting raw_syscalls:sys_enter system-wide by process and syscall (its count "
+	"of the workload's syscall is recorded)",
 	"bpftrace", "bpftrace", pcost_monitor_bpf_ok, bpftrace_new
 };
 const struct pcost_monitor_def pcost_monitor_def_perf_record_system = {

@@ -95,6 +95,35 @@ static bool same_group(const struct pcost_config *a, const struct pcost_config *
 	       !strcmp(a->workload_args ?: "", b->workload_args ?: "");
 }
 
+/* "strace, split" when monitors were placed (run --placement); the monitor alone otherwise. */
+static void monitor_label(const struct pcost_config *c, char *buf, size_t len)
+{
+	if (c->placement)
+		snprintf(buf, len, "%s, %s", c->monitor, c->placement);
+	else
+		snprintf(buf, len, "%s", c->monitor);
+}
+
+/* "12.3 k (lost 45)", "12.3 k (lost 0)", or "12.3 k (45 ns each)" where nothing is comparable. */
+static void monitor_events_text(const struct pcost_config_stats *x, char *out, size_t len)
+{
+	char buf[24], per[24];
+
+	if (x->monitor_events < 0) {
+		snprintf(out, len, "-");
+		return;
+	}
+	fmt_count((double)x->monitor_events, buf, sizeof(buf));
+	if (x->has_lost)
+		snprintf(out, len, "%s (lost %lld)", buf, (long long)x->lost_events);
+	else if (x->baseline >= 0 && !isnan(x->extra_ns) && x->monitor_events > 0) {
+		fmt_ns(x->extra_ns / (double)x->monitor_events, per, sizeof(per));
+		snprintf(out, len, "%s (%s each)", buf, per);
+	} else {
+		snprintf(out, len, "%s", buf);
+	}
+}
+
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	char head[256], buf[24];
@@ -119,10 +148,16 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			blocks, blocks == 1 ? "" : "s", warm, (unsigned long long)s->seed,
 			s->tsc_hz > 0 ? ", cycles = extra time x TSC" : "",
 			s->complete ? "" : ", INTERRUPTED (partial results)");
+		if (c0->threads)
+			fprintf(out, "# %u thread%s\n", c0->threads, c0->threads == 1 ? "" : "s");
 		mw = 7;
-		for (size_t i = g; i < s->nconfigs; i++)
-			if (!done[i] && same_group(&s->configs[i], c0) && strlen(s->configs[i].monitor) > mw)
-				mw = strlen(s->configs[i].monitor);
+		for (size_t i = g; i < s->nconfigs; i++) {
+			char lab[160];
+
+			monitor_label(&s->configs[i], lab, sizeof(lab));
+			if (!done[i] && same_group(&s->configs[i], c0) && strlen(lab) > mw)
+				mw = strlen(lab);
+		}
 		if (mw > 48)
 			mw = 48;
 		fprintf(out, "\n  %-*s %-21s %-8s %-8s %-27s %-12s %-18s %s\n", (int)mw, "monitor", "elapsed",
@@ -130,15 +165,16 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		for (size_t i = g; i < s->nconfigs; i++) {
 			const struct pcost_config *c = &s->configs[i];
 			const struct pcost_config_stats *x = &st[i];
-			char el[64], us[24], sy[24], ov[64], cy[24], pe[96], me[96];
+			char el[64], us[24], sy[24], ov[64], cy[24], pe[96], me[96], lab[160];
 
 			if (done[i] || !same_group(c, c0))
 				continue;
 			done[i] = true;
+			monitor_label(c, lab, sizeof(lab));
 			if (!x->nok) {
 				const char *why = c->nsamples ? c->samples[c->nsamples - 1].fail_reason : "";
 
-				fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", (int)mw, (int)mw, c->monitor, x->nfailed,
+				fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", (int)mw, (int)mw, lab, x->nfailed,
 					x->nfailed == 1 ? "" : "s", why);
 				continue;
 			}
@@ -169,20 +205,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 					snprintf(pe, sizeof(pe), "-");
 				}
 			}
-			if (x->monitor_events >= 0) {
-				fmt_count((double)x->monitor_events, buf, sizeof(buf));
-				if (x->baseline >= 0 && !isnan(x->extra_ns) && x->monitor_events > 0) {
-					char per[24];
-
-					fmt_ns(x->extra_ns / (double)x->monitor_events, per, sizeof(per));
-					snprintf(me, sizeof(me), "%s (%s each)", buf, per);
-				} else {
-					snprintf(me, sizeof(me), "%s", buf);
-				}
-			} else {
-				snprintf(me, sizeof(me), "-");
-			}
-			fprintf(out, "  %-*.*s %-21s %-8s %-8s %-27s %-12s %-18s %s", (int)mw, (int)mw, c->monitor, el, us,
+			monitor_events_text(x, me, sizeof(me));
+			fprintf(out, "  %-*.*s %-21s %-8s %-8s %-27s %-12s %-18s %s", (int)mw, (int)mw, lab, el, us,
 				sy, ov, cy, pe, me);
 			if (x->nfailed)
 				fprintf(out, "  (%zu failed)", x->nfailed);
@@ -281,7 +305,14 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		cJSON_AddNumberToObject(o, "events", (double)x->events);
 		cJSON_AddStringToObject(o, "unit", s->configs[i].unit ?: "");
 		cJSON_AddItemToObject(o, "per_event_ns", num_or_null(x->per_event_ns));
-		cJSON_AddNumberToObject(o, "monitor_events", (double)x->monitor_events);
+		cJSON_AddItemToObject(o, "monitor_events", x->monitor_events >= 0 ?
+				      cJSON_CreateNumber((double)x->monitor_events) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "lost_events", x->has_lost ?
+				      cJSON_CreateNumber((double)x->lost_events) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "threads", s->configs[i].threads ?
+				      cJSON_CreateNumber(s->configs[i].threads) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "placement", s->configs[i].placement ?
+				      cJSON_CreateString(s->configs[i].placement) : cJSON_CreateNull());
 		if (x->has_fit) {
 			cJSON_AddNumberToObject(o, "fit_fixed_ns", x->fit_fixed_ns);
 			cJSON_AddNumberToObject(o, "fit_per_event_ns", x->fit_per_event_ns);
@@ -324,7 +355,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 	fprintf(out, "workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
 		     "wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
 		     "cpu_util,overhead,overhead_lo,overhead_hi,p_value,significant,extra_ns,"
-		     "extra_cycles,events,per_event_ns,monitor_events,outliers\n");
+		     "extra_cycles,events,per_event_ns,monitor_events,outliers,lost_events,threads,"
+		     "placement\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 
@@ -353,13 +385,25 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		csv_num(out, "%.0f", x->extra_cycles);
 		fprintf(out, ",%llu", (unsigned long long)x->events);
 		csv_num(out, "%.3f", x->per_event_ns);
-		fprintf(out, ",%lld,%zu\n", (long long)x->monitor_events, x->noutliers);
+		fputc(',', out);
+		if (x->monitor_events >= 0)
+			fprintf(out, "%lld", (long long)x->monitor_events);
+		fprintf(out, ",%zu,", x->noutliers);
+		if (x->has_lost)
+			fprintf(out, "%lld", (long long)x->lost_events);
+		fputc(',', out);
+		if (s->configs[i].threads)
+			fprintf(out, "%u", s->configs[i].threads);
+		fputc(',', out);
+		if (s->configs[i].placement)
+			csv_field(out, s->configs[i].placement);
+		fputc('\n', out);
 	}
 }
 
 static void markdown(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	char buf[48], pe[48];
+	char buf[48], pe[48], lab[160];
 	struct pcost_run_warnings w;
 
 	fprintf(out, "| workload | monitor | elapsed | +- (95%%) | overhead | 95%% CI | p | "
@@ -368,6 +412,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *x = &st[i];
 
+		monitor_label(c, lab, sizeof(lab));
 		fmt_time(x->wall.mean, buf, sizeof(buf));
 		if (!isnan(x->per_event_ns)) {
 			char t[24];
@@ -378,7 +423,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 			snprintf(pe, sizeof(pe), "-");
 		}
 		fprintf(out, "| %s %s | %s | %s | %.1f%% | ", c->workload, c->workload_args ?: "",
-			c->monitor, x->nok ? buf : "failed",
+			lab, x->nok ? buf : "failed",
 			x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
 		if (x->baseline < 0 || isnan(x->overhead))
 			fprintf(out, "- | - | - | - | ");

@@ -112,6 +112,8 @@ int pcost_runner_add(struct pcost_runner *r, struct pcost_monitor *m, const stru
 		sl->t.scale = 1;
 	c = pcost_session_add_config(r->s, t->workload, t->workload_args, m->name, t->variant,
 				     t->unit);
+	c->threads = t->threads;
+	c->placement = t->placement ? xstrdup(t->placement) : NULL;
 	sl->config = (size_t)(c - r->s->configs);
 	r->nslots++;
 	return (int)sl->config;
@@ -251,6 +253,16 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 	}
 }
 
+/* A report's other facts: nr= names the syscall its events are (the syscall workload). */
+static void report_fact(const char *key, const char *val, void *ctx)
+{
+	struct pcost_run_sample *smp = ctx;
+	uint64_t nr;
+
+	if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
+		smp->event_syscall = (long)nr;
+}
+
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
 		   bool report_fd, struct pcost_run_sample *smp, char *unit, size_t unitlen)
 {
@@ -264,6 +276,7 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 
 	smp->wait_status = -1;
 	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;
+	smp->event_syscall = -1;
 	rbuf[0] = ebuf[0] = 0;
 	memset(&ru, 0, sizeof(ru));
 	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0 ||
@@ -295,6 +308,7 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 		goto out;
 	}
 	pcost_child_add(pid);
+	smp->pid = pid;
 	close(ep[1]);
 	ep[1] = -1;
 	if (report_fd) {
@@ -389,7 +403,8 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 
 		if (nl)
 			*nl = 0;
-		if (pcost_report_parse && pcost_report_parse(rbuf, &ev, u, sizeof(u), &timed, NULL, NULL) == 0) {
+		if (pcost_report_parse &&
+		    pcost_report_parse(rbuf, &ev, u, sizeof(u), &timed, report_fact, smp) == 0) {
 			smp->has_report = true;
 			smp->events = ev;
 			smp->timed_ns = timed;
@@ -414,15 +429,36 @@ done:
 
 /* ---- blocks ------------------------------------------------------------------ */
 
+/*
+ * start() with probecost itself on mask (0: as it is) for the moment, so the
+ * helper processes an attach monitor forks inherit it; ours is put back.
+ */
+static int start_placed(struct pcost_monitor *m, uint64_t mask, pcost_ns timeout_ns, char *err,
+			size_t len)
+{
+	cpu_set_t saved;
+	bool pin = mask && sched_getaffinity(0, sizeof(saved), &saved) == 0;
+	int rc;
+
+	if (pin)
+		pcost_pin_mask(mask);
+	rc = m->ops->start(m, timeout_ns, err, len);
+	if (pin)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	return rc;
+}
+
 static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsigned block,
 		    unsigned order, bool warmup)
 {
 	struct pcost_config *c = &r->s->configs[sl->config];
 	struct pcost_monitor *m = sl->mon;
+	struct pcost_runner_opts o = r->opts;
 	struct pcost_run_sample smp;
 	struct pcost_launch l;
 	char unit[32] = "", err[160] = "";
 	int rc = 0, started = -1;
+	bool placed = sl->t.monitor_cpu_mask && r->opts.cpu_mask;
 
 	memset(&smp, 0, sizeof(smp));
 	smp.block = block;
@@ -430,16 +466,27 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	smp.warmup = warmup;
 	smp.scale = sl->t.scale;
 	smp.monitor_events = -1;
+	smp.event_syscall = -1;
 	m->note[0] = 0;
 	pcost_launch_init(&l, sl->argv);
 	if (m->ops->wrap && (rc = m->ops->wrap(m, &l)) < 0) {
 		set_reason(&smp, "monitor %s could not wrap the command: %s", m->name, strerror(-rc));
 		goto record;
 	}
+	if (placed) {
+		/* The tracer starts on its CPUs; the workload moves itself to opts.cpu_mask. */
+		char cpus[256];
+
+		pcost_format_cpumask(r->opts.cpu_mask, cpus, sizeof(cpus));
+		pcost_launch_setenv(&l, PCOST_WORKLOAD_CPUS_ENV, cpus);
+		if (m->ops->wrap)
+			o.cpu_mask = sl->t.monitor_cpu_mask;
+	}
 	if (m->ops->start) {
 		pcost_ns to = (pcost_ns)((r->opts.ready_timeout_s > 0 ? r->opts.ready_timeout_s : 10) * 1e9);
 
-		started = m->ops->start(m, to, err, sizeof(err));
+		started = start_placed(m, placed ? sl->t.monitor_cpu_mask : 0, to, err,
+				       sizeof(err));
 		if (started < 0) {
 			if (started == -EINTR || pcost_interrupted)
 				set_reason(&smp, "interrupted");
@@ -452,7 +499,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 			goto stop;
 		}
 	}
-	rc = pcost_run_once(&l, &r->opts, sl->t.report_fd, &smp, unit, sizeof(unit));
+	rc = pcost_run_once(&l, &o, sl->t.report_fd, &smp, unit, sizeof(unit));
 stop:
 	if (m->ops->stop) {
 		bool was_failed = smp.failed;

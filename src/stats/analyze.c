@@ -77,7 +77,9 @@ static void basic(const struct pcost_session *s, size_t i, struct pcost_config_s
 	double *y = xcalloc(c->nsamples + 1, sizeof(double));
 	uint64_t *ev = xcalloc(c->nsamples + 1, sizeof(uint64_t));
 	int64_t *mev = xcalloc(c->nsamples + 1, sizeof(int64_t));
-	size_t n = 0, nev = 0, nmev = 0;
+	int64_t *lost = xcalloc(c->nsamples + 1, sizeof(int64_t));
+	bool comparable = c->unit && !strcmp(c->unit, "syscall");
+	size_t n = 0, nev = 0, nmev = 0, nlost = 0;
 
 	for (size_t k = 0; k < c->nsamples; k++) {
 		const struct pcost_run_sample *x = &c->samples[k];
@@ -96,6 +98,8 @@ static void basic(const struct pcost_session *s, size_t i, struct pcost_config_s
 			ev[nev++] = x->events;
 		if (x->monitor_events >= 0)
 			mev[nmev++] = x->monitor_events;
+		if (x->monitor_events >= 0 && x->events && comparable)
+			lost[nlost++] = (int64_t)x->events - x->monitor_events;
 	}
 	st->nok = n;
 	pcost_summarize(w, n, &st->wall);
@@ -114,6 +118,12 @@ static void basic(const struct pcost_session *s, size_t i, struct pcost_config_s
 		qsort(mev, nmev, sizeof(*mev), cmp_i64);
 		st->monitor_events = mev[nmev / 2];
 	}
+	st->has_lost = nlost > 0;
+	if (nlost) {
+		qsort(lost, nlost, sizeof(*lost), cmp_i64);
+		st->lost_events = lost[nlost / 2];
+	}
+	free(lost);
 	free(w);
 	free(u);
 	free(y);

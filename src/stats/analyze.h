@@ -34,6 +34,13 @@ struct pcost_config_stats {
 	uint64_t events;		/* events per run (median of reports / --events) */
 	double per_event_ns;		/* extra_ns / events; NAN when no events */
 	int64_t monitor_events;		/* what the monitor counted (median), -1 unknown */
+	/*
+	 * Events made minus events the monitor saw (median over runs), when both
+	 * count the same thing: the workload's unit is "syscall" and the monitor
+	 * counted syscalls.  has_lost false: not counted.
+	 */
+	bool has_lost;
+	int64_t lost_events;
 	bool has_fit;			/* --scale: time = fixed + per_event x events */
 	double fit_fixed_ns, fit_per_event_ns, fit_r2;
 };

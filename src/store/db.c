@@ -71,6 +71,9 @@ static const char *const migrations[] = {
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);",
+	/* 2 -> 3: run --threads and --placement (0 and NULL where not varied) */
+	"ALTER TABLE config ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE config ADD COLUMN placement TEXT;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");

@@ -119,6 +119,10 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 		add_str(co, "variant", c->variant);
 		add_str(co, "unit", c->unit);
 		add_num(co, "expected_events", (double)c->expected_events);
+		if (c->threads)
+			add_num(co, "threads", c->threads);
+		if (c->placement)
+			add_str(co, "placement", c->placement);
 		samples = cJSON_AddArrayToObject(co, "samples");
 		for (size_t j = 0; j < c->nsamples; j++)
 			cJSON_AddItemToArray(samples, sample_to_json(&c->samples[j]));
@@ -168,7 +172,9 @@ __attribute__((format(printf, 3, 4))) static int fail(struct reader *r, const ch
 }
 
 /* Only known members, each once: a typo or a smuggled field is an error. */
-static int check_members(struct reader *r, const cJSON *o, const char *const *known, size_t n)
+/* known[0..nreq) must be there; known[nreq..n) may be. */
+static int check_members_opt(struct reader *r, const cJSON *o, const char *const *known, size_t n,
+			     size_t nreq)
 {
 	const cJSON *m, *m2;
 
@@ -186,10 +192,15 @@ static int check_members(struct reader *r, const cJSON *o, const char *const *kn
 			if (m2->string && !strcmp(m2->string, m->string))
 				return fail(r, m->string, "member given twice");
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < nreq; i++)
 		if (!cJSON_GetObjectItemCaseSensitive(o, known[i]))
 			return fail(r, known[i], "missing");
 	return 0;
+}
+
+static int check_members(struct reader *r, const cJSON *o, const char *const *known, size_t n)
+{
+	return check_members_opt(r, o, known, n, n);
 }
 
 /* UTF-8 without control characters, shorter than max bytes. */
@@ -380,25 +391,35 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 
 static const char *const config_keys[] = {
 	"workload", "workload_args", "monitor", "variant", "unit", "expected_events", "samples",
+	/* optional (run --threads, --placement) */
+	"threads", "placement",
 };
+#define CONFIG_KEYS_REQUIRED 7
 
 static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s)
 {
-	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL;
+	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL, *place = NULL;
 	const cJSON *arr, *e;
 	struct pcost_config *c;
 	size_t n, j = 0;
 	double d;
 	int rc;
 
-	if ((rc = check_members(r, o, config_keys, ARRAY_SIZE(config_keys))))
+	double threads = 0;
+
+	if ((rc = check_members_opt(r, o, config_keys, ARRAY_SIZE(config_keys),
+				    CONFIG_KEYS_REQUIRED)))
 		return rc;
 	if ((rc = get_str(r, o, "workload", MAX_NAME_LEN, false, &wl)) ||
 	    (rc = get_str(r, o, "workload_args", MAX_TEXT_LEN, true, &args)) ||
 	    (rc = get_str(r, o, "monitor", MAX_NAME_LEN, false, &mon)) ||
 	    (rc = get_str(r, o, "variant", MAX_NAME_LEN, true, &var)) ||
 	    (rc = get_str(r, o, "unit", MAX_NAME_LEN, true, &unit)) ||
-	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)))
+	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)) ||
+	    (cJSON_HasObjectItem(o, "threads") &&
+	     (rc = get_int(r, o, "threads", 0, 1 << 20, &threads))) ||
+	    (cJSON_HasObjectItem(o, "placement") &&
+	     (rc = get_str(r, o, "placement", MAX_NAME_LEN, true, &place))))
 		goto out;
 	arr = get_array(r, o, "samples", MAX_SAMPLES, &n);
 	if (!arr) {
@@ -407,6 +428,9 @@ static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s
 	}
 	c = pcost_session_add_config(s, wl, args, mon, var, unit);
 	c->expected_events = (int64_t)d;
+	c->threads = (uint32_t)threads;
+	c->placement = place;
+	place = NULL;
 	c->samples = xcalloc(n ? n : 1, sizeof(*c->samples));
 	c->cap = n ? n : 1;
 	cJSON_ArrayForEach(e, arr) {
@@ -422,6 +446,7 @@ out:
 	free(mon);
 	free(var);
 	free(unit);
+	free(place);
 	return rc;
 }
 
