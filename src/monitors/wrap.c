@@ -218,6 +218,14 @@ static bool wrap_available(const struct pcost_monitor *m, char *why, size_t len)
 	const struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
 	const struct pcost_monitor_def *d = pcost_monitor_def_find(m->name);
 
+	/* A table row with a parameter: "strace-seccomp:trace=getppid". */
+	if (!d && !strpbrk(m->name, " \t'\"/")) {
+		char base[96];
+
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn(m->name, ":"), m->name);
+		d = pcost_monitor_def_find(base);
+	}
+
 	if (d)
 		return pcost_monitor_def_available(d, why, len);
 	/* Custom: its command must exist. */
@@ -315,6 +323,64 @@ const struct pcost_monitor_def pcost_monitor_def_valgrind = {
 const struct pcost_monitor_def pcost_monitor_def_memcheck = {
 	"memcheck", PCOST_MON_WRAP, "valgrind --tool=memcheck", "valgrind", "valgrind", NULL,
 	memcheck_new
+};
+
+/*
+ * strace-seccomp:trace=SET: strace stops the tracee only for the syscalls in
+ * SET (a seccomp-bpf filter decides in the kernel); the others run at full
+ * speed.  SET is strace's own -e trace= syntax, passed as one argv word.
+ */
+static struct pcost_monitor *strace_seccomp_new(const char *arg, char *err, size_t len)
+{
+	const char *set = arg && !strncmp(arg, "trace=", 6) ? arg + 6 : NULL;
+	char expr[96], name[96];
+
+	if (!set || !*set || strlen(set) > 64 || set[strspn(set, "abcdefghijklmnopqrstuvwxyz"
+					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,%!?-")]) {
+		snprintf(err, len, "monitor 'strace-seccomp' needs ':trace=SET' with SET a list of "
+			 "syscalls or %%classes (letters, digits, _ , %% ! ? -; at most 64), e.g. "
+			 "strace-seccomp:trace=getppid");
+		return NULL;
+	}
+	snprintf(expr, sizeof(expr), "trace=%s", set);
+	snprintf(name, sizeof(name), "strace-seccomp:trace=%s", set);
+	{
+		const char *const words[] = { "strace", "-f", "--seccomp-bpf", "-qq", "-o", "/dev/null",
+					      "-e", expr, "--", NULL };
+
+		return wrap_new(name, words, PARSE_NONE);
+	}
+}
+
+/* --seccomp-bpf came with strace 5.3. */
+static bool strace_seccomp_ok(char *why, size_t len)
+{
+	char *const argv[] = { "strace", "-V", NULL };
+	struct pcost_proc p;
+	int major = 0, minor = 0;
+	const char *v;
+
+	if (pcost_proc_start(&p, argv) < 0 || pcost_proc_stop(&p, 0, 5000000000ULL) < 0) {
+		pcost_proc_release(&p);
+		snprintf(why, len, "could not run 'strace -V'");
+		return false;
+	}
+	v = p.buf ? strstr(p.buf, "version ") : NULL;
+	if (v)
+		sscanf(v + 8, "%d.%d", &major, &minor);
+	pcost_proc_release(&p);
+	if (major < 5 || (major == 5 && minor < 3)) {
+		snprintf(why, len, "strace %d.%d has no --seccomp-bpf: install strace 5.3 or later "
+			 "(Debian package strace)", major, minor);
+		return false;
+	}
+	return true;
+}
+
+const struct pcost_monitor_def pcost_monitor_def_strace_seccomp = {
+	"strace-seccomp", PCOST_MON_WRAP,
+	"strace -f --seccomp-bpf -e trace=SET: stops only for SET (strace-seccomp:trace=getppid)",
+	"strace", "strace", strace_seccomp_ok, strace_seccomp_new
 };
 
 /* -m 'CMD ARGS': the user's wrapper, split into argv (no shell); "{}" marks the workload. */
