@@ -21,6 +21,7 @@
 #include "monitors/table.h"
 
 #define TRACEFS "/sys/kernel/tracing"
+#define TP_BUFFER_KB "8192"	/* per CPU, in the private instance */
 
 struct tp_monitor {
 	struct pcost_monitor m;
@@ -105,6 +106,13 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	/* The thread group in every line, to count the workload's own events (this instance only). */
 	snprintf(path, sizeof(path), "%s/options/record-tgid", t->inst);
 	write_str(path, "1");
+	/*
+	 * Nobody reads the buffer during a run: room for ~100k syscalls of every
+	 * process on a CPU (~100 bytes for an enter and an exit) before the oldest
+	 * are overwritten, which then count as lost.  Freed with the instance.
+	 */
+	snprintf(path, sizeof(path), "%s/buffer_size_kb", t->inst);
+	write_str(path, TP_BUFFER_KB);
 	if (access(t->enable, W_OK) != 0) {
 		snprintf(err, len, "%s is missing: this kernel has no raw_syscalls tracepoints",
 			 t->enable);
