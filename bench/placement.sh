@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/.."
 PC=${PROBECOST:-./probecost}
 LOOPS=${LOOPS:-20000}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-8}
 command -v jq >/dev/null || { echo "skip: jq not installed (Debian package jq)"; exit 0; }
 [ "$(nproc)" -ge 2 ] || { echo "skip: one CPU: nothing to split onto"; exit 0; }
 mons=()

@@ -10,8 +10,8 @@
 set -u
 cd "$(dirname "$0")/.."
 PC=${PROBECOST:-./probecost}
-LOOPS=${LOOPS:-20000}
-RUNS=${RUNS:-5}
+LOOPS=${LOOPS:-50000}
+RUNS=${RUNS:-8}
 THREADS=${THREADS:-1,2}
 CPUS=${CPUS:-0-1}
 command -v jq >/dev/null || { echo "skip: jq not installed (Debian package jq)"; exit 0; }

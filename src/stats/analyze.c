@@ -120,8 +120,9 @@ static void basic(const struct pcost_session *s, size_t i, struct pcost_config_s
 	}
 	st->has_lost = nlost > 0;
 	if (nlost) {
+		/* The lower median: with the upper median of the counts above, seen + lost = made. */
 		qsort(lost, nlost, sizeof(*lost), cmp_i64);
-		st->lost_events = lost[nlost / 2];
+		st->lost_events = lost[(nlost - 1) / 2];
 	}
 	free(lost);
 	free(w);

@@ -27,11 +27,12 @@ for m in strace-count bpftrace-syscalls tracepoint-syscalls; do
 done
 case " ${mons[*]} " in
 *" perf-trace "*)
-	# Per run: made - seen; the row's lost_events is their median (the upper one of two).
+	# Per run: made - seen; the row's lost_events is their median (the lower one of two,
+	# so that it pairs with the row's seen, the upper median of the counts).
 	want=$(printf '%s' "$out" | jq '[.session.configs[] | select(.monitor == "perf-trace" and .threads == 2)
-		| .samples[] | select(.failed | not) | .events - .monitor_events] | sort | .[length / 2 | floor]')
+		| .samples[] | select(.failed | not) | .events - .monitor_events] | sort | .[(length - 1) / 2 | floor]')
 	read -r made s l <<<"$(seen perf-trace 2)"
-	is "$l" "$want" "perf trace: lost_events is the median over runs of made - seen ($l)"
+	is "$l $((made - s))" "$want $want" "perf trace: lost_events is the median over runs of made - seen, = made - seen of the row ($l)"
 	bad=$(printf '%s' "$out" | jq '[.session.configs[] | select(.monitor == "perf-trace") | .samples[]
 		| select(.failed | not) | select(.monitor_events > .events or .monitor_events < 0)] | length')
 	is "$bad" 0 "perf trace never saw more getppid calls than were made, nor none"
