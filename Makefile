@@ -3,7 +3,7 @@
 #   make            build ./probecost
 #   make check      unit tests (cmocka) + CLI tests (prove), then the same under ASan/UBSan
 #   make bench      side-by-side benchmarks against peer tools (bench/)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=   (make uninstall: the same files, removed)
 #
 # Every .c under src/ is part of the binary; every tests/unit/test_*.c is a test
 # program linked against all of src/ except src/main.c.  Areas that need extra
@@ -11,12 +11,19 @@
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
+LIBDIR    ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR   ?= $(PREFIX)/share
+MANDIR    ?= $(DATADIR)/man
+DOCDIR    ?= $(DATADIR)/doc/probecost
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR   ?=
 CC        ?= gcc
 PKG_CONFIG ?= pkg-config
 VERSION   := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-PKGS      := sqlite3 libelf cairo libcjson papi
+PKGS      := sqlite3 libelf cairo libcjson papi libpq
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpfm
 
@@ -45,6 +52,14 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 EXTRA_OBJS :=
 SAN_EXTRA_OBJS :=
 GEN_HEADERS :=
+
+# What `make install` copies and `make uninstall` removes: one word per file,
+# SOURCE:DEST:MODE (DEST absolute, under $(PREFIX); MODE 0644, 0755, ... or
+# `link`, which makes DEST a symbolic link whose target is SOURCE).  Areas
+# append their files in mk/*.mk; INSTALL_DIRS lists directories that belong to
+# probecost alone, removed by uninstall when empty (deepest first).
+INSTALL_FILES = probecost:$(BINDIR)/probecost:0755
+INSTALL_DIRS  =
 
 all: probecost
 
@@ -104,11 +119,29 @@ bench: deps
 bench-run: probecost
 	@for b in $(or $(BENCH),bench/*.sh); do echo "== $$b"; bash $$b || exit 1; done
 
-install: probecost
-	install -d $(DESTDIR)$(BINDIR)
-	install -m 0755 probecost $(DESTDIR)$(BINDIR)/probecost
+# Sources of the install list (not link targets): what install builds first.
+INSTALL_SRCS := $(foreach e,$(INSTALL_FILES),$(if $(filter link,$(lastword $(subst :, ,$e))),,$(firstword $(subst :, ,$e))))
+
+install: all $(INSTALL_SRCS)
+	@set -e; for e in $(INSTALL_FILES); do \
+	  src=$${e%%:*}; rest=$${e#*:}; dest="$(DESTDIR)$${rest%:*}"; mode=$${rest##*:}; \
+	  echo "  INSTALL $$dest"; \
+	  if [ "$$mode" = link ]; then install -d "$${dest%/*}"; ln -sfn "$$src" "$$dest"; \
+	  else install -D -m "$$mode" "$$src" "$$dest"; fi; \
+	done
+
+uninstall:
+	@for e in $(INSTALL_FILES); do \
+	  rest=$${e#*:}; dest="$(DESTDIR)$${rest%:*}"; \
+	  if [ -e "$$dest" ] || [ -L "$$dest" ]; then echo "  RM $$dest"; rm -f "$$dest"; fi; \
+	done; \
+	for d in $(INSTALL_DIRS); do rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
+
+# The installed paths, one a line (what uninstall removes).
+install-list:
+	@for e in $(INSTALL_FILES); do rest=$${e#*:}; echo "$(DESTDIR)$${rest%:*}"; done
 
 clean:
 	rm -rf build probecost
 
-.PHONY: all check check-tests deps unit bench bench-run install clean
+.PHONY: all check check-tests deps unit bench bench-run install uninstall install-list clean

@@ -13,9 +13,5 @@ check: $(DELAY_SHIM)
 build/obj/src/monitors/delay.o build/san/src/monitors/delay.o: \
 	BASE_CFLAGS += -DPCOST_LIBDIR='"$(LIBDIR_PC)"'
 
-install: install-run-lib
-install-run-lib: $(DELAY_SHIM)
-	install -d $(DESTDIR)$(LIBDIR_PC)
-	install -m 0755 $(DELAY_SHIM) $(DESTDIR)$(LIBDIR_PC)/libprobecost-delay.so
-
-.PHONY: install-run-lib
+INSTALL_FILES += $(DELAY_SHIM):$(LIBDIR_PC)/libprobecost-delay.so:0755
+INSTALL_DIRS  += $(LIBDIR_PC)

@@ -257,7 +257,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'f':
 			if (pcost_format_parse(optarg, &fmt))
-				return usage_error("unknown --format '%s' (text, json, csv, markdown)", optarg);
+				return pcost_format_refuse("compare", optarg);
 			break;
 		case 'p':
 			if (pcost_plot_format_of(optarg) < 0)

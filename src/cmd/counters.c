@@ -168,10 +168,7 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 		switch (c) {
 		case 'f':
 			if (pcost_format_parse(optarg, &a->fmt) < 0)
-				return usage_error(
-				    "counters: --format '%s' is not valid: text, json, "
-				    "csv or markdown",
-				    optarg);
+				return pcost_format_refuse("counters", optarg);
 			break;
 		case 'd':
 			a->db = optarg;

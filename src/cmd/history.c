@@ -187,8 +187,11 @@ int cmd_history(int argc, char **argv)
 			f.kind = (int)kind;
 			break;
 		case 'f':
-			if (pcost_format_parse(optarg, &fmt) || fmt == PCOST_FMT_MARKDOWN)
-				return usage_error("history --format is text, json or csv, not '%s'", optarg);
+			if (pcost_format_opt("history", optarg,
+					     PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |
+						     PCOST_FMT_BIT(PCOST_FMT_CSV),
+					     &fmt))
+				return PCOST_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);

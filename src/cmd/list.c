@@ -7,6 +7,7 @@
 #include "report/format.h"
 #include "cmd/list.h"
 #include "core/util.h"
+#include "workloads/workload.h"
 
 struct table {
 	const char *name;
@@ -20,6 +21,40 @@ static void usage(FILE *out)
 		     "Prints the registry tables with a one-line summary per row and whether it\n"
 		     "can run on this machine (and if not, why and how to fix it).  Without an\n"
 		     "argument, every table.\n");
+}
+
+/* "params": [{name, summary, default, min, max | choices}], what completion offers. */
+static void add_params_json(cJSON *o, const struct pcost_param_desc *params)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "params");
+
+	for (const struct pcost_param_desc *d = params; d->key; d++) {
+		cJSON *p = cJSON_CreateObject();
+		char def[64];
+
+		cJSON_AddStringToObject(p, "name", d->key);
+		cJSON_AddStringToObject(p, "summary", d->help ? d->help : "");
+		pcost_param_value_format(d, d->def, def, sizeof(def));
+		/* A number default outside its range means the key has none: it must be given. */
+		if (d->type == PCOST_PARAM_U64 && (d->def < d->min || d->def > d->max))
+			cJSON_AddNullToObject(p, "default");
+		else
+			cJSON_AddStringToObject(p, "default", def);
+		if (d->type == PCOST_PARAM_U64) {
+			cJSON_AddNumberToObject(p, "min", (double)d->min);
+			cJSON_AddNumberToObject(p, "max", (double)d->max);
+		} else if (d->type == PCOST_PARAM_ENUM) {
+			cJSON *ch = cJSON_AddArrayToObject(p, "choices");
+
+			for (const char *c = d->choices; c && *c; c += strcspn(c, "|"), c += *c == '|') {
+				char word[64];
+
+				snprintf(word, sizeof(word), "%.*s", (int)strcspn(c, "|"), c);
+				cJSON_AddItemToArray(ch, cJSON_CreateString(word));
+			}
+		}
+		cJSON_AddItemToArray(arr, p);
+	}
 }
 
 static void print_table(const struct table *t, enum pcost_format fmt, cJSON *json)
@@ -45,6 +80,8 @@ static void print_table(const struct table *t, enum pcost_format fmt, cJSON *jso
 			cJSON_AddBoolToObject(o, "available", r->available);
 			if (!r->available)
 				cJSON_AddStringToObject(o, "why", r->why);
+			if (r->params)
+				add_params_json(o, r->params);
 			cJSON_AddItemToArray(arr, o);
 			continue;
 		}

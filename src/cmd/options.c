@@ -24,7 +24,10 @@ int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_
 	}
 	if (rc) {
 		error("%s", err);
-		return rc == -EBADMSG || rc == -EPROTO ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
+		/* Not a store of ours, a bad URL, credentials refused: the input is wrong. */
+		return rc == -EBADMSG || rc == -EPROTO || rc == -EINVAL || rc == -EKEYREJECTED ?
+			       PCOST_EXIT_USAGE :
+			       PCOST_EXIT_FAIL;
 	}
 	return 0;
 }

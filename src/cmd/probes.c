@@ -568,8 +568,7 @@ int cmd_probes(int argc, char **argv)
 			break;
 		case 'f':
 			if (pcost_format_parse(optarg, &o.fmt))
-				return usage_error("--format: '%s' is not text, json, csv or markdown",
-						   optarg);
+				return pcost_format_refuse("probes", optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -337,8 +337,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_FORMAT:
 			if (pcost_format_parse(optarg, &a->format) < 0)
-				return usage_error("--format '%s': expected text, json, csv or markdown",
-						   optarg);
+				return pcost_format_refuse("run", optarg);
 			break;
 		case OPT_DB:
 			a->db = optarg;

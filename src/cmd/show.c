@@ -12,7 +12,7 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost show ID|last [--db PATH] [--format text|json|csv|markdown]\n\n"
+	fprintf(out, "usage: probecost show ID|last [--db PATH] [--format text|json|csv|markdown|html]\n\n"
 		     "Prints a stored session as the live command printed it, recomputed from\n"
 		     "its raw samples.  IDs come from 'probecost history'.\n");
 }
@@ -57,8 +57,9 @@ int cmd_show(int argc, char **argv)
 			db_opt = optarg;
 			break;
 		case 'f':
-			if (pcost_format_parse(optarg, &fmt))
-				return usage_error("unknown --format '%s' (text, json, csv, markdown)", optarg);
+			if (pcost_format_parse_page(optarg, &fmt))
+				return usage_error("show: --format '%s' is not valid: text, json, csv, "
+						   "markdown or html", optarg);
 			break;
 		case 'h':
 			usage(stdout);

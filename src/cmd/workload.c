@@ -16,20 +16,12 @@ static void print_params(const struct pcost_workload *w, FILE *out)
 	for (d = w->params; d && d->key; d++) {
 		char def[64];
 
+		pcost_param_value_format(d, d->def, def, sizeof(def));
 		if (d->type == PCOST_PARAM_ENUM) {
-			const char *c = d->choices;
-
-			for (uint64_t k = 0; k < d->def && c; k++) {
-				c = strchr(c, '|');
-				c = c ? c + 1 : NULL;
-			}
-			snprintf(def, sizeof(def), "%.*s", c ? (int)strcspn(c, "|") : 1, c ? c : "?");
 			fprintf(out, "    %-8s %s (one of %s; default %s)\n", d->key, d->help, d->choices,
 				def);
 		} else if (d->type == PCOST_PARAM_SYSCALL) {
-			fprintf(out, "    %-8s %s (default %s)\n", d->key, d->help,
-				pcost_syscall_name((long)d->def) ? pcost_syscall_name((long)d->def)
-								  : "?");
+			fprintf(out, "    %-8s %s (default %s)\n", d->key, d->help, def);
 		} else {
 			fprintf(out, "    %-8s %s (%llu-%llu; default %llu)\n", d->key, d->help,
 				(unsigned long long)d->min, (unsigned long long)d->max,

@@ -180,13 +180,20 @@ static const struct pcost_monitor_ops delay_ops = {
 	.free = delay_free,
 };
 
+/* ns has no default (0 is out of range): delay_new() wants it given.
+ * Up to 10 ms a call: more is a sleep, not a probe. */
+const struct pcost_param_desc pcost_monitor_delay_params[] = {
+	{ "ns", PCOST_PARAM_U64, 0, 1, 10000000, NULL, "nanoseconds each libc read()/write() spins first" },
+	{ 0 },
+};
+
 static struct pcost_monitor *delay_new(const char *arg, char *err, size_t len)
 {
 	struct delay_monitor *d;
 	uint64_t ns;
 
-	/* Up to 10 ms a call: more is a sleep, not a probe. */
-	if (!arg || strncmp(arg, "ns=", 3) || pcost_parse_u64(arg + 3, 1, 10000000, &ns) < 0) {
+	if (!arg || strncmp(arg, "ns=", 3) ||
+	    pcost_parse_u64(arg + 3, pcost_monitor_delay_params[0].min, pcost_monitor_delay_params[0].max, &ns) < 0) {
 		snprintf(err, len, "monitor 'delay' needs ':ns=N' with N in 1..10000000, e.g. delay:ns=2000");
 		return NULL;
 	}

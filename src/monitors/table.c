@@ -119,6 +119,22 @@ const struct pcost_monitor_def pcost_monitor_def_none = {
 
 /* ---- list ------------------------------------------------------------------ */
 
+/* Rows that take "name:k=v,..." keys, and their keys. */
+static const struct {
+	const struct pcost_monitor_def *def;
+	const struct pcost_param_desc *params;
+} monitor_params[] = {
+	{ &pcost_monitor_def_delay, pcost_monitor_delay_params },
+};
+
+static const struct pcost_param_desc *params_of(const struct pcost_monitor_def *d)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(monitor_params); i++)
+		if (monitor_params[i].def == d)
+			return monitor_params[i].params;
+	return NULL;
+}
+
 size_t pcost_monitor_list_rows(struct pcost_list_row **rows)
 {
 	const struct pcost_monitor_def *d;
@@ -134,6 +150,7 @@ size_t pcost_monitor_list_rows(struct pcost_list_row **rows)
 		r->name = d->name;
 		r->kind = pcost_monitor_kind_name(d->kind);
 		r->summary = d->summary;
+		r->params = params_of(d);
 		r->available = pcost_monitor_def_available(d, r->why, sizeof(r->why));
 	}
 	(*rows)[n].name = pcost_monitor_def_custom.name;

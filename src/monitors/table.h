@@ -4,6 +4,7 @@
 #define PCOST_MONITORS_TABLE_H
 
 #include "monitors/monitor.h"
+#include "workloads/workload.h"
 
 const struct pcost_monitor_def *pcost_monitor_def_find(const char *name);
 /* The tool on $PATH (else "install package X") and the def's own check. */
@@ -21,5 +22,8 @@ extern const struct pcost_monitor_def pcost_monitor_def_none, pcost_monitor_def_
 	pcost_monitor_def_memcheck, pcost_monitor_def_bpftrace_syscalls,
 	pcost_monitor_def_tracepoint_syscalls, pcost_monitor_def_perf_record_system,
 	pcost_monitor_def_attach, pcost_monitor_def_delay;
+
+/* The keys of rows that take "name:k=v,..." (`list` shows them; the row's create() parses them). */
+extern const struct pcost_param_desc pcost_monitor_delay_params[];
 
 #endif

@@ -3,14 +3,31 @@
 #ifndef PCOST_FORMAT_H
 #define PCOST_FORMAT_H
 
-enum pcost_format { PCOST_FMT_TEXT, PCOST_FMT_JSON, PCOST_FMT_CSV, PCOST_FMT_MARKDOWN };
+enum pcost_format {
+	PCOST_FMT_TEXT,
+	PCOST_FMT_JSON,
+	PCOST_FMT_CSV,
+	PCOST_FMT_MARKDOWN,
+	PCOST_FMT_HTML,		/* a whole page, for stored sessions only (report, show) */
+};
 
-/* "text", "json", "csv", "markdown" (also "md"); 0 or -1. */
+/*
+ * "text", "json", "csv", "markdown" (also "md"); 0 or -1.  "html" is -1 here
+ * (commands that print while they measure do not write pages); it parses only
+ * through pcost_format_parse_page, which report and show use.
+ */
 int pcost_format_parse(const char *s, enum pcost_format *f);
+/* As pcost_format_parse, and "html" too. */
+int pcost_format_parse_page(const char *s, enum pcost_format *f);
+/* The one-line usage error for --format s refused by cmd; returns 2. */
+int pcost_format_refuse(const char *cmd, const char *s);
 const char *pcost_format_name(enum pcost_format f);
 
-/* Bit of a format in an "allowed" mask. */
+/* Bit of a format in an "allowed" mask; the four row formats every command prints. */
 #define PCOST_FMT_BIT(f) (1u << (f))
+#define PCOST_FMT_ROWS                                                                    \
+	(PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |                    \
+	 PCOST_FMT_BIT(PCOST_FMT_CSV) | PCOST_FMT_BIT(PCOST_FMT_MARKDOWN))
 /*
  * Parse the --format argument of command cmd, accepting only the formats in
  * allowed (a mask of PCOST_FMT_BIT); 0, or prints one usage line naming the

@@ -53,15 +53,34 @@ static bool many_workloads(const struct pcost_session *s)
 	return false;
 }
 
+/* The --scale multiple of a configuration's runs (1 when it has none). */
+static double scale_of(const struct pcost_config *c)
+{
+	return c->nsamples ? c->samples[0].scale : 1;
+}
+
+static bool several_scales(const struct pcost_session *s)
+{
+	for (size_t i = 1; i < s->nconfigs; i++)
+		if (scale_of(&s->configs[i]) != scale_of(&s->configs[0]))
+			return true;
+	return false;
+}
+
+/* "strace", "pipe: strace", and " x4" after it in a --scale session. */
 static char *bar_label(const struct pcost_session *s, const struct pcost_config *c, bool wl)
 {
-	return wl ? xasprintf("%s: %s", c->workload ? c->workload : "?", c->monitor ? c->monitor : "?")
-		  : xstrdup(c->monitor ? c->monitor : "?");
+	char scale[32] = "";
+
+	if (several_scales(s))
+		snprintf(scale, sizeof(scale), " x%g", scale_of(c));
+	return wl ? xasprintf("%s: %s%s", c->workload ?: "?", c->monitor ?: "?", scale)
+		  : xasprintf("%s%s", c->monitor ?: "?", scale);
 }
 
 /* run: overhead (%) of each monitored configuration, 95% bootstrap CI whiskers. */
 static int plot_run(const struct pcost_session *s, const struct pcost_config_stats *st,
-		    const char *path, char *err, size_t errlen)
+		    struct pcost_plot_out *o, char *err, size_t errlen)
 {
 	double *v = xcalloc(s->nconfigs + 1, sizeof(double) * 3), *lo = v + s->nconfigs + 1;
 	double *hi = lo + s->nconfigs + 1;
@@ -91,7 +110,7 @@ static int plot_run(const struct pcost_session *s, const struct pcost_config_sta
 		.ncats = n, .nseries = 1, .cats = cats, .v = v, .lo = lo, .hi = hi, .log = -1,
 	};
 
-	rc = n ? pcost_chart_bars_draw(&c, path, err, errlen) : -ENODATA;
+	rc = n ? pcost_chart_bars_draw(&c, o, err, errlen) : -ENODATA;
 	if (!n)
 		snprintf(err, errlen, "no monitored configuration with a baseline ('none') to plot");
 	free(title);
@@ -112,7 +131,7 @@ static int find_name(const char *const *v, size_t n, const char *s)
 
 /* probes: extra ns per probe hit, grouped by method (monitor), one bar per variant. */
 static int plot_probes(const struct pcost_session *s, const struct pcost_config_stats *st,
-		       const char *path, char *err, size_t errlen)
+		       struct pcost_plot_out *o, char *err, size_t errlen)
 {
 	size_t n = s->nconfigs + 1, ncat = 0, nvar = 0;
 	const char **cats = xcalloc(n, sizeof(char *)), **vars = xcalloc(n, sizeof(char *));
@@ -161,7 +180,7 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 		.hi = hi, .log = -1,
 	};
 
-	rc = ncat ? pcost_chart_bars_draw(&c, path, err, errlen) : -ENODATA;
+	rc = ncat ? pcost_chart_bars_draw(&c, o, err, errlen) : -ENODATA;
 	if (!ncat)
 		snprintf(err, errlen, "no armed configuration with hits and a dormant baseline to plot");
 	free(title);
@@ -199,7 +218,8 @@ static const char *counters_op(const struct pcost_session *s)
 }
 
 /* counters: mean ns of one operation against the number of events, a line per interface. */
-static int plot_counters(const struct pcost_session *s, const char *path, char *err, size_t errlen)
+static int plot_counters(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 struct pcost_plot_out *o, char *err, size_t errlen)
 {
 	struct pcost_chart_line_series *ls = xcalloc(s->nseries + 1, sizeof(*ls));
 	/* Per line, up to nseries points of x, y, err: one slab of 3 x nseries each. */
@@ -249,7 +269,7 @@ static int plot_counters(const struct pcost_session *s, const char *path, char *
 		.series = ls,
 	};
 
-	rc = nl ? pcost_chart_lines_draw(&c, path, err, errlen) : -ENODATA;
+	rc = nl ? pcost_chart_lines_draw(&c, o, err, errlen) : -ENODATA;
 	if (!nl)
 		snprintf(err, errlen, "no counter series with samples to plot");
 	free(title);
@@ -259,26 +279,208 @@ static int plot_counters(const struct pcost_session *s, const char *path, char *
 	return rc;
 }
 
+/* The fit group of a configuration: same workload, monitor and variant (as analyze.c fits). */
+static bool same_fit(const struct pcost_config *a, const struct pcost_config *b)
+{
+	return !strcmp(a->workload ?: "", b->workload ?: "") &&
+	       !strcmp(a->monitor ?: "", b->monitor ?: "") && !strcmp(a->variant ?: "", b->variant ?: "");
+}
+
+/* A monitored configuration of a --scale fit, with events: one point of the fit picture. */
+static bool fitted(const struct pcost_config_stats *x)
+{
+	return x->has_fit && x->baseline >= 0 && x->events && isfinite(x->extra_ns);
+}
+
+static char *fit_name(const struct pcost_session *s, const struct pcost_config *c)
+{
+	const char *m = c->monitor ?: "?";
+
+	if (many_workloads(s))
+		return c->variant ? xasprintf("%s: %s %s", c->workload ?: "?", c->variant, m)
+				  : xasprintf("%s: %s", c->workload ?: "?", m);
+	return c->variant ? xasprintf("%s %s", c->variant, m) : xstrdup(m);
+}
+
+/* --scale: each size's extra time against its events, a series per fit with its line. */
+static int plot_fit(const struct pcost_session *s, const struct pcost_config_stats *st,
+		    struct pcost_plot_out *o, char *err, size_t errlen)
+{
+	size_t n = s->nconfigs + 1, nf = 0;
+	struct pcost_chart_fit_series *fs = xcalloc(n, sizeof(*fs));
+	double *x = xcalloc(2 * n * n, sizeof(double));
+	size_t *first = xcalloc(n, sizeof(size_t));
+	const char *evunit = "event";
+	struct names ns = { 0 };
+	char *title, *xlabel, *w = who(s);
+	int rc;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		struct pcost_chart_fit_series *f;
+		size_t l = 0;
+
+		if (!fitted(&st[i]))
+			continue;
+		while (l < nf && !same_fit(&s->configs[first[l]], c))
+			l++;
+		f = &fs[l];
+		if (l == nf) {
+			first[nf++] = i;
+			f->name = names_add(&ns, fit_name(s, c));
+			f->x = x + 2 * n * l;
+			f->y = f->x + n;
+			f->a = st[i].fit_fixed_ns;
+			f->b = st[i].fit_per_event_ns;
+			evunit = c->unit ?: evunit;
+		}
+		((double *)f->x)[f->n] = (double)st[i].events;
+		((double *)f->y)[f->n] = st[i].extra_ns;
+		f->n++;
+	}
+	title = xasprintf("Extra time against %ss, with the fit (%s)", evunit, w);
+	xlabel = xasprintf("%ss per run", evunit);
+	struct pcost_chart_fits c = {
+		.title = title, .xlabel = xlabel, .yname = "extra time",
+		.note = s->kind == PCOST_SESSION_PROBES
+				? "points: mean extra time over the dormant run of the same size; line: "
+				  "least-squares fit extra = fixed + per hit x hits over every run"
+				: "points: mean extra time over the unmonitored run of the same size; line: "
+				  "least-squares fit extra = fixed + per event x events over every run",
+		.nseries = nf, .series = fs,
+	};
+
+	rc = nf ? pcost_chart_fits_draw(&c, o, err, errlen) : -ENODATA;
+	if (!nf)
+		snprintf(err, errlen, "no monitored configuration with a --scale fit to plot");
+	free(title);
+	free(xlabel);
+	free(w);
+	names_free(&ns);
+	free(first);
+	free(x);
+	free(fs);
+	return rc;
+}
+
+static bool has_fit(const struct pcost_session *s, const struct pcost_config_stats *st)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (fitted(&st[i]))
+			return true;
+	return false;
+}
+
+static bool kind_run(const struct pcost_session *s, const struct pcost_config_stats *st)
+{
+	return s->kind == PCOST_SESSION_RUN;
+}
+
+static bool kind_probes(const struct pcost_session *s, const struct pcost_config_stats *st)
+{
+	return s->kind == PCOST_SESSION_PROBES;
+}
+
+static bool kind_counters(const struct pcost_session *s, const struct pcost_config_stats *st)
+{
+	return s->kind == PCOST_SESSION_COUNTERS;
+}
+
+/* A session's figures, the one people look at first first (what --plot draws). */
+static const struct figure {
+	const char *name, *caption;
+	bool (*applies)(const struct pcost_session *s, const struct pcost_config_stats *st);
+	int (*draw)(const struct pcost_session *s, const struct pcost_config_stats *st,
+		    struct pcost_plot_out *o, char *err, size_t errlen);
+} figures[] = {
+	{ "fit", "Extra time against events over the --scale sizes, with the fitted line", has_fit,
+	  plot_fit },
+	{ "overhead", "Overhead of each monitor, with its 95% interval", kind_run, plot_run },
+	{ "per-hit", "Cost per probe hit by method and build, with intervals", kind_probes,
+	  plot_probes },
+	{ "counters", "Counter cost against the number of events, per interface", kind_counters,
+	  plot_counters },
+};
+
+/* Statistics for the figures: none for counters (their series are the figures). */
+static int stats_of(const struct pcost_session *s, struct pcost_config_stats **st, char *err,
+		    size_t errlen)
+{
+	int rc;
+
+	*st = NULL;
+	if (s->kind == PCOST_SESSION_COUNTERS)
+		return 0;
+	if ((rc = pcost_analyze(s, st)))
+		snprintf(err, errlen, "could not analyze session %lld: %s", (long long)s->id,
+			 strerror(-rc));
+	return rc;
+}
+
 int pcost_plot_session(const struct pcost_session *s, const char *path, char *err, size_t errlen)
 {
-	struct pcost_config_stats *st = NULL;
-	int rc;
+	struct pcost_plot_out o = { .path = path };
+	struct pcost_config_stats *st;
+	int rc = -ENODATA;
 
 	if (pcost_plot_format_of(path) < 0) {
 		snprintf(err, errlen, "the file name must end in .png, .svg or .pdf");
 		return -EINVAL;
 	}
-	if (s->kind == PCOST_SESSION_COUNTERS)
-		return plot_counters(s, path, err, errlen);
-	if ((rc = pcost_analyze(s, &st))) {
-		snprintf(err, errlen, "could not analyze session %lld: %s", (long long)s->id,
-			 strerror(-rc));
+	if ((rc = stats_of(s, &st, err, errlen)))
 		return rc;
-	}
-	rc = s->kind == PCOST_SESSION_PROBES ? plot_probes(s, st, path, err, errlen)
-					     : plot_run(s, st, path, err, errlen);
+	rc = -ENODATA;
+	snprintf(err, errlen, "nothing to plot in a %s session", pcost_session_kind_name(s->kind));
+	for (size_t i = 0; i < ARRAY_SIZE(figures) && rc == -ENODATA; i++)
+		if (figures[i].applies(s, st))
+			rc = figures[i].draw(s, st, &o, err, errlen);
 	free(st);
 	return rc;
+}
+
+int pcost_plot_figures(const struct pcost_session *s, struct pcost_figure **out, size_t *n,
+		       char *err, size_t errlen)
+{
+	struct pcost_config_stats *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = stats_of(s, &st, err, errlen)))
+		return rc;
+	*out = xcalloc(ARRAY_SIZE(figures), sizeof(**out));
+	for (size_t i = 0; i < ARRAY_SIZE(figures) && !rc; i++) {
+		struct pcost_plot_out o = { 0 };
+
+		if (!figures[i].applies(s, st))
+			continue;
+		rc = figures[i].draw(s, st, &o, err, errlen);
+		if (rc == -ENODATA) {
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
+		(*out)[*n].name = figures[i].name;
+		(*out)[*n].caption = figures[i].caption;
+		(*out)[*n].svg = o.svg;
+		(*out)[*n].len = o.svglen;
+		(*n)++;
+	}
+	free(st);
+	if (rc) {
+		pcost_figures_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void pcost_figures_free(struct pcost_figure *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(f[i].svg);
+	free(f);
 }
 
 /* Paired bars: A and B per configuration present in both (overhead %, or cost change). */
@@ -291,6 +493,7 @@ int pcost_plot_compare(const struct pcost_session *a, const struct pcost_session
 	double *lo = v + 2 * cmp->nrows + 2, *hi = lo + 2 * cmp->nrows + 2;
 	char *wa = who(a), *wb = who(b), *title;
 	const char *series[2] = { wa, wb };
+	struct pcost_plot_out o = { .path = path };
 	int rc;
 
 	for (size_t i = 0; i < cmp->nrows; i++)
@@ -327,7 +530,7 @@ int pcost_plot_compare(const struct pcost_session *a, const struct pcost_session
 		.log = -1,
 	};
 
-	rc = n ? pcost_chart_bars_draw(&c, path, err, errlen) : -ENODATA;
+	rc = n ? pcost_chart_bars_draw(&c, &o, err, errlen) : -ENODATA;
 	if (!n)
 		snprintf(err, errlen, "no configuration present in both sessions");
 	free(title);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "report/html.h"
 #include "report/plot.h"
 #include "core/util.h"
 
@@ -53,23 +54,44 @@ struct canvas {
 	cairo_surface_t *surf;
 	cairo_t *cr;
 	int fmt;
-	const char *path;
+	struct pcost_plot_out *out;
+	FILE *mem;		/* SVG: cairo writes here, then the axes go on the root */
+	char *buf;
+	size_t len;
+	const char *title;
+	double h;		/* height: H, or more for rows of panels */
+	char attrs[4096];	/* data-pcost-* attributes for the SVG root */
 };
 
-static int canvas_open(struct canvas *cv, const char *path, char *err, size_t errlen)
+static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct canvas *cv = closure;
+
+	return fwrite(data, 1, len, cv->mem) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char *title, double h,
+			 char *err, size_t errlen)
 {
 	memset(cv, 0, sizeof(*cv));
-	cv->fmt = pcost_plot_format_of(path);
-	cv->path = path;
+	cv->h = h;
+	cv->fmt = o->path ? pcost_plot_format_of(o->path) : PCOST_PLOT_SVG;
+	cv->out = o;
+	cv->title = title;
 	switch (cv->fmt) {
 	case PCOST_PLOT_PNG:
-		cv->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)W, (int)H);
+		cv->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)W, (int)h);
 		break;
 	case PCOST_PLOT_SVG:
-		cv->surf = cairo_svg_surface_create(path, W, H);
+		cv->mem = open_memstream(&cv->buf, &cv->len);
+		if (!cv->mem) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			return -errno;
+		}
+		cv->surf = cairo_svg_surface_create_for_stream(mem_write, cv, W, h);
 		break;
 	case PCOST_PLOT_PDF:
-		cv->surf = cairo_pdf_surface_create(path, W, H);
+		cv->surf = cairo_pdf_surface_create(o->path, W, h);
 		break;
 	default:
 		snprintf(err, errlen, "the file name must end in .png, .svg or .pdf");
@@ -78,6 +100,9 @@ static int canvas_open(struct canvas *cv, const char *path, char *err, size_t er
 	if (cairo_surface_status(cv->surf) != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s", cairo_status_to_string(cairo_surface_status(cv->surf)));
 		cairo_surface_destroy(cv->surf);
+		if (cv->mem)
+			fclose(cv->mem);
+		free(cv->buf);
 		return -EIO;
 	}
 	cv->cr = cairo_create(cv->surf);
@@ -87,14 +112,67 @@ static int canvas_open(struct canvas *cv, const char *path, char *err, size_t er
 	return 0;
 }
 
+static int canvas_open(struct canvas *cv, struct pcost_plot_out *o, const char *title, char *err,
+		       size_t errlen)
+{
+	return canvas_open_h(cv, o, title, H, err, errlen);
+}
+
+/* Record an axis for the SVG root: name="PX0 PX1 V0 V1 lin|log UNIT" (see plot_chart.h). */
+static void canvas_axis(struct canvas *cv, const char *name, double px0, double px1, double v0,
+			double v1, bool log, double unit)
+{
+	size_t n = strlen(cv->attrs);
+
+	snprintf(cv->attrs + n, sizeof(cv->attrs) - n, " %s=\"%.6f %.6f %.17g %.17g %s %.17g\"",
+		 name, px0, px1, v0, v1, log ? "log" : "lin", unit);
+}
+
+/* The SVG cairo wrote, with the axes and the title on its root element. */
+static char *svg_annotated(const struct canvas *cv, size_t *len)
+{
+	const char *root = strstr(cv->buf, "<svg ");
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	if (!root || !(f = open_memstream(&out, &n)))
+		return NULL;
+	root += 4;
+	fwrite(cv->buf, 1, (size_t)(root - cv->buf), f);
+	fputs(" role=\"img\" aria-label=\"", f);
+	pcost_xml_escape(f, cv->title ? cv->title : "");
+	fputc('"', f);
+	fputs(cv->attrs, f);
+	fputs(root, f);
+	fclose(f);
+	*len = n;
+	return out;
+}
+
+static int write_file(const char *path, const char *buf, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	if (!f || fwrite(buf, 1, len, f) != len)
+		rc = -errno;
+	if (f && fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s", strerror(-rc));
+	return rc;
+}
+
 static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 {
 	cairo_status_t st;
+	int rc = 0;
 
 	cairo_destroy(cv->cr);
 	cairo_surface_flush(cv->surf);
 	if (cv->fmt == PCOST_PLOT_PNG)
-		st = cairo_surface_write_to_png(cv->surf, cv->path);
+		st = cairo_surface_write_to_png(cv->surf, cv->out->path);
 	else {
 		cairo_surface_finish(cv->surf);
 		st = cairo_surface_status(cv->surf);
@@ -108,9 +186,28 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 	FcFini();
 	if (st != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s", cairo_status_to_string(st));
-		return -EIO;
+		rc = -EIO;
 	}
-	return 0;
+	if (cv->mem) {
+		char *svg = NULL;
+		size_t n = 0;
+
+		fclose(cv->mem);
+		if (!rc && !(svg = svg_annotated(cv, &n))) {
+			snprintf(err, errlen, "cairo wrote no <svg> element");
+			rc = -EIO;
+		}
+		if (!rc && cv->out->path)
+			rc = write_file(cv->out->path, svg, n, err, errlen);
+		if (!rc && !cv->out->path) {
+			cv->out->svg = svg;
+			cv->out->svglen = n;
+			svg = NULL;
+		}
+		free(svg);
+		free(cv->buf);
+	}
+	return rc;
 }
 
 /* Text anchored at (x, y): ax 0 left, 0.5 centre, 1 right; baseline at y + ay * height. */
@@ -124,15 +221,23 @@ static void text(cairo_t *cr, double x, double y, double size, double ax, double
 	cairo_show_text(cr, s);
 }
 
-static void title_and_note(cairo_t *cr, const char *title, const char *note)
+static void title_and_note(cairo_t *cr, const char *title, const char *note, double h)
 {
 	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_text_extents_t e;
+	double size = 18;
+
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-	text(cr, W / 2, 30, 18, 0.5, 0.5, title ? title : "");
+	/* A long title (a user's command line) shrinks to the width, down to 11 points. */
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, title ? title : "", &e);
+	if (e.x_advance > W - 24)
+		size = fmax(11, size * (W - 24) / e.x_advance);
+	text(cr, W / 2, 30, size, 0.5, 0.5, title ? title : "");
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	if (note) {
 		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-		text(cr, 12, H - 12, 11, 0, 0, note);
+		text(cr, 12, h - 12, 11, 0, 0, note);
 	}
 }
 
@@ -208,10 +313,16 @@ static void draw_yaxis(cairo_t *cr, const struct yaxis *a, double left, double r
 	cairo_line_to(cr, left, a->bottom);
 	cairo_stroke(cr);
 	cairo_save(cr);
-	cairo_translate(cr, 22, (a->top + a->bottom) / 2);
+	cairo_translate(cr, left - 70, (a->top + a->bottom) / 2);
 	cairo_rotate(cr, -M_PI / 2);
 	text(cr, 0, 0, 13, 0.5, 0.5, label ? label : "");
 	cairo_restore(cr);
+}
+
+static void yaxis_record(struct canvas *cv, const char *name, const struct yaxis *a, double unit)
+{
+	canvas_axis(cv, name, a->bottom, a->top, a->log ? pow(10, a->lo) : a->lo,
+		    a->log ? pow(10, a->hi) : a->hi, a->log, unit);
 }
 
 /* Rows of swatches and names, centred under the title, clear of the data; returns its bottom. */
@@ -260,7 +371,7 @@ static double legend(cairo_t *cr, const char *const *names, size_t n, bool lines
 	return bottom;
 }
 
-int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, char *err,
+int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_out *o, char *err,
 			  size_t errlen)
 {
 	double left = M_LEFT, right = W - M_RIGHT, minpos = INFINITY, vmin = 0, vmax = 0;
@@ -300,13 +411,14 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, ch
 		ax.lo = vmin < 0 ? floor(vmin / step) * step : 0;
 		ax.hi = ceil(vmax * 1.04 / step) * step;
 	}
-	if ((rc = canvas_open(&cv, path, err, errlen)))
+	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
-	title_and_note(cr, c->title, c->note);
+	title_and_note(cr, c->title, c->note, H);
 	if (c->series && c->nseries > 1)
 		ax.top = fmax(M_TOP, legend(cr, c->series, c->nseries, false) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
+	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
 	double gw = (right - left) / (double)c->ncats, bw = fmin(60, gw * 0.8 / (double)c->nseries);
 	double base = ax.log ? ax.bottom : ypx(&ax, 0);
@@ -369,8 +481,8 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, const char *path, ch
 	return canvas_close(&cv, err, errlen);
 }
 
-int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, char *err,
-			   size_t errlen)
+int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o,
+			   char *err, size_t errlen)
 {
 	double left = M_LEFT, right = W - M_RIGHT - 10, xmin = INFINITY, xmax = -INFINITY, ymax = 0;
 	double ymean_max = 0;
@@ -402,19 +514,21 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 	ymax = fmin(ymax, 2.5 * ymean_max);
 	ax.lo = 0;
 	ax.hi = ceil(ymax * 1.04 / nice_step(ymax, 6)) * nice_step(ymax, 6);
-	if ((rc = canvas_open(&cv, path, err, errlen)))
+	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
-	title_and_note(cr, c->title, c->note);
+	title_and_note(cr, c->title, c->note, H);
 	for (size_t s = 0; s < c->nseries && s < ARRAY_SIZE(names); s++)
 		names[s] = c->series[s].name;
 	ax.top = fmax(M_TOP, legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries :
 					ARRAY_SIZE(names), true) + 18);
 	draw_yaxis(cr, &ax, left, right, c->ylabel);
+	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
 	/* x: a margin of half a step either side so end points and their bars show. */
 	double step = fmax(1, nice_step(xmax - xmin, 8)), x0 = xmin - step / 2, x1 = xmax + step / 2;
 #define XPX(v) (left + ((v) - x0) / (x1 - x0) * (right - left))
+	canvas_axis(&cv, "data-pcost-x", left, right, x0, x1, false, 1);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	cairo_set_line_width(cr, 1);
 	cairo_move_to(cr, left, ax.bottom);
@@ -476,5 +590,187 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, const char *path, 
 	}
 #undef XPX
 	cairo_restore(cr);
+	return canvas_close(&cv, err, errlen);
+}
+
+/* 2500000 -> "2.5M": tick labels of event counts. */
+static void si_label(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (a >= 1e9)
+		snprintf(buf, len, "%gG", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, len, "%gk", v / 1e3);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+/* ns per displayed unit for times up to max_ns, and its name. */
+static double time_unit(double max_ns, const char **name)
+{
+	static const struct { double ns; const char *name; } u[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	size_t i = 0;
+
+	while (i < ARRAY_SIZE(u) - 1 && max_ns < u[i].ns)
+		i++;
+	*name = u[i].name;
+	return u[i].ns;
+}
+
+/* x and y ranges of a series' points, line ends and band edges, 0 included; the last point's x. */
+static void fit_range(const struct pcost_chart_fit_series *l, double *xmax, double *ymin,
+		      double *ymax)
+{
+	*xmax = *ymin = *ymax = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
+			continue;
+		*xmax = fmax(*xmax, l->x[i]);
+		*ymin = fmin(*ymin, l->y[i]);
+		*ymax = fmax(*ymax, l->y[i]);
+	}
+	for (int e = 0; e < 2 && isfinite(l->a) && isfinite(l->b); e++) {
+		*ymin = fmin(*ymin, l->a + l->b * *xmax * e);
+		*ymax = fmax(*ymax, l->a + l->b * *xmax * e);
+	}
+	for (size_t i = 0; i < l->nband; i++) {
+		if (isfinite(l->band_lo[i]))
+			*ymin = fmin(*ymin, l->band_lo[i]);
+		if (isfinite(l->band_hi[i]))
+			*ymax = fmax(*ymax, l->band_hi[i]);
+	}
+}
+
+struct panel {
+	double left, top, right, bottom;	/* the plot area, pixels */
+	double x1;				/* x axis: 0 .. x1 */
+	double unit;				/* ns per displayed y unit */
+	struct yaxis ax;
+};
+
+static double panel_x(const struct panel *p, double v)
+{
+	return p->left + v / p->x1 * (p->right - p->left);
+}
+
+/* ax in displayed units; v in ns. */
+static double panel_y(const struct panel *p, double v)
+{
+	return ypx(&p->ax, v / p->unit);
+}
+
+/* The band (translucent), the fitted line from x = 0 to the last point, the points. */
+static void fit_marks(cairo_t *cr, const struct panel *p, const struct pcost_chart_fit_series *l,
+		      const double *col, double xlast)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, p->left, p->top, p->right - p->left, p->bottom - p->top);
+	cairo_clip(cr);
+	if (l->nband) {
+		cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.2);
+		for (size_t i = 0; i < l->nband; i++)
+			cairo_line_to(cr, panel_x(p, l->band_x[i]), panel_y(p, l->band_hi[i]));
+		for (size_t i = l->nband; i-- > 0;)
+			cairo_line_to(cr, panel_x(p, l->band_x[i]), panel_y(p, l->band_lo[i]));
+		cairo_close_path(cr);
+		cairo_fill(cr);
+	}
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	if (isfinite(l->a) && isfinite(l->b)) {
+		cairo_set_line_width(cr, 2);
+		cairo_move_to(cr, panel_x(p, 0), panel_y(p, l->a));
+		cairo_line_to(cr, panel_x(p, xlast), panel_y(p, l->a + l->b * xlast));
+		cairo_stroke(cr);
+	}
+	cairo_restore(cr);
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	for (size_t i = 0; i < l->n; i++) {
+		if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
+			continue;
+		cairo_arc(cr, panel_x(p, l->x[i]), panel_y(p, l->y[i]), 4, 0, 2 * M_PI);
+		cairo_fill(cr);
+	}
+}
+
+/* Panel k (0-based) of chart c in the cell at (cx, cy), cw x ch pixels. */
+static void fit_panel(struct canvas *cv, const struct pcost_chart_fits *c, size_t k, double cx,
+		      double cy, double cw, double ch)
+{
+	const struct pcost_chart_fit_series *l = &c->series[k];
+	const double *col = palette[k % ARRAY_SIZE(palette)];
+	struct panel p = { .left = cx + 86, .top = cy + 30, .right = cx + cw - 24,
+			   .bottom = cy + ch - 50 };
+	double xmax, ymin, ymax, step;
+	const char *uname;
+	char buf[64], name[48];
+	cairo_t *cr = cv->cr;
+
+	fit_range(l, &xmax, &ymin, &ymax);
+	if (xmax <= 0 || ymax <= ymin)
+		return;
+	p.unit = time_unit(fmax(fabs(ymin), fabs(ymax)), &uname);
+	step = nice_step((ymax - ymin) / p.unit, 5);
+	p.ax = (struct yaxis){ .lo = floor(ymin / p.unit / step) * step,
+			       .hi = ceil(ymax / p.unit * 1.04 / step) * step,
+			       .top = p.top, .bottom = p.bottom };
+	step = nice_step(xmax, 5);
+	p.x1 = ceil(xmax * 1.04 / step) * step;
+
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	text(cr, (p.left + p.right) / 2, cy + 16, 13, 0.5, 0, l->name ? l->name : "");
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	snprintf(buf, sizeof(buf), "%s (%s)", c->yname ? c->yname : "time", uname);
+	draw_yaxis(cr, &p.ax, p.left, p.right, buf);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 1);
+	for (double v = 0; v <= p.x1 + step * 1e-9; v += step) {
+		cairo_move_to(cr, panel_x(&p, v), p.bottom);
+		cairo_line_to(cr, panel_x(&p, v), p.bottom + 5);
+		cairo_stroke(cr);
+		si_label(v, buf, sizeof(buf));
+		text(cr, panel_x(&p, v), p.bottom + 18, 11, 0.5, 0, buf);
+	}
+	text(cr, (p.left + p.right) / 2, p.bottom + 38, 12, 0.5, 0, c->xlabel ? c->xlabel : "");
+	fit_marks(cr, &p, l, col, xmax);
+
+	snprintf(name, sizeof(name), "data-pcost-panel-%zu", k + 1);
+	snprintf(cv->attrs + strlen(cv->attrs), sizeof(cv->attrs) - strlen(cv->attrs),
+		 " %s=\"%.6f %.6f %.6f %.6f\"", name, p.left, p.top, p.right, p.bottom);
+	snprintf(name, sizeof(name), "data-pcost-x-%zu", k + 1);
+	canvas_axis(cv, name, p.left, p.right, 0, p.x1, false, 1);
+	snprintf(name, sizeof(name), "data-pcost-y-%zu", k + 1);
+	yaxis_record(cv, name, &p.ax, p.unit);
+}
+
+int pcost_chart_fits_draw(const struct pcost_chart_fits *c, struct pcost_plot_out *o, char *err,
+			  size_t errlen)
+{
+	size_t ncols = c->nseries > 1 ? 2 : 1, nrows = (c->nseries + ncols - 1) / ncols, drawn = 0;
+	double top = 46, h = nrows > 1 ? top + 270.0 * (double)nrows + 30 : H;
+	double cw = W / (double)ncols, ch = (h - 30 - top) / (double)(nrows ? nrows : 1);
+	struct canvas cv;
+	int rc;
+
+	for (size_t k = 0; k < c->nseries; k++) {
+		double xmax, ymin, ymax;
+
+		fit_range(&c->series[k], &xmax, &ymin, &ymax);
+		drawn += xmax > 0 && ymax > ymin;
+	}
+	if (!drawn) {
+		snprintf(err, errlen, "nothing to plot: no finite values");
+		return -ENODATA;
+	}
+	if ((rc = canvas_open_h(&cv, o, c->title, h, err, errlen)))
+		return rc;
+	title_and_note(cv.cr, c->title, c->note, h);
+	for (size_t k = 0; k < c->nseries; k++)
+		fit_panel(&cv, c, k, cw * (double)(k % ncols), top + ch * (double)(k / ncols), cw, ch);
 	return canvas_close(&cv, err, errlen);
 }

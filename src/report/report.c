@@ -4,10 +4,14 @@
 
 #include <errno.h>
 
+#include "report/html.h"
+
 int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FILE *out)
 {
 	int (*fn)(const struct pcost_session *, enum pcost_format, FILE *) = NULL;
 
+	if (f == PCOST_FMT_HTML)
+		return pcost_report_html(s, out);
 	switch (s->kind) {
 	case PCOST_SESSION_RUN:
 		fn = pcost_report_run;

@@ -124,6 +124,18 @@ static void monitor_events_text(const struct pcost_config_stats *x, char *out, s
 	}
 }
 
+/* A monitored configuration with a --scale fit, the first of its (workload, monitor): its line. */
+static bool first_of_fit(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i)
+{
+	if (!st[i].has_fit || st[i].baseline < 0)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (st[j].has_fit && !strcmp(s->configs[j].workload, s->configs[i].workload) &&
+		    !strcmp(s->configs[j].monitor, s->configs[i].monitor))
+			return false;
+	return true;
+}
+
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	char head[256], buf[24];
@@ -215,16 +227,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		if (!st[i].has_fit || st[i].baseline < 0)
-			continue;
-		/* One line per (workload, monitor): the first configuration of the fit. */
-		bool first = true;
-
-		for (size_t j = 0; j < i; j++)
-			if (st[j].has_fit && !strcmp(s->configs[j].workload, s->configs[i].workload) &&
-			    !strcmp(s->configs[j].monitor, s->configs[i].monitor))
-				first = false;
-		if (!first)
+		if (!first_of_fit(s, st, i))
 			continue;
 		char fx[24], pe[24];
 
@@ -435,6 +438,19 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		else
 			fprintf(out, "- |\n");
 	}
+	for (size_t i = 0, n = 0; i < s->nconfigs; i++) {
+		char fx[24], slope[24];
+
+		if (!first_of_fit(s, st, i))
+			continue;
+		if (!n++)
+			fprintf(out, "\n**Fit over the --scale sizes**: extra = fixed + per event x events\n\n"
+				     "| workload | monitor | fixed | per event | R^2 |\n|---|---|---|---|---|\n");
+		fmt_ns(st[i].fit_fixed_ns, fx, sizeof(fx));
+		fmt_ns(st[i].fit_per_event_ns, slope, sizeof(slope));
+		fprintf(out, "| %s | %s | %s | %s/%s | %.3f |\n", s->configs[i].workload,
+			s->configs[i].monitor, fx, slope, s->configs[i].unit ?: "event", st[i].fit_r2);
+	}
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "%s- warning: %s\n", i ? "" : "\n", w.msg[i]);
@@ -457,6 +473,7 @@ int pcost_report_run(const struct pcost_session *s, enum pcost_format f, FILE *o
 	case PCOST_FMT_CSV:
 		csv(s, st, out);
 		break;
+	case PCOST_FMT_HTML: /* the page (html.c) lays out the markdown tables */
 	case PCOST_FMT_MARKDOWN:
 		markdown(s, st, out);
 		break;

@@ -258,13 +258,14 @@ static int migrate(struct pcost_db *db)
 	return pcost_db_exec(db, sql, "could not migrate the store");
 }
 
-int pcost_db_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
-		  size_t errlen)
+static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
+		       size_t errlen)
 {
 	struct pcost_db *db = xcalloc(1, sizeof(*db));
 	int flags, rc, fd;
 
 	*out = NULL;
+	db->ops = &pcost_sqlite_ops;
 	snprintf(db->path, sizeof(db->path), "%s", path);
 	if (mode == PCOST_DB_WRITE) {
 		if ((rc = make_parents(path))) {
@@ -333,20 +334,95 @@ fail:
 	return rc < 0 ? rc : -EIO;
 }
 
-void pcost_db_close(struct pcost_db *db)
+static void sqlite_close(struct pcost_db *db)
 {
-	if (!db)
-		return;
 	sqlite3_close(db->h);
 	free(db);
 }
 
-int pcost_db_schema_version(struct pcost_db *db)
+static int sqlite_schema_version(struct pcost_db *db)
 {
 	int v = -1;
 
 	get_pragma_int(db, "PRAGMA user_version", &v);
 	return v;
+}
+
+const struct pcost_db_ops pcost_sqlite_ops = {
+	.name = "sqlite",
+	.open = sqlite_open,
+	.close = sqlite_close,
+	.schema_version = sqlite_schema_version,
+	.begin_session = pcost_sqlite_begin_session,
+	.store_config = pcost_sqlite_store_config,
+	.store_series = pcost_sqlite_store_series,
+	.finish_session = pcost_sqlite_finish_session,
+	.import = pcost_sqlite_import,
+	.load = pcost_sqlite_load,
+	.latest = pcost_sqlite_latest,
+	.list = pcost_sqlite_list,
+};
+
+/* A URL names a server's backend; anything else is an SQLite file. */
+int pcost_db_open(const char *where, enum pcost_db_mode mode, struct pcost_db **out, char *err,
+		  size_t errlen)
+{
+	const struct pcost_db_ops *ops = pcost_pg_is_url(where) ? &pcost_pg_ops : &pcost_sqlite_ops;
+
+	return ops->open(where, mode, out, err, errlen);
+}
+
+void pcost_db_close(struct pcost_db *db)
+{
+	if (db)
+		db->ops->close(db);
+}
+
+int pcost_db_schema_version(struct pcost_db *db)
+{
+	return db->ops->schema_version(db);
+}
+
+int pcost_db_begin_session(struct pcost_db *db, struct pcost_session *s)
+{
+	return db->ops->begin_session(db, s);
+}
+
+int pcost_db_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
+			  size_t from)
+{
+	return db->ops->store_config ? db->ops->store_config(db, s, i, from) : 0;
+}
+
+int pcost_db_store_series(struct pcost_db *db, const struct pcost_session *s, size_t i)
+{
+	return db->ops->store_series ? db->ops->store_series(db, s, i) : 0;
+}
+
+int pcost_db_finish_session(struct pcost_db *db, const struct pcost_session *s)
+{
+	return db->ops->finish_session(db, s);
+}
+
+int pcost_db_import(struct pcost_db *db, struct pcost_session *s, size_t n)
+{
+	return db->ops->import(db, s, n);
+}
+
+int pcost_db_load(struct pcost_db *db, int64_t id, struct pcost_session *s)
+{
+	return db->ops->load(db, id, s);
+}
+
+int pcost_db_latest(struct pcost_db *db, int64_t *id)
+{
+	return db->ops->latest(db, id);
+}
+
+int pcost_db_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
+		  size_t *n)
+{
+	return db->ops->list(db, f, rows, n);
 }
 
 char *pcost_env_json_kernel(const char *env_json)

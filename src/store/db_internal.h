@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* db_internal: the state of an open store, shared by the files of src/store/ only. */
+/* db_internal: the SQLite backend, shared by db.c, read.c and write.c only. */
 #ifndef PCOST_STORE_DB_INTERNAL_H
 #define PCOST_STORE_DB_INTERNAL_H
 
-#include <limits.h>
 #include <sqlite3.h>
 
-#include "store/db.h"
-
-struct pcost_db {
-	sqlite3 *h;
-	bool writable;
-	char path[PATH_MAX];
-	char err[PATH_MAX + 1024];
-};
+#include "store/backend.h"
 
 /* Record "what: sqlite's message" in db->err; returns the errno-style code for rc. */
 int pcost_db_fail(struct pcost_db *db, int rc, const char *what);
@@ -23,5 +15,17 @@ int pcost_db_errno(int rc);
 int pcost_db_exec(struct pcost_db *db, const char *sql, const char *what);
 /* sqlite3_prepare_v2 or pcost_db_fail(). */
 int pcost_db_prepare(struct pcost_db *db, const char *sql, sqlite3_stmt **st);
+
+/* The SQLite rows of pcost_sqlite_ops (db.c); see db.h for each. */
+int pcost_sqlite_begin_session(struct pcost_db *db, struct pcost_session *s);
+int pcost_sqlite_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
+			      size_t from);
+int pcost_sqlite_store_series(struct pcost_db *db, const struct pcost_session *s, size_t i);
+int pcost_sqlite_finish_session(struct pcost_db *db, const struct pcost_session *s);
+int pcost_sqlite_import(struct pcost_db *db, struct pcost_session *s, size_t n);
+int pcost_sqlite_load(struct pcost_db *db, int64_t id, struct pcost_session *s);
+int pcost_sqlite_latest(struct pcost_db *db, int64_t *id);
+int pcost_sqlite_list(struct pcost_db *db, const struct pcost_db_filter *f,
+		      struct pcost_db_row **rows, size_t *n);
 
 #endif

@@ -183,7 +183,7 @@ static int load_series(struct pcost_db *db, struct pcost_session *s)
 	return rc;
 }
 
-int pcost_db_load(struct pcost_db *db, int64_t id, struct pcost_session *s)
+int pcost_sqlite_load(struct pcost_db *db, int64_t id, struct pcost_session *s)
 {
 	int rc;
 
@@ -204,7 +204,7 @@ int pcost_db_load(struct pcost_db *db, int64_t id, struct pcost_session *s)
 	return rc;
 }
 
-int pcost_db_latest(struct pcost_db *db, int64_t *id)
+int pcost_sqlite_latest(struct pcost_db *db, int64_t *id)
 {
 	sqlite3_stmt *st;
 	int rc = 0;
@@ -221,8 +221,8 @@ int pcost_db_latest(struct pcost_db *db, int64_t *id)
 	return rc;
 }
 
-int pcost_db_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
-		  size_t *n)
+int pcost_sqlite_list(struct pcost_db *db, const struct pcost_db_filter *f,
+		      struct pcost_db_row **rows, size_t *n)
 {
 	static const char sql[] =
 		"SELECT s.id, s.kind, s.started, s.complete, s.kernel,"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "store/backend.h"
 #include "store/db.h"
 #include "core/util.h"
 
@@ -32,9 +33,14 @@ static void sink_disable(const char *msg)
 
 void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX], err[512], *masked;
 
 	sink.active = false;
+	/* A server's password given in --db is neither stored nor printed with the session. */
+	if ((masked = pcost_pg_mask_password(s->cmdline, db))) {
+		free(s->cmdline);
+		s->cmdline = masked;
+	}
 	if (no_store)
 		return;
 	if (pcost_db_path(db, path, sizeof(path))) {

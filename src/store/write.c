@@ -187,7 +187,7 @@ static int insert_series(struct pcost_db *db, const struct pcost_session *s, siz
 	return rc;
 }
 
-int pcost_db_begin_session(struct pcost_db *db, struct pcost_session *s)
+int pcost_sqlite_begin_session(struct pcost_db *db, struct pcost_session *s)
 {
 	bool complete = s->complete;
 	int rc;
@@ -201,7 +201,7 @@ int pcost_db_begin_session(struct pcost_db *db, struct pcost_session *s)
 	return rc;
 }
 
-int pcost_db_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
+int pcost_sqlite_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
 			  size_t from)
 {
 	int rc = begin(db);
@@ -215,14 +215,14 @@ int pcost_db_store_config(struct pcost_db *db, const struct pcost_session *s, si
 	return end(db, rc);
 }
 
-int pcost_db_store_series(struct pcost_db *db, const struct pcost_session *s, size_t i)
+int pcost_sqlite_store_series(struct pcost_db *db, const struct pcost_session *s, size_t i)
 {
 	int rc = begin(db);
 
 	return rc ? rc : end(db, insert_series(db, s, i));
 }
 
-int pcost_db_finish_session(struct pcost_db *db, const struct pcost_session *s)
+int pcost_sqlite_finish_session(struct pcost_db *db, const struct pcost_session *s)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -236,7 +236,7 @@ int pcost_db_finish_session(struct pcost_db *db, const struct pcost_session *s)
 	return rc;
 }
 
-int pcost_db_import(struct pcost_db *db, struct pcost_session *ss, size_t n)
+int pcost_sqlite_import(struct pcost_db *db, struct pcost_session *ss, size_t n)
 {
 	int64_t *old_ids = xcalloc(n ? n : 1, sizeof(*old_ids));
 	int rc;

@@ -143,33 +143,36 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 	return 0;
 }
 
+void pcost_param_value_format(const struct pcost_param_desc *d, uint64_t v, char *buf, size_t len)
+{
+	if (d->type == PCOST_PARAM_ENUM) {
+		const char *c = d->choices;
+
+		for (uint64_t k = 0; k < v && c; k++) {
+			c = strchr(c, '|');
+			c = c ? c + 1 : NULL;
+		}
+		if (!c)
+			c = "?";
+		snprintf(buf, len, "%.*s", (int)strcspn(c, "|"), c);
+	} else if (d->type == PCOST_PARAM_SYSCALL && pcost_syscall_name((long)v)) {
+		snprintf(buf, len, "%s", pcost_syscall_name((long)v));
+	} else {
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	}
+}
+
 void pcost_params_format(const struct pcost_params *p, char *buf, size_t len)
 {
 	size_t off = 0;
 
 	buf[0] = '\0';
 	for (int i = 0; p->wl->params && p->wl->params[i].key && off < len; i++) {
-		const struct pcost_param_desc *d = &p->wl->params[i];
-		const char *sep = off ? " " : "";
+		char val[64];
 
-		if (d->type == PCOST_PARAM_ENUM) {
-			const char *c = d->choices;
-
-			for (uint64_t k = 0; k < p->v[i] && c; k++) {
-				c = strchr(c, '|');
-				c = c ? c + 1 : NULL;
-			}
-			if (!c)
-				c = "?";
-			off += snprintf(buf + off, len - off, "%s%s=%.*s", sep, d->key,
-					(int)strcspn(c, "|"), c);
-		} else if (d->type == PCOST_PARAM_SYSCALL && pcost_syscall_name((long)p->v[i])) {
-			off += snprintf(buf + off, len - off, "%s%s=%s", sep, d->key,
-					pcost_syscall_name((long)p->v[i]));
-		} else {
-			off += snprintf(buf + off, len - off, "%s%s=%llu", sep, d->key,
-					(unsigned long long)p->v[i]);
-		}
+		pcost_param_value_format(&p->wl->params[i], p->v[i], val, sizeof(val));
+		off += snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "",
+				p->wl->params[i].key, val);
 	}
 }
 

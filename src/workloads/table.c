@@ -61,6 +61,7 @@ size_t pcost_workload_list_rows(struct pcost_list_row **rows)
 		r->name = w->name;
 		r->kind = w->unit;
 		r->summary = w->summary;
+		r->params = w->params;
 		r->available = w->available ? w->available(r->why, sizeof(r->why)) : true;
 	}
 	return n;

@@ -76,6 +76,9 @@ uint64_t pcost_param_get(const struct pcost_params *p, const char *key);
 int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 		       struct pcost_params *p, char *err, size_t errlen);
 
+/* Value v of parameter d as a user writes it: "4096", "thread", "getppid". */
+void pcost_param_value_format(const struct pcost_param_desc *d, uint64_t v, char *buf, size_t len);
+
 /* Format "k=v k=v" of every parameter (chosen values), for records. */
 void pcost_params_format(const struct pcost_params *p, char *buf, size_t len);
 

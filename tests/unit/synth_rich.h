@@ -4,6 +4,7 @@
 #define PCOST_TEST_SYNTH_RICH_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/result.h"
@@ -109,6 +110,41 @@ static inline void synth_rich_counters(struct pcost_session *s, double worse)
 			pcost_session_add_series(s, x[i].itf, "start+stop+read", k ? "sw-events" : NULL, k,
 						 "monotonic", ns, 64);
 		}
+}
+
+/*
+ * run --scale 1,2,4: the syscall workload plain and under two monitors whose
+ * extra time is fixed + per event x events (perf-stat 8 ms + 90 ns, strace
+ * 140 ms + 13 us), as measured on the development machine.
+ */
+static inline void synth_rich_scale(struct pcost_session *s)
+{
+	static const struct { const char *mon; double fixed, per; } m[] = {
+		{ "none", 0, 0 }, { "perf-stat", 8e6, 90 }, { "strace", 140e6, 13000 },
+	};
+	uint64_t st = 17;
+	unsigned order = 0;
+
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	s->started = 1764400000;
+	s->version = xstrdup("0.1.0");
+	s->env_json = xstrdup("{\"fields\":{\"kernel.release\":\"6.18.0\"}}");
+	s->seed = 3;
+	for (unsigned k = 1; k <= 4; k *= 2) {
+		char args[32];
+
+		snprintf(args, sizeof(args), "loops=%u", 20000 * k);
+		for (size_t i = 0; i < ARRAY_SIZE(m); i++) {
+			struct pcost_config *c = pcost_session_add_config(s, "syscall", args, m[i].mon,
+									  NULL, "syscall");
+			double ev = 20000.0 * k;
+
+			synth_add_runs(c, 8, order++, 2e6 * k + m[i].fixed + m[i].per * ev, 0.02,
+				       (uint64_t)ev, &st);
+			for (size_t r = 0; r < c->nsamples; r++)
+				c->samples[r].scale = k;
+		}
+	}
 }
 
 #endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * html: a stored session as one self-contained HTML page -- the headline, the
+ * environment and its warnings, every table of the report, and the session's
+ * figures as inline SVG.  Nothing is fetched: the CSS is inline, the pictures
+ * are inline SVG, and no element names a URL.  The tables come from the
+ * session's markdown report (the renderers own the figures; this page only
+ * lays them out), so the page and `report --format markdown` cannot disagree.
+ */
+#ifndef PCOST_HTML_H
+#define PCOST_HTML_H
+
+#include <stdio.h>
+
+#include "core/result.h"
+
+/* Write the page of s to out.  0 or -errno. */
+int pcost_report_html(const struct pcost_session *s, FILE *out);
+
+/* Write s with &, <, >, " and ' as character references (text and attribute values). */
+void pcost_xml_escape(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pg_internal: the PostgreSQL backend's state and its statement helpers,
+ * shared by pg.c (connecting, errors, schema) and pg_rows.c (sessions in
+ * and out) only.
+ */
+#ifndef PCOST_STORE_PG_INTERNAL_H
+#define PCOST_STORE_PG_INTERNAL_H
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <libpq-fe.h>
+
+#include "core/util.h"
+#include "store/backend.h"
+
+struct pg_db {
+	struct pcost_db base;
+	PGconn *conn;
+	int queued; /* statements sent in pipeline mode, results not read yet */
+};
+
+static inline struct pg_db *pg_of(struct pcost_db *db)
+{
+	return container_of(db, struct pg_db, base);
+}
+
+#define PG_WHAT_READ "could not read the store"
+#define PG_WHAT_WRITE "could not write to the store"
+
+/* Parameters of one statement, all sent as text except bytea (binary). */
+#define PG_MAX_PARAMS 24
+struct pg_params {
+	int n;
+	const char *val[PG_MAX_PARAMS];
+	int len[PG_MAX_PARAMS];
+	int fmt[PG_MAX_PARAMS];
+	char num[PG_MAX_PARAMS][32];
+};
+
+static inline void par_text(struct pg_params *a, const char *s)
+{
+	a->val[a->n] = s; /* NULL is SQL NULL */
+	a->len[a->n] = 0;
+	a->fmt[a->n] = 0;
+	a->n++;
+}
+
+static inline void par_i64(struct pg_params *a, int64_t v)
+{
+	snprintf(a->num[a->n], sizeof(a->num[0]), "%" PRId64, v);
+	par_text(a, a->num[a->n]);
+}
+
+static inline void par_f64(struct pg_params *a, double v)
+{
+	/* %.17g reads back to the same double; PostgreSQL spells the specials its way. */
+	if (isnan(v))
+		snprintf(a->num[a->n], sizeof(a->num[0]), "NaN");
+	else if (isinf(v))
+		snprintf(a->num[a->n], sizeof(a->num[0]), "%sInfinity", v < 0 ? "-" : "");
+	else
+		snprintf(a->num[a->n], sizeof(a->num[0]), "%.17g", v);
+	par_text(a, a->num[a->n]);
+}
+
+static inline void par_bool(struct pg_params *a, bool b)
+{
+	par_text(a, b ? "t" : "f");
+}
+
+static inline void par_bytes(struct pg_params *a, const void *b, size_t n)
+{
+	a->val[a->n] = n ? b : "";
+	a->len[a->n] = (int)n;
+	a->fmt[a->n] = 1;
+	a->n++;
+}
+
+static inline int64_t get_i64(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static inline double get_f64(const PGresult *r, int row, int col)
+{
+	return strtod(PQgetvalue(r, row, col), NULL);
+}
+
+static inline bool get_bool(const PGresult *r, int row, int col)
+{
+	return PQgetvalue(r, row, col)[0] == 't';
+}
+
+/* Text or NULL (a NULL column). */
+static inline const char *get_text(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
+}
+
+static inline char *dup_text(const PGresult *r, int row, int col)
+{
+	const char *t = get_text(r, row, col);
+
+	return t ? xstrdup(t) : NULL;
+}
+
+/* Record "what at 'URL': the server's message" in db->err; clears r; returns -errno. */
+int pcost_pg_fail(struct pg_db *p, PGresult *r, const char *what);
+/* Run one statement; rows (if out) are the caller's to PQclear.  0 or pcost_pg_fail(). */
+int pcost_pg_run(struct pg_db *p, const char *sql, const struct pg_params *a, PGresult **out,
+		 const char *what);
+/* ROLLBACK whatever is open; returns rc. */
+int pcost_pg_rollback(struct pg_db *p, int rc);
+/* BEGIN a write, reconnecting once if the connection was lost. */
+int pcost_pg_tx_begin(struct pg_db *p);
+/* COMMIT when rc is 0, else ROLLBACK; returns the first failure. */
+int pcost_pg_tx_end(struct pg_db *p, int rc);
+
+/* pg_rows.c: the rows of pcost_pg_ops that move sessions; see db.h for each. */
+int pcost_pg_begin_session(struct pcost_db *db, struct pcost_session *s);
+int pcost_pg_finish_session(struct pcost_db *db, const struct pcost_session *s);
+int pcost_pg_import(struct pcost_db *db, struct pcost_session *s, size_t n);
+int pcost_pg_load(struct pcost_db *db, int64_t id, struct pcost_session *s);
+int pcost_pg_latest(struct pcost_db *db, int64_t *id);
+int pcost_pg_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
+		  size_t *n);
+
+#endif

@@ -1,0 +1,62 @@
+#!/bin/bash
+# t010: --help and the man pages cannot drift apart.  For every command, the
+# long options its --help lists and the options its man page documents (the
+# term lines of docs/man/probecost-CMD.1.scd) are the same set, and every
+# option the command's getopt table accepts is in its --help.  Every command
+# has a page, every page renders without a groff warning.
+. "$(dirname "$0")/lib.bash"
+
+# Long options named anywhere in a text (--help itself is everyone's).
+long_opts() { grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u; }
+# Options a man page documents: its term lines start with *-.
+man_opts() { grep -E '^\*-' "$1" | long_opts; }
+# Options a command's C file accepts: getopt_long rows and "--x" literals.
+code_opts() {
+	grep -oE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument|"--[a-z][a-z0-9-]*"' "$1" |
+		grep -oE '"-*[a-z][a-z0-9-]*"' | tr -d '"' | sed 's/^-*/--/' | grep -vx -- '--help' | sort -u
+}
+set_diff() { # set_diff A B: "only in help: ...; only in man: ..." or empty
+	local a b
+	a=$(comm -23 <(printf '%s\n' "$1") <(printf '%s\n' "$2") | tr '\n' ' ')
+	b=$(comm -13 <(printf '%s\n' "$1") <(printf '%s\n' "$2") | tr '\n' ' ')
+	[ -n "$a$b" ] && echo "only in --help: ${a:-none}; only in the man page: ${b:-none}"
+}
+
+mapfile -t cmds < <("$PROBECOST" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+plan $((${#cmds[@]} * 3 + 5))
+
+like "${cmds[*]}" '^run .*import$' "probecost --help lists the commands (${#cmds[@]})"
+help=$("$PROBECOST" --help | long_opts)
+is "$(set_diff "$help" "$(man_opts docs/man/probecost.1.scd)")" "" "probecost(1) documents the global options --help lists"
+
+for c in "${cmds[@]}"; do
+	page=docs/man/probecost-$c.1.scd
+	if [ ! -f "$page" ]; then
+		ok 1 "$c has a man page ($page)"
+		skip "no page for $c"
+		continue
+	fi
+	help=$("$PROBECOST" "$c" --help 2>&1 | long_opts)
+	doc=$(man_opts "$page")
+	like "$help" '^--[a-z]' "$c --help lists its long options"
+	is "$(set_diff "$help" "$doc")" "" "probecost-$c(1) documents exactly the options '$c --help' lists"
+done
+for c in "${cmds[@]}"; do
+	src=src/cmd/$c.c
+	code=$(code_opts "$src")
+	help=$("$PROBECOST" "$c" --help 2>&1 | long_opts)
+	missing=$(comm -23 <(printf '%s\n' "$code") <(printf '%s\n' "$help") | tr '\n' ' ')
+	is "$missing" "" "every option $src accepts is in '$c --help'"
+done
+
+pages=$(cd docs/man && ls probecost-*.1.scd | sed 's/^probecost-//; s/\.1\.scd$//' | sort)
+is "$pages" "$(printf '%s\n' "${cmds[@]}" | sort)" "there is a man page for each command and none for a command that is not"
+warn=""
+for p in build/man/*.1; do
+	w=$(groff -man -ww -z "$p" 2>&1) || w="$w (groff failed)"
+	[ -n "$w" ] && warn="$warn $p: $w"
+done
+is "$warn" "" "every built page ($(ls build/man/*.1 2>/dev/null | wc -l)) renders without a groff warning"
+like "$(MANWIDTH=80 man -l build/man/probecost-run.1 2>/dev/null | head -5)" 'probecost-run - measure' \
+	"man ./build/man/probecost-run.1 works from the tree"
+done_testing
