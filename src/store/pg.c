@@ -74,7 +74,7 @@ static const char *const pg_migrations[] = {
 	/* 2 -> 3: run --threads and --placement (0 and NULL where not varied) */
 	"ALTER TABLE config ADD COLUMN threads bigint NOT NULL DEFAULT 0;"
 	"ALTER TABLE config ADD COLUMN placement text;"
-	"INSERT INTO probecost_schema VALUES (3);",
+	"UPDATE probecost_schema SET version = 3;",
 };
 _Static_assert(PCOST_DB_SCHEMA_VERSION == PG_BASE_VERSION + ARRAY_SIZE(pg_migrations),
 	       "add the PostgreSQL migration of the new schema");
