@@ -30,7 +30,9 @@
  * - ready and wake-up go over the same kind of channel as the messages
  *   (socketpair, or pipe with ipc=pipe), as perf's fdpair() does;
  * - threads get small stacks (perf: PTHREAD_STACK_MIN), which the C library
- *   keeps cached instead of unmapping them at each join in the timed region.
+ *   keeps cached instead of unmapping them at each join in the timed region;
+ * - processes are reaped in the order they end (wait()), threads joined in
+ *   the order they were made, as perf does.
  */
 
 enum { IPC_SOCKET, IPC_PIPE };
@@ -235,8 +237,8 @@ static int run_timed(struct messaging *m, pcost_ns *elapsed)
 			pthread_join(m->tids[i], &ret);
 			if (ret && !rc)
 				rc = -EPIPE;
-		} else if (pcost_wl_reap(m->pids[i], "messaging worker") < 0 && !rc) {
-			rc = -ECHILD;
+		} else if (pcost_wl_reap(-1, "messaging worker") < 0 && !rc) {
+			rc = -ECHILD;	/* -1: whichever worker ends first, as perf's wait() */
 		}
 	}
 	*elapsed = pcost_now_ns() - t0;
