@@ -81,6 +81,19 @@ _probecost_list()
 	_probecost_reply "$head" "${cur##*,}" "${@:3}"
 }
 
+# _probecost_ids BIN: the stored session ids (of the --db on the line, if any).
+_probecost_ids()
+{
+	local i db=()
+	for ((i = 1; i < ${#_pc_words[@]} - 1; i++)); do
+		case ${_pc_words[i]} in
+		--db) db=(--db "${_pc_words[i + 1]}") ;;
+		--db=*) db=(--db "${_pc_words[i]#--db=}") ;;
+		esac
+	done
+	"$1" history "${db[@]}" --format csv 2>/dev/null | sed -n '2,$s/^\([0-9][0-9]*\),.*/\1/p'
+}
+
 # _probecost_words: the words up to the cursor, with the pieces bash split at
 # ':' and '=' joined back ("pipe" ":" "loops" -> "pipe:loops").
 _probecost_words()
@@ -205,7 +218,8 @@ _probecost()
 			compopt -o nospace 2>/dev/null
 		fi ;;
 	show | report | compare | export)
-		_probecost_reply "" "$cur" last ;;
+		# shellcheck disable=SC2046
+		_probecost_reply "" "$cur" last $(_probecost_ids "$bin") ;;
 	import)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
 	esac

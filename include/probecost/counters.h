@@ -75,7 +75,7 @@ int pcost_counters_read(struct pcost_counters *c, uint64_t *values);
  * Read every value from the mmap'd user pages with the seqlock protocol and
  * rdpmc.  -EOPNOTSUPP when the handle has no pages, or when an event's page
  * says rdpmc is impossible (cap_user_rdpmc clear or index 0: every software
- * event, every machine without a PMU); pcost_counters_mmap_why() says which.
+ * event, every machine without a PMU); pcost_counters_mmap_check() says which.
  */
 int pcost_counters_read_mmap(struct pcost_counters *c, uint64_t *values);
 /* Can read_mmap work right now?  Call while started.  0, or -EOPNOTSUPP and a reason. */

@@ -453,6 +453,13 @@ static int measure(const struct opts *o, struct pcost_session *s)
 			warning("removed %d tracefs uprobe events left by a probecost that was killed",
 				stale);
 	}
+	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
+	ro.probed_binary = path;
+	r.opts.probed_binary = path;
+	if ((rc = pcost_runner_check(&r, err, sizeof(err))) < 0) {
+		rc = error("probes: %s", err);
+		goto out_runner;
+	}
 	PCOST_SINK(begin, s, o->db, o->no_store);
 	rc = pcost_runner_measure(&r, err, sizeof(err));
 	s->complete = rc == 0 && !pcost_interrupted;

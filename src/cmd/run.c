@@ -678,6 +678,11 @@ int cmd_run(int argc, char **argv)
 		goto out_session;
 	}
 
+	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
+	if ((rc = pcost_runner_check(&r, err, sizeof(err))) < 0) {
+		rc = error("%s", err);
+		goto out_session;
+	}
 	PCOST_SINK(begin, &s, a.db, a.no_store);
 	rc = pcost_runner_measure(&r, err, sizeof(err));
 	if (rc < 0 && rc != -EINTR && !s.nconfigs) {

@@ -4,7 +4,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "core/journal.h"
 
 #define MAX_ACTIONS 256
 #define MAX_CHILDREN 256
@@ -18,8 +22,9 @@ struct action {
 static struct action actions[MAX_ACTIONS];
 static volatile int nactions;
 static volatile pid_t children[MAX_CHILDREN];
-static volatile sig_atomic_t unwinding;
+static volatile sig_atomic_t unwinding, in_signal;
 volatile sig_atomic_t pcost_interrupted;
+static struct timespec first_signal_at;
 
 static void kill_children(void)
 {
@@ -47,20 +52,51 @@ void pcost_cleanup_run_all(void)
 	unwinding = 0;
 }
 
+/* ms since the first signal (clock_gettime is async-signal-safe). */
+static long since_first_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - first_signal_at.tv_sec) * 1000 +
+	       (now.tv_nsec - first_signal_at.tv_nsec) / 1000000;
+}
+
 static void on_signal(int sig)
 {
 	if (pcost_interrupted) {
+		/*
+		 * The same signal again at once is one event delivered twice:
+		 * timeout(1) signals the process and then its whole group.
+		 */
+		if (sig == pcost_interrupted && since_first_ms() < PCOST_SIGNAL_REPEAT_MS)
+			return;
 		/*
 		 * Second signal: the user insists.  Undo everything and go, unless
 		 * an unwind is already running (atexit): then let it finish.
 		 */
 		if (unwinding)
 			return;
+		in_signal = 1;
 		pcost_cleanup_run_all();
 		_exit(128 + sig);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &first_signal_at);
 	pcost_interrupted = sig;
 	kill_children();
+}
+
+bool pcost_cleanup_in_signal(void)
+{
+	return in_signal;
+}
+
+void pcost_child_die_with_parent(pid_t parent)
+{
+	/* PDEATHSIG is cleared by fork, kept by exec; the parent may be gone already. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
 }
 
 static void at_exit(void)
@@ -118,6 +154,7 @@ void pcost_child_add(pid_t pgid)
 	for (int i = 0; i < MAX_CHILDREN; i++) {
 		if (children[i] == 0) {
 			children[i] = pgid;
+			pcost_journal_child(pgid, true);
 			return;
 		}
 	}
@@ -125,7 +162,10 @@ void pcost_child_add(pid_t pgid)
 
 void pcost_child_remove(pid_t pgid)
 {
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] == pgid)
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		if (children[i] == pgid) {
 			children[i] = 0;
+			pcost_journal_child(pgid, false);
+		}
+	}
 }

@@ -9,13 +9,23 @@
  * they measured so far and return normally (atexit then unwinds the stack).  A
  * second signal unwinds the stack from the handler and _exit()s 128+sig, so
  * undo functions must be async-signal-safe enough: write()/close()/kill()/
- * unlink()/ioctl(), no stdio, no malloc.
+ * unlink()/ioctl(), no stdio, no malloc.  The same signal twice within
+ * PCOST_SIGNAL_REPEAT_MS counts once (timeout(1) signals the process, then its
+ * group).
+ *
+ * Children: every process probecost starts calls pcost_child_die_with_parent()
+ * between fork and exec, so a SIGKILLed probecost takes them along; their
+ * groups are also written to the journal (journal.h), whose sweep kills what
+ * is left of them (grandchildren) at the next start.
  */
 #ifndef PCOST_CLEANUP_H
 #define PCOST_CLEANUP_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/types.h>
+
+#define PCOST_SIGNAL_REPEAT_MS 250
 
 typedef void (*pcost_cleanup_fn)(void *arg);
 
@@ -32,7 +42,16 @@ void pcost_cleanup_pop(int handle, int run);
 /* Run and remove every action, newest first (atexit does this). */
 void pcost_cleanup_run_all(void);
 
-/* Child process groups killed (SIGKILL) on interrupt and at exit. */
+/* Is the stack being unwound from a signal handler (second Ctrl-C)?  Undo
+ * functions that need stdio or malloc skip their work then. */
+bool pcost_cleanup_in_signal(void);
+
+/* In a child between fork and exec: SIGKILL when the parent dies (the parent's
+ * pid, taken before the fork: when it is gone already, _exit at once). */
+void pcost_child_die_with_parent(pid_t parent);
+
+/* Child process groups killed (SIGKILL) on interrupt and at exit, and
+ * written to the journal. */
 void pcost_child_add(pid_t pgid);
 void pcost_child_remove(pid_t pgid);
 

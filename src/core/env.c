@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* env: the machine fingerprint (kernel, CPU, TSC, PMU, perf sysctls, mitigations, tool versions). */
 #include "core/env.h"
+#include "core/tracefs.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -363,8 +364,12 @@ static void pmu_fields(const struct ctx *c)
 	}
 	set_known(e, "uprobes", "%s",
 		  exists(c, "sys/bus/event_source/devices/uprobe") ? "yes" : "no");
+	/* This machine: the mount table (a user cannot look inside /sys/kernel/tracing);
+	 * a --root tree: its files. */
 	set_known(e, "tracefs", "%s",
-		  exists(c, "sys/kernel/tracing/uprobe_events") ? "/sys/kernel/tracing" : "not mounted");
+		  (c->root[0] ? exists(c, "sys/kernel/tracing/uprobe_events") : pcost_tracefs_mounted())
+			  ? "/sys/kernel/tracing"
+			  : "not mounted");
 	e->paranoid = -100;
 	if (rd(c, "proc/sys/kernel/perf_event_paranoid", v, sizeof(v)) >= 0) {
 		e->paranoid = atoi(v);

@@ -25,7 +25,7 @@ struct pcost_run_sample {
 	bool warmup;		/* warm-up block: kept, never averaged */
 	bool failed;		/* non-zero exit, signal, timeout, monitor failure */
 	int wait_status;	/* raw wait4() status, -1 when not reaped normally */
-	char fail_reason[96];	/* "exit 3", "killed by SIGSEGV", "timeout after 10 s" */
+	char fail_reason[256];	/* "exit 3", "killed by SIGSEGV", "timeout after 10 s" */
 	double scale;		/* multiple of the workload's size (1 without --scale) */
 	pcost_ns wall_ns;	/* CLOCK_MONOTONIC fork -> reap */
 	pcost_ns user_ns, sys_ns; /* wait4 rusage */

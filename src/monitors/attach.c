@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
 
@@ -61,16 +63,15 @@ static int attach_prepare(struct pcost_monitor *m, char *err, size_t len)
 	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
 	char path[PATH_MAX + 8];
 
+	int rc;
+
+	/* bpftrace finds tracepoints through tracefs: mounted by us, put back at exit. */
+	if (a->flavour == ATT_BPFTRACE)
+		return pcost_tracefs_mount(err, len);
 	if (a->flavour != ATT_PERF_SYSTEM || a->dir[0])
 		return 0;
-	snprintf(a->dir, sizeof(a->dir), "%s/probecost-perf-XXXXXX", getenv("TMPDIR") ?: "/tmp");
-	if (!mkdtemp(a->dir)) {
-		int e = errno;
-
-		snprintf(err, len, "could not create a temporary directory: %s", strerror(e));
-		a->dir[0] = 0;
-		return -e;
-	}
+	if ((rc = pcost_private_dir_make(a->dir, sizeof(a->dir), err, len)) < 0)
+		return rc;
 	a->undo = pcost_cleanup_push(remove_dir, a);
 	snprintf(path, sizeof(path), "%s/ctl", a->dir);
 	if (mkfifo(path, 0600) < 0)
@@ -162,16 +163,9 @@ static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 	else
 		rc = pcost_proc_wait_ready(&a->proc, a->ready, timeout_ns);
 	if (rc == -EPIPE) {
-		char line[120] = "";
-		const char *b = a->proc.buf ? a->proc.buf : "";
-		size_t e = strlen(b);
+		char line[200];
 
-		while (e && (b[e - 1] == '\n' || b[e - 1] == ' '))
-			e--;
-		size_t s = e;
-		while (s && b[s - 1] != '\n')
-			s--;
-		snprintf(line, sizeof(line), "%.*s", (int)(e - s), b + s);
+		pcost_proc_error_line(&a->proc, line, sizeof(line));
 		snprintf(err, len, "'%s' exited before it was ready%s%s", a->argv[0],
 			 line[0] ? ": " : "", line);
 	} else if (rc == -ETIMEDOUT && a->ready) {
@@ -180,12 +174,14 @@ static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 	return rc;
 }
 
-static void describe_status(int st, char *buf, size_t len)
+static void set_failed(struct pcost_monitor *m, struct pcost_run_sample *smp, const char *why)
 {
-	if (WIFSIGNALED(st))
-		snprintf(buf, len, "killed by SIG%s", sigabbrev_np(WTERMSIG(st)) ?: "?");
-	else
-		snprintf(buf, len, "exit %d", WEXITSTATUS(st));
+	if (smp->failed)
+		return;
+	smp->failed = true;
+	snprintf(smp->fail_reason, sizeof(smp->fail_reason), "monitor %.40s %s", m->name, why);
+	/* Also a warning: the report shows failed runs, the note says which tool. */
+	snprintf(m->note, sizeof(m->note), "%.40s %s", m->name, why);
 }
 
 /*
@@ -215,52 +211,38 @@ static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *sm
 	return smp->event_syscall >= 0 && smp->pid > 0 ? mine : total;
 }
 
+/* What bpftrace printed at exit: its map; "Lost N events" when its buffers overflowed. */
+static void bpftrace_count(struct attach_monitor *a, struct pcost_run_sample *smp)
+{
+	const char *lost = a->proc.buf ? strstr(a->proc.buf, "Lost ") : NULL;
+
+	smp->monitor_events = a->proc.buf ? bpftrace_calls(a->proc.buf, smp) : -1;
+	if (smp->monitor_events < 0)
+		set_failed(&a->m, smp, "printed no count at exit");
+	if (lost)
+		snprintf(a->m.note, sizeof(a->m.note), "bpftrace: %.*s", (int)strcspn(lost, "\n"),
+			 lost);
+}
+
 static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 {
 	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
-	bool died = false;
-	int rc;
+	char why[200];
 
 	if (a->proc.pid < 0) {
 		/* Reaped already (exited while we waited for readiness). */
 		pcost_child_remove(-a->proc.pid);
 		a->proc.pid = 0;
 	}
-	if (a->proc.pid > 0 && waitpid(a->proc.pid, &a->proc.status, WNOHANG) == a->proc.pid) {
-		/* It died during the run: the monitor crashed. */
-		char how[48];
-
-		died = true;
-		pcost_child_remove(a->proc.pid);
-		kill(-a->proc.pid, SIGKILL);
-		a->proc.pid = 0;
-		describe_status(a->proc.status, how, sizeof(how));
-		if (!smp->failed) {
-			smp->failed = true;
-			snprintf(smp->fail_reason, sizeof(smp->fail_reason),
-				 "monitor %.40s died (%.38s)", m->name, how);
-		}
-	}
-	rc = died ? 0 : pcost_proc_stop(&a->proc, SIGINT, a->grace_ns);
-	if (rc == -ETIMEDOUT && !smp->failed) {
-		smp->failed = true;
-		snprintf(smp->fail_reason, sizeof(smp->fail_reason),
-			 "monitor %.40s did not stop after SIGINT; killed", m->name);
-	}
+	if (pcost_proc_stop_checked(&a->proc, a->grace_ns, why, sizeof(why)))
+		set_failed(m, smp, why);
 	if (a->ctl >= 0)
 		close(a->ctl);
 	if (a->ack >= 0)
 		close(a->ack);
 	a->ctl = a->ack = -1;
-	if (a->flavour == ATT_BPFTRACE && a->proc.buf) {
-		/* "Lost N events" when its buffers overflowed. */
-		const char *lost = strstr(a->proc.buf, "Lost ");
-
-		smp->monitor_events = bpftrace_calls(a->proc.buf, smp);
-		if (lost)
-			snprintf(m->note, sizeof(m->note), "bpftrace: %.*s", (int)strcspn(lost, "\n"),
-				 lost);
-	}
+	if (a->flavour == ATT_BPFTRACE && !smp->failed)
+		bpftrace_count(a, smp);
 	pcost_proc_release(&a->proc);
 	if (a->flavour == ATT_PERF_SYSTEM) {
 		char path[PATH_MAX + 16];
@@ -284,6 +266,7 @@ static void attach_cleanup(struct pcost_monitor *m)
 		pcost_cleanup_pop(a->undo, 1);
 		a->undo = -1;
 	}
+	pcost_private_dir_remove(a->dir);
 	a->dir[0] = 0;
 }
 
@@ -408,12 +391,12 @@ const struct pcost_monitor_def pcost_monitor_def_bpftrace_syscalls = {
 	"bpftrace-syscalls", PCOST_MON_ATTACH,
 	"bpftrace counting raw_syscalls:sys_enter system-wide by process and syscall (its count "
 	"of the workload's syscall is recorded)",
-	"bpftrace", "bpftrace", pcost_monitor_bpf_ok, bpftrace_new
+	"bpftrace", "bpftrace", pcost_monitor_bpftrace_syscalls_ok, bpftrace_new
 };
 const struct pcost_monitor_def pcost_monitor_def_perf_record_system = {
 	"perf-record-system", PCOST_MON_ATTACH,
 	"perf record -a -e cpu-clock -g, enabled through its control fifo before each run",
-	"perf", "linux-perf", pcost_monitor_perf_trace_ok, perf_system_new
+	"perf", "linux-perf", pcost_monitor_perf_system_ok, perf_system_new
 };
 const struct pcost_monitor_def pcost_monitor_def_attach = {
 	"--attach CMD --ready RE", PCOST_MON_ATTACH,

@@ -125,13 +125,16 @@ void pcost_argv_free(char **argv);
 
 /*
  * A helper process for attach monitors: started in its own process group
- * (registered with cleanup.h), stdout+stderr captured.
+ * (registered with cleanup.h, killed if probecost dies), its stdout and its
+ * stderr captured through private pipes.
  */
 struct pcost_proc {
 	pid_t pid;		/* also the process group id; 0 when not running */
-	int out;		/* read end of its stdout+stderr, -1 when closed */
-	char *buf;		/* everything read so far, NUL-terminated */
+	int out, err;		/* read ends of its stdout and stderr, -1 when closed */
+	char *buf;		/* stdout so far, NUL-terminated */
 	size_t len, cap;
+	char *ebuf;		/* stderr so far, NUL-terminated */
+	size_t elen, ecap;
 	int status;		/* wait status once reaped, -1 before */
 };
 
@@ -144,7 +147,18 @@ int pcost_proc_start(struct pcost_proc *p, char *const argv[]);
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
 /* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
 int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns);
-/* Free the buffer (stop first). */
+/* Free the buffers (stop first). */
 void pcost_proc_release(struct pcost_proc *p);
+/* Why it failed, in its own words: the first line of its stderr that is not
+ * blank or bpftrace's harmless RLIMIT_MEMLOCK notice (else the last line of
+ * its stdout); "" when none. */
+void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len);
+/* Once reaped: did it die of a signal other than stop_sig (and our SIGKILL),
+ * or exit non-zero?  true + why ("killed by SIGSEGV", "exit 1: ERROR: ..."). */
+bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len);
+/* After a run: stop it with SIGINT (SIGKILL after grace_ns) and say whether it
+ * failed: died during the run, did not stop, died of another signal or exited
+ * non-zero.  true + why. */
+bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd/list.h"
+#include "core/tracefs.h"
 
 const struct pcost_monitor_def *const pcost_monitor_defs[] = {
 	&pcost_monitor_def_none,
@@ -68,12 +69,28 @@ bool pcost_monitor_perf_ok(char *why, size_t len)
 	return true;
 }
 
+/* The syscall tracepoints, through tracefs (mounted by us as root when it is not). */
+#define RAW_SYSCALLS "events/raw_syscalls/sys_enter/id"
+
 bool pcost_monitor_perf_trace_ok(char *why, size_t len)
 {
-	/* perf trace reads syscall tracepoints: tracefs access, root or CAP_PERFMON in practice. */
 	if (geteuid() != 0) {
 		snprintf(why, len, "perf trace needs the syscall tracepoints: run as root "
 			 "(or grant CAP_PERFMON and tracefs access)");
+		return false;
+	}
+	return pcost_tracefs_usable(RAW_SYSCALLS, false, why, len);
+}
+
+bool pcost_monitor_perf_system_ok(char *why, size_t len)
+{
+	/* perf_event_open(2): a system-wide (pid -1) event needs paranoid <= 0 or CAP_PERFMON. */
+	int p = read_int("/proc/sys/kernel/perf_event_paranoid", 2);
+
+	if (geteuid() != 0 && p > 0) {
+		snprintf(why, len, "perf record -a samples every CPU: kernel.perf_event_paranoid is "
+			 "%d, set it to 0 or less (sysctl kernel.perf_event_paranoid=0) or run as "
+			 "root", p);
 		return false;
 	}
 	return true;
@@ -88,14 +105,16 @@ bool pcost_monitor_bpf_ok(char *why, size_t len)
 	return true;
 }
 
+bool pcost_monitor_bpftrace_syscalls_ok(char *why, size_t len)
+{
+	/* bpftrace resolves tracepoint:raw_syscalls:sys_enter through tracefs. */
+	return pcost_monitor_bpf_ok(why, len) && pcost_tracefs_usable(RAW_SYSCALLS, false, why, len);
+}
+
 bool pcost_monitor_tracefs_ok(char *why, size_t len)
 {
-	if (access("/sys/kernel/tracing/instances", W_OK) != 0) {
-		snprintf(why, len, "/sys/kernel/tracing is not writable: run as root and mount "
-			 "tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
-		return false;
-	}
-	return true;
+	return pcost_tracefs_usable("instances", true, why, len) &&
+	       pcost_tracefs_usable("events/raw_syscalls/enable", false, why, len);
 }
 
 /* ---- none: the baseline --------------------------------------------------- */

@@ -3,7 +3,8 @@
  * tracepoint: enables raw_syscalls:sys_enter and sys_exit through tracefs
  * directly, in a private trace instance (instances/probecost-PID), so the
  * global tracing state is never touched; disabling the events and removing
- * the instance restores what was there before, also on Ctrl-C.
+ * the instance restores what was there before, also on Ctrl-C.  Its count is
+ * the events the instance recorded (sys_enter and sys_exit: two a syscall).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
 
@@ -89,8 +92,12 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
 	char path[PATH_MAX + 32];
 
+	int rc;
+
 	if (t->inst[0])
 		return 0;
+	if ((rc = pcost_tracefs_mount(err, len)) < 0)
+		return rc;
 	reap_stale();
 	snprintf(t->inst, sizeof(t->inst), TRACEFS "/instances/probecost-%d", (int)getpid());
 	snprintf(t->enable, sizeof(t->enable), "%s/events/raw_syscalls/enable", t->inst);
@@ -103,6 +110,7 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 		return -e;
 	}
 	t->undo = pcost_cleanup_push(tp_undo, t);
+	pcost_journal_add("instance", t->inst, NULL);
 	/* The thread group in every line, to count the workload's own events (this instance only). */
 	snprintf(path, sizeof(path), "%s/options/record-tgid", t->inst);
 	write_str(path, "1");
@@ -166,6 +174,30 @@ static int64_t tp_count(const struct tp_monitor *t, pid_t tgid, long nr)
 	return n;
 }
 
+/*
+ * Events the instance recorded this run (its buffer is emptied at start):
+ * "entries" still in the per-CPU buffers plus "overrun" (overwritten when a
+ * buffer wrapped): one sys_enter and one sys_exit per syscall.
+ */
+static int64_t recorded_events(const struct tp_monitor *t)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int64_t total = 0;
+
+	for (long c = 0; c < ncpu; c++) {
+		char path[PATH_MAX + 64], buf[512], *p;
+
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats", t->inst, c);
+		if (pcost_read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		if ((p = strstr(buf, "entries: ")))
+			total += strtoll(p + 9, NULL, 10);
+		if ((p = strstr(buf, "\noverrun: ")))
+			total += strtoll(p + 10, NULL, 10);
+	}
+	return total;
+}
+
 static int tp_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 {
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
@@ -174,8 +206,11 @@ static int tp_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 	if (!t->inst[0])
 		return 0;
 	rc = write_str(t->enable, "0");
+	/* The workload's own syscall where it names one, else every event recorded. */
 	if (!rc && !smp->failed && smp->event_syscall >= 0 && smp->pid > 0)
 		smp->monitor_events = tp_count(t, smp->pid, smp->event_syscall);
+	else if (rc == 0)
+		smp->monitor_events = recorded_events(t);
 	return rc;
 }
 
@@ -186,6 +221,7 @@ static void tp_cleanup(struct pcost_monitor *m)
 	if (t->undo >= 0) {
 		pcost_cleanup_pop(t->undo, 1);
 		t->undo = -1;
+		pcost_journal_del("instance", t->inst);
 	}
 	t->inst[0] = 0;
 }

@@ -2,8 +2,10 @@
 /*
  * wrap: monitors that prefix the workload's argv (perf stat/record/trace,
  * strace, ltrace, valgrind, and a user's own wrapper command).  Output a tool
- * writes goes to a private temporary file, parsed by stop() where it holds a
- * count, and removed.
+ * writes ("{TMP}") goes to the file "out" in a private 0700 directory made
+ * by mkdtemp (nobody else can plant a link at that name), created 0600 before
+ * each run, parsed by stop() where it holds a count, and removed with its
+ * directory by cleanup, by the undo stack, or by the next sweep.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
 #include "workloads/workload.h"
@@ -28,8 +32,10 @@ struct wrap_monitor {
 	size_t at;		/* custom: index of "{}" in words, or nwords (at the end) */
 	enum wrap_parse parse;
 	bool uses_tmp;
-	char tmp[PATH_MAX];	/* private output file, "" when none */
-	char tmp_old[PATH_MAX + 8]; /* perf record renames an old output to FILE.old */
+	bool needs_tracefs;	/* perf trace: mounted by us (and put back) rather than by perf */
+	char dir[PATH_MAX];	/* private 0700 directory, "" when none */
+	char tmp[PATH_MAX + 8];	/* dir/out: the tool's output file */
+	char tmp_old[PATH_MAX + 16]; /* perf record renames an old output to FILE.old */
 	int undo;		/* cleanup handle, -1 */
 };
 
@@ -37,33 +43,26 @@ static void unlink_tmp(void *arg)
 {
 	struct wrap_monitor *w = arg;
 
-	/* async-signal-safe: unlink only */
-	if (w->tmp[0]) {
+	/* async-signal-safe: unlink and rmdir only */
+	if (w->dir[0]) {
 		unlink(w->tmp);
 		unlink(w->tmp_old);
+		rmdir(w->dir);
 	}
 }
 
 static int wrap_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
-	int fd;
+	int rc;
 
-	if (!w->uses_tmp || w->tmp[0])
+	if (w->needs_tracefs && (rc = pcost_tracefs_mount(err, len)) < 0)
+		return rc;
+	if (!w->uses_tmp || w->dir[0])
 		return 0;
-	/* A custom wrapper's name is its command line: not a file name. */
-	snprintf(w->tmp, sizeof(w->tmp), "%s/probecost-%s-XXXXXX", getenv("TMPDIR") ?: "/tmp",
-		 strpbrk(m->name, "/ \t'\"") ? "custom" : m->name);
-	fd = mkstemp(w->tmp);
-	if (fd < 0) {
-		int e = errno;
-
-		snprintf(err, len, "could not create a temporary file in %s: %s",
-			 getenv("TMPDIR") ?: "/tmp", strerror(e));
-		w->tmp[0] = 0;
-		return -e;
-	}
-	close(fd);
+	if ((rc = pcost_private_dir_make(w->dir, sizeof(w->dir), err, len)) < 0)
+		return rc;
+	snprintf(w->tmp, sizeof(w->tmp), "%s/out", w->dir);
 	snprintf(w->tmp_old, sizeof(w->tmp_old), "%s.old", w->tmp);
 	w->undo = pcost_cleanup_push(unlink_tmp, w);
 	return 0;
@@ -83,8 +82,16 @@ static int wrap_wrap(struct pcost_monitor *m, struct pcost_launch *l)
 
 		pcost_launch_insert(l, pos, (char *const *)&word, 1);
 	}
-	if (w->tmp[0])
-		unlink(w->tmp); /* a fresh file per run (perf would rename an old one away) */
+	if (w->dir[0]) {
+		/* A fresh empty file per run, 0600 (perf would rename an old one away). */
+		int fd;
+
+		unlink(w->tmp);
+		fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+	}
 	return 0;
 }
 
@@ -174,7 +181,7 @@ static int wrap_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 	const char *want = smp->event_syscall >= 0 ? pcost_syscall_name(smp->event_syscall) : NULL;
 	char *text;
 
-	if (!w->tmp[0])
+	if (!w->dir[0])
 		return 0;
 	text = w->parse != PARSE_NONE && !smp->failed ? slurp(w->tmp) : NULL;
 	if (text && w->parse == PARSE_STRACE_COUNT) {
@@ -202,6 +209,8 @@ static void wrap_cleanup(struct pcost_monitor *m)
 		pcost_cleanup_pop(w->undo, 1);
 		w->undo = -1;
 	}
+	pcost_private_dir_remove(w->dir);
+	w->dir[0] = 0;
 }
 
 static void wrap_free(struct pcost_monitor *m)
@@ -264,6 +273,7 @@ static struct pcost_monitor *wrap_new(const char *name, const char *const *words
 	w->nwords = n;
 	w->at = n;
 	w->parse = parse;
+	w->needs_tracefs = parse == PARSE_PERF_TRACE;
 	w->undo = -1;
 	return &w->m;
 }

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/tracefs.h"
 #include "probes/arm.h"
 #include "probes/sdt.h"
 
@@ -41,12 +43,9 @@ struct ftrace_state {
 
 static bool ftrace_available(char *why, size_t len)
 {
-	if (!pcost_tracefs()) {
-		snprintf(why, len, "tracefs uprobe_events not writable: run as root, and mount "
-				   "tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
-		return false;
-	}
-	return true;
+	/* Mounted by us as root when it is not (and put back at exit). */
+	return pcost_tracefs() || (pcost_tracefs_usable("uprobe_events", true, why, len) &&
+				   pcost_tracefs_usable("instances", true, why, len));
 }
 
 /*
@@ -101,6 +100,18 @@ static void ftrace_undo(void *arg)
 	}
 }
 
+/* Write down (or strike out) one event for the sweep after a SIGKILL. */
+static void journal_event(const struct ftrace_state *st, const struct ftrace_ev *e,
+			  const char *path, bool add)
+{
+	char name[EVLEN + 40], dir[96];
+
+	snprintf(name, sizeof(name), "%s/%s", st->group, e->name);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(st->uprobe_events) - strlen("/uprobe_events")),
+		 st->uprobe_events);
+	pcost_journal_uprobe(dir, name, path, add);
+}
+
 static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	static unsigned serial;
@@ -111,7 +122,9 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 
 	if (a->priv)
 		return 0;
-	if (!t) {
+	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
+		return rc;
+	if (!t && !(t = pcost_tracefs())) {
 		ftrace_available(err, len);
 		return -ENODEV;
 	}
@@ -145,6 +158,7 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 			snprintf(line, sizeof(line), "p:%s/%s %s:0x%llx\n", st->group, e->name,
 				 a->path, (unsigned long long)s->pc_offset);
 		e->registered = true; /* a failed write leaves nothing; removing then is harmless */
+		journal_event(st, e, a->path, true);
 		rc = write_str(st->uprobe_events, line, O_APPEND);
 		if (rc) {
 			e->registered = false;
@@ -155,6 +169,7 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 	}
 	/* Flag first: a signal between mkdir and the flag must still remove it. */
 	st->have_instance = true;
+	pcost_journal_add("instance", st->instance, NULL);
 	if (mkdir(st->instance, 0700)) {
 		rc = -errno;
 		st->have_instance = false;
@@ -252,9 +267,17 @@ static int ftrace_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 static void ftrace_cleanup(struct pcost_monitor *m)
 {
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	struct ftrace_state *st = a->priv;
 
-	if (a->priv)
-		ftrace_undo(a->priv);
+	if (st) {
+		bool had_instance = st->have_instance;
+
+		ftrace_undo(st);
+		if (had_instance)
+			pcost_journal_del("instance", st->instance);
+		for (size_t i = 0; i < st->nev; i++)
+			journal_event(st, &st->ev[i], a->path, false);
+	}
 	if (a->undo >= 0)
 		pcost_cleanup_pop(a->undo, 0);
 	a->undo = -1;

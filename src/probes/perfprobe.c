@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/tracefs.h"
 #include "probes/arm.h"
 
 #define MAX_EVENTS 64
@@ -27,7 +30,9 @@
 
 struct pp_state {
 	char uprobe_events[96];
-	char tmp[64];		/* perf stat -o file, "" when none */
+	char dir[PATH_MAX];	/* private 0700 directory, "" when none */
+	char tmp[PATH_MAX + 16]; /* dir/stat.csv: perf stat -o file, "" when none */
+	const char *path;	/* the binary probed */
 	size_t nev;
 	char ev[MAX_EVENTS][128];	/* "GROUP:EVENT" as perf names them */
 	char del[MAX_EVENTS][140];	/* "-:GROUP/EVENT\n" */
@@ -44,12 +49,19 @@ struct pp_state {
 
 static bool pp_available(char *why, size_t len)
 {
-	if (!pcost_tracefs()) {
-		snprintf(why, len, "tracefs uprobe_events not writable: run as root, and mount "
-				   "tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
-		return false;
-	}
-	return true;
+	/* Mounted by us as root when it is not (perf would mount it and leave it). */
+	return pcost_tracefs() || pcost_tracefs_usable("uprobe_events", true, why, len);
+}
+
+/* The sweep's record of a definition "-:GROUP/EVENT\n" (del line) on st->path. */
+static void journal_def(const struct pp_state *st, const char *del, bool add)
+{
+	char name[140], dir[96];
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(del + 2, "\n"), del + 2);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(st->uprobe_events) - strlen("/uprobe_events")),
+		 st->uprobe_events);
+	pcost_journal_uprobe(dir, name, st->path, add);
 }
 
 /*
@@ -101,6 +113,7 @@ static void pp_undo(void *arg)
 	st->nev = 0;
 	if (st->tmp[0]) {
 		unlink(st->tmp);
+		rmdir(st->dir);
 		st->tmp[0] = '\0';
 	}
 }
@@ -113,7 +126,7 @@ static int run_capture(char *const argv[], char *out, size_t len, volatile pid_t
 {
 	int pfd[2], status;
 	size_t used = 0;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
@@ -125,6 +138,7 @@ static int run_capture(char *const argv[], char *out, size_t len, volatile pid_t
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		pcost_child_die_with_parent(parent);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		execvp(argv[0], argv);
@@ -233,24 +247,31 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	const char *t = pcost_tracefs();
 	size_t first[MAX_EVENTS], nd;
 	struct pp_state *st;
-	int fd;
+	int fd, rc;
 
 	if (a->priv)
 		return 0;
-	if (!t) {
+	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
+		return rc;
+	if (!t && !(t = pcost_tracefs())) {
 		pp_available(err, len);
 		return -ENODEV;
 	}
 	st = xcalloc(1, sizeof(*st));
 	a->priv = st;
+	st->path = a->path;
 	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", t);
 	a->undo = pcost_cleanup_push(pp_undo, st);
-	snprintf(st->tmp, sizeof(st->tmp), "/tmp/probecost-perfstat-XXXXXX");
-	fd = mkstemp(st->tmp);
+	/* perf stat's output in a private 0700 directory: no name another user can plant. */
+	if ((rc = pcost_private_dir_make(st->dir, sizeof(st->dir), err, len)) < 0)
+		return rc;
+	snprintf(st->tmp, sizeof(st->tmp), "%s/stat.csv", st->dir);
+	fd = open(st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
+		rc = -errno;
 		st->tmp[0] = '\0';
-		snprintf(err, len, "perf-probe: cannot create a temporary file: %s", strerror(errno));
-		return -errno;
+		snprintf(err, len, "perf-probe: cannot create a temporary file: %s", strerror(-rc));
+		return rc;
 	}
 	close(fd);
 	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
@@ -262,7 +283,7 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 		 * exists in *another* SDT group); we find what it added by diffing.
 		 */
 		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
-		int rc;
+		size_t had = st->nev;
 
 		snprintf(group, sizeof(group), "sdt_%s", s->provider);
 		if (pcost_interrupted)
@@ -281,10 +302,16 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 				snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
 					 "-:%s/%s\n", group, name);
 		}
+		for (size_t k = 0; k < st->npending; k++)
+			journal_def(st, st->pending_del[k], true);
 		st->pending = 1;
 		rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
 		collect_added(st, before, group);
 		st->pending = 0;
+		for (size_t k = had; k < st->nev; k++)
+			journal_def(st, st->del[k], true);
+		for (size_t k = 0; k < st->npending; k++)
+			journal_def(st, st->pending_del[k], false);
 		st->npending = 0;
 		free(before);
 		if (rc != 0) {
@@ -370,8 +397,18 @@ static void pp_cleanup(struct pcost_monitor *m)
 {
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
 
-	if (a->priv)
-		pp_undo(a->priv);
+	struct pp_state *st = a->priv;
+
+	if (st) {
+		char del[MAX_EVENTS][140];
+		size_t n = st->nev;
+
+		memcpy(del, st->del, sizeof(del));
+		pp_undo(st);
+		for (size_t i = 0; i < n; i++)
+			journal_def(st, del[i], false);
+		pcost_private_dir_remove(st->dir);
+	}
 	if (a->undo >= 0)
 		pcost_cleanup_pop(a->undo, 0);
 	a->undo = -1;

@@ -136,16 +136,13 @@ static int tool_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, s
 	st->running = true;
 	rc = pcost_proc_wait_ready(&st->proc, "^" READY, timeout_ns);
 	if (rc) {
-		const char *out = st->proc.buf ? st->proc.buf : "";
-		const char *last = out;
+		char line[200];
 
-		/* Its last complete line says why (bpftrace's RLIMIT_MEMLOCK note is harmless). */
-		for (const char *p = out; *p; p++)
-			if (*p == '\n' && p[1])
-				last = p + 1;
-		snprintf(err, len, "%s not ready (%s): %.*s", d->exe,
-			 rc == -ETIMEDOUT ? "timed out" : strerror(-rc), (int)strcspn(last, "\n"),
-			 last);
+		/* Its own first error line (bpftrace's RLIMIT_MEMLOCK notice is harmless). */
+		pcost_proc_error_line(&st->proc, line, sizeof(line));
+		snprintf(err, len, "%s not ready (%s)%s%s", d->exe,
+			 rc == -ETIMEDOUT ? "timed out" : rc == -EPIPE ? "it exited" : strerror(-rc),
+			 line[0] ? ": " : "", line);
 		pcost_proc_stop(&st->proc, SIGKILL, GRACE_NS);
 		pcost_proc_release(&st->proc);
 		st->running = false;
@@ -175,12 +172,21 @@ static int tool_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
 	const struct tool_desc *d = desc_of(a);
 	struct tool_state *st = a->priv;
+	char why[200];
 
 	sample->monitor_events = -1;
 	if (!st || !st->running)
 		return 0;
-	pcost_proc_stop(&st->proc, SIGINT, GRACE_NS);
+	if (!pcost_proc_stop_checked(&st->proc, GRACE_NS, why, sizeof(why)))
+		why[0] = 0;
 	st->running = false;
+	if (why[0]) {
+		sample->failed = true;
+		snprintf(sample->fail_reason, sizeof(sample->fail_reason), "%s %s", d->exe, why);
+		snprintf(m->note, sizeof(m->note), "%s %s", d->exe, why);
+		pcost_proc_release(&st->proc);
+		return 0;
+	}
 	sample->monitor_events = parse_count(st->proc.buf ? st->proc.buf : "", d->count_key);
 	if (sample->monitor_events < 0)
 		snprintf(m->note, sizeof(m->note), "%s printed no count", d->exe);

@@ -13,7 +13,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,23 +25,25 @@
 
 #include "stats/analyze.h"
 #include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/tracefs.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
 extern char **environ;
 
-/* The lead's workloads land in the same tree; until then a report cannot be parsed. */
-#pragma weak pcost_report_parse
-
 struct pcost_runner_slot {
 	struct pcost_monitor *mon;
-	struct pcost_target t;	/* strings and argv owned (copies) */
+	struct pcost_target t;	/* argv owned (a copy); its strings are the caller's: use the
+				 * session's config for them */
 	char **argv;
 	size_t config;		/* index in the session */
 	bool dropped;		/* prepare failed, or every run so far failed */
 	unsigned nfail, nrun;
 	char note[256];		/* the monitor's last note ("lost 12 events"), "" */
 	unsigned nnotes;
+	size_t med_n;		/* baselines: samples when med_s was computed */
+	double med_s;		/* baselines: median wall time of the successful runs, NAN */
 };
 
 const char *pcost_self_exe(void)
@@ -173,47 +174,82 @@ static char **build_env(const struct pcost_launch *l, const char *report)
 	return env;
 }
 
-/*
- * Start the run with posix_spawn (CLONE_VM|CLONE_VFORK in glibc): fork()
- * copies probecost's page tables, which costs 2-3 ms a run on the KVM guest
- * this was written on against 0.9-1.3 ms for a spawn of the same /bin/true.
- * The child gets its own process group, /dev/null on stdin and stdout, the
- * stderr pipe, the report pipe as fd 3, and nothing else of ours.
- */
-static int spawn(const struct pcost_launch *l, const struct pcost_runner_opts *o, char **env,
-		 int report_w, int err_w, pid_t *pid)
-{
-	static cpu_set_t saved;
-	static bool have_saved;
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none;
-	int rc;
+/* What one run's child is given; read by the child between vfork and exec. */
+struct spawn_args {
+	const struct pcost_launch *l;
+	char **env;
+	uint64_t cpu_mask;
+	int report_w, err_w;
+	pid_t parent;
+	volatile int err;	/* errno of what failed in the child, 0 */
+	volatile int pin_failed;
+};
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&at);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, err_w, 2);
-	if (report_w >= 0 && report_w != 3)
-		posix_spawn_file_actions_adddup2(&fa, report_w, 3);
-	posix_spawn_file_actions_addclosefrom_np(&fa, report_w >= 0 ? 4 : 3);
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-	/* Affinity is inherited: pin ourselves for the spawn, then put ours back. */
-	if (o->cpu_mask) {
-		if (!have_saved)
-			have_saved = sched_getaffinity(0, sizeof(saved), &saved) == 0;
-		pcost_pin_mask(o->cpu_mask);
+/* The child side: runs on the parent's stack (vfork), so only syscalls, then exec. */
+static noreturn void spawn_child(struct spawn_args *a)
+{
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction dfl;
+	sigset_t none;
+	int nul;
+
+	setpgid(0, 0);
+	pcost_child_die_with_parent(a->parent);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
+		sigaction(caught[i], &dfl, NULL);
+	nul = open("/dev/null", O_RDWR);
+	dup2(nul, 0);
+	dup2(nul, 1);
+	dup2(a->err_w, 2);
+	if (a->report_w >= 0 && a->report_w != 3)
+		dup2(a->report_w, 3);
+	close_range(a->report_w >= 0 ? 4 : 3, ~0U, 0);
+	if (a->cpu_mask && pcost_pin_mask(a->cpu_mask) < 0) {
+		a->err = errno;
+		a->pin_failed = 1;
+		_exit(127);
 	}
-	rc = posix_spawnp(pid, l->argv[0], &fa, &at, l->argv, env);
-	if (o->cpu_mask && have_saved)
-		sched_setaffinity(0, sizeof(saved), &saved);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	return -rc;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execvpe(a->l->argv[0], a->l->argv, a->env);
+	a->err = errno;
+	_exit(127);
+}
+
+/*
+ * Start the run with vfork (as glibc's posix_spawn does, CLONE_VM|CLONE_VFORK):
+ * fork() copies probecost's page tables, which costs 2-3 ms a run on the KVM
+ * guest this was written on against 0.9-1.3 ms for a spawn of the same
+ * /bin/true.  Unlike posix_spawn, the child can ask to die with us
+ * (PR_SET_PDEATHSIG) and pin itself.  It gets its own process group,
+ * /dev/null on stdin and stdout, the stderr pipe, the report pipe as fd 3,
+ * and nothing else of ours.  Signals stay blocked in the parent until the
+ * child has exec'd: no handler of ours runs on the shared stack.
+ */
+static int spawn(struct spawn_args *a, pid_t *pid)
+{
+	sigset_t all, old;
+
+	a->parent = getpid();
+	a->err = 0;
+	a->pin_failed = 0;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	*pid = vfork();
+	if (*pid == 0)
+		spawn_child(a);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (*pid < 0)
+		return -errno;
+	if (a->err) {
+		/* It exited before exec: reap it here. */
+		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return -a->err;
+	}
+	return 0;
 }
 
 static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
@@ -253,83 +289,62 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 	}
 }
 
-/* A report's other facts: nr= names the syscall its events are (the syscall workload). */
-static void report_fact(const char *key, const char *val, void *ctx)
-{
-	struct pcost_run_sample *smp = ctx;
-	uint64_t nr;
+/* One run in flight: its pipes, what they brought, how it ended. */
+struct run_io {
+	int rp[2], ep[2];	/* report and stderr pipes, -1 when closed */
+	char rbuf[1024], ebuf[2048];
+	size_t rlen, elen;
+	pid_t pid;
+	int status;
+	struct rusage ru;
+	bool timed_out, interrupted;
+};
 
-	if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
-		smp->event_syscall = (long)nr;
+static void run_io_close(struct run_io *io)
+{
+	int *fds[] = { &io->rp[0], &io->rp[1], &io->ep[0], &io->ep[1] };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
 }
 
-int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *smp, char *unit, size_t unitlen)
+/*
+ * The pipes: non-blocking on our side; the child's ends blocking (a workload
+ * must not see EAGAIN on its report) and inheritable (the report end lands on
+ * fd 3, and a dup2 onto itself would keep close-on-exec).
+ */
+static int run_io_open(struct run_io *io, bool report_fd)
 {
-	int rp[2] = { -1, -1 }, ep[2] = { -1, -1 }, pidfd, status = 0, rc = 0;
-	char report_env[40], rbuf[1024], ebuf[2048], **env;
-	size_t rlen = 0, elen = 0;
-	bool timed_out = false, interrupted = false;
-	pcost_ns t0, t1, deadline = 0;
-	struct rusage ru;
-	pid_t pid;
-
-	smp->wait_status = -1;
-	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;
-	smp->event_syscall = -1;
-	rbuf[0] = ebuf[0] = 0;
-	memset(&ru, 0, sizeof(ru));
-	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0 ||
-	    (report_fd && pipe2(rp, O_CLOEXEC | O_NONBLOCK) < 0)) {
-		set_reason(smp, "could not create a pipe: %s", strerror(errno));
-		goto out;
-	}
-	/*
-	 * The child's ends are blocking (a workload must not see EAGAIN on its
-	 * report) and inheritable: the report end lands on fd 3 (a dup2 onto
-	 * itself would keep close-on-exec).
-	 */
+	memset(io, 0, sizeof(*io));
+	io->rp[0] = io->rp[1] = io->ep[0] = io->ep[1] = -1;
+	if (pipe2(io->ep, O_CLOEXEC | O_NONBLOCK) < 0 ||
+	    (report_fd && pipe2(io->rp, O_CLOEXEC | O_NONBLOCK) < 0))
+		return -errno;
 	if (report_fd) {
-		fcntl(rp[1], F_SETFL, 0);
-		fcntl(rp[1], F_SETFD, 0);
+		fcntl(io->rp[1], F_SETFL, 0);
+		fcntl(io->rp[1], F_SETFD, 0);
 	}
-	fcntl(ep[1], F_SETFL, 0);
-	snprintf(report_env, sizeof(report_env), "PROBECOST_REPORT_FD=3");
-	env = build_env(l, report_fd ? report_env : NULL);
+	fcntl(io->ep[1], F_SETFL, 0);
+	return 0;
+}
 
-	t0 = pcost_now_ns();
-	rc = spawn(l, o, env, report_fd ? rp[1] : -1, ep[1], &pid);
-	free(env);
-	if (rc < 0) {
-		t1 = pcost_now_ns();
-		smp->wall_ns = t1 - t0;
-		set_reason(smp, "could not execute '%.60s': %s", l->argv[0], strerror(-rc));
-		rc = 0;
-		goto out;
-	}
-	pcost_child_add(pid);
-	smp->pid = pid;
-	close(ep[1]);
-	ep[1] = -1;
-	if (report_fd) {
-		close(rp[1]);
-		rp[1] = -1;
-	}
-	if (o->timeout_s > 0)
-		deadline = t0 + (pcost_ns)(o->timeout_s * 1e9);
+/* Wait for the child, reading its pipes; kill its group at the deadline or on Ctrl-C. */
+static void run_io_wait(struct run_io *io, pcost_ns deadline)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, io->pid, 0);
 
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
 		struct pollfd pf[3] = { { .fd = pidfd, .events = POLLIN },
-					{ .fd = ep[0], .events = POLLIN },
-					{ .fd = rp[0], .events = POLLIN } };
+					{ .fd = io->ep[0], .events = POLLIN },
+					{ .fd = io->rp[0], .events = POLLIN } };
 		int ms = -1, r;
-		pid_t w;
 
+		/* No pidfd (old kernel): poll the child every millisecond. */
 		if (pidfd < 0) {
-			/* No pidfd (old kernel): poll the child every millisecond. */
-			w = wait4(pid, &status, WNOHANG, &ru);
-			if (w == pid)
+			if (wait4(io->pid, &io->status, WNOHANG, &io->ru) == io->pid)
 				break;
 			ms = 1;
 		}
@@ -341,93 +356,242 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 		}
 		r = poll(pf, 3, ms);
 		if (r < 0 && errno == EINTR && pcost_interrupted) {
-			interrupted = true;
-			kill(-pid, SIGKILL);
+			io->interrupted = true;
+			kill(-io->pid, SIGKILL);
 		}
 		if (r > 0 && (pf[1].revents & (POLLIN | POLLHUP)))
-			drain(&ep[0], ebuf, sizeof(ebuf), &elen, true);
+			drain(&io->ep[0], io->ebuf, sizeof(io->ebuf), &io->elen, true);
 		if (r > 0 && (pf[2].revents & (POLLIN | POLLHUP)))
-			drain(&rp[0], rbuf, sizeof(rbuf), &rlen, false);
-		if (pidfd >= 0 && (interrupted || (r > 0 && (pf[0].revents & POLLIN)))) {
-			while ((w = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR)
+			drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
+		if (io->interrupted || (pidfd >= 0 && r > 0 && (pf[0].revents & POLLIN))) {
+			while (wait4(io->pid, &io->status, 0, &io->ru) < 0 && errno == EINTR)
 				;
 			break;
 		}
-		if (deadline && pcost_now_ns() >= deadline && !timed_out) {
-			timed_out = true;
-			kill(-pid, SIGKILL);
-		}
-		if (pidfd < 0 && interrupted) {
-			while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-				;
-			break;
+		if (deadline && pcost_now_ns() >= deadline && !io->timed_out) {
+			io->timed_out = true;
+			kill(-io->pid, SIGKILL);
 		}
 	}
-	t1 = pcost_now_ns();
-	/* Whatever the workload left behind in its group goes too. */
-	kill(-pid, SIGKILL);
-	pcost_child_remove(pid);
 	if (pidfd >= 0)
 		close(pidfd);
-	drain(&ep[0], ebuf, sizeof(ebuf), &elen, true);
-	drain(&rp[0], rbuf, sizeof(rbuf), &rlen, false);
+}
 
-	smp->wall_ns = t1 - t0;
-	smp->wait_status = status;
-	smp->user_ns = (pcost_ns)ru.ru_utime.tv_sec * 1000000000ULL + (pcost_ns)ru.ru_utime.tv_usec * 1000;
-	smp->sys_ns = (pcost_ns)ru.ru_stime.tv_sec * 1000000000ULL + (pcost_ns)ru.ru_stime.tv_usec * 1000;
-	smp->maxrss_kb = ru.ru_maxrss;
-	smp->minflt = ru.ru_minflt;
-	smp->majflt = ru.ru_majflt;
-	smp->nvcsw = ru.ru_nvcsw;
-	smp->nivcsw = ru.ru_nivcsw;
+static pcost_ns tv_ns(const struct timeval *tv)
+{
+	return (pcost_ns)tv->tv_sec * 1000000000ULL + (pcost_ns)tv->tv_usec * 1000;
+}
 
-	if (interrupted || pcost_interrupted) {
+/* How it ended, into the sample: rusage, status, the failure's reason. */
+static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcost_run_sample *smp)
+{
+	smp->wait_status = io->status;
+	smp->user_ns = tv_ns(&io->ru.ru_utime);
+	smp->sys_ns = tv_ns(&io->ru.ru_stime);
+	smp->maxrss_kb = io->ru.ru_maxrss;
+	smp->minflt = io->ru.ru_minflt;
+	smp->majflt = io->ru.ru_majflt;
+	smp->nvcsw = io->ru.ru_nvcsw;
+	smp->nivcsw = io->ru.ru_nivcsw;
+	if (io->interrupted || pcost_interrupted) {
 		set_reason(smp, "interrupted");
-		rc = -EINTR;
-	} else if (timed_out) {
-		set_reason(smp, "timeout after %g s", o->timeout_s);
-	} else if (WIFSIGNALED(status)) {
-		set_reason(smp, "killed by SIG%s", sigabbrev_np(WTERMSIG(status)) ?: "?");
-	} else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+		return -EINTR;
+	}
+	if (io->timed_out) {
+		set_reason(smp, "timeout after %g s", timeout_s);
+	} else if (WIFSIGNALED(io->status)) {
+		set_reason(smp, "killed by SIG%s", sigabbrev_np(WTERMSIG(io->status)) ?: "?");
+	} else if (WIFEXITED(io->status) && WEXITSTATUS(io->status) != 0) {
 		char line[80];
 
-		last_line(ebuf, elen, line, sizeof(line));
-		set_reason(smp, "exit %d%s%s", WEXITSTATUS(status), line[0] ? ": " : "", line);
+		last_line(io->ebuf, io->elen, line, sizeof(line));
+		set_reason(smp, "exit %d%s%s", WEXITSTATUS(io->status), line[0] ? ": " : "", line);
 	}
-	if (report_fd && rlen) {
-		char *nl = strchr(rbuf, '\n');
-		uint64_t ev = 0;
-		pcost_ns timed = 0;
-		char u[32] = "";
+	return 0;
+}
 
-		if (nl)
-			*nl = 0;
-		if (pcost_report_parse &&
-		    pcost_report_parse(rbuf, &ev, u, sizeof(u), &timed, report_fact, smp) == 0) {
-			smp->has_report = true;
-			smp->events = ev;
-			smp->timed_ns = timed;
-			if (unit && u[0])
-				snprintf(unit, unitlen, "%s", u);
-		}
+/* A report's other facts: nr= names the syscall its events are (the syscall workload). */
+static void report_fact(const char *key, const char *val, void *ctx)
+{
+	struct pcost_run_sample *smp = ctx;
+	uint64_t nr;
+
+	if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
+		smp->event_syscall = (long)nr;
+}
+
+/* The workload's report line (events=N unit=U timed_ns=T). */
+static void run_io_report(struct run_io *io, struct pcost_run_sample *smp, char *unit,
+			  size_t unitlen)
+{
+	char *nl = strchr(io->rbuf, '\n'), u[32] = "";
+	uint64_t ev = 0;
+	pcost_ns timed = 0;
+
+	if (nl)
+		*nl = 0;
+	if (pcost_report_parse(io->rbuf, &ev, u, sizeof(u), &timed, report_fact, smp) == 0) {
+		smp->has_report = true;
+		smp->events = ev;
+		smp->timed_ns = timed;
+		if (unit && u[0])
+			snprintf(unit, unitlen, "%s", u);
 	}
-	goto done;
+}
+
+int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
+		   bool report_fd, struct pcost_run_sample *smp, char *unit, size_t unitlen)
+{
+	struct spawn_args sa = { .l = l, .cpu_mask = o->cpu_mask };
+	char report_env[] = "PROBECOST_REPORT_FD=3";
+	struct run_io *io = xmalloc(sizeof(*io));
+	pcost_ns t0, deadline = 0;
+	int rc;
+
+	smp->wait_status = -1;
+	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;
+	smp->event_syscall = -1;
+	if ((rc = run_io_open(io, report_fd)) < 0) {
+		set_reason(smp, "could not create a pipe: %s", strerror(-rc));
+		goto out;
+	}
+	sa.env = build_env(l, report_fd ? report_env : NULL);
+	sa.report_w = io->rp[1];
+	sa.err_w = io->ep[1];
+	t0 = pcost_now_ns();
+	rc = spawn(&sa, &io->pid);
+	free(sa.env);
+	if (rc < 0) {
+		smp->wall_ns = pcost_now_ns() - t0;
+		if (sa.pin_failed)
+			set_reason(smp, "could not pin to CPUs (--cpu): %s", strerror(-rc));
+		else
+			set_reason(smp, "could not execute '%.60s': %s", l->argv[0], strerror(-rc));
+		rc = 0;
+		goto out;
+	}
+	pcost_child_add(io->pid);
+	smp->pid = io->pid;
+	close(io->ep[1]);
+	io->ep[1] = -1;
+	if (io->rp[1] >= 0) {
+		close(io->rp[1]);
+		io->rp[1] = -1;
+	}
+	if (o->timeout_s > 0)
+		deadline = t0 + (pcost_ns)(o->timeout_s * 1e9);
+	run_io_wait(io, deadline);
+	smp->wall_ns = pcost_now_ns() - t0;
+	/* Whatever the workload left behind in its group goes too. */
+	kill(-io->pid, SIGKILL);
+	pcost_child_remove(io->pid);
+	drain(&io->ep[0], io->ebuf, sizeof(io->ebuf), &io->elen, true);
+	drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
+	rc = run_io_verdict(io, o->timeout_s, smp);
+	if (report_fd && io->rlen)
+		run_io_report(io, smp, unit, unitlen);
 out:
-	rc = 0;
-done:
-	if (ep[0] >= 0)
-		close(ep[0]);
-	if (ep[1] >= 0)
-		close(ep[1]);
-	if (rp[0] >= 0)
-		close(rp[0]);
-	if (rp[1] >= 0)
-		close(rp[1]);
+	run_io_close(io);
+	free(io);
 	return rc;
 }
 
 /* ---- blocks ------------------------------------------------------------------ */
+
+/* The plain (baseline) configuration of the same target as sl, NULL when none. */
+static struct pcost_runner_slot *baseline_of(struct pcost_runner *r,
+					     const struct pcost_runner_slot *sl)
+{
+	/* The session's copies: the target's strings belong to the caller. */
+	const struct pcost_config *c = &r->s->configs[sl->config];
+
+	for (size_t i = 0; i < r->nslots; i++) {
+		struct pcost_runner_slot *b = &r->slots[i];
+		const struct pcost_config *bc = &r->s->configs[b->config];
+
+		if (b->mon->ops->kind == PCOST_MON_BASELINE && b->t.scale == sl->t.scale &&
+		    !strcmp(bc->workload, c->workload) &&
+		    !strcmp(bc->workload_args ?: "", c->workload_args ?: "") &&
+		    !strcmp(bc->variant ?: "", c->variant ?: ""))
+			return b;
+	}
+	return NULL;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	pcost_ns x = *(const pcost_ns *)a, y = *(const pcost_ns *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median wall time of a configuration's successful runs (s), NAN when none yet. */
+static double median_wall_s(const struct pcost_config *c)
+{
+	pcost_ns *v = xcalloc(c->nsamples ? c->nsamples : 1, sizeof(*v));
+	size_t n = 0;
+	double med = NAN;
+
+	for (size_t i = 0; i < c->nsamples; i++)
+		if (!c->samples[i].failed)
+			v[n++] = c->samples[i].wall_ns;
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_ns);
+		med = (n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2) / 1e9;
+	}
+	free(v);
+	return med;
+}
+
+/* The default limit of a monitored run without --timeout (0: none). */
+static double hang_limit_s(struct pcost_runner *r, const struct pcost_runner_slot *sl)
+{
+	struct pcost_runner_slot *b;
+	const struct pcost_config *c;
+
+	if (sl->mon->ops->kind == PCOST_MON_BASELINE || !(b = baseline_of(r, sl)))
+		return 0;
+	/* Sorted again only when the plain configuration has new samples. */
+	c = &r->s->configs[b->config];
+	if (b->med_n != c->nsamples || !c->nsamples) {
+		b->med_s = median_wall_s(c);
+		b->med_n = c->nsamples;
+	}
+	return isnan(b->med_s) ? 0 : PCOST_HANG_FACTOR * b->med_s + PCOST_HANG_GRACE_S;
+}
+
+/* Has configuration c a successful run? */
+static bool has_ok_run(const struct pcost_config *c)
+{
+	for (size_t i = 0; i < c->nsamples; i++)
+		if (!c->samples[i].failed)
+			return true;
+	return false;
+}
+
+/*
+ * pcost_run_once under --timeout, or under the default limit of a hung
+ * monitor; started on cpu_mask (0: --cpu's).
+ */
+static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
+		       const struct pcost_launch *l, struct pcost_run_sample *smp, char *unit,
+		       size_t unitlen, uint64_t cpu_mask)
+{
+	struct pcost_runner_opts o = r->opts;
+	bool dflt = o.timeout_s <= 0;
+	int rc;
+
+	if (cpu_mask)
+		o.cpu_mask = cpu_mask;
+	if (dflt)
+		o.timeout_s = hang_limit_s(r, sl);
+	rc = pcost_run_once(l, &o, sl->t.report_fd, smp, unit, unitlen);
+	if (dflt && o.timeout_s > 0 && smp->failed && !strncmp(smp->fail_reason, "timeout", 7))
+		set_reason(smp, "hung: killed after %.1f s (%d x the plain run's median + %d s; "
+				"--timeout sets the limit)", o.timeout_s, PCOST_HANG_FACTOR,
+			   PCOST_HANG_GRACE_S);
+	return rc;
+}
 
 /*
  * start() with probecost itself on mask (0: as it is) for the moment, so the
@@ -453,12 +617,12 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 {
 	struct pcost_config *c = &r->s->configs[sl->config];
 	struct pcost_monitor *m = sl->mon;
-	struct pcost_runner_opts o = r->opts;
 	struct pcost_run_sample smp;
 	struct pcost_launch l;
 	char unit[32] = "", err[160] = "";
 	int rc = 0, started = -1;
 	bool placed = sl->t.monitor_cpu_mask && r->opts.cpu_mask;
+	uint64_t spawn_mask = 0;
 
 	memset(&smp, 0, sizeof(smp));
 	smp.block = block;
@@ -480,7 +644,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 		pcost_format_cpumask(r->opts.cpu_mask, cpus, sizeof(cpus));
 		pcost_launch_setenv(&l, PCOST_WORKLOAD_CPUS_ENV, cpus);
 		if (m->ops->wrap)
-			o.cpu_mask = sl->t.monitor_cpu_mask;
+			spawn_mask = sl->t.monitor_cpu_mask;
 	}
 	if (m->ops->start) {
 		pcost_ns to = (pcost_ns)((r->opts.ready_timeout_s > 0 ? r->opts.ready_timeout_s : 10) * 1e9);
@@ -499,7 +663,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 			goto stop;
 		}
 	}
-	rc = pcost_run_once(&l, &o, sl->t.report_fd, &smp, unit, sizeof(unit));
+	rc = run_limited(r, sl, &l, &smp, unit, sizeof(unit), spawn_mask);
 stop:
 	if (m->ops->stop) {
 		bool was_failed = smp.failed;
@@ -596,15 +760,97 @@ double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i)
 	return hw;
 }
 
-int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
+/*
+ * Without --timeout, a monitored run's limit comes from its plain run's
+ * median: while a plain configuration has no successful run yet, the plain
+ * runs of the block go first (stable: the shuffled order is kept otherwise).
+ */
+static void baselines_first(const struct pcost_runner *r, size_t *order, size_t n)
 {
-	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
-	uint64_t rng = r->opts.seed;
-	int rc = 0;
+	size_t *tmp = xcalloc(n, sizeof(*tmp)), k = 0;
+	bool need = false;
 
-	r->started_ns = pcost_now_ns();
-	r->s->complete = false;
-	/* prepare() once per distinct monitor instance, in the order given. */
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_runner_slot *sl = &r->slots[order[i]];
+
+		need |= sl->mon->ops->kind == PCOST_MON_BASELINE &&
+			!has_ok_run(&r->s->configs[sl->config]);
+	}
+	for (int pass = 0; need && pass < 2; pass++)
+		for (size_t i = 0; i < n; i++)
+			if ((r->slots[order[i]].mon->ops->kind == PCOST_MON_BASELINE) == (pass == 0))
+				tmp[k++] = order[i];
+	if (need)
+		memcpy(order, tmp, n * sizeof(*order));
+	free(tmp);
+}
+
+/* Every binary a configuration runs (argv[0] resolved) and the probed one. */
+static size_t session_binaries(const struct pcost_runner *r, char (*bins)[PATH_MAX], size_t max)
+{
+	size_t n = 0;
+
+	if (r->opts.probed_binary && n < max)
+		snprintf(bins[n++], PATH_MAX, "%s", r->opts.probed_binary);
+	for (size_t i = 0; i < r->nslots && n < max; i++) {
+		const char *a0 = r->slots[i].argv[0];
+
+		if (strchr(a0, '/'))
+			snprintf(bins[n++], PATH_MAX, "%s", a0);
+		else if (pcost_which(a0, bins[n], PATH_MAX))
+			n++;
+	}
+	return n;
+}
+
+int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
+{
+	char (*bins)[PATH_MAX] = xcalloc(r->nslots + 1, PATH_MAX);
+	const char **names = xcalloc(r->nslots + 1, sizeof(*names));
+	char why[512];
+	unsigned swept;
+	bool syscalls = false, foreign;
+	size_t n;
+	int other = 0, rc;
+
+	if (r->checked)
+		goto out;
+	if ((rc = pcost_journal_open(&swept, err, len)) < 0)
+		goto out_rc;
+	if (swept)
+		warning("undid %u change%s left by a probecost that was killed (processes, probe "
+			"events, trace instances, temporary files)", swept, swept == 1 ? "" : "s");
+	pcost_tracefs_begin();
+	n = session_binaries(r, bins, r->nslots + 1);
+	for (size_t i = 0; i < n; i++)
+		names[i] = bins[i];
+	for (size_t i = 0; i < r->nslots; i++)
+		syscalls |= !strcmp(r->s->configs[r->slots[i].config].workload, "syscall");
+	foreign = !getenv("PROBECOST_ALLOW_TRACERS") &&
+		  pcost_foreign_tracer(names, n, syscalls, &other, why, sizeof(why));
+	if (foreign) {
+		snprintf(err, len, "a tracer that is not this probecost's is armed on what it would "
+			 "measure: %s; stop it (or set PROBECOST_ALLOW_TRACERS=1 to measure anyway)",
+			 why);
+		rc = -EBUSY;
+		goto out_rc;
+	}
+	if (other)
+		warning("another probecost (pid %d) is tracing at the same time: its tracers add to "
+			"these measurements", other);
+	r->checked = true;
+out:
+	rc = 0;
+out_rc:
+	free(bins);
+	free(names);
+	return rc;
+}
+
+/* prepare() once per distinct monitor instance, in the order given; a failure drops
+ * its configurations with the reason in a failed sample. */
+static void prepare_all(struct pcost_runner *r)
+{
 	for (size_t i = 0; i < r->nslots; i++) {
 		struct pcost_monitor *m = r->slots[i].mon;
 		bool seen = false;
@@ -632,6 +878,21 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			pcost_config_add_sample(&r->s->configs[r->slots[i].config], &smp);
 		}
 	}
+}
+
+int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
+{
+	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
+	uint64_t rng = r->opts.seed;
+	int rc = 0;
+
+	r->s->complete = false;
+	if ((rc = pcost_runner_check(r, err, len)) < 0) {
+		free(order);
+		return rc;
+	}
+	r->started_ns = pcost_now_ns();
+	prepare_all(r);
 
 	for (unsigned block = 0;; block++) {
 		bool warm = block < r->opts.warmup;
@@ -647,6 +908,8 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			break;
 		}
 		pcost_shuffle(order, n, &rng);
+		if (r->opts.timeout_s <= 0)
+			baselines_first(r, order, n);
 		for (size_t k = 0; k < n && rc == 0; k++) {
 			rc = run_slot(r, &r->slots[order[k]], block, (unsigned)k, warm);
 			active++;

@@ -30,7 +30,12 @@
 
 struct pcost_runner_opts {
 	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */
-	double timeout_s;	/* per run; the whole process group is killed after it (0: none) */
+	/*
+	 * Per run; the whole process group is killed after it.  0: a monitored
+	 * run is killed after PCOST_HANG_FACTOR x the median of its plain run +
+	 * PCOST_HANG_GRACE_S (a hung monitor), a plain run is never killed.
+	 */
+	double timeout_s;
 	double ready_timeout_s;	/* attach monitors' readiness (default 10) */
 	unsigned warmup;	/* blocks discarded (flagged) first */
 	unsigned runs;		/* measured blocks; 0 = adaptive */
@@ -40,11 +45,15 @@ struct pcost_runner_opts {
 	double max_time_s;	/* adaptive: stop adding blocks after this much time */
 	unsigned max_failures;	/* a configuration whose first N runs all failed is dropped (default 2) */
 	uint64_t seed;		/* block order shuffles */
+	const char *probed_binary; /* probes: the file whose probes are armed (NULL) */
 	bool progress;		/* progress bar with ETA on stderr */
 	/* Called after each block (may be NULL), e.g. for live output. */
 	void (*on_block)(void *ctx, unsigned block, bool warmup);
 	void *ctx;
 };
+
+#define PCOST_HANG_FACTOR 10
+#define PCOST_HANG_GRACE_S 10
 
 /* What one configuration runs. */
 struct pcost_target {
@@ -75,6 +84,7 @@ struct pcost_runner {
 	struct pcost_runner_slot *slots;
 	unsigned blocks_done;	/* all blocks, warm-up included */
 	pcost_ns started_ns;
+	bool checked;		/* pcost_runner_check() passed */
 };
 
 void pcost_runner_opts_default(struct pcost_runner_opts *o);
@@ -82,6 +92,17 @@ void pcost_runner_init(struct pcost_runner *r, struct pcost_session *s,
 		       const struct pcost_runner_opts *o);
 /* Adds a configuration to the session; returns its index (>= 0). */
 int pcost_runner_add(struct pcost_runner *r, struct pcost_monitor *m, const struct pcost_target *t);
+/*
+ * Before measuring (after every pcost_runner_add): undo what a probecost
+ * killed outright left behind (journal.h), note the tracefs mount state to
+ * put back at exit, and refuse (-EBUSY, a line in err) while a tracer that is
+ * not ours is armed on what is measured: a uprobe on a binary the session runs
+ * or probes, or, with the syscall workload, the syscall tracepoints (set
+ * PROBECOST_ALLOW_TRACERS=1 to measure anyway).  pcost_runner_measure() calls
+ * it when the caller did not.
+ */
+int pcost_runner_check(struct pcost_runner *r, char *err, size_t len);
+
 /*
  * Prepare every monitor, then run blocks.  Returns 0 (finished), -EINTR
  * (interrupted: what was measured stays in the session), or -errno when

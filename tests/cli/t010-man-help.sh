@@ -1,15 +1,15 @@
 #!/bin/bash
 # t010: --help and the man pages cannot drift apart.  For every command, the
 # long options its --help lists and the options its man page documents (the
-# term lines of docs/man/probecost-CMD.1.scd) are the same set, and every
+# OPTIONS term lines of docs/man/probecost-CMD.1.scd) are the same set, and every
 # option the command's getopt table accepts is in its --help.  Every command
 # has a page, every page renders without a groff warning.
 . "$(dirname "$0")/lib.bash"
 
 # Long options named anywhere in a text (--help itself is everyone's).
 long_opts() { grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u; }
-# Options a man page documents: its term lines start with *-.
-man_opts() { grep -E '^\*-' "$1" | long_opts; }
+# Options a man page documents: the term lines (starting with *-) of its OPTIONS section.
+man_opts() { sed -n '/^# OPTIONS/,/^# /p' "$1" | grep -E '^\*-' | long_opts; }
 # Options a command's C file accepts: getopt_long rows and "--x" literals.
 code_opts() {
 	grep -oE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument|"--[a-z][a-z0-9-]*"' "$1" |
@@ -23,7 +23,7 @@ set_diff() { # set_diff A B: "only in help: ...; only in man: ..." or empty
 }
 
 mapfile -t cmds < <("$PROBECOST" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
-plan $((${#cmds[@]} * 3 + 5))
+plan $((${#cmds[@]} * 3 + 9))
 
 like "${cmds[*]}" '^run .*import$' "probecost --help lists the commands (${#cmds[@]})"
 help=$("$PROBECOST" --help | long_opts)
@@ -51,6 +51,16 @@ done
 
 pages=$(cd docs/man && ls probecost-*.1.scd | sed 's/^probecost-//; s/\.1\.scd$//' | sort)
 is "$pages" "$(printf '%s\n' "${cmds[@]}" | sort)" "there is a man page for each command and none for a command that is not"
+# Every registry row is described in its page (as *name* or *name:...*).
+json=$("$PROBECOST" list --format json)
+for pair in monitors:run workloads:workload probes:probes counters:counters; do
+	table=${pair%%:*} page=docs/man/probecost-${pair#*:}.1.scd
+	missing=""
+	for n in $(printf '%s' "$json" | jq -r ".$table[].name | select(test(\"^[a-z][a-z0-9_-]*\$\"))"); do
+		grep -qE "\\*$n(\\*|:)" "$page" || missing="$missing $n"
+	done
+	is "$missing" "" "every row of list $table is described in $(basename "$page" .scd)"
+done
 warn=""
 for p in build/man/*.1; do
 	w=$(groff -man -ww -z "$p" 2>&1) || w="$w (groff failed)"

@@ -7,9 +7,16 @@
 if ! command -v jq >/dev/null; then
 	plan 1
 	skip "jq not installed (the completion reads probecost list --format json with it)"
-	done_testing
+	db=$(mktemp -d)/store.db
+"$PROBECOST" run -w null -r 1 --warmup 0 --db "$db" >/dev/null 2>&1
+"$PROBECOST" run -w null -r 1 --warmup 0 --db "$db" >/dev/null 2>&1
+ids=$("$PROBECOST" history --db "$db" --format csv | sed -n '2,$s/,.*//p' | words)
+like "$ids" '^[0-9]+ [0-9]+$' "two sessions stored for the id tests ($ids)"
+is "$(comp report --db "$db" '')" "$(printf '%s\n' last $ids | words)" "report --db DB offers last and the stored ids"
+rm -rf "$(dirname "$db")"
+done_testing
 fi
-plan 21
+plan 23
 # shellcheck source=../../completion/probecost.bash
 . completion/probecost.bash
 
@@ -51,4 +58,11 @@ is "$(comp report --format '')" "$("$PROBECOST" report --help | grep -owE 'text|
 is "$(comp workload pipe mode = '')" "process thread" "workload pipe mode= offers its choices"
 is "$(comp -q workload syscall v)" "via=" "after a global option, workload syscall v offers via="
 is "$(comp history --kind '')" "counters probes run" "history --kind offers the kinds its --help spells a|b|c"
+db=$(mktemp -d)/store.db
+"$PROBECOST" run -w null -r 1 --warmup 0 --db "$db" >/dev/null 2>&1
+"$PROBECOST" run -w null -r 1 --warmup 0 --db "$db" >/dev/null 2>&1
+ids=$("$PROBECOST" history --db "$db" --format csv | sed -n '2,$s/,.*//p' | words)
+like "$ids" '^[0-9]+ [0-9]+$' "two sessions stored for the id tests ($ids)"
+is "$(comp report --db "$db" '')" "$(printf '%s\n' last $ids | words)" "report --db DB offers last and the stored ids"
+rm -rf "$(dirname "$db")"
 done_testing

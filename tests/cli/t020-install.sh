@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 mkdir "$tmp/src"
-tar --exclude=./.git -cf - . | tar -xf - -C "$tmp/src"
+tar --exclude=./.git --exclude=./build/san --exclude=./build/tests --exclude=./build/fuzz -cf - . | tar -xf - -C "$tmp/src"
 mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$tmp/src" PREFIX=/usr DESTDIR="$root" "$@"; }
 
 mk install >"$tmp/install.log" 2>&1

@@ -100,10 +100,11 @@ static void e_hugewall(cJSON *j) { cJSON_ReplaceItemInObject(sample(j, 0, 1), "w
 static void e_wallstr(cJSON *j) { cJSON_ReplaceItemInObject(sample(j, 0, 1), "wall_ns", cJSON_CreateString("12")); }
 static void e_reason(cJSON *j)
 {
-	char s[97];
+	/* One byte more than a stored reason holds. */
+	char s[sizeof(((struct pcost_run_sample *)0)->fail_reason) + 1];
 
-	memset(s, 'x', 96);
-	s[96] = 0;
+	memset(s, 'x', sizeof(s) - 1);
+	s[sizeof(s) - 1] = 0;
 	cJSON_ReplaceItemInObject(sample(j, 0, 0), "fail_reason", cJSON_CreateString(s));
 }
 static void e_ctrl(cJSON *j)
@@ -140,7 +141,7 @@ static void test_rejects(void **st)
 	expect_reject(e_fracblock, "configs[0].samples[1].block: not an integer");
 	expect_reject(e_hugewall, "wall_ns: 1.0000000000000001e+300 out of range");
 	expect_reject(e_wallstr, "wall_ns: not a number");
-	expect_reject(e_reason, "fail_reason: longer than 95 bytes");
+	expect_reject(e_reason, "fail_reason: longer than 255 bytes");
 	expect_reject(e_ctrl, "configs[0].monitor: longer than");
 	expect_reject(e_utf8, "cmdline: longer than");
 	expect_reject(e_seed, "seed: not a");
