@@ -185,9 +185,11 @@ static void set_failed(struct pcost_monitor *m, struct pcost_run_sample *smp, co
 }
 
 /*
- * bpftrace-syscalls prints "@syscalls[PID, NR]: COUNT" at exit: the count of
- * the workload's process and syscall where its report names one, else every
- * syscall it saw, system-wide.  -1 when the map is not there.
+ * bpftrace-syscalls prints "@syscalls[PID, COMM, NR]: COUNT" at exit: the
+ * count of the workload's process and syscall where its report names one,
+ * else every syscall it saw, system-wide.  Only once the process calls itself
+ * "pc-NAME" (the workload names itself just before its work): what the runner's
+ * child did before the exec is not the workload's.  -1 when the map is not there.
  */
 static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *smp)
 {
@@ -197,13 +199,14 @@ static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *sm
 
 	while ((p = strstr(p, "@syscalls["))) {
 		long long pid, nr, n;
+		char comm[17];
 
 		p += 10;
-		if (sscanf(p, "%lld, %lld]: %lld", &pid, &nr, &n) != 3)
+		if (sscanf(p, "%lld, %16[^,], %lld]: %lld", &pid, comm, &nr, &n) != 4)
 			continue;
 		any = true;
 		total += n;
-		if (pid == smp->pid && nr == smp->event_syscall)
+		if (pid == smp->pid && nr == smp->event_syscall && !strncmp(comm, "pc-", 3))
 			mine += n;
 	}
 	if (!any)
@@ -332,7 +335,7 @@ static struct pcost_monitor *bpftrace_new(const char *arg, char *err, size_t len
 	static const char *const argv[] = {
 		"bpftrace", "-e",
 		"BEGIN { printf(\"probecost-ready\\n\"); } "
-		"tracepoint:raw_syscalls:sys_enter { @syscalls[pid, args->id] = count(); }",
+		"tracepoint:raw_syscalls:sys_enter { @syscalls[pid, comm, args->id] = count(); }",
 		NULL
 	};
 

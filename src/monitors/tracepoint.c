@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
@@ -146,13 +147,16 @@ static int tp_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, siz
 
 /*
  * The workload's own syscalls left in the instance's buffer: lines
- * "comm-TID ( TGID) [cpu] flags ts: sys_enter: NR nr (...)".  The buffer
+ * "comm-TID ( TGID) [cpu] flags ts: sys_enter: NR nr (...)" after the
+ * process's execve (what the runner's child did before the exec is not the
+ * workload's; when the execve was overwritten, so was all that came before
+ * it).  The buffer
  * overwrites its oldest events when full and nobody reads it during the run:
  * those are lost to any reader, and count as lost.
  */
 static int64_t tp_count(const struct tp_monitor *t, pid_t tgid, long nr)
 {
-	char path[PATH_MAX + 16], want[48], *line = NULL;
+	char path[PATH_MAX + 16], want[48], exec[48], *line = NULL;
 	size_t cap = 0;
 	int64_t n = 0;
 	FILE *f;
@@ -162,11 +166,17 @@ static int64_t tp_count(const struct tp_monitor *t, pid_t tgid, long nr)
 	if (!f)
 		return -1;
 	snprintf(want, sizeof(want), "sys_enter: NR %ld ", nr);
+	snprintf(exec, sizeof(exec), "sys_enter: NR %d ", SYS_execve);
 	while (getline(&line, &cap, f) > 0) {
-		const char *open = strstr(line, "(");
-		const char *at = strstr(line, want);
+		const char *open = strchr(line, '(');
+		const char *colon = strstr(line, ": sys_enter: ");
 
-		if (line[0] != '#' && at && open && open < at && strtol(open + 1, NULL, 10) == tgid)
+		if (line[0] == '#' || !open || !colon || open > colon ||
+		    strtol(open + 1, NULL, 10) != tgid)
+			continue;
+		if (strstr(colon, exec))
+			n = 0;	/* the calls so far were the runner's child's */
+		else if (strstr(colon, want))
 			n++;
 	}
 	free(line);
