@@ -42,6 +42,34 @@ build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/workloads/s
 
 .PRECIOUS: build/gen/stanford_%.d build/gen/stanford_%.h
 
+# ---- code-layout copies, for the dormant cost --------------------------------
+# Each stanford build again with functions, loops and jumps aligned to 32 and
+# 64 bytes (entry pcost_stanford_<v>_<layout>), so a dormant probe's cost is
+# measured at several code layouts and a layout effect is not taken for the
+# probe.  The copies' SDT notes are removed: the binary lists every probe once
+# (from the default copies); the sites themselves (nop, argument set-up,
+# semaphore test) stay.  stanford.c selects a copy with layout=default|a32|a64.
+STANFORD_LAYOUTS := a32 a64
+STANFORD_LAYOUT_FLAGS_a32 := -falign-functions=32 -falign-loops=32 -falign-jumps=32
+STANFORD_LAYOUT_FLAGS_a64 := -falign-functions=64 -falign-loops=64 -falign-jumps=64
+OBJCOPY ?= objcopy
+
+define stanford_layout_rules
+build/obj/stanford/kernels_%_$(1).o: $$(STANFORD_SRC) $$(STANFORD_HDRS) src/workloads/stanford/kernels.h
+	@mkdir -p $$(dir $$@)
+	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $$(CFLAGS) $$(STANFORD_LAYOUT_FLAGS_$(1)) \
+		-DSTANFORD_VARIANT_$$* -DSTANFORD_LAYOUT=_$(1) -c -o $$@ $$< && \
+		$$(OBJCOPY) --remove-section=.note.stapsdt $$@
+build/san/stanford/kernels_%_$(1).o: $$(STANFORD_SRC) $$(STANFORD_HDRS) src/workloads/stanford/kernels.h
+	@mkdir -p $$(dir $$@)
+	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $$(SAN_FLAGS) $$(STANFORD_LAYOUT_FLAGS_$(1)) \
+		-DSTANFORD_VARIANT_$$* -DSTANFORD_LAYOUT=_$(1) -c -o $$@ $$< && \
+		$$(OBJCOPY) --remove-section=.note.stapsdt $$@
+EXTRA_OBJS     += $$(STANFORD_VARIANTS:%=build/obj/stanford/kernels_%_$(1).o)
+SAN_EXTRA_OBJS += $$(STANFORD_VARIANTS:%=build/san/stanford/kernels_%_$(1).o)
+endef
+$(foreach l,$(STANFORD_LAYOUTS),$(eval $(call stanford_layout_rules,$(l))))
+
 # ---- fuzzing the SDT note reader (libFuzzer, clang) -------------------------
 #   make fuzz-sdt                 build build/fuzz/fuzz_sdt
 #   make fuzz-sdt-run FUZZ_SECS=N run it N seconds (default 20) on the corpus

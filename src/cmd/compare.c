@@ -21,9 +21,9 @@ static void usage(FILE *out)
 		"                         [--format text|json|csv|markdown] [--plot FILE.svg|png|pdf]\n\n"
 		"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
 		"Per configuration present in both (same workload, arguments, monitor, variant):\n"
-		"both mean wall times per run, the change with a 95%% bootstrap CI and Welch's\n"
-		"p, both overheads and their change in points with a 95%% bootstrap CI (blocks\n"
-		"of each session resampled, pairs kept); REGRESSION marks a growth above\n"
+		"both mean wall times per run, the change with a 95%% Welch interval and p,\n"
+		"both overheads (paired within each session's blocks) and their change in\n"
+		"points with a 95%% Welch interval; REGRESSION marks a growth above\n"
 		"--threshold (default 5) whose CI lies above 0.  For counters sessions the rows are the\n"
 		"counter operations and the change is in percent.  Configurations on one side\n"
 		"only, and differences between the two machine fingerprints, are listed.\n"
@@ -286,7 +286,7 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	pcost_db_close(db);
-	if (pcost_compare_sessions(&a, &b, threshold, a.seed ^ b.seed, &cmp)) {
+	if (pcost_compare_sessions(&a, &b, threshold, &cmp)) {
 		rc = usage_error("session %lld is a '%s' session and %lld a '%s' one; compare sessions of one kind",
 				 (long long)a.id, pcost_session_kind_name(a.kind), (long long)b.id,
 				 pcost_session_kind_name(b.kind));

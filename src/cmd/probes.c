@@ -46,10 +46,17 @@ static const char usage_text[] =
 	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each); several\n"
 	"                    sizes fit time = fixed + per hit x hits (start-up apart)\n"
 	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
+	"  --layouts LIST    code layouts of each build: default,a32,a64 (functions, loops\n"
+	"                    and jumps aligned to 32 or 64 bytes); default: all three with\n"
+	"                    --via dormant alone, else default\n"
+	"  --precision NS    --via dormant alone: add blocks until every dormant cost per\n"
+	"                    hit is known to +- NS (default 0.3), at least 5 blocks, at\n"
+	"                    most --max-time S (default 270); --runs N fixes the count\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
 	"  --hits N          hits CMD is expected to make (checked against each method's count)\n"
-	"  -r, --runs N      measured blocks (default 5); --warmup N (default 1)\n"
+	"  -r, --runs N      measured blocks (default 5, adaptive with --via dormant alone);\n"
+	"                    --warmup N (default 1)\n"
 	"  --cpu LIST        pin the workload to these CPUs (e.g. 0)\n"
 	"  --timeout S       per-run limit in seconds (default 600)\n"
 	"  --format F        text, json, csv, markdown (default text)\n"
@@ -57,7 +64,9 @@ static const char usage_text[] =
 	"  --no-store        do not store the session\n";
 
 struct opts {
-	const char *list, *binary, *probe, *via, *variants, *kernel, *db, *cpu;
+	const char *list, *binary, *probe, *via, *variants, *kernel, *db, *cpu, *layouts;
+	double precision_ns, max_time;
+	bool runs_given;
 	uint64_t scales[MAX_SCALES], hits, runs, warmup;
 	size_t nscales;
 	double timeout;
@@ -179,6 +188,8 @@ struct plan {
 	size_t nmethods;
 	int variants[PCOST_STANFORD_NVARIANTS];
 	size_t nvariants;
+	int layouts[PCOST_STANFORD_NLAYOUTS];
+	size_t nlayouts;
 	struct pcost_monitor *mons[MAX_MONITORS];
 	size_t nmons;
 };
@@ -243,6 +254,52 @@ static int parse_variants(const struct opts *o, struct plan *pl)
 	if (!pl->nvariants)
 		return usage_error("--variants: give at least one variant");
 	return 0;
+}
+
+/* Only the dormant method: the dormant-cost study (every layout, adaptive blocks). */
+static bool dormant_only(const struct plan *pl)
+{
+	return pl->nmethods == 1 && pl->methods[0] == &pcost_probe_dormant;
+}
+
+static int parse_layouts(const struct opts *o, struct plan *pl)
+{
+	char buf[128], *w[8];
+	size_t n;
+
+	if (!o->layouts) {
+		for (int l = 0; l < (dormant_only(pl) ? PCOST_STANFORD_NLAYOUTS : 1); l++)
+			pl->layouts[pl->nlayouts++] = l;
+		return 0;
+	}
+	n = split_list(o->layouts, buf, sizeof(buf), w, ARRAY_SIZE(w));
+	for (size_t i = 0; i < n; i++) {
+		int l = pcost_stanford_layout_find(w[i]);
+
+		if (l < 0)
+			return usage_error("--layouts: unknown layout '%s' (default, a32, a64)", w[i]);
+		if (pl->nlayouts < ARRAY_SIZE(pl->layouts))
+			pl->layouts[pl->nlayouts++] = l;
+	}
+	if (!pl->nlayouts)
+		return usage_error("--layouts: give at least one layout");
+	return 0;
+}
+
+/*
+ * --via dormant alone: blocks are added until every build's dormant cost per
+ * hit is within +- precision_ns (at least 5 blocks, the calibrated minimum),
+ * or max_time is spent; --runs fixes the count instead.
+ */
+static void dormant_study(const struct opts *o, const struct plan *pl, struct pcost_runner_opts *ro)
+{
+	if (!dormant_only(pl) || o->runs_given)
+		return;
+	ro->runs = 0;
+	ro->min_runs = 5;
+	ro->max_runs = 0;
+	ro->precision_dormant_ns = o->precision_ns;
+	ro->max_time_s = o->max_time;
 }
 
 /* Check BIN the way the issue lists the bad inputs; fills an absolute path. */
@@ -374,15 +431,16 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		}
 		for (int i = 0; i < PCOST_SK_N; i++)
 			expected += (int64_t)hits[i];
-		if ((rc = parse_methods(o, &pl)))
+		if ((rc = parse_methods(o, &pl)) || (rc = parse_layouts(o, &pl)))
 			goto out_runner;
+		dormant_study(o, &pl, &r.opts);
 		for (size_t vi = 0; vi < pl.nvariants && !rc; vi++) {
 			int v = pl.variants[vi];
 			const char *vname = pcost_stanford_variant_name(v);
 			const char *prov = pcost_stanford_provider(v);
-			char a_var[64], a_scale[64], a_kernel[64], args[256];
+			char a_var[64], a_scale[64], a_kernel[64], a_layout[64], args[256];
 			char *wargv[] = { (char *)pcost_self_exe(), "workload", "stanford", a_var,
-					  a_scale, a_kernel, NULL };
+					  a_scale, a_kernel, a_layout, NULL };
 			struct pcost_target t = { .workload = "stanford", .workload_args = args,
 						  .variant = vname, .unit = "hit", .argv = wargv,
 						  .scale = 1, .events = -1, .report_fd = true };
@@ -405,18 +463,26 @@ static int measure(const struct opts *o, struct pcost_session *s)
 				/* The no-probe build has nothing to arm: its dormant row only. */
 				if (!prov && pl.methods[i] != &pcost_probe_dormant)
 					continue;
-				/* One monitor per build and method, shared by every scale. */
-				for (size_t si = 0; si < o->nscales && !rc; si++) {
+				/* One monitor per build and method, shared by every scale and layout. */
+				for (size_t si = 0; si < o->nscales * pl.nlayouts && !rc; si++) {
+					int lay = pl.layouts[si % pl.nlayouts];
+
 					snprintf(a_var, sizeof(a_var), "variant=%s", vname);
 					snprintf(a_scale, sizeof(a_scale), "scale=%llu",
-						 (unsigned long long)o->scales[si]);
+						 (unsigned long long)o->scales[si / pl.nlayouts]);
 					snprintf(a_kernel, sizeof(a_kernel), "kernel=%s",
 						 k < 0 ? "all" : pcost_stanford_kernel_name(k));
-					snprintf(args, sizeof(args), "%s %s %s", a_var, a_scale, a_kernel);
-					t.scale = (double)o->scales[si];
+					snprintf(a_layout, sizeof(a_layout), "layout=%s",
+						 pcost_stanford_layout_name(lay));
+					snprintf(args, sizeof(args), "%s %s %s%s%s", a_var, a_scale, a_kernel,
+						 lay ? " " : "", lay ? a_layout : "");
+					/* The default layout keeps the arguments it always had. */
+					wargv[6] = lay ? a_layout : NULL;
+					t.scale = (double)o->scales[si / pl.nlayouts];
 					/* Every repetition is the same work: hits scale exactly. */
 					rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,
-							expected * (int64_t)o->scales[si], &mon);
+							expected * (int64_t)o->scales[si / pl.nlayouts],
+							&mon);
 				}
 			}
 		}
@@ -522,6 +588,9 @@ int cmd_probes(int argc, char **argv)
 		{ "variants", required_argument, NULL, 'a' },
 		{ "scale", required_argument, NULL, 's' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "layouts", required_argument, NULL, 'l' },
+		{ "precision", required_argument, NULL, 'P' },
+		{ "max-time", required_argument, NULL, 'T' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "cpu", required_argument, NULL, 'c' },
@@ -533,7 +602,7 @@ int cmd_probes(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .scales = { 10 }, .nscales = 1, .runs = 5, .warmup = 1, .timeout = 600,
-			  .fmt = PCOST_FMT_TEXT };
+			  .fmt = PCOST_FMT_TEXT, .precision_ns = 0.3, .max_time = 270 };
 	struct pcost_session s;
 	int c, rc;
 
@@ -547,6 +616,15 @@ int cmd_probes(int argc, char **argv)
 		case 'V': o.via = optarg; break;
 		case 'a': o.variants = optarg; break;
 		case 'k': o.kernel = optarg; break;
+		case 'l': o.layouts = optarg; break;
+		case 'P':
+			if (pcost_parse_double(optarg, 0.001, 1e6, &o.precision_ns))
+				return usage_error("--precision: '%s' is not in ns (0.001..1000000)", optarg);
+			break;
+		case 'T':
+			if (pcost_parse_double(optarg, 1, 86400, &o.max_time))
+				return usage_error("--max-time: '%s' is not in seconds (1..86400)", optarg);
+			break;
 		case 'c': o.cpu = optarg; break;
 		case 'd': o.db = optarg; break;
 		case 'N': o.no_store = true; break;
@@ -563,6 +641,7 @@ int cmd_probes(int argc, char **argv)
 		case 'r':
 			if (pcost_parse_u64(optarg, 1, 100000, &o.runs))
 				return usage_error("--runs: '%s' is not in 1..100000", optarg);
+			o.runs_given = true;
 			break;
 		case 'w':
 			if (pcost_parse_u64(optarg, 0, 1000, &o.warmup))
@@ -597,8 +676,8 @@ int cmd_probes(int argc, char **argv)
 			return usage_error("--binary and --probe go together");
 		if (!o.cmd_argc)
 			return usage_error("--binary needs the command to run after '--'");
-		if (o.variants || o.kernel)
-			return usage_error("--variants and --kernel are for the stanford workload");
+		if (o.variants || o.kernel || o.layouts)
+			return usage_error("--variants, --kernel and --layouts are for the stanford workload");
 	} else if (o.cmd_argc) {
 		return usage_error("a command after '--' needs --binary and --probe");
 	} else if (o.have_hits) {

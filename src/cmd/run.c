@@ -45,17 +45,22 @@ static const char usage_text[] =
 	"                            space is a custom wrapper, {} marks where the workload goes\n"
 	"      --attach CMD          a custom attach monitor started beside each run\n"
 	"      --ready REGEX         ... ready when a line of its output matches REGEX\n"
-	"      --events N            events one run of COMMAND does (for cost per event)\n"
+	"      --events N            events one run of COMMAND does (for cost per event); with\n"
+	"                            --scale, the count at scale 1, and {n} in COMMAND is\n"
+	"                            replaced by the count at each scale\n"
 	"      --unit NAME           the unit of those events (default 'event')\n"
 	"  -r, --runs N              measured blocks (default: adaptive)\n"
 	"      --warmup N            warm-up blocks discarded (default 1)\n"
-	"      --min-runs N          adaptive: at least N blocks (default 5)\n"
+	"      --min-runs N          adaptive: at least N blocks (default 5, the block count at\n"
+	"                            which bench/coverage.sh checks the intervals; never less\n"
+	"                            is trusted, so adaptive stopping never stops below it)\n"
 	"      --max-runs N          adaptive: at most N blocks (default 100)\n"
 	"      --precision PP        adaptive: stop when every overhead CI half-width is\n"
 	"                            below PP percentage points (default 2)\n"
 	"      --max-time S          adaptive: stop adding blocks after S seconds (default 60)\n"
 	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
-	"                            fit time = fixed + per-event x events\n"
+	"                            fit time = fixed + per-event x events, with intervals,\n"
+	"                            one fit per workload, monitor and arguments but the size\n"
 	"      --threads LIST        run workloads that have threads (syscall) at each count\n"
 	"                            (1,2,4): cost per event by thread count\n"
 	"      --placement LIST      same,split: each monitor on the workload's CPU (same) or\n"
@@ -63,7 +68,7 @@ static const char usage_text[] =
 	"      --cpu LIST            pin every process to these CPUs (e.g. 0)\n"
 	"      --timeout S           kill a run (its whole process group) after S seconds\n"
 	"      --ready-timeout S     attach monitors must be ready within S seconds (default 10)\n"
-	"      --seed N              block order and bootstrap seed (default: from the clock)\n"
+	"      --seed N              block order seed (default: from the clock)\n"
 	"      --format F            text, json, csv or markdown\n"
 	"      --db PATH             the store (default $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"      --no-store            do not store the session\n"
@@ -232,6 +237,14 @@ static int placement_cpus(struct run_args *a)
 	return 0;
 }
 
+static bool command_has_n(const struct run_args *a)
+{
+	for (int i = 0; i < a->ncommand; i++)
+		if (strstr(a->command[i], "{n}"))
+			return true;
+	return false;
+}
+
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	int c;
@@ -367,9 +380,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	}
 	if (a->command && a->nworkloads)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
-	if (a->command && a->nscales)
-		return usage_error("--scale needs built-in workloads (-w): probecost cannot resize "
-				   "your command");
+	if (a->command && (a->nscales || command_has_n(a)) && a->events < 0)
+		return usage_error("--scale and {n} need --events N: the events one run of your "
+				   "command makes at scale 1");
+	if (a->command && a->nscales && !command_has_n(a))
+		return usage_error("--scale with a command needs {n} in it, replaced by the event "
+				   "count at each scale (e.g. -- ./bench --iterations {n})");
 	if (a->command && (a->nthreads || a->placement[0] || a->placement[1]))
 		return usage_error("--threads and --placement need built-in workloads (-w): "
 				   "probecost cannot change your command's threads or CPU");
@@ -474,6 +490,53 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 	snprintf(unit, unitlen, "%s", wl->unit ?: "event");
 	free(copy);
 	return 0;
+}
+
+/* word with every "{n}" replaced by n; caller frees. */
+static char *subst_n(const char *word, uint64_t n)
+{
+	char num[24], *out = xstrdup(""), *tmp;
+	const char *p = word, *q;
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)n);
+	while ((q = strstr(p, "{n}"))) {
+		tmp = xasprintf("%s%.*s%s", out, (int)(q - p), p, num);
+		free(out);
+		out = tmp;
+		p = q + 3;
+	}
+	tmp = xasprintf("%s%s", out, p);
+	free(out);
+	return tmp;
+}
+
+/*
+ * The user's command at one scale: {n} becomes the event count at that scale
+ * (--events x scale), as hyperfine's --parameter-scan does; one configuration
+ * per monitor.
+ */
+static void add_command(struct pcost_runner *r, struct pcost_monitor **mons, size_t nmons,
+			const struct run_args *a, double scale)
+{
+	int64_t ev = a->events >= 0 ? (int64_t)llround((double)a->events * scale) : -1;
+	char **argv = xcalloc((size_t)a->ncommand + 1, sizeof(char *)), *joined;
+	struct pcost_target t = {
+		.workload = "command",
+		.unit = a->unit ? a->unit : "event",
+		.argv = argv,
+		.scale = scale,
+		.events = ev,
+		.report_fd = false,
+	};
+
+	for (int i = 0; i < a->ncommand; i++)
+		argv[i] = subst_n(a->command[i], ev >= 0 ? (uint64_t)ev : 0);
+	joined = pcost_join_argv(a->ncommand, argv);
+	t.workload_args = joined;
+	for (size_t m = 0; m < nmons; m++)
+		pcost_runner_add(r, mons[m], &t);
+	free(joined);
+	pcost_argv_free(argv);
 }
 
 static char *options_json(const struct run_args *a, const char *headline)
@@ -658,21 +721,8 @@ int cmd_run(int argc, char **argv)
 	pcost_runner_init(&r, &s, &a.ro);
 
 	if (a.command) {
-		struct pcost_target t = {
-			.workload = "command",
-			.workload_args = NULL,
-			.unit = a.unit ? a.unit : "event",
-			.argv = a.command,
-			.scale = 1,
-			.events = a.events,
-			.report_fd = false,
-		};
-		char *joined = pcost_join_argv(a.ncommand, a.command);
-
-		t.workload_args = joined;
-		for (size_t m = 0; m < nmons; m++)
-			pcost_runner_add(&r, mons[m], &t);
-		free(joined);
+		for (size_t k = 0; k < a.nscales; k++)
+			add_command(&r, mons, nmons, &a, a.scales[k]);
 	} else if (add_workloads(&a, &r, mons, nmons) < 0) {
 		rc = PCOST_EXIT_USAGE;
 		goto out_session;

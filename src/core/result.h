@@ -34,6 +34,10 @@ struct pcost_run_sample {
 	uint64_t events;	/* events the workload did (report or --events) */
 	pcost_ns timed_ns;	/* the workload's own timed region, 0 when unknown */
 	int64_t monitor_events;	/* events the monitor counted itself, -1 when unknown */
+	bool has_busy;		/* other_cpu_ns and steal_ns were recorded */
+	pcost_ns other_cpu_ns;	/* CPU time of other processes during the run (/proc/stat less
+				 * this run's rusage), summed over the CPUs it could run on */
+	pcost_ns steal_ns;	/* steal time of those CPUs during the run */
 	/* For the monitor's stop(), not stored: */
 	pid_t pid;		/* the process the runner started, 0 when none */
 	long event_syscall;	/* the syscall the workload's events are (its report's nr=), -1 */

@@ -25,6 +25,7 @@ const struct pcost_monitor_def *const pcost_monitor_defs[] = {
 	&pcost_monitor_def_tracepoint_syscalls,
 	&pcost_monitor_def_perf_record_system,
 	&pcost_monitor_def_delay,
+	&pcost_monitor_def_inject,
 	NULL,
 };
 

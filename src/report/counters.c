@@ -5,10 +5,12 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/emit.h"
 #include "report/report.h"
 #include "stats/stats.h"
 
@@ -218,60 +220,35 @@ static void render_text(const struct pcost_session *s, FILE *out, bool md)
 
 /* ---- csv ------------------------------------------------------------------------ */
 
-static void csv_field(FILE *out, const char *s)
-{
-	if (!s)
-		s = "";
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void render_csv(const struct pcost_session *s, FILE *out)
 {
+	struct pcost_csv c = { .out = out };
+
 	fprintf(out, "interface,op,k,events,timer,n,min_ns,median_ns,mean_ns,sd_ns,p99_ns,max_ns,"
 		     "min_cyc,median_cyc,mean_cyc,sd_cyc,p99_cyc,max_cyc,per_read_ns,note\n");
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct pcost_counter_series *sr = &s->series[i];
-		struct row_stats r;
+		struct row_stats r = { 0 };
 		struct matmul_fig f;
 		double v[6];
 
-		row_stats(s, sr, &r);
+		if (sr->n)
+			row_stats(s, sr, &r);
 		v[0] = r.ns.min, v[1] = r.ns.median, v[2] = r.ns.mean, v[3] = r.ns.sd,
 		v[4] = r.ns.p99, v[5] = r.ns.max;
-		csv_field(out, sr->interface);
-		fputc(',', out);
-		csv_field(out, sr->op);
-		fprintf(out, ",%u,", sr->nevents);
-		csv_field(out, sr->events);
-		fputc(',', out);
-		csv_field(out, sr->timer);
-		fprintf(out, ",%zu", sr->n);
+		pcost_csv_str(&c, sr->interface);
+		pcost_csv_str(&c, sr->op);
+		pcost_csv_count(&c, sr->nevents, true);
+		pcost_csv_str(&c, sr->events);
+		pcost_csv_str(&c, sr->timer);
+		pcost_csv_count(&c, (double)sr->n, true);
 		for (int j = 0; j < 6; j++)
-			if (sr->n)
-				fprintf(out, ",%.2f", v[j]);
-			else
-				fputc(',', out);
+			pcost_csv_num(&c, "%.2f", sr->n ? v[j] : NAN);
 		for (int j = 0; j < 6; j++)
-			if (sr->n && r.cycles)
-				fprintf(out, ",%.1f", v[j] * r.cyc_per_ns);
-			else
-				fputc(',', out);
-		if (matmul_figures(s, i, &f))
-			fprintf(out, ",%.2f,", f.per_read_ns);
-		else
-			fprintf(out, ",,");
-		csv_field(out, sr->note);
-		fputc('\n', out);
+			pcost_csv_num(&c, "%.1f", sr->n && r.cycles ? v[j] * r.cyc_per_ns : NAN);
+		pcost_csv_num(&c, "%.2f", matmul_figures(s, i, &f) ? f.per_read_ns : NAN);
+		pcost_csv_str(&c, sr->note);
+		pcost_csv_end(&c);
 	}
 }
 
@@ -292,19 +269,10 @@ static cJSON *stats_obj(const struct pcost_summary *x, double mul)
 
 static int render_json(const struct pcost_session *s, FILE *out)
 {
-	cJSON *root = cJSON_CreateObject(), *arr, *mm;
-	cJSON *opts = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	char *text;
+	cJSON *root = pcost_json_envelope(s), *arr, *mm;
 
-	cJSON_AddStringToObject(root, "kind", "counters");
-	cJSON_AddNumberToObject(root, "id", (double)s->id);
-	cJSON_AddNumberToObject(root, "started", (double)s->started);
-	cJSON_AddStringToObject(root, "cmdline", s->cmdline ? s->cmdline : "");
-	cJSON_AddStringToObject(root, "version", s->version ? s->version : "");
-	cJSON_AddNumberToObject(root, "tsc_hz", s->tsc_hz);
-	cJSON_AddBoolToObject(root, "complete", s->complete);
-	cJSON_AddItemToObject(root, "options", opts ? opts : cJSON_CreateNull());
-	arr = cJSON_AddArrayToObject(root, "series");
+	/* One row per series in "statistics"; the matmul figures are this kind's own section. */
+	arr = pcost_json_statistics(root);
 	mm = cJSON_AddArrayToObject(root, "matmul");
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct pcost_counter_series *sr = &s->series[i];
@@ -342,12 +310,8 @@ static int render_json(const struct pcost_session *s, FILE *out)
 			cJSON_AddItemToArray(mm, m);
 		}
 	}
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -ENOMEM;
-	fprintf(out, "%s\n", text);
-	free(text);
+	pcost_json_warnings(root, NULL, 0);
+	pcost_json_print(root, out);
 	return 0;
 }
 

@@ -78,7 +78,7 @@ static char *bar_label(const struct pcost_session *s, const struct pcost_config 
 		  : xasprintf("%s%s", c->monitor ?: "?", scale);
 }
 
-/* run: overhead (%) of each monitored configuration, 95% bootstrap CI whiskers. */
+/* run: overhead (%) of each monitored configuration, 95% interval whiskers. */
 static int plot_run(const struct pcost_session *s, const struct pcost_config_stats *st,
 		    struct pcost_plot_out *o, char *err, size_t errlen)
 {
@@ -106,7 +106,7 @@ static int plot_run(const struct pcost_session *s, const struct pcost_config_sta
 	struct pcost_chart_bars c = {
 		.title = title,
 		.ylabel = "overhead vs. no monitor (%)",
-		.note = "bars: mean wall-time overhead; whiskers: 95% bootstrap CI over paired blocks",
+		.note = "bars: mean wall-time overhead; whiskers: 95% interval over paired blocks",
 		.ncats = n, .nseries = 1, .cats = cats, .v = v, .lo = lo, .hi = hi, .log = -1,
 	};
 
@@ -158,24 +158,20 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		int g, k;
-		double base, ev;
 
 		if (x->baseline < 0 || !isfinite(x->per_event_ns))
 			continue;
 		g = find_name(cats, ncat, s->configs[i].monitor ? s->configs[i].monitor : "?");
 		k = find_name(vars, nvar, s->configs[i].variant ? s->configs[i].variant : "default");
-		base = st[x->baseline].wall.mean;
-		ev = (double)x->events;
 		v[g * nvar + k] = x->per_event_ns;
-		/* The overhead CI scaled to ns per hit: extra = overhead x baseline mean. */
-		lo[g * nvar + k] = ev > 0 ? x->overhead_lo * base / ev : NAN;
-		hi[g * nvar + k] = ev > 0 ? x->overhead_hi * base / ev : NAN;
+		lo[g * nvar + k] = x->per_event_ns_lo;
+		hi[g * nvar + k] = x->per_event_ns_hi;
 	}
 	title = xasprintf("Cost per probe hit by method and variant (%s)", w);
 	struct pcost_chart_bars c = {
 		.title = title,
 		.ylabel = "extra time per hit (ns)",
-		.note = "bars: (mean wall - dormant mean wall) / hits; whiskers: 95% bootstrap CI",
+		.note = "bars: extra time in the timed region / hits; whiskers: 95% interval over blocks",
 		.ncats = ncat, .nseries = nvar, .cats = cats, .series = vars, .v = v, .lo = lo,
 		.hi = hi, .log = -1,
 	};
@@ -524,7 +520,7 @@ int pcost_plot_compare(const struct pcost_session *a, const struct pcost_session
 	struct pcost_chart_bars c = {
 		.title = title,
 		.ylabel = any_ovh ? "overhead vs. no monitor (%)" : "mean time (ns)",
-		.note = any_ovh ? "whiskers: 95% bootstrap CI of each session's overhead"
+		.note = any_ovh ? "whiskers: 95% interval of each session's overhead"
 				: "bars: mean of the measured samples",
 		.ncats = n, .nseries = 2, .cats = cats, .series = series, .v = v, .lo = lo, .hi = hi,
 		.log = -1,

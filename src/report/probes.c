@@ -14,14 +14,7 @@
 
 #include "stats/analyze.h"
 #include "report/report.h"
-#include "stats/stats.h"
-
-#define BOOT_RESAMPLES 2000	/* as analyze.c */
-
-static bool measured(const struct pcost_run_sample *x)
-{
-	return !x->warmup && !x->failed;
-}
+#include "report/emit.h"
 
 /* Worst shortfall of the method's count against the hits expected (negative: extra hits). */
 struct hits_check {
@@ -50,7 +43,7 @@ static struct hits_check check_hits(const struct pcost_config *c,
 	for (size_t k = 0; k < c->nsamples && h.expected >= 0; k++) {
 		const struct pcost_run_sample *x = &c->samples[k];
 
-		if (!measured(x) || x->monitor_events < 0)
+		if (!pcost_sample_measured(x) || x->monitor_events < 0)
 			continue;
 		h.known = true;
 		if (h.expected - x->monitor_events > h.lost)
@@ -59,76 +52,6 @@ static struct hits_check check_hits(const struct pcost_config *c,
 			h.extra = x->monitor_events - h.expected;
 	}
 	return h;
-}
-
-/*
- * Hits per run for the cost per hit: the exact number when known, else what
- * the workload reported, else (a user's command without --hits) what the
- * method itself counted.
- */
-static uint64_t hits_per_run(const struct pcost_config *c, const struct pcost_config_stats *t)
-{
-	if (c->expected_events > 0)
-		return (uint64_t)c->expected_events;
-	if (t->events)
-		return t->events;
-	return t->monitor_events > 0 ? (uint64_t)t->monitor_events : 0;
-}
-
-/* The dormant run of variant "none": what the probe builds' dormant runs compare to. */
-static int find_noprobe(const struct pcost_session *s, const struct pcost_config *c)
-{
-	for (size_t j = 0; j < s->nconfigs; j++) {
-		const struct pcost_config *b = &s->configs[j];
-
-		if (b->variant && !strcmp(b->variant, "none") && !strcmp(b->monitor, "dormant") &&
-		    !strcmp(b->workload, c->workload))
-			return (int)j;
-	}
-	return -1;
-}
-
-struct dormant_cost {
-	bool ok;
-	double overhead, lo, hi, per_hit_ns;
-};
-
-/* Paired by block, as analyze.c does for its overheads. */
-static struct dormant_cost dormant_vs_noprobe(const struct pcost_session *s, size_t i, size_t b,
-					      uint64_t hits)
-{
-	const struct pcost_config *c = &s->configs[i], *base = &s->configs[b];
-	struct dormant_cost d = { .ok = false };
-	double *num = xcalloc(c->nsamples + 1, sizeof(double));
-	double *den = xcalloc(c->nsamples + 1, sizeof(double));
-	size_t n = 0;
-
-	for (size_t k = 0; k < c->nsamples; k++) {
-		if (!measured(&c->samples[k]))
-			continue;
-		for (size_t j = 0; j < base->nsamples; j++) {
-			if (measured(&base->samples[j]) && base->samples[j].block == c->samples[k].block) {
-				num[n] = (double)c->samples[k].wall_ns;
-				den[n] = (double)base->samples[j].wall_ns;
-				n++;
-				break;
-			}
-		}
-	}
-	if (n) {
-		double mn = pcost_mean(num, n), md = pcost_mean(den, n);
-
-		d.ok = true;
-		d.overhead = mn / md - 1;
-		d.lo = d.hi = NAN;
-		if (n >= 2)
-			pcost_bootstrap_ratio_ci(num, den, n, BOOT_RESAMPLES, s->seed ^ (i << 8), 0.95,
-						 &d.lo, &d.hi);
-		d.per_hit_ns = hits ? (mn - md) / (double)hits : NAN;
-	}
-	free(num);
-	free(den);
-	return d;
 }
 
 static const char *variant_of(const struct pcost_config *c)
@@ -151,23 +74,20 @@ static bool several_scales(const struct pcost_session *s)
 }
 
 /* "plain", or "plain x4" when the session has several scales. */
+/* "plain", "plain x4" when the session has several scales, "plain a32" at a code layout. */
 static const char *label(const struct pcost_session *s, const struct pcost_config *c, char *buf,
 			 size_t len)
 {
-	if (!several_scales(s))
-		return variant_of(c);
-	snprintf(buf, len, "%s x%g", variant_of(c), scale_of(c));
-	return buf;
-}
+	const char *l = c->workload_args ? strstr(c->workload_args, "layout=") : NULL;
+	char scale[24] = "";
 
-static void fmt_pct(char *buf, size_t len, double v, double lo, double hi)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (isnan(lo))
-		snprintf(buf, len, "%+.1f%%", 100 * v);
+	if (several_scales(s))
+		snprintf(scale, sizeof(scale), " x%g", scale_of(c));
+	if (l)
+		snprintf(buf, len, "%s%s %.*s", variant_of(c), scale, (int)strcspn(l + 7, " "), l + 7);
 	else
-		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", 100 * v, 100 * lo, 100 * hi);
+		snprintf(buf, len, "%s%s", variant_of(c), scale);
+	return buf;
 }
 
 static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool baseline)
@@ -200,43 +120,45 @@ static void fit_section(const struct pcost_session *s, const struct pcost_config
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
-		char fx[32], ph[32];
-		bool first = true;
+		char fx[64], ph[64], r2[16];
 
-		if (!st[i].has_fit || st[i].baseline < 0)
-			continue;
-		/* One row per build and method: the first configuration of the group. */
-		for (size_t j = 0; j < i && first; j++)
-			first = !(st[j].has_fit && !strcmp(s->configs[j].monitor, c->monitor) &&
-				  !strcmp(variant_of(&s->configs[j]), variant_of(c)));
-		if (!first)
+		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
 		if (!header) {
-			fprintf(out, "\n# fit over the scales: extra time = fixed + per hit x hits\n");
+			fprintf(out, "\n# fit over the scales: extra time = fixed + per hit x hits "
+				     "[95%% interval over blocks]\n");
 			if (md)
 				fprintf(out, "| variant | method | fixed | per hit | r2 |\n|---|---|---|---|---|\n");
 			else
-				fprintf(out, "  %-13s %-11s %-12s %-11s %s\n", "variant", "method", "fixed",
+				fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", "variant", "method", "fixed",
 					"per hit", "r2");
 			header = true;
 		}
-		snprintf(fx, sizeof(fx), "%.2f ms", st[i].fit_fixed_ns / 1e6);
-		snprintf(ph, sizeof(ph), "%.0f ns", st[i].fit_per_event_ns);
+		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi, NULL,
+				 fx, sizeof(fx));
+		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
+				 st[i].fit_per_event_ns_hi, NULL, ph, sizeof(ph));
+		snprintf(r2, sizeof(r2), isfinite(st[i].fit_r2) ? "%.3f" : "n/a", st[i].fit_r2);
 		if (md)
-			fprintf(out, "| %s | %s | %s | %s | %.3f |\n", variant_of(c), c->monitor, fx, ph,
-				st[i].fit_r2);
+			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor, fx, ph, r2);
 		else
-			fprintf(out, "  %-13s %-11s %-12s %-11s %.3f\n", variant_of(c), c->monitor, fx,
-				ph, st[i].fit_r2);
+			fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", variant_of(c), c->monitor, fx, ph,
+				r2);
 	}
 }
 
-static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
-		 bool md)
+/* Cycles per hit from the ns figure (NaN when the TSC is unknown). */
+static double cycles(const struct pcost_session *s, double ns)
+{
+	return s->tsc_hz > 0 ? ns * s->tsc_hz / 1e9 : NAN;
+}
+
+static void text_title(const struct pcost_session *s, const struct pcost_config_stats *st,
+		       FILE *out)
 {
 	const struct pcost_config *c0 = s->nconfigs ? &s->configs[0] : NULL;
+	const char *args = c0 && c0->workload_args ? c0->workload_args : "";
 	unsigned blocks = 0, warm = 0;
-	bool any_dormant = false;
 
 	for (size_t i = 0; i < s->nconfigs; i++)
 		for (size_t k = 0; k < s->configs[i].nsamples; k++) {
@@ -247,56 +169,138 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			if (x->block + 1 > blocks)
 				blocks = x->block + 1;
 		}
-	{
-		const char *args = c0 && c0->workload_args ? c0->workload_args : "";
-
-		/* The variant is a column: drop it from the arguments in the title. */
-		if (!strncmp(args, "variant=", 8))
-			args += strcspn(args, " ") + (args[strcspn(args, " ")] ? 1 : 0);
-		fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n",
-			c0 ? c0->workload : "-", args,
-			c0 ? (unsigned long long)(c0->expected_events > 0 ? c0->expected_events
-									   : (int64_t)st[0].events)
-			   : 0ULL,
-			s->complete ? "" : " (INTERRUPTED: partial)");
-	}
-	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time over the "
-		     "dormant run of the same build / hits%s\n\n",
+	/* The variant is a column: drop it from the arguments in the title. */
+	if (!strncmp(args, "variant=", 8))
+		args += strcspn(args, " ") + (args[strcspn(args, " ")] ? 1 : 0);
+	fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n", c0 ? c0->workload : "-", args,
+		c0 ? (unsigned long long)(c0->expected_events > 0 ? c0->expected_events
+								   : (int64_t)st[0].events)
+		   : 0ULL,
+		s->complete ? "" : " (INTERRUPTED: partial)");
+	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time inside the "
+		     "workload's timed region over the dormant run of the same build / hits%s\n\n",
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
-	if (md)
-		fprintf(out, "| variant | method | elapsed | overhead | per hit | cycles/hit | hits "
-			     "counted / expected |\n|---|---|---|---|---|---|---|\n");
+}
+
+static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
+		     FILE *out, bool md)
+{
+	const struct pcost_config *c = &s->configs[i];
+	const struct pcost_config_stats *t = &st[i];
+	struct hits_check h = check_hits(c, t);
+	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64];
+
+	if (t->nok)
+		snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9, 100 * t->wall.cov);
 	else
-		fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n", "variant", "method",
-			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
+		snprintf(el, sizeof(el), "failed (%zu)", t->nfailed);
+	if (t->baseline < 0) {
+		snprintf(ov, sizeof(ov), "-");
+	} else {
+		pcost_text_pct_ci(t->overhead, t->overhead_lo, t->overhead_hi, t->significant, ov,
+				  sizeof(ov));
+		pcost_text_ns_ci(t->per_event_ns, t->per_event_ns_lo, t->per_event_ns_hi, NULL, ph,
+				 sizeof(ph));
+		if (isfinite(cycles(s, t->per_event_ns)))
+			snprintf(cy, sizeof(cy), "%.0f", cycles(s, t->per_event_ns));
+		else
+			snprintf(cy, sizeof(cy), "n/a");
+	}
+	fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
+	if (md)
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", label(s, c, lb, sizeof(lb)),
+			c->monitor, el, ov, ph, cy, hi);
+	else
+		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", label(s, c, lb, sizeof(lb)),
+			c->monitor, el, ov, ph, cy, hi);
+}
+
+/*
+ * Each build over its code layouts: the mean dormant cost per hit with its
+ * interval, and the spread of the layouts (analyze.c); once per build.
+ */
+static void dormant_builds(const struct pcost_session *s, const struct pcost_config_stats *st,
+			   FILE *out, bool md)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		char ph[64], sp[64];
+		bool first = true;
+
+		if (st[i].noprobe < 0 || st[i].dormant_layouts < 2)
+			continue;
+		for (size_t j = 0; j < i && first; j++)
+			first = !(st[j].noprobe >= 0 && !strcmp(variant_of(&s->configs[j]),
+								 variant_of(&s->configs[i])) &&
+				  scale_of(&s->configs[j]) == scale_of(&s->configs[i]));
+		if (!first)
+			continue;
+		if (!header) {
+			fprintf(out, "\n# dormant cost per hit of each build over its %zu code layouts "
+				     "(mean [95%%], spread of the layouts)\n", st[i].dormant_layouts);
+			if (md)
+				fprintf(out, "| variant | per hit | layouts from .. to |\n|---|---|---|\n");
+			else
+				fprintf(out, "  %-16s %-26s %s\n", "variant", "per hit", "layouts from .. to");
+			header = true;
+		}
+		pcost_text_ns_ci(st[i].dormant_all_per_hit_ns, st[i].dormant_all_per_hit_ns_lo,
+				 st[i].dormant_all_per_hit_ns_hi, NULL, ph, sizeof(ph));
+		snprintf(sp, sizeof(sp), "%.2f .. %.2f ns", st[i].dormant_spread_min,
+			 st[i].dormant_spread_max);
+		if (md)
+			fprintf(out, "| %s | %s | %s |\n", variant_of(&s->configs[i]), ph, sp);
+		else
+			fprintf(out, "  %-16s %-26s %s\n", variant_of(&s->configs[i]), ph, sp);
+	}
+}
+
+/* Each probe build's dormant run against the no-probe build's (analyze.c pairs them). */
+static void dormant_section(const struct pcost_session *s, const struct pcost_config_stats *st,
+			    FILE *out, bool md)
+{
+	bool header = false;
+
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
-		const struct pcost_config_stats *t = &st[i];
-		struct hits_check h = check_hits(c, t);
-		char el[64], ov[64], ph[32] = "-", cy[32] = "-", hi[96], lb[64];
-		uint64_t hits = hits_per_run(c, t);
+		char ov[64], ph[64], lb[64];
 
-		if (t->nok)
-			snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9,
-				 100 * t->wall.cov);
-		else
-			snprintf(el, sizeof(el), "failed (%zu)", t->nfailed);
-		fmt_pct(ov, sizeof(ov), t->overhead, t->overhead_lo, t->overhead_hi);
-		if (t->baseline >= 0 && hits && !isnan(t->extra_ns)) {
-			snprintf(ph, sizeof(ph), "%.0f ns", t->extra_ns / (double)hits);
-			if (s->tsc_hz > 0)
-				snprintf(cy, sizeof(cy), "%.0f", t->extra_cycles / (double)hits);
+		if (st[i].noprobe < 0)
+			continue;
+		if (!header) {
+			fprintf(out, "\n# dormant probes vs the no-probe build (what a probe costs when "
+				     "nobody listens), from the %s\n", st[i].dormant_source);
+			if (md)
+				fprintf(out, "| variant | overhead | per hit |\n|---|---|---|\n");
+			else
+				fprintf(out, "  %-16s %-25s %s\n", "variant", "overhead", "per hit");
+			header = true;
 		}
-		fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
+		pcost_text_pct_ci(st[i].dormant_overhead, st[i].dormant_overhead_lo,
+				  st[i].dormant_overhead_hi, true, ov, sizeof(ov));
+		pcost_text_ns_ci(st[i].dormant_per_hit_ns, st[i].dormant_per_hit_ns_lo,
+				 st[i].dormant_per_hit_ns_hi, NULL, ph, sizeof(ph));
 		if (md)
-			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
+			fprintf(out, "| %s | %s | %s |\n", label(s, c, lb, sizeof(lb)), ov, ph);
 		else
-			fprintf(out, "  %-13s %-11s %-21s %-25s %-11s %-11s %s\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
-		any_dormant |= t->baseline < 0 && c->variant && strcmp(c->variant, "none") &&
-			       find_noprobe(s, c) >= 0;
+			fprintf(out, "  %-16s %-25s %s\n", label(s, c, lb, sizeof(lb)), ov, ph);
 	}
+	dormant_builds(s, st, out, md);
+}
+
+static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
+		 bool md)
+{
+	text_title(s, st, out);
+	if (md)
+		fprintf(out, "| variant | method | elapsed | overhead | per hit [95%%] | cycles/hit | hits "
+			     "counted / expected |\n|---|---|---|---|---|---|---|\n");
+	else
+		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
+			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
+	for (size_t i = 0; i < s->nconfigs; i++)
+		text_row(s, st, i, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 
@@ -307,120 +311,102 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 				break;
 			}
 	}
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why) {
+			fprintf(out, "\n  per hit n/a: %s\n", st[i].per_event_why);
+			break;
+		}
 	fit_section(s, st, out, md);
-	if (!any_dormant)
-		return;
-	fprintf(out, "\n# dormant probes vs the no-probe build (what a probe costs when nobody "
-		     "listens)\n");
-	if (md)
-		fprintf(out, "| variant | overhead | per hit |\n|---|---|---|\n");
-	else
-		fprintf(out, "  %-13s %-25s %s\n", "variant", "overhead", "per hit");
-	for (size_t i = 0; i < s->nconfigs; i++) {
-		const struct pcost_config *c = &s->configs[i];
-		int b;
-		struct dormant_cost d;
-		char ov[64], ph[32] = "-";
-
-		if (st[i].baseline >= 0 || !c->variant || !strcmp(c->variant, "none"))
-			continue;
-		b = find_noprobe(s, c);
-		if (b < 0)
-			continue;
-		d = dormant_vs_noprobe(s, i, (size_t)b,
-				       c->expected_events > 0 ? (uint64_t)c->expected_events
-							      : st[i].events);
-		if (!d.ok)
-			continue;
-		fmt_pct(ov, sizeof(ov), d.overhead, d.lo, d.hi);
-		if (!isnan(d.per_hit_ns))
-			snprintf(ph, sizeof(ph), "%.2f ns", d.per_hit_ns);
-		if (md)
-			fprintf(out, "| %s | %s | %s |\n", c->variant, ov, ph);
-		else
-			fprintf(out, "  %-13s %-25s %s\n", c->variant, ov, ph);
-	}
+	dormant_section(s, st, out, md);
 }
 
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
+	struct pcost_csv w = { .out = out };
+
 	fprintf(out, "variant,method,runs,failed,elapsed_mean_ns,elapsed_cov,overhead,overhead_lo,"
-		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost\n");
+		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost,"
+		     "per_hit_ns_lo,per_hit_ns_hi,fixed_ns,fixed_ns_lo,fixed_ns_hi,dormant_overhead,"
+		     "dormant_overhead_lo,dormant_overhead_hi,dormant_per_hit_ns,dormant_per_hit_ns_lo,"
+		     "dormant_per_hit_ns_hi,scale\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
 		struct hits_check h = check_hits(c, t);
-		uint64_t hits = hits_per_run(c, t);
-		double ph = t->baseline >= 0 && hits ? t->extra_ns / (double)hits : NAN;
-		double pc = s->tsc_hz > 0 && !isnan(ph) ? t->extra_cycles / (double)hits : NAN;
 
-		fprintf(out, "%s,%s,%zu,%zu,%.0f,%.4f,%.5f,%.5f,%.5f,%.2f,%.1f,%lld,%lld,%lld\n",
-			variant_of(c), c->monitor, t->nok, t->nfailed, t->wall.mean, t->wall.cov,
-			t->overhead, t->overhead_lo, t->overhead_hi, ph, pc, (long long)h.expected,
-			h.known ? (long long)h.counted : -1LL, h.known ? (long long)h.lost : -1LL);
+		pcost_csv_str(&w, variant_of(c));
+		pcost_csv_str(&w, c->monitor);
+		pcost_csv_count(&w, (double)t->nok, true);
+		pcost_csv_count(&w, (double)t->nfailed, true);
+		pcost_csv_num(&w, "%.0f", t->nok ? t->wall.mean : NAN);
+		pcost_csv_num(&w, "%.4f", t->nok > 1 ? t->wall.cov : NAN);
+		pcost_csv_ci(&w, "%.5f", t->overhead, t->overhead_lo, t->overhead_hi);
+		pcost_csv_num(&w, "%.2f", t->per_event_ns);
+		pcost_csv_num(&w, "%.1f", cycles(s, t->per_event_ns));
+		pcost_csv_count(&w, (double)h.expected, h.expected >= 0);
+		pcost_csv_count(&w, (double)h.counted, h.known);
+		pcost_csv_count(&w, (double)h.lost, h.known && h.expected >= 0);
+		pcost_csv_num(&w, "%.2f", t->per_event_ns_lo);
+		pcost_csv_num(&w, "%.2f", t->per_event_ns_hi);
+		pcost_csv_ci(&w, "%.0f", t->fixed_ns, t->fixed_ns_lo, t->fixed_ns_hi);
+		pcost_csv_ci(&w, "%.5f", t->dormant_overhead, t->dormant_overhead_lo,
+			     t->dormant_overhead_hi);
+		pcost_csv_ci(&w, "%.3f", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
+			     t->dormant_per_hit_ns_hi);
+		pcost_csv_num(&w, "%g", scale_of(c));
+		pcost_csv_end(&w);
 	}
-}
-
-static cJSON *num_or_null(double v)
-{
-	return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
 }
 
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	cJSON *root = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(root, "configs");
-	char *txt;
+	cJSON *root = pcost_json_envelope(s), *rows = pcost_json_statistics(root);
 
-	cJSON_AddStringToObject(root, "kind", "probes");
-	cJSON_AddBoolToObject(root, "complete", s->complete);
-	cJSON_AddItemToObject(root, "tsc_hz", num_or_null(s->tsc_hz > 0 ? s->tsc_hz : NAN));
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
 		struct hits_check h = check_hits(c, t);
-		uint64_t hits = hits_per_run(c, t);
-		double ph = t->baseline >= 0 && hits ? t->extra_ns / (double)hits : NAN;
 		cJSON *o = cJSON_CreateObject();
-		int b;
 
+		cJSON_AddNumberToObject(o, "config", (double)i);
 		cJSON_AddStringToObject(o, "workload", c->workload);
 		cJSON_AddStringToObject(o, "workload_args", c->workload_args ? c->workload_args : "");
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
+		cJSON_AddNumberToObject(o, "scale", scale_of(c));
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
-		cJSON_AddItemToObject(o, "elapsed_mean_ns", num_or_null(t->nok ? t->wall.mean : NAN));
-		cJSON_AddItemToObject(o, "elapsed_cov", num_or_null(t->nok ? t->wall.cov : NAN));
-		cJSON_AddItemToObject(o, "overhead", num_or_null(t->overhead));
-		cJSON_AddItemToObject(o, "overhead_lo", num_or_null(t->overhead_lo));
-		cJSON_AddItemToObject(o, "overhead_hi", num_or_null(t->overhead_hi));
-		cJSON_AddItemToObject(o, "per_hit_ns", num_or_null(ph));
-		cJSON_AddItemToObject(o, "per_hit_cycles",
-				      num_or_null(s->tsc_hz > 0 && !isnan(ph)
-							  ? t->extra_cycles / (double)hits
-							  : NAN));
-		cJSON_AddNumberToObject(o, "hits_expected", (double)h.expected);
-		cJSON_AddItemToObject(o, "hits_counted",
-				      h.known ? cJSON_CreateNumber((double)h.counted) : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "hits_lost",
-				      h.known ? cJSON_CreateNumber((double)h.lost) : cJSON_CreateNull());
-		if (t->baseline < 0 && c->variant && strcmp(c->variant, "none") &&
-		    (b = find_noprobe(s, c)) >= 0) {
-			struct dormant_cost d = dormant_vs_noprobe(s, i, (size_t)b, hits);
-
-			if (d.ok) {
-				cJSON_AddItemToObject(o, "dormant_overhead", num_or_null(d.overhead));
-				cJSON_AddItemToObject(o, "dormant_overhead_lo", num_or_null(d.lo));
-				cJSON_AddItemToObject(o, "dormant_overhead_hi", num_or_null(d.hi));
-				cJSON_AddItemToObject(o, "dormant_per_hit_ns", num_or_null(d.per_hit_ns));
-			}
-		}
+		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));
+		cJSON_AddItemToObject(o, "elapsed_cov", pcost_json_num(t->nok > 1 ? t->wall.cov : NAN));
+		pcost_json_ci(o, "overhead", t->overhead, t->overhead_lo, t->overhead_hi);
+		cJSON_AddItemToObject(o, "p_value", pcost_json_num(t->p_value));
+		cJSON_AddBoolToObject(o, "significant", t->significant);
+		pcost_json_ci(o, "extra_ns", t->extra_ns, t->extra_ns_lo, t->extra_ns_hi);
+		pcost_json_ci(o, "per_hit_ns", t->per_event_ns, t->per_event_ns_lo, t->per_event_ns_hi);
+		pcost_json_ci(o, "per_hit_cycles", cycles(s, t->per_event_ns),
+			      cycles(s, t->per_event_ns_lo), cycles(s, t->per_event_ns_hi));
+		pcost_json_ci(o, "fixed_ns", t->fixed_ns, t->fixed_ns_lo, t->fixed_ns_hi);
+		cJSON_AddItemToObject(o, "per_hit_why", t->per_event_why
+				     ? cJSON_CreateString(t->per_event_why) : cJSON_CreateNull());
+		pcost_json_ci(o, "fit_fixed_ns", t->fit_fixed_ns, t->fit_fixed_ns_lo, t->fit_fixed_ns_hi);
+		pcost_json_ci(o, "fit_per_event_ns", t->fit_per_event_ns, t->fit_per_event_ns_lo,
+			      t->fit_per_event_ns_hi);
+		pcost_json_count(o, "hits_expected", (double)h.expected, h.expected >= 0);
+		pcost_json_count(o, "hits_counted", (double)h.counted, h.known);
+		pcost_json_count(o, "hits_lost", (double)h.lost, h.known && h.expected >= 0);
+		pcost_json_ci(o, "dormant_overhead", t->dormant_overhead, t->dormant_overhead_lo,
+			      t->dormant_overhead_hi);
+		pcost_json_ci(o, "dormant_per_hit_ns", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
+			      t->dormant_per_hit_ns_hi);
+		pcost_json_count(o, "dormant_layouts", (double)t->dormant_layouts, t->noprobe >= 0);
+		pcost_json_ci(o, "dormant_all_per_hit_ns", t->dormant_all_per_hit_ns,
+			      t->dormant_all_per_hit_ns_lo, t->dormant_all_per_hit_ns_hi);
+		cJSON_AddItemToObject(o, "dormant_spread_min_ns", pcost_json_num(t->dormant_spread_min));
+		cJSON_AddItemToObject(o, "dormant_spread_max_ns", pcost_json_num(t->dormant_spread_max));
 		cJSON_AddItemToArray(rows, o);
 	}
-	txt = cJSON_Print(root);
-	fprintf(out, "%s\n", txt);
-	free(txt);
-	cJSON_Delete(root);
+	pcost_json_warnings(root, NULL, 0);
+	pcost_json_print(root, out);
 }
 
 int pcost_report_probes(const struct pcost_session *s, enum pcost_format f, FILE *out)

@@ -12,7 +12,7 @@
 #include "stats/analyze.h"
 #include "report/report.h"
 #include "report/warnings.h"
-#include "store/session_json.h"
+#include "report/emit.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {
@@ -36,20 +36,6 @@ static void fmt_time(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2f ms", ns / 1e6);
 	else
 		snprintf(buf, len, "%.1f us", ns / 1e3);
-}
-
-static void fmt_ns(double ns, char *buf, size_t len)
-{
-	double a = fabs(ns);
-
-	if (a >= 1e9)
-		snprintf(buf, len, "%.2f s", ns / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else if (a >= 1e4)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else
-		snprintf(buf, len, "%.0f ns", ns);
 }
 
 static void fmt_count(double v, char *buf, size_t len)
@@ -95,58 +81,138 @@ static bool same_group(const struct pcost_config *a, const struct pcost_config *
 	       !strcmp(a->workload_args ?: "", b->workload_args ?: "");
 }
 
+/*
+ * "50.0 k / 50.0 k": events the monitor saw / the workload made, and
+ * "(lost 12)" where both count the same syscalls and some were not seen.
+ */
+static void fmt_seen(const struct pcost_config_stats *x, char *buf, size_t len)
+{
+	char seen[24] = "n/a", made[24] = "n/a";
+
+	if (x->monitor_events >= 0)
+		fmt_count((double)x->monitor_events, seen, sizeof(seen));
+	if (x->events)
+		fmt_count((double)x->events, made, sizeof(made));
+	if (x->baseline < 0)
+		snprintf(buf, len, "- / %s", made);
+	else if (x->has_lost && x->lost_events)
+		snprintf(buf, len, "%s / %s (lost %lld)", seen, made, (long long)x->lost_events);
+	else
+		snprintf(buf, len, "%s / %s", seen, made);
+}
+
 /* "strace, split" when monitors were placed (run --placement); the monitor alone otherwise. */
-static void monitor_label(const struct pcost_config *c, char *buf, size_t len)
+static const char *monitor_label(const struct pcost_config *c, char *buf, size_t len)
 {
 	if (c->placement)
 		snprintf(buf, len, "%s, %s", c->monitor, c->placement);
 	else
 		snprintf(buf, len, "%s", c->monitor);
+	return buf;
 }
 
-/* "12.3 k (lost 45)", "12.3 k (lost 0)", or "12.3 k (45 ns each)" where nothing is comparable. */
-static void monitor_events_text(const struct pcost_config_stats *x, char *out, size_t len)
+static size_t monitor_width(const struct pcost_session *s, const bool *done, size_t g)
 {
-	char buf[24], per[24];
+	size_t mw = 7;
+	char lab[160];
 
-	if (x->monitor_events < 0) {
-		snprintf(out, len, "-");
+	for (size_t i = g; i < s->nconfigs; i++)
+		if (!done[i] && same_group(&s->configs[i], &s->configs[g]) &&
+		    strlen(monitor_label(&s->configs[i], lab, sizeof(lab))) > mw)
+			mw = strlen(lab);
+	return mw > 48 ? 48 : mw;
+}
+
+static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
+		     int mw, FILE *out)
+{
+	const struct pcost_config *c = &s->configs[i];
+	const struct pcost_config_stats *x = &st[i];
+	char el[64], buf[24], ov[64], cy[24] = "-", fx[64] = "-", pe[96] = "-", me[64], lab[160];
+
+	monitor_label(c, lab, sizeof(lab));
+	if (!x->nok) {
+		const char *why = c->nsamples ? c->samples[c->nsamples - 1].fail_reason : "";
+
+		fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", mw, mw, lab, x->nfailed,
+			x->nfailed == 1 ? "" : "s", why);
 		return;
 	}
-	fmt_count((double)x->monitor_events, buf, sizeof(buf));
-	if (x->has_lost)
-		snprintf(out, len, "%s (lost %lld)", buf, (long long)x->lost_events);
-	else if (x->baseline >= 0 && !isnan(x->extra_ns) && x->monitor_events > 0) {
-		fmt_ns(x->extra_ns / (double)x->monitor_events, per, sizeof(per));
-		snprintf(out, len, "%s (%s each)", buf, per);
+	fmt_time(x->wall.mean, buf, sizeof(buf));
+	snprintf(el, sizeof(el), "%s (+- %.1f%%)", buf,
+		 x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
+	if (x->baseline < 0) {
+		snprintf(ov, sizeof(ov), "-");
 	} else {
-		snprintf(out, len, "%s", buf);
+		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov, sizeof(ov));
+		if (isfinite(x->extra_cycles))
+			fmt_count(x->extra_cycles, cy, sizeof(cy));
+		else
+			snprintf(cy, sizeof(cy), "n/a");
+		pcost_text_ns_ci(x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi, NULL, fx, sizeof(fx));
+		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi, c->unit ?: "event",
+			  pe, sizeof(pe));
+	}
+	fmt_seen(x, me, sizeof(me));
+	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %s", mw, mw, lab, el, ov, cy, fx,
+		pe, me);
+	if (x->nfailed)
+		fprintf(out, "  (%zu failed)", x->nfailed);
+	fputc('\n', out);
+}
+
+/* One line per fit group with a monitor: its two coefficients with their intervals. */
+static void text_fits(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+{
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		char fx[64], pe[96];
+
+		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
+			continue;
+		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi, NULL, fx,
+			  sizeof(fx));
+		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo, st[i].fit_per_event_ns_hi,
+			  s->configs[i].unit ?: "event", pe, sizeof(pe));
+		fprintf(out, "  fit %s on %s: extra = %s fixed + %s (R^2 %.3f, %zu blocks)\n",
+			s->configs[i].monitor, s->configs[i].workload, fx, pe, st[i].fit_r2,
+			st[i].fit_nblocks);
 	}
 }
 
-/* A monitored configuration with a --scale fit, the first of its (workload, monitor): its line. */
-static bool first_of_fit(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i)
+/* Where the two costs came from, once per distinct source, and why a row has none. */
+static void text_sources(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 FILE *out)
 {
-	if (!st[i].has_fit || st[i].baseline < 0)
-		return false;
-	for (size_t j = 0; j < i; j++)
-		if (st[j].has_fit && !strcmp(s->configs[j].workload, s->configs[i].workload) &&
-		    !strcmp(s->configs[j].monitor, s->configs[i].monitor))
-			return false;
-	return true;
+	bool timed = false, fit = false;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const char *src = st[i].per_event_source;
+
+		timed |= src && !strcmp(src, "timed region");
+		fit |= src && !strcmp(src, "scale fit");
+		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why)
+			fprintf(out, "  per event n/a for %s on %s: %s\n", s->configs[i].monitor,
+				s->configs[i].workload, st[i].per_event_why);
+	}
+	if (timed)
+		fprintf(out, "  per event: the extra time inside the workload's own timed region / "
+			     "events; fixed: the rest of the extra time (start-up, teardown)\n");
+	if (fit)
+		fprintf(out, "  per event and fixed from --scale: extra = fixed + per event x events, "
+			     "fitted in each block\n");
 }
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	char head[256], buf[24];
+	char head[256];
 	unsigned warm, blocks = count_blocks(s, &warm);
 	bool *done = xcalloc(s->nconfigs + 1, sizeof(bool));
 	struct pcost_run_warnings w;
-	size_t mw;
 
 	opt_str(s, "headline", head, sizeof(head));
 	for (size_t g = 0; g < s->nconfigs; g++) {
 		const struct pcost_config *c0 = &s->configs[g];
+		int mw;
 
 		if (done[g])
 			continue;
@@ -162,83 +228,21 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			s->complete ? "" : ", INTERRUPTED (partial results)");
 		if (c0->threads)
 			fprintf(out, "# %u thread%s\n", c0->threads, c0->threads == 1 ? "" : "s");
-		mw = 7;
+		mw = (int)monitor_width(s, done, g);
+		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %s\n", mw, "monitor", "elapsed",
+			"overhead", "cycles", "fixed", "per event", "events seen / made");
 		for (size_t i = g; i < s->nconfigs; i++) {
-			char lab[160];
-
-			monitor_label(&s->configs[i], lab, sizeof(lab));
-			if (!done[i] && same_group(&s->configs[i], c0) && strlen(lab) > mw)
-				mw = strlen(lab);
-		}
-		if (mw > 48)
-			mw = 48;
-		fprintf(out, "\n  %-*s %-21s %-8s %-8s %-27s %-12s %-18s %s\n", (int)mw, "monitor", "elapsed",
-			"user", "sys", "overhead", "extra cycles", "per event", "monitor events");
-		for (size_t i = g; i < s->nconfigs; i++) {
-			const struct pcost_config *c = &s->configs[i];
-			const struct pcost_config_stats *x = &st[i];
-			char el[64], us[24], sy[24], ov[64], cy[24], pe[96], me[96], lab[160];
-
-			if (done[i] || !same_group(c, c0))
+			if (done[i] || !same_group(&s->configs[i], c0))
 				continue;
 			done[i] = true;
-			monitor_label(c, lab, sizeof(lab));
-			if (!x->nok) {
-				const char *why = c->nsamples ? c->samples[c->nsamples - 1].fail_reason : "";
-
-				fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", (int)mw, (int)mw, lab, x->nfailed,
-					x->nfailed == 1 ? "" : "s", why);
-				continue;
-			}
-			fmt_time(x->wall.mean, buf, sizeof(buf));
-			snprintf(el, sizeof(el), "%s (+- %.1f%%)", buf,
-				 x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
-			snprintf(us, sizeof(us), "%.2f s", x->user.mean / 1e9);
-			snprintf(sy, sizeof(sy), "%.2f s", x->sys.mean / 1e9);
-			if (x->baseline < 0 || isnan(x->overhead)) {
-				snprintf(ov, sizeof(ov), "-");
-				snprintf(cy, sizeof(cy), "-");
-				snprintf(pe, sizeof(pe), "-");
-			} else {
-				if (isnan(x->overhead_lo))
-					snprintf(ov, sizeof(ov), "%+.1f%%", 100 * x->overhead);
-				else
-					snprintf(ov, sizeof(ov), "%+.1f%% [%+.1f, %+.1f]%s", 100 * x->overhead,
-						 100 * x->overhead_lo, 100 * x->overhead_hi,
-						 x->significant ? "" : "?");
-				if (s->tsc_hz > 0)
-					fmt_count(x->extra_cycles, cy, sizeof(cy));
-				else
-					snprintf(cy, sizeof(cy), "n/a");
-				if (!isnan(x->per_event_ns)) {
-					fmt_ns(x->per_event_ns, buf, sizeof(buf));
-					snprintf(pe, sizeof(pe), "%s/%s", buf, c->unit ?: "event");
-				} else {
-					snprintf(pe, sizeof(pe), "-");
-				}
-			}
-			monitor_events_text(x, me, sizeof(me));
-			fprintf(out, "  %-*.*s %-21s %-8s %-8s %-27s %-12s %-18s %s", (int)mw, (int)mw, lab, el, us,
-				sy, ov, cy, pe, me);
-			if (x->nfailed)
-				fprintf(out, "  (%zu failed)", x->nfailed);
-			fputc('\n', out);
+			text_row(s, st, i, mw, out);
 		}
 		fputc('\n', out);
 	}
-	for (size_t i = 0; i < s->nconfigs; i++) {
-		if (!first_of_fit(s, st, i))
-			continue;
-		char fx[24], pe[24];
-
-		fmt_ns(st[i].fit_fixed_ns, fx, sizeof(fx));
-		fmt_ns(st[i].fit_per_event_ns, pe, sizeof(pe));
-		fprintf(out, "  fit %s on %s: extra = %s fixed + %s/%s (R^2 %.3f)\n",
-			s->configs[i].monitor, s->configs[i].workload, fx, pe,
-			s->configs[i].unit ?: "event", st[i].fit_r2);
-	}
-	fprintf(out, "  overhead: mean(monitor)/mean(none) - 1 paired per block, [95%% bootstrap CI]; "
-		     "'?' = not significant (Welch p >= 0.05 or CI spans 0)\n");
+	text_fits(s, st, out);
+	text_sources(s, st, out);
+	fprintf(out, "  overhead: mean(monitor)/mean(none) - 1 over runs paired by block, [95%% "
+		     "interval]; '?' = not significant (paired t, p >= 0.05)\n");
 	pcost_run_warnings(s, st, &w);
 	if (w.n)
 		fputc('\n', out);
@@ -247,41 +251,54 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	free(done);
 }
 
-static cJSON *num_or_null(double v)
-{
-	return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
-}
-
 static cJSON *summary_json(const struct pcost_summary *x)
 {
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "n", (double)x->n);
-	cJSON_AddItemToObject(o, "mean", num_or_null(x->mean));
-	cJSON_AddItemToObject(o, "sd", num_or_null(x->sd));
-	cJSON_AddItemToObject(o, "sem", num_or_null(x->sem));
-	cJSON_AddItemToObject(o, "median", num_or_null(x->median));
-	cJSON_AddItemToObject(o, "mad", num_or_null(x->mad));
-	cJSON_AddItemToObject(o, "min", num_or_null(x->min));
-	cJSON_AddItemToObject(o, "max", num_or_null(x->max));
-	cJSON_AddItemToObject(o, "cov", num_or_null(x->cov));
-	cJSON_AddItemToObject(o, "p99", num_or_null(x->p99));
-	cJSON_AddItemToObject(o, "ci_lo", num_or_null(x->ci_lo));
-	cJSON_AddItemToObject(o, "ci_hi", num_or_null(x->ci_hi));
+	cJSON_AddItemToObject(o, "mean", pcost_json_num(x->n ? x->mean : NAN));
+	cJSON_AddItemToObject(o, "sd", pcost_json_num(x->n > 1 ? x->sd : NAN));
+	cJSON_AddItemToObject(o, "sem", pcost_json_num(x->n > 1 ? x->sem : NAN));
+	cJSON_AddItemToObject(o, "median", pcost_json_num(x->n ? x->median : NAN));
+	cJSON_AddItemToObject(o, "mad", pcost_json_num(x->n ? x->mad : NAN));
+	cJSON_AddItemToObject(o, "min", pcost_json_num(x->n ? x->min : NAN));
+	cJSON_AddItemToObject(o, "max", pcost_json_num(x->n ? x->max : NAN));
+	cJSON_AddItemToObject(o, "cov", pcost_json_num(x->n > 1 ? x->cov : NAN));
+	cJSON_AddItemToObject(o, "p99", pcost_json_num(x->n ? x->p99 : NAN));
+	cJSON_AddItemToObject(o, "ci_lo", pcost_json_num(x->n > 1 ? x->ci_lo : NAN));
+	cJSON_AddItemToObject(o, "ci_hi", pcost_json_num(x->n > 1 ? x->ci_hi : NAN));
 	cJSON_AddNumberToObject(o, "outliers", (double)x->noutliers);
 	return o;
 }
 
+static void json_costs(cJSON *o, const struct pcost_config_stats *x)
+{
+	pcost_json_ci(o, "overhead", x->overhead, x->overhead_lo, x->overhead_hi);
+	cJSON_AddItemToObject(o, "p_value", pcost_json_num(x->p_value));
+	cJSON_AddBoolToObject(o, "significant", x->significant);
+	pcost_json_count(o, "pairs", (double)x->npairs, x->baseline >= 0);
+	pcost_json_ci(o, "extra_ns", x->extra_ns, x->extra_ns_lo, x->extra_ns_hi);
+	pcost_json_ci(o, "extra_cycles", x->extra_cycles, x->extra_cycles_lo, x->extra_cycles_hi);
+	pcost_json_ci(o, "fixed_ns", x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi);
+	pcost_json_ci(o, "per_event_ns", x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi);
+	cJSON_AddItemToObject(o, "per_event_source", x->per_event_source
+				     ? cJSON_CreateString(x->per_event_source) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "per_event_why", x->per_event_why
+				     ? cJSON_CreateString(x->per_event_why) : cJSON_CreateNull());
+	pcost_json_ci(o, "fit_fixed_ns", x->fit_fixed_ns, x->fit_fixed_ns_lo, x->fit_fixed_ns_hi);
+	pcost_json_ci(o, "fit_per_event_ns", x->fit_per_event_ns, x->fit_per_event_ns_lo,
+		      x->fit_per_event_ns_hi);
+	cJSON_AddItemToObject(o, "fit_r2", pcost_json_num(x->has_fit ? x->fit_r2 : NAN));
+	pcost_json_count(o, "fit_blocks", (double)x->fit_nblocks, x->has_fit);
+	cJSON_AddItemToObject(o, "other_cpu_ns", pcost_json_num(x->other_cpu_ns));
+	cJSON_AddItemToObject(o, "steal_ns", pcost_json_num(x->steal_ns));
+}
+
 static int json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	cJSON *root = cJSON_CreateObject(), *arr, *warr;
+	cJSON *root = pcost_json_envelope(s), *arr = pcost_json_statistics(root);
 	struct pcost_run_warnings w;
-	char *txt;
 
-	cJSON_AddStringToObject(root, "probecost", s->version ?: PCOST_VERSION);
-	cJSON_AddItemToObject(root, "session",
-			      pcost_session_to_json(s));
-	arr = cJSON_AddArrayToObject(root, "statistics");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		cJSON *o = cJSON_CreateObject();
@@ -295,161 +312,118 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		cJSON_AddItemToObject(o, "wall_ns", summary_json(&x->wall));
 		cJSON_AddItemToObject(o, "user_ns", summary_json(&x->user));
 		cJSON_AddItemToObject(o, "sys_ns", summary_json(&x->sys));
-		cJSON_AddItemToObject(o, "cpu_util", num_or_null(x->cpu_util));
-		cJSON_AddNumberToObject(o, "baseline", x->baseline);
-		cJSON_AddItemToObject(o, "overhead", num_or_null(x->overhead));
-		cJSON_AddItemToObject(o, "overhead_lo", num_or_null(x->overhead_lo));
-		cJSON_AddItemToObject(o, "overhead_hi", num_or_null(x->overhead_hi));
-		cJSON_AddItemToObject(o, "p_value", num_or_null(x->p_value));
-		cJSON_AddBoolToObject(o, "significant", x->significant);
-		cJSON_AddItemToObject(o, "extra_ns", num_or_null(x->extra_ns));
-		cJSON_AddItemToObject(o, "extra_cycles", num_or_null(x->extra_cycles));
-		cJSON_AddStringToObject(o, "cycles_source", s->tsc_hz > 0 ? "tsc" : "unknown");
-		cJSON_AddNumberToObject(o, "events", (double)x->events);
+		cJSON_AddItemToObject(o, "cpu_util", pcost_json_num(x->nok ? x->cpu_util : NAN));
+		pcost_json_count(o, "baseline", x->baseline, x->baseline >= 0);
 		cJSON_AddStringToObject(o, "unit", s->configs[i].unit ?: "");
-		cJSON_AddItemToObject(o, "per_event_ns", num_or_null(x->per_event_ns));
-		cJSON_AddItemToObject(o, "monitor_events", x->monitor_events >= 0 ?
-				      cJSON_CreateNumber((double)x->monitor_events) : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "lost_events", x->has_lost ?
-				      cJSON_CreateNumber((double)x->lost_events) : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "threads", s->configs[i].threads ?
-				      cJSON_CreateNumber(s->configs[i].threads) : cJSON_CreateNull());
+		pcost_json_count(o, "events", (double)x->events, x->events > 0);
+		pcost_json_count(o, "monitor_events", (double)x->monitor_events, x->monitor_events >= 0);
+		pcost_json_count(o, "lost_events", (double)x->lost_events, x->has_lost);
+		pcost_json_count(o, "threads", s->configs[i].threads, s->configs[i].threads > 0);
 		cJSON_AddItemToObject(o, "placement", s->configs[i].placement ?
 				      cJSON_CreateString(s->configs[i].placement) : cJSON_CreateNull());
-		if (x->has_fit) {
-			cJSON_AddNumberToObject(o, "fit_fixed_ns", x->fit_fixed_ns);
-			cJSON_AddNumberToObject(o, "fit_per_event_ns", x->fit_per_event_ns);
-			cJSON_AddNumberToObject(o, "fit_r2", x->fit_r2);
-		}
+		json_costs(o, x);
 		cJSON_AddItemToArray(arr, o);
 	}
 	pcost_run_warnings(s, st, &w);
-	warr = cJSON_AddArrayToObject(root, "warnings");
-	for (size_t i = 0; i < w.n; i++)
-		cJSON_AddItemToArray(warr, cJSON_CreateString(w.msg[i]));
-	txt = cJSON_Print(root);
-	fprintf(out, "%s\n", txt);
-	free(txt);
-	cJSON_Delete(root);
+	pcost_json_warnings(root, w.msg, w.n);
+	pcost_json_print(root, out);
 	return 0;
-}
-
-static void csv_field(FILE *out, const char *v)
-{
-	fputc('"', out);
-	for (; v && *v; v++) {
-		if (*v == '"')
-			fputc('"', out);
-		fputc(*v, out);
-	}
-	fputc('"', out);
-}
-
-/* ",value", or "," alone when the figure does not exist (NaN). */
-static void csv_num(FILE *out, const char *fmt, double v)
-{
-	fputc(',', out);
-	if (!isnan(v) && !isinf(v))
-		fprintf(out, fmt, v);
 }
 
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
+	struct pcost_csv c = { .out = out };
+
 	fprintf(out, "workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
 		     "wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
 		     "cpu_util,overhead,overhead_lo,overhead_hi,p_value,significant,extra_ns,"
-		     "extra_cycles,events,per_event_ns,monitor_events,outliers,lost_events,threads,"
-		     "placement\n");
+		     "extra_ns_lo,extra_ns_hi,extra_cycles,extra_cycles_lo,extra_cycles_hi,events,"
+		     "monitor_events,fixed_ns,fixed_ns_lo,fixed_ns_hi,per_event_ns,per_event_ns_lo,"
+		     "per_event_ns_hi,per_event_source,fit_fixed_ns,fit_fixed_ns_lo,fit_fixed_ns_hi,"
+		     "fit_per_event_ns,fit_per_event_ns_lo,fit_per_event_ns_hi,fit_r2,other_cpu_ns,"
+		     "steal_ns,outliers,lost_events,threads,placement\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
+		bool two = x->nok > 1;
 
-		csv_field(out, s->configs[i].workload);
-		fputc(',', out);
-		csv_field(out, s->configs[i].workload_args);
-		fputc(',', out);
-		csv_field(out, s->configs[i].monitor);
-		fputc(',', out);
-		csv_field(out, s->configs[i].unit);
-		fprintf(out, ",%zu,%zu", x->nok, x->nfailed);
-		csv_num(out, "%.0f", x->wall.mean);
-		csv_num(out, "%.0f", x->wall.ci_lo);
-		csv_num(out, "%.0f", x->wall.ci_hi);
-		csv_num(out, "%.0f", x->wall.sd);
-		csv_num(out, "%.0f", x->wall.median);
-		csv_num(out, "%.0f", x->user.mean);
-		csv_num(out, "%.0f", x->sys.mean);
-		csv_num(out, "%.4f", x->cpu_util);
-		csv_num(out, "%.6f", x->overhead);
-		csv_num(out, "%.6f", x->overhead_lo);
-		csv_num(out, "%.6f", x->overhead_hi);
-		csv_num(out, "%.6g", x->p_value);
-		fprintf(out, ",%d", x->significant);
-		csv_num(out, "%.0f", x->extra_ns);
-		csv_num(out, "%.0f", x->extra_cycles);
-		fprintf(out, ",%llu", (unsigned long long)x->events);
-		csv_num(out, "%.3f", x->per_event_ns);
-		fputc(',', out);
-		if (x->monitor_events >= 0)
-			fprintf(out, "%lld", (long long)x->monitor_events);
-		fprintf(out, ",%zu,", x->noutliers);
-		if (x->has_lost)
-			fprintf(out, "%lld", (long long)x->lost_events);
-		fputc(',', out);
-		if (s->configs[i].threads)
-			fprintf(out, "%u", s->configs[i].threads);
-		fputc(',', out);
-		if (s->configs[i].placement)
-			csv_field(out, s->configs[i].placement);
-		fputc('\n', out);
+		pcost_csv_str(&c, s->configs[i].workload);
+		pcost_csv_str(&c, s->configs[i].workload_args);
+		pcost_csv_str(&c, s->configs[i].monitor);
+		pcost_csv_str(&c, s->configs[i].unit);
+		pcost_csv_count(&c, (double)x->nok, true);
+		pcost_csv_count(&c, (double)x->nfailed, true);
+		pcost_csv_num(&c, "%.0f", x->nok ? x->wall.mean : NAN);
+		pcost_csv_num(&c, "%.0f", two ? x->wall.ci_lo : NAN);
+		pcost_csv_num(&c, "%.0f", two ? x->wall.ci_hi : NAN);
+		pcost_csv_num(&c, "%.0f", two ? x->wall.sd : NAN);
+		pcost_csv_num(&c, "%.0f", x->nok ? x->wall.median : NAN);
+		pcost_csv_num(&c, "%.0f", x->nok ? x->user.mean : NAN);
+		pcost_csv_num(&c, "%.0f", x->nok ? x->sys.mean : NAN);
+		pcost_csv_num(&c, "%.4f", x->nok ? x->cpu_util : NAN);
+		pcost_csv_ci(&c, "%.6f", x->overhead, x->overhead_lo, x->overhead_hi);
+		pcost_csv_num(&c, "%.6g", x->p_value);
+		pcost_csv_bool(&c, x->significant);
+		pcost_csv_ci(&c, "%.0f", x->extra_ns, x->extra_ns_lo, x->extra_ns_hi);
+		pcost_csv_ci(&c, "%.0f", x->extra_cycles, x->extra_cycles_lo, x->extra_cycles_hi);
+		pcost_csv_count(&c, (double)x->events, x->events > 0);
+		pcost_csv_count(&c, (double)x->monitor_events, x->monitor_events >= 0);
+		pcost_csv_ci(&c, "%.0f", x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi);
+		pcost_csv_ci(&c, "%.3f", x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi);
+		pcost_csv_str(&c, x->per_event_source);
+		pcost_csv_ci(&c, "%.0f", x->fit_fixed_ns, x->fit_fixed_ns_lo, x->fit_fixed_ns_hi);
+		pcost_csv_ci(&c, "%.3f", x->fit_per_event_ns, x->fit_per_event_ns_lo,
+			     x->fit_per_event_ns_hi);
+		pcost_csv_num(&c, "%.4f", x->has_fit ? x->fit_r2 : NAN);
+		pcost_csv_num(&c, "%.0f", x->other_cpu_ns);
+		pcost_csv_num(&c, "%.0f", x->steal_ns);
+		pcost_csv_count(&c, (double)x->noutliers, true);
+		pcost_csv_count(&c, (double)x->lost_events, x->has_lost);
+		pcost_csv_count(&c, s->configs[i].threads, s->configs[i].threads > 0);
+		pcost_csv_str(&c, s->configs[i].placement);
+		pcost_csv_end(&c);
 	}
 }
 
 static void markdown(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	char buf[48], pe[48], lab[160];
+	char buf[48], ov[64], fx[64], pe[96], me[64], lab[160];
 	struct pcost_run_warnings w;
 
-	fprintf(out, "| workload | monitor | elapsed | +- (95%%) | overhead | 95%% CI | p | "
-		     "per event | monitor events |\n|---|---|---|---|---|---|---|---|---|\n");
+	fprintf(out, "| workload | monitor | elapsed | +- (95%%) | overhead [95%%] | p | fixed [95%%] | "
+		     "per event [95%%] | events seen / made |\n|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *x = &st[i];
 
-		monitor_label(c, lab, sizeof(lab));
 		fmt_time(x->wall.mean, buf, sizeof(buf));
-		if (!isnan(x->per_event_ns)) {
-			char t[24];
-
-			fmt_ns(x->per_event_ns, t, sizeof(t));
-			snprintf(pe, sizeof(pe), "%s/%s", t, c->unit ?: "event");
-		} else {
-			snprintf(pe, sizeof(pe), "-");
-		}
+		fmt_seen(x, me, sizeof(me));
 		fprintf(out, "| %s %s | %s | %s | %.1f%% | ", c->workload, c->workload_args ?: "",
-			lab, x->nok ? buf : "failed",
+			monitor_label(c, lab, sizeof(lab)), x->nok ? buf : "failed",
 			x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
-		if (x->baseline < 0 || isnan(x->overhead))
-			fprintf(out, "- | - | - | - | ");
-		else
-			fprintf(out, "%+.1f%% | [%+.1f, %+.1f] | %.2g | %s | ", 100 * x->overhead,
-				100 * x->overhead_lo, 100 * x->overhead_hi, x->p_value, pe);
-		if (x->monitor_events >= 0)
-			fprintf(out, "%lld |\n", (long long)x->monitor_events);
-		else
-			fprintf(out, "- |\n");
+		if (x->baseline < 0) {
+			fprintf(out, "- | - | - | - | %s |\n", me);
+			continue;
+		}
+		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov, sizeof(ov));
+		pcost_text_ns_ci(x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi, NULL, fx, sizeof(fx));
+		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi, c->unit ?: "event",
+			  pe, sizeof(pe));
+		snprintf(buf, sizeof(buf), isfinite(x->p_value) ? "%.2g" : "n/a", x->p_value);
+		fprintf(out, "%s | %s | %s | %s | %s |\n", ov, buf, fx, pe, me);
 	}
 	for (size_t i = 0, n = 0; i < s->nconfigs; i++) {
-		char fx[24], slope[24];
-
-		if (!first_of_fit(s, st, i))
+		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
 		if (!n++)
-			fprintf(out, "\n**Fit over the --scale sizes**: extra = fixed + per event x events\n\n"
-				     "| workload | monitor | fixed | per event | R^2 |\n|---|---|---|---|---|\n");
-		fmt_ns(st[i].fit_fixed_ns, fx, sizeof(fx));
-		fmt_ns(st[i].fit_per_event_ns, slope, sizeof(slope));
-		fprintf(out, "| %s | %s | %s | %s/%s | %.3f |\n", s->configs[i].workload,
-			s->configs[i].monitor, fx, slope, s->configs[i].unit ?: "event", st[i].fit_r2);
+			fprintf(out, "\n**Fit over the --scale sizes**: extra = fixed + per event x events "
+				     "[95%%]\n\n| workload | monitor | fixed | per event | R^2 |\n"
+				     "|---|---|---|---|---|\n");
+		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi, NULL,
+				 fx, sizeof(fx));
+		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
+				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
+		fprintf(out, "| %s | %s | %s | %s | %.3f |\n", s->configs[i].workload,
+			s->configs[i].monitor, fx, pe, st[i].fit_r2);
 	}
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)

@@ -14,6 +14,8 @@
 #define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
 #define HIGH_COV 0.10		/* sd/mean above 10% */
 #define MIN_BLOCKS 5		/* fewer paired blocks than this: say the CI is rough */
+#define BUSY_OTHER 0.10		/* other processes' CPU time above 10% of a run's wall time */
+#define BUSY_STEAL 0.01		/* steal above 1% of a run's wall time */
 
 static void add(struct pcost_run_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(struct pcost_run_warnings *w, const char *fmt, ...)
@@ -25,6 +27,38 @@ static void add(struct pcost_run_warnings *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(w->msg[w->n++], sizeof(w->msg[0]), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * One line for the whole session: how much CPU time other processes took on
+ * the runs' CPUs, as a share of the runs' wall time, from the least to the
+ * most busy configuration (JSON has each), when any passes the thresholds;
+ * such runs carry the others' interference.
+ */
+static void busy_warning(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 struct pcost_run_warnings *w)
+{
+	double lo = INFINITY, hi = -INFINITY, steal = 0;
+	size_t ilo = 0, ihi = 0, n = 0;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		double o = st[i].other_cpu_ns / st[i].wall.mean, t = st[i].steal_ns / st[i].wall.mean;
+
+		if (!st[i].nok || !isfinite(o))
+			continue;
+		if (o < lo)
+			lo = o, ilo = i;
+		if (o > hi)
+			hi = o, ihi = i;
+		steal = fmax(steal, t);
+		n += o > BUSY_OTHER || t > BUSY_STEAL;
+	}
+	if (n)
+		add(w, "busy machine: other processes took CPU time equal to %.0f%% (%s on %s) to "
+		    "%.0f%% (%s on %s) of the runs' wall time on their CPUs, steal up to %.1f%%: the "
+		    "timings carry their interference", 100 * lo, s->configs[ilo].monitor,
+		    s->configs[ilo].workload, 100 * hi, s->configs[ihi].monitor,
+		    s->configs[ihi].workload, 100 * steal);
 }
 
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
@@ -40,13 +74,14 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 	w->n = 0;
 	if (!s->complete)
 		add(w, "the run was interrupted: these are the blocks measured so far");
+	busy_warning(s, st, w);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (st[i].baseline >= 0 && st[i].nok && st[i].nok < fewest)
 			fewest = st[i].nok;
-	/* A percentile bootstrap over 2-4 blocks has only a handful of distinct resamples. */
+	/* bench/coverage.sh checks the intervals' coverage at MIN_BLOCKS blocks, not below. */
 	if (fewest < MIN_BLOCKS)
-		add(w, "only %zu measured block%s: the overhead intervals (a bootstrap over blocks) "
-		    "are unreliable below %d; use --runs %d or more", fewest, fewest == 1 ? "" : "s",
+		add(w, "only %zu measured block%s: the intervals are checked for coverage from %d "
+		    "blocks (bench/coverage.sh); use --runs %d or more", fewest, fewest == 1 ? "" : "s",
 		    MIN_BLOCKS, MIN_BLOCKS);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];

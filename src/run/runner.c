@@ -5,6 +5,7 @@
  * but paired per block so drift cancels in the overhead ratios).
  */
 #include "run/runner.h"
+#include "run/busy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -618,6 +619,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	struct pcost_config *c = &r->s->configs[sl->config];
 	struct pcost_monitor *m = sl->mon;
 	struct pcost_run_sample smp;
+	struct pcost_cpu_times cpu0, cpu1;
 	struct pcost_launch l;
 	char unit[32] = "", err[160] = "";
 	int rc = 0, started = -1;
@@ -663,7 +665,10 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 			goto stop;
 		}
 	}
+	pcost_cpu_times_read(r->opts.cpu_mask, &cpu0);
 	rc = run_limited(r, sl, &l, &smp, unit, sizeof(unit), spawn_mask);
+	pcost_cpu_times_read(r->opts.cpu_mask, &cpu1);
+	pcost_busy_fill(&cpu0, &cpu1, &smp);
 stop:
 	if (m->ops->stop) {
 		bool was_failed = smp.failed;
@@ -736,8 +741,15 @@ static bool precise_enough(struct pcost_runner *r)
 	for (size_t i = 0; i < r->nslots && ok; i++) {
 		const struct pcost_config_stats *x = &st[r->slots[i].config];
 
-		if (r->slots[i].dropped || x->baseline < 0)
-			continue; /* a baseline: nothing to narrow */
+		if (r->slots[i].dropped)
+			continue;
+		/* probes: each build's dormant cost (over its layouts) to +- precision_dormant_ns */
+		if (r->opts.precision_dormant_ns > 0 && x->noprobe >= 0 &&
+		    !((x->dormant_all_per_hit_ns_hi - x->dormant_all_per_hit_ns_lo) / 2 <
+		      r->opts.precision_dormant_ns))
+			ok = false;
+		if (x->baseline < 0)
+			continue; /* a baseline: no overhead to narrow */
 		if (x->nok < 2 || isnan(x->overhead_lo) ||
 		    !((x->overhead_hi - x->overhead_lo) / 2 < r->opts.precision))
 			ok = false;

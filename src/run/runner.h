@@ -42,6 +42,7 @@ struct pcost_runner_opts {
 	unsigned min_runs;	/* adaptive: at least this many measured blocks */
 	unsigned max_runs;	/* adaptive: at most (0: no limit but max_time_s) */
 	double precision;	/* adaptive: stop when every overhead CI half-width < this (fraction) */
+	double precision_dormant_ns; /* adaptive, probes: and every dormant per-hit half-width < this */
 	double max_time_s;	/* adaptive: stop adding blocks after this much time */
 	unsigned max_failures;	/* a configuration whose first N runs all failed is dropped (default 2) */
 	uint64_t seed;		/* block order shuffles */

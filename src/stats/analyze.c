@@ -9,9 +9,6 @@
 
 #include "core/util.h"
 
-/* Resamples of the overhead bootstrap: >= 2000 (Efron & Tibshirani 1993, ch. 13, for percentile CIs). */
-#define BOOT_RESAMPLES 2000
-
 static bool same(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
@@ -24,6 +21,17 @@ static bool is_baseline(const struct pcost_session *s, const struct pcost_config
 	return c->monitor && !strcmp(c->monitor, base);
 }
 
+bool pcost_sample_measured(const struct pcost_run_sample *x)
+{
+	return !x->warmup && !x->failed;
+}
+
+/* The scale of a configuration's runs (1 when it has none). */
+static double scale_of(const struct pcost_config *c)
+{
+	return c->nsamples ? c->samples[0].scale : 1;
+}
+
 static int find_baseline(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
@@ -34,25 +42,80 @@ static int find_baseline(const struct pcost_session *s, size_t i)
 		const struct pcost_config *b = &s->configs[j];
 
 		if (j != i && is_baseline(s, b) && same(b->workload, c->workload) &&
-		    same(b->workload_args, c->workload_args) &&
-		    (s->kind == PCOST_SESSION_PROBES || same(b->variant, c->variant)))
+		    same(b->workload_args, c->workload_args) && same(b->variant, c->variant))
 			return (int)j;
 	}
 	return -1;
 }
 
-static bool measured(const struct pcost_run_sample *x)
+/*
+ * probes: the no-probe build's dormant run of the same workload and size as
+ * a probe build's dormant run c (the arguments other than the variant equal).
+ */
+static const char *args_without_variant(const char *a)
 {
-	return !x->warmup && !x->failed;
+	if (a && !strncmp(a, "variant=", 8)) {
+		a += strcspn(a, " ");
+		a += *a == ' ';
+	}
+	return a ? a : "";
 }
 
-/* Wall time of c's measured sample in block b, or -1. */
-static double wall_in_block(const struct pcost_config *c, uint32_t b)
+static int find_noprobe(const struct pcost_session *s, size_t i)
 {
-	for (size_t k = 0; k < c->nsamples; k++)
-		if (c->samples[k].block == b && measured(&c->samples[k]))
-			return (double)c->samples[k].wall_ns;
+	const struct pcost_config *c = &s->configs[i];
+
+	if (s->kind != PCOST_SESSION_PROBES || !is_baseline(s, c) || !c->variant ||
+	    !strcmp(c->variant, "none"))
+		return -1;
+	for (size_t j = 0; j < s->nconfigs; j++) {
+		const struct pcost_config *b = &s->configs[j];
+
+		if (is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
+		    same(b->workload, c->workload) && scale_of(b) == scale_of(c) &&
+		    !strcmp(args_without_variant(b->workload_args), args_without_variant(c->workload_args)))
+			return (int)j;
+	}
 	return -1;
+}
+
+static double metric(const struct pcost_run_sample *x, enum pcost_metric m)
+{
+	if (m == PCOST_METRIC_TIMED)
+		return x->timed_ns ? (double)x->timed_ns : NAN;
+	return (double)x->wall_ns;
+}
+
+size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
+			 enum pcost_metric m, double **x, double **y, uint32_t **blocks)
+{
+	size_t n = 0;
+
+	*x = xcalloc(c->nsamples + 1, sizeof(double));
+	*y = xcalloc(c->nsamples + 1, sizeof(double));
+	if (blocks)
+		*blocks = xcalloc(c->nsamples + 1, sizeof(uint32_t));
+	for (size_t k = 0; k < c->nsamples; k++) {
+		const struct pcost_run_sample *p = &c->samples[k];
+
+		if (!pcost_sample_measured(p) || isnan(metric(p, m)))
+			continue;
+		for (size_t j = 0; j < b->nsamples; j++) {
+			const struct pcost_run_sample *q = &b->samples[j];
+
+			if (q->block != p->block || !pcost_sample_measured(q))
+				continue;
+			if (!isnan(metric(q, m))) {
+				(*x)[n] = metric(p, m);
+				(*y)[n] = metric(q, m);
+				if (blocks)
+					(*blocks)[n] = p->block;
+				n++;
+			}
+			break;
+		}
+	}
+	return n;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -69,44 +132,33 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void basic(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
+/* Medians of the events reported and counted, and the busy-machine means. */
+static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 {
-	const struct pcost_config *c = &s->configs[i];
-	double *w = xcalloc(c->nsamples + 1, sizeof(double));
-	double *u = xcalloc(c->nsamples + 1, sizeof(double));
-	double *y = xcalloc(c->nsamples + 1, sizeof(double));
 	uint64_t *ev = xcalloc(c->nsamples + 1, sizeof(uint64_t));
 	int64_t *mev = xcalloc(c->nsamples + 1, sizeof(int64_t));
 	int64_t *lost = xcalloc(c->nsamples + 1, sizeof(int64_t));
 	bool comparable = c->unit && !strcmp(c->unit, "syscall");
-	size_t n = 0, nev = 0, nmev = 0, nlost = 0;
+	size_t nev = 0, nmev = 0, nbusy = 0, nlost = 0;
+	double other = 0, steal = 0;
 
 	for (size_t k = 0; k < c->nsamples; k++) {
 		const struct pcost_run_sample *x = &c->samples[k];
 
-		if (x->failed) {
-			st->nfailed++;
+		if (!pcost_sample_measured(x))
 			continue;
-		}
-		if (x->warmup)
-			continue;
-		w[n] = (double)x->wall_ns;
-		u[n] = (double)x->user_ns;
-		y[n] = (double)x->sys_ns;
-		n++;
 		if (x->events)
 			ev[nev++] = x->events;
 		if (x->monitor_events >= 0)
 			mev[nmev++] = x->monitor_events;
 		if (x->monitor_events >= 0 && x->events && comparable)
 			lost[nlost++] = (int64_t)x->events - x->monitor_events;
+		if (x->has_busy) {
+			other += (double)x->other_cpu_ns;
+			steal += (double)x->steal_ns;
+			nbusy++;
+		}
 	}
-	st->nok = n;
-	pcost_summarize(w, n, &st->wall);
-	pcost_summarize(u, n, &st->user);
-	pcost_summarize(y, n, &st->sys);
-	st->noutliers = st->wall.noutliers;
-	st->cpu_util = st->wall.mean > 0 ? (st->user.mean + st->sys.mean) / st->wall.mean : 0;
 	if (nev) {
 		qsort(ev, nev, sizeof(*ev), cmp_u64);
 		st->events = ev[nev / 2];
@@ -125,156 +177,405 @@ static void basic(const struct pcost_session *s, size_t i, struct pcost_config_s
 		st->lost_events = lost[(nlost - 1) / 2];
 	}
 	free(lost);
-	free(w);
-	free(u);
-	free(y);
+	st->other_cpu_ns = nbusy ? other / (double)nbusy : NAN;
+	st->steal_ns = nbusy ? steal / (double)nbusy : NAN;
 	free(ev);
 	free(mev);
 }
 
-static void overhead(const struct pcost_session *s, size_t i, struct pcost_config_stats *st,
-		     const struct pcost_config_stats *all)
+static void basic(const struct pcost_config *c, struct pcost_config_stats *st)
 {
-	const struct pcost_config *c = &s->configs[i], *b;
-	double *num, *den, *wa, *wb;
-	size_t n = 0, na = 0, nb = 0;
+	double *w = xcalloc(c->nsamples + 1, sizeof(double));
+	double *u = xcalloc(c->nsamples + 1, sizeof(double));
+	double *y = xcalloc(c->nsamples + 1, sizeof(double));
+	size_t n = 0;
 
-	st->overhead = st->overhead_lo = st->overhead_hi = NAN;
-	st->p_value = NAN;
-	st->extra_ns = NAN;
-	st->per_event_ns = NAN;
-	if (st->baseline < 0)
-		return;
-	b = &s->configs[st->baseline];
-	num = xcalloc(c->nsamples + 1, sizeof(double));
-	den = xcalloc(c->nsamples + 1, sizeof(double));
-	wa = xcalloc(c->nsamples + 1, sizeof(double));
-	wb = xcalloc(b->nsamples + 1, sizeof(double));
-	/* Pairs: this configuration's and the baseline's run of the same block. */
 	for (size_t k = 0; k < c->nsamples; k++) {
 		const struct pcost_run_sample *x = &c->samples[k];
-		double base;
 
-		if (!measured(x))
+		if (x->failed) {
+			st->nfailed++;
 			continue;
-		wa[na++] = (double)x->wall_ns;
-		base = wall_in_block(b, x->block);
-		if (base > 0) {
-			num[n] = (double)x->wall_ns;
-			den[n] = base;
-			n++;
 		}
+		if (x->warmup)
+			continue;
+		w[n] = (double)x->wall_ns;
+		u[n] = (double)x->user_ns;
+		y[n] = (double)x->sys_ns;
+		n++;
 	}
-	for (size_t k = 0; k < b->nsamples; k++)
-		if (measured(&b->samples[k]))
-			wb[nb++] = (double)b->samples[k].wall_ns;
-	if (n >= 1) {
-		double mn = pcost_mean(num, n), md = pcost_mean(den, n);
+	st->nok = n;
+	pcost_summarize(w, n, &st->wall);
+	pcost_summarize(u, n, &st->user);
+	pcost_summarize(y, n, &st->sys);
+	st->noutliers = st->wall.noutliers;
+	st->cpu_util = st->wall.mean > 0 ? (st->user.mean + st->sys.mean) / st->wall.mean : 0;
+	counts(c, st);
+	free(w);
+	free(u);
+	free(y);
+}
 
-		st->overhead = mn / md - 1;
-		st->extra_ns = mn - md;
-	} else if (na && nb) {
-		st->overhead = pcost_mean(wa, na) / pcost_mean(wb, nb) - 1;
-		st->extra_ns = pcost_mean(wa, na) - pcost_mean(wb, nb);
+/* Events one run makes, for per-event figures: the exact count when known (probes' hits). */
+static double rate_events(const struct pcost_config *c, const struct pcost_config_stats *st)
+{
+	if (c->expected_events > 0)
+		return (double)c->expected_events;
+	return st->events ? (double)st->events : NAN;
+}
+
+static void set3(double *v, double *lo, double *hi, double a, double b, double c)
+{
+	*v = a;
+	*lo = b;
+	*hi = c;
+}
+
+static void set_nan(double *v, double *lo, double *hi)
+{
+	set3(v, lo, hi, NAN, NAN, NAN);
+}
+
+static void scale3(double *v, double *lo, double *hi, double k)
+{
+	*v *= k;
+	*lo *= k;
+	*hi *= k;
+}
+
+/* Overhead, extra time and cycles from the wall times paired by block. */
+static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
+{
+	struct pcost_paired p;
+	double *x, *y;
+	size_t n = pcost_pair_blocks(&s->configs[i], &s->configs[st->baseline], PCOST_METRIC_WALL,
+				     &x, &y, NULL);
+
+	pcost_paired(x, y, n, PCOST_CONF, &p);
+	st->npairs = n;
+	set3(&st->overhead, &st->overhead_lo, &st->overhead_hi, p.ratio, p.ratio_lo, p.ratio_hi);
+	st->overhead_se = p.ratio_se;
+	st->overhead_df = p.df;
+	st->p_value = p.p;
+	st->significant = !isnan(p.p) && p.p < 1 - PCOST_CONF;
+	set3(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi, p.diff, p.diff_lo, p.diff_hi);
+	if (s->tsc_hz > 0) {
+		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
+		     st->extra_ns_lo, st->extra_ns_hi);
+		scale3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, s->tsc_hz / 1e9);
 	}
-	if (n >= 2)
-		pcost_bootstrap_ratio_ci(num, den, n, BOOT_RESAMPLES, s->seed ^ (uint64_t)i, 0.95,
-					 &st->overhead_lo, &st->overhead_hi);
-	st->p_value = pcost_welch_p(wa, na, wb, nb);
-	st->significant = !isnan(st->p_value) && st->p_value < 0.05 && !isnan(st->overhead_lo) &&
-			  (st->overhead_lo > 0 || st->overhead_hi < 0);
-	if (!isnan(st->extra_ns)) {
-		st->extra_cycles = s->tsc_hz > 0 ? st->extra_ns * s->tsc_hz / 1e9 : 0;
-		if (st->events == 0 && all[st->baseline].events)
-			st->events = all[st->baseline].events;
-		if (st->events)
-			st->per_event_ns = st->extra_ns / (double)st->events;
-	}
-	free(num);
-	free(den);
-	free(wa);
-	free(wb);
+	free(x);
+	free(y);
 }
 
 /*
- * --scale: configurations with the same workload, monitor and variant at
- * different sizes.  Baselines fit wall = fixed + per_event x events; monitored
- * configurations fit their extra time over the baseline of the same size, so
- * fixed is the monitor's start-up cost and the slope its cost per event.
+ * The two costs from the workload's own timed region: per block, the extra
+ * inside the region / events is the cost per event, the extra outside it
+ * (whole run minus region) the fixed cost; t intervals over the blocks.
  */
-static void fit(const struct pcost_session *s, struct pcost_config_stats *st)
+static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
 {
-	for (size_t i = 0; i < s->nconfigs; i++) {
-		const struct pcost_config *c = &s->configs[i];
-		double *x = NULL, *y = NULL, a, b, r2;
-		size_t n = 0, cap = 0, nscales = 0;
-		double first_scale = NAN;
+	const struct pcost_config *c = &s->configs[i], *b = &s->configs[st->baseline];
+	double *tx, *ty, *wx, *wy, ev = rate_events(c, st);
+	uint32_t *tb, *wb;
+	size_t nt = pcost_pair_blocks(c, b, PCOST_METRIC_TIMED, &tx, &ty, &tb);
+	size_t nw = pcost_pair_blocks(c, b, PCOST_METRIC_WALL, &wx, &wy, &wb);
+	double *pe = xcalloc(nt + 1, sizeof(double)), *fx = xcalloc(nt + 1, sizeof(double));
+	size_t n = 0;
 
-		if (st[i].has_fit)
-			continue;
-		for (size_t j = 0; j < s->nconfigs; j++) {
-			const struct pcost_config *d = &s->configs[j];
-			double base = 0;
-
-			if (!same(d->workload, c->workload) || !same(d->monitor, c->monitor) ||
-			    !same(d->variant, c->variant) || !st[j].nok)
-				continue;
-			if (st[j].baseline >= 0) {
-				if (!st[st[j].baseline].nok)
-					continue;
-				base = st[st[j].baseline].wall.mean;
-			} else if (!is_baseline(s, d)) {
-				continue;
-			}
-			for (size_t k = 0; k < d->nsamples; k++) {
-				const struct pcost_run_sample *smp = &d->samples[k];
-
-				if (!measured(smp))
-					continue;
-				if (isnan(first_scale))
-					first_scale = smp->scale;
-				else if (smp->scale != first_scale && nscales < 2)
-					nscales = 2;
-				xgrow((void **)&x, &cap, n + 1, sizeof(double));
-				y = xrealloc(y, cap * sizeof(double));
-				x[n] = (double)(smp->events ? smp->events : st[j].events);
-				y[n] = (double)smp->wall_ns - base;
+	for (size_t k = 0; k < nt && !isnan(ev); k++)
+		for (size_t j = 0; j < nw; j++)
+			if (wb[j] == tb[k]) {
+				pe[n] = (tx[k] - ty[k]) / ev;
+				fx[n] = (wx[j] - wy[j]) - (tx[k] - ty[k]);
 				n++;
+				break;
 			}
-		}
-		if (nscales >= 2 && pcost_linfit(x, y, n, &a, &b, &r2) == 0) {
-			for (size_t j = 0; j < s->nconfigs; j++) {
-				const struct pcost_config *d = &s->configs[j];
+	if (n) {
+		pcost_mean_ci(pe, n, PCOST_CONF, &st->per_event_ns, &st->per_event_ns_lo,
+			      &st->per_event_ns_hi);
+		pcost_mean_ci(fx, n, PCOST_CONF, &st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi);
+		st->per_event_source = "timed region";
+	}
+	free(tx);
+	free(ty);
+	free(tb);
+	free(wx);
+	free(wy);
+	free(wb);
+	free(pe);
+	free(fx);
+}
 
-				if (same(d->workload, c->workload) && same(d->monitor, c->monitor) &&
-				    same(d->variant, c->variant)) {
-					st[j].has_fit = true;
-					st[j].fit_fixed_ns = a;
-					st[j].fit_per_event_ns = b;
-					st[j].fit_r2 = r2;
-				}
-			}
-		}
+/* probes: a probe build's dormant run against the no-probe build (timed region when both have one). */
+static void dormant(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
+{
+	const struct pcost_config *c = &s->configs[i];
+	struct pcost_paired p;
+	double *x, *y, hits = rate_events(c, st);
+	size_t n;
+
+	set_nan(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi);
+	set_nan(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi);
+	if ((st->noprobe = find_noprobe(s, i)) < 0)
+		return;
+	st->dormant_source = "timed region";
+	n = pcost_pair_blocks(c, &s->configs[st->noprobe], PCOST_METRIC_TIMED, &x, &y, NULL);
+	if (n < 2) {
 		free(x);
 		free(y);
+		st->dormant_source = "elapsed";
+		n = pcost_pair_blocks(c, &s->configs[st->noprobe], PCOST_METRIC_WALL, &x, &y, NULL);
 	}
+	pcost_paired(x, y, n, PCOST_CONF, &p);
+	set3(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi, p.ratio,
+	     p.ratio_lo, p.ratio_hi);
+	set3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi, p.diff,
+	     p.diff_lo, p.diff_hi);
+	scale3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi,
+	       1 / hits);
+	st->dormant_se = p.diff_se / hits;
+	st->dormant_df = p.df;
+	free(x);
+	free(y);
+}
+
+/* Arguments without the layout=... word: what the code-layout copies of one build share. */
+static void args_without_layout(const char *a, char *out, size_t len)
+{
+	const char *l = a ? strstr(a, "layout=") : NULL;
+
+	if (!l || (l != a && l[-1] != ' ')) {
+		snprintf(out, len, "%s", a ? a : "");
+		return;
+	}
+	snprintf(out, len, "%.*s%s", (int)(l - a), a, l + strcspn(l, " ") + (l[strcspn(l, " ")] == ' '));
+	/* "... kernel=all layout=a32": the blank before a last word goes with it. */
+	if (*out && out[strlen(out) - 1] == ' ')
+		out[strlen(out) - 1] = 0;
+}
+
+static bool same_build(const struct pcost_config *a, const struct pcost_config *b)
+{
+	char x[512], y[512];
+
+	if (!same(a->workload, b->workload) || !same(a->variant, b->variant) ||
+	    !same(a->monitor, b->monitor) || scale_of(a) != scale_of(b))
+		return false;
+	args_without_layout(a->workload_args, x, sizeof(x));
+	args_without_layout(b->workload_args, y, sizeof(y));
+	return !strcmp(x, y);
+}
+
+/* The mean of a build's dormant cost over its code layouts (see analyze.h). */
+static void dormant_layouts(const struct pcost_session *s, struct pcost_config_stats *st)
+{
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		double sum = 0, var = 0, den = 0, lo = INFINITY, hi = -INFINITY, m, se, df, t;
+		size_t n = 0;
+
+		if (st[i].noprobe < 0)
+			continue;
+		for (size_t j = 0; j < s->nconfigs; j++) {
+			double d = st[j].dormant_per_hit_ns, v = st[j].dormant_se * st[j].dormant_se;
+
+			if (st[j].noprobe < 0 || !same_build(&s->configs[i], &s->configs[j]) ||
+			    !isfinite(d) || !isfinite(v))
+				continue;
+			sum += d;
+			var += v;
+			den += v > 0 ? v * v / st[j].dormant_df : 0;
+			lo = fmin(lo, d);
+			hi = fmax(hi, d);
+			n++;
+		}
+		st[i].dormant_layouts = n;
+		if (!n)
+			continue;
+		m = sum / (double)n;
+		se = sqrt(var) / (double)n;
+		df = den > 0 ? var * var / den : NAN;
+		t = pcost_t_quantile(PCOST_CONF, df);
+		set3(&st[i].dormant_all_per_hit_ns, &st[i].dormant_all_per_hit_ns_lo,
+		     &st[i].dormant_all_per_hit_ns_hi, m, m - t * se, m + t * se);
+		st[i].dormant_spread_min = lo;
+		st[i].dormant_spread_max = hi;
+	}
+}
+
+/* Arguments equal but for one word (the size), in the same order. */
+static bool args_differ_in_one_word(const char *a, const char *b)
+{
+	int diff = 0;
+
+	a = a ? a : "";
+	b = b ? b : "";
+	while (*a || *b) {
+		size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+		const char *ea = memchr(a, '=', la), *eb = memchr(b, '=', lb);
+
+		if (!*a || !*b)
+			return false;
+		/* k=v words must keep their key. */
+		if ((ea != NULL) != (eb != NULL) || (ea && (ea - a != eb - b || memcmp(a, b, (size_t)(ea - a)))))
+			return false;
+		if (la != lb || memcmp(a, b, la))
+			diff++;
+		a += la + (a[la] == ' ');
+		b += lb + (b[lb] == ' ');
+	}
+	return diff == 1;
+}
+
+/* Same fit: same workload, monitor and variant, and the same arguments but the size. */
+static bool same_fit_group(const struct pcost_config *a, const struct pcost_config *b)
+{
+	if (!same(a->workload, b->workload) || !same(a->monitor, b->monitor) ||
+	    !same(a->variant, b->variant))
+		return false;
+	if (same(a->workload_args, b->workload_args))
+		return true;
+	return scale_of(a) != scale_of(b) && args_differ_in_one_word(a->workload_args, b->workload_args);
+}
+
+/*
+ * Points of one fit group: (block, events, y) where y is the wall time of a
+ * baseline, or a monitored run's extra over its baseline in the same block,
+ * so the fixed cost is the monitor's start-up and the slope its cost per event.
+ */
+static void fit_group(const struct pcost_session *s, size_t g, struct pcost_config_stats *st)
+{
+	size_t cap = 16, n = 0, nscales = 0;
+	uint32_t *blk = xcalloc(cap, sizeof(uint32_t));
+	double *x = xcalloc(cap, sizeof(double)), *y = xcalloc(cap, sizeof(double)), first = NAN;
+	struct pcost_fit f;
+
+	for (size_t j = g; j < s->nconfigs; j++) {
+		const struct pcost_config *d = &s->configs[j];
+		double *px, *py, ev = rate_events(d, &st[j]);
+		uint32_t *pb;
+		size_t np;
+
+		if ((st[j].fit_group >= 0 && st[j].fit_group != (int)g) ||
+		    !same_fit_group(&s->configs[g], d) || isnan(ev))
+			continue;
+		st[j].fit_group = (int)g;
+		if (st[j].baseline >= 0)
+			np = pcost_pair_blocks(d, &s->configs[st[j].baseline], PCOST_METRIC_WALL, &px, &py, &pb);
+		else
+			np = pcost_pair_blocks(d, d, PCOST_METRIC_WALL, &px, &py, &pb);
+		if (np && isnan(first))
+			first = scale_of(d);
+		else if (np && scale_of(d) != first)
+			nscales = 2;
+		for (size_t k = 0; k < np; k++) {
+			if (n + 1 > cap) {
+				cap *= 2;
+				blk = xrealloc(blk, cap * sizeof(uint32_t));
+				x = xrealloc(x, cap * sizeof(double));
+				y = xrealloc(y, cap * sizeof(double));
+			}
+			blk[n] = pb[k];
+			x[n] = ev;
+			y[n] = st[j].baseline >= 0 ? px[k] - py[k] : px[k];
+			n++;
+		}
+		free(px);
+		free(py);
+		free(pb);
+	}
+	if (nscales >= 2 && pcost_block_fit(blk, x, y, n, PCOST_CONF, &f) == 0) {
+		for (size_t j = g; j < s->nconfigs; j++) {
+			if (st[j].fit_group != (int)g)
+				continue;
+			st[j].has_fit = true;
+			st[j].fit_nblocks = f.nblocks;
+			set3(&st[j].fit_fixed_ns, &st[j].fit_fixed_ns_lo, &st[j].fit_fixed_ns_hi,
+			     f.fixed, f.fixed_lo, f.fixed_hi);
+			set3(&st[j].fit_per_event_ns, &st[j].fit_per_event_ns_lo,
+			     &st[j].fit_per_event_ns_hi, f.slope, f.slope_lo, f.slope_hi);
+			st[j].fit_r2 = f.r2;
+		}
+	}
+	free(blk);
+	free(x);
+	free(y);
+}
+
+static void fits(const struct pcost_session *s, struct pcost_config_stats *st)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		st[i].fit_group = -1;
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (st[i].fit_group < 0 && st[i].nok)
+			fit_group(s, i, st);
+}
+
+/* The two costs of a monitored configuration: timed region first, the fit otherwise. */
+static void two_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
+{
+	if (st->baseline < 0)
+		return;
+	timed_costs(s, i, st);
+	if (st->per_event_source)
+		return;
+	if (st->has_fit) {
+		set3(&st->per_event_ns, &st->per_event_ns_lo, &st->per_event_ns_hi,
+		     st->fit_per_event_ns, st->fit_per_event_ns_lo, st->fit_per_event_ns_hi);
+		set3(&st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi, st->fit_fixed_ns,
+		     st->fit_fixed_ns_lo, st->fit_fixed_ns_hi);
+		st->per_event_source = "scale fit";
+	} else if (isnan(rate_events(&s->configs[i], st))) {
+		st->per_event_why = "no event count (give --events N)";
+	} else {
+		st->per_event_why = "no timed region: start-up and per-event cost cannot be "
+				    "told apart (use --scale)";
+	}
+}
+
+static void init_nan(struct pcost_config_stats *st)
+{
+	set_nan(&st->overhead, &st->overhead_lo, &st->overhead_hi);
+	set_nan(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi);
+	set_nan(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi);
+	set_nan(&st->per_event_ns, &st->per_event_ns_lo, &st->per_event_ns_hi);
+	set_nan(&st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi);
+	set_nan(&st->fit_fixed_ns, &st->fit_fixed_ns_lo, &st->fit_fixed_ns_hi);
+	set_nan(&st->fit_per_event_ns, &st->fit_per_event_ns_lo, &st->fit_per_event_ns_hi);
+	set_nan(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi);
+	set_nan(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi);
+	set_nan(&st->dormant_all_per_hit_ns, &st->dormant_all_per_hit_ns_lo,
+		&st->dormant_all_per_hit_ns_hi);
+	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = st->dormant_df = NAN;
+	st->p_value = st->fit_r2 = st->overhead_se = st->overhead_df = NAN;
+	st->noprobe = -1;
 }
 
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out)
 {
-	struct pcost_config_stats *st = xcalloc(s->nconfigs ? s->nconfigs : 1, sizeof(*st));
+	struct pcost_config_stats *st;
 
-	if (s->kind == PCOST_SESSION_COUNTERS) {
-		free(st);
+	if (s->kind == PCOST_SESSION_COUNTERS)
 		return -EINVAL;
+	st = xcalloc(s->nconfigs ? s->nconfigs : 1, sizeof(*st));
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		init_nan(&st[i]);
+		st[i].baseline = find_baseline(s, i);
+		basic(&s->configs[i], &st[i]);
 	}
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		st[i].baseline = find_baseline(s, i);
-		basic(s, i, &st[i]);
+		if (st[i].baseline >= 0) {
+			/* A monitored run of a command gives no count: its baseline's is the one. */
+			if (!st[i].events)
+				st[i].events = st[st[i].baseline].events;
+			paired_wall(s, i, &st[i]);
+		}
+		dormant(s, i, &st[i]);
 	}
+	dormant_layouts(s, st);
+	fits(s, st);
 	for (size_t i = 0; i < s->nconfigs; i++)
-		overhead(s, i, &st[i], st);
-	fit(s, st);
+		two_costs(s, i, &st[i]);
 	*out = st;
 	return 0;
 }

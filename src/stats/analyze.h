@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * analyze: the statistics of a run/probes session, computed from its raw
- * samples only (so live output, `show`, `report`, plots and `compare` agree).
+ * samples only (so live output, `show`, `report`, plots and `compare` agree;
+ * renderers print these figures and compute none).
  *
  * Baseline of a configuration: the configuration of the same session with the
  * same workload, workload_args and variant whose monitor is "none" (run) or
- * "dormant" (probes).  Overheads are paired within blocks (ratio of block
- * means), and their CI is a seeded bootstrap over blocks.
- * Owned by the `run` area (issue 3).
+ * "dormant" (probes).  Every figure against it comes from the runs paired
+ * within blocks (pcost_pair_blocks) and carries a 95% interval from that
+ * paired design (stats.h: Fieller for ratios, paired t for differences, t over
+ * per-block fits for --scale).  NaN: not measured (renderers print null,
+ * empty or n/a).
  */
 #ifndef PCOST_ANALYZE_H
 #define PCOST_ANALYZE_H
@@ -19,20 +22,24 @@
 #include "core/result.h"
 #include "stats/stats.h"
 
+/* Confidence of every interval analyze computes. */
+#define PCOST_CONF 0.95
+
 struct pcost_config_stats {
 	size_t nok, nfailed, noutliers;
 	struct pcost_summary wall;	/* ns, measured (non-warm-up, non-failed) samples */
 	struct pcost_summary user, sys;	/* ns */
 	double cpu_util;		/* (user + sys) / wall */
 	int baseline;			/* index of the baseline config, -1 when this is one */
-	double overhead;		/* mean(this)/mean(baseline) - 1, as a fraction */
-	double overhead_lo, overhead_hi; /* 95% bootstrap CI over paired blocks */
-	double p_value;			/* Welch */
-	bool significant;		/* p < 0.05 and CI excludes 0 */
-	double extra_ns;		/* mean wall - baseline mean wall */
-	double extra_cycles;		/* extra_ns x TSC Hz (0 when TSC unknown) */
-	uint64_t events;		/* events per run (median of reports / --events) */
-	double per_event_ns;		/* extra_ns / events; NAN when no events */
+	size_t npairs;			/* blocks where this and the baseline both ran */
+	double overhead;		/* mean(this)/mean(baseline) - 1 over the pairs, a fraction */
+	double overhead_lo, overhead_hi; /* Fieller 95% interval over paired blocks */
+	double overhead_se, overhead_df; /* delta-method standard error, n - 1 (to combine) */
+	double p_value;			/* paired t test of the per-block differences */
+	bool significant;		/* p < 0.05 (then the overhead interval excludes 0) */
+	double extra_ns, extra_ns_lo, extra_ns_hi; /* mean per-block wall difference */
+	double extra_cycles, extra_cycles_lo, extra_cycles_hi; /* x TSC Hz; NaN when TSC unknown */
+	uint64_t events;		/* events per run (median of reports / --events); 0 unknown */
 	int64_t monitor_events;		/* what the monitor counted (median), -1 unknown */
 	/*
 	 * Events made minus events the monitor saw (median over runs), when both
@@ -41,11 +48,61 @@ struct pcost_config_stats {
 	 */
 	bool has_lost;
 	int64_t lost_events;
-	bool has_fit;			/* --scale: time = fixed + per_event x events */
-	double fit_fixed_ns, fit_per_event_ns, fit_r2;
+	/*
+	 * Two costs.  per event: the timed-region difference / events where the
+	 * workload times itself, else the --scale fit's slope; fixed: the
+	 * whole-run extra minus per event x events (timed region), else the fit's
+	 * intercept.  NaN with per_event_why set when they cannot be separated.
+	 */
+	double per_event_ns, per_event_ns_lo, per_event_ns_hi;
+	double fixed_ns, fixed_ns_lo, fixed_ns_hi;
+	const char *per_event_source;	/* "timed region", "scale fit" or NULL */
+	const char *per_event_why;	/* why per_event_ns is NaN, NULL otherwise */
+	/* --scale: time = fixed + per_event x events over the configurations of one fit group */
+	bool has_fit;
+	int fit_group;			/* index of the group's first configuration */
+	size_t fit_nblocks;		/* blocks fitted on their own (the t intervals' n) */
+	double fit_fixed_ns, fit_fixed_ns_lo, fit_fixed_ns_hi;
+	double fit_per_event_ns, fit_per_event_ns_lo, fit_per_event_ns_hi;
+	double fit_r2;
+	/* probes: a probe build's dormant run against the no-probe build's, same size */
+	int noprobe;			/* index of that configuration, -1 when none */
+	double dormant_overhead, dormant_overhead_lo, dormant_overhead_hi;
+	double dormant_per_hit_ns, dormant_per_hit_ns_lo, dormant_per_hit_ns_hi;
+	const char *dormant_source;	/* "timed region" or "elapsed" */
+	double dormant_se, dormant_df;	/* of dormant_per_hit_ns, to combine layouts */
+	/*
+	 * The same build at every code layout of the session (layout=... in the
+	 * arguments): the mean of their dormant costs per hit with its interval
+	 * (independent estimates, Welch-Satterthwaite df) and the spread (least
+	 * and greatest layout).  Equal in the rows of every layout of the build.
+	 */
+	size_t dormant_layouts;
+	double dormant_all_per_hit_ns, dormant_all_per_hit_ns_lo, dormant_all_per_hit_ns_hi;
+	double dormant_spread_min, dormant_spread_max;
+	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
+	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
 };
 
 /* Analyze every configuration of s; *out gets s->nconfigs rows (caller frees). */
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out);
+
+/* What pcost_pair_blocks pairs. */
+enum pcost_metric {
+	PCOST_METRIC_WALL,	/* wall_ns */
+	PCOST_METRIC_TIMED,	/* timed_ns (samples without one are left out) */
+};
+
+/*
+ * The one pairing of the block design: for each measured (non-warm-up,
+ * non-failed) sample of c, the measured sample of b from the same block.
+ * *x gets c's values, *y b's, *blocks (may be NULL) the block numbers, all
+ * malloc'd (caller frees, even when 0 pairs); returns the number of pairs.
+ */
+size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
+			 enum pcost_metric m, double **x, double **y, uint32_t **blocks);
+
+/* Whether a sample counts in the statistics: neither warm-up nor failed. */
+bool pcost_sample_measured(const struct pcost_run_sample *x);
 
 #endif

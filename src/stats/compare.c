@@ -13,12 +13,6 @@
 #include "stats/stats.h"
 #include "core/util.h"
 
-/* Percentile bootstrap, >= 2000 resamples (Efron & Tibshirani 1993, ch. 13)... */
-#define BOOT_RESAMPLES 2000
-/* ...but at most this many sample draws in all, so 10^5-sample counter series stay quick. */
-#define BOOT_MAX_DRAWS 20000000.0
-#define BOOT_MIN_RESAMPLES 200
-
 static bool same(const char *x, const char *y)
 {
 	return (!x && !y) || (x && y && !strcmp(x, y));
@@ -65,129 +59,16 @@ static double *measured_walls(const struct pcost_config *c, size_t *n)
 	return w;
 }
 
-/*
- * CI of mean(b)/mean(a) - 1 by resampling each side on its own: two sessions
- * are independent runs, so there are no blocks to pair (stats.h's bootstrap
- * is the paired one, for overheads within a session).
- */
-static void boot_change(const double *a, size_t na, const double *b, size_t nb, uint64_t seed,
-			double *lo, double *hi)
-{
-	double draws = (double)(na + nb);
-	unsigned r = BOOT_RESAMPLES;
-	uint64_t st = seed;
-	double *ratio;
-	size_t k = 0;
-
-	if (draws * r > BOOT_MAX_DRAWS)
-		r = (unsigned)fmax(BOOT_MIN_RESAMPLES, BOOT_MAX_DRAWS / draws);
-	ratio = xcalloc(r, sizeof(double));
-	for (unsigned i = 0; i < r; i++) {
-		double sa = 0, sb = 0;
-
-		for (size_t j = 0; j < na; j++)
-			sa += a[pcost_rand_next(&st) % na];
-		for (size_t j = 0; j < nb; j++)
-			sb += b[pcost_rand_next(&st) % nb];
-		if (sa > 0)
-			ratio[k++] = (sb / (double)nb) / (sa / (double)na) - 1;
-	}
-	*lo = k ? pcost_quantile(ratio, k, 0.025) : NAN;
-	*hi = k ? pcost_quantile(ratio, k, 0.975) : NAN;
-	free(ratio);
-}
-
-/* Measured (config i, its baseline) wall pairs of each block both have; *n pairs. */
-static void block_pairs(const struct pcost_session *s, size_t i, int base, double **mon,
-			double **bas, size_t *n)
-{
-	const struct pcost_config *c = &s->configs[i], *b = &s->configs[base];
-
-	*mon = xcalloc(c->nsamples + 1, sizeof(double));
-	*bas = xcalloc(c->nsamples + 1, sizeof(double));
-	*n = 0;
-	for (size_t k = 0; k < c->nsamples; k++) {
-		const struct pcost_run_sample *x = &c->samples[k];
-
-		if (x->warmup || x->failed)
-			continue;
-		for (size_t m = 0; m < b->nsamples; m++) {
-			const struct pcost_run_sample *y = &b->samples[m];
-
-			if (y->block == x->block && !y->warmup && !y->failed) {
-				(*mon)[*n] = (double)x->wall_ns;
-				(*bas)[*n] = (double)y->wall_ns;
-				(*n)++;
-				break;
-			}
-		}
-	}
-}
-
-/* One resample of a session's overhead: n blocks drawn with replacement, pairs kept. */
-static double resampled_overhead(const double *mon, const double *bas, size_t n, uint64_t *st)
-{
-	double sm = 0, sb = 0;
-
-	for (size_t j = 0; j < n; j++) {
-		size_t k = pcost_rand_next(st) % n;
-
-		sm += mon[k];
-		sb += bas[k];
-	}
-	return sb > 0 ? sm / sb - 1 : NAN;
-}
-
-/*
- * CI of the change in overhead, in points: each session's blocks resampled on
- * their own (the sessions are independent), the pairing within a block kept
- * (as analyze.h does for one session's overhead).
- */
-static void boot_overhead_change(const struct pcost_session *a, size_t ia, int ba,
-				 const struct pcost_session *b, size_t ib, int bb, uint64_t seed,
-				 double *lo, double *hi)
-{
-	double *ma, *xa, *mb, *xb, *d = xcalloc(BOOT_RESAMPLES, sizeof(double));
-	size_t na, nb, k = 0;
-	uint64_t st = seed;
-
-	block_pairs(a, ia, ba, &ma, &xa, &na);
-	block_pairs(b, ib, bb, &mb, &xb, &nb);
-	*lo = *hi = NAN;
-	if (na >= 2 && nb >= 2) {
-		for (unsigned r = 0; r < BOOT_RESAMPLES; r++) {
-			double oa = resampled_overhead(ma, xa, na, &st);
-			double ob = resampled_overhead(mb, xb, nb, &st);
-
-			if (isfinite(oa) && isfinite(ob))
-				d[k++] = (ob - oa) * 100;
-		}
-		if (k) {
-			*lo = pcost_quantile(d, k, 0.025);
-			*hi = pcost_quantile(d, k, 0.975);
-		}
-	}
-	free(ma);
-	free(xa);
-	free(mb);
-	free(xb);
-	free(d);
-}
-
 static void fill_change(struct pcost_compare_row *r, const double *a, size_t na, const double *b,
-			size_t nb, uint64_t seed)
+			size_t nb)
 {
 	r->na = na;
 	r->nb = nb;
 	r->mean_a = na ? pcost_mean(a, na) : NAN;
 	r->mean_b = nb ? pcost_mean(b, nb) : NAN;
-	r->change = r->mean_a > 0 ? r->mean_b / r->mean_a - 1 : NAN;
-	r->change_lo = r->change_hi = NAN;
-	r->p = NAN;
-	if (na >= 2 && nb >= 2) {
-		boot_change(a, na, b, nb, seed, &r->change_lo, &r->change_hi);
-		r->p = pcost_welch_p(a, na, b, nb);
-	}
+	/* Two sessions share no blocks: the unpaired (Welch) interval and test. */
+	pcost_ratio_ci_unpaired(a, na, b, nb, PCOST_CONF, &r->change, &r->change_lo, &r->change_hi);
+	r->p = na >= 2 && nb >= 2 ? pcost_welch_p(a, na, b, nb) : NAN;
 	r->significant = r->p < 0.05 && (r->change_lo > 0 || r->change_hi < 0);
 }
 
@@ -208,7 +89,7 @@ static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, c
 }
 
 static void compare_configs(const struct pcost_session *a, const struct pcost_session *b,
-			    double threshold, uint64_t seed, struct pcost_compare *c, size_t *cap)
+			    double threshold, struct pcost_compare *c, size_t *cap)
 {
 	struct pcost_config_stats *sa = NULL, *sb = NULL;
 	bool *used_b = xcalloc(b->nconfigs + 1, sizeof(bool));
@@ -229,7 +110,7 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 		struct pcost_compare_row *r = add_row(c, cap, cfg_name(&a->configs[i]), (int)i, (int)j);
 		double *wa = measured_walls(&a->configs[i], &na), *wb = measured_walls(&b->configs[j], &nb);
 
-		fill_change(r, wa, na, wb, nb, seed + i);
+		fill_change(r, wa, na, wb, nb);
 		free(wa);
 		free(wb);
 		if (sa && sb && sa[i].baseline >= 0 && sb[j].baseline >= 0 && isfinite(sa[i].overhead) &&
@@ -242,8 +123,10 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 			r->ovh_b_lo = sb[j].overhead_lo;
 			r->ovh_b_hi = sb[j].overhead_hi;
 			r->delta_pts = (r->ovh_b - r->ovh_a) * 100;
-			boot_overhead_change(a, i, sa[i].baseline, b, j, sb[j].baseline, seed ^ (i + 1),
-					     &r->delta_lo, &r->delta_hi);
+			/* Each session's overhead from its own paired blocks; the two are independent. */
+			pcost_welch_ci(r->delta_pts, 100 * sa[i].overhead_se, sa[i].overhead_df,
+				       100 * sb[j].overhead_se, sb[j].overhead_df, PCOST_CONF,
+				       &r->delta_lo, &r->delta_hi);
 			r->delta_significant = r->delta_lo > 0 || r->delta_hi < 0;
 			r->regression = r->delta_pts > threshold && r->delta_lo > 0;
 		} else {
@@ -272,7 +155,7 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 }
 
 static void compare_series(const struct pcost_session *a, const struct pcost_session *b,
-			   double threshold, uint64_t seed, struct pcost_compare *c, size_t *cap)
+			   double threshold, struct pcost_compare *c, size_t *cap)
 {
 	bool *used_b = xcalloc(b->nseries + 1, sizeof(bool));
 	size_t first = c->nrows;
@@ -289,7 +172,7 @@ static void compare_series(const struct pcost_session *a, const struct pcost_ses
 		used_b[j] = true;
 		struct pcost_compare_row *r = add_row(c, cap, series_name(x), (int)i, (int)j);
 
-		fill_change(r, x->ns, x->n, b->series[j].ns, b->series[j].n, seed + 7919 * i);
+		fill_change(r, x->ns, x->n, b->series[j].ns, b->series[j].n);
 		/* A counter operation's time is itself the cost: gate on its change. */
 		r->delta_pts = r->change * 100;
 		r->delta_lo = r->change_lo * 100;
@@ -313,7 +196,7 @@ static void compare_series(const struct pcost_session *a, const struct pcost_ses
 }
 
 int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_session *b,
-			   double threshold_pct, uint64_t seed, struct pcost_compare *out)
+			   double threshold_pct, struct pcost_compare *out)
 {
 	size_t cap = 0;
 
@@ -321,9 +204,9 @@ int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_ses
 	if (a->kind != b->kind)
 		return -EINVAL;
 	if (a->kind == PCOST_SESSION_COUNTERS)
-		compare_series(a, b, threshold_pct, seed, out, &cap);
+		compare_series(a, b, threshold_pct, out, &cap);
 	else
-		compare_configs(a, b, threshold_pct, seed, out, &cap);
+		compare_configs(a, b, threshold_pct, out, &cap);
 	pcost_env_diff(a->env_json, b->env_json, &out->diffs, &out->ndiffs);
 	return 0;
 }

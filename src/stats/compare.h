@@ -2,7 +2,7 @@
 /*
  * compare: two stored sessions side by side.  Configurations match on
  * (workload, workload_args, monitor, variant); counter series on (interface,
- * op, events).  For each match: both means, the change with a bootstrap CI and
+ * op, events).  For each match: both means, the change with a Welch interval and
  * Welch's test, the overheads (analyze.h) and their change in points.
  * Owned by the store area (issue 6).
  */
@@ -21,15 +21,15 @@ struct pcost_compare_row {
 	size_t na, nb;		/* measured samples */
 	double mean_a, mean_b;	/* ns: wall per run (configs) or per operation (series) */
 	double change;		/* mean_b / mean_a - 1 */
-	double change_lo, change_hi; /* 95% bootstrap CI (unpaired: the sessions share no blocks) */
+	double change_lo, change_hi; /* 95% Welch interval on the log ratio (the sessions share no blocks) */
 	double p;		/* Welch, two-sided */
 	bool significant;	/* p < 0.05 and the CI excludes 0 */
 	bool has_overhead;	/* a monitored configuration with a baseline on both sides */
 	double ovh_a, ovh_b;	/* overhead fractions (analyze.h) */
 	double ovh_a_lo, ovh_a_hi, ovh_b_lo, ovh_b_hi;
 	double delta_pts;	/* (ovh_b - ovh_a) x 100; for series and baselines: change x 100 */
-	double delta_lo, delta_hi; /* 95% bootstrap CI of delta_pts (overheads: blocks of each
-				    * session resampled with their pairing; else the change CI) */
+	double delta_lo, delta_hi; /* 95% interval of delta_pts (overheads: each session's paired
+				    * standard error, Welch-Satterthwaite df; else the change CI) */
 	bool delta_significant;	/* that CI excludes 0 */
 	bool gated;		/* counts for --fail-above (overheads and counter costs, not baselines) */
 	bool regression;	/* delta_pts > threshold and delta_lo > 0 (and p < 0.05 for means) */
@@ -47,11 +47,11 @@ struct pcost_compare {
 };
 
 /*
- * Compare a (before) with b (after).  threshold_pct marks regressions; seed
- * makes the bootstrap repeatable.  -EINVAL when the kinds differ.
+ * Compare a (before) with b (after).  threshold_pct marks regressions.
+ * -EINVAL when the kinds differ.
  */
 int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_session *b,
-			   double threshold_pct, uint64_t seed, struct pcost_compare *out);
+			   double threshold_pct, struct pcost_compare *out);
 void pcost_compare_release(struct pcost_compare *c);
 
 /* Differences between two env fingerprint JSON texts (their "fields" objects). */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * stats: descriptive statistics, Student t, Welch's test, a paired-block
- * bootstrap and least squares.  The Student t distribution goes through the
+ * stats: descriptive statistics, Student t, Welch's test, least squares and
+ * an unbiased PRNG.  The Student t distribution goes through the
  * regularized incomplete beta function, evaluated by its continued fraction
  * (Numerical Recipes in C, 2nd ed., 6.4 "betacf", modified Lentz's method).
  */
@@ -191,7 +191,7 @@ static double ibeta(double a, double b, double x)
 }
 
 /* Two-sided tail P(|T_df| > t) = I_{df/(df+t^2)}(df/2, 1/2). */
-static double t_two_tail(double t, double df)
+double pcost_t_tail(double t, double df)
 {
 	t = fabs(t);
 	if (isinf(t))
@@ -206,12 +206,12 @@ double pcost_t_quantile(double conf, double df)
 	if (!(df > 0) || !(conf > 0) || !(conf < 1))
 		return NAN;
 	/* Bracket then bisect: the tail is monotone in t; 200 halvings reach DBL precision. */
-	while (t_two_tail(hi, df) > alpha && hi < 1e12)
+	while (pcost_t_tail(hi, df) > alpha && hi < 1e12)
 		hi *= 2;
 	for (int i = 0; i < 200; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (t_two_tail(mid, df) > alpha)
+		if (pcost_t_tail(mid, df) > alpha)
 			lo = mid;
 		else
 			hi = mid;
@@ -306,7 +306,7 @@ double pcost_welch_p(const double *a, size_t na, const double *b, size_t nb)
 	t = (ma - mb) / sqrt(se2);
 	/* Welch-Satterthwaite degrees of freedom. */
 	df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-	return t_two_tail(t, df);
+	return pcost_t_tail(t, df);
 }
 
 uint64_t pcost_rand_next(uint64_t *state)
@@ -319,8 +319,7 @@ uint64_t pcost_rand_next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* Uniform in [0, n) without modulo bias (Lemire's rejection on the low bits). */
-static size_t rand_below(uint64_t *state, size_t n)
+size_t pcost_rand_below(uint64_t *state, size_t n)
 {
 	uint64_t lim = UINT64_MAX - UINT64_MAX % n, r;
 
@@ -333,43 +332,11 @@ static size_t rand_below(uint64_t *state, size_t n)
 void pcost_shuffle(size_t *idx, size_t n, uint64_t *state)
 {
 	for (size_t i = n; i > 1; i--) {
-		size_t j = rand_below(state, i), t = idx[i - 1];
+		size_t j = pcost_rand_below(state, i), t = idx[i - 1];
 
 		idx[i - 1] = idx[j];
 		idx[j] = t;
 	}
-}
-
-void pcost_bootstrap_ratio_ci(const double *num, const double *den, size_t n,
-			      unsigned resamples, uint64_t seed, double conf,
-			      double *lo, double *hi)
-{
-	double *stat;
-	uint64_t st = seed;
-	size_t k = 0;
-
-	*lo = *hi = NAN;
-	if (n == 0 || resamples == 0)
-		return;
-	stat = xmalloc(resamples * sizeof(*stat));
-	for (unsigned r = 0; r < resamples; r++) {
-		double sn = 0, sd = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			size_t j = rand_below(&st, n);
-
-			sn += num[j];
-			sd += den[j];
-		}
-		if (sd != 0)
-			stat[k++] = sn / sd - 1;
-	}
-	if (k) {
-		qsort(stat, k, sizeof(*stat), cmp_double);
-		*lo = quantile_sorted(stat, k, (1 - conf) / 2);
-		*hi = quantile_sorted(stat, k, 1 - (1 - conf) / 2);
-	}
-	free(stat);
 }
 
 int pcost_linfit(const double *x, const double *y, size_t n, double *a, double *b, double *r2)

@@ -36,6 +36,8 @@ void pcost_summarize(const double *x, size_t n, struct pcost_summary *s);
 
 /* Two-sided Student t quantile: t such that P(|T_df| <= t) = conf. */
 double pcost_t_quantile(double conf, double df);
+/* Two-sided tail P(|T_df| > t). */
+double pcost_t_tail(double t, double df);
 /* Half width of the conf CI of the mean of x. */
 double pcost_ci_halfwidth(const double *x, size_t n, double conf);
 
@@ -48,21 +50,69 @@ size_t pcost_outliers(const double *x, size_t n, bool *flags);
 /* Welch's unequal-variance t-test: two-sided p-value that mean(a) == mean(b). */
 double pcost_welch_p(const double *a, size_t na, const double *b, size_t nb);
 
-/*
- * Percentile bootstrap CI (conf, e.g. 0.95) of mean(num)/mean(den) - 1 over
- * paired blocks: each resample draws n block indices with replacement.
- * Deterministic for a given seed.  resamples >= 2000 recommended.
- */
-void pcost_bootstrap_ratio_ci(const double *num, const double *den, size_t n,
-			      unsigned resamples, uint64_t seed, double conf,
-			      double *lo, double *hi);
-
 /* Ordinary least squares y = a + b x; r2 is the coefficient of determination. */
 int pcost_linfit(const double *x, const double *y, size_t n, double *a, double *b, double *r2);
 
-/* Small deterministic PRNG (splitmix64), for shuffles and bootstraps. */
+/* Small deterministic PRNG (splitmix64), for shuffles. */
 uint64_t pcost_rand_next(uint64_t *state);
+/*
+ * Uniform in [0, n) without modulo bias: draws at or above the largest
+ * multiple of n below 2^64 are rejected and drawn again.  n > 0.
+ */
+size_t pcost_rand_below(uint64_t *state, size_t n);
 /* Fisher-Yates shuffle of idx[0..n). */
 void pcost_shuffle(size_t *idx, size_t n, uint64_t *state);
+
+/* ---- inference from the paired block design (infer.c) ---- */
+
+/* Mean of x and its conf interval (Student t, n - 1 df); NaN bounds for n < 2. */
+void pcost_mean_ci(const double *x, size_t n, double conf, double *m, double *lo, double *hi);
+
+/*
+ * Paired blocks: x[i] (a monitored run) and y[i] (its baseline) ran in the
+ * same block i.  ratio = mean(x)/mean(y) - 1 with Fieller's interval; diff =
+ * mean(x - y) with the paired t interval; p is the paired t test of diff = 0
+ * (so p < 1 - conf exactly when both intervals exclude 0).  Standard errors
+ * (ratio_se by the delta method) and df (n - 1) are for combining estimates.
+ * Unknown figures are NaN (n < 2: no interval).
+ */
+struct pcost_paired {
+	size_t n;
+	double ratio, ratio_lo, ratio_hi, ratio_se;
+	double diff, diff_lo, diff_hi, diff_se;
+	double df, p;
+};
+void pcost_paired(const double *x, const double *y, size_t n, double conf, struct pcost_paired *p);
+
+/* Welch-Satterthwaite df of the sum of two independent estimates' variances. */
+double pcost_welch_df(double se_a, double df_a, double se_b, double df_b);
+/* est +- t(df_ws) sqrt(se_a^2 + se_b^2): an interval for a difference of independent estimates. */
+void pcost_welch_ci(double est, double se_a, double df_a, double se_b, double df_b, double conf,
+		    double *lo, double *hi);
+
+/*
+ * Two independent samples (two sessions): *r = mean(b)/mean(a) - 1 and its
+ * interval, Welch t on the log of the ratio (delta-method standard errors,
+ * Welch-Satterthwaite df).  NaN bounds when either side has fewer than 2.
+ */
+void pcost_ratio_ci_unpaired(const double *a, size_t na, const double *b, size_t nb, double conf,
+			     double *r, double *lo, double *hi);
+
+/*
+ * y = fixed + slope x, from points tagged with their block.  Each block with
+ * two sizes or more is fitted on its own; the estimates are the means of the
+ * per-block coefficients and their intervals Student t over those blocks
+ * (blocks are the independent replicates of the design).  With fewer than two
+ * such blocks: pooled OLS with its classical t intervals (n - 2 df), NaN
+ * bounds below 3 points.  r2: of the pooled fit.  -EINVAL / -EDOM as linfit.
+ */
+struct pcost_fit {
+	size_t nblocks;
+	double fixed, fixed_lo, fixed_hi;
+	double slope, slope_lo, slope_hi;
+	double r2;
+};
+int pcost_block_fit(const uint32_t *block, const double *x, const double *y, size_t n, double conf,
+		    struct pcost_fit *f);
 
 #endif

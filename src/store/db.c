@@ -71,7 +71,10 @@ static const char *const migrations[] = {
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);",
-	/* 2 -> 3: run --threads and --placement (0 and NULL where not varied) */
+	/* 2 -> 3: how busy the machine was around each run (NULL: not recorded) */
+	"ALTER TABLE run_sample ADD COLUMN other_cpu_ns INTEGER;"
+	"ALTER TABLE run_sample ADD COLUMN steal_ns INTEGER;",
+	/* 3 -> 4: run --threads and --placement (0 and NULL where not varied) */
 	"ALTER TABLE config ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE config ADD COLUMN placement TEXT;",
 };

@@ -24,7 +24,7 @@
 #include "core/result.h"
 
 /* Schema version this probecost writes (PRAGMA user_version). */
-#define PCOST_DB_SCHEMA_VERSION 3
+#define PCOST_DB_SCHEMA_VERSION 4
 
 struct pcost_db;
 

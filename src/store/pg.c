@@ -19,14 +19,13 @@
 #define PG_CONNECT_TIMEOUT "10"
 
 /*
- * Schema version 2, created whole on a database without one, then the steps
- * of pg_migrations[] up to PCOST_DB_SCHEMA_VERSION.  Same tables and columns
- * as the SQLite store (db.c), types mapped: INTEGER -> bigint (booleans ->
- * boolean), REAL -> double precision, BLOB -> bytea; session.id is an
- * identity column, so ids are unique across every writer.  A later schema
- * adds a migration step here with SQLite's.
+ * The schema PCOST_DB_SCHEMA_VERSION, created whole on a database without
+ * one.  Same tables and columns as the SQLite store (db.c), types mapped:
+ * INTEGER -> bigint (booleans -> boolean), REAL -> double precision,
+ * BLOB -> bytea; session.id is an identity column, so ids are unique across
+ * every writer.  A later schema adds a migration step here with SQLite's.
  */
-#define PG_BASE_VERSION 2
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 4, "add the PostgreSQL migration of the new schema");
 static const char pg_schema[] =
 	"CREATE TABLE probecost_schema (version integer NOT NULL);"
 	"CREATE TABLE session ("
@@ -44,6 +43,7 @@ static const char pg_schema[] =
 	"  idx bigint NOT NULL,"
 	"  workload text, workload_args text, monitor text, variant text, unit text,"
 	"  expected_events bigint NOT NULL,"
+	"  threads bigint NOT NULL DEFAULT 0, placement text,"	/* 0, NULL: not varied */
 	"  PRIMARY KEY (session_id, idx));"
 	"CREATE TABLE run_sample ("
 	"  session_id bigint NOT NULL, config_idx bigint NOT NULL, seq bigint NOT NULL,"
@@ -54,6 +54,7 @@ static const char pg_schema[] =
 	"  majflt bigint NOT NULL, nvcsw bigint NOT NULL, nivcsw bigint NOT NULL,"
 	"  has_report boolean NOT NULL, events bigint NOT NULL, timed_ns bigint NOT NULL,"
 	"  monitor_events bigint NOT NULL,"
+	"  other_cpu_ns bigint, steal_ns bigint,"	/* NULL: not recorded */
 	"  PRIMARY KEY (session_id, config_idx, seq),"
 	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
 	"    ON DELETE CASCADE);"
@@ -67,17 +68,18 @@ static const char pg_schema[] =
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
-	"INSERT INTO probecost_schema VALUES (2);";
+	"INSERT INTO probecost_schema VALUES (4);";
 
-/* pg_migrations[v - PG_BASE_VERSION] takes schema v to v + 1; never edit one, add one. */
-static const char *const pg_migrations[] = {
-	/* 2 -> 3: run --threads and --placement (0 and NULL where not varied) */
-	"ALTER TABLE config ADD COLUMN threads bigint NOT NULL DEFAULT 0;"
-	"ALTER TABLE config ADD COLUMN placement text;"
-	"UPDATE probecost_schema SET version = 3;",
+/* From version N (index) to N + 1, for stores made by an older probecost; as SQLite's. */
+static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
+	[2] = "ALTER TABLE run_sample ADD COLUMN other_cpu_ns bigint;"
+	      "ALTER TABLE run_sample ADD COLUMN steal_ns bigint;"
+	      "INSERT INTO probecost_schema VALUES (3);",
+	/* run --threads and --placement (0 and NULL where not varied) */
+	[3] = "ALTER TABLE config ADD COLUMN threads bigint NOT NULL DEFAULT 0;"
+	      "ALTER TABLE config ADD COLUMN placement text;"
+	      "INSERT INTO probecost_schema VALUES (4);",
 };
-_Static_assert(PCOST_DB_SCHEMA_VERSION == PG_BASE_VERSION + ARRAY_SIZE(pg_migrations),
-	       "add the PostgreSQL migration of the new schema");
 
 /* ---- URLs ------------------------------------------------------------------ */
 
@@ -414,30 +416,24 @@ static int pg_migrate(struct pg_db *p, enum pcost_db_mode mode)
 	}
 	if (version == PCOST_DB_SCHEMA_VERSION)
 		return pcost_pg_tx_end(p, 0);
-	if (mode == PCOST_DB_READ && version == 0) {
+	if (ours && version >= 2) {
+		/* An older store: the steps from its version (a reader migrates too, as SQLite's). */
+		for (int64_t v = version; v < PCOST_DB_SCHEMA_VERSION; v++) {
+			r = PQexec(p->conn, pg_migrations[v]);
+			if (PQresultStatus(r) != PGRES_COMMAND_OK)
+				return pcost_pg_rollback(p, pcost_pg_fail(p, r, "could not migrate the store"));
+			PQclear(r);
+		}
+		return pcost_pg_tx_end(p, 0);
+	}
+	if (mode == PCOST_DB_READ) {
 		snprintf(p->base.err, sizeof(p->base.err), "no store at '%s' yet", p->base.path);
 		return pcost_pg_rollback(p, -ENOENT);
 	}
-	if (version > 0 && version < PG_BASE_VERSION) {
-		snprintf(p->base.err, sizeof(p->base.err),
-			 "'%s' has schema version %" PRId64 ", which no probecost wrote to "
-			 "PostgreSQL; use another --db", p->base.path, version);
-		return pcost_pg_rollback(p, -EBADMSG);
-	}
-	if (version == 0) {
-		r = PQexec(p->conn, pg_schema);
-		if (PQresultStatus(r) != PGRES_COMMAND_OK)
-			return pcost_pg_rollback(p, pcost_pg_fail(p, r,
-							      "could not create the store's tables"));
-		PQclear(r);
-		version = PG_BASE_VERSION;
-	}
-	for (int64_t v = version; v < PCOST_DB_SCHEMA_VERSION; v++) {
-		r = PQexec(p->conn, pg_migrations[v - PG_BASE_VERSION]);
-		if (PQresultStatus(r) != PGRES_COMMAND_OK)
-			return pcost_pg_rollback(p, pcost_pg_fail(p, r, "could not migrate the store"));
-		PQclear(r);
-	}
+	r = PQexec(p->conn, pg_schema);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		return pcost_pg_rollback(p, pcost_pg_fail(p, r, "could not create the store's tables"));
+	PQclear(r);
 	return pcost_pg_tx_end(p, 0);
 }
 

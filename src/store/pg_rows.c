@@ -120,9 +120,9 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 	static const char sql[] =
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
-		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events)"
-		" VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,"
-		"$21,$22)";
+		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
+		" steal_ns) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,"
+		"$19,$20,$21,$22,$23,$24)";
 	const struct pcost_run_sample *r = &s->configs[i].samples[j];
 	char why[sizeof(r->fail_reason) + 1];
 	struct pg_params a = { 0 };
@@ -151,6 +151,13 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 	par_i64(&a, (int64_t)r->events);
 	par_i64(&a, (int64_t)r->timed_ns);
 	par_i64(&a, r->monitor_events);
+	if (r->has_busy) {
+		par_i64(&a, (int64_t)r->other_cpu_ns);
+		par_i64(&a, (int64_t)r->steal_ns);
+	} else {
+		par_text(&a, NULL);
+		par_text(&a, NULL);
+	}
 	return pg_put(p, sql, &a);
 }
 
@@ -341,7 +348,8 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 	int rc = select_of(p,
 			   "SELECT config_idx, block, ord, warmup, failed, wait_status, fail_reason,"
 			   " scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt, majflt, nvcsw,"
-			   " nivcsw, has_report, events, timed_ns, monitor_events FROM run_sample"
+			   " nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns"
+			   " FROM run_sample"
 			   " WHERE session_id = $1 ORDER BY config_idx, seq",
 			   s->id, &r);
 
@@ -377,6 +385,9 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 		x.events = (uint64_t)get_i64(r, k, c++);
 		x.timed_ns = (pcost_ns)get_i64(r, k, c++);
 		x.monitor_events = get_i64(r, k, c++);
+		x.has_busy = !PQgetisnull(r, k, c);
+		x.other_cpu_ns = (pcost_ns)get_i64(r, k, c++);
+		x.steal_ns = (pcost_ns)get_i64(r, k, c++);
 		pcost_config_add_sample(&s->configs[ci], &x);
 	}
 	PQclear(r);

@@ -85,6 +85,13 @@ static cJSON *sample_to_json(const struct pcost_run_sample *r)
 	add_num(o, "events", (double)r->events);
 	add_num(o, "timed_ns", (double)r->timed_ns);
 	add_num(o, "monitor_events", (double)r->monitor_events);
+	if (r->has_busy) {
+		add_num(o, "other_cpu_ns", (double)r->other_cpu_ns);
+		add_num(o, "steal_ns", (double)r->steal_ns);
+	} else {
+		cJSON_AddNullToObject(o, "other_cpu_ns");
+		cJSON_AddNullToObject(o, "steal_ns");
+	}
 	return o;
 }
 
@@ -171,8 +178,10 @@ __attribute__((format(printf, 3, 4))) static int fail(struct reader *r, const ch
 	return -EINVAL;
 }
 
-/* Only known members, each once: a typo or a smuggled field is an error. */
-/* known[0..nreq) must be there; known[nreq..n) may be. */
+/*
+ * Only known members, each once: a typo or a smuggled field is an error.
+ * known[0..nreq) must be there; known[nreq..n) may be (added in later versions).
+ */
 static int check_members_opt(struct reader *r, const cJSON *o, const char *const *known, size_t n,
 			     size_t nreq)
 {
@@ -339,7 +348,31 @@ static const char *const sample_keys[] = {
 	"block",   "order",	"warmup",	  "failed",  "wait_status", "fail_reason", "scale",
 	"wall_ns", "user_ns",	"sys_ns",	  "maxrss_kb", "minflt",    "majflt",	   "nvcsw",
 	"nivcsw",  "has_report", "events",	  "timed_ns", "monitor_events",
+	/* optional: null or absent when not recorded */
+	"other_cpu_ns", "steal_ns",
 };
+#define SAMPLE_REQUIRED 19
+_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 2, "two optional sample keys");
+
+/* other_cpu_ns and steal_ns: both numbers, or both null / absent (not recorded). */
+static int read_busy(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "other_cpu_ns");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "steal_ns");
+	double d;
+	int rc;
+
+	if ((!a || cJSON_IsNull(a)) && (!b || cJSON_IsNull(b)))
+		return 0;
+	if ((rc = get_int(r, o, "other_cpu_ns", 0, MAX_EXACT_INT, &d)))
+		return rc;
+	x->other_cpu_ns = (pcost_ns)d;
+	if ((rc = get_int(r, o, "steal_ns", 0, MAX_EXACT_INT, &d)))
+		return rc;
+	x->steal_ns = (pcost_ns)d;
+	x->has_busy = true;
+	return 0;
+}
 
 static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample *out)
 {
@@ -348,7 +381,7 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 	double d;
 	int rc;
 
-	if ((rc = check_members(r, o, sample_keys, ARRAY_SIZE(sample_keys))))
+	if ((rc = check_members_opt(r, o, sample_keys, ARRAY_SIZE(sample_keys), SAMPLE_REQUIRED)))
 		return rc;
 #define INT_FIELD(name, lo, hi)                                                                    \
 	do {                                                                                       \
@@ -371,6 +404,8 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 	INT_FIELD(timed_ns, 0, MAX_EXACT_INT);
 	INT_FIELD(monitor_events, -1, MAX_EXACT_INT);
 #undef INT_FIELD
+	if ((rc = read_busy(r, o, &x)))
+		return rc;
 	if ((rc = get_bool(r, o, "warmup", &x.warmup)) || (rc = get_bool(r, o, "failed", &x.failed)) ||
 	    (rc = get_bool(r, o, "has_report", &x.has_report)))
 		return rc;

@@ -116,8 +116,8 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 	static const char sql[] =
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
-		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
+		" steal_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
 	int rc = 0;
@@ -152,6 +152,13 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 		sqlite3_bind_int64(st, k++, (int64_t)r->events);
 		sqlite3_bind_int64(st, k++, (int64_t)r->timed_ns);
 		sqlite3_bind_int64(st, k++, r->monitor_events);
+		if (r->has_busy) {
+			sqlite3_bind_int64(st, k++, (int64_t)r->other_cpu_ns);
+			sqlite3_bind_int64(st, k++, (int64_t)r->steal_ns);
+		} else {
+			sqlite3_bind_null(st, k++);
+			sqlite3_bind_null(st, k++);
+		}
 		rc = step_done(db, st, "could not write to the store");
 	}
 	sqlite3_finalize(st);

@@ -16,20 +16,23 @@
 
 static const char *const kernel_names[PCOST_SK_N] = PCOST_STANFORD_KERNEL_NAMES;
 
-/* Variant names as users write them, their providers and entry points. */
+/* Variant names as users write them, their providers and entry points (one per code layout). */
+#define LAYOUTS(v) { v, v##_a32, v##_a64 }
 static const struct {
 	const char *name, *provider;
-	pcost_stanford_fn fn;
+	pcost_stanford_fn fn[PCOST_STANFORD_NLAYOUTS];
 } variants[PCOST_STANFORD_NVARIANTS] = {
-	{ "none", NULL, pcost_stanford_none },
-	{ "plain", "stanford_plain", pcost_stanford_plain },
-	{ "volatile", "stanford_volatile", pcost_stanford_volatile },
-	{ "plain-sem", "stanford_plain_sem", pcost_stanford_plain_sem },
-	{ "volatile-sem", "stanford_volatile_sem", pcost_stanford_volatile_sem },
+	{ "none", NULL, LAYOUTS(pcost_stanford_none) },
+	{ "plain", "stanford_plain", LAYOUTS(pcost_stanford_plain) },
+	{ "volatile", "stanford_volatile", LAYOUTS(pcost_stanford_volatile) },
+	{ "plain-sem", "stanford_plain_sem", LAYOUTS(pcost_stanford_plain_sem) },
+	{ "volatile-sem", "stanford_volatile_sem", LAYOUTS(pcost_stanford_volatile_sem) },
 };
 
+static const char *const layout_names[PCOST_STANFORD_NLAYOUTS] = { "default", "a32", "a64" };
+
 /* Parameter indices: the order of params[] below. */
-enum { P_SCALE, P_VARIANT, P_KERNEL };
+enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT };
 
 static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
@@ -40,6 +43,8 @@ static const struct pcost_param_desc params[] = {
 	[P_KERNEL] = { "kernel", PCOST_PARAM_ENUM, 0, 0, 0,
 		       "all|perm|towers|queens|intmm|puzzle|quick|bubble|tree|fft",
 		       "run every kernel, or only this one" },
+	[P_LAYOUT] = { "layout", PCOST_PARAM_ENUM, 0, 0, 0, "default|a32|a64",
+		       "code layout: as built, or functions, loops and jumps aligned to 32 or 64 bytes" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -66,17 +71,35 @@ const char *pcost_stanford_kernel_name(int k)
 	return k >= 0 && k < PCOST_SK_N ? kernel_names[k] : NULL;
 }
 
+const char *pcost_stanford_layout_name(int l)
+{
+	return l >= 0 && l < PCOST_STANFORD_NLAYOUTS ? layout_names[l] : NULL;
+}
+
+int pcost_stanford_layout_find(const char *name)
+{
+	for (int l = 0; l < PCOST_STANFORD_NLAYOUTS; l++)
+		if (!strcmp(layout_names[l], name))
+			return l;
+	return -1;
+}
+
+static int run_layout(int v, int layout, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N])
+{
+	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS || layout < 0 || layout >= PCOST_STANFORD_NLAYOUTS)
+		return -EINVAL;
+	return variants[v].fn[layout](mask, reps, hits);
+}
+
 int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N])
 {
-	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS)
-		return -EINVAL;
-	return variants[v].fn(mask, reps, hits);
+	return run_layout(v, 0, mask, reps, hits);
 }
 
 static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t hits[PCOST_SK_N], total = 0;
-	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL];
+	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL], lay = (int)p->v[P_LAYOUT];
 	unsigned mask = k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1);
 	size_t off;
 	pcost_ns t0;
@@ -84,14 +107,15 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 
 	prctl(PR_SET_NAME, "pcost-stanford");
 	t0 = pcost_now_ns();
-	bad = pcost_stanford_run(v, mask, p->v[P_SCALE], hits);
+	bad = run_layout(v, lay, mask, p->v[P_SCALE], hits);
 	res->timed_ns = pcost_now_ns() - t0;
 	if (bad >= 0) {
 		error("stanford: kernel '%s' computed a wrong result (variant %s)",
 		      kernel_names[bad], variants[v].name);
 		return -EIO;
 	}
-	off = (size_t)snprintf(res->extra, sizeof(res->extra), " variant=%s", variants[v].name);
+	off = (size_t)snprintf(res->extra, sizeof(res->extra), " variant=%s layout=%s",
+			       variants[v].name, layout_names[lay]);
 	for (int i = 0; i < PCOST_SK_N; i++) {
 		total += hits[i];
 		if (mask & (1u << i) && off < sizeof(res->extra))

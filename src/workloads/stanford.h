@@ -10,6 +10,12 @@
 /* none, plain, volatile, plain-sem, volatile-sem (index 0 is the no-probe build). */
 #define PCOST_STANFORD_NVARIANTS 5
 
+/* Code layouts of every build: default, a32, a64 (mk/probes.mk). */
+#define PCOST_STANFORD_NLAYOUTS 3
+const char *pcost_stanford_layout_name(int l);
+/* Index of a layout name, -1 when unknown. */
+int pcost_stanford_layout_find(const char *name);
+
 /* Name of variant v ("plain-sem"), NULL when out of range. */
 const char *pcost_stanford_variant_name(int v);
 /* Index of a variant name, -1 when unknown. */

@@ -7,16 +7,9 @@
 if ! command -v jq >/dev/null; then
 	plan 1
 	skip "jq not installed (the completion reads probecost list --format json with it)"
-	db=$(mktemp -d)/store.db
-"$PROBECOST" run -w null -r 1 --warmup 0 --db "$db" >/dev/null 2>&1
-"$PROBECOST" run -w null -r 1 --warmup 0 --db "$db" >/dev/null 2>&1
-ids=$("$PROBECOST" history --db "$db" --format csv | sed -n '2,$s/,.*//p' | words)
-like "$ids" '^[0-9]+ [0-9]+$' "two sessions stored for the id tests ($ids)"
-is "$(comp report --db "$db" '')" "$(printf '%s\n' last $ids | words)" "report --db DB offers last and the stored ids"
-rm -rf "$(dirname "$db")"
-done_testing
+	done_testing
 fi
-plan 23
+plan 26
 # shellcheck source=../../completion/probecost.bash
 . completion/probecost.bash
 
@@ -65,4 +58,51 @@ ids=$("$PROBECOST" history --db "$db" --format csv | sed -n '2,$s/,.*//p' | word
 like "$ids" '^[0-9]+ [0-9]+$' "two sessions stored for the id tests ($ids)"
 is "$(comp report --db "$db" '')" "$(printf '%s\n' last $ids | words)" "report --db DB offers last and the stored ids"
 rm -rf "$(dirname "$db")"
+
+# The same through readline itself: an interactive bash on a pseudo-terminal
+# sources the script, the line is typed with a TAB, and the line bash shows
+# after it is read back (waiting up to 20 s for each step: the machine may be busy).
+if ! command -v python3 >/dev/null; then
+	for i in 1 2 3; do skip "python3 not installed (drives bash on a pseudo-terminal)"; done
+	done_testing
+fi
+tab() { # tab TYPED WANT: the line bash shows after TYPED<TAB>, once WANT has come (or by the deadline)
+	python3 - "$PROBECOST" "$1" "$2" <<'PY'
+import os, pty, select, sys, time
+exe, typed, want = sys.argv[1], sys.argv[2], sys.argv[3]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ.update(PS1="$ ", INPUTRC="/dev/null", HISTFILE="/dev/null", PATH=os.path.dirname(os.path.abspath(exe)) + ":" + os.environ["PATH"])
+    os.execvp("bash", ["bash", "--norc", "--noprofile", "-i"])
+buf, pos = b"", 0
+def read_until(marker, secs=20):
+    """Read until marker appears after the previous marker (at most secs); what came since."""
+    global buf, pos
+    start, end = pos, time.time() + secs
+    while time.time() < end and marker not in buf[pos:]:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                buf += os.read(fd, 65536)
+            except OSError:
+                break
+    if marker in buf[pos:]:
+        pos = buf.index(marker, pos) + len(marker)
+    return buf[start:]
+read_until(b"$ ")
+# Completion is registered for "probecost"; the binary under test may be named otherwise.
+os.write(fd, (". completion/probecost.bash; complete -F _probecost %s; echo so''urced\n"
+              % os.path.basename(exe)).encode())
+read_until(b"sourced\r\n")
+read_until(b"$ ")
+os.write(fd, ("%s %s\t" % (os.path.basename(exe), typed)).encode())
+out = read_until(want.encode())
+os.write(fd, b"\x15exit\n")
+text = out.decode(errors="replace").replace("\a", "").rstrip()
+print(text.splitlines()[-1] if text else "")
+os.waitpid(pid, 0)
+PY
+}
+like "$(tab 'run -w pipe:mo' 'mode=')" 'run -w pipe:mode=$' "readline: run -w pipe:mo<TAB> gives pipe:mode="
+like "$(tab 'run -w pipe:mode=th' 'thread ')" 'run -w pipe:mode=thread$' "readline: pipe:mode=th<TAB> gives pipe:mode=thread"
+like "$(tab 'run -m delay:' 'ns=')" 'run -m delay:ns=$' "readline: -m delay:<TAB> gives delay:ns="
 done_testing

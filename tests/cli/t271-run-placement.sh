@@ -33,7 +33,7 @@ if [ "$ncpu" -ge 2 ]; then
 	run_pc run --no-store --format csv -w syscall:loops=500 --placement split --cpu 1 --runs 1 \
 		--warmup 0 -m "$PWD/tests/cli/fake/cpu-wrap"
 	col=$(printf '%s\n' "$out" | head -1 | tr ',' '\n' | grep -n '^placement$' | cut -d: -f1)
-	is "$(printf '%s\n' "$out" | cut -d, -f"${col:-99}" | tail -n +2 | tr '\n' ' ')" ' "split" ' \
+	is "$(printf '%s\n' "$out" | cut -d, -f"${col:-99}" | tail -n +2 | tr '\n' ' ')" ' split ' \
 		"CSV: placement empty for the baseline, split for the monitor"
 	run_pc run --no-store -w syscall:loops=500 --placement split --cpu 0 --runs 1 --warmup 0 \
 		-m "$PWD/tests/cli/fake/cpu-wrap"

@@ -17,7 +17,7 @@ ok "another program's database is refused untouched" '[ $rc = 2 ] && grep -q "an
 "$P" import --db "$T/new.db" "$C/session_1.json" > /dev/null
 sqlite3 "$T/new.db" "PRAGMA user_version = 9"
 "$P" history --db "$T/new.db" 2> "$T/e"; rc=$?
-ok "a newer schema is refused with versions named" '[ $rc = 2 ] && grep -q "schema version 9, newer than this probecost reads (3); upgrade probecost" "$T/e"'
+ok "a newer schema is refused with versions named" '[ $rc = 2 ] && grep -q "schema version 9, newer than this probecost reads (4); upgrade probecost" "$T/e"'
 
 "$P" import --db "$T/ro.db" "$C/session_1.json" > /dev/null
 if [ "$(id -u)" = 0 ] && ! chattr +i "$T/ro.db" 2>/dev/null; then

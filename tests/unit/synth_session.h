@@ -51,6 +51,9 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 			r.events = 1000;
 			r.timed_ns = r.wall_ns - 1000;
 			r.monitor_events = m ? 1000 : -1;
+			r.has_busy = b != 1;	/* one sample without: null in JSON, NULL in SQL */
+			r.other_cpu_ns = r.has_busy ? 250000 + b : 0;
+			r.steal_ns = r.has_busy ? 10 * b : 0;
 			pcost_config_add_sample(c, &r);
 		}
 	}
@@ -114,6 +117,9 @@ static inline void assert_sessions_equal(const struct pcost_session *a, const st
 			assert_int_equal(p->events, q->events);
 			assert_int_equal(p->timed_ns, q->timed_ns);
 			assert_int_equal(p->monitor_events, q->monitor_events);
+			assert_int_equal(p->has_busy, q->has_busy);
+			assert_int_equal(p->other_cpu_ns, q->other_cpu_ns);
+			assert_int_equal(p->steal_ns, q->steal_ns);
 		}
 	}
 	assert_int_equal(a->nseries, b->nseries);

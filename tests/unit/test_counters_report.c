@@ -63,7 +63,7 @@ static void test_json(void **state)
 	text = render(&s, PCOST_FMT_JSON);
 	j = cJSON_Parse(text);
 	assert_non_null(j);
-	series = cJSON_GetObjectItem(j, "series");
+	series = cJSON_GetObjectItem(j, "statistics");
 	assert_int_equal(cJSON_GetArraySize(series), 4);
 	r0 = cJSON_GetArrayItem(series, 0);
 	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "ns"), "median")->valuedouble == 300);

@@ -550,7 +550,7 @@ static void test_compare_plot(void **unused)
 	synth_rich_run(&b, 1.5, "6.18.0");
 	a.id = 1;
 	b.id = 2;
-	assert_int_equal(pcost_compare_sessions(&a, &b, 5, 1, &c), 0);
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
 	assert_int_equal(pcost_plot_compare(&a, &b, &c, out("compare.png", path, sizeof(path)), err,
 					    sizeof(err)), 0);
 	assert_png_960x560(path);

@@ -126,35 +126,6 @@ static void test_outliers(void **state)
 	assert_int_equal(pcost_outliers(flat, 5, NULL), 0);
 }
 
-static void test_bootstrap(void **state)
-{
-	double den[40], num[40], exact[40], lo, hi, lo2, hi2, point;
-	uint64_t st = 42;
-
-	(void)state;
-	for (int i = 0; i < 40; i++) {
-		/* Uniform noise in [-0.5, 0.5) from splitmix64, around 100 and 110. */
-		den[i] = 100 + (double)(pcost_rand_next(&st) >> 11) / 9007199254740992.0 - 0.5;
-		num[i] = 110 + (double)(pcost_rand_next(&st) >> 11) / 9007199254740992.0 - 0.5;
-		exact[i] = den[i] * 1.25;
-	}
-	/* Every resample of an exact ratio gives that ratio. */
-	pcost_bootstrap_ratio_ci(exact, den, 40, 2000, 1, 0.95, &lo, &hi);
-	near(lo, 0.25, 1e-12);
-	near(hi, 0.25, 1e-12);
-
-	pcost_bootstrap_ratio_ci(num, den, 40, 2000, 7, 0.95, &lo, &hi);
-	pcost_bootstrap_ratio_ci(num, den, 40, 2000, 7, 0.95, &lo2, &hi2);
-	assert_true(lo == lo2 && hi == hi2); /* same seed, same interval */
-	point = pcost_mean(num, 40) / pcost_mean(den, 40) - 1;
-	assert_true(lo < point && point < hi);
-	/*
-	 * The ratio's sd is about sqrt(1/12 / 40 * 2) / 100 = 0.00065; a 95%
-	 * interval is about +-1.96 of that, so its width lies well within 0.0015..0.004.
-	 */
-	assert_true(hi - lo > 0.0015 && hi - lo < 0.004);
-}
-
 static void test_shuffle(void **state)
 {
 	size_t idx[10], idx2[10];
@@ -179,12 +150,43 @@ static void test_shuffle(void **state)
 	assert_true(pcost_rand_next(&r) == 0xe220a8397b1dcdafULL);
 }
 
+/* Draws below n: in range and about uniform (the rejection keeps "r % n" from favouring small values). */
+static void test_rand_below(void **state)
+{
+	uint64_t st = 42, counts[3] = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 30000; i++)
+		counts[pcost_rand_below(&st, 3)]++;
+	for (int k = 0; k < 3; k++)
+		assert_true(counts[k] > 9500 && counts[k] < 10500);
+	for (size_t n = 1; n < 100; n++)
+		assert_true(pcost_rand_below(&st, n) < n);
+}
+
+/* The paired interval on a hand-computed case (Python statistics + mpmath). */
+static void test_paired(void **state)
+{
+	static const double y[] = { 1000, 1100, 950, 1050, 1000 }, x[] = { 1100, 1180, 1060, 1150, 1090 };
+	struct pcost_paired p;
+
+	(void)state;
+	pcost_paired(x, y, 5, 0.95, &p);
+	near(p.ratio, 0.09411764705882364, 1e-12);
+	near(p.ratio_lo, 0.07573027531451948, 1e-9);
+	near(p.ratio_hi, 0.11497944214064804, 1e-9);
+	near(p.diff_lo, 81.84285223017726, 1e-6);
+	near(p.p, 4.68693255316292e-5, 1e-9);
+	pcost_paired(x, y, 1, 0.95, &p);
+	assert_true(isnan(p.ratio_lo) && isnan(p.diff_lo) && isnan(p.p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptive), cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_welch),	    cmocka_unit_test(test_linfit),
-		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_rand_below), cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_shuffle),
 	};
 

@@ -60,6 +60,13 @@
 #error "build kernels.c with -DSTANFORD_VARIANT_<none|plain|volatile|plain_sem|volatile_sem>"
 #endif
 
+/* A code-layout copy (mk/probes.mk): the same variant at other alignments, entry suffixed. */
+#ifdef STANFORD_LAYOUT
+#define ENTRY_FN CAT(ENTRY, STANFORD_LAYOUT)
+#else
+#define ENTRY_FN ENTRY
+#endif
+
 /* Every site counts itself, in every variant: the exact number of hits. */
 static uint64_t hits[PCOST_SK_N];
 #define SITE(U, l, a, b)                                                                           \
@@ -557,7 +564,7 @@ static int (*const kernels[PCOST_SK_N])(void) = {
 	perm, towers, queens, intmm, puzzle, quick, bubble, tree, fft_kernel,
 };
 
-int ENTRY(unsigned mask, uint64_t reps, uint64_t out[PCOST_SK_N])
+int ENTRY_FN(unsigned mask, uint64_t reps, uint64_t out[PCOST_SK_N])
 {
 	int bad = -1;
 

@@ -46,4 +46,20 @@ int pcost_stanford_volatile(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK
 int pcost_stanford_plain_sem(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
 int pcost_stanford_volatile_sem(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
 
+/*
+ * Code-layout copies of each build (mk/probes.mk): compiled with functions,
+ * loops and jumps aligned to 32 or 64 bytes, SDT notes stripped (the probes
+ * are listed once, from the default copies above; the dormant sites and
+ * semaphore checks stay).  What a dormant probe costs is measured at each
+ * layout, so the code moving is not taken for the probe.
+ */
+#define PCOST_STANFORD_LAYOUT_DECL(L)                                                               \
+	int pcost_stanford_none_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);                     \
+	int pcost_stanford_plain_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);                    \
+	int pcost_stanford_volatile_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);                 \
+	int pcost_stanford_plain_sem_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);                \
+	int pcost_stanford_volatile_sem_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);
+PCOST_STANFORD_LAYOUT_DECL(a32)
+PCOST_STANFORD_LAYOUT_DECL(a64)
+
 #endif

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * infer: intervals and tests from the paired block design -- the ratio of
+ * paired means (Fieller 1954), paired differences (Student t), per-block
+ * linear fits averaged over blocks, and Welch-Satterthwaite combinations of
+ * independent estimates.  All t-based: bench/coverage.sh checks their coverage.
+ */
+#include "stats/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+void pcost_mean_ci(const double *x, size_t n, double conf, double *m, double *lo, double *hi)
+{
+	double hw;
+
+	*m = n ? pcost_mean(x, n) : NAN;
+	*lo = *hi = NAN;
+	if (n < 2)
+		return;
+	hw = pcost_t_quantile(conf, (double)(n - 1)) * pcost_sem(x, n);
+	*lo = *m - hw;
+	*hi = *m + hw;
+}
+
+/* Sample covariance (n - 1). */
+static double cov(const double *x, const double *y, size_t n)
+{
+	double mx = pcost_mean(x, n), my = pcost_mean(y, n), s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += (x[i] - mx) * (y[i] - my);
+	return s / (double)(n - 1);
+}
+
+/*
+ * Fieller's interval for R = mean(x)/mean(y) with paired (x_i, y_i): the R
+ * for which mean(x) - R mean(y) is within t standard errors of 0, i.e. the
+ * roots of (Xb - R Yb)^2 = t^2 (v11 - 2 R v12 + R^2 v22), v the covariance
+ * of the means.  Unbounded (NaN) when mean(y) itself is not clear of 0.
+ */
+static void fieller(const double *x, const double *y, size_t n, double t, double *lo, double *hi)
+{
+	double xb = pcost_mean(x, n), yb = pcost_mean(y, n), sx = pcost_sd(x, n);
+	double sy = pcost_sd(y, n), v11 = sx * sx / (double)n, v22 = sy * sy / (double)n;
+	double v12 = cov(x, y, n) / (double)n, t2 = t * t;
+	double a = yb * yb - t2 * v22, b = xb * yb - t2 * v12, c = xb * xb - t2 * v11;
+	double disc = b * b - a * c;
+
+	*lo = *hi = NAN;
+	if (!(a > 0))
+		return;
+	/* Exact ratios give disc = 0 up to rounding. */
+	if (disc < 0 && disc > -1e-12 * b * b)
+		disc = 0;
+	if (disc < 0)
+		return;
+	*lo = (b - sqrt(disc)) / a;
+	*hi = (b + sqrt(disc)) / a;
+}
+
+void pcost_paired(const double *x, const double *y, size_t n, double conf, struct pcost_paired *p)
+{
+	double *d, mx, my, sd, t;
+
+	memset(p, 0, sizeof(*p));
+	p->n = n;
+	p->ratio = p->ratio_lo = p->ratio_hi = p->ratio_se = NAN;
+	p->diff = p->diff_lo = p->diff_hi = p->diff_se = NAN;
+	p->p = NAN;
+	p->df = n >= 2 ? (double)(n - 1) : NAN;
+	if (n == 0)
+		return;
+	mx = pcost_mean(x, n);
+	my = pcost_mean(y, n);
+	p->diff = mx - my;
+	if (my != 0)
+		p->ratio = mx / my - 1;
+	if (n < 2)
+		return;
+	d = xmalloc(n * sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = x[i] - y[i];
+	pcost_mean_ci(d, n, conf, &p->diff, &p->diff_lo, &p->diff_hi);
+	sd = pcost_sd(d, n);
+	p->diff_se = sd / sqrt((double)n);
+	/* Paired t test of mean(x - y) = 0: the Fieller interval excludes R = 1 exactly when p < 1 - conf. */
+	if (p->diff_se > 0)
+		p->p = pcost_t_tail(p->diff / p->diff_se, p->df);
+	else
+		p->p = p->diff == 0 ? 1 : 0;
+	if (my != 0) {
+		double r = mx / my;
+
+		/* Delta method: se of mean(x)/mean(y) from the residuals x - R y. */
+		for (size_t i = 0; i < n; i++)
+			d[i] = x[i] - r * y[i];
+		p->ratio_se = pcost_sd(d, n) / sqrt((double)n) / fabs(my);
+		t = pcost_t_quantile(conf, p->df);
+		fieller(x, y, n, t, &p->ratio_lo, &p->ratio_hi);
+		p->ratio_lo -= 1;
+		p->ratio_hi -= 1;
+	}
+	free(d);
+}
+
+double pcost_welch_df(double se_a, double df_a, double se_b, double df_b)
+{
+	double va = se_a * se_a, vb = se_b * se_b, den = 0;
+
+	if (va > 0)
+		den += va * va / df_a;
+	if (vb > 0)
+		den += vb * vb / df_b;
+	return den > 0 ? (va + vb) * (va + vb) / den : NAN;
+}
+
+void pcost_welch_ci(double est, double se_a, double df_a, double se_b, double df_b, double conf,
+		    double *lo, double *hi)
+{
+	double se = sqrt(se_a * se_a + se_b * se_b), df = pcost_welch_df(se_a, df_a, se_b, df_b);
+
+	*lo = *hi = NAN;
+	if (isnan(est) || isnan(se))
+		return;
+	if (se == 0) {
+		*lo = *hi = est;
+		return;
+	}
+	if (isnan(df))
+		return;
+	*lo = est - pcost_t_quantile(conf, df) * se;
+	*hi = est + pcost_t_quantile(conf, df) * se;
+}
+
+void pcost_ratio_ci_unpaired(const double *a, size_t na, const double *b, size_t nb, double conf,
+			     double *r, double *lo, double *hi)
+{
+	double ma = na ? pcost_mean(a, na) : NAN, mb = nb ? pcost_mean(b, nb) : NAN, ea, eb;
+
+	*r = ma > 0 ? mb / ma - 1 : NAN;
+	*lo = *hi = NAN;
+	if (na < 2 || nb < 2 || !(ma > 0) || !(mb > 0))
+		return;
+	ea = pcost_sem(a, na) / ma;
+	eb = pcost_sem(b, nb) / mb;
+	pcost_welch_ci(log(mb / ma), ea, (double)(na - 1), eb, (double)(nb - 1), conf, lo, hi);
+	*lo = exp(*lo) - 1;
+	*hi = exp(*hi) - 1;
+}
+
+/* Order of points by block, for grouping. */
+struct fit_pt {
+	uint32_t block;
+	double x, y;
+};
+
+static int cmp_pt(const void *a, const void *b)
+{
+	const struct fit_pt *p = a, *q = b;
+
+	return (p->block > q->block) - (p->block < q->block);
+}
+
+/* OLS over every point with its classical t intervals (n - 2 df): the fallback for one block. */
+static void pooled_fit(const double *x, const double *y, size_t n, double conf, struct pcost_fit *f)
+{
+	double a, b, r2, mx, sxx = 0, ssr = 0, s2, t;
+
+	if (pcost_linfit(x, y, n, &a, &b, &r2))
+		return;
+	f->fixed = a;
+	f->slope = b;
+	f->r2 = r2;
+	if (n < 3)
+		return;
+	mx = pcost_mean(x, n);
+	for (size_t i = 0; i < n; i++) {
+		double e = y[i] - (a + b * x[i]);
+
+		ssr += e * e;
+		sxx += (x[i] - mx) * (x[i] - mx);
+	}
+	s2 = ssr / (double)(n - 2);
+	t = pcost_t_quantile(conf, (double)(n - 2));
+	f->slope_lo = b - t * sqrt(s2 / sxx);
+	f->slope_hi = b + t * sqrt(s2 / sxx);
+	f->fixed_lo = a - t * sqrt(s2 * (1.0 / (double)n + mx * mx / sxx));
+	f->fixed_hi = a + t * sqrt(s2 * (1.0 / (double)n + mx * mx / sxx));
+}
+
+int pcost_block_fit(const uint32_t *block, const double *x, const double *y, size_t n, double conf,
+		    struct pcost_fit *f)
+{
+	struct fit_pt *pt = xcalloc(n + 1, sizeof(*pt));
+	double *bx = xcalloc(n + 1, sizeof(double)), *by = xcalloc(n + 1, sizeof(double));
+	double *fa = xcalloc(n + 1, sizeof(double)), *fb = xcalloc(n + 1, sizeof(double));
+	double r2;
+	size_t nb = 0;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->fixed = f->fixed_lo = f->fixed_hi = NAN;
+	f->slope = f->slope_lo = f->slope_hi = f->r2 = NAN;
+	for (size_t i = 0; i < n; i++)
+		pt[i] = (struct fit_pt){ block[i], x[i], y[i] };
+	qsort(pt, n, sizeof(*pt), cmp_pt);
+	/* One fit per block that has two sizes or more. */
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t k = 0;
+
+		for (j = i; j < n && pt[j].block == pt[i].block; j++, k++) {
+			bx[k] = pt[j].x;
+			by[k] = pt[j].y;
+		}
+		if (pcost_linfit(bx, by, k, &fa[nb], &fb[nb], &r2) == 0)
+			nb++;
+	}
+	f->nblocks = nb;
+	rc = pcost_linfit(x, y, n, &f->fixed, &f->slope, &f->r2);
+	if (rc == 0 && nb >= 2) {
+		/*
+		 * Every block ran every size, so the mean of the per-block fits is the
+		 * fit of the block means; the spread of the per-block fits is the
+		 * uncertainty, with the blocks as independent replicates.
+		 */
+		pcost_mean_ci(fa, nb, conf, &f->fixed, &f->fixed_lo, &f->fixed_hi);
+		pcost_mean_ci(fb, nb, conf, &f->slope, &f->slope_lo, &f->slope_hi);
+	} else if (rc == 0) {
+		pooled_fit(x, y, n, conf, f);
+	}
+	free(pt);
+	free(bx);
+	free(by);
+	free(fa);
+	free(fb);
+	return rc;
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spin: N events of busy work of a known length, timed by the workload itself;
+ * the known answer of bench/coverage.sh and bench/drift.sh.  Each event spins
+ * work=W ns on CLOCK_MONOTONIC; with PCOST_INJECT_EVENT_NS=D in the
+ * environment (the inject monitor, or env) each event also spins D ns, and
+ * with PCOST_INJECT_FIXED_NS=F it spins F ns once before the timed region.
+ * The injected spins are timed one by one and reported, so the true cost of
+ * what was injected is known per run, load included: a preemption inside a
+ * spin lengthens it, as it would lengthen the monitor's work.  With
+ * PCOST_SPIN_LOG=PATH each run also appends its facts to PATH (the harnesses
+ * read them: the runner keeps only events and the timed region).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "workloads/workload.h"
+
+/* Spin ns on the monotonic clock from now; returns the time actually spun. */
+static pcost_ns spin(pcost_ns ns)
+{
+	pcost_ns t0 = pcost_now_ns(), t;
+
+	do
+		t = pcost_now_ns();
+	while (t - t0 < ns);
+	return t - t0;
+}
+
+/*
+ * One clock read: the least of 16 batches of 64.  A timed spin costs its
+ * measured span plus about one read (the first read's latency falls before
+ * t0, the last one's partly after t), so that is added to each injected spin.
+ */
+static pcost_ns clock_read_ns(void)
+{
+	pcost_ns best = UINT64_MAX;
+
+	for (int b = 0; b < 16; b++) {
+		pcost_ns t0 = pcost_now_ns(), t1;
+
+		for (int i = 0; i < 63; i++)
+			pcost_now_ns();
+		t1 = pcost_now_ns();
+		if ((t1 - t0) / 64 < best)
+			best = (t1 - t0) / 64;
+	}
+	return best;
+}
+
+static uint64_t env_ns(const char *key)
+{
+	const char *v = getenv(key);
+	uint64_t n;
+
+	return v && pcost_parse_u64(v, 0, 10000000000ULL, &n) == 0 ? n : 0;
+}
+
+/* One line of facts appended to $PCOST_SPIN_LOG (O_APPEND: concurrent runs do not mix lines). */
+static void log_facts(const char *facts)
+{
+	const char *path = getenv("PCOST_SPIN_LOG");
+	int fd;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, facts, strlen(facts)) < 0)
+		(void)0; /* facts for a harness: a full disk loses them, the run stands */
+	close(fd);
+}
+
+static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
+{
+	uint64_t loops = pcost_param_get(p, "loops"), work = pcost_param_get(p, "work");
+	uint64_t inj = env_ns("PCOST_INJECT_EVENT_NS"), fixed = env_ns("PCOST_INJECT_FIXED_NS");
+	pcost_ns rd = inj || fixed ? clock_read_ns() : 0;
+	pcost_ns fixed_spun = fixed ? spin(fixed) + rd : 0, inj_spun = 0, t0, t1;
+	char line[256];
+
+	t0 = pcost_now_ns();
+	for (uint64_t i = 0; i < loops; i++) {
+		spin(work);
+		if (inj)
+			inj_spun += spin(inj) + rd;
+	}
+	t1 = pcost_now_ns();
+	res->events = loops;
+	res->timed_ns = t1 - t0;
+	snprintf(res->extra, sizeof(res->extra), " injected_event_ns=%llu injected_fixed_ns=%llu",
+		 (unsigned long long)inj_spun, (unsigned long long)fixed_spun);
+	snprintf(line, sizeof(line), "events=%llu timed_ns=%llu injected_event_ns=%llu "
+		 "injected_fixed_ns=%llu\n", (unsigned long long)loops,
+		 (unsigned long long)res->timed_ns, (unsigned long long)inj_spun,
+		 (unsigned long long)fixed_spun);
+	log_facts(line);
+	return 0;
+}
+
+static const struct pcost_param_desc spin_params[] = {
+	{ "loops", PCOST_PARAM_U64, 20000, 1, 1000000000ULL, NULL, "events" },
+	{ "work", PCOST_PARAM_U64, 1000, 0, 10000000, NULL, "ns of busy work per event" },
+	{ 0 },
+};
+
+const struct pcost_workload pcost_wl_spin = {
+	.name = "spin",
+	.summary = "N events of W ns busy work, plus the inject monitor's known costs (timed)",
+	.unit = "event",
+	.size_key = "loops",
+	.params = spin_params,
+	.run = spin_run,
+};
