@@ -5,7 +5,9 @@
 # workload's syscall): per-syscall cost with its interval, and the ratio
 # split/same.  DESIGN.md measured by hand: ptrace tools and perf trace cost
 # 10-18x more unpinned; here the workload stays pinned and only the tracer
-# moves, so the ratio isolates the cross-CPU wake-ups of each stop.
+# moves, so the ratio isolates the cross-CPU wake-ups of each stop.  Per
+# syscall: the timed region, monitored minus plain, / syscalls, with its 95%
+# interval (probecost's statistics, per_event_ns_lo/hi).
 set -u
 cd "$(dirname "$0")/.."
 PC=${PROBECOST:-./probecost}
@@ -30,11 +32,9 @@ printf '  %-30s %-9s %12s %26s %10s   %s\n' monitor placement "ns/syscall" "95% 
 jq -r '
   .statistics as $st
   | $st[] | select(.monitor != "none") as $x
-  | ($st[$x.baseline]) as $b
   | ([$st[] | select(.monitor == $x.monitor and .placement == "same")][0].per_event_ns) as $same
   | [$x.monitor, $x.placement, $x.per_event_ns,
-     (if $x.overhead_lo == null then null else $x.overhead_lo * $b.wall_ns.mean / $x.events end),
-     (if $x.overhead_hi == null then null else $x.overhead_hi * $b.wall_ns.mean / $x.events end),
+     $x.per_event_ns_lo, $x.per_event_ns_hi,
      (if $x.placement == "split" and $same != null and $same > 0 then $x.per_event_ns / $same else "-" end),
      $x.events, ($x.monitor_events // "-"), ($x.lost_events // "-")] | @tsv' "$js" |
 while IFS=$'\t' read -r m p pe lo hi r ev seen lost; do

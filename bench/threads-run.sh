@@ -6,7 +6,8 @@
 # tracees (strace: one ptrace loop for all threads) or takes a shared lock
 # shows as a cost per syscall that does not fall, or rises, with threads.
 # Every row's events are checked: the workload's report says threads x LOOPS.
-# Per-syscall intervals: the paired overhead CI x the plain mean / events.
+# Per syscall: the workload's timed region, monitored minus plain, / syscalls, with
+# its 95% interval (probecost's statistics, per_event_ns_lo/hi).
 set -u
 cd "$(dirname "$0")/.."
 PC=${PROBECOST:-./probecost}
@@ -31,10 +32,8 @@ printf '  %-18s %7s %10s %12s %26s   %s\n' monitor threads syscalls "ns/syscall"
 jq -r '
   .statistics as $st
   | $st[] | select(.monitor != "none") as $x
-  | ($st[$x.baseline]) as $b
   | [$x.monitor, ($x.threads // "-"), $x.events, $x.per_event_ns,
-     (if $x.overhead_lo == null then null else $x.overhead_lo * $b.wall_ns.mean / $x.events end),
-     (if $x.overhead_hi == null then null else $x.overhead_hi * $b.wall_ns.mean / $x.events end),
+     $x.per_event_ns_lo, $x.per_event_ns_hi,
      ($x.monitor_events // "-"), ($x.lost_events // "-")] | @tsv' "$js" |
 while IFS=$'\t' read -r m t ev pe lo hi seen lost; do
 	printf '  %-18s %7s %10s %12.0f %12.0f .. %-12.0f   %s/%s%s\n' "$m" "$t" "$ev" "$pe" "$lo" "$hi" \
