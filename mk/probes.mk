@@ -70,6 +70,30 @@ SAN_EXTRA_OBJS += $$(STANFORD_VARIANTS:%=build/san/stanford/kernels_%_$(1).o)
 endef
 $(foreach l,$(STANFORD_LAYOUTS),$(eval $(call stanford_layout_rules,$(l))))
 
+# ---- probe-site encodings (probecost probes --sites) ------------------------
+# Each probe variant again with its sites emitted as a 5-byte and a 10-byte nop
+# (-DSTANFORD_SITE_<s>, see kernels.c): objects build/{obj,san}/stanford/<s>/
+# kernels_<v>.o, providers stanford_<v>_<s>, entry points pcost_stanford_<v>_<s>.
+STANFORD_SITES     := nop5 nop10
+STANFORD_SITE_VARS := plain volatile plain_sem volatile_sem
+STANFORD_SITE_SEMS := $(foreach s,$(STANFORD_SITES),$(STANFORD_SEM:%=%_$(s)))
+STANFORD_SITE_HDRS := $(STANFORD_SITE_SEMS:%=build/gen/stanford_%.h)
+
+GEN_HEADERS    += $(STANFORD_SITE_HDRS)
+EXTRA_OBJS     += $(foreach s,$(STANFORD_SITES),$(STANFORD_SITE_VARS:%=build/obj/stanford/$(s)/kernels_%.o)) \
+		  $(STANFORD_SITE_SEMS:%=build/obj/stanford/sem_%.o)
+SAN_EXTRA_OBJS += $(foreach s,$(STANFORD_SITES),$(STANFORD_SITE_VARS:%=build/san/stanford/$(s)/kernels_%.o)) \
+		  $(STANFORD_SITE_SEMS:%=build/obj/stanford/sem_%.o)
+
+# $(1): site, $(2): obj or san, $(3): its compiler flags
+define stanford_site_rule
+build/$(2)/stanford/$(1)/kernels_%.o: $$(STANFORD_SRC) $$(STANFORD_SITE_HDRS) src/workloads/stanford/kernels.h
+	@mkdir -p $$(dir $$@)
+	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $(3) -DSTANFORD_VARIANT_$$* -DSTANFORD_SITE_$(1) -c -o $$@ $$<
+endef
+$(foreach s,$(STANFORD_SITES),$(eval $(call stanford_site_rule,$(s),obj,$$(CFLAGS))))
+$(foreach s,$(STANFORD_SITES),$(eval $(call stanford_site_rule,$(s),san,$$(SAN_FLAGS))))
+
 # ---- fuzzing the SDT note reader (libFuzzer, clang) -------------------------
 #   make fuzz-sdt                 build build/fuzz/fuzz_sdt
 #   make fuzz-sdt-run FUZZ_SECS=N run it N seconds (default 20) on the corpus
@@ -103,3 +127,48 @@ fuzz-sdt-run: $(FUZZ_DIR)/fuzz_sdt $(FUZZ_DIR)/corpus/.stamp
 		-print_final_stats=1 $(FUZZ_DIR)/work $(FUZZ_DIR)/corpus
 
 .PHONY: fuzz-sdt fuzz-sdt-run
+
+# ---- the sdtargs workload's provider (probes by argument count) ------------
+# src/workloads/sdtargs.c includes build/gen/pcost_args.h (dtrace -h); its
+# semaphores come from dtrace -G.  Kept apart from the stanford providers.
+SDTARGS_D := src/workloads/sdtargs.d
+
+GEN_HEADERS    += build/gen/pcost_args.h
+EXTRA_OBJS     += build/obj/sdtargs_sem.o
+SAN_EXTRA_OBJS += build/obj/sdtargs_sem.o
+
+build/gen/pcost_args.h: $(SDTARGS_D)
+	@mkdir -p $(dir $@)
+	@echo "  DTRACE -h $@"; $(DTRACE) -h -s $< -o $@
+
+build/obj/sdtargs_sem.o: $(SDTARGS_D)
+	@mkdir -p $(dir $@)
+	@echo "  DTRACE -G $@"; $(DTRACE) -G -s $< -o $@
+
+# ---- LTTng-UST builds (probecost probes --via lttng) -------------------------
+# kernels.c with -DSTANFORD_VARIANT_lttng (a tracepoint per site) and the
+# provider of src/workloads/stanford/lttng_tp.h, in a shared object the
+# workloads dlopen (workloads/lttng.c): liblttng-ust never loads into
+# probecost itself.  Built when pkg-config finds lttng-ust (liblttng-ust-dev).
+LTTNG_SO := build/lttng/pcost-lttng.so
+ifneq ($(shell $(PKG_CONFIG) --exists lttng-ust 2>/dev/null && echo yes),)
+LTTNG_CFLAGS := $(BASE_CFLAGS) -O2 -fPIC $(shell $(PKG_CONFIG) --cflags lttng-ust)
+
+build/lttng/%.o: src/workloads/stanford/%.c src/workloads/stanford/lttng_tp.h \
+		src/workloads/stanford/kernels.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) $(LTTNG_CFLAGS) -DSTANFORD_VARIANT_lttng -c -o $@ $<
+
+$(LTTNG_SO): build/lttng/kernels.o build/lttng/lttng_tp.o
+	@echo "  CC $@"; $(CC) -shared -o $@ $^ $(shell $(PKG_CONFIG) --libs lttng-ust) -lm
+
+all check-tests bench-run: $(LTTNG_SO)
+LIBDIR_PC ?= $(PREFIX)/lib/probecost
+INSTALL_FILES += $(LTTNG_SO):$(LIBDIR_PC)/pcost-lttng.so:0644
+INSTALL_DIRS  += $(LIBDIR_PC)
+endif
+# Where an installed probecost finds pcost-lttng.so (workloads/lttng.c).
+LIBDIR_PC ?= $(PREFIX)/lib/probecost
+build/obj/src/workloads/lttng.o build/san/src/workloads/lttng.o: \
+	BASE_CFLAGS += -DPCOST_LIBDIR='"$(LIBDIR_PC)"'
+

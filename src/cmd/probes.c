@@ -25,6 +25,7 @@
 #include "run/runner.h"
 #include "store/store.h"
 #include "workloads/stanford.h"
+#include "workloads/uprobe.h"
 
 /* The lead's env lands in the same tree; without it cycles are not reported. */
 #pragma weak pcost_tsc_hz
@@ -34,6 +35,9 @@
 #define MAX_SITES 256
 #define MAX_MONITORS 128
 #define MAX_SCALES 8
+#define MAX_THREADS 8
+/* The uprobe and sdtargs workloads: calls per thread in one unit of --scale. */
+#define LOOPS_UNIT 100000
 
 static const char usage_text[] =
 	"usage: probecost probes [options]                 the stanford SDT benchmark\n"
@@ -42,16 +46,24 @@ static const char usage_text[] =
 	"\n"
 	"  --via LIST        arming methods (default: every one available here):\n"
 	"                    dormant,uprobe,ftrace,perf-probe,bpftrace,stap\n"
-	"  --variants LIST   stanford builds (default all): none,plain,volatile,plain-sem,volatile-sem\n"
-	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each); several\n"
-	"                    sizes fit time = fixed + per hit x hits (start-up apart)\n"
+	"  --workload W      stanford (default), uprobe (a loop calling a probed nop, push or\n"
+	"                    ret), sdtargs (probes of 0/1/3/6 arguments or an expensive one)\n"
+	"  --variants LIST   the workload's builds (default all): stanford none,plain,volatile,\n"
+	"                    plain-sem,volatile-sem; uprobe nop,push,ret; sdtargs none,a0,a1,\n"
+	"                    a3,a6,expensive,expensive-sem\n"
+	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10\n"
+	"  --threads LIST    uprobe and sdtargs: threads each making the hits (default 1)\n"
+	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
+	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
+	"                    time = fixed + per hit x hits (start-up apart)\n"
 	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
-	"  --layouts LIST    code layouts of each build: default,a32,a64 (functions, loops\n"
-	"                    and jumps aligned to 32 or 64 bytes); default: all three with\n"
-	"                    --via dormant alone, else default\n"
+	"  --layouts LIST    code layouts of each stanford build: default,a32,a64 (functions,\n"
+	"                    loops and jumps aligned to 32 or 64 bytes); default: all three\n"
+	"                    with --via dormant alone, else default\n"
 	"  --precision NS    --via dormant alone: add blocks until every dormant cost per\n"
 	"                    hit is known to +- NS (default 0.3), at least 5 blocks, at\n"
-	"                    most --max-time S (default 270); --runs N fixes the count\n"
+	"                    most --max-time S (default 270); --runs N fixes the count;\n"
+	"                    the kernels are timed on their thread's CPU clock (clock=cpu)\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
 	"  --hits N          hits CMD is expected to make (checked against each method's count)\n"
@@ -64,11 +76,12 @@ static const char usage_text[] =
 	"  --no-store        do not store the session\n";
 
 struct opts {
-	const char *list, *binary, *probe, *via, *variants, *kernel, *db, *cpu, *layouts;
+	const char *list, *binary, *probe, *via, *variants, *kernel, *db, *cpu, *workload, *sites;
+	const char *layouts;
 	double precision_ns, max_time;
 	bool runs_given;
-	uint64_t scales[MAX_SCALES], hits, runs, warmup;
-	size_t nscales;
+	uint64_t scales[MAX_SCALES], threads[MAX_THREADS], hits, runs, warmup;
+	size_t nscales, nthreads;
 	double timeout;
 	bool have_hits, no_store;
 	enum pcost_format fmt;
@@ -174,6 +187,7 @@ static size_t collect_sites(const struct pcost_sdt_list *l, const char *provider
 
 		if (strcmp(p->provider, provider) || (name && strcmp(p->name, name)))
 			continue;
+		memset(&sites[n], 0, sizeof(sites[n]));
 		snprintf(sites[n].provider, sizeof(sites[n].provider), "%s", p->provider);
 		snprintf(sites[n].name, sizeof(sites[n].name), "%s", p->name);
 		sites[n].pc_offset = p->pc_offset;
@@ -183,15 +197,167 @@ static size_t collect_sites(const struct pcost_sdt_list *l, const char *provider
 	return n;
 }
 
+/*
+ * One configuration group to build: a variant of the workload in one site
+ * encoding at one thread count, its sites, and the hits of one unit of --scale.
+ */
+struct group {
+	const char *variant;	/* as recorded and shown */
+	int site;		/* stanford site encoding index */
+	int layout;		/* stanford code layout index (set per configuration) */
+	unsigned threads;
+	struct pcost_probe_site *sites;
+	size_t nsites;
+	int64_t unit_hits;	/* hits per unit of --scale */
+	bool baseline_only;	/* a build without probes: its dormant row only */
+	bool lttng;		/* the LTTng-UST build: armed by the lttng method only */
+};
+
 struct plan {
-	const struct pcost_probe_method *methods[8];
+	const struct probe_wl *wl;
+	const struct pcost_probe_method *methods[12];
 	size_t nmethods;
-	int variants[PCOST_STANFORD_NVARIANTS];
+	char vbuf[256], *variants[16];
 	size_t nvariants;
+	int sites[PCOST_STANFORD_NSITES];
+	size_t nsites;
+	unsigned threads[MAX_THREADS];
+	size_t nthreads;
 	int layouts[PCOST_STANFORD_NLAYOUTS];
 	size_t nlayouts;
+	int kernel;		/* stanford: one kernel's index, -1: all */
+	int64_t stanford_hits;	/* stanford: hits of one repetition of the kernels run */
 	struct pcost_monitor *mons[MAX_MONITORS];
 	size_t nmons;
+};
+
+/* A workload `probecost probes` drives: its variants and how to find their sites. */
+struct probe_wl {
+	const char *name;
+	const char *key;	/* the workload parameter that takes the variant */
+	const char *choices;	/* every variant, comma separated */
+	bool sites, threads;	/* takes --sites (besides nop) / --threads (besides 1) */
+	/* Fill g (sites, hits, label) for variant v at site encoding site; 0 or exit code. */
+	int (*group)(const struct plan *pl, const struct pcost_sdt_list *l, const char *path,
+		     const char *v, int site, struct group *g);
+	/* The workload's arguments for g at scale (argv words into w, the count). */
+	size_t (*args)(const struct plan *pl, const struct group *g, uint64_t scale, char w[][64]);
+};
+
+static int stanford_group(const struct plan *pl, const struct pcost_sdt_list *l, const char *path,
+			  const char *v, int site, struct group *g)
+{
+	int vi = pcost_stanford_variant_find(v);
+	char prov[96];
+
+	g->unit_hits = pl->stanford_hits;
+	if (vi == PCOST_STANFORD_LTTNG) {
+		g->lttng = !site; /* tracepoints have one form */
+		return 0;
+	}
+	if (pcost_stanford_site_provider(vi, site, prov, sizeof(prov))) {
+		g->baseline_only = true; /* the no-probe build */
+		return 0;
+	}
+	for (int k = 0; k < PCOST_SK_N; k++)
+		if (pl->kernel < 0 || pl->kernel == k)
+			g->nsites += collect_sites(l, prov, pcost_stanford_kernel_name(k),
+						   g->sites + g->nsites, MAX_SITES - g->nsites);
+	if (!g->nsites)
+		return error("'%s' lacks the %s probes (a build problem)", path, prov);
+	return 0;
+}
+
+/* Only the dormant method: the dormant-cost study (every layout, adaptive blocks). */
+static bool dormant_only(const struct plan *pl)
+{
+	return pl->nmethods == 1 && pl->methods[0] == &pcost_probe_dormant;
+}
+
+static size_t stanford_args(const struct plan *pl, const struct group *g, uint64_t scale,
+			    char w[][64])
+{
+	size_t n = 0;
+
+	snprintf(w[n++], 64, "variant=%s", g->variant);
+	if (!g->lttng) /* a tracepoint is no probe-site encoding */
+		snprintf(w[n++], 64, "site=%s", pcost_stanford_site_name(g->site));
+	snprintf(w[n++], 64, "scale=%llu", (unsigned long long)scale);
+	snprintf(w[n++], 64, "kernel=%s",
+		 pl->kernel < 0 ? "all" : pcost_stanford_kernel_name(pl->kernel));
+	/* The default layout and clock keep the arguments they always had. */
+	if (g->layout)
+		snprintf(w[n++], 64, "layout=%s", pcost_stanford_layout_name(g->layout));
+	/* The dormant study times the kernels on the thread's CPU clock. */
+	if (dormant_only(pl))
+		snprintf(w[n++], 64, "clock=cpu");
+	return n;
+}
+
+/* The uprobe workload: variant nop at sites nop5/nop10 is the nop5/nop10 target. */
+static int uprobe_group(const struct plan *pl, const struct pcost_sdt_list *l, const char *path,
+			const char *v, int site, struct group *g)
+{
+	const struct pcost_uprobe_target *t;
+	struct pcost_probe_site *s = g->sites;
+
+	if (site && strcmp(v, "nop"))
+		return 0; /* push, ret and lttng have one form */
+	g->unit_hits = LOOPS_UNIT * g->threads;
+	if (!strcmp(v, "lttng")) {
+		g->lttng = true;
+		return 0;
+	}
+	g->variant = site ? pcost_stanford_site_name(site) : v;
+	t = pcost_uprobe_target_find(g->variant);
+	memset(s, 0, sizeof(*s));
+	if (!t || pcost_self_file_offset((const void *)t->fn, &s->pc_offset) ||
+	    pcost_self_vaddr((const void *)t->fn, &s->vaddr))
+		return error("uprobe: cannot locate the target '%s' in '%s'", g->variant, path);
+	snprintf(s->provider, sizeof(s->provider), "pcost_uprobe");
+	snprintf(s->name, sizeof(s->name), "%s", t->insn);
+	snprintf(s->symbol, sizeof(s->symbol), "%s", t->symbol);
+	s->retprobe = t->retprobe;
+	g->nsites = 1;
+	return 0;
+}
+
+static size_t loop_args(const struct plan *pl, const struct group *g, uint64_t scale,
+			char w[][64])
+{
+	snprintf(w[0], 64, "%s=%s", pl->wl->key, g->variant);
+	snprintf(w[1], 64, "threads=%u", g->threads);
+	snprintf(w[2], 64, "loops=%llu", (unsigned long long)(scale * LOOPS_UNIT));
+	return 3;
+}
+
+/* sdtargs: provider pcost_args, probe named after the variant (expensive-sem: expensive_sem). */
+static int sdtargs_group(const struct plan *pl, const struct pcost_sdt_list *l, const char *path,
+			 const char *v, int site, struct group *g)
+{
+	char name[32];
+
+	if (site)
+		return 0;
+	if (!strcmp(v, "none")) {
+		g->baseline_only = true;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%s", v);
+	name[strcspn(name, "-")] = name[strcspn(name, "-")] ? '_' : '\0';
+	g->nsites = collect_sites(l, "pcost_args", name, g->sites, MAX_SITES);
+	if (!g->nsites)
+		return error("'%s' lacks the pcost_args:%s probe (a build problem)", path, name);
+	g->unit_hits = LOOPS_UNIT * g->threads;
+	return 0;
+}
+
+static const struct probe_wl probe_wls[] = {
+	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng", true, false,
+	  stanford_group, stanford_args },
+	{ "uprobe", "insn", "nop,push,ret,lttng", true, true, uprobe_group, loop_args },
+	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem", false, true, sdtargs_group,
+	  loop_args },
 };
 
 static int parse_methods(const struct opts *o, struct plan *pl)
@@ -231,47 +397,100 @@ static int parse_methods(const struct opts *o, struct plan *pl)
 	return 0;
 }
 
+/* Is word one of the comma-separated choices? */
+static bool in_choices(const char *choices, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *c = choices; c; c = strchr(c, ','), c = c ? c + 1 : NULL)
+		if (!strncmp(c, word, n) && (c[n] == ',' || !c[n]))
+			return true;
+	return false;
+}
+
 static int parse_variants(const struct opts *o, struct plan *pl)
 {
-	char buf[256], *w[16];
-	size_t n;
+	char dflt[128];
+	const char *list = o->variants ? o->variants : dflt;
 
-	if (!o->variants) {
-		for (int v = 0; v < PCOST_STANFORD_NVARIANTS; v++)
-			pl->variants[pl->nvariants++] = v;
-		return 0;
-	}
-	n = split_list(o->variants, buf, sizeof(buf), w, ARRAY_SIZE(w));
-	for (size_t i = 0; i < n; i++) {
-		int v = pcost_stanford_variant_find(w[i]);
+	/* By default every build but lttng's, which plan_builtin adds for the lttng method. */
+	snprintf(dflt, sizeof(dflt), "%s", pl->wl->choices);
+	if (strstr(dflt, ",lttng"))
+		*strstr(dflt, ",lttng") = '\0';
 
-		if (v < 0)
-			return usage_error("unknown variant '%s' (none, plain, volatile, plain-sem, "
-					   "volatile-sem)", w[i]);
-		if (pl->nvariants < ARRAY_SIZE(pl->variants))
-			pl->variants[pl->nvariants++] = v;
-	}
+	pl->nvariants = split_list(list, pl->vbuf, sizeof(pl->vbuf), pl->variants,
+				   ARRAY_SIZE(pl->variants));
+	for (size_t i = 0; i < pl->nvariants; i++)
+		if (!in_choices(pl->wl->choices, pl->variants[i]))
+			return usage_error("unknown variant '%s' of the %s workload (%s)",
+					   pl->variants[i], pl->wl->name, pl->wl->choices);
 	if (!pl->nvariants)
 		return usage_error("--variants: give at least one variant");
 	return 0;
 }
 
-/* Only the dormant method: the dormant-cost study (every layout, adaptive blocks). */
-static bool dormant_only(const struct plan *pl)
+/* --workload, --sites, --threads, --kernel: what to build, checked before anything runs. */
+static int parse_shape(const struct opts *o, struct plan *pl)
 {
-	return pl->nmethods == 1 && pl->methods[0] == &pcost_probe_dormant;
+	char buf[128], *w[8];
+	size_t n;
+	int rc;
+
+	pl->wl = &probe_wls[0];
+	for (size_t i = 0; o->workload && i < ARRAY_SIZE(probe_wls); i++)
+		pl->wl = !strcmp(probe_wls[i].name, o->workload) ? &probe_wls[i] : pl->wl;
+	if (o->workload && strcmp(pl->wl->name, o->workload))
+		return usage_error("--workload: '%s' is not stanford, uprobe or sdtargs", o->workload);
+	if ((rc = parse_variants(o, pl)))
+		return rc;
+	n = split_list(o->sites ? o->sites : "nop", buf, sizeof(buf), w, ARRAY_SIZE(w));
+	for (size_t i = 0; i < n; i++) {
+		int s = pcost_stanford_site_find(w[i]);
+
+		if (s < 0)
+			return usage_error("--sites: '%s' is not nop, nop5 or nop10", w[i]);
+		if (s && !pl->wl->sites)
+			return usage_error("--sites: the %s workload is built with sdt.h's nop only",
+					   pl->wl->name);
+		if (pl->nsites < ARRAY_SIZE(pl->sites))
+			pl->sites[pl->nsites++] = s;
+	}
+	if (!pl->nsites)
+		return usage_error("--sites: give at least one of nop, nop5, nop10");
+	for (size_t i = 0; i < o->nthreads; i++)
+		pl->threads[pl->nthreads++] = (unsigned)o->threads[i];
+	if (!pl->nthreads)
+		pl->threads[pl->nthreads++] = 1;
+	if (!pl->wl->threads && (pl->nthreads > 1 || pl->threads[0] != 1))
+		return usage_error("--threads: the %s kernels are single-threaded; use --workload "
+				   "uprobe or sdtargs", pl->wl->name);
+	pl->kernel = -1;
+	if (o->kernel && strcmp(pl->wl->name, "stanford"))
+		return usage_error("--kernel is for the stanford workload");
+	if (o->kernel) {
+		for (pl->kernel = 0; pl->kernel < PCOST_SK_N &&
+				     strcmp(pcost_stanford_kernel_name(pl->kernel), o->kernel);
+		     pl->kernel++)
+			;
+		if (pl->kernel == PCOST_SK_N)
+			return usage_error("unknown stanford kernel '%s'", o->kernel);
+	}
+	return 0;
 }
 
 static int parse_layouts(const struct opts *o, struct plan *pl)
 {
 	char buf[128], *w[8];
 	size_t n;
+	bool stanford = !strcmp(pl->wl->name, "stanford");
 
 	if (!o->layouts) {
-		for (int l = 0; l < (dormant_only(pl) ? PCOST_STANFORD_NLAYOUTS : 1); l++)
+		for (int l = 0; l < (dormant_only(pl) && stanford ? PCOST_STANFORD_NLAYOUTS : 1); l++)
 			pl->layouts[pl->nlayouts++] = l;
 		return 0;
 	}
+	if (!stanford)
+		return usage_error("--layouts: the %s workload has one code layout", pl->wl->name);
 	n = split_list(o->layouts, buf, sizeof(buf), w, ARRAY_SIZE(w));
 	for (size_t i = 0; i < n; i++) {
 		int l = pcost_stanford_layout_find(w[i]);
@@ -345,26 +564,231 @@ static int add_config(struct pcost_runner *r, struct plan *pl, struct pcost_sess
 	return 0;
 }
 
-static int measure(const struct opts *o, struct pcost_session *s)
+/* Does method m arm the probes of group g? */
+static bool method_fits(const struct pcost_probe_method *m, const struct group *g)
 {
-	struct plan pl = { .nmethods = 0 };
-	struct pcost_runner_opts ro;
-	struct pcost_runner r;
-	struct pcost_sdt_list l;
-	struct pcost_probe_site *sites = xcalloc(MAX_SITES, sizeof(*sites));
-	char path[PATH_MAX], err[256] = "";
-	int rc, k = -1;
+	if (m == &pcost_probe_dormant)
+		return true;
+	if (g->lttng || m == &pcost_probe_lttng)
+		return g->lttng && m == &pcost_probe_lttng;
+	return !g->baseline_only;
+}
 
-	if ((rc = parse_variants(o, &pl)))
-		goto out_free;
-	if (o->kernel) {
-		for (k = 0; k < PCOST_SK_N && strcmp(pcost_stanford_kernel_name(k), o->kernel); k++)
-			;
-		if (k == PCOST_SK_N) {
-			rc = usage_error("unknown stanford kernel '%s'", o->kernel);
-			goto out_free;
+/* Every method x scale of one group; one monitor per method, shared by the scales. */
+static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *pl,
+		     struct pcost_session *s, const char *path, const struct group *g)
+{
+	char w[8][64], args[512];
+	char *wargv[10] = { (char *)pcost_self_exe(), "workload", (char *)pl->wl->name };
+	struct pcost_target t = { .workload = pl->wl->name, .workload_args = args,
+				  .variant = g->variant, .unit = "hit", .argv = wargv, .scale = 1,
+				  .events = -1, .report_fd = true };
+	int rc = 0;
+
+	for (size_t i = 0; i < pl->nmethods && !rc; i++) {
+		struct pcost_monitor *mon = NULL;
+
+		if (!method_fits(pl->methods[i], g))
+			continue;
+		/* Every scale and layout; the layout copies exist for the SDT builds' nop sites. */
+		for (size_t si = 0; si < o->nscales * pl->nlayouts && !rc; si++) {
+			struct group gl = *g;
+			uint64_t scale = o->scales[si / pl->nlayouts];
+			size_t n, off = 0;
+
+			gl.layout = pl->layouts[si % pl->nlayouts];
+			if (gl.layout && (gl.site || gl.lttng))
+				continue;
+			n = pl->wl->args(pl, &gl, scale, w);
+
+			for (size_t k = 0; k < n; k++) {
+				wargv[3 + k] = w[k];
+				off += (size_t)snprintf(args + off, sizeof(args) - off, "%s%s",
+							k ? " " : "", w[k]);
+			}
+			wargv[3 + n] = NULL;
+			t.scale = (double)scale;
+			/* Every unit of scale is the same work: hits scale exactly. */
+			rc = add_config(r, pl, s, pl->methods[i], path, g->sites, g->nsites, &t,
+					g->baseline_only ? 0 : g->unit_hits * (int64_t)scale, &mon);
 		}
 	}
+	return rc;
+}
+
+/* The built-in workload's configurations: site x variant x threads x method x scale. */
+static int plan_builtin(const struct opts *o, struct pcost_runner *r, struct plan *pl,
+			struct pcost_session *s, const struct pcost_sdt_list *l, const char *path)
+{
+	struct pcost_probe_site *sites = xcalloc(MAX_SITES, sizeof(*sites));
+	int rc = 0;
+
+	if (!strcmp(pl->wl->name, "stanford")) {
+		unsigned mask = pl->kernel < 0 ? (1u << PCOST_SK_N) - 1 : 1u << pl->kernel;
+		uint64_t hits[PCOST_SK_N];
+
+		/* The hits are known exactly: the no-probe build counts its probe sites. */
+		if (pcost_stanford_run(0, mask, 1, hits) >= 0)
+			rc = error("stanford: a kernel computed a wrong result; not measuring");
+		for (int i = 0; i < PCOST_SK_N; i++)
+			pl->stanford_hits += (int64_t)hits[i];
+	}
+	if (!rc)
+		rc = parse_methods(o, pl);
+	if (!rc)
+		rc = parse_layouts(o, pl);
+	if (!rc)
+		dormant_study(o, pl, &r->opts);
+	for (size_t i = 0; i < pl->nmethods && !o->variants && in_choices(pl->wl->choices, "lttng");
+	     i++)
+		if (pl->methods[i] == &pcost_probe_lttng && pl->nvariants < ARRAY_SIZE(pl->variants))
+			pl->variants[pl->nvariants++] = "lttng";
+	for (size_t si = 0; si < pl->nsites && !rc; si++)
+		for (size_t vi = 0; vi < pl->nvariants && !rc; vi++)
+			for (size_t ti = 0; ti < pl->nthreads && !rc; ti++) {
+				struct group g = { .variant = pl->variants[vi], .site = pl->sites[si],
+						   .threads = pl->threads[ti], .sites = sites };
+
+				/* The no-probe build is the same in every encoding: once. */
+				if (si && !strcmp(g.variant, "none"))
+					continue;
+				rc = pl->wl->group(pl, l, path, g.variant, g.site, &g);
+				if (!rc && (g.nsites || g.baseline_only || g.lttng))
+					rc = add_group(o, r, pl, s, path, &g);
+			}
+	free(sites);
+	return rc;
+}
+
+/* A user's command and probe: every method once, hits checked against --hits. */
+static int plan_binary(const struct opts *o, struct pcost_runner *r, struct plan *pl,
+		       struct pcost_session *s, const struct pcost_sdt_list *l, const char *path)
+{
+	struct pcost_probe_site *sites = xcalloc(MAX_SITES, sizeof(*sites));
+	char prov[64], name[64];
+	char *joined = pcost_join_argv(o->cmd_argc, o->cmd_argv);
+	struct pcost_target t = { .workload = "command", .workload_args = joined, .unit = "hit",
+				  .argv = o->cmd_argv, .scale = 1,
+				  .events = o->have_hits ? (int64_t)o->hits : -1 };
+	size_t n = 0;
+	int rc;
+
+	if (pcost_sdt_parse_spec(o->probe, prov, sizeof(prov), name, sizeof(name)))
+		rc = usage_error("--probe '%s': expected PROVIDER:NAME", o->probe);
+	else if (!(n = collect_sites(l, prov, name, sites, MAX_SITES)))
+		rc = usage_error("'%s' has no probe %s:%s (see 'probecost probes --list %s')", path,
+				 prov, name, path);
+	else /* Methods last: bad input is reported before any note about them. */
+		rc = parse_methods(o, pl);
+	for (size_t i = 0; i < pl->nmethods && !rc; i++)
+		rc = add_config(r, pl, s, pl->methods[i], path, sites, n, &t,
+				o->have_hits ? (int64_t)o->hits : -1, NULL);
+	free(joined);
+	free(sites);
+	return rc;
+}
+
+/* What was asked, for `show` and `compare`. */
+static char *options_json(const struct opts *o, const struct plan *pl, const char *path)
+{
+	cJSON *j = cJSON_CreateObject();
+	char via[160] = "", *txt;
+
+	for (size_t i = 0; i < pl->nmethods; i++)
+		snprintf(via + strlen(via), sizeof(via) - strlen(via), "%s%s", i ? "," : "",
+			 pl->methods[i]->name);
+	cJSON_AddStringToObject(j, "binary", path);
+	cJSON_AddStringToObject(j, "via", via);
+	if (o->binary) {
+		cJSON_AddStringToObject(j, "probe", o->probe);
+	} else {
+		cJSON *sc = cJSON_AddArrayToObject(j, "scale"), *th, *si;
+
+		cJSON_AddStringToObject(j, "workload", pl->wl->name);
+		for (size_t i = 0; i < o->nscales; i++)
+			cJSON_AddItemToArray(sc, cJSON_CreateNumber((double)o->scales[i]));
+		cJSON_AddStringToObject(j, "kernel", o->kernel ? o->kernel : "all");
+		si = cJSON_AddArrayToObject(j, "sites");
+		for (size_t i = 0; i < pl->nsites; i++)
+			cJSON_AddItemToArray(si, cJSON_CreateString(
+							 pcost_stanford_site_name(pl->sites[i])));
+		th = cJSON_AddArrayToObject(j, "threads");
+		for (size_t i = 0; i < pl->nthreads; i++)
+			cJSON_AddItemToArray(th, cJSON_CreateNumber(pl->threads[i]));
+	}
+	txt = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	return txt;
+}
+
+static void free_monitors(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nmons; i++)
+		pcost_monitor_free(pl->mons[i]);
+	pl->nmons = 0;
+}
+
+/* Run the planned session, disarm everything, print it; the exit code. */
+static int run_and_report(const struct opts *o, struct pcost_runner *r, struct plan *pl,
+			  struct pcost_session *s, const char *path)
+{
+	char err[256] = "";
+	int rc, stale = pcost_probe_ftrace_reap_stale();
+
+	if (stale > 0)
+		warning("removed %d tracefs uprobe events left by a probecost that was killed",
+			stale);
+	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
+	r->opts.probed_binary = path;
+	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
+		pcost_runner_release(r);
+		free_monitors(pl);
+		return error("probes: %s", err);
+	}
+	PCOST_SINK(begin, s, o->db, o->no_store);
+	rc = pcost_runner_measure(r, err, sizeof(err));
+	s->complete = rc == 0 && !pcost_interrupted;
+	PCOST_SINK(end, s);
+	/* Disarm everything before printing. */
+	pcost_runner_release(r);
+	free_monitors(pl);
+	if (rc && rc != -EINTR)
+		return error("probes: %s", err[0] ? err : strerror(-rc));
+	if (pcost_report_probes)
+		pcost_report_probes(s, o->fmt, stdout);
+	/* 128 + signal, as a shell reports it (and as `run` does). */
+	rc = rc == -EINTR || pcost_interrupted
+		     ? 128 + (pcost_interrupted ? (int)pcost_interrupted : SIGINT)
+		     : 0;
+	if (rc)
+		error("interrupted: the report covers the runs done so far");
+	return rc;
+}
+
+static void runner_opts(const struct opts *o, const struct pcost_session *s,
+			struct pcost_runner_opts *ro)
+{
+	pcost_runner_opts_default(ro);
+	ro->runs = (unsigned)o->runs;
+	ro->warmup = (unsigned)o->warmup;
+	ro->timeout_s = o->timeout;
+	ro->seed = s->seed;
+	ro->progress = isatty(2) && pcost_verbosity > 0;
+}
+
+static int measure(const struct opts *o, struct pcost_session *s)
+{
+	struct plan *pl = xcalloc(1, sizeof(*pl));
+	struct pcost_runner_opts ro;
+	struct pcost_runner r;
+	struct pcost_sdt_list l = { 0 };
+	char path[PATH_MAX];
+	int rc;
+
+	if (!o->binary && (rc = parse_shape(o, pl)))
+		goto out_free;
+	if (pcost_probe_lttng_reap_stale() > 0)
+		warning("removed an lttng session daemon or traces left by a probecost that was killed");
 	if ((rc = check_binary(o->binary ? o->binary : pcost_self_exe(), path, sizeof(path))))
 		goto out_free;
 	rc = pcost_sdt_read(path, &l);
@@ -376,231 +800,89 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		rc = usage_error("'%s' has no SDT notes (.note.stapsdt)", path);
 		goto out_list;
 	}
-
-	pcost_runner_opts_default(&ro);
-	ro.runs = (unsigned)o->runs;
-	ro.warmup = (unsigned)o->warmup;
-	ro.timeout_s = o->timeout;
-	ro.seed = s->seed;
-	ro.progress = isatty(2) && pcost_verbosity > 0;
+	runner_opts(o, s, &ro);
 	if (o->cpu && pcost_parse_cpulist(o->cpu, &ro.cpu_mask)) {
 		rc = usage_error("--cpu: '%s' is not a CPU list (e.g. 0 or 0-1)", o->cpu);
 		goto out_list;
 	}
 	pcost_runner_init(&r, s, &ro);
 	pcost_probe_uprobe_set_cpus(ro.cpu_mask);
-
-	if (o->binary) {
-		char prov[64], name[64], **cmd = o->cmd_argv;
-		char *joined = pcost_join_argv(o->cmd_argc, o->cmd_argv);
-		size_t n;
-		struct pcost_target t = { .workload = "command", .workload_args = joined,
-					  .unit = "hit", .argv = cmd, .scale = 1,
-					  .events = o->have_hits ? (int64_t)o->hits : -1 };
-
-		if (pcost_sdt_parse_spec(o->probe, prov, sizeof(prov), name, sizeof(name))) {
-			free(joined);
-			rc = usage_error("--probe '%s': expected PROVIDER:NAME", o->probe);
-			goto out_runner;
-		}
-		n = collect_sites(&l, prov, name, sites, MAX_SITES);
-		if (!n) {
-			free(joined);
-			rc = usage_error("'%s' has no probe %s:%s (see 'probecost probes --list %s')",
-					 path, prov, name, path);
-			goto out_runner;
-		}
-		/* Methods last: bad input is reported before any note about them. */
-		if ((rc = parse_methods(o, &pl))) {
-			free(joined);
-			goto out_runner;
-		}
-		for (size_t i = 0; i < pl.nmethods && !rc; i++)
-			rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,
-					o->have_hits ? (int64_t)o->hits : -1, NULL);
-		free(joined);
-	} else {
-		unsigned mask = k < 0 ? (1u << PCOST_SK_N) - 1 : 1u << k;
-		uint64_t hits[PCOST_SK_N];
-		int64_t expected = 0;
-
-		/* The hits are known exactly: the no-probe build counts its probe sites. */
-		if (pcost_stanford_run(0, mask, 1, hits) >= 0) {
-			rc = error("stanford: a kernel computed a wrong result; not measuring");
-			goto out_runner;
-		}
-		for (int i = 0; i < PCOST_SK_N; i++)
-			expected += (int64_t)hits[i];
-		if ((rc = parse_methods(o, &pl)) || (rc = parse_layouts(o, &pl)))
-			goto out_runner;
-		dormant_study(o, &pl, &r.opts);
-		for (size_t vi = 0; vi < pl.nvariants && !rc; vi++) {
-			int v = pl.variants[vi];
-			const char *vname = pcost_stanford_variant_name(v);
-			const char *prov = pcost_stanford_provider(v);
-			char a_var[64], a_scale[64], a_kernel[64], a_layout[64], args[256];
-			char *wargv[] = { (char *)pcost_self_exe(), "workload", "stanford", a_var,
-					  a_scale, a_kernel, a_layout, NULL };
-			struct pcost_target t = { .workload = "stanford", .workload_args = args,
-						  .variant = vname, .unit = "hit", .argv = wargv,
-						  .scale = 1, .events = -1, .report_fd = true };
-			size_t n = 0;
-
-			if (prov) {
-				for (int kk = 0; kk < PCOST_SK_N; kk++)
-					if (mask & (1u << kk))
-						n += collect_sites(&l, prov, pcost_stanford_kernel_name(kk),
-								   sites + n, MAX_SITES - n);
-				if (!n) {
-					rc = error("'%s' lacks the %s probes (a build problem)", path,
-						   prov);
-					break;
-				}
-			}
-			for (size_t i = 0; i < pl.nmethods && !rc; i++) {
-				struct pcost_monitor *mon = NULL;
-
-				/* The no-probe build has nothing to arm: its dormant row only. */
-				if (!prov && pl.methods[i] != &pcost_probe_dormant)
-					continue;
-				/* One monitor per build and method, shared by every scale and layout. */
-				for (size_t si = 0; si < o->nscales * pl.nlayouts && !rc; si++) {
-					int lay = pl.layouts[si % pl.nlayouts];
-
-					snprintf(a_var, sizeof(a_var), "variant=%s", vname);
-					snprintf(a_scale, sizeof(a_scale), "scale=%llu",
-						 (unsigned long long)o->scales[si / pl.nlayouts]);
-					snprintf(a_kernel, sizeof(a_kernel), "kernel=%s",
-						 k < 0 ? "all" : pcost_stanford_kernel_name(k));
-					snprintf(a_layout, sizeof(a_layout), "layout=%s",
-						 pcost_stanford_layout_name(lay));
-					snprintf(args, sizeof(args), "%s %s %s%s%s", a_var, a_scale, a_kernel,
-						 lay ? " " : "", lay ? a_layout : "");
-					/* The default layout keeps the arguments it always had. */
-					wargv[6] = lay ? a_layout : NULL;
-					t.scale = (double)o->scales[si / pl.nlayouts];
-					/* Every repetition is the same work: hits scale exactly. */
-					rc = add_config(&r, &pl, s, pl.methods[i], path, sites, n, &t,
-							expected * (int64_t)o->scales[si / pl.nlayouts],
-							&mon);
-				}
-			}
-		}
+	rc = o->binary ? plan_binary(o, &r, pl, s, &l, path) : plan_builtin(o, &r, pl, s, &l, path);
+	if (rc) {
+		pcost_runner_release(&r);
+		free_monitors(pl);
+		goto out_list;
 	}
-	if (rc)
-		goto out_runner;
-
-	{
-		/* What was asked, for `show` and `compare`. */
-		cJSON *j = cJSON_CreateObject();
-		char via[128] = "";
-
-		for (size_t i = 0; i < pl.nmethods; i++)
-			snprintf(via + strlen(via), sizeof(via) - strlen(via), "%s%s", i ? "," : "",
-				 pl.methods[i]->name);
-		cJSON_AddStringToObject(j, "binary", path);
-		cJSON_AddStringToObject(j, "via", via);
-		if (o->binary) {
-			cJSON_AddStringToObject(j, "probe", o->probe);
-		} else {
-			cJSON *sc = cJSON_AddArrayToObject(j, "scale");
-
-			for (size_t si = 0; si < o->nscales; si++)
-				cJSON_AddItemToArray(sc, cJSON_CreateNumber((double)o->scales[si]));
-			cJSON_AddStringToObject(j, "kernel", o->kernel ? o->kernel : "all");
-		}
-		s->options_json = cJSON_PrintUnformatted(j);
-		cJSON_Delete(j);
-	}
-	{
-		int stale = pcost_probe_ftrace_reap_stale();
-
-		if (stale > 0)
-			warning("removed %d tracefs uprobe events left by a probecost that was killed",
-				stale);
-	}
-	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
-	ro.probed_binary = path;
-	r.opts.probed_binary = path;
-	if ((rc = pcost_runner_check(&r, err, sizeof(err))) < 0) {
-		rc = error("probes: %s", err);
-		goto out_runner;
-	}
-	PCOST_SINK(begin, s, o->db, o->no_store);
-	rc = pcost_runner_measure(&r, err, sizeof(err));
-	s->complete = rc == 0 && !pcost_interrupted;
-	PCOST_SINK(end, s);
-	/* Disarm everything before printing. */
-	pcost_runner_release(&r);
-	for (size_t i = 0; i < pl.nmons; i++)
-		pcost_monitor_free(pl.mons[i]);
-	pl.nmons = 0;
-	if (rc && rc != -EINTR) {
-		rc = error("probes: %s", err[0] ? err : strerror(-rc));
-	} else {
-		if (pcost_report_probes)
-			pcost_report_probes(s, o->fmt, stdout);
-		/* 128 + signal, as a shell reports it (and as `run` does). */
-		rc = rc == -EINTR || pcost_interrupted
-			     ? 128 + (pcost_interrupted ? (int)pcost_interrupted : SIGINT)
-			     : 0;
-		if (rc)
-			error("interrupted: the report covers the runs done so far");
-	}
-	pcost_sdt_list_release(&l);
-	free(sites);
-	return rc;
-
-out_runner:
-	pcost_runner_release(&r);
-	for (size_t i = 0; i < pl.nmons; i++)
-		pcost_monitor_free(pl.mons[i]);
+	s->options_json = options_json(o, pl, path);
+	rc = run_and_report(o, &r, pl, s, path);
 out_list:
 	pcost_sdt_list_release(&l);
 out_free:
-	free(sites);
+	free(pl);
 	return rc;
 }
 
-/* "10" or "1,2,4": stanford sizes (several: a fit separates fixed from per-hit cost). */
-static int parse_scales(const char *arg, struct opts *o)
+/* "10" or "1,2,4" into v[] (at most max numbers in lo..hi); the count, 0 when malformed. */
+static size_t parse_numbers(const char *arg, uint64_t *v, size_t max, uint64_t lo, uint64_t hi)
 {
 	char buf[256], *w[MAX_SCALES + 1];
 	size_t n = split_list(arg, buf, sizeof(buf), w, ARRAY_SIZE(w));
 
-	if (!n || n > MAX_SCALES)
-		return -EINVAL;
+	if (!n || n > max)
+		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (pcost_parse_u64(w[i], 1, 1000000, &o->scales[i]))
-			return -EINVAL;
-	o->nscales = n;
+		if (pcost_parse_u64(w[i], lo, hi, &v[i]))
+			return 0;
+	return n;
+}
+
+static const struct option longopts[] = {
+	{ "list", required_argument, NULL, 'L' },
+	{ "binary", required_argument, NULL, 'b' },
+	{ "probe", required_argument, NULL, 'p' },
+	{ "hits", required_argument, NULL, 'H' },
+	{ "via", required_argument, NULL, 'V' },
+	{ "variants", required_argument, NULL, 'a' },
+	{ "scale", required_argument, NULL, 's' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "workload", required_argument, NULL, 'W' },
+	{ "sites", required_argument, NULL, 'S' },
+	{ "threads", required_argument, NULL, 'x' },
+	{ "layouts", required_argument, NULL, 'l' },
+	{ "precision", required_argument, NULL, 'P' },
+	{ "max-time", required_argument, NULL, 'T' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "db", required_argument, NULL, 'd' },
+	{ "no-store", no_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options that only go together (--binary with --probe and a command, ...); 0 or exit 2. */
+static int check_combination(const struct opts *o)
+{
+	if (o->binary || o->probe) {
+		if (!o->binary || !o->probe)
+			return usage_error("--binary and --probe go together");
+		if (!o->cmd_argc)
+			return usage_error("--binary needs the command to run after '--'");
+		if (o->variants || o->kernel || o->workload || o->sites || o->nthreads || o->layouts)
+			return usage_error("--variants, --kernel, --layouts, --workload, --sites and "
+					   "--threads are for the built-in workloads, not --binary");
+	} else if (o->cmd_argc) {
+		return usage_error("a command after '--' needs --binary and --probe");
+	} else if (o->have_hits) {
+		return usage_error("--hits goes with --binary (stanford knows its hits)");
+	}
 	return 0;
 }
 
 int cmd_probes(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "list", required_argument, NULL, 'L' },
-		{ "binary", required_argument, NULL, 'b' },
-		{ "probe", required_argument, NULL, 'p' },
-		{ "hits", required_argument, NULL, 'H' },
-		{ "via", required_argument, NULL, 'V' },
-		{ "variants", required_argument, NULL, 'a' },
-		{ "scale", required_argument, NULL, 's' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "layouts", required_argument, NULL, 'l' },
-		{ "precision", required_argument, NULL, 'P' },
-		{ "max-time", required_argument, NULL, 'T' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "no-store", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct opts o = { .scales = { 10 }, .nscales = 1, .runs = 5, .warmup = 1, .timeout = 600,
 			  .fmt = PCOST_FMT_TEXT, .precision_ns = 0.3, .max_time = 270 };
 	struct pcost_session s;
@@ -616,6 +898,8 @@ int cmd_probes(int argc, char **argv)
 		case 'V': o.via = optarg; break;
 		case 'a': o.variants = optarg; break;
 		case 'k': o.kernel = optarg; break;
+		case 'W': o.workload = optarg; break;
+		case 'S': o.sites = optarg; break;
 		case 'l': o.layouts = optarg; break;
 		case 'P':
 			if (pcost_parse_double(optarg, 0.001, 1e6, &o.precision_ns))
@@ -624,6 +908,11 @@ int cmd_probes(int argc, char **argv)
 		case 'T':
 			if (pcost_parse_double(optarg, 1, 86400, &o.max_time))
 				return usage_error("--max-time: '%s' is not in seconds (1..86400)", optarg);
+			break;
+		case 'x':
+			if (!(o.nthreads = parse_numbers(optarg, o.threads, MAX_THREADS, 1, 1024)))
+				return usage_error("--threads: '%s' is not a list of up to %d numbers in "
+						   "1..1024", optarg, MAX_THREADS);
 			break;
 		case 'c': o.cpu = optarg; break;
 		case 'd': o.db = optarg; break;
@@ -634,7 +923,7 @@ int cmd_probes(int argc, char **argv)
 			o.have_hits = true;
 			break;
 		case 's':
-			if (parse_scales(optarg, &o))
+			if (!(o.nscales = parse_numbers(optarg, o.scales, MAX_SCALES, 1, 1000000)))
 				return usage_error("--scale: '%s' is not a list of up to %d numbers in "
 						   "1..1000000", optarg, MAX_SCALES);
 			break;
@@ -671,18 +960,8 @@ int cmd_probes(int argc, char **argv)
 			return usage_error("--list takes only a binary (and --format)");
 		return list_probes(o.list, o.fmt);
 	}
-	if (o.binary || o.probe) {
-		if (!o.binary || !o.probe)
-			return usage_error("--binary and --probe go together");
-		if (!o.cmd_argc)
-			return usage_error("--binary needs the command to run after '--'");
-		if (o.variants || o.kernel || o.layouts)
-			return usage_error("--variants, --kernel and --layouts are for the stanford workload");
-	} else if (o.cmd_argc) {
-		return usage_error("a command after '--' needs --binary and --probe");
-	} else if (o.have_hits) {
-		return usage_error("--hits goes with --binary (stanford knows its hits)");
-	}
+	if ((rc = check_combination(&o)))
+		return rc;
 
 	pcost_session_init(&s, PCOST_SESSION_PROBES);
 	s.started = (int64_t)time(NULL);

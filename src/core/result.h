@@ -34,6 +34,8 @@ struct pcost_run_sample {
 	uint64_t events;	/* events the workload did (report or --events) */
 	pcost_ns timed_ns;	/* the workload's own timed region, 0 when unknown */
 	int64_t monitor_events;	/* events the monitor counted itself, -1 when unknown */
+	int8_t optimized;	/* probes: 1 the kernel optimized a uprobe of the run (the workload
+				 * saw [uprobes-trampoline]), -1 it did not, 0 unknown */
 	bool has_busy;		/* other_cpu_ns and steal_ns were recorded */
 	pcost_ns other_cpu_ns;	/* CPU time of other processes during the run (/proc/stat less
 				 * this run's rusage), summed over the CPUs it could run on */

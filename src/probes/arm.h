@@ -11,6 +11,9 @@
  *   perf-probe  `perf probe -x BIN sdt_PROV:NAME` definitions + `perf stat -e`
  *   bpftrace    usdt:BIN:PROV:NAME { @ = count(); }
  *   stap        SystemTap process("BIN").mark("NAME"), where it can build modules
+ *   stap-bpf    the same through SystemTap's BPF runtime (stapbpf), no module
+ *   lttng       LTTng-UST tracepoints of the workloads' lttng build, with a
+ *               private session daemon (no probe site: the tracer is compiled in)
  *
  * Everything an instance registers (perf fds, tracefs events and instances,
  * perf probe definitions, helper processes) is undone by cleanup(), by the
@@ -28,10 +31,18 @@
 #include "cmd/list.h"
 #include "monitors/monitor.h"
 
-/* One probe site to arm: what the SDT reader found. */
+/*
+ * One probe site to arm: what the SDT reader found, or a function (the uprobe
+ * workload's targets): then symbol names it for the tools that take symbols
+ * (perf probe, bpftrace), provider:name is the event's group and name, and
+ * retprobe asks for a return probe.
+ */
 struct pcost_probe_site {
 	char provider[64], name[64];
 	uint64_t pc_offset, sem_offset; /* file offsets; sem_offset 0: no semaphore */
+	char symbol[64];		/* "" for an SDT site */
+	uint64_t vaddr;			/* a function's ELF address (perf probe takes it) */
+	bool retprobe;
 };
 
 struct pcost_probe_method {
@@ -58,7 +69,8 @@ struct pcost_probe_arm {
 #define PCOST_PROBE_ARM(m) container_of((m), struct pcost_probe_arm, mon)
 
 extern const struct pcost_probe_method pcost_probe_dormant, pcost_probe_uprobe,
-	pcost_probe_ftrace, pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap;
+	pcost_probe_ftrace, pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap,
+	pcost_probe_lttng, pcost_probe_stap_bpf;
 
 /* The table, in the order the report prints it; NULL-terminated. */
 extern const struct pcost_probe_method *const pcost_probe_methods[];
@@ -91,6 +103,24 @@ void pcost_probe_uprobe_set_cpus(uint64_t mask);
  * events were removed.
  */
 int pcost_probe_ftrace_reap_stale(void);
+
+/*
+ * Stop the lttng-sessiond and remove the temporary homes (and /var/run/lttng)
+ * that a probecost killed outright left; how many things were removed.
+ */
+int pcost_probe_lttng_reap_stale(void);
+
+/* Remove a directory tree (or a file); async-signal-safe, for undo functions. */
+void pcost_probe_remove_tree(const char *path);
+
+/* The tracers that run beside the workload (bpftrace, stap, stap-bpf): tooltrace.c. */
+extern const struct pcost_monitor_ops pcost_tool_ops;
+/*
+ * stap-bpf's kernel build tree into tree: the running kernel's, or one written
+ * from /proc/config.gz into a temporary directory (*undo: its cleanup.h handle,
+ * which removes it).  0 or -errno with a line in err.
+ */
+int pcost_stap_bpf_tree(char *tree, size_t len, int *undo, char *err, size_t elen);
 
 /* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
 const char *pcost_tracefs(void);

@@ -151,12 +151,12 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 		snprintf(e->name, sizeof(e->name), "%.16s_%zu_%.24s", st->group, i, s->name);
 		snprintf(e->del, sizeof(e->del), "-:%s/%s\n", st->group, e->name);
 		if (s->sem_offset)
-			snprintf(line, sizeof(line), "p:%s/%s %s:0x%llx(0x%llx)\n", st->group, e->name,
-				 a->path, (unsigned long long)s->pc_offset,
-				 (unsigned long long)s->sem_offset);
+			snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx(0x%llx)\n",
+				 s->retprobe ? 'r' : 'p', st->group, e->name, a->path,
+				 (unsigned long long)s->pc_offset, (unsigned long long)s->sem_offset);
 		else
-			snprintf(line, sizeof(line), "p:%s/%s %s:0x%llx\n", st->group, e->name,
-				 a->path, (unsigned long long)s->pc_offset);
+			snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx\n", s->retprobe ? 'r' : 'p',
+				 st->group, e->name, a->path, (unsigned long long)s->pc_offset);
 		e->registered = true; /* a failed write leaves nothing; removing then is harmless */
 		journal_event(st, e, a->path, true);
 		rc = write_str(st->uprobe_events, line, O_APPEND);

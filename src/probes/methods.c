@@ -22,7 +22,8 @@ const struct pcost_probe_method pcost_probe_dormant = {
 
 const struct pcost_probe_method *const pcost_probe_methods[] = {
 	&pcost_probe_dormant, &pcost_probe_uprobe,   &pcost_probe_ftrace,
-	&pcost_probe_perf_probe, &pcost_probe_bpftrace, &pcost_probe_stap,
+	&pcost_probe_perf_probe, &pcost_probe_bpftrace, &pcost_probe_stap, &pcost_probe_stap_bpf,
+	&pcost_probe_lttng,
 	NULL,
 };
 
@@ -111,7 +112,9 @@ struct pcost_monitor *pcost_probe_arm_create(const struct pcost_probe_method *m,
 		char p[64], nm[64];
 
 		snprintf(spec, sizeof(spec), "%s:%s", sites[i].provider, sites[i].name);
-		if (pcost_sdt_parse_spec(spec, p, sizeof(p), nm, sizeof(nm)) || !sites[i].pc_offset) {
+		if (pcost_sdt_parse_spec(spec, p, sizeof(p), nm, sizeof(nm)) || !sites[i].pc_offset ||
+		    sites[i].symbol[strspn(sites[i].symbol, "abcdefghijklmnopqrstuvwxyz"
+						       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
 			snprintf(err, len, "probe '%s' has a name or offset that cannot be armed", spec);
 			return NULL;
 		}

@@ -285,10 +285,25 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
 		size_t had = st->nev;
 
-		snprintf(group, sizeof(group), "sdt_%s", s->provider);
 		if (pcost_interrupted)
 			return -EINTR;
-		snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
+		if (s->symbol[0]) {
+			/*
+			 * A function: GROUP:NAME=SYMBOL%return, or =ADDRESS for an entry
+			 * probe (perf 6.1 looks a function entry up in the debuginfo, which
+			 * an assembly function lacks: "Probe point not found").
+			 */
+			snprintf(group, sizeof(group), "%s", s->provider);
+			if (s->retprobe)
+				snprintf(spec, sizeof(spec), "%s:%s=%s%%return", group, s->name,
+					 s->symbol);
+			else
+				snprintf(spec, sizeof(spec), "%s:%s=0x%llx", group, s->name,
+					 (unsigned long long)s->vaddr);
+		} else {
+			snprintf(group, sizeof(group), "sdt_%s", s->provider);
+			snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
+		}
 		before = slurp_events(st->uprobe_events);
 		st->npending = 0;
 		for (int k = 0; k < PENDING; k++) {

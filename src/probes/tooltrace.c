@@ -8,6 +8,7 @@
  * its count parsed from what its END printed.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/cleanup.h"
 #include "probes/arm.h"
 
 #define READY "pcost-ready"
@@ -25,6 +27,8 @@ struct tool_state {
 	char *script;
 	struct pcost_proc proc;
 	bool running;
+	char tree[PATH_MAX];	/* stap-bpf: the kernel build tree (-r), "" for the others */
+	int undo;		/* stap-bpf: cleanup.h handle of a synthesized tree, -1 none */
 };
 
 struct tool_desc {
@@ -54,9 +58,17 @@ static void bpftrace_script(const struct pcost_probe_arm *a, const size_t *first
 {
 	size_t off = add(buf, len, 0, "BEGIN { printf(\"%s\\n\"); }\n%s%s", READY, "", "");
 
-	for (size_t i = 0; i < n; i++)
-		off = add(buf, len, off, i ? ",\nusdt:%s:%s:%s" : "usdt:%s:%s:%s", a->path,
-			  a->sites[first[i]].provider, a->sites[first[i]].name);
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_probe_site *s = &a->sites[first[i]];
+
+		if (i)
+			off = add(buf, len, off, ",\n%s%s%s", "", "", "");
+		if (s->symbol[0])
+			off = add(buf, len, off, "%s:%s:%s", s->retprobe ? "uretprobe" : "uprobe",
+				  a->path, s->symbol);
+		else
+			off = add(buf, len, off, "usdt:%s:%s:%s", a->path, s->provider, s->name);
+	}
 	off = add(buf, len, off, " { @hits = count(); }\nEND { printf(\"hits=\"); print(@hits); "
 				 "clear(@hits); }\n%s%s%s", "", "", "");
 }
@@ -68,11 +80,17 @@ static void stap_script(const struct pcost_probe_arm *a, const size_t *first, si
 	size_t off = add(buf, len, 0, "global hits\nprobe begin { printf(\"%s\\n\") }\n%s%s", READY,
 			 "", "");
 
-	for (size_t i = 0; i < n; i++)
-		off = add(buf, len, off,
-			  i ? ",\n  process(\"%s\").provider(\"%s\").mark(\"%s\")"
-			    : "probe process(\"%s\").provider(\"%s\").mark(\"%s\")",
-			  a->path, a->sites[first[i]].provider, a->sites[first[i]].name);
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_probe_site *s = &a->sites[first[i]];
+
+		off = add(buf, len, off, "%s%s%s", i ? ",\n  " : "probe ", "", "");
+		if (s->symbol[0])
+			off = add(buf, len, off, "process(\"%s\").function(\"%s\")%s", a->path,
+				  s->symbol, s->retprobe ? ".return" : "");
+		else
+			off = add(buf, len, off, "process(\"%s\").provider(\"%s\").mark(\"%s\")",
+				  a->path, s->provider, s->name);
+	}
 	off = add(buf, len, off, " { hits++ }\nprobe end { printf(\"hits=%%d\\n\", hits) }\n%s%s%s",
 		  "", "", "");
 }
@@ -88,8 +106,18 @@ static const struct tool_desc stap_desc = {
 	.count_key = "hits=",
 };
 
+/* SystemTap's BPF back end (stapbpf): no kernel module, no STP_NO_OVERLOAD. */
+static const struct tool_desc stap_bpf_desc = {
+	.exe = "stap",
+	.script = stap_script,
+	.opts = { "--runtime=bpf", "-e" },
+	.count_key = "hits=",
+};
+
 static const struct tool_desc *desc_of(const struct pcost_probe_arm *a)
 {
+	if (a->method == &pcost_probe_stap_bpf)
+		return &stap_bpf_desc;
 	return a->method == &pcost_probe_stap ? &stap_desc : &bpftrace_desc;
 }
 
@@ -104,10 +132,13 @@ static int tool_prepare(struct pcost_monitor *m, char *err, size_t len)
 	if (!pcost_probe_method_available(a->method, err, len))
 		return -ENODEV;
 	st = xcalloc(1, sizeof(*st));
+	st->undo = -1;
 	st->script = xcalloc(1, 16384);
 	n = pcost_probe_arm_distinct(a, first, MAX_PROBES);
 	desc_of(a)->script(a, first, n, st->script, 16384);
 	a->priv = st;
+	if (a->method == &pcost_probe_stap_bpf)
+		return pcost_stap_bpf_tree(st->tree, sizeof(st->tree), &st->undo, err, len);
 	return 0;
 }
 
@@ -116,13 +147,17 @@ static int tool_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, s
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
 	const struct tool_desc *d = desc_of(a);
 	struct tool_state *st = a->priv;
-	char *argv[8];
+	char *argv[10];
 	size_t n = 0;
 	int rc;
 
 	if (!st)
 		return -EINVAL;
 	argv[n++] = (char *)d->exe;
+	if (st->tree[0]) {
+		argv[n++] = "-r";
+		argv[n++] = st->tree;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(d->opts) && d->opts[i]; i++)
 		argv[n++] = (char *)d->opts[i];
 	argv[n++] = st->script;
@@ -205,12 +240,14 @@ static void tool_cleanup(struct pcost_monitor *m)
 		pcost_proc_stop(&st->proc, SIGKILL, GRACE_NS);
 		pcost_proc_release(&st->proc);
 	}
+	if (st->undo >= 0)
+		pcost_cleanup_pop(st->undo, 1); /* removes a synthesized build tree */
 	free(st->script);
 	free(st);
 	a->priv = NULL;
 }
 
-static const struct pcost_monitor_ops tool_ops = {
+const struct pcost_monitor_ops pcost_tool_ops = {
 	.kind = PCOST_MON_ATTACH,
 	.prepare = tool_prepare,
 	.start = tool_start,
@@ -223,7 +260,7 @@ const struct pcost_probe_method pcost_probe_bpftrace = {
 	.summary = "bpftrace usdt:BIN:PROV:NAME { @hits = count(); }",
 	.tool = "bpftrace",
 	.package = "bpftrace",
-	.ops = &tool_ops,
+	.ops = &pcost_tool_ops,
 };
 
 /* SystemTap builds a kernel module: it needs the running kernel's build tree. */
@@ -247,6 +284,6 @@ const struct pcost_probe_method pcost_probe_stap = {
 	.summary = "SystemTap process(BIN).mark(NAME), a kernel module (needs kernel headers)",
 	.tool = "stap",
 	.package = "systemtap",
-	.ops = &tool_ops,
+	.ops = &pcost_tool_ops,
 	.available = stap_available,
 };

@@ -124,7 +124,8 @@ static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 		memset(&attr, 0, sizeof(attr));
 		attr.size = sizeof(attr);
 		attr.type = (uint32_t)type;
-		attr.config = s->sem_offset << 32; /* bit 0 clear: entry probe, not retprobe */
+		/* config:0 is the PMU's retprobe bit (format/retprobe). */
+		attr.config = s->sem_offset << 32 | (s->retprobe ? 1 : 0);
 		attr.config1 = (uint64_t)(uintptr_t)a->path; /* uprobe_path */
 		attr.config2 = s->pc_offset;		     /* probe_offset */
 		for (size_t cpu = 0; cpu < ncpu; cpu++) {

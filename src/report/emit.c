@@ -161,3 +161,21 @@ void pcost_text_pct_ci(double v, double lo, double hi, bool sig, char *buf, size
 		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]%s", 100 * v, 100 * lo, 100 * hi,
 			 sig ? "" : "?");
 }
+
+static void md_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+	}
+}
+
+void pcost_md_cells(FILE *out, const char *a, const char *b)
+{
+	fputs("| ", out);
+	md_text(out, a);
+	fputs(" | ", out);
+	md_text(out, b);
+	fputs(" | ", out);
+}

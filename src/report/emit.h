@@ -67,4 +67,10 @@ void pcost_text_ns_ci(double v, double lo, double hi, const char *per, char *buf
 /* "+1.8% [+1.2, +2.4]", then "?" when not sig. */
 void pcost_text_pct_ci(double v, double lo, double hi, bool sig, char *buf, size_t len);
 
+/*
+ * Markdown: the first cells of a row, "| A | B | ", from session text (a user's
+ * command, a custom monitor): '|' escaped as "\|", line breaks as spaces.
+ */
+void pcost_md_cells(FILE *out, const char *a, const char *b);
+
 #endif

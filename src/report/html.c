@@ -99,6 +99,19 @@ static bool numeric(const char *s, size_t n)
 	return n && strchr("0123456789+-.[", s[0]) && !(s[0] == '-' && n == 1);
 }
 
+/* A cell's n bytes at c, "\|" read as '|' (the markdown's escape), as HTML text. */
+static void cell(FILE *out, const char *c, size_t n)
+{
+	char *t = strndup(c, n), *w = t;
+
+	for (const char *r = t; *r; r++)
+		if (!(r[0] == '\\' && r[1] == '|'))
+			*w++ = *r;
+	*w = 0;
+	pcost_xml_escape(out, t);
+	free(t);
+}
+
 /* One markdown table row: cells between unescaped '|', trimmed. */
 static void table_row(FILE *out, const char *line, bool head)
 {
@@ -119,7 +132,7 @@ static void table_row(FILE *out, const char *line, bool head)
 		while (n && c[n - 1] == ' ')
 			n--;
 		fputs(head ? "<th>" : numeric(c, n) ? "<td class=\"num\">" : "<td>", out);
-		escape_n(out, c, n);
+		cell(out, c, n);
 		fputs(head ? "</th>" : "</td>", out);
 		p = e;
 	}

@@ -67,13 +67,30 @@ static bool several_scales(const struct pcost_session *s)
 	return false;
 }
 
+/* " x4" in a --scale session, else "". */
+static const char *scale_suffix(const struct pcost_session *s, const struct pcost_config *c,
+				char *buf, size_t len)
+{
+	*buf = 0;
+	if (several_scales(s))
+		snprintf(buf, len, " x%g", scale_of(c));
+	return buf;
+}
+
+/* A probes bar series: the build ("plain"), and its size in a --scale session. */
+static char *variant_label(const struct pcost_session *s, const struct pcost_config *c)
+{
+	char scale[32];
+
+	return xasprintf("%s%s", c->variant ?: "default", scale_suffix(s, c, scale, sizeof(scale)));
+}
+
 /* "strace", "pipe: strace", and " x4" after it in a --scale session. */
 static char *bar_label(const struct pcost_session *s, const struct pcost_config *c, bool wl)
 {
-	char scale[32] = "";
+	char scale[32];
 
-	if (several_scales(s))
-		snprintf(scale, sizeof(scale), " x%g", scale_of(c));
+	scale_suffix(s, c, scale, sizeof(scale));
 	return wl ? xasprintf("%s: %s%s", c->workload ?: "?", c->monitor ?: "?", scale)
 		  : xasprintf("%s%s", c->monitor ?: "?", scale);
 }
@@ -135,13 +152,15 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 {
 	size_t n = s->nconfigs + 1, ncat = 0, nvar = 0;
 	const char **cats = xcalloc(n, sizeof(char *)), **vars = xcalloc(n, sizeof(char *));
+	const char **label = xcalloc(n, sizeof(char *));
+	struct names ns = { 0 };
 	double *v, *lo, *hi;
 	char *title, *w = who(s);
 	int rc;
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const char *m = s->configs[i].monitor ? s->configs[i].monitor : "?";
-		const char *va = s->configs[i].variant ? s->configs[i].variant : "default";
+		const char *va = label[i] = names_add(&ns, variant_label(s, &s->configs[i]));
 
 		if (st[i].baseline < 0 || !isfinite(st[i].per_event_ns))
 			continue;
@@ -162,7 +181,7 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 		if (x->baseline < 0 || !isfinite(x->per_event_ns))
 			continue;
 		g = find_name(cats, ncat, s->configs[i].monitor ? s->configs[i].monitor : "?");
-		k = find_name(vars, nvar, s->configs[i].variant ? s->configs[i].variant : "default");
+		k = find_name(vars, nvar, label[i]);
 		v[g * nvar + k] = x->per_event_ns;
 		lo[g * nvar + k] = x->per_event_ns_lo;
 		hi[g * nvar + k] = x->per_event_ns_hi;
@@ -183,6 +202,8 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 	free(w);
 	free(cats);
 	free(vars);
+	free(label);
+	names_free(&ns);
 	free(v);
 	return rc;
 }
@@ -275,17 +296,11 @@ static int plot_counters(const struct pcost_session *s, const struct pcost_confi
 	return rc;
 }
 
-/* The fit group of a configuration: same workload, monitor and variant (as analyze.c fits). */
-static bool same_fit(const struct pcost_config *a, const struct pcost_config *b)
-{
-	return !strcmp(a->workload ?: "", b->workload ?: "") &&
-	       !strcmp(a->monitor ?: "", b->monitor ?: "") && !strcmp(a->variant ?: "", b->variant ?: "");
-}
-
 /* A monitored configuration of a --scale fit, with events: one point of the fit picture. */
 static bool fitted(const struct pcost_config_stats *x)
 {
-	return x->has_fit && x->baseline >= 0 && x->events && isfinite(x->extra_ns);
+	return x->has_fit && x->baseline >= 0 && x->events && isfinite(x->extra_ns) &&
+	       x->fit_group >= 0;
 }
 
 static char *fit_name(const struct pcost_session *s, const struct pcost_config *c)
@@ -298,14 +313,42 @@ static char *fit_name(const struct pcost_session *s, const struct pcost_config *
 	return c->variant ? xasprintf("%s %s", c->variant, m) : xstrdup(m);
 }
 
-/* --scale: each size's extra time against its events, a series per fit with its line. */
+/*
+ * The intervals of a fit, as analyze gives them (t over per-block fits): the
+ * band fans out from the fitted fixed cost with the cost per event's interval
+ * (a + b_lo x to a + b_hi x, from 0 to the last point), and a bar at 0 events
+ * spans the fixed cost's.
+ */
+static void fit_band(const struct pcost_config_stats *x, struct pcost_chart_fit_series *f,
+		     double *bx, double *blo, double *bhi)
+{
+	double top = 0;
+
+	f->a_lo = x->fit_fixed_ns_lo;
+	f->a_hi = x->fit_fixed_ns_hi;
+	if (!isfinite(x->fit_per_event_ns_lo) || !isfinite(x->fit_per_event_ns_hi))
+		return;
+	for (size_t i = 0; i < f->n; i++)
+		top = fmax(top, f->x[i]);
+	bx[0] = 0;
+	bx[1] = top;
+	blo[0] = bhi[0] = f->a;
+	blo[1] = f->a + x->fit_per_event_ns_lo * top;
+	bhi[1] = f->a + x->fit_per_event_ns_hi * top;
+	f->nband = 2;
+	f->band_x = bx;
+	f->band_lo = blo;
+	f->band_hi = bhi;
+}
+
+/* --scale: each size's extra time against its events, a panel per fit group with its line. */
 static int plot_fit(const struct pcost_session *s, const struct pcost_config_stats *st,
 		    struct pcost_plot_out *o, char *err, size_t errlen)
 {
-	size_t n = s->nconfigs + 1, nf = 0;
+	size_t n = s->nconfigs + 1, nf = 0, slab = 2 * n + 6;
 	struct pcost_chart_fit_series *fs = xcalloc(n, sizeof(*fs));
-	double *x = xcalloc(2 * n * n, sizeof(double));
-	size_t *first = xcalloc(n, sizeof(size_t));
+	double *x = xcalloc(slab * n, sizeof(double));
+	int *group = xcalloc(n, sizeof(int));
 	const char *evunit = "event";
 	struct names ns = { 0 };
 	char *title, *xlabel, *w = who(s);
@@ -318,31 +361,37 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 
 		if (!fitted(&st[i]))
 			continue;
-		while (l < nf && !same_fit(&s->configs[first[l]], c))
+		while (l < nf && group[l] != st[i].fit_group)
 			l++;
 		f = &fs[l];
 		if (l == nf) {
-			first[nf++] = i;
+			group[nf++] = st[i].fit_group;
 			f->name = names_add(&ns, fit_name(s, c));
-			f->x = x + 2 * n * l;
+			f->x = x + slab * l;
 			f->y = f->x + n;
 			f->a = st[i].fit_fixed_ns;
 			f->b = st[i].fit_per_event_ns;
+			f->a_lo = f->a_hi = NAN;
 			evunit = c->unit ?: evunit;
 		}
 		((double *)f->x)[f->n] = (double)st[i].events;
 		((double *)f->y)[f->n] = st[i].extra_ns;
 		f->n++;
 	}
+	for (size_t l = 0; l < nf; l++) {
+		double *b = x + slab * l + 2 * n;
+
+		fit_band(&st[group[l]], &fs[l], b, b + 2, b + 4);
+	}
 	title = xasprintf("Extra time against %ss, with the fit (%s)", evunit, w);
 	xlabel = xasprintf("%ss per run", evunit);
 	struct pcost_chart_fits c = {
 		.title = title, .xlabel = xlabel, .yname = "extra time",
 		.note = s->kind == PCOST_SESSION_PROBES
-				? "points: mean extra time over the dormant run of the same size; line: "
-				  "least-squares fit extra = fixed + per hit x hits over every run"
-				: "points: mean extra time over the unmonitored run of the same size; line: "
-				  "least-squares fit extra = fixed + per event x events over every run",
+				? "points: mean extra time over the dormant run of each size; line: fixed + "
+				  "per hit x hits; 95% intervals: per hit (band), fixed (bar at 0 hits)"
+				: "points: mean extra time over the unmonitored run of each size; line: fixed + "
+				  "per event x events; 95% intervals: per event (band), fixed (bar at 0 events)",
 		.nseries = nf, .series = fs,
 	};
 
@@ -353,7 +402,7 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 	free(xlabel);
 	free(w);
 	names_free(&ns);
-	free(first);
+	free(group);
 	free(x);
 	free(fs);
 	return rc;

@@ -51,6 +51,7 @@ struct pcost_chart_fit_series {
 	size_t n;
 	const double *x, *y;		/* the points */
 	double a, b;			/* the fitted line, drawn from x = 0 to the last point */
+	double a_lo, a_hi;		/* a's interval, a bar at x = 0; NaN: none */
 	size_t nband;			/* 0: no band; else band_lo/hi at band_x[0..nband) */
 	const double *band_x, *band_lo, *band_hi;
 };

@@ -325,6 +325,18 @@ static void yaxis_record(struct canvas *cv, const char *name, const struct yaxis
 		    a->log ? pow(10, a->hi) : a->hi, a->log, unit);
 }
 
+/* A vertical bar from y0 to y1 at x with caps half wide, in the current colour and width. */
+static void error_bar(cairo_t *cr, double x, double y0, double y1, double half)
+{
+	cairo_move_to(cr, x, y0);
+	cairo_line_to(cr, x, y1);
+	cairo_move_to(cr, x - half, y0);
+	cairo_line_to(cr, x + half, y0);
+	cairo_move_to(cr, x - half, y1);
+	cairo_line_to(cr, x + half, y1);
+	cairo_stroke(cr);
+}
+
 /* Rows of swatches and names, centred under the title, clear of the data; returns its bottom. */
 static double legend(cairo_t *cr, const char *const *names, size_t n, bool lines)
 {
@@ -458,13 +470,7 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_ou
 
 				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 				cairo_set_line_width(cr, 1.3);
-				cairo_move_to(cr, xm, y1);
-				cairo_line_to(cr, xm, y2);
-				cairo_move_to(cr, xm - bw / 5, y1);
-				cairo_line_to(cr, xm + bw / 5, y1);
-				cairo_move_to(cr, xm - bw / 5, y2);
-				cairo_line_to(cr, xm + bw / 5, y2);
-				cairo_stroke(cr);
+				error_bar(cr, xm, y1, y2, bw / 5);
 			}
 		}
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -578,13 +584,7 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_
 			if (e > 0) {
 				double ya = ypx(&ax, fmax(0, l->y[i] - e)), yb = ypx(&ax, l->y[i] + e);
 
-				cairo_move_to(cr, x, ya);
-				cairo_line_to(cr, x, yb);
-				cairo_move_to(cr, x - 4, ya);
-				cairo_line_to(cr, x + 4, ya);
-				cairo_move_to(cr, x - 4, yb);
-				cairo_line_to(cr, x + 4, yb);
-				cairo_stroke(cr);
+				error_bar(cr, x, ya, yb, 4);
 			}
 		}
 	}
@@ -638,6 +638,10 @@ static void fit_range(const struct pcost_chart_fit_series *l, double *xmax, doub
 		*ymin = fmin(*ymin, l->a + l->b * *xmax * e);
 		*ymax = fmax(*ymax, l->a + l->b * *xmax * e);
 	}
+	if (isfinite(l->a_lo) && isfinite(l->a_hi)) {
+		*ymin = fmin(*ymin, l->a_lo);
+		*ymax = fmax(*ymax, l->a_hi);
+	}
 	for (size_t i = 0; i < l->nband; i++) {
 		if (isfinite(l->band_lo[i]))
 			*ymin = fmin(*ymin, l->band_lo[i]);
@@ -689,6 +693,12 @@ static void fit_marks(cairo_t *cr, const struct panel *p, const struct pcost_cha
 	}
 	cairo_restore(cr);
 	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	if (isfinite(l->a_lo) && isfinite(l->a_hi)) {
+		double x = panel_x(p, 0), y0 = panel_y(p, l->a_lo), y1 = panel_y(p, l->a_hi);
+
+		cairo_set_line_width(cr, 1.5);
+		error_bar(cr, x, y0, y1, 5);
+	}
 	for (size_t i = 0; i < l->n; i++) {
 		if (!isfinite(l->x[i]) || !isfinite(l->y[i]))
 			continue;

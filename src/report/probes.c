@@ -59,6 +59,81 @@ static const char *variant_of(const struct pcost_config *c)
 	return c->variant ? c->variant : "-";
 }
 
+static bool measured(const struct pcost_run_sample *x)
+{
+	return !x->warmup && !x->failed;
+}
+
+/* The value of KEY=value in c's workload arguments into buf; false when absent. */
+static bool arg_token(const struct pcost_config *c, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *a = c->workload_args; a && *a; a += strcspn(a, " "), a += *a == ' ') {
+		if (!strncmp(a, key, kl) && a[kl] == '=') {
+			snprintf(buf, len, "%.*s", (int)strcspn(a + kl + 1, " "), a + kl + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The probe-site encoding: stanford's site=, the uprobe workload's insn=; NULL when unknown. */
+static const char *site_of(const struct pcost_config *c, char *buf, size_t len)
+{
+	if (arg_token(c, "site", buf, len) || arg_token(c, "insn", buf, len))
+		return buf;
+	return NULL;
+}
+
+/* Threads making the hits (threads=), 0 when the workload does not say. */
+static unsigned threads_of(const struct pcost_config *c)
+{
+	char buf[16];
+
+	return arg_token(c, "threads", buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 0;
+}
+
+/* Measured runs in which the kernel optimized the site, and runs that said either way. */
+static void optimized_of(const struct pcost_config *c, size_t *yes, size_t *known)
+{
+	*yes = *known = 0;
+	for (size_t k = 0; k < c->nsamples; k++) {
+		const struct pcost_run_sample *x = &c->samples[k];
+
+		if (measured(x) && x->optimized) {
+			(*known)++;
+			*yes += x->optimized > 0;
+		}
+	}
+}
+
+/* "yes", "no", "2/5" (runs optimized of runs known) or "n/a" (dormant rows: nothing armed). */
+static const char *fmt_optimized(const struct pcost_config *c, bool baseline, char *buf,
+				 size_t len)
+{
+	size_t yes, known;
+
+	optimized_of(c, &yes, &known);
+	if (baseline || !known)
+		return "n/a";
+	if (yes == known || !yes)
+		return yes ? "yes" : "no";
+	snprintf(buf, len, "%zu/%zu", yes, known);
+	return buf;
+}
+
+/* Does the session have site encodings or thread counts to show? */
+static bool has_shape(const struct pcost_session *s)
+{
+	char b[32];
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (site_of(&s->configs[i], b, sizeof(b)) || threads_of(&s->configs[i]))
+			return true;
+	return false;
+}
+
 /* The scale of a configuration's runs (1 when none measured). */
 static double scale_of(const struct pcost_config *c)
 {
@@ -169,14 +244,18 @@ static void text_title(const struct pcost_session *s, const struct pcost_config_
 			if (x->block + 1 > blocks)
 				blocks = x->block + 1;
 		}
-	/* The variant is a column: drop it from the arguments in the title. */
-	if (!strncmp(args, "variant=", 8))
+	uint64_t hits = 0;
+
+	/* The variant and the site are columns: drop them from the arguments in the title. */
+	while (!strncmp(args, "variant=", 8) || !strncmp(args, "site=", 5) ||
+	       !strncmp(args, "insn=", 5))
 		args += strcspn(args, " ") + (args[strcspn(args, " ")] ? 1 : 0);
+	/* The hits of the first build with probes (the no-probe build has none). */
+	for (size_t i = 0; i < s->nconfigs && !hits; i++)
+		hits = s->configs[i].expected_events > 0 ? (uint64_t)s->configs[i].expected_events
+							 : st[i].events;
 	fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n", c0 ? c0->workload : "-", args,
-		c0 ? (unsigned long long)(c0->expected_events > 0 ? c0->expected_events
-								   : (int64_t)st[0].events)
-		   : 0ULL,
-		s->complete ? "" : " (INTERRUPTED: partial)");
+		(unsigned long long)hits, s->complete ? "" : " (INTERRUPTED: partial)");
 	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time inside the "
 		     "workload's timed region over the dormant run of the same build / hits%s\n\n",
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
@@ -207,12 +286,47 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 			snprintf(cy, sizeof(cy), "n/a");
 	}
 	fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
-	if (md)
+	if (has_shape(s)) {
+		char sb[32], th[16] = "-", ob[32];
+		const char *site = site_of(c, sb, sizeof(sb)),
+			   *opt = fmt_optimized(c, t->baseline < 0, ob, sizeof(ob));
+
+		if (threads_of(c))
+			snprintf(th, sizeof(th), "%u", threads_of(c));
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
+				ph, cy, hi, opt);
+		else
+			fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n",
+				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
+				ph, cy, hi, opt);
+	} else if (md) {
 		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", label(s, c, lb, sizeof(lb)),
 			c->monitor, el, ov, ph, cy, hi);
-	else
+	} else {
 		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", label(s, c, lb, sizeof(lb)),
 			c->monitor, el, ov, ph, cy, hi);
+	}
+}
+
+/* The table's header; site, threads and optimized columns when the session has them. */
+static void text_header(const struct pcost_session *s, FILE *out, bool md)
+{
+	bool shape = has_shape(s);
+
+	if (md)
+		fprintf(out, "| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
+			     "hits counted / expected |%s\n|---|---|%s---|---|---|---|---|%s\n",
+			shape ? " site | threads |" : "", shape ? " optimized |" : "",
+			shape ? "---|---|" : "", shape ? "---|" : "");
+	else if (shape)
+		fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n", "variant",
+			"method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
+			"hits counted / expected", "optimized");
+	else
+		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
+			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
 }
 
 /*
@@ -293,12 +407,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		 bool md)
 {
 	text_title(s, st, out);
-	if (md)
-		fprintf(out, "| variant | method | elapsed | overhead | per hit [95%%] | cycles/hit | hits "
-			     "counted / expected |\n|---|---|---|---|---|---|---|\n");
-	else
-		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
-			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
+	text_header(s, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		text_row(s, st, i, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++) {
@@ -320,6 +429,20 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	dormant_section(s, st, out, md);
 }
 
+/* site, threads, and in how many of the runs that said the kernel optimized the site. */
+static void csv_shape(struct pcost_csv *w, const struct pcost_config *c, bool baseline)
+{
+	char sb[32];
+	const char *site = site_of(c, sb, sizeof(sb));
+	size_t yes, known;
+
+	optimized_of(c, &yes, &known);
+	pcost_csv_str(w, site ? site : "");
+	pcost_csv_count(w, threads_of(c), threads_of(c) > 0);
+	pcost_csv_count(w, (double)yes, known && !baseline);
+	pcost_csv_count(w, (double)known, known && !baseline);
+}
+
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	struct pcost_csv w = { .out = out };
@@ -328,7 +451,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost,"
 		     "per_hit_ns_lo,per_hit_ns_hi,fixed_ns,fixed_ns_lo,fixed_ns_hi,dormant_overhead,"
 		     "dormant_overhead_lo,dormant_overhead_hi,dormant_per_hit_ns,dormant_per_hit_ns_lo,"
-		     "dormant_per_hit_ns_hi,scale\n");
+		     "dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -354,8 +477,30 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_ci(&w, "%.3f", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
 			     t->dormant_per_hit_ns_hi);
 		pcost_csv_num(&w, "%g", scale_of(c));
+		csv_shape(&w, c, t->baseline < 0);
 		pcost_csv_end(&w);
 	}
+}
+
+/*
+ * site (encoding of the probed instruction), threads, and optimized: true when
+ * every measured run saw the kernel optimize the site, false when none did,
+ * null when unknown, mixed, or nothing was armed (dormant).
+ */
+static void json_shape(cJSON *o, const struct pcost_config *c, bool baseline)
+{
+	char sb[32];
+	const char *site = site_of(c, sb, sizeof(sb));
+	size_t yes, known;
+
+	optimized_of(c, &yes, &known);
+	cJSON_AddItemToObject(o, "site", site ? cJSON_CreateString(site) : cJSON_CreateNull());
+	pcost_json_count(o, "threads", threads_of(c), threads_of(c) > 0);
+	if (baseline || !known || (yes && yes != known))
+		cJSON_AddNullToObject(o, "optimized");
+	else
+		cJSON_AddBoolToObject(o, "optimized", yes == known);
+	pcost_json_count(o, "optimized_runs", (double)yes, known && !baseline);
 }
 
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -374,6 +519,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
 		cJSON_AddNumberToObject(o, "scale", scale_of(c));
+		json_shape(o, c, t->baseline < 0);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
 		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));

@@ -397,8 +397,11 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 
 		fmt_time(x->wall.mean, buf, sizeof(buf));
 		fmt_seen(x, me, sizeof(me));
-		fprintf(out, "| %s %s | %s | %s | %.1f%% | ", c->workload, c->workload_args ?: "",
-			monitor_label(c, lab, sizeof(lab)), x->nok ? buf : "failed",
+		char *wl = xasprintf("%s %s", c->workload, c->workload_args ?: "");
+
+		pcost_md_cells(out, wl, monitor_label(c, lab, sizeof(lab)));
+		free(wl);
+		fprintf(out, "%s | %.1f%% | ", x->nok ? buf : "failed",
 			x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
 		if (x->baseline < 0) {
 			fprintf(out, "- | - | - | - | %s |\n", me);
@@ -422,8 +425,8 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 				 fx, sizeof(fx));
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
 				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
-		fprintf(out, "| %s | %s | %s | %s | %.3f |\n", s->configs[i].workload,
-			s->configs[i].monitor, fx, pe, st[i].fit_r2);
+		pcost_md_cells(out, s->configs[i].workload, s->configs[i].monitor);
+		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
 	}
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)

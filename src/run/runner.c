@@ -411,17 +411,22 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 	return 0;
 }
 
-/* A report's other facts: nr= names the syscall its events are (the syscall workload). */
+/*
+ * Facts of the report line beyond events/unit/timed_ns that a sample keeps:
+ * nr= names the syscall its events are (the syscall workload).
+ */
 static void report_fact(const char *key, const char *val, void *ctx)
 {
 	struct pcost_run_sample *smp = ctx;
 	uint64_t nr;
 
-	if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
+	if (!strcmp(key, "uprobe_trampoline"))
+		smp->optimized = !strcmp(val, "1") ? 1 : -1;
+	else if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
 		smp->event_syscall = (long)nr;
 }
 
-/* The workload's report line (events=N unit=U timed_ns=T). */
+/* The workload's report line (events=N unit=U timed_ns=T, uprobe_trampoline=0|1). */
 static void run_io_report(struct run_io *io, struct pcost_run_sample *smp, char *unit,
 			  size_t unitlen)
 {

@@ -50,11 +50,12 @@ static int find_baseline(const struct pcost_session *s, size_t i)
 
 /*
  * probes: the no-probe build's dormant run of the same workload and size as
- * a probe build's dormant run c (the arguments other than the variant equal).
+ * a probe build's dormant run c (the arguments other than the variant and the
+ * probe-site encoding equal: the no-probe build has no sites to encode).
  */
 static const char *args_without_variant(const char *a)
 {
-	if (a && !strncmp(a, "variant=", 8)) {
+	while (a && (!strncmp(a, "variant=", 8) || !strncmp(a, "site=", 5))) {
 		a += strcspn(a, " ");
 		a += *a == ' ';
 	}

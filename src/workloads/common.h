@@ -3,8 +3,12 @@
 #ifndef PCOST_WL_COMMON_H
 #define PCOST_WL_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+#include "core/util.h"
 
 /* prctl(PR_SET_NAME) the calling thread "pc-<name>" so ps/perf/strace show it. */
 void pcost_wl_name_self(const char *name);
@@ -13,5 +17,30 @@ int pcost_read_full(int fd, void *buf, size_t n);
 int pcost_write_full(int fd, const void *buf, size_t n);
 /* waitpid() a child and check it exited 0; 0 or -ECHILD with an error printed. */
 int pcost_wl_reap(pid_t pid, const char *what);
+
+/*
+ * Append " uprobe_trampoline=1" (or =0) to res->extra: whether this process
+ * has the [uprobes-trampoline] mapping Linux 6.18 creates when it optimizes a
+ * uprobe on a 5-byte nop into a call (nothing when /proc/self/maps is
+ * unreadable).  Call it at the end of the timed region, while still armed.
+ */
+struct pcost_wl_result;
+void pcost_wl_report_trampoline(struct pcost_wl_result *res);
+
+/*
+ * Run fn(arg, i) on n threads (i = 0..n-1) released together by one barrier;
+ * *timed_ns gets the time from the first thread's start to the last one's end
+ * (each thread reads the clock itself).  0 or -errno (error printed).
+ */
+int pcost_wl_threads_run(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
+			 pcost_ns *timed_ns);
+
+/*
+ * A probed loop on n threads (pcost_wl_threads_run) and its facts: events =
+ * hits x n, the trampoline fact when uprobes could be on it (uprobes), " threads=n".
+ * 0 or -errno.
+ */
+int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
+			   uint64_t hits, bool uprobes, struct pcost_wl_result *res);
 
 #endif

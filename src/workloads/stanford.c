@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 
+#include "workloads/common.h"
+#include "workloads/lttng.h"
 #include "workloads/stanford/kernels.h"
 #include "workloads/workload.h"
 
@@ -31,30 +34,52 @@ static const struct {
 
 static const char *const layout_names[PCOST_STANFORD_NLAYOUTS] = { "default", "a32", "a64" };
 
+/*
+ * Probe-site encodings (kernels.c): entry points of each variant per site, in
+ * the default layout (the nop encoding is variants[]).
+ */
+static const char *const site_names[PCOST_STANFORD_NSITES] = { "nop", "nop5", "nop10" };
+#define SITE_FNS(s)                                                                                \
+	{ pcost_stanford_none, pcost_stanford_plain_##s, pcost_stanford_volatile_##s,             \
+	  pcost_stanford_plain_sem_##s, pcost_stanford_volatile_sem_##s }
+static const pcost_stanford_fn site_fns[PCOST_STANFORD_NSITES][PCOST_STANFORD_NVARIANTS] = {
+	{ NULL }, SITE_FNS(nop5), SITE_FNS(nop10),
+};
+
 /* Parameter indices: the order of params[] below. */
-enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT };
+enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT, P_CLOCK, P_SITE };
 
 static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
 		      "repetitions of the whole suite (one is 289,264 probe hits)" },
 	[P_VARIANT] = { "variant", PCOST_PARAM_ENUM, 1, 0, 0,
-			"none|plain|volatile|plain-sem|volatile-sem",
-			"probe build: none, plain or volatile arguments, with or without semaphore" },
+			"none|plain|volatile|plain-sem|volatile-sem|lttng",
+			"probe build: none, plain or volatile arguments, with or without semaphore; "
+			"lttng: LTTng-UST tracepoints (pcost-lttng.so)" },
 	[P_KERNEL] = { "kernel", PCOST_PARAM_ENUM, 0, 0, 0,
 		       "all|perm|towers|queens|intmm|puzzle|quick|bubble|tree|fft",
 		       "run every kernel, or only this one" },
 	[P_LAYOUT] = { "layout", PCOST_PARAM_ENUM, 0, 0, 0, "default|a32|a64",
 		       "code layout: as built, or functions, loops and jumps aligned to 32 or 64 bytes" },
+	[P_CLOCK] = { "clock", PCOST_PARAM_ENUM, 0, 0, 0, "wall|cpu",
+		      "time the kernels on the wall clock, or on this thread's CPU time (which a "
+		      "dormant probe's cost shows in, other processes' preemptions do not)" },
+	[P_SITE] = { "site", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10",
+		     "probe-site encoding: sdt.h's nop, or a 5- or 10-byte nop (default layout)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
 const char *pcost_stanford_variant_name(int v)
 {
+	if (v == PCOST_STANFORD_LTTNG)
+		return "lttng";
 	return v >= 0 && v < PCOST_STANFORD_NVARIANTS ? variants[v].name : NULL;
 }
 
 int pcost_stanford_variant_find(const char *name)
 {
+	if (!strcmp(name, "lttng"))
+		return PCOST_STANFORD_LTTNG;
 	for (int v = 0; v < PCOST_STANFORD_NVARIANTS; v++)
 		if (!strcmp(variants[v].name, name))
 			return v;
@@ -84,38 +109,106 @@ int pcost_stanford_layout_find(const char *name)
 	return -1;
 }
 
-static int run_layout(int v, int layout, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N])
+const char *pcost_stanford_site_name(int site)
 {
-	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS || layout < 0 || layout >= PCOST_STANFORD_NLAYOUTS)
+	return site >= 0 && site < PCOST_STANFORD_NSITES ? site_names[site] : NULL;
+}
+
+int pcost_stanford_site_find(const char *name)
+{
+	for (int i = 0; i < PCOST_STANFORD_NSITES; i++)
+		if (!strcmp(site_names[i], name))
+			return i;
+	return -1;
+}
+
+int pcost_stanford_site_provider(int v, int site, char *buf, size_t len)
+{
+	if (!pcost_stanford_provider(v) || !pcost_stanford_site_name(site))
 		return -EINVAL;
-	return variants[v].fn[layout](mask, reps, hits);
+	if (site)
+		snprintf(buf, len, "%s_%s", variants[v].provider, site_names[site]);
+	else
+		snprintf(buf, len, "%s", variants[v].provider);
+	return 0;
+}
+
+/* Variant v in a code layout and a site encoding (the encodings exist in the default layout). */
+static int run_build(int v, int layout, int site, unsigned mask, uint64_t reps,
+		     uint64_t hits[PCOST_SK_N])
+{
+	if (v == PCOST_STANFORD_LTTNG && !site && !layout) {
+		pcost_stanford_fn fn = (pcost_stanford_fn)pcost_lttng_sym("pcost_stanford_lttng");
+
+		return fn ? fn(mask, reps, hits) : -ENOENT;
+	}
+	if (v < 0 || v >= PCOST_STANFORD_NVARIANTS || layout < 0 ||
+	    layout >= PCOST_STANFORD_NLAYOUTS || site < 0 || site >= PCOST_STANFORD_NSITES ||
+	    (site && layout))
+		return -EINVAL;
+	return (site ? site_fns[site][v] : variants[v].fn[layout])(mask, reps, hits);
+}
+
+int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
+			    uint64_t hits[PCOST_SK_N])
+{
+	return run_build(v, 0, site, mask, reps, hits);
 }
 
 int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N])
 {
-	return run_layout(v, 0, mask, reps, hits);
+	return run_build(v, 0, 0, mask, reps, hits);
+}
+
+/* CLOCK_MONOTONIC, or the calling thread's CPU time (user + system, in ns). */
+static pcost_ns clock_ns(bool cpu)
+{
+	struct timespec ts;
+
+	if (!cpu)
+		return pcost_now_ns();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (pcost_ns)ts.tv_sec * 1000000000ULL + (pcost_ns)ts.tv_nsec;
 }
 
 static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t hits[PCOST_SK_N], total = 0;
 	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL], lay = (int)p->v[P_LAYOUT];
+	int site = (int)p->v[P_SITE];
 	unsigned mask = k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1);
 	size_t off;
 	pcost_ns t0;
 	int bad;
 
+	if ((site || v == PCOST_STANFORD_LTTNG) && lay) {
+		error("stanford: the layouts a32 and a64 exist for the SDT builds' nop sites only");
+		return -EINVAL;
+	}
 	prctl(PR_SET_NAME, "pcost-stanford");
-	t0 = pcost_now_ns();
-	bad = run_layout(v, lay, mask, p->v[P_SCALE], hits);
-	res->timed_ns = pcost_now_ns() - t0;
+	/* Load the LTTng build (liblttng-ust registers with the session daemon) before timing. */
+	if (v == PCOST_STANFORD_LTTNG && !pcost_lttng_sym("pcost_stanford_lttng"))
+		return -ENOENT;
+	bool cpu = p->v[P_CLOCK] == 1;
+
+	t0 = clock_ns(cpu);
+	bad = run_build(v, lay, site, mask, p->v[P_SCALE], hits);
+	res->timed_ns = clock_ns(cpu) - t0;
+	if (v != PCOST_STANFORD_LTTNG)
+		pcost_wl_report_trampoline(res);
+	if (bad == -ENOENT)
+		return -ENOENT; /* no LTTng build: said already */
 	if (bad >= 0) {
 		error("stanford: kernel '%s' computed a wrong result (variant %s)",
-		      kernel_names[bad], variants[v].name);
+		      kernel_names[bad], pcost_stanford_variant_name(v));
 		return -EIO;
 	}
-	off = (size_t)snprintf(res->extra, sizeof(res->extra), " variant=%s layout=%s",
-			       variants[v].name, layout_names[lay]);
+	off = strlen(res->extra);
+	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s layout=%s",
+				pcost_stanford_variant_name(v), layout_names[lay]);
+	if (v != PCOST_STANFORD_LTTNG) /* a tracepoint is no probe-site encoding */
+		off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " site=%s",
+					site_names[site]);
 	for (int i = 0; i < PCOST_SK_N; i++) {
 		total += hits[i];
 		if (mask & (1u << i) && off < sizeof(res->extra))

@@ -3,12 +3,18 @@
 #ifndef PCOST_WL_STANFORD_H
 #define PCOST_WL_STANFORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "workloads/stanford/kernels.h"
 
 /* none, plain, volatile, plain-sem, volatile-sem (index 0 is the no-probe build). */
 #define PCOST_STANFORD_NVARIANTS 5
+/* The LTTng-UST build: a variant outside the binary (workloads/lttng.h), site nop only. */
+#define PCOST_STANFORD_LTTNG 5
+
+/* Probe-site encodings: nop (what sdt.h emits), nop5, nop10. */
+#define PCOST_STANFORD_NSITES 3
 
 /* Code layouts of every build: default, a32, a64 (mk/probes.mk). */
 #define PCOST_STANFORD_NLAYOUTS 3
@@ -29,5 +35,13 @@ const char *pcost_stanford_kernel_name(int k);
  * self-checks pass, the index of a failing kernel, or -EINVAL.
  */
 int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+/* The same for the build of variant v whose sites are encoded as site. */
+int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
+			    uint64_t hits[PCOST_SK_N]);
+/* Name of site encoding i ("nop5"), NULL when out of range; its index, -1 when unknown. */
+const char *pcost_stanford_site_name(int site);
+int pcost_stanford_site_find(const char *name);
+/* Provider of variant v in site encoding site ("stanford_plain_nop5"); -EINVAL for none. */
+int pcost_stanford_site_provider(int v, int site, char *buf, size_t len);
 
 #endif

@@ -17,11 +17,14 @@ WL(pcost_wl_spawn);
 WL(pcost_wl_null);
 WL(pcost_wl_stanford);
 WL(pcost_wl_matmul);
+WL(pcost_wl_uprobe);
+WL(pcost_wl_sdtargs);
 WL(pcost_wl_spin);
 
 static const struct pcost_workload *const all[] = {
 	&pcost_wl_pipe,	    &pcost_wl_messaging, &pcost_wl_syscall, &pcost_wl_spawn,
 	&pcost_wl_null,	    &pcost_wl_stanford,	 &pcost_wl_matmul,   &pcost_wl_spin,
+	&pcost_wl_uprobe,   &pcost_wl_sdtargs,
 };
 
 static const struct pcost_workload *present[ARRAY_SIZE(all) + 1];

@@ -43,3 +43,6 @@ field() { # field KEY LINE
 	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 done_testing() { exit $_fail; }
+# A freshly booted machine has tracefs unmounted: tests then run in a private mount
+# namespace with it mounted (tracefs.bash), so none skips for it.
+. "$(dirname "${BASH_SOURCE[0]}")/tracefs.bash"

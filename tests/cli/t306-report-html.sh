@@ -7,10 +7,10 @@ D=tests/cli/data
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 DB="$T/p.db"
-plan 37
+plan 39
 
 # Sessions 1-4: run, probes, counters, run --scale; 5: a run whose text is hostile markup.
-EVIL='<script>alert(1)</script> & "q" '\''s'\'' <img src=http://example.invalid/x.png>'
+EVIL='<script>alert(1)</script> & "q" '\''s'\'' | <img src=http://example.invalid/x.png>'
 jq --arg e "$EVIL" '.cmdline = ("probecost run -- " + $e) | .configs[1].monitor = $e' \
 	"$D/run-a.json" > "$T/evil.json"
 for f in run-a.json probes.json counters.json run-scale.json "$T/evil.json"; do
@@ -46,12 +46,17 @@ for id in 1 2 3 4; do
 done
 is "$(grep -o '<figure data-figure="[a-z-]*"' "$T/s4.html" | tr '\n' ' ')" \
 	'<figure data-figure="fit" <figure data-figure="overhead" ' "the --scale session's fit comes first"
+fit=$(sed -n '/<figure data-figure="fit">/,/<\/figure>/p' "$T/s4.html")
+is "$(printf '%s' "$fit" | grep -c 'fill-opacity:0.2;')" 2 "the fit figure: a band (the cost per event's interval) in each monitor's panel"
 all_fetch=$(for id in 1 2 3 4 5; do fetches "$T/s$id.html"; done)
 is "$all_fetch" "" "no page names anything to fetch (src=, href=, url(), <link>, <img>)"
 is "$(grep -c '<script' "$T/s5.html")" 1 "hostile text: the page's own script is its only one"
-ok $(grep -qF '&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; &#39;s&#39; &lt;img' "$T/s5.html"; echo $?) \
+ok $(grep -qF '&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; &#39;s&#39; | &lt;img' "$T/s5.html"; echo $?) \
 	"hostile text is escaped in the command line and the table"
 is "$(grep -c '<img' "$T/s5.html")" 0 "hostile text makes no element"
+cells=$(sed -n '/<section id="results">/,/<\/table>/p' "$T/s5.html" | grep '^<tr>' |
+	awk '{ print gsub(/<t[dh][ >]/, "&") }' | sort -u)
+is "$cells" 9 "hostile text with '|' stays in its cell: every row of the table has the header's 9 cells"
 like "$(sed -n '/<header>/,/<\/header>/p' "$T/s1.html")" '<h1>probecost run: syscall' "the headline is the text report's"
 like "$(sed -n '/id="environment"/,/<\/section>/p' "$T/s4.html")" '<th>kernel.release</th><td>6.18.44' "the environment table"
 like "$(sed -n '/<header>/,/<\/header>/p' "$T/s4.html")" 'class="warnings" id="env-warnings"' "the environment's warnings in the header"

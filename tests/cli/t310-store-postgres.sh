@@ -222,7 +222,8 @@ want_rows=$(for ((w = 0; w < W; w++)); do for ((i = 0; i < K; i++)); do
 	echo "$((w * 1000 + i)) true 1 $((2 + w % 3))"; done; done | sort -n)
 is "$got" "$want_rows" "every run session present exactly once, complete, with its own writer's sample count"
 n_imp=$(jq '[.[] | select(.cmdline | contains("-w null") | not)] | length' "$T/par.json")
-is "$n_imp:$(grep -c . "$T/par.err")" "$((W * 2)):0" \
+# Warnings about the busy machine are expected; a store error or a failed command is not.
+is "$n_imp:$(grep -c -E 'error|not storing|failed' "$T/par.err")" "$((W * 2)):0" \
 	"every imported session stored once per writer; no writer saw an error"
 
 done_testing

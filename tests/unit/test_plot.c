@@ -321,12 +321,12 @@ static void test_run_plot_values(void **unused)
 	pcost_session_release(&s);
 }
 
-/* probes: a bar per armed row at its cost per hit, each with its interval bar. */
+/* probes: a bar per armed row at its cost per hit, whiskers at its 95% interval. */
 static void test_probes_plot_values(void **unused)
 {
 	struct pcost_session s;
 	struct pcost_config_stats *st;
-	double got[MAX_PTS], want[MAX_PTS];
+	double got[MAX_PTS], want[MAX_PTS], lo[MAX_PTS], hi[MAX_PTS], wlo[MAX_PTS], whi[MAX_PTS];
 	size_t nm, nb = 0, nw = 0, nwant = 0;
 	char path[256], err[256];
 	struct mark *m;
@@ -346,14 +346,21 @@ static void test_probes_plot_values(void **unused)
 		if (is_bar(&m[i], y.log ? y.px0 : y.px0 - (0 - y.v0) / (y.v1 - y.v0) * (y.px0 - y.px1),
 			   &top))
 			got[nb++] = value_at(&y, top);
-		nw += !m[i].fill && m[i].width == 1.3 && m[i].n == 6;
+		else if (!m[i].fill && m[i].width == 1.3 && m[i].n == 6) {
+			lo[nw] = value_at(&y, m[i].y[0]);
+			hi[nw++] = value_at(&y, m[i].y[1]);
+		}
 	}
 	for (size_t i = 0; i < s.nconfigs; i++)
-		if (st[i].baseline >= 0)
-			want[nwant++] = st[i].per_event_ns;
+		if (st[i].baseline >= 0) {
+			want[nwant] = st[i].per_event_ns;
+			wlo[nwant] = st[i].per_event_ns_lo;
+			whi[nwant++] = st[i].per_event_ns_hi;
+		}
 	assert_int_equal(nwant, 6);
 	assert_same_values(&y, got, nb, want, nwant);
-	assert_int_equal(nw, nwant);
+	assert_same_values(&y, lo, nw, wlo, nwant);
+	assert_same_values(&y, hi, nw, whi, nwant);
 	free(m);
 	free(svg);
 	assert_int_equal(pcost_plot_session(&s, out("probes.png", path, sizeof(path)), err, sizeof(err)), 0);
@@ -448,8 +455,9 @@ static int panel_at(const struct panel *p, size_t n, double x, double y)
 
 /*
  * --scale: a panel per monitor; in it a point per row of that monitor at
- * (events, extra time), and the line through (0, fixed) with the fitted cost
- * per event as its slope.
+ * (events, extra time), the line through (0, fixed) with the fitted cost per
+ * event as its slope, the band of the cost per event's interval fanning out
+ * from (0, fixed), and a bar at 0 events over the fixed cost's interval.
  */
 static void test_fit_plot_values(void **unused)
 {
@@ -457,7 +465,7 @@ static void test_fit_plot_values(void **unused)
 	struct pcost_config_stats *st;
 	struct panel pn[4];
 	double gx[2][MAX_PTS], gy[2][MAX_PTS], wx[2][MAX_PTS], wy[2][MAX_PTS];
-	size_t nm, np[2] = { 0 }, nw[2] = { 0 }, nl = 0, npanels;
+	size_t nm, np[2] = { 0 }, nw[2] = { 0 }, nl = 0, nband = 0, nbar = 0, npanels;
 	char path[256], err[256];
 	struct mark *m;
 	char *svg;
@@ -493,6 +501,27 @@ static void test_fit_plot_values(void **unused)
 			assert_true(fabs((yb - ya) / (xb - xa) - f->fit_per_event_ns) <=
 				    2 * PX_ROUND * ns_per_px / (xb - xa));
 			nl++;
+		} else if (m[i].fill && m[i].opacity < 0.5 && m[i].n == 4) {
+			/* The band, a triangle: from (0, fixed) out to the per-event interval at the last point. */
+			const struct pcost_config_stats *f = &st[k + 1];
+			double top = value_at(&pn[k].x, m[i].x[1]);
+
+			assert_true(near(&pn[k].x, value_at(&pn[k].x, m[i].x[0]), 0));
+			assert_true(near(&pn[k].y, value_at(&pn[k].y, m[i].y[0]), f->fit_fixed_ns));
+			assert_true(near(&pn[k].y, value_at(&pn[k].y, m[i].y[1]),
+					 f->fit_fixed_ns + f->fit_per_event_ns_hi * top));
+			assert_true(near(&pn[k].y, value_at(&pn[k].y, m[i].y[2]),
+					 f->fit_fixed_ns + f->fit_per_event_ns_lo * top));
+			assert_true(near(&pn[k].x, top, 4 * 20000));
+			nband++;
+		} else if (!m[i].fill && m[i].width == 1.5 && m[i].n == 6) {
+			/* The bar at 0 events: the fixed cost's interval. */
+			const struct pcost_config_stats *f = &st[k + 1];
+
+			assert_true(near(&pn[k].x, value_at(&pn[k].x, m[i].x[0]), 0));
+			assert_true(near(&pn[k].y, value_at(&pn[k].y, m[i].y[0]), f->fit_fixed_ns_lo));
+			assert_true(near(&pn[k].y, value_at(&pn[k].y, m[i].y[1]), f->fit_fixed_ns_hi));
+			nbar++;
 		}
 	}
 	for (size_t i = 0; i < s.nconfigs; i++)
@@ -504,6 +533,8 @@ static void test_fit_plot_values(void **unused)
 			wy[k][nw[k]++] = st[i].extra_ns;
 		}
 	assert_int_equal(nl, 2);
+	assert_int_equal(nband, 2);
+	assert_int_equal(nbar, 2);
 	for (size_t k = 0; k < 2; k++) {
 		assert_int_equal(nw[k], 3);
 		assert_same_values(&pn[k].x, gx[k], np[k], wx[k], nw[k]);

@@ -26,7 +26,7 @@ static void arm_with(const struct pcost_probe_method *m)
 {
 	char self[PATH_MAX], err[256] = "", why[256];
 	struct pcost_sdt_list l;
-	struct pcost_probe_site sites[4];
+	struct pcost_probe_site sites[4] = { 0 };
 	struct pcost_run_sample smp = { .monitor_events = -1 };
 	struct pcost_monitor *mon;
 	uint64_t hits[PCOST_SK_N];

@@ -14,8 +14,8 @@
 #include "core/result.h"
 
 /* Four blocks; walls in ms; the uprobe's counts per block. */
-static void add(struct pcost_session *s, const char *variant, const char *monitor, double ms,
-		const int64_t *counts)
+static struct pcost_config *add(struct pcost_session *s, const char *variant, const char *monitor,
+				double ms, const int64_t *counts)
 {
 	char args[64];
 	struct pcost_config *c;
@@ -36,6 +36,7 @@ static void add(struct pcost_session *s, const char *variant, const char *monito
 		x.monitor_events = counts ? counts[b] : -1;
 		pcost_config_add_sample(c, &x);
 	}
+	return c;
 }
 
 static char *render(const struct pcost_session *s, enum pcost_format f)
@@ -86,10 +87,48 @@ static void known_answers(void **state)
 	pcost_session_release(&s);
 }
 
+/* Site encoding, threads and the kernel's optimization, from the arguments and the runs. */
+static void site_threads_optimized(void **state)
+{
+	static const int64_t exact[4] = { 1000, 1000, 1000, 1000 };
+	struct pcost_session s;
+	struct pcost_config *c;
+	char *json, *csv, *txt;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	s.complete = true;
+	add(&s, "plain site=nop5 threads=2", "dormant", 10, NULL);
+	add(&s, "plain site=nop5 threads=2", "uprobe", 11, exact);
+	add(&s, "plain site=nop10 threads=2", "dormant", 10, NULL);
+	c = add(&s, "plain site=nop10 threads=2", "uprobe", 12, exact);
+	/* nop5: every run saw the trampoline; nop10: none but one that could not say. */
+	for (size_t k = 0; k < 4; k++) {
+		s.configs[1].samples[k].optimized = 1;
+		c->samples[k].optimized = k ? -1 : 0;
+	}
+	json = render(&s, PCOST_FMT_JSON);
+	assert_non_null(strstr(json, "\"site\":\t\"nop5\""));
+	assert_non_null(strstr(json, "\"threads\":\t2"));
+	assert_non_null(strstr(json, "\"optimized\":\ttrue"));
+	assert_non_null(strstr(json, "\"optimized\":\tfalse"));
+	assert_non_null(strstr(json, "\"optimized_runs\":\t4"));
+	csv = render(&s, PCOST_FMT_CSV);
+	assert_non_null(strstr(csv, ",nop5,2,4,4\n"));
+	assert_non_null(strstr(csv, ",nop10,2,0,3\n"));
+	txt = render(&s, PCOST_FMT_TEXT);
+	assert_non_null(strstr(txt, "optimized"));
+	free(json);
+	free(csv);
+	free(txt);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(known_answers),
+		cmocka_unit_test(site_threads_optimized),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

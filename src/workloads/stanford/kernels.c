@@ -29,35 +29,75 @@
 		SDT2(prov, name, va_, vb_);                                                        \
 	} while (0)
 
+/*
+ * The probe-site encoding (-DSTANFORD_SITE_<s>, none: sdt.h's one-byte nop).
+ * SITE_() names the build's provider and entry point after it
+ * (stanford_plain_nop5, pcost_stanford_plain_nop5), SITE_UP_() its dtrace -h
+ * macros (STANFORD_PLAIN_SEM_NOP5_PERM_ENABLED).  SITE_NOP replaces sdt.h's
+ * _SDT_NOP below; .byte statements, not one .byte list, since a comma would
+ * split sdt.h's macro arguments.
+ *   nop5   0f 1f 44 00 00: x86_nops[5], the one nop Linux 6.18 optimizes
+ *          into a call through [uprobes-trampoline]
+ *   nop10  66 66 0f 1f 84 00 00 00 00 00: a 10-byte nop uprobes accept
+ *          (GNU as's `.nops 10` puts a CS prefix on it, which uprobes refuse:
+ *          ENOTSUPP, error 524)
+ */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#if defined(STANFORD_SITE_nop5)
+#define SITE_(x) x##_nop5
+#define SITE_UP_(x) x##_NOP5
+#define SITE_NOP .byte 0x0f; .byte 0x1f; .byte 0x44; .byte 0x00; .byte 0x00
+#elif defined(STANFORD_SITE_nop10)
+#define SITE_(x) x##_nop10
+#define SITE_UP_(x) x##_NOP10
+#define SITE_NOP                                                                                   \
+	.byte 0x66; .byte 0x66; .byte 0x0f; .byte 0x1f; .byte 0x84; .byte 0x00; .byte 0x00;        \
+	.byte 0x00; .byte 0x00; .byte 0x00
+#else
+#define SITE_(x) x
+#define SITE_UP_(x) x
+#endif
+
 #if defined(STANFORD_VARIANT_none)
 #define ENTRY pcost_stanford_none
 #define PROBE(U, l, a, b) ((void)0)
 #elif defined(STANFORD_VARIANT_plain)
 #include <sys/sdt.h>
-#define ENTRY pcost_stanford_plain
-#define PROBE(U, l, a, b) SDT2(stanford_plain, l, a, b)
+#define ENTRY SITE_(pcost_stanford_plain)
+#define PROBE(U, l, a, b) SDT2(SITE_(stanford_plain), l, a, b)
 #elif defined(STANFORD_VARIANT_volatile)
 #include <sys/sdt.h>
-#define ENTRY pcost_stanford_volatile
-#define PROBE(U, l, a, b) VOL2(stanford_volatile, l, a, b)
+#define ENTRY SITE_(pcost_stanford_volatile)
+#define PROBE(U, l, a, b) VOL2(SITE_(stanford_volatile), l, a, b)
 #elif defined(STANFORD_VARIANT_plain_sem)
-#include "stanford_plain_sem.h"
-#define ENTRY pcost_stanford_plain_sem
+#include STR(SITE_(stanford_plain_sem).h)
+#define ENTRY SITE_(pcost_stanford_plain_sem)
 #define PROBE(U, l, a, b)                                                                          \
 	do {                                                                                       \
-		if (CAT(STANFORD_PLAIN_SEM_, CAT(U, _ENABLED))())                                  \
-			SDT2(stanford_plain_sem, l, a, b);                                         \
+		if (CAT(SITE_UP_(STANFORD_PLAIN_SEM), CAT(_, CAT(U, _ENABLED)))())                 \
+			SDT2(SITE_(stanford_plain_sem), l, a, b);                                  \
 	} while (0)
 #elif defined(STANFORD_VARIANT_volatile_sem)
-#include "stanford_volatile_sem.h"
-#define ENTRY pcost_stanford_volatile_sem
+#include STR(SITE_(stanford_volatile_sem).h)
+#define ENTRY SITE_(pcost_stanford_volatile_sem)
 #define PROBE(U, l, a, b)                                                                          \
 	do {                                                                                       \
-		if (CAT(STANFORD_VOLATILE_SEM_, CAT(U, _ENABLED))())                               \
-			VOL2(stanford_volatile_sem, l, a, b);                                      \
+		if (CAT(SITE_UP_(STANFORD_VOLATILE_SEM), CAT(_, CAT(U, _ENABLED)))())              \
+			VOL2(SITE_(stanford_volatile_sem), l, a, b);                               \
 	} while (0)
+#elif defined(STANFORD_VARIANT_lttng)
+/* An LTTng-UST tracepoint per site instead of an SDT probe (build/lttng/pcost-lttng.so). */
+#include "workloads/stanford/lttng_tp.h"
+#define ENTRY pcost_stanford_lttng
+#define PROBE(U, l, a, b) lttng_ust_tracepoint(pcost_stanford, l, (long)(a), (long)(b))
 #else
-#error "build kernels.c with -DSTANFORD_VARIANT_<none|plain|volatile|plain_sem|volatile_sem>"
+#error "build kernels.c with -DSTANFORD_VARIANT_<none|plain|volatile|plain_sem|volatile_sem|lttng>"
+#endif
+
+#ifdef SITE_NOP
+#undef _SDT_NOP
+#define _SDT_NOP SITE_NOP
 #endif
 
 /* A code-layout copy (mk/probes.mk): the same variant at other alignments, entry suffixed. */

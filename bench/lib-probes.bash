@@ -1,0 +1,74 @@
+# shellcheck shell=bash
+# bench/lib-probes: helpers of bench/sites.sh and bench/threads.sh (sourced).
+PC=${PROBECOST:-./probecost}
+
+need_root() {
+	if [ "$(id -u)" != 0 ] || ! command -v jq >/dev/null; then
+		echo "skip: arming uprobes needs root (and jq to read the results)"
+		return 1
+	fi
+}
+
+# "842 [801, 890]" from a row's per_hit_ns and its 95% interval (n/a when
+# unmeasured).  Where the report gives no per-hit interval, the overhead's
+# interval scaled to ns per hit: extra = overhead x dormant mean, the dormant
+# mean being elapsed / (1 + overhead).
+ph_jq='def lohi: if (.per_hit_ns_lo // null) != null then [.per_hit_ns_lo, .per_hit_ns_hi]
+	elif (.overhead_lo // null) != null and .hits_expected > 0 then
+		(.elapsed_mean_ns / (1 + .overhead) / .hits_expected) as $u |
+		[.overhead_lo * $u, .overhead_hi * $u]
+	else null end;
+	def ph: if .per_hit_ns == null then "n/a" else
+	(.per_hit_ns | round | tostring) +
+	(lohi as $i | if $i == null then "" else
+	 " [" + ($i[0] | round | tostring) + ", " + ($i[1] | round | tostring) + "]" end)
+	end;
+	def order: . as $x | if type == "number" then $x else
+		(["nop", "nop5", "nop10", "push", "ret", "lttng"] | index($x)) // 99 end;'
+
+# site_table JSON COLUMN [ROWKEY]: one line per method (and per ROWKEY value, e.g.
+# site), one column per value of COLUMN (site or threads): per hit ns [95%
+# interval] and whether the kernel optimized the site.
+site_table() {
+	local rk=${3:-}
+	jq -r "$ph_jq"' def key: .method + (if "'"$rk"'" == "" then "" else " " + (.'"${rk:-method}"' | tostring) end);
+		. as $r | [.statistics[] | select(.method != "dormant")] as $rows |
+		($rows | map(.'"$2"') | unique | sort_by(order)) as $cols |
+		($rows | map(key) | unique) as $keys |
+		def pad($w): . + (" " * ($w - length));
+		("  " + ("method" + (if "'"$rk"'" == "" then "" else " '"$rk"'" end) | pad(17)) +
+		 ([$cols[] | "  " + ("'"$2"'=" + tostring | pad(28))] | add)),
+		($keys[] as $k | "  " + ($k | pad(17)) +
+		 ([$cols[] as $c | [$rows[] | select(key == $k and .'"$2"' == $c)][0] |
+		   if . == null then "  " + ("-" | pad(28)) else
+		   "  " + (ph + " ns " + (if .optimized == true then "opt" elif .optimized == false then "trap"
+		                          else "?" end) | pad(28)) end] | add))' "$1"
+	echo "  (per hit: ns [95% interval]; opt: the kernel optimized the site (a call through"
+	echo "   [uprobes-trampoline]), trap: it stayed an int3 trap, ?: unknown)"
+}
+
+# Every armed row counted its hits and has a per-hit figure.
+check_rows() {
+	local bad
+	bad=$(jq '[.statistics[] | select(.method != "dormant" and
+		(.failed > 0 or .per_hit_ns == null or .hits_lost != 0))] | length' "$1")
+	[ "$bad" = 0 ] || { echo "  $bad armed configurations failed, lost hits or have no per-hit figure"; return 1; }
+}
+
+# Per method: does nop5 pay?  Its interval wholly below nop's, or not shown.
+nop5_verdict() {
+	jq -r "$ph_jq"' [.statistics[] | select(.method != "dormant")] as $rows |
+		($rows | map(.method) | unique)[] as $m |
+		([$rows[] | select(.method == $m and .site == "nop")][0]) as $a |
+		([$rows[] | select(.method == $m and .site == "nop5")][0]) as $b |
+		if $a == null or $b == null or $a.per_hit_ns == null or $b.per_hit_ns == null then
+			"  nop5 vs nop, \($m): not measured"
+		else
+			"  nop5 vs nop, \($m): \($a.per_hit_ns / $b.per_hit_ns * 100 | round / 100)x faster per hit; " +
+			(($a | lohi) as $ia | ($b | lohi) as $ib |
+			 if $ia == null or $ib == null then "no intervals to judge"
+			 elif $ib[1] < $ia[0] then "pays (intervals disjoint)"
+			 elif $ib[0] > $ia[1] then "costs more (intervals disjoint)"
+			 else "not shown (intervals overlap)" end)
+		end' "$1"
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sdtargs: what a dormant SDT site costs by what it evaluates: a loop whose
+ * probe takes 0, 1, 3 or 6 arguments, or one expensive argument (a 16-round
+ * hash) passed plainly or behind the probe's semaphore (`*_ENABLED()`), as
+ * DTrace-style providers guard costly arguments.  variant=none is the same
+ * loop without a probe: the reference for the dormant cost.  Provider
+ * pcost_args (sdtargs.d; macros from dtrace -h, semaphores from dtrace -G).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pcost_args.h"
+#include "workloads/common.h"
+#include "workloads/workload.h"
+
+enum { V_NONE, V_A0, V_A1, V_A3, V_A6, V_EXP, V_EXP_SEM };
+enum { P_VARIANT, P_LOOPS, P_THREADS };
+
+static const struct pcost_param_desc params[] = {
+	[P_VARIANT] = { "variant", PCOST_PARAM_ENUM, 0, 0, 0,
+			"none|a0|a1|a3|a6|expensive|expensive-sem",
+			"the probe site: none, 0/1/3/6 arguments, an expensive argument "
+			"unguarded or behind the semaphore" },
+	[P_LOOPS] = { "loops", PCOST_PARAM_U64, 1000000, 1, 1000000000, NULL,
+		      "iterations (probe hits) per thread" },
+	[P_THREADS] = { "threads", PCOST_PARAM_U64, 1, 1, 1024, NULL,
+			"threads, each running the loop" },
+	{ NULL, 0, 0, 0, 0, NULL, NULL },
+};
+
+/* The expensive argument: 16 rounds of a 64-bit mix (splitmix64's finalizer). */
+static __attribute__((noinline)) long digest(uint64_t x)
+{
+	for (int r = 0; r < 16; r++) {
+		x ^= x >> 30;
+		x *= 0xbf58476d1ce4e5b9ULL;
+		x ^= x >> 27;
+	}
+	return (long)x;
+}
+
+struct args_job {
+	unsigned variant;
+	uint64_t loops;
+};
+
+/* One loop per variant, so no variant pays for another's branch. */
+#define LOOP(body)                                                                                 \
+	do {                                                                                       \
+		for (uint64_t i = 0; i < j->loops; i++) {                                          \
+			long a = (long)i, b = (long)(i ^ 0x5a5a), c = (long)(i + t);               \
+			body;                                                                      \
+			__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory");                \
+		}                                                                                  \
+	} while (0)
+
+static void args_loop(void *arg, unsigned t)
+{
+	const struct args_job *j = arg;
+
+	switch (j->variant) {
+	case V_NONE: LOOP((void)0); break;
+	case V_A0: LOOP(PCOST_ARGS_A0()); break;
+	case V_A1: LOOP(PCOST_ARGS_A1(a)); break;
+	case V_A3: LOOP(PCOST_ARGS_A3(a, b, c)); break;
+	case V_A6: LOOP(PCOST_ARGS_A6(a, b, c, a + 1, b + 1, c + 1)); break;
+	case V_EXP: LOOP(PCOST_ARGS_EXPENSIVE(digest((uint64_t)a))); break;
+	case V_EXP_SEM:
+		LOOP(if (PCOST_ARGS_EXPENSIVE_SEM_ENABLED())
+			     PCOST_ARGS_EXPENSIVE_SEM(digest((uint64_t)a)));
+		break;
+	}
+}
+
+static int sdtargs_run(const struct pcost_params *p, struct pcost_wl_result *res)
+{
+	struct args_job j = { (unsigned)p->v[P_VARIANT], p->v[P_LOOPS] };
+
+	pcost_wl_name_self("sdtargs");
+	/* Every iteration passes its site once (none: the same loop, no site). */
+	return pcost_wl_probe_threads((unsigned)p->v[P_THREADS], args_loop, &j,
+				      j.variant == V_NONE ? 0 : j.loops, true, res);
+}
+
+const struct pcost_workload pcost_wl_sdtargs = {
+	.name = "sdtargs",
+	.summary = "a loop with an SDT probe of 0/1/3/6 arguments or an expensive one, "
+		   "guarded or not by its semaphore",
+	.unit = "hit",
+	.size_key = "loops",
+	.params = params,
+	.run = sdtargs_run,
+};

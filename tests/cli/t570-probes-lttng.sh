@@ -1,0 +1,67 @@
+#!/bin/bash
+# probes --via lttng: the LTTng-UST builds hit as often as the SDT ones, every
+# event is in the trace, and the private session daemon, its traces and
+# /var/run/lttng are gone afterwards: at the end, after SIGINT, and after a
+# SIGKILL once the next run has swept.
+. tests/cli/lib.bash
+P=$PROBECOST
+plan 9
+daemon_alive() { [ -r /var/run/lttng/lttng-sessiond.pid ] && kill -0 "$(cat /var/run/lttng/lttng-sessiond.pid)" 2>/dev/null; }
+if [ "$(id -u)" != 0 ] || ! command -v lttng-sessiond >/dev/null || ! command -v babeltrace2 >/dev/null ||
+	! pkg-config --exists lttng-ust || ! command -v jq >/dev/null || daemon_alive; then
+	for i in 1 2 3 4 5 6 7 8 9; do
+		skip "needs root, lttng-tools, babeltrace2, liblttng-ust-dev, jq and no running lttng-sessiond"
+	done
+	done_testing
+fi
+# What a probecost that is gone left (other probecosts may be using lttng meanwhile:
+# only a dead owner's daemon and homes count, and /var/run/lttng with no daemon).
+dead() { ! kill -0 "$1" 2>/dev/null; }
+leftovers() {
+	local h o d
+	for h in /tmp/probecost-lttng-*; do
+		[ -e "$h" ] || continue
+		o=${h#/tmp/probecost-lttng-}; o=${o%%-*}
+		dead "$o" && echo "$h"
+	done
+	if daemon_alive; then
+		d=$(cat /var/run/lttng/lttng-sessiond.pid)
+		o=$(tr '\0' '\n' </proc/"$d"/environ 2>/dev/null | sed -n 's|^LTTNG_HOME=/tmp/probecost-lttng-\([0-9]*\)-.*|\1|p')
+		[ -n "$o" ] && dead "$o" && echo "daemon $d of dead $o"
+	elif [ -z "$rundir_before" ] && [ -e /var/run/lttng ]; then
+		echo /var/run/lttng
+	fi
+}
+rundir_before=$(ls -d /var/run/lttng 2>/dev/null)
+report_of stanford variant=plain kernel=towers scale=2
+plain=$(field hits_towers "$report")
+report_of stanford variant=lttng kernel=towers scale=2
+is "$(field hits_towers "$report")" "$plain" "the lttng build of towers hits its sites as often as plain"
+run_pc probes --via lttng --variants none,lttng --kernel towers --scale 3 -r 2 --warmup 0 --cpu 0 \
+	--no-store --format json
+is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "lttng") | .hits_counted, .hits_lost]')" \
+	"[49149,0]" "stanford: every one of 3 x 16383 events is in the trace"
+is "$(printf '%s' "$out" | jq -r '[.statistics[] | select(.method == "lttng") | .per_hit_ns != null, .optimized] | map(tostring) | join(",")')" \
+	"true,null" "a per-event cost, and no uprobe optimization to speak of"
+run_pc probes --via lttng --workload uprobe --variants lttng --threads 2 --scale 1 -r 1 --warmup 0 \
+	--no-store --format json
+is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "lttng") | .hits_counted]')" "[200000]" \
+	"uprobe workload, 2 threads: 200000 events in the trace"
+is "$(leftovers)" "" "nothing left: no daemon, no /var/run/lttng, no temporary home"
+"$P" probes --via lttng --variants lttng --scale 2 --runs 50 --warmup 0 --cpu 0 --no-store >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do daemon_alive && break; sleep 0.1; done
+ok $(daemon_alive; echo $?) "a session daemon runs during the session"
+sleep 1
+kill -INT $pid; wait $pid; rc=$?
+is "$(leftovers)" "" "SIGINT (exit $rc): nothing left"
+"$P" probes --via lttng --variants lttng --scale 2 --runs 50 --warmup 0 --cpu 0 --no-store >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do daemon_alive && break; sleep 0.1; done
+sleep 0.5
+kill -KILL $pid; wait $pid 2>/dev/null
+ok $([ -n "$(leftovers)" ]; echo $?) "SIGKILL leaves its files behind (as it must)"
+"$P" probes --via dormant --variants none --kernel towers --scale 1 -r 1 --warmup 0 --no-store >/dev/null 2>&1
+sleep 0.5
+is "$(leftovers)" "" "the next run removed them (and any daemon left)"
+done_testing
