@@ -112,7 +112,20 @@ struct pcost_counter_series *pcost_session_add_series(struct pcost_session *s,
 						      const char *events, unsigned nevents,
 						      const char *timer, const double *ns, size_t n);
 
-/* Join argv into one display string (quoted where needed); caller frees. */
+/*
+ * No run of s succeeded and at least one failed (warm-up runs aside): the
+ * session FAILED, whether or not it was interrupted.
+ */
+bool pcost_session_failed(const struct pcost_session *s);
+/* The reason of the last failed run that has one, or NULL. */
+const char *pcost_session_fail_reason(const struct pcost_session *s);
+
+/*
+ * Join argv into one display string, quoted as a shell reads it back: 'x y'
+ * where needed, and $'...' with \xNN for every byte that is not printable
+ * UTF-8 (a tab, an escape sequence, bytes of another encoding), so the string
+ * is always valid UTF-8 a terminal does not obey.  Caller frees.
+ */
 char *pcost_join_argv(int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* monitors/table: what the adapters share with the table (not for other areas). */
+/* monitors/table: what the adapters share with the table (private to monitors/). */
 #ifndef PCOST_MONITORS_TABLE_H
 #define PCOST_MONITORS_TABLE_H
 

@@ -12,6 +12,7 @@
 #include "stats/analyze.h"
 #include "report/report.h"
 #include "report/warnings.h"
+#include "store/store.h"
 #include "report/emit.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
@@ -134,8 +135,12 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	if (!x->nok) {
 		const char *why = c->nsamples ? c->samples[c->nsamples - 1].fail_reason : "";
 
-		fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", mw, mw, lab, x->nfailed,
-			x->nfailed == 1 ? "" : "s", why);
+		if (!x->nfailed)
+			fprintf(out, "  %-*.*s no measured run (%s)\n", mw, mw, lab,
+				c->nsamples ? "warm-up only" : "none stored");
+		else
+			fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", mw, mw, lab,
+				x->nfailed, x->nfailed == 1 ? "" : "s", *why ? why : "no reason recorded");
 		return;
 	}
 	fmt_time(x->wall.mean, buf, sizeof(buf));
@@ -210,6 +215,11 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	struct pcost_run_warnings w;
 
 	opt_str(s, "headline", head, sizeof(head));
+	if (!s->nconfigs)
+		fprintf(out, "# probecost run: session %lld%s%s, %s\n", (long long)s->id,
+			head[0] ? " | " : "", head,
+			s->complete ? "no configuration" :
+			"INCOMPLETE: nothing was measured before it stopped (killed or interrupted)");
 	for (size_t g = 0; g < s->nconfigs; g++) {
 		const struct pcost_config *c0 = &s->configs[g];
 		int mw;
@@ -225,7 +235,9 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		fprintf(out, "# %u interleaved block%s (+%u warm-up), 95%% confidence, seed %llu%s%s\n",
 			blocks, blocks == 1 ? "" : "s", warm, (unsigned long long)s->seed,
 			s->tsc_hz > 0 ? ", cycles = extra time x TSC" : "",
-			s->complete ? "" : ", INTERRUPTED (partial results)");
+			pcost_session_failed(s) ? ", FAILED (no run succeeded)"
+			: s->complete		? ""
+						: ", INTERRUPTED (partial results)");
 		if (c0->threads)
 			fprintf(out, "# %u thread%s\n", c0->threads, c0->threads == 1 ? "" : "s");
 		mw = (int)monitor_width(s, done, g);

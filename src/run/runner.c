@@ -934,12 +934,12 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		if (rc == -EINTR) {
 			/* The runs of the abandoned block that did finish are kept too. */
 			for (size_t i = 0; i < r->s->nconfigs; i++)
-				PCOST_SINK(config, r->s, i);
+				pcost_sink_config(r->s, i);
 			break;
 		}
 		r->blocks_done++;
 		for (size_t i = 0; i < r->s->nconfigs; i++)
-			PCOST_SINK(config, r->s, i);
+			pcost_sink_config(r->s, i);
 		if (r->opts.on_block)
 			r->opts.on_block(r->opts.ctx, block, warm);
 		measured = r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0;

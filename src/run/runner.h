@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/run/: the runner, which turns configurations (a monitor and a target)
+ * into raw samples, in interleaved blocks, and hands each block to the store.
+ *
  * runner: fork/exec/wait4 of configurations in interleaved, shuffled blocks,
  * with warm-up, pinning, per-run timeouts, and fixed or adaptive run counts.
  *
@@ -12,7 +15,7 @@
  *   pcost_runner_release(&r);                   calls every monitor's cleanup (not free)
  *
  * Samples go into session.configs[i].samples as they are measured (warm-up
- * blocks included, flagged); PCOST_SINK(config, ...) is called after each
+ * blocks included, flagged); pcost_sink_config() is called after each
  * block for every configuration that got a sample.  On Ctrl-C (pcost_interrupted)
  * the running child's process group is killed, the block is abandoned and
  * session.complete is false.  Monitors are not owned: the caller frees them.

@@ -131,7 +131,10 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 
 static const struct pcost_param_desc syscall_params[] = {
 	{ "loops", PCOST_PARAM_U64, 10000000, 1, 10000000000ULL, NULL, "system calls" },
-	/* Any number is allowed: an invalid one measures entry/exit alone (ENOSYS). */
+	/*
+	 * No arguments are set up: only calls that take none and change nothing
+	 * (params.c), or a number no kernel has (entry and exit alone, ENOSYS).
+	 */
 	{ "nr", PCOST_PARAM_SYSCALL, SYS_getppid, 0, 100000, NULL,
 	  "syscall name or number (no arguments are passed)" },
 	{ "via", PCOST_PARAM_ENUM, VIA_RAW, 0, 0, "raw|libc",
@@ -143,7 +146,7 @@ static const struct pcost_param_desc syscall_params[] = {
 
 const struct pcost_workload pcost_wl_syscall = {
 	.name = "syscall",
-	.summary = "N raw syscalls (getppid by default, any number allowed), in 1 or more threads",
+	.summary = "N raw syscalls (getppid by default, or a harmless or invalid number), in 1 or more threads",
 	.unit = "syscall",
 	.size_key = "loops",
 	.params = syscall_params,

@@ -18,7 +18,6 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
-#include "store/db.h"
 #include "synth_session.h"
 
 static char dir[64];
