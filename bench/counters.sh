@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/counters: median cost of one read of k events, probecost's best path vs PAPI_read,
-# measured side by side in one run (issue 4).  Targets: best/PAPI <= 1.0 for every k;
+# measured side by side in one run.  Targets: best/PAPI <= 1.0 for every k;
 # perf-group <= perf-read for every k >= 2.  Prints a table and a verdict; exit 0 either way
 # unless the measurement itself failed (numbers on a busy machine are not verdicts).
 set -u

@@ -4,7 +4,7 @@
 # volatile arguments, with and without semaphores), hits verified; then a
 # cross-check of the bpftrace row by hand (bpftrace attached beside a bare
 # `probecost workload stanford`, the workload's own timed region, no runner).
-# Expected shape (issue 5): uprobe counting is the cheapest armed method;
+# Expected shape: uprobe counting is the cheapest armed method;
 # ftrace and bpftrace add to it; dormant probes cost little next to the
 # no-probe build.  Reference: ~0.3 us per uprobe hit on bare-metal Intel
 # (BPF selftests); a VM is slower.  SCALE (default 3) x 289,264 hits per run.

@@ -1,4 +1,4 @@
-# run area (issue 3): the delay:ns=N calibration shim, an LD_PRELOAD library
+# the delay:ns=N calibration shim, an LD_PRELOAD library
 # built beside the binary (build/libprobecost-delay.so) and installed in
 # $(PREFIX)/lib/probecost/, where src/monitors/delay.c looks for it.
 DELAY_SHIM := build/libprobecost-delay.so

@@ -30,9 +30,9 @@ static void usage(FILE *out)
 		     "probecost measures the probe effect: what monitoring, tracing and probing\n"
 		     "cost the programs they watch.\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (commands[i].fn)
-			fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nexit status: 0 success, 1 runtime failure, 2 bad usage or bad input\n");
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nexit status: 0 success, 1 runtime failure, 2 bad usage or bad input,\n"
+		     "3 measured but not stored (run, counters, probes), 128+N interrupted by signal N\n");
 }
 
 int main(int argc, char **argv)
@@ -59,9 +59,10 @@ int main(int argc, char **argv)
 		return PCOST_EXIT_USAGE;
 	}
 	for (size_t c = 0; c < ARRAY_SIZE(commands); c++) {
-		if (commands[c].fn && !strcmp(commands[c].name, argv[i])) {
+		if (!strcmp(commands[c].name, argv[i])) {
 			int rc;
 
+			pcost_command = commands[c].name;
 			pcost_cleanup_init();
 			rc = commands[c].fn(argc - i, argv + i);
 			fflush(stdout);

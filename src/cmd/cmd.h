@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd: one function per subcommand, int cmd_NAME(int argc, char **argv); argv[0] is NAME. */
+/*
+ * src/cmd/: the command line.  One file per subcommand, cmd_NAME(argc, argv),
+ * that parses its options, calls the code of the other folders and prints;
+ * options.c is the one parser of the store options (--db, --format, session
+ * IDs) and list.h the rows `probecost list` prints.  Only code here picks exit
+ * codes (0 success, 1 runtime failure, 2 bad usage or input).
+ *
+ * cmd: one function per subcommand, int cmd_NAME(int argc, char **argv); argv[0] is NAME.
+ */
 #ifndef PCOST_CMD_H
 #define PCOST_CMD_H
 
@@ -9,22 +17,17 @@ struct pcost_command {
 	const char *summary;
 };
 
-/*
- * A command not built into this tree is a weak NULL symbol: main() skips rows
- * whose fn is NULL, so areas land one at a time.
- */
-#define PCOST_CMD(name) int cmd_##name(int argc, char **argv) __attribute__((weak))
-PCOST_CMD(run);
-PCOST_CMD(counters);
-PCOST_CMD(probes);
-PCOST_CMD(workload);
-PCOST_CMD(list);
-PCOST_CMD(env);
-PCOST_CMD(history);
-PCOST_CMD(show);
-PCOST_CMD(compare);
-PCOST_CMD(report);
-PCOST_CMD(export);
-PCOST_CMD(import);
+int cmd_run(int argc, char **argv);
+int cmd_counters(int argc, char **argv);
+int cmd_probes(int argc, char **argv);
+int cmd_workload(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_env(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cmd/compare: two stored sessions side by side: changes, their CIs and tests, env differences. */
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,61 +225,58 @@ static void print_csv(const struct pcost_compare *c)
 	}
 }
 
+struct compare_opts {
+	double threshold, fail_above;
+	const char *plot;
+};
+
+static int compare_opt(int c, const char *arg, void *ctx)
+{
+	struct compare_opts *co = ctx;
+
+	if (c == 'p')
+		return pcost_plot_opt(c, arg, &co->plot);
+	if (pcost_parse_double(arg, 0, 1e6, c == 't' ? &co->threshold : &co->fail_above))
+		return usage_error("--%s takes a percentage >= 0, not '%s'",
+				   c == 't' ? "threshold" : "fail-above", arg);
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },	      { "threshold", required_argument, NULL, 't' },
-		{ "fail-above", required_argument, NULL, 'F' }, { "format", required_argument, NULL, 'f' },
-		{ "plot", required_argument, NULL, 'p' },     { "help", no_argument, NULL, 'h' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "fail-above", required_argument, NULL, 'F' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ 0 },
 	};
-	enum pcost_format fmt = PCOST_FMT_TEXT;
-	const char *db_opt = NULL, *plot = NULL;
-	double threshold = 5, fail_above = NAN;
+	struct compare_opts co = { .threshold = 5, .fail_above = NAN };
+	struct pcost_store_opts o = {
+		.cmd = "compare", .formats = PCOST_FMT_ROWS, .usage = usage,
+		.args = "two session ids", .min_args = 2, .max_args = 2,
+		.extra = opts, .on_opt = compare_opt, .ctx = &co,
+	};
+	const char *plot;
+	double threshold, fail_above;
+	enum pcost_format fmt;
 	struct pcost_session a, b;
 	struct pcost_compare cmp;
 	struct pcost_db *db;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 't':
-		case 'F':
-			if (pcost_parse_double(optarg, 0, 1e6, c == 't' ? &threshold : &fail_above))
-				return usage_error("--%s takes a percentage >= 0, not '%s'",
-						   c == 't' ? "threshold" : "fail-above", optarg);
-			break;
-		case 'f':
-			if (pcost_format_parse(optarg, &fmt))
-				return pcost_format_refuse("compare", optarg);
-			break;
-		case 'p':
-			if (pcost_plot_format_of(optarg) < 0)
-				return usage_error("--plot FILE must end in .svg, .png or .pdf, not '%s'", optarg);
-			plot = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("compare: unknown option '%s'; see 'probecost compare --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 2)
-		return usage_error("compare takes two session ids; see 'probecost history'");
-	if ((rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db)))
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	plot = co.plot;
+	threshold = co.threshold;
+	fail_above = co.fail_above;
+	fmt = o.fmt;
+	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
 		return rc;
-	if ((rc = pcost_cli_load(db, argv[optind], &a))) {
+	if ((rc = pcost_cli_load(db, o.argv[0], &a))) {
 		pcost_db_close(db);
 		return rc;
 	}
-	if ((rc = pcost_cli_load(db, argv[optind + 1], &b))) {
+	if ((rc = pcost_cli_load(db, o.argv[1], &b))) {
 		pcost_session_release(&a);
 		pcost_db_close(db);
 		return rc;
@@ -311,7 +307,7 @@ int cmd_compare(int argc, char **argv)
 			const struct pcost_compare_row *r = &cmp.rows[i];
 
 			if (r->gated && r->ia >= 0 && r->ib >= 0 && r->delta_pts > fail_above) {
-				fprintf(stderr, "probecost: %s grew by %.1f %s, more than --fail-above %g\n",
+				fprintf(stderr, "probecost compare: %s grew by %.1f %s, more than --fail-above %g\n",
 					r->name, r->delta_pts, r->has_overhead ? "points" : "%", fail_above);
 				rc = PCOST_EXIT_FAIL;
 			}

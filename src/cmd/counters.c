@@ -12,6 +12,7 @@
 
 #include "core/cleanup.h"
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "counters/counters.h"
 #include "core/env.h"
 #include "report/format.h"
@@ -85,8 +86,14 @@ static int parse_ks(const char *s, struct counters_args *a)
 
 static int parse_ifaces(const char *s, struct counters_args *a)
 {
-	char *dup = xstrdup(s), *save = NULL, *tok;
+	char *dup, *save = NULL, *tok;
 
+	if (!pcost_list_well_formed(s)) {
+		usage_error("--interfaces '%s': expected a comma list of interfaces "
+			    "(see 'probecost list counters')", s);
+		return -EINVAL;
+	}
+	dup = xstrdup(s);
 	a->nifaces = 0;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct pcost_counter_iface *ifc = pcost_counter_iface_find(tok);
@@ -94,7 +101,7 @@ static int parse_ifaces(const char *s, struct counters_args *a)
 
 		if (!ifc) {
 			usage_error(
-			    "counters: unknown interface '%s' (see 'probecost list counters')",
+			    "unknown interface '%s' (see 'probecost list counters')",
 			    tok);
 			free(dup);
 			return -EINVAL;
@@ -108,7 +115,7 @@ static int parse_ifaces(const char *s, struct counters_args *a)
 	return a->nifaces ? 0 : -EINVAL;
 }
 
-/* The error lines of issue 4 item 6, for an event that cannot be opened here. */
+/* The error lines for an event that cannot be opened here. */
 static int explain_open_error(const char *name, int rc)
 {
 	char buf[512];
@@ -116,28 +123,28 @@ static int explain_open_error(const char *name, int rc)
 	switch (rc) {
 	case -ENOENT:
 		if (pcost_counter_suggest(name, buf, sizeof(buf), 5) > 0)
-			return usage_error("counters: unknown event '%s'; close matches: %s", name,
+			return usage_error("unknown event '%s'; close matches: %s", name,
 					   buf);
-		return usage_error("counters: unknown event '%s' (libpfm4 knows no such name; "
+		return usage_error("unknown event '%s' (libpfm4 knows no such name; "
 				   "see 'perf list' for names)", name);
 	case -EACCES:
 		pcost_counter_explain_eacces(buf, sizeof(buf));
-		return error("counters: event '%s': %s", name, buf);
+		return error("event '%s': %s", name, buf);
 	case -EMFILE:
 	case -ENFILE:
-		return error("counters: too many open descriptors opening '%s' (one per event): "
+		return error("too many open descriptors opening '%s' (one per event): "
 			     "raise 'ulimit -n' or ask for fewer events", name);
 	case -E2BIG:
-		return usage_error("counters: too many events (at most %d)", PCOST_COUNTERS_MAX);
+		return usage_error("too many events (at most %d)", PCOST_COUNTERS_MAX);
 	case -EOPNOTSUPP: {
 		char why[256] = "";
 
 		pcost_counters_have_pmu(why, sizeof(why));
-		return error("counters: event '%s' cannot be counted on this machine%s%s", name,
+		return error("event '%s' cannot be counted on this machine%s%s", name,
 			     why[0] ? ": " : "", why);
 	}
 	default:
-		return error("counters: could not open event '%s': %s", name, strerror(-rc));
+		return error("could not open event '%s': %s", name, strerror(-rc));
 	}
 }
 
@@ -167,10 +174,12 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (pcost_format_parse(optarg, &a->fmt) < 0)
-				return pcost_format_refuse("counters", optarg);
+			if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->fmt))
+				return PCOST_EXIT_USAGE;
 			break;
 		case 'd':
+			if (pcost_db_opt_check(optarg))
+				return PCOST_EXIT_USAGE;
 			a->db = optarg;
 			break;
 		case 'N':
@@ -179,25 +188,25 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 		case 'c':
 			if (pcost_parse_u64(optarg, 0, 63, &v) < 0)
 				return usage_error(
-				    "counters: --cpu '%s' is not a CPU number (0-63)", optarg);
+				    "--cpu '%s' is not a CPU number (0-63)", optarg);
 			a->cpu = (int)v;
 			break;
 		case 'i':
 			if (pcost_parse_u64(optarg, 1, 10000000, &v) < 0)
-				return usage_error("counters: --iterations '%s' is not a number in "
+				return usage_error("--iterations '%s' is not a number in "
 						   "1..10M", optarg);
 			a->iterations = (unsigned)v;
 			break;
 		case 'w':
 			if (pcost_parse_u64(optarg, 0, 1000000, &v) < 0)
 				return usage_error(
-				    "counters: --warmup '%s' is not a number in 0..1M", optarg);
+				    "--warmup '%s' is not a number in 0..1M", optarg);
 			a->warmup = (unsigned)v;
 			break;
 		case 'M':
 			if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
 				return usage_error(
-				    "counters: --matmul-runs '%s' is not a number in "
+				    "--matmul-runs '%s' is not a number in "
 				    "1..100000",
 				    optarg);
 			a->matmul_runs = (unsigned)v;
@@ -205,14 +214,14 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 		case 'k':
 			if (parse_ks(optarg, a) < 0)
 				return usage_error(
-				    "counters: --events '%s' is not valid: a list of "
+				    "--events '%s' is not valid: a list of "
 				    "counts or ranges within 1-%d, e.g. 1-16 or 1,2,4",
 				    optarg, MAX_K);
 			a->kgiven = true;
 			break;
 		case 'e':
 			if (a->nevents >= MAX_K)
-				return usage_error("counters: too many --event (at most %d)",
+				return usage_error("too many --event (at most %d)",
 						   MAX_K);
 			a->events[a->nevents++] = xstrdup(optarg);
 			break;
@@ -225,7 +234,7 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 			break;
 		case 't':
 			if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic"))
-				return usage_error("counters: --timer '%s' is not valid: tsc or "
+				return usage_error("--timer '%s' is not valid: tsc or "
 						   "monotonic", optarg);
 			a->monotonic = !strcmp(optarg, "monotonic");
 			break;
@@ -233,12 +242,12 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 			usage(stdout);
 			return -1;
 		default:
-			return usage_error("counters: unknown option '%s'; see 'probecost counters "
+			return usage_error("unknown option '%s'; see 'probecost counters "
 					   "--help'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return usage_error("counters: unexpected argument '%s'", argv[optind]);
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 
@@ -304,7 +313,7 @@ static void add_skip(struct pcost_session *s, const struct pcost_counter_iface *
 								   NULL, 0);
 
 	sr->note = xasprintf("skipped: %s", why);
-	PCOST_SINK(series, s, s->nseries - 1);
+	pcost_sink_series(s, s->nseries - 1);
 }
 
 static void measure_all(struct counters_args *a, const struct pcost_counter_plan *plan,
@@ -335,7 +344,7 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 			continue;
 		pcost_counter_measure_set(ev, nev, (const char *const *)names, k, plan, s);
 		for (size_t j = before; j < s->nseries; j++)
-			PCOST_SINK(series, s, j);
+			pcost_sink_series(s, j);
 		for (size_t i = 0; i < nev; i++)
 			if (ev[i].rc < 0)
 				add_skip(s, ev[i].ifc, "all", k, timer, ev[i].why);
@@ -345,7 +354,7 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 
 		pcost_counter_measure_set(base, nbase, NULL, 0, plan, s);
 		for (size_t j = before; j < s->nseries; j++)
-			PCOST_SINK(series, s, j);
+			pcost_sink_series(s, j);
 		for (size_t i = 0; i < nbase; i++)
 			if (base[i].rc < 0)
 				add_skip(s, base[i].ifc, "all", 0, timer, base[i].why);
@@ -369,7 +378,7 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 			if (rc < 0)
 				add_skip(s, ifc, "matmul", k, timer, why);
 			for (size_t j = before; rc >= 0 && j < s->nseries; j++)
-				PCOST_SINK(series, s, j);
+				pcost_sink_series(s, j);
 		}
 	}
 }
@@ -421,7 +430,7 @@ int cmd_counters(int argc, char **argv)
 		for (unsigned k = a.nevents + 1; k <= MAX_K; k++)
 			if (a.kset[k]) {
 				rc =
-				    usage_error("counters: --events asks for %u events but only %u "
+				    usage_error("--events asks for %u events but only %u "
 						"--event names were given",
 						k, a.nevents);
 				goto out_events;
@@ -432,7 +441,7 @@ int cmd_counters(int argc, char **argv)
 	} else {
 		kmax = MAX_K;
 		if (pcost_counter_default_events(pmu, kmax, names) < 0)
-			return error("counters: no default events");
+			return error("no default events");
 		if (!pmu)
 			info("%s: using software events", pmu_why);
 	}
@@ -441,7 +450,7 @@ int cmd_counters(int argc, char **argv)
 		a.cpu = sched_getcpu();
 	rc = a.cpu < 0 || a.cpu >= 64 ? -ERANGE : pcost_pin_mask(1ULL << a.cpu);
 	if (rc < 0) {
-		rc = usage_error("counters: cannot pin to CPU %d: %s (see --cpu)", a.cpu,
+		rc = usage_error("cannot pin to CPU %d: %s (see --cpu)", a.cpu,
 				 strerror(-rc));
 		goto out_names;
 	}
@@ -459,19 +468,18 @@ int cmd_counters(int argc, char **argv)
 	s.tsc_hz = timer.tsc_hz;
 	s.options_json = options_json(&a, &timer, kmax, pmu, pmu_why);
 
-	PCOST_SINK(begin, &s, a.db, a.no_store);
+	pcost_sink_begin(&s, a.db, a.no_store);
 	measure_all(&a, &plan, &s, names);
 	s.complete = !pcost_interrupted;
-	PCOST_SINK(end, &s);
+	pcost_sink_end(&s);
 	pcost_counter_papi_shutdown();
 
-	if (pcost_report_counters)
-		rc = pcost_report_counters(&s, a.fmt, stdout) < 0 ? 1 : 0;
-	else
-		rc = error("counters: no report renderer in this build");
+	rc = pcost_report_counters(&s, a.fmt, stdout) < 0 ? 1 : 0;
 	if (!s.complete) {
 		warning("interrupted: the report holds what was measured before the signal");
 		rc = 1;
+	} else if (!rc && pcost_sink_lost()) {
+		rc = PCOST_EXIT_NOT_STORED;
 	}
 	pcost_session_release(&s);
 out_names:

@@ -38,7 +38,7 @@ int cmd_env(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (pcost_format_opt("env", optarg,
+			if (pcost_format_opt(optarg,
 					     PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON),
 					     &fmt))
 				return PCOST_EXIT_USAGE;
@@ -50,14 +50,14 @@ int cmd_env(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return usage_error("env: unknown option '%s'; see 'probecost env --help'",
+			return usage_error("unknown option '%s'; see 'probecost env --help'",
 					   argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return usage_error("env: unexpected argument '%s'", argv[optind]);
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (strcmp(root, "/") && access(root, R_OK | X_OK) != 0)
-		return usage_error("env: --root '%s' is not a readable directory", root);
+		return usage_error("--root '%s' is not a readable directory", root);
 	e = xmalloc(sizeof(*e));
 	pcost_env_collect(e, root, !strcmp(root, "/"), !strcmp(root, "/"));
 	pcost_env_print(e, fmt, stdout);

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* cmd/export: stored sessions as JSON, raw samples included, for `import` elsewhere. */
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "store/session_json.h"
+#include "store/store.h"
 #include "core/util.h"
 
 static void usage(FILE *out)
@@ -21,16 +20,36 @@ static void usage(FILE *out)
 		     "as an array.\n");
 }
 
+struct export_opts {
+	const char *outpath;
+	bool all;
+};
+
+static int export_opt(int c, const char *arg, void *ctx)
+{
+	struct export_opts *eo = ctx;
+
+	if (c == 'o')
+		eo->outpath = arg;
+	else
+		eo->all = true;
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *db_opt = NULL, *outpath = NULL;
+	struct export_opts eo = { 0 };
+	struct pcost_store_opts o = {
+		.cmd = "export", .usage = usage, .args = "session ids or --all",
+		.min_args = 0, .max_args = -1, .extra = opts, .extra_short = "o:",
+		.on_opt = export_opt, .ctx = &eo,
+	};
+	const char *outpath;
 	cJSON *all = NULL, *one = NULL;
 	struct pcost_db_filter every = { .kind = -1 };
 	struct pcost_db_row *rows = NULL;
@@ -39,49 +58,31 @@ int cmd_export(int argc, char **argv)
 	struct pcost_db *db;
 	FILE *out = stdout;
 	char *text;
-	int c, rc = 0;
+	int rc = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'a':
-			all_sessions = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("export: unknown option or missing value '%s'; see 'probecost export --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (all_sessions ? optind < argc : optind >= argc)
-		return usage_error("export takes session ids or --all; see 'probecost history'");
-	if ((rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db)))
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	outpath = eo.outpath;
+	all_sessions = eo.all;
+	if (all_sessions ? o.argc > 0 : o.argc == 0)
+		return usage_error("takes session ids or --all; see 'probecost history'");
+	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
 		return rc;
-	if (all_sessions && pcost_db_list(db, &every, &rows, &nrows)) {
-		error("%s", pcost_db_error(db));
+	if (all_sessions && (rc = pcost_cli_list(db, &every, &rows, &nrows))) {
 		pcost_db_close(db);
-		return PCOST_EXIT_FAIL;
+		return rc;
 	}
 	if (all_sessions && !nrows) {
 		pcost_db_close(db);
 		error("no sessions stored to export");
 		return PCOST_EXIT_FAIL;
 	}
-	if (all_sessions || argc - optind > 1)
+	if (all_sessions || o.argc > 1)
 		all = cJSON_CreateArray();
-	for (size_t i = 0; i < (all_sessions ? nrows : (size_t)(argc - optind)) && !rc; i++) {
+	for (size_t i = 0; i < (all_sessions ? nrows : (size_t)o.argc) && !rc; i++) {
 		struct pcost_session s;
 		char idbuf[24];
-		const char *arg = argv[optind + (all_sessions ? 0 : (int)i)];
+		const char *arg = all_sessions ? NULL : o.argv[i];
 
 		if (all_sessions) {
 			snprintf(idbuf, sizeof(idbuf), "%lld", (long long)rows[i].id);

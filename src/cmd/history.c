@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cmd/history: list stored sessions, filtered by date, workload, monitor, kernel, kind. */
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -141,76 +140,65 @@ static void print_rows(const struct pcost_db_row *rows, size_t n, enum pcost_for
 	}
 }
 
+/* The filters of history, one option each. */
+static int filter_opt(int c, const char *arg, void *ctx)
+{
+	struct pcost_db_filter *f = ctx;
+	enum pcost_session_kind kind;
+
+	switch (c) {
+	case 's':
+	case 'u':
+		if (parse_date(arg, c == 'u', c == 's' ? &f->since : &f->until))
+			return usage_error("'%s' is not a date (YYYY-MM-DD, 'YYYY-MM-DD HH:MM', @SECONDS)",
+					   arg);
+		return 0;
+	case 'w':
+		f->workload = arg;
+		return 0;
+	case 'm':
+		f->monitor = arg;
+		return 0;
+	case 'k':
+		f->kernel = arg;
+		return 0;
+	default: /* --kind */
+		if (pcost_session_kind_parse(arg, &kind))
+			return usage_error("unknown --kind '%s' (run, probes or counters)", arg);
+		f->kind = (int)kind;
+		return 0;
+	}
+}
+
 int cmd_history(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },	    { "since", required_argument, NULL, 's' },
-		{ "until", required_argument, NULL, 'u' },  { "workload", required_argument, NULL, 'w' },
-		{ "monitor", required_argument, NULL, 'm' }, { "kernel", required_argument, NULL, 'k' },
-		{ "kind", required_argument, NULL, 'K' },   { "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },	    { 0 },
+		{ "since", required_argument, NULL, 's' },   { "until", required_argument, NULL, 'u' },
+		{ "workload", required_argument, NULL, 'w' }, { "monitor", required_argument, NULL, 'm' },
+		{ "kernel", required_argument, NULL, 'k' },  { "kind", required_argument, NULL, 'K' },
+		{ 0 },
 	};
 	struct pcost_db_filter f = { .kind = -1 };
-	enum pcost_format fmt = PCOST_FMT_TEXT;
-	const char *db_opt = NULL;
+	struct pcost_store_opts o = {
+		.cmd = "history", .usage = usage, .max_args = 0, .extra = opts,
+		.formats = PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |
+			   PCOST_FMT_BIT(PCOST_FMT_CSV),
+		.on_opt = filter_opt, .ctx = &f,
+	};
 	struct pcost_db_row *rows;
 	struct pcost_db *db;
-	enum pcost_session_kind kind;
 	size_t n;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 's':
-		case 'u':
-			if (parse_date(optarg, c == 'u', c == 's' ? &f.since : &f.until))
-				return usage_error("'%s' is not a date (YYYY-MM-DD, 'YYYY-MM-DD HH:MM', @SECONDS)",
-						   optarg);
-			break;
-		case 'w':
-			f.workload = optarg;
-			break;
-		case 'm':
-			f.monitor = optarg;
-			break;
-		case 'k':
-			f.kernel = optarg;
-			break;
-		case 'K':
-			if (pcost_session_kind_parse(optarg, &kind))
-				return usage_error("unknown --kind '%s' (run, probes or counters)", optarg);
-			f.kind = (int)kind;
-			break;
-		case 'f':
-			if (pcost_format_opt("history", optarg,
-					     PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |
-						     PCOST_FMT_BIT(PCOST_FMT_CSV),
-					     &fmt))
-				return PCOST_EXIT_USAGE;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("history: unknown option '%s'; see 'probecost history --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error("history: unexpected argument '%s'", argv[optind]);
-	if ((rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db)))
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
 		return rc;
-	if (pcost_db_list(db, &f, &rows, &n)) {
-		error("%s", pcost_db_error(db));
+	if ((rc = pcost_cli_list(db, &f, &rows, &n))) {
 		pcost_db_close(db);
-		return PCOST_EXIT_FAIL;
+		return rc;
 	}
-	print_rows(rows, n, fmt);
+	print_rows(rows, n, o.fmt);
 	pcost_db_rows_free(rows, n);
 	pcost_db_close(db);
 	return 0;

@@ -2,7 +2,6 @@
 /* cmd/import: read exported sessions into the store, validated, all or nothing. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,16 +19,52 @@ static void usage(FILE *out)
 		     "error is refused whole and nothing is written.  --check validates only.\n");
 }
 
-/* The whole file (or stdin), at most PCOST_IMPORT_MAX_BYTES + 1 bytes. */
-static int slurp(const char *path, char **buf, size_t *len)
+/*
+ * Refuse before reading what cannot be an export: not a regular file or a
+ * pipe (a device such as /dev/zero, a directory), or a file larger than the
+ * cap.  O_NONBLOCK: opening a FIFO nobody writes to does not hang.
+ */
+static int open_input(const char *path, char *err, size_t errlen)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	size_t cap = 1 << 16, n = 0;
-	char *p;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : 0;
+	struct stat st;
 
-	if (fd < 0)
-		return -errno;
-	p = xmalloc(cap);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "could not read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "refusing '%s': not a regular file or a pipe; nothing imported",
+			 path);
+		errno = EINVAL;
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > PCOST_IMPORT_MAX_BYTES) {
+		snprintf(err, errlen, "refusing '%s': %lld bytes, larger than the %u MiB an export may be; "
+			 "nothing imported", path, (long long)st.st_size, PCOST_IMPORT_MAX_BYTES >> 20);
+		errno = EFBIG;
+		goto fail;
+	}
+	/* Blocking reads from here on (a FIFO's writer may come later). */
+	if (fd && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		goto fail;
+	return fd;
+fail:
+	if (fd > 0)
+		close(fd);
+	return -errno;
+}
+
+/*
+ * The whole input, at most PCOST_IMPORT_MAX_BYTES + 1 bytes; stops at the
+ * first NUL byte (never in JSON text), so an endless stream of them is
+ * refused after one read.  -EINVAL for a NUL (err says so), -errno else.
+ */
+static int slurp(int fd, const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *p = xmalloc(cap);
+
 	for (;;) {
 		ssize_t r;
 
@@ -45,63 +80,65 @@ static int slurp(const char *path, char **buf, size_t *len)
 		if (r < 0) {
 			int e = errno;
 
+			snprintf(err, errlen, "could not read '%s': %s", path, strerror(e));
 			free(p);
-			if (fd)
-				close(fd);
 			return -e;
 		}
 		if (r == 0)
 			break;
+		if (memchr(p + n, '\0', (size_t)r)) {
+			snprintf(err, errlen, "refusing '%s': contains a NUL byte, not a JSON text; "
+					      "nothing imported", path);
+			free(p);
+			return -EINVAL;
+		}
 		n += (size_t)r;
 	}
-	if (fd)
-		close(fd);
 	*buf = p;
 	*len = n;
+	return 0;
+}
+
+static int set_flag(int c, const char *arg, void *ctx)
+{
+	(void)c;
+	(void)arg;
+	*(bool *)ctx = true;
 	return 0;
 }
 
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
 		{ "check", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *db_opt = NULL, *path;
+	bool check = false;
+	struct pcost_store_opts o = {
+		.cmd = "import", .usage = usage, .args = "one file (or - for stdin)",
+		.min_args = 1, .max_args = 1, .extra = opts, .on_opt = set_flag, .ctx = &check,
+	};
+	const char *path;
 	struct pcost_session *ss;
 	struct pcost_db *db;
-	bool check = false;
 	char err[512];
 	size_t len = 0, n;
 	char *buf = NULL;
-	int c, rc;
+	int fd, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 'c':
-			check = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("import: unknown option '%s'; see 'probecost import --help'",
-					   argv[optind - 1]);
-		}
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	path = o.argv[0];
+	if ((fd = open_input(path, err, sizeof(err))) < 0) {
+		error("%s", err);
+		return fd == -EINVAL || fd == -EFBIG ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
 	}
-	if (optind != argc - 1)
-		return usage_error("import takes one file (or - for stdin); see 'probecost import --help'");
-	path = argv[optind];
-	if ((rc = slurp(path, &buf, &len))) {
-		error("could not read '%s': %s", path, strerror(-rc));
-		return PCOST_EXIT_FAIL;
+	rc = slurp(fd, path, &buf, &len, err, sizeof(err));
+	if (fd)
+		close(fd);
+	if (rc) {
+		error("%s", err);
+		return rc == -EINVAL ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
 	}
 	rc = pcost_sessions_from_text(buf, len, &ss, &n, err, sizeof(err));
 	free(buf);
@@ -111,7 +148,7 @@ int cmd_import(int argc, char **argv)
 	}
 	if (check) {
 		printf("'%s': %zu valid session%s\n", path, n, n == 1 ? "" : "s");
-	} else if (!(rc = pcost_cli_open_db(db_opt, PCOST_DB_WRITE, &db))) {
+	} else if (!(rc = pcost_cli_open_db(o.db, PCOST_DB_WRITE, &db))) {
 		int64_t *old = xcalloc(n, sizeof(*old));
 
 		for (size_t i = 0; i < n; i++)

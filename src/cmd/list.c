@@ -116,7 +116,7 @@ int cmd_list(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (pcost_format_opt("list", optarg,
+			if (pcost_format_opt(optarg,
 					     PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON),
 					     &fmt))
 				return PCOST_EXIT_USAGE;
@@ -125,7 +125,7 @@ int cmd_list(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return usage_error("list: unknown option '%s'; see 'probecost list --help'",
+			return usage_error("unknown option '%s'; see 'probecost list --help'",
 					   argv[optind - 1]);
 		}
 	}
@@ -136,10 +136,10 @@ int cmd_list(int argc, char **argv)
 			     strlen(argv[optind]) >= 4))
 				only = &tables[i];
 		if (!only)
-			return usage_error("list: unknown table '%s' (workloads, monitors, "
+			return usage_error("unknown table '%s' (workloads, monitors, "
 					   "counters, probes)", argv[optind]);
 		if (optind + 1 < argc)
-			return usage_error("list: unexpected argument '%s'", argv[optind + 1]);
+			return usage_error("unexpected argument '%s'", argv[optind + 1]);
 	}
 	if (fmt == PCOST_FMT_JSON)
 		json = cJSON_CreateObject();

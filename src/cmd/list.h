@@ -27,9 +27,8 @@ struct pcost_list_row {
  * Implemented by the registry that owns the table.
  */
 size_t pcost_workload_list_rows(struct pcost_list_row **rows);
-/* Weak: a registry not built into this tree lists nothing. */
-size_t pcost_monitor_list_rows(struct pcost_list_row **rows) __attribute__((weak));
-size_t pcost_counter_list_rows(struct pcost_list_row **rows) __attribute__((weak));
-size_t pcost_probe_method_list_rows(struct pcost_list_row **rows) __attribute__((weak));
+size_t pcost_monitor_list_rows(struct pcost_list_row **rows);
+size_t pcost_counter_list_rows(struct pcost_list_row **rows);
+size_t pcost_probe_method_list_rows(struct pcost_list_row **rows);
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/options.h"
 #include "core/cleanup.h"
 #include "core/env.h"
 #include "probes/arm.h"
@@ -26,11 +27,6 @@
 #include "store/store.h"
 #include "workloads/stanford.h"
 #include "workloads/uprobe.h"
-
-/* The lead's env lands in the same tree; without it cycles are not reported. */
-#pragma weak pcost_tsc_hz
-#pragma weak pcost_env_self
-#pragma weak pcost_env_to_json_text
 
 #define MAX_SITES 256
 #define MAX_MONITORS 128
@@ -376,6 +372,9 @@ static int parse_methods(const struct opts *o, struct plan *pl)
 		}
 		return 0;
 	}
+	if (!pcost_list_well_formed(o->via))
+		return usage_error("--via '%s': expected a comma list of methods (see 'probecost list "
+				   "probes')", o->via);
 	n = split_list(o->via, buf, sizeof(buf), w, ARRAY_SIZE(w));
 	/* dormant is the baseline of every overhead: always first. */
 	pl->methods[pl->nmethods++] = &pcost_probe_dormant;
@@ -743,25 +742,26 @@ static int run_and_report(const struct opts *o, struct pcost_runner *r, struct p
 	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
 		pcost_runner_release(r);
 		free_monitors(pl);
-		return error("probes: %s", err);
+		return error("%s", err);
 	}
-	PCOST_SINK(begin, s, o->db, o->no_store);
+	pcost_sink_begin(s, o->db, o->no_store);
 	rc = pcost_runner_measure(r, err, sizeof(err));
 	s->complete = rc == 0 && !pcost_interrupted;
-	PCOST_SINK(end, s);
+	pcost_sink_end(s);
 	/* Disarm everything before printing. */
 	pcost_runner_release(r);
 	free_monitors(pl);
 	if (rc && rc != -EINTR)
-		return error("probes: %s", err[0] ? err : strerror(-rc));
-	if (pcost_report_probes)
-		pcost_report_probes(s, o->fmt, stdout);
+		return error("%s", err[0] ? err : strerror(-rc));
+	pcost_report_probes(s, o->fmt, stdout);
 	/* 128 + signal, as a shell reports it (and as `run` does). */
 	rc = rc == -EINTR || pcost_interrupted
 		     ? 128 + (pcost_interrupted ? (int)pcost_interrupted : SIGINT)
 		     : 0;
 	if (rc)
 		error("interrupted: the report covers the runs done so far");
+	else if (pcost_sink_lost())
+		rc = PCOST_EXIT_NOT_STORED;
 	return rc;
 }
 
@@ -915,7 +915,11 @@ int cmd_probes(int argc, char **argv)
 						   "1..1024", optarg, MAX_THREADS);
 			break;
 		case 'c': o.cpu = optarg; break;
-		case 'd': o.db = optarg; break;
+		case 'd':
+			if (pcost_db_opt_check(optarg))
+				return PCOST_EXIT_USAGE;
+			o.db = optarg;
+			break;
 		case 'N': o.no_store = true; break;
 		case 'H':
 			if (pcost_parse_u64(optarg, 0, INT64_MAX, &o.hits))
@@ -942,14 +946,14 @@ int cmd_probes(int argc, char **argv)
 						   optarg);
 			break;
 		case 'f':
-			if (pcost_format_parse(optarg, &o.fmt))
-				return pcost_format_refuse("probes", optarg);
+			if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &o.fmt))
+				return PCOST_EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return usage_error("probes: unknown or incomplete option '%s'; see 'probecost "
+			return usage_error("unknown or incomplete option '%s'; see 'probecost "
 					   "probes --help'", argv[optind - 1]);
 		}
 	}
@@ -968,9 +972,8 @@ int cmd_probes(int argc, char **argv)
 	s.cmdline = pcost_join_argv(argc, argv);
 	s.version = xstrdup(PCOST_VERSION);
 	s.seed = (uint64_t)pcost_now_ns();
-	s.tsc_hz = pcost_tsc_hz ? pcost_tsc_hz() : 0;
-	if (pcost_env_self && pcost_env_to_json_text)
-		s.env_json = pcost_env_to_json_text(pcost_env_self());
+	s.tsc_hz = pcost_tsc_hz();
+	s.env_json = pcost_env_to_json_text(pcost_env_self());
 	rc = measure(&o, &s);
 	pcost_session_release(&s);
 	return rc;

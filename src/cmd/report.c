@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cmd/report: render a stored session in any format, and plot it. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,68 +72,66 @@ static int write_report(const struct pcost_session *s, enum pcost_format fmt, co
 	return 0;
 }
 
+/* The options of report besides the shared ones: --plot FILE, -o FILE. */
+struct report_opts {
+	const char *plot, *outpath;
+};
+
+/* --plot FILE (ctx: const char **), for report and compare. */
+int pcost_plot_opt(int c, const char *arg, void *ctx)
+{
+	const char **plot = ctx;
+
+	(void)c;
+	if (pcost_plot_format_of(arg) < 0)
+		return usage_error("--plot FILE must end in .svg, .png or .pdf, not '%s'", arg);
+	*plot = arg;
+	return 0;
+}
+
+static int report_opt(int c, const char *arg, void *ctx)
+{
+	struct report_opts *ro = ctx;
+
+	if (c == 'o') {
+		ro->outpath = arg;
+		return 0;
+	}
+	return pcost_plot_opt(c, arg, &ro->plot);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	enum pcost_format fmt = PCOST_FMT_TEXT;
-	const char *db_opt = NULL, *plot = NULL, *outpath = NULL;
-	bool want_report = false;
+	struct report_opts ro = { 0 };
+	struct pcost_store_opts o = {
+		.cmd = "report", .formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
+		.usage = usage, .args = "one session id", .min_args = 1, .max_args = 1,
+		.extra = opts, .extra_short = "o:", .on_opt = report_opt, .ctx = &ro,
+	};
 	struct pcost_session s;
 	char err[256];
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 'f':
-			if (pcost_format_parse_page(optarg, &fmt))
-				return usage_error("report: --format '%s' is not valid: text, json, csv, "
-						   "markdown or html", optarg);
-			want_report = true;
-			break;
-		case 'o':
-			outpath = optarg;
-			want_report = true;
-			break;
-		case 'p':
-			if (pcost_plot_format_of(optarg) < 0)
-				return usage_error("--plot FILE must end in .svg, .png or .pdf, not '%s'", optarg);
-			plot = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("report: unknown option '%s'; see 'probecost report --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error("report takes one session id; see 'probecost report --help'");
-	if ((rc = pcost_cli_load_from(db_opt, argv[optind], &s)))
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
 		return rc;
-	if (plot) {
-		if (pcost_plot_session(&s, plot, err, sizeof(err))) {
-			error("could not plot session %lld to '%s': %s", (long long)s.id, plot, err);
+	if (ro.plot) {
+		if (pcost_plot_session(&s, ro.plot, err, sizeof(err))) {
+			error("could not plot session %lld to '%s': %s", (long long)s.id, ro.plot, err);
 			rc = PCOST_EXIT_FAIL;
 		} else {
-			info("wrote %s", plot);
+			info("wrote %s", ro.plot);
 		}
 	}
-	if (outpath && write_report(&s, fmt, outpath))
+	if (ro.outpath && write_report(&s, o.fmt, ro.outpath))
 		rc = PCOST_EXIT_FAIL;
-	else if (!outpath && (!plot || want_report) && pcost_cli_render(&s, fmt))
+	else if (!ro.outpath && (!ro.plot || o.fmt_given) && pcost_cli_render(&s, o.fmt))
 		rc = PCOST_EXIT_FAIL;
 	pcost_session_release(&s);
 	return rc;

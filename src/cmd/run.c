@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "core/cleanup.h"
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "core/env.h"
 #include "report/format.h"
 #include "monitors/monitor.h"
@@ -19,15 +21,6 @@
 #include "run/runner.h"
 #include "store/store.h"
 #include "workloads/workload.h"
-
-/* Other areas' code, linked when it is in the tree (areas land one at a time). */
-#pragma weak pcost_workload_find
-#pragma weak pcost_params_parse
-#pragma weak pcost_params_format
-#pragma weak pcost_param_index
-#pragma weak pcost_env_self
-#pragma weak pcost_env_to_json_text
-#pragma weak pcost_env_headline
 
 #define MAX_ITEMS 32
 
@@ -37,7 +30,7 @@ static const char usage_text[] =
 	"\n"
 	"Runs each workload plain (monitor 'none') and under each monitor, in interleaved\n"
 	"blocks, and prints elapsed time, the overhead, the extra cycles and the monitor's\n"
-	"fixed and per-event costs, each with its 95%% interval from the paired blocks.\n"
+	"fixed and per-event costs, each with its 95% interval from the paired blocks.\n"
 	"\n"
 	"  -w, --workload W[:k=v,..]  a built-in workload ('probecost list workloads')\n"
 	"  -m, --monitor M           a monitor ('probecost list monitors'); 'CMD ARGS' with a\n"
@@ -60,6 +53,10 @@ static const char usage_text[] =
 	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
 	"                            fit time = fixed + per-event x events, with intervals,\n"
 	"                            one fit per workload, monitor and arguments but the size\n"
+	"      --threads LIST        run workloads that have threads (syscall) at each count\n"
+	"                            (1,2,4): cost per event by thread count\n"
+	"      --placement LIST      same,split: each monitor on the workload's CPU (same) or\n"
+	"                            on another one (split); the workload stays on --cpu\n"
 	"      --cpu LIST            pin every process to these CPUs (e.g. 0)\n"
 	"      --timeout S           kill a run (its whole process group) after S seconds\n"
 	"      --ready-timeout S     attach monitors must be ready within S seconds (default 10)\n"
@@ -67,12 +64,18 @@ static const char usage_text[] =
 	"      --format F            text, json, csv or markdown\n"
 	"      --db PATH             the store (default $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"      --no-store            do not store the session\n"
-	"      --default-study       the default study (what 'probecost run' alone does)\n";
+	"      --default-study       the default study (what 'probecost run' alone does)\n"
+	"\n"
+	"  -m none alone measures the baseline alone, as no -m does.\n"
+	"\n"
+	"exit status: 0 measured (and stored); 1 every run failed, or no monitor asked for is\n"
+	"available; 2 bad usage or bad input; 3 measured and printed but not stored (the\n"
+	"store could not be written: see the warning); 128+N interrupted by signal N.\n";
 
 enum {
 	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_WARMUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
 	OPT_PRECISION, OPT_MAX_TIME, OPT_SCALE, OPT_CPU, OPT_TIMEOUT, OPT_READY_TIMEOUT, OPT_SEED,
-	OPT_FORMAT, OPT_DB, OPT_NO_STORE, OPT_DEFAULT, OPT_HELP,
+	OPT_FORMAT, OPT_DB, OPT_NO_STORE, OPT_DEFAULT, OPT_HELP, OPT_THREADS, OPT_PLACEMENT,
 };
 
 static const struct option longopts[] = {
@@ -89,6 +92,8 @@ static const struct option longopts[] = {
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT },
@@ -110,6 +115,10 @@ struct run_args {
 	int64_t events;
 	double scales[8];
 	size_t nscales;
+	unsigned threads[8];	/* --threads; nthreads 0: the workload's own */
+	size_t nthreads;
+	bool placement[2];	/* --placement: [0] same, [1] split */
+	uint64_t split_mask;	/* the monitor's CPU when split */
 	bool no_store, default_study, seed_given;
 	enum pcost_format format;
 	char **command;
@@ -118,7 +127,7 @@ struct run_args {
 	char cpu_text[64];
 };
 
-/* The default study (issue 3 item 9): pipe and syscall, pinned, against the usual monitors. */
+/* The default study: pipe and syscall, pinned, against the usual monitors. */
 static const char *const study_workloads[] = { "pipe:loops=20000", "syscall:loops=50000" };
 static const char *const study_monitors[] = { "perf-stat", "perf-record", "strace",
 					      "bpftrace-syscalls" };
@@ -144,7 +153,10 @@ static int parse_scales(const char *v, struct run_args *a)
 	int rc = 0;
 
 	a->nscales = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	if (!pcost_list_well_formed(v))
+		rc = usage_error("--scale '%s': expected up to 8 numbers in 0.001..1000, "
+				 "comma separated (e.g. 1,2,4)", v);
+	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		double d;
 
 		if (a->nscales >= ARRAY_SIZE(a->scales) ||
@@ -153,10 +165,80 @@ static int parse_scales(const char *v, struct run_args *a)
 					 "comma separated (e.g. 1,2,4)", v);
 			break;
 		}
+		for (size_t k = 0; k < a->nscales && !rc; k++)
+			if (a->scales[k] == d)
+				rc = usage_error("--scale '%s': %g is given twice; each scale once", v, d);
 		a->scales[a->nscales++] = d;
 	}
 	free(copy);
 	return rc;
+}
+
+static int parse_threads(const char *v, struct run_args *a)
+{
+	char *copy = xstrdup(v), *save = NULL;
+	int rc = 0;
+
+	a->nthreads = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t u;
+
+		if (a->nthreads >= ARRAY_SIZE(a->threads) || pcost_parse_u64(tok, 1, 1024, &u) < 0) {
+			rc = usage_error("--threads '%s': expected up to 8 thread counts in 1..1024, "
+					 "comma separated (e.g. 1,2,4)", v);
+			break;
+		}
+		a->threads[a->nthreads++] = (unsigned)u;
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_placement(const char *v, struct run_args *a)
+{
+	char *copy = xstrdup(v), *save = NULL;
+	int rc = 0;
+
+	a->placement[0] = a->placement[1] = false;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "same")) {
+			a->placement[0] = true;
+		} else if (!strcmp(tok, "split")) {
+			a->placement[1] = true;
+		} else {
+			rc = usage_error("--placement '%s': expected same, split or same,split", v);
+			break;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * --placement: the workload's CPU is --cpu (default the first CPU we may use);
+ * split puts the monitor on the first allowed CPU outside it.
+ */
+static int placement_cpus(struct run_args *a)
+{
+	cpu_set_t set;
+	uint64_t allowed = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return error("could not read the CPUs allowed: %s", strerror(errno)), PCOST_EXIT_FAIL;
+	for (int c = 0; c < 64; c++)
+		if (CPU_ISSET(c, &set))
+			allowed |= 1ULL << c;
+	if (!a->ro.cpu_mask) {
+		a->ro.cpu_mask = allowed & -allowed;
+		pcost_format_cpumask(a->ro.cpu_mask, a->cpu_text, sizeof(a->cpu_text));
+	}
+	a->split_mask = allowed & ~a->ro.cpu_mask;
+	a->split_mask &= -a->split_mask;
+	if (a->placement[1] && !a->split_mask)
+		return usage_error("--placement split needs a CPU besides --cpu %s to put the monitor "
+				   "on; this machine lets probecost use only %s", a->cpu_text,
+				   a->cpu_text);
+	return 0;
 }
 
 static bool command_has_n(const struct run_args *a)
@@ -167,131 +249,135 @@ static bool command_has_n(const struct run_args *a)
 	return false;
 }
 
-static int parse_args(int argc, char **argv, struct run_args *a)
+/* One option c (value optarg) into a; 0, -1 after --help, or an exit code. */
+static int one_option(struct run_args *a, int c, char **argv)
 {
-	int c;
+	char why[320];
 	uint64_t u;
 	double d;
 
-	memset(a, 0, sizeof(*a));
-	pcost_runner_opts_default(&a->ro);
-	a->ro.max_runs = 100;
-	a->events = -1;
-	a->format = PCOST_FMT_TEXT;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:w:m:r:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			if (a->nworkloads >= MAX_ITEMS)
-				return usage_error("too many -w (at most %d)", MAX_ITEMS);
-			a->workloads[a->nworkloads++] = optarg;
-			break;
-		case 'm':
-			if (a->nmonitors >= MAX_ITEMS)
-				return usage_error("too many -m (at most %d)", MAX_ITEMS);
-			a->monitors[a->nmonitors++] = optarg;
-			break;
-		case 'r':
-			if (parse_u("--runs", optarg, 1, 100000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.runs = (unsigned)u;
-			break;
-		case OPT_ATTACH:
-			a->attach = optarg;
-			break;
-		case OPT_READY:
-			a->ready = optarg;
-			break;
-		case OPT_EVENTS:
-			if (parse_u("--events", optarg, 1, UINT64_MAX / 2, &u))
-				return PCOST_EXIT_USAGE;
-			a->events = (int64_t)u;
-			break;
-		case OPT_UNIT:
-			if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
-				return usage_error("--unit '%s': expected one word of at most 31 characters",
-						   optarg);
-			a->unit = optarg;
-			break;
-		case OPT_WARMUP:
-			if (parse_u("--warmup", optarg, 0, 1000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.warmup = (unsigned)u;
-			break;
-		case OPT_MIN_RUNS:
-			if (parse_u("--min-runs", optarg, 2, 100000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.min_runs = (unsigned)u;
-			break;
-		case OPT_MAX_RUNS:
-			if (parse_u("--max-runs", optarg, 2, 100000, &u))
-				return PCOST_EXIT_USAGE;
-			a->ro.max_runs = (unsigned)u;
-			break;
-		case OPT_PRECISION:
-			if (parse_d("--precision", optarg, 0.001, 100, &d))
-				return PCOST_EXIT_USAGE;
-			a->ro.precision = d / 100;
-			break;
-		case OPT_MAX_TIME:
-			if (parse_d("--max-time", optarg, 0.001, 1e6, &d))
-				return PCOST_EXIT_USAGE;
-			a->ro.max_time_s = d;
-			break;
-		case OPT_SCALE:
-			if (parse_scales(optarg, a))
-				return PCOST_EXIT_USAGE;
-			break;
-		case OPT_CPU:
-			if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
-				return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3",
-						   optarg);
-			snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
-			break;
-		case OPT_TIMEOUT:
-			if (parse_d("--timeout", optarg, 0.001, 1e6, &a->ro.timeout_s))
-				return PCOST_EXIT_USAGE;
-			break;
-		case OPT_READY_TIMEOUT:
-			if (parse_d("--ready-timeout", optarg, 0.001, 3600, &a->ro.ready_timeout_s))
-				return PCOST_EXIT_USAGE;
-			break;
-		case OPT_SEED:
-			if (parse_u("--seed", optarg, 0, UINT64_MAX, &a->ro.seed))
-				return PCOST_EXIT_USAGE;
-			a->seed_given = true;
-			break;
-		case OPT_FORMAT:
-			if (pcost_format_parse(optarg, &a->format) < 0)
-				return pcost_format_refuse("run", optarg);
-			break;
-		case OPT_DB:
-			a->db = optarg;
-			break;
-		case OPT_NO_STORE:
-			a->no_store = true;
-			break;
-		case OPT_DEFAULT:
-			a->default_study = true;
-			break;
-		case OPT_HELP:
-			fputs(usage_text, stdout);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value; see 'probecost run --help'",
-					   argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'; see 'probecost run --help'",
-					   argv[optind - 1]);
-		}
+	switch (c) {
+	case 'w':
+		if (a->nworkloads >= MAX_ITEMS)
+			return usage_error("too many -w (at most %d)", MAX_ITEMS);
+		a->workloads[a->nworkloads++] = optarg;
+		break;
+	case 'm':
+		if (a->nmonitors >= MAX_ITEMS)
+			return usage_error("too many -m (at most %d)", MAX_ITEMS);
+		a->monitors[a->nmonitors++] = optarg;
+		break;
+	case 'r':
+		if (parse_u("--runs", optarg, 1, 100000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.runs = (unsigned)u;
+		break;
+	case OPT_ATTACH:
+		a->attach = optarg;
+		break;
+	case OPT_READY:
+		a->ready = optarg;
+		break;
+	case OPT_EVENTS:
+		if (parse_u("--events", optarg, 1, UINT64_MAX / 2, &u))
+			return PCOST_EXIT_USAGE;
+		a->events = (int64_t)u;
+		break;
+	case OPT_UNIT:
+		if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
+			return usage_error("--unit '%s': expected one word of at most 31 characters",
+					   optarg);
+		a->unit = optarg;
+		break;
+	case OPT_WARMUP:
+		if (parse_u("--warmup", optarg, 0, 1000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.warmup = (unsigned)u;
+		break;
+	case OPT_MIN_RUNS:
+		if (parse_u("--min-runs", optarg, 2, 100000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.min_runs = (unsigned)u;
+		break;
+	case OPT_MAX_RUNS:
+		if (parse_u("--max-runs", optarg, 2, 100000, &u))
+			return PCOST_EXIT_USAGE;
+		a->ro.max_runs = (unsigned)u;
+		break;
+	case OPT_PRECISION:
+		if (parse_d("--precision", optarg, 0.001, 100, &d))
+			return PCOST_EXIT_USAGE;
+		a->ro.precision = d / 100;
+		break;
+	case OPT_MAX_TIME:
+		if (parse_d("--max-time", optarg, 0.001, 1e6, &d))
+			return PCOST_EXIT_USAGE;
+		a->ro.max_time_s = d;
+		break;
+	case OPT_THREADS:
+		if (parse_threads(optarg, a))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_PLACEMENT:
+		if (parse_placement(optarg, a))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_SCALE:
+		if (parse_scales(optarg, a))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_CPU:
+		if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
+			return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3",
+					   optarg);
+		if (pcost_cpus_usable(a->ro.cpu_mask, why, sizeof(why)))
+			return usage_error("--cpu '%s': %s", optarg, why);
+		snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
+		break;
+	case OPT_TIMEOUT:
+		if (parse_d("--timeout", optarg, 0.001, 1e6, &a->ro.timeout_s))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_READY_TIMEOUT:
+		if (parse_d("--ready-timeout", optarg, 0.001, 3600, &a->ro.ready_timeout_s))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_SEED:
+		if (parse_u("--seed", optarg, 0, UINT64_MAX, &a->ro.seed))
+			return PCOST_EXIT_USAGE;
+		a->seed_given = true;
+		break;
+	case OPT_FORMAT:
+		if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->format))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_DB:
+		if (pcost_db_opt_check(optarg))
+			return PCOST_EXIT_USAGE;
+		a->db = optarg;
+		break;
+	case OPT_NO_STORE:
+		a->no_store = true;
+		break;
+	case OPT_DEFAULT:
+		a->default_study = true;
+		break;
+	case OPT_HELP:
+		fputs(usage_text, stdout);
+		return -1;
+	case ':':
+		return usage_error("option '%s' needs a value; see 'probecost run --help'",
+				   argv[optind - 1]);
+	default:
+		return usage_error("unknown option '%s'; see 'probecost run --help'",
+				   argv[optind - 1]);
 	}
-	if (optind < argc) {
-		if (optind > 0 && strcmp(argv[optind - 1], "--"))
-			return usage_error("unexpected '%s': put your command after '--'", argv[optind]);
-		a->command = argv + optind;
-		a->ncommand = argc - optind;
-	}
+	return 0;
+}
+
+/* The options that only make sense together; 0 or an exit code. */
+static int check_args(struct run_args *a)
+{
 	if (a->command && a->nworkloads)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
 	if (a->command && (a->nscales || command_has_n(a)) && a->events < 0)
@@ -300,6 +386,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->command && a->nscales && !command_has_n(a))
 		return usage_error("--scale with a command needs {n} in it, replaced by the event "
 				   "count at each scale (e.g. -- ./bench --iterations {n})");
+	if (a->command && (a->nthreads || a->placement[0] || a->placement[1]))
+		return usage_error("--threads and --placement need built-in workloads (-w): "
+				   "probecost cannot change your command's threads or CPU");
 	if ((a->events >= 0 || a->unit) && !a->command)
 		return usage_error("--events and --unit describe your own command ('-- COMMAND')");
 	if (a->ready && !a->attach)
@@ -314,12 +403,37 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->ro.min_runs > a->ro.max_runs)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->ro.min_runs,
 				   a->ro.max_runs);
+	if (a->placement[0] || a->placement[1])
+		return placement_cpus(a);
 	return 0;
 }
 
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	int c, rc;
+
+	memset(a, 0, sizeof(*a));
+	pcost_runner_opts_default(&a->ro);
+	a->ro.max_runs = 100;
+	a->events = -1;
+	a->format = PCOST_FMT_TEXT;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:w:m:r:", longopts, NULL)) != -1)
+		if ((rc = one_option(a, c, argv)))
+			return rc;
+	if (optind < argc) {
+		if (optind > 0 && strcmp(argv[optind - 1], "--"))
+			return usage_error("unexpected '%s': put your command after '--'", argv[optind]);
+		a->command = argv + optind;
+		a->ncommand = argc - optind;
+	}
+	return check_args(a);
+}
+
 /* "pipe:loops=2000,mode=thread" at scale k -> argv for `probecost workload`, and its record. */
-static int workload_argv(const char *spec, double scale, char ***argv, char **name, char **args,
-			 char *unit, size_t unitlen)
+static int workload_argv(const char *spec, double scale, unsigned threads, char ***argv,
+			 char **name, char **args, char *unit, size_t unitlen)
 {
 	const struct pcost_workload *wl;
 	struct pcost_params p;
@@ -329,7 +443,7 @@ static int workload_argv(const char *spec, double scale, char ***argv, char **na
 
 	if (colon)
 		*colon = 0;
-	if (!pcost_workload_find || !(wl = pcost_workload_find(copy))) {
+	if (!(wl = pcost_workload_find(copy))) {
 		usage_error("unknown workload '%s'; see 'probecost list workloads'", copy);
 		free(copy);
 		return -EINVAL;
@@ -354,9 +468,26 @@ static int workload_argv(const char *spec, double scale, char ***argv, char **na
 			free(copy);
 			return -EINVAL;
 		}
-		p.v[idx] = (uint64_t)llround((double)p.v[idx] * scale);
-		if (p.v[idx] < 1)
-			p.v[idx] = 1;
+		const struct pcost_param_desc *d = &wl->params[idx];
+		double v = round((double)p.v[idx] * scale);
+
+		if (v > (double)d->max) {
+			usage_error("workload '%s' at --scale %g: %s=%.0f is past its largest, %llu",
+				    spec, scale, d->key, v, (unsigned long long)d->max);
+			free(copy);
+			return -EINVAL;
+		}
+		p.v[idx] = v < 1 ? 1 : (uint64_t)v;
+		p.given[idx] = true;
+	}
+	if (threads) {
+		if ((idx = pcost_param_index(wl, "threads")) < 0) {
+			usage_error("--threads: workload '%s' has no threads; use one that has "
+				    "(see 'probecost list workloads')", wl->name);
+			free(copy);
+			return -EINVAL;
+		}
+		p.v[idx] = threads;
 		p.given[idx] = true;
 	}
 	pcost_params_format(&p, fmt, sizeof(fmt));
@@ -454,6 +585,20 @@ static char *options_json(const struct run_args *a, const char *headline)
 	cJSON_AddNumberToObject(o, "timeout_s", a->ro.timeout_s);
 	cJSON_AddStringToObject(o, "cpu", a->cpu_text);
 	cJSON_AddBoolToObject(o, "default_study", a->default_study);
+	if (a->nthreads) {
+		cJSON *t = cJSON_AddArrayToObject(o, "threads");
+
+		for (size_t i = 0; i < a->nthreads; i++)
+			cJSON_AddItemToArray(t, cJSON_CreateNumber(a->threads[i]));
+	}
+	if (a->placement[0] || a->placement[1]) {
+		char cpus[64];
+
+		cJSON_AddStringToObject(o, "placement", a->placement[0] && a->placement[1] ? "same,split" :
+							a->placement[0] ? "same" : "split");
+		pcost_format_cpumask(a->split_mask, cpus, sizeof(cpus));
+		cJSON_AddStringToObject(o, "split_cpu", cpus);
+	}
 	if (a->nscales) {
 		cJSON *s = cJSON_AddArrayToObject(o, "scale");
 
@@ -465,6 +610,201 @@ static char *options_json(const struct run_args *a, const char *headline)
 	return txt;
 }
 
+/* The default study's workloads and monitors, and the defaults every run takes. */
+static void apply_defaults(struct run_args *a)
+{
+	if (a->default_study) {
+		for (size_t i = 0; i < ARRAY_SIZE(study_workloads); i++)
+			a->workloads[a->nworkloads++] = study_workloads[i];
+		for (size_t i = 0; i < ARRAY_SIZE(study_monitors); i++)
+			a->monitors[a->nmonitors++] = study_monitors[i];
+		/* Pinned to one CPU: cross-CPU wake-ups here vary +-33% (DESIGN.md). */
+		if (!a->ro.cpu_mask) {
+			a->ro.cpu_mask = 1;
+			snprintf(a->cpu_text, sizeof(a->cpu_text), "0");
+		}
+		if (!a->ro.runs)
+			a->ro.runs = 5;
+	}
+	if (!a->seed_given)
+		a->ro.seed = (uint64_t)time(NULL);
+	if (!a->nscales)
+		a->scales[a->nscales++] = 1;
+}
+
+/*
+ * Monitors: none first, then each -m (and --attach) that is available here,
+ * into mons[*n]; 0 or an exit code (what was created is in mons either way).
+ */
+static int create_monitors(const struct run_args *a, struct pcost_monitor **mons, size_t *n)
+{
+	size_t asked = 0;	/* monitors other than the baseline */
+	char err[256];
+
+	mons[(*n)++] = pcost_monitor_create("none", err, sizeof(err));
+	for (size_t i = 0; i < a->nmonitors + (a->attach ? 1 : 0); i++) {
+		struct pcost_monitor *m;
+		char why[256];
+
+		if (i < a->nmonitors)
+			m = pcost_monitor_create(a->monitors[i], err, sizeof(err));
+		else
+			m = pcost_monitor_attach_create(a->attach, a->ready, err, sizeof(err));
+		if (!m)
+			return usage_error("%s", err);
+		if (!strcmp(m->name, "none")) {
+			pcost_monitor_free(m);
+			continue; /* always there: -m none alone is the baseline alone */
+		}
+		asked++;
+		if (!pcost_monitor_available(m, why, sizeof(why))) {
+			warning("skipping monitor %s: %s", m->name, why);
+			pcost_monitor_free(m);
+			continue;
+		}
+		mons[(*n)++] = m;
+	}
+	if (*n == 1 && asked) {
+		error("nothing left to measure: no monitor asked for is available here");
+		return PCOST_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* The session's record: command line, version, machine, options. */
+static void session_start(struct pcost_session *s, const struct run_args *a, int argc, char **argv)
+{
+	const struct pcost_env *e = pcost_env_self();
+	char **v = xcalloc((size_t)argc + 2, sizeof(*v));
+	char headline[256] = "";
+
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	s->started = (int64_t)time(NULL);
+	s->version = xstrdup(PCOST_VERSION);
+	v[0] = "probecost";
+	for (int i = 0; i < argc; i++)
+		v[i + 1] = argv[i];
+	s->cmdline = pcost_join_argv(argc + 1, v);
+	free(v);
+	s->env_json = pcost_env_to_json_text(e);
+	pcost_env_headline(e, headline, sizeof(headline));
+	s->tsc_hz = e->tsc_hz;
+	s->options_json = options_json(a, headline[0] ? headline : NULL);
+}
+
+/* One monitor on one target, once per --placement asked (the baseline once, unplaced). */
+static void add_placed(const struct run_args *a, struct pcost_runner *r, struct pcost_monitor *m,
+		       struct pcost_target *t)
+{
+	static const char *const names[] = { "same", "split" };
+
+	if (m->ops->kind == PCOST_MON_BASELINE || (!a->placement[0] && !a->placement[1])) {
+		pcost_runner_add(r, m, t);
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		if (!a->placement[k])
+			continue;
+		t->placement = names[k];
+		t->monitor_cpu_mask = k ? a->split_mask : a->ro.cpu_mask;
+		pcost_runner_add(r, m, t);
+	}
+	t->placement = NULL;
+	t->monitor_cpu_mask = 0;
+}
+
+/* Every -w at every --scale and --threads, under every monitor. */
+static int add_workloads(const struct run_args *a, struct pcost_runner *r,
+			 struct pcost_monitor **mons, size_t nmons)
+{
+	size_t nthreads = a->nthreads ? a->nthreads : 1;
+
+	for (size_t w = 0; w < a->nworkloads; w++) {
+		for (size_t k = 0; k < a->nscales; k++) {
+			for (size_t h = 0; h < nthreads; h++) {
+				struct pcost_target t = { .scale = a->scales[k], .events = -1,
+							  .report_fd = true };
+				char **wargv, *name, *args, unit[32];
+
+				t.threads = a->nthreads ? a->threads[h] : 0;
+				if (workload_argv(a->workloads[w], a->scales[k], t.threads, &wargv, &name,
+						  &args, unit, sizeof(unit)) < 0)
+					return -EINVAL;
+				t.workload = name;
+				t.workload_args = args;
+				t.unit = unit;
+				t.argv = wargv;
+				for (size_t m = 0; m < nmons; m++)
+					add_placed(a, r, mons[m], &t);
+				pcost_argv_free(wargv);
+				free(name);
+				free(args);
+			}
+		}
+	}
+	return 0;
+}
+
+/* One configuration per (target, monitor): the user's command, or each workload at each scale. */
+static int add_targets(struct pcost_runner *r, const struct run_args *a,
+		       struct pcost_monitor **mons, size_t nmons)
+{
+	if (a->command) {
+		for (size_t k = 0; k < a->nscales; k++)
+			add_command(r, mons, nmons, a, a->scales[k]);
+		return 0;
+	}
+	return add_workloads(a, r, mons, nmons) < 0 ? PCOST_EXIT_USAGE : 0;
+}
+
+/* Measure into the store, print the report; the exit code. */
+static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
+			      const struct run_args *a)
+{
+	char err[256];
+	int rc;
+
+	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
+	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
+		error("%s", err);
+		return PCOST_EXIT_FAIL;
+	}
+	pcost_sink_begin(s, a->db, a->no_store);
+	rc = pcost_runner_measure(r, err, sizeof(err));
+	if (rc < 0 && rc != -EINTR && !s->nconfigs) {
+		pcost_sink_end(s);
+		error("%s", err);
+		return PCOST_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		unsigned count;
+		const char *note = pcost_runner_note(r, i, &count);
+
+		if (note)
+			warning("%s: %s (in %u run%s)", s->configs[i].monitor, note, count,
+				count == 1 ? "" : "s");
+	}
+	pcost_sink_end(s);
+	if (rc == -EINTR)
+		warning("interrupted: printing what was measured so far");
+	else if (rc < 0)
+		error("%s", err);
+	if (pcost_report_run(s, a->format, stdout) < 0)
+		error("could not render the report");
+	fflush(stdout);
+	if (rc == -EINTR)
+		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
+	if (rc < 0)
+		return PCOST_EXIT_FAIL;
+	if (pcost_session_failed(s)) {
+		const char *why = pcost_session_fail_reason(s);
+
+		error("every run failed%s%s", why ? ": " : "", why ? why : "");
+		return PCOST_EXIT_FAIL;
+	}
+	return pcost_sink_lost() ? PCOST_EXIT_NOT_STORED : 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct pcost_monitor *mons[MAX_ITEMS + 2];
@@ -472,143 +812,19 @@ int cmd_run(int argc, char **argv)
 	struct run_args a;
 	struct pcost_session s;
 	struct pcost_runner r;
-	char err[256], headline[256] = "", *full;
 	int rc = parse_args(argc, argv, &a);
-	bool baseline_only;
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (a.default_study) {
-		for (size_t i = 0; i < ARRAY_SIZE(study_workloads); i++)
-			a.workloads[a.nworkloads++] = study_workloads[i];
-		for (size_t i = 0; i < ARRAY_SIZE(study_monitors); i++)
-			a.monitors[a.nmonitors++] = study_monitors[i];
-		/* Pinned to one CPU: cross-CPU wake-ups here vary +-33% (DESIGN.md). */
-		if (!a.ro.cpu_mask) {
-			a.ro.cpu_mask = 1;
-			snprintf(a.cpu_text, sizeof(a.cpu_text), "0");
-		}
-		if (!a.ro.runs)
-			a.ro.runs = 5;
-	}
-	if (!a.seed_given)
-		a.ro.seed = (uint64_t)time(NULL);
-	if (!a.nscales)
-		a.scales[a.nscales++] = 1;
-
-	/* Monitors: none first, then each -m that is available here. */
-	mons[nmons++] = pcost_monitor_create("none", err, sizeof(err));
-	baseline_only = !a.nmonitors && !a.attach;
-	for (size_t i = 0; i < a.nmonitors + (a.attach ? 1 : 0); i++) {
-		struct pcost_monitor *m;
-		char why[256];
-
-		if (i < a.nmonitors)
-			m = pcost_monitor_create(a.monitors[i], err, sizeof(err));
-		else
-			m = pcost_monitor_attach_create(a.attach, a.ready, err, sizeof(err));
-		if (!m) {
-			rc = usage_error("%s", err);
-			goto out_mons;
-		}
-		if (!strcmp(m->name, "none")) {
-			continue; /* always there */
-		}
-		if (!pcost_monitor_available(m, why, sizeof(why))) {
-			warning("skipping monitor %s: %s", m->name, why);
-			pcost_monitor_free(m);
-			continue;
-		}
-		mons[nmons++] = m;
-	}
-	if (nmons == 1 && !baseline_only) {
-		rc = error("nothing left to measure: no monitor asked for is available here");
+	apply_defaults(&a);
+	if ((rc = create_monitors(&a, mons, &nmons)))
 		goto out_mons;
-	}
-
-	pcost_session_init(&s, PCOST_SESSION_RUN);
-	s.started = (int64_t)time(NULL);
-	s.version = xstrdup(PCOST_VERSION);
-	{
-		char **v = xcalloc((size_t)argc + 2, sizeof(*v));
-
-		v[0] = "probecost";
-		for (int i = 0; i < argc; i++)
-			v[i + 1] = argv[i];
-		full = pcost_join_argv(argc + 1, v);
-		free(v);
-		s.cmdline = full;
-	}
-	if (pcost_env_self) {
-		const struct pcost_env *e = pcost_env_self();
-
-		if (pcost_env_to_json_text)
-			s.env_json = pcost_env_to_json_text(e);
-		if (pcost_env_headline)
-			pcost_env_headline(e, headline, sizeof(headline));
-		s.tsc_hz = e->tsc_hz;
-	}
-	s.options_json = options_json(&a, headline[0] ? headline : NULL);
+	session_start(&s, &a, argc, argv);
 	a.ro.progress = isatty(2) && pcost_verbosity > 0;
 	pcost_runner_init(&r, &s, &a.ro);
-
-	if (a.command) {
-		for (size_t k = 0; k < a.nscales; k++)
-			add_command(&r, mons, nmons, &a, a.scales[k]);
-	} else {
-		for (size_t w = 0; w < a.nworkloads; w++) {
-			for (size_t k = 0; k < a.nscales; k++) {
-				struct pcost_target t = { .scale = a.scales[k], .events = -1, .report_fd = true };
-				char **wargv, *name, *args, unit[32];
-
-				if (workload_argv(a.workloads[w], a.scales[k], &wargv, &name, &args, unit,
-						  sizeof(unit)) < 0) {
-					rc = PCOST_EXIT_USAGE;
-					goto out_session;
-				}
-				t.workload = name;
-				t.workload_args = args;
-				t.unit = unit;
-				t.argv = wargv;
-				for (size_t m = 0; m < nmons; m++)
-					pcost_runner_add(&r, mons[m], &t);
-				pcost_argv_free(wargv);
-				free(name);
-				free(args);
-			}
-		}
-	}
-
-	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
-	if ((rc = pcost_runner_check(&r, err, sizeof(err))) < 0) {
-		rc = error("%s", err);
-		goto out_session;
-	}
-	PCOST_SINK(begin, &s, a.db, a.no_store);
-	rc = pcost_runner_measure(&r, err, sizeof(err));
-	if (rc < 0 && rc != -EINTR && !s.nconfigs) {
-		PCOST_SINK(end, &s);
-		rc = error("%s", err);
-		goto out_session;
-	}
-	for (size_t i = 0; i < s.nconfigs; i++) {
-		unsigned count;
-		const char *note = pcost_runner_note(&r, i, &count);
-
-		if (note)
-			warning("%s: %s (in %u run%s)", s.configs[i].monitor, note, count,
-				count == 1 ? "" : "s");
-	}
-	PCOST_SINK(end, &s);
-	if (rc == -EINTR)
-		warning("interrupted: printing what was measured so far");
-	else if (rc < 0)
-		error("%s", err);
-	if (pcost_report_run(&s, a.format, stdout) < 0)
-		error("could not render the report");
-	fflush(stdout);
-	rc = rc == -EINTR ? 128 + (pcost_interrupted ? pcost_interrupted : 2) : rc < 0 ? 1 : 0;
-out_session:
+	rc = add_targets(&r, &a, mons, nmons);
+	if (!rc)
+		rc = measure_and_report(&r, &s, &a);
 	pcost_runner_release(&r);
 	pcost_session_release(&s);
 out_mons:

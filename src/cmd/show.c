@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* cmd/show: print a stored session again, through the renderer of its kind. */
-#include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
@@ -19,18 +17,8 @@ static void usage(FILE *out)
 
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
 {
-	static const char *const area[] = {
-		[PCOST_SESSION_RUN] = "issue 3",
-		[PCOST_SESSION_PROBES] = "issue 5",
-		[PCOST_SESSION_COUNTERS] = "issue 4",
-	};
 	int rc = pcost_report_session(s, fmt, stdout);
 
-	if (rc == -ENOSYS)
-		return error("session %lld is a '%s' session and the '%s' renderer (%s) is not built "
-			     "into this probecost; 'probecost export %lld' still gives its raw samples",
-			     (long long)s->id, pcost_session_kind_name(s->kind),
-			     pcost_session_kind_name(s->kind), area[s->kind], (long long)s->id);
 	if (rc < 0)
 		return error("could not render session %lld: %s", (long long)s->id, strerror(-rc));
 	return 0;
@@ -38,42 +26,18 @@ int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	struct pcost_store_opts o = {
+		.cmd = "show", .formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML), .usage = usage,
+		.args = "one session id", .min_args = 1, .max_args = 1,
 	};
-	enum pcost_format fmt = PCOST_FMT_TEXT;
-	const char *db_opt = NULL;
 	struct pcost_session s;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_opt = optarg;
-			break;
-		case 'f':
-			if (pcost_format_parse_page(optarg, &fmt))
-				return usage_error("show: --format '%s' is not valid: text, json, csv, "
-						   "markdown or html", optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("show: unknown option '%s'; see 'probecost show --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error("show takes one session id; see 'probecost show --help'");
-	if ((rc = pcost_cli_load_from(db_opt, argv[optind], &s)))
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
 		return rc;
-	rc = pcost_cli_render(&s, fmt) ? PCOST_EXIT_FAIL : 0;
+	rc = pcost_cli_render(&s, o.fmt) ? PCOST_EXIT_FAIL : 0;
 	pcost_session_release(&s);
 	return rc;
 }

@@ -2,8 +2,11 @@
 /* result: constructors and destructors of the plain result structs. */
 #include "core/result.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/util.h"
 
 static const char *const kind_names[] = {
 	[PCOST_SESSION_RUN] = "run",
@@ -49,6 +52,7 @@ void pcost_session_release(struct pcost_session *s)
 		free(c->monitor);
 		free(c->variant);
 		free(c->unit);
+		free(c->placement);
 		free(c->samples);
 	}
 	for (size_t i = 0; i < s->nseries; i++) {
@@ -129,13 +133,22 @@ static bool needs_quotes(const char *s)
 	return false;
 }
 
+/* bash's $'...' form of s at p: printable UTF-8 kept, every other byte \xNN. */
+static char *ansi_c_quote(char *p, const char *s)
+{
+	p = pcost_text_escape_to(stpcpy(p, "$'"), s, "'\\");
+	*p++ = '\'';
+	*p = '\0';
+	return p;
+}
+
 char *pcost_join_argv(int argc, char **argv)
 {
 	size_t len = 1;
 	char *out, *p;
 
 	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) * 4 + 3;
+		len += strlen(argv[i]) * 4 + 4;
 	out = p = xmalloc(len);
 	*p = '\0';
 	for (int i = 0; i < argc; i++) {
@@ -143,6 +156,10 @@ char *pcost_join_argv(int argc, char **argv)
 			*p++ = ' ';
 		if (!needs_quotes(argv[i])) {
 			p = stpcpy(p, argv[i]);
+			continue;
+		}
+		if (!pcost_text_printable(argv[i])) {
+			p = ansi_c_quote(p, argv[i]);
 			continue;
 		}
 		*p++ = '\'';
@@ -157,4 +174,29 @@ char *pcost_join_argv(int argc, char **argv)
 	}
 	*p = '\0';
 	return out;
+}
+
+bool pcost_session_failed(const struct pcost_session *s)
+{
+	size_t failed = 0;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		for (size_t k = 0; k < s->configs[i].nsamples; k++) {
+			const struct pcost_run_sample *x = &s->configs[i].samples[k];
+
+			if (!x->failed && !x->warmup)
+				return false;
+			failed += x->failed;
+		}
+	}
+	return failed > 0;
+}
+
+const char *pcost_session_fail_reason(const struct pcost_session *s)
+{
+	for (size_t i = s->nconfigs; i-- > 0;)
+		for (size_t k = s->configs[i].nsamples; k-- > 0;)
+			if (s->configs[i].samples[k].failed && s->configs[i].samples[k].fail_reason[0])
+				return s->configs[i].samples[k].fail_reason;
+	return NULL;
 }

@@ -15,13 +15,15 @@
 #include <unistd.h>
 
 int pcost_verbosity = 1;
+const char *pcost_command;
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[4096];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "probecost: %s%s\n", prefix, msg);
+	fprintf(stderr, "probecost%s%s: %s%s\n", pcost_command ? " " : "",
+		pcost_command ? pcost_command : "", prefix, msg);
 }
 
 int error(const char *fmt, ...)
@@ -201,7 +203,7 @@ int pcost_parse_cpulist(const char *s, uint64_t *mask)
 			return -EINVAL;
 		for (unsigned long c = a; c <= b; c++)
 			m |= 1ULL << c;
-		if (*end == ',')
+		if (*end == ',' && end[1])
 			end++;
 		else if (*end)
 			return -EINVAL;
@@ -209,6 +211,101 @@ int pcost_parse_cpulist(const char *s, uint64_t *mask)
 	}
 	*mask = m;
 	return 0;
+}
+
+bool pcost_list_well_formed(const char *s)
+{
+	size_t len = strlen(s);
+
+	return len && s[0] != ',' && s[len - 1] != ',' && !strstr(s, ",,");
+}
+
+int pcost_cpus_usable(uint64_t mask, char *why, size_t len)
+{
+	cpu_set_t allowed;
+	char list[256] = "";
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
+		snprintf(why, len, "could not read the CPUs allowed here: %s", strerror(errno));
+		return -errno;
+	}
+	for (int c = 0; c < CPU_SETSIZE && strlen(list) < sizeof(list) - 8; c++)
+		if (CPU_ISSET(c, &allowed))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d",
+				 *list ? "," : "", c);
+	for (int c = 0; c < 64; c++) {
+		if ((mask & (1ULL << c)) && !CPU_ISSET(c, &allowed)) {
+			snprintf(why, len, "CPU %d is not one this process may run on here (%s)", c,
+				 list);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+size_t pcost_utf8_char(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned c = *p, n;
+	uint32_t cp;
+
+	if (c < 0x20 || c == 0x7f)
+		return 0;
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0)
+		n = 1, cp = c & 0x1f;
+	else if ((c & 0xf0) == 0xe0)
+		n = 2, cp = c & 0x0f;
+	else if ((c & 0xf8) == 0xf0)
+		n = 3, cp = c & 0x07;
+	else
+		return 0;
+	for (unsigned i = 1; i <= n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF, C1 controls. */
+	if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || (cp >= 0x80 && cp < 0xa0))
+		return 0;
+	return n + 1;
+}
+
+bool pcost_text_printable(const char *s)
+{
+	for (size_t k; *s; s += k)
+		if (!(k = pcost_utf8_char(s)))
+			return false;
+	return true;
+}
+
+char *pcost_text_escape_to(char *o, const char *s, const char *quote)
+{
+	for (size_t k; *s; s += k) {
+		if (quote && strchr(quote, *s)) {
+			*o++ = '\\';
+			*o++ = *s;
+			k = 1;
+		} else if ((k = pcost_utf8_char(s))) {
+			memcpy(o, s, k);
+			o += k;
+		} else {
+			o += sprintf(o, "\\x%02x", (unsigned char)*s);
+			k = 1;
+		}
+	}
+	*o = '\0';
+	return o;
+}
+
+char *pcost_text_escape(const char *s)
+{
+	char *out = xmalloc(strlen(s) * 4 + 1);
+
+	pcost_text_escape_to(out, s, NULL);
+	return out;
 }
 
 pcost_ns pcost_now_ns(void)
@@ -279,6 +376,17 @@ bool pcost_which(const char *name, char *path, size_t len)
 		p = colon ? colon + 1 : NULL;
 	}
 	return false;
+}
+
+void pcost_format_cpumask(uint64_t mask, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int c = 0; c < 64 && at < len; c++)
+		if (mask & (1ULL << c))
+			at += (size_t)snprintf(buf + at, len - at, "%s%d", at ? "," : "", c);
 }
 
 int pcost_pin_mask(uint64_t mask)

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* util: error reporting, allocation, number parsing and the monotonic clock. */
+/*
+ * src/core/: what every other folder uses: errors, allocation, number parsing
+ * and the clock (util), the undo stack that restores the system on every exit
+ * path, Ctrl-C included (cleanup), the result structs that flow from the runner
+ * to the store and the reports (result), and the machine fingerprint (env).
+ *
+ * util: error reporting, allocation, number parsing and the monotonic clock.
+ */
 #ifndef PCOST_UTIL_H
 #define PCOST_UTIL_H
 
@@ -20,25 +27,33 @@ typedef uint64_t pcost_cycles;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 
-/* Exit codes: 0 success, 1 runtime failure, 2 bad usage or bad input. */
-enum { PCOST_EXIT_OK = 0, PCOST_EXIT_FAIL = 1, PCOST_EXIT_USAGE = 2 };
+/*
+ * Exit codes: 0 success, 1 runtime failure, 2 bad usage or bad input, 3
+ * measured and printed but not stored (the store could not be written).
+ */
+enum { PCOST_EXIT_OK = 0, PCOST_EXIT_FAIL = 1, PCOST_EXIT_USAGE = 2, PCOST_EXIT_NOT_STORED = 3 };
 
 /* -q / -v: 0 quiet, 1 normal, 2 verbose. */
 extern int pcost_verbosity;
+/*
+ * The subcommand running (main sets it), NULL before: every message below is
+ * prefixed "probecost COMMAND: ", or "probecost: " without one.
+ */
+extern const char *pcost_command;
 
 /*
- * "probecost: error: MSG" on stderr; returns -1 so commands can
+ * "probecost COMMAND: error: MSG" on stderr; returns -1 so commands can
  * `return error(...)`.  Lower case, what failed first, subject in quotes,
  * the fix where one is known.
  */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "probecost: warning: MSG" on stderr (suppressed by -q). */
+/* "probecost COMMAND: warning: MSG" on stderr (suppressed by -q). */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "probecost: MSG" when verbose (-v). */
+/* "probecost COMMAND: MSG" when verbose (-v). */
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* error() then exit(1).  Only in cmd/ and forked children. */
 noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Bad usage or input: prints "probecost: MSG" and returns PCOST_EXIT_USAGE (2). */
+/* Bad usage or input: prints "probecost COMMAND: MSG" and returns PCOST_EXIT_USAGE (2). */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void *xmalloc(size_t n);
@@ -61,6 +76,34 @@ int pcost_parse_double(const char *s, double min, double max, double *out);
  * Returns 0 or -EINVAL.
  */
 int pcost_parse_cpulist(const char *s, uint64_t *mask);
+/* The mask back as a list ("0,2,5"), what pcost_parse_cpulist reads. */
+void pcost_format_cpumask(uint64_t mask, char *buf, size_t len);
+/* A comma list with no empty item ("", ",", "a,,b", "a," are not): strtok_r would skip them. */
+bool pcost_list_well_formed(const char *s);
+/*
+ * Every CPU of mask is one this process may run on (sched_getaffinity: online,
+ * in its cpuset); 0, or -EINVAL with why ("CPU 5 is not ... (0,1)").
+ */
+int pcost_cpus_usable(uint64_t mask, char *why, size_t len);
+
+/*
+ * The length (1-4) of the printable UTF-8 character at s: valid, shortest
+ * form, no C0/C1 control or DEL; 0 when the byte at s starts none.
+ */
+size_t pcost_utf8_char(const char *s);
+/* Every character of s is printable UTF-8 (pcost_utf8_char). */
+bool pcost_text_printable(const char *s);
+/*
+ * A copy of s (caller frees) where each byte that starts no printable UTF-8
+ * character is written as the four characters \xNN: valid UTF-8 a terminal
+ * does not obey, the same for the same bytes.
+ */
+char *pcost_text_escape(const char *s);
+/*
+ * The same into o (room for 4 x strlen(s) + 1), each byte of quote (not NUL)
+ * also preceded by a backslash; returns the end of what it wrote (at the NUL).
+ */
+char *pcost_text_escape_to(char *o, const char *s, const char *quote);
 
 /* CLOCK_MONOTONIC now, in ns. */
 pcost_ns pcost_now_ns(void);

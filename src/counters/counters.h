@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/counters/: the cost of reading performance counters: the interfaces
+ * measured (iface.c), event names (events.c, libpfm4), the self-monitoring
+ * library (lib.c), PAPI, the timer and the measuring loops (measure.c).
+ *
  * counters (internal): the table of counter interfaces `probecost counters`
  * measures, the timer that measures them, and the measuring loops.
  *

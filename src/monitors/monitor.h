@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/monitors/: the monitoring tools `probecost run` measures, one adapter per
+ * kind (wrap.c: a tool that runs the workload; attach.c: a tool started
+ * beside it; tracepoint.c, delay.c), listed by table.c.
+ *
  * monitor: one adapter per monitoring tool, behind an ops table.  The runner
- * (src/runner.h) drives a monitor instance through these hooks; a command
+ * (src/run/runner.h) drives a monitor instance through these hooks; a command
  * other than `run` (e.g. `probes`) may build its own instances with its own
  * ops and hand them to the runner.
  *

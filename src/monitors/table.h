@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* monitors/table: what the adapters share with the table (not for other areas). */
+/* monitors/table: what the adapters share with the table (private to monitors/). */
 #ifndef PCOST_MONITORS_TABLE_H
 #define PCOST_MONITORS_TABLE_H
 
@@ -20,7 +20,7 @@ bool pcost_monitor_tracefs_ok(char *why, size_t len);
 
 extern const struct pcost_monitor_def pcost_monitor_def_none, pcost_monitor_def_perf_stat,
 	pcost_monitor_def_perf_record, pcost_monitor_def_perf_trace, pcost_monitor_def_strace,
-	pcost_monitor_def_strace_count, pcost_monitor_def_ltrace, pcost_monitor_def_valgrind,
+	pcost_monitor_def_strace_count, pcost_monitor_def_strace_seccomp, pcost_monitor_def_ltrace, pcost_monitor_def_valgrind,
 	pcost_monitor_def_memcheck, pcost_monitor_def_bpftrace_syscalls,
 	pcost_monitor_def_tracepoint_syscalls, pcost_monitor_def_perf_record_system,
 	pcost_monitor_def_attach, pcost_monitor_def_delay,

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/probes/: what `probecost probes` needs: the SDT notes of ELF files (sdt.h)
+ * and the ways to arm a probe (this header), one file per method.
+ *
  * arm: the ways `probecost probes` arms an SDT probe, each a row of a table
  * and each instance a monitor (monitors/monitor.h) the runner drives:
  *

@@ -45,6 +45,7 @@ struct pp_state {
 	volatile sig_atomic_t pending;	/* from before perf probe until its events are collected */
 	size_t npending;
 	char pending_del[PENDING][140];
+	bool cache_added;	/* we put the binary in perf's build-id cache (SDT events) */
 };
 
 static bool pp_available(char *why, size_t len)
@@ -241,6 +242,46 @@ static void collect_added(struct pp_state *st, const char *before, const char *g
 	free(now);
 }
 
+/*
+ * perf 6.1 finds an SDT event (sdt_PROV:NAME) only in its build-id cache
+ * (~/.debug), which `perf record` fills as a side effect: put the binary there
+ * for the session when it is not, and take it out again at the end.
+ */
+static int cache_sdt(struct pp_state *st, char *err, size_t len)
+{
+	char out[512], id[64] = "", entry[PATH_MAX];
+	char *list[] = { "perf", "buildid-list", "-i", (char *)st->path, NULL };
+	char *add[] = { "perf", "buildid-cache", "--add", (char *)st->path, NULL };
+	const char *home = getenv("HOME");
+
+	if (run_capture(list, out, sizeof(out), &st->pending_pid) != 0 ||
+	    sscanf(out, "%63[0-9a-f]", id) != 1 || strlen(id) < 3) {
+		snprintf(err, len, "perf-probe: 'perf buildid-list -i %s' gave no build id", st->path);
+		return -EIO;
+	}
+	snprintf(entry, sizeof(entry), "%s/.debug/.build-id/%.2s/%s", home ? home : "/root", id,
+		 id + 2);
+	if (!access(entry, F_OK))
+		return 0;
+	if (run_capture(add, out, sizeof(out), &st->pending_pid) != 0) {
+		snprintf(err, len, "perf-probe: 'perf buildid-cache --add %s' failed: %.*s", st->path,
+			 (int)strcspn(out, "\n"), out);
+		return -EIO;
+	}
+	st->cache_added = true;
+	return 0;
+}
+
+/* Take the binary out of perf's cache again if we put it there (not from a signal). */
+static void uncache_sdt(struct pp_state *st)
+{
+	char out[256], *rm[] = { "perf", "buildid-cache", "--remove", (char *)st->path, NULL };
+
+	if (st->cache_added && !pcost_cleanup_in_signal())
+		run_capture(rm, out, sizeof(out), &st->pending_pid);
+	st->cache_added = false;
+}
+
 static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
@@ -275,6 +316,11 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	}
 	close(fd);
 	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
+	for (size_t i = 0; i < nd && !a->sites[first[i]].symbol[0]; i++)
+		if ((rc = cache_sdt(st, err, len)) < 0)
+			return rc;
+		else
+			break;
 	for (size_t i = 0; i < nd; i++) {
 		const struct pcost_probe_site *s = &a->sites[first[i]];
 		char group[80], spec[160], out[4096], *before;
@@ -420,6 +466,7 @@ static void pp_cleanup(struct pcost_monitor *m)
 
 		memcpy(del, st->del, sizeof(del));
 		pp_undo(st);
+		uncache_sdt(st);
 		for (size_t i = 0; i < n; i++)
 			journal_def(st, del[i], false);
 		pcost_private_dir_remove(st->dir);

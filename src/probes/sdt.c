@@ -40,11 +40,16 @@ void pcost_sdt_list_release(struct pcost_sdt_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* A FIFO, a device, a directory: refused before libelf reads (or blocks on) it. */
+#define EFTYPE_NOT_REGULAR EISDIR
+
 const char *pcost_sdt_strerror(int err)
 {
 	switch (err) {
 	case -ENOEXEC:
 		return "not an ELF executable or shared object";
+	case -EFTYPE_NOT_REGULAR:
+		return "not a regular file";
 	case -EBADMSG:
 		return "malformed or truncated ELF file";
 	case -ENOMEM:
@@ -265,12 +270,13 @@ int pcost_sdt_read(const char *path, struct pcost_sdt_list *out)
 
 	memset(out, 0, sizeof(*out));
 	libelf_init();
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO returns at once, and fstat refuses it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return -ENOEXEC;
+		return -EFTYPE_NOT_REGULAR;
 	}
 	/* ELF_C_READ_MMAP: libelf bounds every section by the file's real size. */
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

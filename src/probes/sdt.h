@@ -37,7 +37,8 @@ struct pcost_sdt_list {
 /*
  * Read every SDT note of the ELF file at path into *out (zeroed first; release
  * it with pcost_sdt_list_release even on error).  A file without notes gives
- * 0 and out->n == 0.  Errors: -ENOENT/-EACCES/... (open), -ENOEXEC (not ELF,
+ * 0 and out->n == 0.  Errors: -ENOENT/-EACCES/... (open), -EISDIR (not a regular
+ * file: a FIFO, a device, a directory), -ENOEXEC (not ELF,
  * or not an executable or shared object), -EBADMSG (malformed or truncated),
  * -ENOMEM.
  */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/session_json.h"
+#include "store/store.h"
 
 static cJSON *object_or_null(const char *text)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* format: parse and name the --format values. */
+/* format: the one table of --format names; every command parses --format here. */
 #include "report/format.h"
 
 #include <string.h>
@@ -38,40 +38,32 @@ const char *pcost_format_name(enum pcost_format f)
 	return (unsigned)f < ARRAY_SIZE(names) ? names[f] : "text";
 }
 
-/* "text or json or ...": the formats of an allowed mask. */
+/* "text, json, csv or markdown": the formats of an allowed mask. */
 static void list_of(unsigned allowed, char *list, size_t len)
 {
+	unsigned left = 0;
+
 	*list = 0;
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++)
+		left += !!(allowed & (1u << i));
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++)
 		if (allowed & (1u << i))
-			snprintf(list + strlen(list), len - strlen(list), "%s%s", *list ? " or " : "",
-				 names[i]);
+			snprintf(list + strlen(list), len - strlen(list), "%s%s",
+				 !*list ? "" : --left == 1 ? " or " : ", ", names[i]);
 }
 
-static int refuse(const char *cmd, const char *arg, unsigned allowed)
-{
-	char list[80];
-
-	list_of(allowed, list, sizeof(list));
-	if (arg && !strcmp(arg, "html"))
-		return usage_error("%s: --format html is not valid here (%s); a stored session's "
-				   "page: probecost report ID --format html -o FILE.html",
-				   cmd, list);
-	return usage_error("%s: --format '%s' is not valid: %s", cmd, arg ? arg : "", list);
-}
-
-int pcost_format_refuse(const char *cmd, const char *arg)
-{
-	return refuse(cmd, arg, PCOST_FMT_ROWS);
-}
-
-int pcost_format_opt(const char *cmd, const char *arg, unsigned allowed, enum pcost_format *f)
+int pcost_format_opt(const char *arg, unsigned allowed, enum pcost_format *f)
 {
 	enum pcost_format v;
+	char list[80];
 
 	if (pcost_format_parse_page(arg, &v) == 0 && (allowed & PCOST_FMT_BIT(v))) {
 		*f = v;
 		return 0;
 	}
-	return refuse(cmd, arg, allowed);
+	list_of(allowed, list, sizeof(list));
+	if (arg && !strcmp(arg, "html"))
+		return usage_error("--format html is not valid here (%s); a stored session's "
+				   "page: probecost report ID --format html -o FILE.html", list);
+	return usage_error("--format '%s' is not valid: %s", arg ? arg : "", list);
 }

@@ -19,8 +19,6 @@ enum pcost_format {
 int pcost_format_parse(const char *s, enum pcost_format *f);
 /* As pcost_format_parse, and "html" too. */
 int pcost_format_parse_page(const char *s, enum pcost_format *f);
-/* The one-line usage error for --format s refused by cmd; returns 2. */
-int pcost_format_refuse(const char *cmd, const char *s);
 const char *pcost_format_name(enum pcost_format f);
 
 /* Bit of a format in an "allowed" mask; the four row formats every command prints. */
@@ -29,10 +27,11 @@ const char *pcost_format_name(enum pcost_format f);
 	(PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |                    \
 	 PCOST_FMT_BIT(PCOST_FMT_CSV) | PCOST_FMT_BIT(PCOST_FMT_MARKDOWN))
 /*
- * Parse the --format argument of command cmd, accepting only the formats in
- * allowed (a mask of PCOST_FMT_BIT); 0, or prints one usage line naming the
+ * Parse a --format argument, accepting only the formats in allowed (a mask of
+ * PCOST_FMT_BIT: PCOST_FMT_ROWS, or with PCOST_FMT_HTML for stored sessions)
+ * from the one table of names; 0, or prints one usage line naming the
  * accepted values and returns 2.
  */
-int pcost_format_opt(const char *cmd, const char *arg, unsigned allowed, enum pcost_format *f);
+int pcost_format_opt(const char *arg, unsigned allowed, enum pcost_format *f);
 
 #endif

@@ -11,7 +11,7 @@
 #include "stats/analyze.h"
 #include "report/plot_chart.h"
 #include "stats/stats.h"
-#include "store/db.h"
+#include "store/store.h"
 #include "core/util.h"
 
 struct names {

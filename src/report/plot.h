@@ -5,7 +5,7 @@
  * events with the fitted line; run -> overhead per monitor with 95% CI whiskers (log axis when
  * the overheads span two decades or more); probes -> per-hit cost per method
  * and variant; counters -> cost against the number of events per interface,
- * mean with sd bars; compare -> paired bars.  Owned by the store area.
+ * mean with sd bars; compare -> paired bars.
  */
 #ifndef PCOST_PLOT_H
 #define PCOST_PLOT_H

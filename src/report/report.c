@@ -8,20 +8,15 @@
 
 int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FILE *out)
 {
-	int (*fn)(const struct pcost_session *, enum pcost_format, FILE *) = NULL;
-
 	if (f == PCOST_FMT_HTML)
 		return pcost_report_html(s, out);
 	switch (s->kind) {
 	case PCOST_SESSION_RUN:
-		fn = pcost_report_run;
-		break;
+		return pcost_report_run(s, f, out);
 	case PCOST_SESSION_PROBES:
-		fn = pcost_report_probes;
-		break;
+		return pcost_report_probes(s, f, out);
 	case PCOST_SESSION_COUNTERS:
-		fn = pcost_report_counters;
-		break;
+		return pcost_report_counters(s, f, out);
 	}
-	return fn ? fn(s, f, out) : -ENOSYS;
+	return -EINVAL;
 }

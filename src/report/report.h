@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report: render a session in a format.  One renderer per session kind, each
- * owned by its area; all read only the result structs (and analyze.c), so a
- * stored session renders exactly as the live run printed it.
+ * report: everything probecost prints about a session.  One renderer per
+ * session kind (run.c, probes.c, counters.c), the output format table
+ * (format.c), the shared warnings (warnings.c) and the plots (plot*.c).  All
+ * read only the result structs (and stats/analyze.c), so a stored session
+ * renders exactly as the live command printed it.
  */
 #ifndef PCOST_REPORT_H
 #define PCOST_REPORT_H
@@ -12,15 +14,12 @@
 #include "report/format.h"
 #include "core/result.h"
 
-/* Renderers (weak: an area not built into this tree leaves its symbol NULL). */
-int pcost_report_run(const struct pcost_session *s, enum pcost_format f, FILE *out)
-	__attribute__((weak));
-int pcost_report_probes(const struct pcost_session *s, enum pcost_format f, FILE *out)
-	__attribute__((weak));
-int pcost_report_counters(const struct pcost_session *s, enum pcost_format f, FILE *out)
-	__attribute__((weak));
+/* Renderers, one per session kind: 0, or -errno when the output fails. */
+int pcost_report_run(const struct pcost_session *s, enum pcost_format f, FILE *out);
+int pcost_report_probes(const struct pcost_session *s, enum pcost_format f, FILE *out);
+int pcost_report_counters(const struct pcost_session *s, enum pcost_format f, FILE *out);
 
-/* Dispatch on s->kind; -ENOSYS when that renderer is not built in. */
+/* Dispatch on s->kind; -EINVAL for a kind it does not know. */
 int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FILE *out);
 
 #endif

@@ -4,7 +4,6 @@
  * (workload, workload_args, monitor, variant); counter series on (interface,
  * op, events).  For each match: both means, the change with a Welch interval and
  * Welch's test, the overheads (analyze.h) and their change in points.
- * Owned by the store area (issue 6).
  */
 #ifndef PCOST_COMPARE_H
 #define PCOST_COMPARE_H

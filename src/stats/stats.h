@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/stats/: numbers from raw samples, no I/O: descriptive statistics, tests
+ * and fits (stats), the overheads of a session with their intervals (analyze)
+ * and two stored sessions side by side with the environment diff (compare).
+ *
  * stats: descriptive statistics, confidence intervals, tests and fits on
  * arrays of doubles.  Names are exact: sd is the sample standard deviation
  * (n-1), sem the standard error of the mean (sd / sqrt(n)).

@@ -5,7 +5,7 @@
  * SQLite file) and every other pcost_db_*() call goes through db->ops.
  *
  * Every hook has the meaning and the return convention of the public call of
- * the same name in db.h.  A NULL hook means "not needed": store_config and
+ * the same name in store.h.  A NULL hook means "not needed": store_config and
  * store_series may be NULL for a backend that writes the whole session in
  * finish_session (then the samples stay in the session struct until then).
  */
@@ -15,7 +15,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "store/db.h"
+#include "store/store.h"
 
 struct sqlite3;
 

@@ -74,6 +74,9 @@ static const char *const migrations[] = {
 	/* 2 -> 3: how busy the machine was around each run (NULL: not recorded) */
 	"ALTER TABLE run_sample ADD COLUMN other_cpu_ns INTEGER;"
 	"ALTER TABLE run_sample ADD COLUMN steal_ns INTEGER;",
+	/* 3 -> 4: run --threads and --placement (0 and NULL where not varied) */
+	"ALTER TABLE config ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE config ADD COLUMN placement TEXT;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");
@@ -258,6 +261,44 @@ static int migrate(struct pcost_db *db)
 	return pcost_db_exec(db, sql, "could not migrate the store");
 }
 
+/* The directory of path is one we may create files in (SQLite's -wal and -shm). */
+static bool dir_writable(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	bool ok;
+
+	if (!slash)
+		ok = !access(".", W_OK);
+	else if (slash == dir)
+		ok = !access("/", W_OK);
+	else {
+		*slash = '\0';
+		ok = !access(dir, W_OK);
+	}
+	free(dir);
+	return ok;
+}
+
+/*
+ * A store this process cannot write (file or directory) is read as an
+ * immutable snapshot: "file:PATH?immutable=1" opens it with no lock and no
+ * -wal/-shm file, which a WAL database otherwise needs to create even to read.
+ * Percent-encode what a URI path cannot hold as is.
+ */
+static char *immutable_uri(const char *path)
+{
+	char *uri = xmalloc(strlen(path) * 3 + 32), *p = stpcpy(uri, "file:");
+
+	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
+		if (*s == '%' || *s == '?' || *s == '#' || *s < 0x21 || *s >= 0x7f)
+			p += sprintf(p, "%%%02X", *s);
+		else
+			*p++ = (char)*s;
+	}
+	strcpy(p, "?immutable=1");
+	return uri;
+}
+
 static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
 		       size_t errlen)
 {
@@ -289,10 +330,17 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 			snprintf(db->err, sizeof(db->err), "no store at '%s' yet", path);
 			goto fail;
 		}
-		db->writable = !access(path, W_OK) && !access(".", F_OK);
+		db->writable = !access(path, W_OK) && dir_writable(path);
 	}
-	flags = db->writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
-	rc = sqlite3_open_v2(path, &db->h, flags, NULL);
+	flags = db->writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+	if (db->writable) {
+		rc = sqlite3_open_v2(path, &db->h, flags, NULL);
+	} else {
+		char *uri = immutable_uri(path);
+
+		rc = sqlite3_open_v2(uri, &db->h, flags, NULL);
+		free(uri);
+	}
 	if (rc != SQLITE_OK) {
 		rc = pcost_db_fail(db, rc, "could not open the store");
 		goto fail;

@@ -16,7 +16,7 @@ int pcost_db_exec(struct pcost_db *db, const char *sql, const char *what);
 /* sqlite3_prepare_v2 or pcost_db_fail(). */
 int pcost_db_prepare(struct pcost_db *db, const char *sql, sqlite3_stmt **st);
 
-/* The SQLite rows of pcost_sqlite_ops (db.c); see db.h for each. */
+/* The SQLite rows of pcost_sqlite_ops (db.c); see store.h for each. */
 int pcost_sqlite_begin_session(struct pcost_db *db, struct pcost_session *s);
 int pcost_sqlite_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
 			      size_t from);

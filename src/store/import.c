@@ -6,9 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/session_json.h"
-#include "store/db.h"
+#include "store/store.h"
 #include "core/util.h"
+
+/*
+ * A \u0000 escape would end the C string cJSON makes of it, and cut what
+ * follows silently: refuse it.  Backslashes occur only in strings in valid
+ * JSON, and each starts an escape: skip the escaped character.
+ */
+static int nul_escape(const char *buf, size_t len, char *err, size_t errlen)
+{
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (buf[i] != '\\')
+			continue;
+		if (i + 5 < len && buf[i + 1] == 'u' && !memcmp(buf + i + 2, "0000", 4)) {
+			snprintf(err, errlen, "a NUL character (\\u0000) in a string at byte %zu; "
+					      "strings cannot hold one", i);
+			return -EINVAL;
+		}
+		i++;
+	}
+	return 0;
+}
 
 int pcost_sessions_from_text(const char *buf, size_t len, struct pcost_session **out, size_t *n,
 			     char *err, size_t errlen)
@@ -31,6 +50,8 @@ int pcost_sessions_from_text(const char *buf, size_t len, struct pcost_session *
 		snprintf(err, errlen, "contains a NUL byte; not a JSON text");
 		return -EINVAL;
 	}
+	if ((rc = nul_escape(buf, len, err, errlen)))
+		return rc;
 	/* cJSON stops at 1000 levels of nesting (CJSON_NESTING_LIMIT), so no stack blow-up. */
 	j = cJSON_ParseWithLengthOpts(buf, len, &end, false);
 	if (!j) {

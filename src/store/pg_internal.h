@@ -120,7 +120,7 @@ int pcost_pg_tx_begin(struct pg_db *p);
 /* COMMIT when rc is 0, else ROLLBACK; returns the first failure. */
 int pcost_pg_tx_end(struct pg_db *p, int rc);
 
-/* pg_rows.c: the rows of pcost_pg_ops that move sessions; see db.h for each. */
+/* pg_rows.c: the rows of pcost_pg_ops that move sessions; see store.h for each. */
 int pcost_pg_begin_session(struct pcost_db *db, struct pcost_session *s);
 int pcost_pg_finish_session(struct pcost_db *db, const struct pcost_session *s);
 int pcost_pg_import(struct pcost_db *db, struct pcost_session *s, size_t n);

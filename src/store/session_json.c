@@ -8,7 +8,7 @@
  * end up on terminals); counts are capped so a hostile file cannot exhaust
  * memory.  On any error *s is released and one line says where and what.
  */
-#include "store/session_json.h"
+#include "store/store.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -28,7 +28,8 @@
 
 /* Caps against hostile input; each far above anything probecost measures. */
 #define MAX_NAME_LEN 256		/* workload, monitor, unit, interface... */
-#define MAX_TEXT_LEN 65536		/* cmdline, workload_args, events, note */
+#define MAX_TEXT_LEN 65536		/* events, note */
+#define MAX_ARGV_LEN (8u << 20)		/* cmdline, workload_args: a whole argv, quoted */
 #define MAX_CONFIGS 100000
 #define MAX_SAMPLES 10000000		/* per configuration */
 #define MAX_SERIES 100000
@@ -36,12 +37,24 @@
 
 /* ---- writer ---------------------------------------------------------------- */
 
+/*
+ * Strings are written as printable UTF-8: what a store holds from before the
+ * command line was quoted (a tab, other encodings' bytes) gets \xNN escapes,
+ * so every export is valid JSON that `import` takes.
+ */
 static void add_str(cJSON *o, const char *k, const char *v)
 {
-	if (v)
-		cJSON_AddStringToObject(o, k, v);
-	else
+	char *e;
+
+	if (!v) {
 		cJSON_AddNullToObject(o, k);
+	} else if (pcost_text_printable(v)) {
+		cJSON_AddStringToObject(o, k, v);
+	} else {
+		e = pcost_text_escape(v);
+		cJSON_AddStringToObject(o, k, e);
+		free(e);
+	}
 }
 
 static void add_num(cJSON *o, const char *k, double v)
@@ -126,6 +139,10 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 		add_str(co, "variant", c->variant);
 		add_str(co, "unit", c->unit);
 		add_num(co, "expected_events", (double)c->expected_events);
+		if (c->threads)
+			add_num(co, "threads", c->threads);
+		if (c->placement)
+			add_str(co, "placement", c->placement);
 		samples = cJSON_AddArrayToObject(co, "samples");
 		for (size_t j = 0; j < c->nsamples; j++)
 			cJSON_AddItemToArray(samples, sample_to_json(&c->samples[j]));
@@ -169,8 +186,11 @@ __attribute__((format(printf, 3, 4))) static int fail(struct reader *r, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(r->err, r->errlen, "%s%s%s: %s", r->where, *r->where && key ? "." : "",
-		 key ? key : "", msg);
+	if (!*r->where && !key)
+		snprintf(r->err, r->errlen, "%s", msg);
+	else
+		snprintf(r->err, r->errlen, "%s%s%s: %s", r->where, *r->where && key ? "." : "",
+			 key ? key : "", msg);
 	return -EINVAL;
 }
 
@@ -208,43 +228,10 @@ static int check_members(struct reader *r, const cJSON *o, const char *const *kn
 	return check_members_opt(r, o, known, n, n);
 }
 
-/* UTF-8 without control characters, shorter than max bytes. */
+/* Printable UTF-8 (no control characters), shorter than max bytes. */
 static bool text_ok(const char *s, size_t max)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = 0;
-
-	while (*p) {
-		unsigned c = *p, n;
-		uint32_t cp;
-
-		if (c < 0x20 || c == 0x7f)
-			return false;
-		if (c < 0x80)
-			n = 0, cp = c;
-		else if ((c & 0xe0) == 0xc0)
-			n = 1, cp = c & 0x1f;
-		else if ((c & 0xf0) == 0xe0)
-			n = 2, cp = c & 0x0f;
-		else if ((c & 0xf8) == 0xf0)
-			n = 3, cp = c & 0x07;
-		else
-			return false;
-		for (unsigned i = 1; i <= n; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (p[i] & 0x3f);
-		}
-		/* Overlong forms, surrogates, beyond U+10FFFF, C1 controls. */
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || (cp >= 0x80 && cp < 0xa0))
-			return false;
-		p += n + 1;
-		len += n + 1;
-		if (len >= max)
-			return false;
-	}
-	return true;
+	return strlen(s) < max && pcost_text_printable(s);
 }
 
 /* *out = copy of o.key (NULL when null and nullable). */
@@ -422,25 +409,35 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 
 static const char *const config_keys[] = {
 	"workload", "workload_args", "monitor", "variant", "unit", "expected_events", "samples",
+	/* optional (run --threads, --placement) */
+	"threads", "placement",
 };
+#define CONFIG_KEYS_REQUIRED 7
 
 static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s)
 {
-	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL;
+	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL, *place = NULL;
 	const cJSON *arr, *e;
 	struct pcost_config *c;
 	size_t n, j = 0;
 	double d;
 	int rc;
 
-	if ((rc = check_members(r, o, config_keys, ARRAY_SIZE(config_keys))))
+	double threads = 0;
+
+	if ((rc = check_members_opt(r, o, config_keys, ARRAY_SIZE(config_keys),
+				    CONFIG_KEYS_REQUIRED)))
 		return rc;
 	if ((rc = get_str(r, o, "workload", MAX_NAME_LEN, false, &wl)) ||
-	    (rc = get_str(r, o, "workload_args", MAX_TEXT_LEN, true, &args)) ||
+	    (rc = get_str(r, o, "workload_args", MAX_ARGV_LEN, true, &args)) ||
 	    (rc = get_str(r, o, "monitor", MAX_NAME_LEN, false, &mon)) ||
 	    (rc = get_str(r, o, "variant", MAX_NAME_LEN, true, &var)) ||
 	    (rc = get_str(r, o, "unit", MAX_NAME_LEN, true, &unit)) ||
-	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)))
+	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)) ||
+	    (cJSON_HasObjectItem(o, "threads") &&
+	     (rc = get_int(r, o, "threads", 0, 1 << 20, &threads))) ||
+	    (cJSON_HasObjectItem(o, "placement") &&
+	     (rc = get_str(r, o, "placement", MAX_NAME_LEN, true, &place))))
 		goto out;
 	arr = get_array(r, o, "samples", MAX_SAMPLES, &n);
 	if (!arr) {
@@ -449,6 +446,9 @@ static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s
 	}
 	c = pcost_session_add_config(s, wl, args, mon, var, unit);
 	c->expected_events = (int64_t)d;
+	c->threads = (uint32_t)threads;
+	c->placement = place;
+	place = NULL;
 	c->samples = xcalloc(n ? n : 1, sizeof(*c->samples));
 	c->cap = n ? n : 1;
 	cJSON_ArrayForEach(e, arr) {
@@ -464,6 +464,7 @@ out:
 	free(mon);
 	free(var);
 	free(unit);
+	free(place);
 	return rc;
 }
 
@@ -554,7 +555,7 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 	if ((rc = get_int(r, j, "started", 0, 253402300799.0, &d)))
 		return rc;
 	s->started = (int64_t)d;
-	if ((rc = get_str(r, j, "cmdline", MAX_TEXT_LEN, true, &s->cmdline)) ||
+	if ((rc = get_str(r, j, "cmdline", MAX_ARGV_LEN, true, &s->cmdline)) ||
 	    (rc = get_str(r, j, "version", MAX_NAME_LEN, true, &s->version)))
 		return rc;
 	v = cJSON_GetObjectItemCaseSensitive(j, "seed");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sink: the store.h API measuring commands call.  A store that cannot be
+ * sink: the pcost_sink_* part of store.h, what measuring commands call.  A store that cannot be
  * opened or written costs one warning line, and the measurement goes on.
  */
 #include "store/store.h"
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 
 #include "store/backend.h"
-#include "store/db.h"
 #include "core/util.h"
 
 static struct {
@@ -18,11 +17,13 @@ static struct {
 	size_t *stored;		/* samples of configuration i already in the store */
 	size_t nstored;
 	bool active;
+	bool lost;		/* asked to store, and could not */
 } sink;
 
 static void sink_disable(const char *msg)
 {
 	warning("not storing this session: %s", msg);
+	sink.lost = true;
 	pcost_db_close(sink.db);
 	sink.db = NULL;
 	free(sink.stored);
@@ -36,6 +37,7 @@ void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store)
 	char path[PATH_MAX], err[512], *masked;
 
 	sink.active = false;
+	sink.lost = false;
 	/* A server's password given in --db is neither stored nor printed with the session. */
 	if ((masked = pcost_pg_mask_password(s->cmdline, db))) {
 		free(s->cmdline);
@@ -44,11 +46,11 @@ void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store)
 	if (no_store)
 		return;
 	if (pcost_db_path(db, path, sizeof(path))) {
-		warning("not storing this session: no --db, $PROBECOST_DB, $XDG_DATA_HOME or $HOME");
+		sink_disable("no --db, $PROBECOST_DB, $XDG_DATA_HOME or $HOME");
 		return;
 	}
 	if (pcost_db_open(path, PCOST_DB_WRITE, &sink.db, err, sizeof(err))) {
-		warning("not storing this session: %s", err);
+		sink_disable(err);
 		return;
 	}
 	sink.active = true;
@@ -84,6 +86,11 @@ void pcost_sink_series(struct pcost_session *s, size_t i)
 		return;
 	if (pcost_db_store_series(sink.db, s, i))
 		sink_disable(pcost_db_error(sink.db));
+}
+
+bool pcost_sink_lost(void)
+{
+	return sink.lost;
 }
 
 void pcost_sink_end(struct pcost_session *s)

@@ -9,6 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* The syscalls the syscall workload may make by name (the table below). */
+#define HARMLESS_NAMES "getppid, getpid, gettid, getuid, geteuid, getgid, getegid, sched_yield"
+
 int pcost_param_index(const struct pcost_workload *wl, const char *key)
 {
 	for (int i = 0; wl->params && wl->params[i].key; i++)
@@ -127,6 +130,13 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 					 wl->name, key, val, range);
 				return -EINVAL;
 			}
+			if (p->v[i] < PCOST_SYSCALL_NONE_MIN && !pcost_syscall_name((long)p->v[i])) {
+				snprintf(err, errlen, "workload %s: %s=%s is refused: the call would run "
+					 "with whatever its registers hold; give one that only reads "
+					 "(%s) or a number from %d up, which no kernel has (ENOSYS)",
+					 wl->name, key, val, HARMLESS_NAMES, PCOST_SYSCALL_NONE_MIN);
+				return -EINVAL;
+			}
 			break;
 		}
 		default:
@@ -137,6 +147,11 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 					 range);
 				return -EINVAL;
 			}
+		}
+		if (p->given[i]) {
+			snprintf(err, errlen, "workload %s: %s is given twice; give it once", wl->name,
+				 key);
+			return -EINVAL;
 		}
 		p->given[i] = true;
 	}
@@ -176,14 +191,19 @@ void pcost_params_format(const struct pcost_params *p, char *buf, size_t len)
 	}
 }
 
-/* A few syscalls worth naming; anything else is given by number. */
+/*
+ * The calls the syscall workload may make: no arguments are set up, so only
+ * calls that take none and change nothing (they read an id, or yield).  Any
+ * other number must be one no kernel has (>= PCOST_SYSCALL_NONE_MIN): the
+ * kernel's entry and exit alone, ENOSYS.
+ */
 static const struct {
 	const char *name;
 	long nr;
 } syscalls[] = {
-	{ "getppid", SYS_getppid }, { "getpid", SYS_getpid }, { "gettid", SYS_gettid },
-	{ "getuid", SYS_getuid },   { "sched_yield", SYS_sched_yield },
-	{ "close", SYS_close },	    { "read", SYS_read },     { "write", SYS_write },
+	{ "getppid", SYS_getppid }, { "getpid", SYS_getpid },	{ "gettid", SYS_gettid },
+	{ "getuid", SYS_getuid },   { "geteuid", SYS_geteuid }, { "getgid", SYS_getgid },
+	{ "getegid", SYS_getegid }, { "sched_yield", SYS_sched_yield },
 };
 
 int pcost_syscall_lookup(const char *name, long *nr)

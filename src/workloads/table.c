@@ -5,48 +5,24 @@
 
 #include <string.h>
 
-/*
- * Rows defined in other areas' files are weak, so an area that has not landed
- * leaves a NULL that the iteration skips.
- */
-#define WL(sym) extern const struct pcost_workload sym __attribute__((weak))
-WL(pcost_wl_pipe);
-WL(pcost_wl_messaging);
-WL(pcost_wl_syscall);
-WL(pcost_wl_spawn);
-WL(pcost_wl_null);
-WL(pcost_wl_stanford);
-WL(pcost_wl_matmul);
-WL(pcost_wl_uprobe);
-WL(pcost_wl_sdtargs);
-WL(pcost_wl_spin);
+extern const struct pcost_workload pcost_wl_pipe, pcost_wl_messaging, pcost_wl_syscall,
+	pcost_wl_spawn, pcost_wl_null, pcost_wl_stanford, pcost_wl_matmul, pcost_wl_spin,
+	pcost_wl_uprobe, pcost_wl_sdtargs;
 
+/* One row per workload file, NULL-terminated. */
 static const struct pcost_workload *const all[] = {
-	&pcost_wl_pipe,	    &pcost_wl_messaging, &pcost_wl_syscall, &pcost_wl_spawn,
-	&pcost_wl_null,	    &pcost_wl_stanford,	 &pcost_wl_matmul,   &pcost_wl_spin,
-	&pcost_wl_uprobe,   &pcost_wl_sdtargs,
+	&pcost_wl_pipe,	 &pcost_wl_messaging, &pcost_wl_syscall, &pcost_wl_spawn, &pcost_wl_null,
+	&pcost_wl_stanford, &pcost_wl_matmul,	 &pcost_wl_spin,    &pcost_wl_uprobe, &pcost_wl_sdtargs,
+	NULL,
 };
 
-static const struct pcost_workload *present[ARRAY_SIZE(all) + 1];
-
-/* Built at start-up: the rows that exist in this build, NULL-terminated. */
-__attribute__((constructor)) static void collect(void)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
-		if (all[i])
-			present[n++] = all[i];
-	present[n] = NULL;
-}
-
-const struct pcost_workload *const *const pcost_workloads_ptr = present;
+const struct pcost_workload *const *const pcost_workloads_ptr = all;
 
 const struct pcost_workload *pcost_workload_find(const char *name)
 {
-	for (size_t i = 0; present[i]; i++)
-		if (!strcmp(present[i]->name, name))
-			return present[i];
+	for (size_t i = 0; all[i]; i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
 	return NULL;
 }
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * src/workloads/: the built-in workloads, one file each, listed by table.c,
+ * their key=value parameters parsed by params.c; stanford/ holds the
+ * SDT-instrumented kernels that `probecost probes` measures, built in variants.
+ *
  * workload: the built-in workloads monitors wrap.  A static table of rows,
  * each with its parameters (key=value, typed, ranged, defaulted) and a run
  * function that does the work in the calling process (forking helpers of its
@@ -83,6 +87,8 @@ void pcost_param_value_format(const struct pcost_param_desc *d, uint64_t v, char
 void pcost_params_format(const struct pcost_params *p, char *buf, size_t len);
 
 /* Syscall name <-> number for the `syscall` workload's nr= parameter. */
+/* Syscall numbers from here up exist in no kernel: entry and exit alone, ENOSYS. */
+#define PCOST_SYSCALL_NONE_MIN 1024
 int pcost_syscall_lookup(const char *name, long *nr);
 const char *pcost_syscall_name(long nr);
 

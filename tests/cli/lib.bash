@@ -1,26 +1,99 @@
 # shellcheck shell=bash
-# lib.bash: a tiny TAP producer for the CLI tests (sourced).  Run from the repo root.
+# lib.bash: the TAP producer and machine checks every CLI test sources.  Run from the repo root.
+#
+#   plan N                     the plan line; done_testing at the end gives the exit status
+#                              (each assertion returns 1 when it fails, for `|| diag ...`)
+#   ok STATUS DESC             ok when STATUS is 0          assert DESC EXPR  ok when EXPR (eval'd) is true
+#   is GOT WANT DESC           like GOT REGEX DESC          pass DESC / not_ok DESC [DIAG]
+#   skip REASON                one skipped test             skip_rest REASON  every test left in the plan
+#   diag TEXT...               a comment line per line of TEXT
+#   one_line_exit2 DESC CMD... CMD exits 2 with exactly one non-empty line on stderr
+#   run_pc ARGS...             probecost ARGS: sets $out, $err, $rc
+#   report_of WORKLOAD ARGS... a workload's PROBECOST_REPORT_FD line in $report; field KEY LINE
+#   tmpdir                     $T: a temporary directory removed on exit; on_exit CMD adds cleanup
+#
+# Whether the machine can do something is decided from machine facts only, never
+# from probecost's own verdict (a broken probecost must not turn a test into a skip):
+#   is_root, have CMD, have_tracefs, have_pmu, have_uprobe_pmu, perf_events_usable
 PROBECOST=${PROBECOST:-./probecost}
+P=$PROBECOST
+F=tests/cli/fake
+TRACEFS=/sys/kernel/tracing
 _n=0
+_plan=0
 _fail=0
-plan() { echo "1..$1"; }
-ok() { # ok COND-EXIT-STATUS DESCRIPTION
+plan() { _plan=$1; echo "1..$1"; }
+_result() { # _result STATUS DESC
 	_n=$((_n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; _fail=1; fi
+	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; _fail=1; return 1; fi
 }
+ok() { _result "$1" "$2"; } # ok COND-EXIT-STATUS DESCRIPTION
+assert() { # assert DESCRIPTION EXPR: EXPR is eval'd in the caller's variables
+	if eval "$2"; then _result 0 "$1"; else _result 1 "$1"; fi
+}
+pass() { _result 0 "$1"; }
+not_ok() { _result 1 "$1"; [ $# -lt 2 ] || diag "$2"; return 1; }
+diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
 is() { # is GOT WANT DESCRIPTION
 	_n=$((_n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $_n - $3"; else
-		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; _fail=1; fi
+		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; _fail=1; return 1; fi
 }
 like() { # like GOT REGEX DESCRIPTION
 	_n=$((_n + 1))
 	if printf '%s' "$1" | grep -Eq -- "$2"; then echo "ok $_n - $3"; else
-		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want match: '$2'"; _fail=1; fi
+		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want match: '$2'"; _fail=1; return 1; fi
 }
 skip() { # skip REASON
 	_n=$((_n + 1)); echo "ok $_n # skip $1"
 }
+skip_rest() { # skip_rest REASON: skips every test left in the plan and ends the script
+	while [ "$_n" -lt "$_plan" ]; do skip "$1"; done
+	done_testing
+}
+# one_line_exit2 DESCRIPTION CMD...: CMD must exit 2 with one non-empty line on stderr.
+one_line_exit2() {
+	local d=$1 e r
+	shift
+	e=$("$@" 2>&1 >/dev/null)
+	r=$?
+	if [ $r = 2 ] && [ -n "$e" ] && [ "$(printf '%s\n' "$e" | wc -l)" = 1 ]; then
+		pass "$d: exit 2, one line ($e)"
+	else
+		not_ok "$d: exit $r, stderr: $e"
+	fi
+}
+
+# Machine facts.
+is_root() { [ "$(id -u)" = 0 ]; }
+have() { command -v "$1" >/dev/null 2>&1; }
+have_tracefs() { [ -e "$TRACEFS/uprobe_events" ]; }
+have_pmu() { [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ]; }
+have_uprobe_pmu() { [ -e /sys/bus/event_source/devices/uprobe/format/ref_ctr_offset ]; }
+# perf_event_open of a software event: the kernel has it, and root or paranoid <= 2 allows it.
+perf_events_usable() {
+	[ -r /proc/sys/kernel/perf_event_paranoid ] &&
+		{ is_root || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 2 ]; }
+}
+
+# Temporary files.
+_cleanups=()
+on_exit() { _cleanups+=("$1"); trap _run_cleanups EXIT; }
+_run_cleanups() {
+	local i
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}"; done
+}
+tmpdir() { T=$(mktemp -d); on_exit 'rm -rf "$T"'; }
+
+# Probe tests: only what this binary registers, since other probecosts (other
+# trees, other passes) may be using tracefs at the same time.  Add the PIDs of
+# the probecosts a test starts to $pids.
+BINP=$(readlink -f "$PROBECOST")
+pids=
+ours_ev() { grep -F " $BINP:" "$TRACEFS/uprobe_events" 2>/dev/null; }
+ours_in() { [ -n "$pids" ] && ls "$TRACEFS/instances" 2>/dev/null | grep -E "^pcost_(${pids// /|})_"; }
+ours_pl() { perf probe -l 2>/dev/null | grep -F "in $BINP "; }
+
 # run_pc ARGS...: runs probecost, sets $out (stdout), $err (stderr), $rc.
 run_pc() {
 	local o e
@@ -42,6 +115,8 @@ report_of() {
 field() { # field KEY LINE
 	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
+# ratio_in X Y LO HI: X / Y lies within [LO, HI].
+ratio_in() { awk -v x="$1" -v y="$2" -v lo="$3" -v hi="$4" 'BEGIN { if (y == 0) exit 1; r = x / y; exit !(r >= lo && r <= hi) }'; }
 done_testing() { exit $_fail; }
 # A freshly booted machine has tracefs unmounted: tests then run in a private mount
 # namespace with it mounted (tracefs.bash), so none skips for it.

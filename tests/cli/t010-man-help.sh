@@ -45,7 +45,7 @@ for c in "${cmds[@]}"; do
 	src=src/cmd/$c.c
 	code=$(code_opts "$src")
 	help=$("$PROBECOST" "$c" --help 2>&1 | long_opts)
-	missing=$(comm -23 <(printf '%s\n' "$code") <(printf '%s\n' "$help") | tr '\n' ' ')
+	missing=$(comm -23 <(printf '%s\n' "$code") <(printf '%s\n' "$help") | grep . | tr '\n' ' ')
 	is "$missing" "" "every option $src accepts is in '$c --help'"
 done
 

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.bash"
 plan 24
 
-check() { # check WANT_EVENTS WANT_UNIT WORKLOAD ARGS...
+events_are() { # events_are WANT_EVENTS WANT_UNIT WORKLOAD ARGS...
 	local want=$1 unit=$2
 	shift 2
 	report_of "$@"
@@ -11,19 +11,19 @@ check() { # check WANT_EVENTS WANT_UNIT WORKLOAD ARGS...
 	ns=$(field timed_ns "$report")
 	[ "$want" = 0 ] || { [ "${ns:-0}" -gt 0 ]; ok $? "$* reports a positive timed_ns ($ns)"; }
 }
-check 2000 round-trip pipe loops=2000
-check 1500 round-trip pipe loops=1500 mode=thread
-check $((2 * 4 * 4 * 5)) message messaging groups=2 fds=4 loops=5
-check $((3 * 2 * 2 * 7)) message messaging groups=3 fds=2 loops=7 ipc=pipe mode=thread
-check 100000 syscall syscall loops=100000
-check 5000 syscall syscall loops=5000 nr=99999
-check 3000 syscall syscall loops=3000 nr=99999 via=libc
-like "$report" 'result=ENOSYS' "through libc too, an invalid number returns ENOSYS and counts"
+events_are 2000 round-trip pipe loops=2000
+events_are 1500 round-trip pipe loops=1500 mode=thread
+events_are $((2 * 4 * 4 * 5)) message messaging groups=2 fds=4 loops=5
+events_are $((3 * 2 * 2 * 7)) message messaging groups=3 fds=2 loops=7 ipc=pipe mode=thread
+events_are 100000 syscall syscall loops=100000
+events_are 5000 syscall syscall loops=5000 nr=99999
 like "$report" 'result=ENOSYS' "an invalid syscall number returns ENOSYS and still counts"
-check 50 task spawn kind=fork loops=50
-check 20 task spawn kind=vfork-exec loops=20
-check 200 task spawn kind=thread loops=200
-check 0 none null
+events_are 3000 syscall syscall loops=3000 nr=99999 via=libc
+like "$report" 'result=ENOSYS' "through libc too, an invalid number returns ENOSYS and counts"
+events_are 50 task spawn kind=fork loops=50
+events_are 20 task spawn kind=vfork-exec loops=20
+events_are 200 task spawn kind=thread loops=200
+events_are 0 none null
 
 # The timed region excludes setup: it never exceeds the wall time of the whole command.
 start=$(date +%s%N)

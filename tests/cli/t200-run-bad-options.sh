@@ -1,6 +1,6 @@
 #!/bin/bash
 # probecost run: bad options and bad input exit 2 with exactly one line on stderr.
-P="${PROBECOST:-./probecost}"
+. "$(dirname "$0")/lib.bash"
 cases=(
 	"--bogus"
 	"--runs abc -- /bin/true"
@@ -20,23 +20,11 @@ cases=(
 	"--runs"
 	"-m strace"
 )
-echo "1..$((${#cases[@]} + 1))"
-n=0
+plan $((${#cases[@]} + 1))
 for c in "${cases[@]}"; do
-	n=$((n + 1))
 	# shellcheck disable=SC2086
-	err=$("$P" run --no-store $c 2>&1 >/dev/null); rc=$?
-	lines=$(printf '%s\n' "$err" | grep -c .)
-	if [ "$rc" = 2 ] && [ "$lines" = 1 ]; then
-		echo "ok $n - run $c: exit 2, one line ($err)"
-	else
-		echo "not ok $n - run $c: exit $rc, $lines lines: $err"
-	fi
+	one_line_exit2 "run $c" "$P" run --no-store $c
 done
-n=$((n + 1))
-err=$("$P" run --no-store -m "'unterminated" -- /bin/true 2>&1 >/dev/null); rc=$?
-if [ "$rc" = 2 ] && printf '%s' "$err" | grep -q "unterminated quote"; then
-	echo "ok $n - an unterminated quote in -m is bad input"
-else
-	echo "not ok $n - unterminated quote: exit $rc: $err"
-fi
+run_pc run --no-store -m "'unterminated" -- /bin/true
+assert "an unterminated quote in -m is bad input" '[ "$rc" = 2 ] && [[ "$err" == *"unterminated quote"* ]]'
+done_testing

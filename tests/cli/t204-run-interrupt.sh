@@ -1,43 +1,37 @@
 #!/bin/bash
 # Ctrl-C midway: every child group killed, tracefs restored, what was measured printed.
-P="${PROBECOST:-./probecost}"
-F=tests/cli/fake
-T=/sys/kernel/tracing
-echo "1..6"
+. "$(dirname "$0")/lib.bash"
+plan 6
 mons=(--attach "$F/attach-ready" --ready 'ready$')
 tp=no
-if [ -w "$T/instances" ] && [ -e "$T/events/raw_syscalls/enable" ]; then
+if is_root && [ -e "$TRACEFS/events/raw_syscalls/enable" ]; then
 	mons+=(-m tracepoint-syscalls); tp=yes
-	before=$(cat "$T/events/raw_syscalls/enable")
+	before=$(cat "$TRACEFS/events/raw_syscalls/enable")
 fi
-out=$(mktemp); trap 'rm -f "$out"' EXIT
-"$P" run --no-store --runs 1000 --warmup 0 "${mons[@]}" -- /bin/sleep 0.1 >"$out" 2>/dev/null &
+tmpdir
+"$P" run --no-store --runs 1000 --warmup 0 "${mons[@]}" -- /bin/sleep 0.1 >"$T/out" 2>/dev/null &
 pid=$!
 sleep 3
 kill -INT $pid
 wait $pid; rc=$?
-[ "$rc" = 130 ] && echo "ok 1 - exit 130 after SIGINT" || echo "not ok 1 - exit $rc"
-grep -q "INTERRUPTED" "$out" && grep -qE "^  none +[0-9.]+ ms" "$out" \
-	&& echo "ok 2 - partial results printed" || { echo "not ok 2 - output:"; sed 's/^/# /' "$out"; }
-pgrep -f "fake/attach-ready" >/dev/null && echo "not ok 3 - the attach monitor survived" \
-	|| echo "ok 3 - the attach monitor was killed"
+is "$rc" 130 "exit 130 after SIGINT"
+assert "partial results printed" 'grep -q "INTERRUPTED" "$T/out" && grep -qE "^  none +[0-9.]+ ms" "$T/out"' ||
+	diag "$(cat "$T/out")"
+assert "the attach monitor was killed" '! pgrep -f "fake/attach-ready" >/dev/null'
 if [ $tp = yes ]; then
-	# Its own instance (probecost-PID): other probecosts on this machine may hold theirs.
-	[ -e "$T/instances/probecost-$pid" ] && echo "not ok 4 - a trace instance is left" \
-		|| echo "ok 4 - the trace instance was removed"
-	[ "$(cat $T/events/raw_syscalls/enable)" = "$before" ] && echo "ok 5 - global raw_syscalls enable unchanged ($before)" \
-		|| echo "not ok 5 - raw_syscalls enable changed"
-else
-	echo "ok 4 # skip tracefs not writable here (needs root)"
-	echo "ok 5 # skip tracefs not writable here (needs root)"
-fi
-# An instance left by a probecost killed with SIGKILL (its PID gone) is swept first.
-if [ $tp = yes ]; then
+	# Only this run's instance: other probecosts may be tracing at the same time.
+	assert "the trace instance was removed" '[ ! -d "$TRACEFS/instances/probecost-$pid" ]'
+	is "$(cat "$TRACEFS/events/raw_syscalls/enable")" "$before" "global raw_syscalls enable unchanged"
+	# An instance left by a probecost killed with SIGKILL (its PID gone) is swept first.
 	/bin/true & dead=$!; wait $dead
-	mkdir "$T/instances/probecost-$dead"
+	mkdir "$TRACEFS/instances/probecost-$dead"
 	"$P" run --no-store --runs 1 --warmup 0 -m tracepoint-syscalls -- /bin/true >/dev/null 2>&1
-	[ -d "$T/instances/probecost-$dead" ] && { echo "not ok 6 - a stale instance was left"; rmdir "$T/instances/probecost-$dead"; } \
-		|| echo "ok 6 - a stale instance of a dead probecost was removed"
+	if [ -d "$TRACEFS/instances/probecost-$dead" ]; then
+		not_ok "a stale instance was left"; rmdir "$TRACEFS/instances/probecost-$dead"
+	else
+		pass "a stale instance of a dead probecost was removed"
+	fi
 else
-	echo "ok 6 # skip tracefs not writable here (needs root)"
+	skip_rest "needs root and tracefs with raw_syscalls events"
 fi
+done_testing

@@ -1,32 +1,30 @@
 #!/bin/bash
 # delay:ns=N adds N ns to each libc read/write: the CPU time it adds per delayed call comes
-# out near N, and --scale separates it from start-up as the fit's slope.  The wall time per
-# delayed call is not bounded here: load from other processes stretches every spin it
-# preempts (2.1x to 3.1x seen during parallel make checks), while the CPU time the spins
-# burn stays near N (a quiet machine gives 1.0-1.08 either way).
-P="${PROBECOST:-./probecost}"
-echo "1..3"
-if ! "$P" workload --help >/dev/null 2>&1; then
-	for i in 1 2 3; do echo "ok $i # skip the workload command is not in this build"; done; exit 0
-fi
-if [ -n "$PROBECOST_SAN" ]; then
-	# The sanitizer runtime intercepts read/write itself and the preload would come second.
-	for i in 1 2 3; do echo "ok $i # skip LD_PRELOAD timing under ASan"; done; exit 0
-fi
+# out near N, N=40000 costs twice N=20000 side by side in one run, and --scale separates it
+# from start-up as the fit's slope.  The wall time per delayed call is not bounded here:
+# load from other processes stretches every spin it preempts (2.1x to 3.1x seen during
+# parallel make checks), while the CPU time the spins burn stays near N (a quiet machine
+# gives 1.0-1.08 either way).
+. "$(dirname "$0")/lib.bash"
+plan 3
+# The sanitizer runtime intercepts read/write itself and the preload would come second.
+[ -z "$PROBECOST_SAN" ] || skip_rest "LD_PRELOAD timing under ASan"
 js=$("$P" run --no-store --runs 3 --warmup 1 --cpu 0 --seed 3 --format json --scale 1,2 \
-	-w pipe:loops=1000 -m delay:ns=20000 2>/dev/null); rc=$?
-[ "$rc" = 0 ] && echo "ok 1 - exit 0" || echo "not ok 1 - exit $rc"
-# configs: [none x1, delay x1, none x2, delay x2]
-r=$(printf '%s' "$js" | jq '.statistics[1] | .extra_ns / .monitor_events / 20000')
-c=$(printf '%s' "$js" | jq '.statistics as $s | ($s[1].user_ns.mean + $s[1].sys_ns.mean - $s[0].user_ns.mean
-	- $s[0].sys_ns.mean) / $s[1].monitor_events / 20000')
-awk -v c="$c" 'BEGIN { exit !(c > 0.8 && c < 1.5) }' \
-	&& echo "ok 2 - per delayed call: $c x 20000 ns of CPU ($r x in wall time)" \
-	|| echo "not ok 2 - per delayed call: $c x 20000 ns of CPU ($r x in wall time)"
+	-w pipe:loops=1000 -m delay:ns=20000 -m delay:ns=40000 2>/dev/null); rc=$?
+is "$rc" 0 "exit 0"
+# at scale 1 (loops=1000): the statistics row of monitor M, and the CPU time per delayed call / N.
+row() { printf '%s' "$js" | jq "[.statistics[] | select(.monitor == \"$1\" and (.workload_args | test(\"loops=1000 \")))][0]"; }
+base=$(row none)
+cpu() { jq -n --argjson m "$(row "delay:ns=$1")" --argjson b "$base" \
+	"(\$m.user_ns.mean + \$m.sys_ns.mean - \$b.user_ns.mean - \$b.sys_ns.mean) / \$m.monitor_events / $1"; }
+c2=$(cpu 20000); c4=$(cpu 40000)
+assert "CPU per delayed call: $c2 x 20000 and $c4 x 40000 ns (0.8..1.5 each, side by side)" \
+	'ratio_in "$c2" 1 0.8 1.5 && ratio_in "$c4" 1 0.8 1.5'
 # 4 delayed calls a round trip: the fit's slope is 4 x what one delayed call cost in these
-# runs (test 2's r x 20000: load stretches spins), and its 95% interval must hold that,
+# runs (r x 20000 in wall time: load stretches spins), and its 95% interval must hold that,
 # give or take 30% (the whole-run extra also carries what the spins did to the rest).
-read -r slope lo hi < <(printf '%s' "$js" | jq -r '.statistics[1] | "\(.fit_per_event_ns) \(.fit_per_event_ns_lo) \(.fit_per_event_ns_hi)"')
-awk -v r="$r" -v lo="$lo" -v hi="$hi" 'BEGIN { e = 4 * 20000 * r; exit !(lo <= 1.3 * e && hi >= 0.7 * e && lo < hi) }' \
-	&& echo "ok 3 - fit slope $slope [$lo, $hi] ns/round-trip holds 4 x $r x 20000" \
-	|| echo "not ok 3 - fit slope $slope [$lo, $hi] vs 4 x $r x 20000"
+r=$(row delay:ns=20000 | jq '.extra_ns / .monitor_events / 20000')
+read -r slope lo hi < <(row delay:ns=20000 | jq -r '"\(.fit_per_event_ns) \(.fit_per_event_ns_lo) \(.fit_per_event_ns_hi)"')
+assert "fit slope $slope [$lo, $hi] ns/round-trip holds 4 x $r x 20000" \
+	'awk -v r="$r" -v lo="$lo" -v hi="$hi" "BEGIN { e = 4 * 20000 * r; exit !(lo <= 1.3 * e && hi >= 0.7 * e && lo < hi) }"'
+done_testing

@@ -1,18 +1,18 @@
 #!/bin/bash
 # Adaptive runs: stop at --min-runs once every overhead CI is narrower than --precision,
 # else at --max-runs, else when --max-time is spent (but never before --min-runs).
-P="${PROBECOST:-./probecost}"
-F=tests/cli/fake
-echo "1..3"
+. "$(dirname "$0")/lib.bash"
+plan 3
 n() { printf '%s' "$1" | jq '.statistics[0].ok'; }
 # An overhead of about +10% on 0.2 s runs: its t interval at 5 blocks is far inside +-100
 # points; only a baseline whose spread nears its mean (a CoV of 80%: seconds of delay under
 # load) leaves Fieller's interval unbounded, which a 0.2 s sleep makes unlikely.
 js=$("$P" run --no-store --format json --precision 100 -m "$F/slow-wrap 0.02 {}" -- /bin/sleep 0.2 2>/dev/null)
-[ "$(n "$js")" = 5 ] && echo "ok 1 - a wide --precision is met at --min-runs (5)" || echo "not ok 1 - $(n "$js") runs"
+is "$(n "$js")" 5 "a wide --precision is met at --min-runs (5)"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-runs 7 \
 	-m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01 2>/dev/null)
-[ "$(n "$js")" = 7 ] && echo "ok 2 - an unreachable --precision stops at --max-runs (7)" || echo "not ok 2 - $(n "$js") runs"
+is "$(n "$js")" 7 "an unreachable --precision stops at --max-runs (7)"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-time 0.2 \
 	-m "$F/slow-wrap 0.05 {}" -- /bin/sleep 0.05 2>/dev/null)
-[ "$(n "$js")" = 3 ] && echo "ok 3 - --max-time spent: stops, but after --min-runs (3)" || echo "not ok 3 - $(n "$js") runs"
+is "$(n "$js")" 3 "--max-time spent: stops, but after --min-runs (3)"
+done_testing

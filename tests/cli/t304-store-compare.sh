@@ -1,12 +1,10 @@
 #!/bin/bash
 # t304-store-compare: compare two stored runs: changes, regressions, --fail-above, one-side rows, env diff, plot.
-P="${PROBECOST:-./probecost}"
+. "$(dirname "$0")/lib.bash"
 D=tests/cli/data
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+tmpdir
 DB="$T/p.db"
-n=0
-ok() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
-echo 1..10
+plan 10
 
 "$P" import --db "$DB" "$D/run-a.json" > /dev/null
 "$P" import --db "$DB" "$D/run-b.json" > /dev/null
@@ -15,23 +13,24 @@ jq -c '.configs |= map(select(.monitor != "valgrind"))' "$D/run-b.json" > "$T/b2
 "$P" import --db "$DB" "$T/b2.json" > /dev/null
 
 "$P" compare 1 2 --db "$DB" > "$T/t"; rc=$?
-ok "text compare exits 0 without --fail-above" '[ $rc = 0 ]'
-ok "strace: 12.0 ms -> 17.0 ms, +41.7%, overhead +500% -> +750%, REGRESSION" \
+assert "text compare exits 0 without --fail-above" '[ $rc = 0 ]'
+assert "strace: 12.0 ms -> 17.0 ms, +41.7%, overhead +500% -> +750%, REGRESSION" \
    'grep "/ strace" "$T/t" | grep -q "12.0 ms .*17.0 ms .*+41.7% .*+500% .*+750% .*+2[45][0-9].[0-9] \[+2[0-9]*, +2[0-9]*\] pts .*REGRESSION"'
-ok "the baseline did not change and is not a regression" 'grep "/ none" "$T/t" | grep -q "+0.0% \[" && ! grep "/ none" "$T/t" | grep -q REGRESSION'
-ok "the kernel difference is listed" 'grep -q "kernel.release: 6.1.0 -> 6.18.0" "$T/t"'
+assert "the baseline did not change and is not a regression" 'grep "/ none" "$T/t" | grep -q "+0.0% \[" && ! grep "/ none" "$T/t" | grep -q REGRESSION'
+assert "the kernel difference is listed" 'grep -q "kernel.release: 6.1.0 -> 6.18.0" "$T/t"'
 "$P" compare 1 2 --db "$DB" --format json > "$T/j"
-ok "json: perf-stat grew about 1 point, not a regression at the default 5" \
+assert "json: perf-stat grew about 1 point, not a regression at the default 5" \
    'jq -e ".rows[] | select(.name | endswith(\"perf-stat\")) | (.overhead_change_points > 0.5 and .overhead_change_points < 1.5 and .regression == false)" "$T/j" > /dev/null'
 "$P" compare 1 2 --db "$DB" --fail-above 300 > /dev/null 2> "$T/e"; rc1=$?
 "$P" compare 1 2 --db "$DB" --fail-above 100 > /dev/null 2> "$T/e2"; rc2=$?
-ok "--fail-above 300 fails on valgrind only (+2400 pts); 100 also names strace (+250)" \
+assert "--fail-above 300 fails on valgrind only (+2400 pts); 100 also names strace (+250)" \
    '[ $rc1 = 1 ] && [ $rc2 = 1 ] && grep -q "valgrind grew by 240[0-9].[0-9] points" "$T/e" && ! grep -q "strace" "$T/e" && grep -q "strace grew by 2[45][0-9].[0-9] points, more than --fail-above 100" "$T/e2"'
 "$P" compare 1 2 --db "$DB" --fail-above 5000 > /dev/null; rc=$?
-ok "--fail-above above every growth exits 0" '[ $rc = 0 ]'
+assert "--fail-above above every growth exits 0" '[ $rc = 0 ]'
 "$P" compare 1 4 --db "$DB" > "$T/o"
-ok "a configuration on one side only is listed" 'grep -q "only in A: syscall loops=20000 / valgrind" "$T/o"'
+assert "a configuration on one side only is listed" 'grep -q "only in A: syscall loops=20000 / valgrind" "$T/o"'
 "$P" compare 1 3 --db "$DB" 2> "$T/e"; rc=$?
-ok "different kinds are a usage error" '[ $rc = 2 ] && grep -q "compare sessions of one kind" "$T/e"'
+assert "different kinds are a usage error" '[ $rc = 2 ] && grep -q "compare sessions of one kind" "$T/e"'
 "$P" compare 1 2 --db "$DB" --plot "$T/c.png" > /dev/null; rc=$?
-ok "compare --plot writes a PNG" '[ $rc = 0 ] && [ "$(stat -c %s "$T/c.png")" -gt 15000 ]'
+assert "compare --plot writes a PNG" '[ $rc = 0 ] && [ "$(stat -c %s "$T/c.png")" -gt 15000 ]'
+done_testing

@@ -145,9 +145,9 @@ run_pc import --db "$(url alien)" "$C/session_1.json"
 ok $(([ $rc = 2 ] && [[ $err == *"of another program"* ]]) && echo 0 || echo 1) \
 	"a database with another program's 'session' table is refused (exit 2)"
 run_pc run -w null --runs 1 --db "postgresql://fleet:$SECRET@127.0.0.1:1/fleetdb"
-ok $(([ $rc = 0 ] && [ "$(grep -c 'warning: not storing this session' <<< "$err")" = 1 ] &&
+ok $(([ $rc = 3 ] && [ "$(grep -c 'warning: not storing this session' <<< "$err")" = 1 ] &&
 	[[ $out == *"none"* ]] && [[ $err != *s3cret* ]]) && echo 0 || echo 1) \
-	"run with an unreachable store: one warning, the measurement printed, exit 0 (as SQLite)"
+	"run with an unreachable store: one warning, the measurement printed, exit 3, not stored (as SQLite)"
 run_pc run -w null --runs 1 --db "$FLEET"
 hist=$("$PROBECOST" history --db "$FLEET" --format json)
 ok $(([ $rc = 0 ] && [[ $(jq -r '.[0].cmdline' <<< "$hist") == *"'$MASKED'"* ]] &&

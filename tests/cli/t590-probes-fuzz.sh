@@ -1,18 +1,15 @@
 #!/bin/bash
 # The SDT note reader under libFuzzer + ASan/UBSan for a few seconds, on a corpus of
 # real SDT binaries (make fuzz-sdt-run).  Once per `make check`: the sanitizer pass skips.
-echo "1..1"
-if [ -n "$PROBECOST_SAN" ]; then
-	echo "ok 1 # skip fuzzed in the first pass already"; exit 0
-fi
-if ! command -v clang >/dev/null || ! command -v make >/dev/null; then
-	echo "ok 1 # skip needs clang (libFuzzer) and make"; exit 0
-fi
-log=$(mktemp); trap 'rm -f "$log"' EXIT
-if make -s fuzz-sdt-run FUZZ_SECS=8 >"$log" 2>&1; then
-	runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
-	[ "${runs:-0}" -gt 1000 ] && echo "ok 1 - $runs inputs, no crash, no out-of-bounds read" \
-		|| { echo "not ok 1 - only '${runs}' inputs ran"; sed 's/^/# /' "$log" | tail -20; }
+. "$(dirname "$0")/lib.bash"
+plan 1
+[ -z "$PROBECOST_SAN" ] || skip_rest "fuzzed in the first pass already"
+{ have clang && have make; } || skip_rest "needs clang (libFuzzer) and make"
+tmpdir
+if make -s fuzz-sdt-run FUZZ_SECS=8 >"$T/log" 2>&1; then
+	runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$T/log" | grep -o '[0-9]*$')
+	assert "$runs inputs, no crash, no out-of-bounds read" '[ "${runs:-0}" -gt 1000 ]' || diag "$(tail -20 "$T/log")"
 else
-	echo "not ok 1 - the fuzzer failed:"; sed 's/^/# /' "$log" | tail -30
+	not_ok "the fuzzer failed" "$(tail -30 "$T/log")"
 fi
+done_testing

@@ -6,8 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "store/session_json.h"
-#include "store/db.h"
+#include "store/store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_counters: the self-monitoring library counts what the test did
- * (issue 4 item 5): task-clock vs wall time of a busy loop, context switches
+ * task-clock vs wall time of a busy loop, context switches
  * of sched_yield ping-pong on one CPU, page faults of touching fresh pages,
  * values that never decrease, no descriptor left open, PAPI agreeing with
  * perf read().  Everything runs pinned to one CPU.

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
-#include "store/session_json.h"
+#include "store/store.h"
 #include "synth_session.h"
 
 static void roundtrip(enum pcost_session_kind kind)
