@@ -100,14 +100,18 @@ check: deps
 deps:
 	@scripts/setup.sh --deps
 
+# A CLI test that hangs fails after TEST_TIMEOUT seconds instead of stalling the suite.
+TEST_TIMEOUT ?= 900
+TEST_EXEC := timeout -k 10 $(TEST_TIMEOUT) bash
+
 check-tests: probecost build/probecost-san $(UNIT_BINS) $(SAN_UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t || fail=1; done; \
 	 for t in $(SAN_UNIT_BINS); do echo "== $$t (asan/ubsan)"; $$t || fail=1; done; \
 	 echo "== CLI tests (prove)"; \
-	 PROBECOST=$(CURDIR)/probecost prove -f -e bash --ext .sh tests/cli/ || fail=1; \
+	 PROBECOST=$(CURDIR)/probecost prove -f -e '$(TEST_EXEC)' --ext .sh tests/cli/ || fail=1; \
 	 echo "== CLI tests under ASan/UBSan (prove)"; \
 	 PROBECOST=$(CURDIR)/build/probecost-san ASAN_OPTIONS=detect_leaks=1 \
-	   PROBECOST_SAN=1 prove -e bash --ext .sh tests/cli/ || fail=1; \
+	   PROBECOST_SAN=1 prove -e '$(TEST_EXEC)' --ext .sh tests/cli/ || fail=1; \
 	 exit $$fail
 
 unit: $(UNIT_BINS)

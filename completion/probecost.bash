@@ -81,6 +81,16 @@ _probecost_list()
 	_probecost_reply "$head" "${cur##*,}" "${@:3}"
 }
 
+# _probecost_optpara HELP OPT: the paragraph of OPT in a --help text (its line
+# and the more indented lines under it, up to the next option).
+_probecost_optpara()
+{
+	printf '%s\n' "$1" | awk -v opt="$2" '
+		on && /^ *-/ { exit }
+		!on { for (i = 1; i <= NF; i++) if ($i == opt || $i == opt ",") { on = 1; break } ; if (on) { print; next } }
+		on { print }'
+}
+
 # _probecost_ids BIN: the stored session ids (of the --db on the line, if any).
 _probecost_ids()
 {
@@ -166,9 +176,12 @@ _probecost()
 		# shellcheck disable=SC2046
 		_probecost_list "$bin" "$cur" $(_probecost_names "$bin" probes)
 		return 0 ;;
-	probes:--variants)
+	probes:--workload)
+		# The workloads this option's --help paragraph names.
+		local para
+		para=$(_probecost_optpara "$help" "$prev")
 		# shellcheck disable=SC2046
-		_probecost_list "$bin" "$cur" $(_probecost_choices "$bin" workloads stanford variant)
+		_probecost_reply "" "$cur" $(_probecost_names "$bin" workloads | grep -xF -f <(printf '%s\n' "$para" | grep -oE '[a-z][a-z0-9-]*'))
 		return 0 ;;
 	probes:--kernel)
 		# shellcheck disable=SC2046
@@ -186,13 +199,24 @@ _probecost()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return 0 ;;
 	esac
-	# Any other option whose --help spells its values as a|b|c.
+	# Any other option whose --help spells its values as a|b|c, or lists them
+	# as a,b,c in its paragraph (completed as a comma-separated list).
 	if [[ $prev == --* ]]; then
 		local vals
 		vals=$(printf '%s\n' "$help" | grep -oE -- "$prev [a-z0-9-]+(\|[a-z0-9-]+)+" | head -1)
 		if [[ -n $vals ]]; then
 			# shellcheck disable=SC2046
 			_probecost_reply "" "$cur" $(printf '%s\n' "${vals#* }" | tr '|' ' ')
+			return 0
+		fi
+		# A list is words joined by commas without blanks (wrapped after a comma),
+		# after a blank or a colon: prose "(a, b" and "(a,\n b" are not lists.
+		vals=$(_probecost_optpara "$help" "$prev" | sed -z 's/,\n */,/g' | tr '\n' ' ' |
+			grep -oE '(^|[ :])[a-z0-9][a-z0-9-]*(,[a-z0-9][a-z0-9-]*)+' | sed 's/^[ :]//' |
+			tr ',' '\n' | sort -u)
+		if [[ -n $vals ]]; then
+			# shellcheck disable=SC2086
+			_probecost_list "$bin" "$cur" $vals
 			return 0
 		fi
 	fi

@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,10 @@ static const char usage_text[] =
 	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
 	"                            fit time = fixed + per-event x events, with intervals,\n"
 	"                            one fit per workload, monitor and arguments but the size\n"
+	"      --threads LIST        run workloads that have threads (syscall) at each count\n"
+	"                            (1,2,4): cost per event by thread count\n"
+	"      --placement LIST      same,split: each monitor on the workload's CPU (same) or\n"
+	"                            on another one (split); the workload stays on --cpu\n"
 	"      --cpu LIST            pin every process to these CPUs (e.g. 0)\n"
 	"      --timeout S           kill a run (its whole process group) after S seconds\n"
 	"      --ready-timeout S     attach monitors must be ready within S seconds (default 10)\n"
@@ -70,7 +75,7 @@ static const char usage_text[] =
 enum {
 	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_WARMUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
 	OPT_PRECISION, OPT_MAX_TIME, OPT_SCALE, OPT_CPU, OPT_TIMEOUT, OPT_READY_TIMEOUT, OPT_SEED,
-	OPT_FORMAT, OPT_DB, OPT_NO_STORE, OPT_DEFAULT, OPT_HELP,
+	OPT_FORMAT, OPT_DB, OPT_NO_STORE, OPT_DEFAULT, OPT_HELP, OPT_THREADS, OPT_PLACEMENT,
 };
 
 static const struct option longopts[] = {
@@ -87,6 +92,8 @@ static const struct option longopts[] = {
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT },
@@ -108,6 +115,10 @@ struct run_args {
 	int64_t events;
 	double scales[8];
 	size_t nscales;
+	unsigned threads[8];	/* --threads; nthreads 0: the workload's own */
+	size_t nthreads;
+	bool placement[2];	/* --placement: [0] same, [1] split */
+	uint64_t split_mask;	/* the monitor's CPU when split */
 	bool no_store, default_study, seed_given;
 	enum pcost_format format;
 	char **command;
@@ -161,6 +172,73 @@ static int parse_scales(const char *v, struct run_args *a)
 	}
 	free(copy);
 	return rc;
+}
+
+static int parse_threads(const char *v, struct run_args *a)
+{
+	char *copy = xstrdup(v), *save = NULL;
+	int rc = 0;
+
+	a->nthreads = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t u;
+
+		if (a->nthreads >= ARRAY_SIZE(a->threads) || pcost_parse_u64(tok, 1, 1024, &u) < 0) {
+			rc = usage_error("--threads '%s': expected up to 8 thread counts in 1..1024, "
+					 "comma separated (e.g. 1,2,4)", v);
+			break;
+		}
+		a->threads[a->nthreads++] = (unsigned)u;
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_placement(const char *v, struct run_args *a)
+{
+	char *copy = xstrdup(v), *save = NULL;
+	int rc = 0;
+
+	a->placement[0] = a->placement[1] = false;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "same")) {
+			a->placement[0] = true;
+		} else if (!strcmp(tok, "split")) {
+			a->placement[1] = true;
+		} else {
+			rc = usage_error("--placement '%s': expected same, split or same,split", v);
+			break;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * --placement: the workload's CPU is --cpu (default the first CPU we may use);
+ * split puts the monitor on the first allowed CPU outside it.
+ */
+static int placement_cpus(struct run_args *a)
+{
+	cpu_set_t set;
+	uint64_t allowed = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return error("could not read the CPUs allowed: %s", strerror(errno)), PCOST_EXIT_FAIL;
+	for (int c = 0; c < 64; c++)
+		if (CPU_ISSET(c, &set))
+			allowed |= 1ULL << c;
+	if (!a->ro.cpu_mask) {
+		a->ro.cpu_mask = allowed & -allowed;
+		pcost_format_cpumask(a->ro.cpu_mask, a->cpu_text, sizeof(a->cpu_text));
+	}
+	a->split_mask = allowed & ~a->ro.cpu_mask;
+	a->split_mask &= -a->split_mask;
+	if (a->placement[1] && !a->split_mask)
+		return usage_error("--placement split needs a CPU besides --cpu %s to put the monitor "
+				   "on; this machine lets probecost use only %s", a->cpu_text,
+				   a->cpu_text);
+	return 0;
 }
 
 static bool command_has_n(const struct run_args *a)
@@ -236,6 +314,14 @@ static int one_option(struct run_args *a, int c, char **argv)
 			return PCOST_EXIT_USAGE;
 		a->ro.max_time_s = d;
 		break;
+	case OPT_THREADS:
+		if (parse_threads(optarg, a))
+			return PCOST_EXIT_USAGE;
+		break;
+	case OPT_PLACEMENT:
+		if (parse_placement(optarg, a))
+			return PCOST_EXIT_USAGE;
+		break;
 	case OPT_SCALE:
 		if (parse_scales(optarg, a))
 			return PCOST_EXIT_USAGE;
@@ -300,6 +386,9 @@ static int check_args(struct run_args *a)
 	if (a->command && a->nscales && !command_has_n(a))
 		return usage_error("--scale with a command needs {n} in it, replaced by the event "
 				   "count at each scale (e.g. -- ./bench --iterations {n})");
+	if (a->command && (a->nthreads || a->placement[0] || a->placement[1]))
+		return usage_error("--threads and --placement need built-in workloads (-w): "
+				   "probecost cannot change your command's threads or CPU");
 	if ((a->events >= 0 || a->unit) && !a->command)
 		return usage_error("--events and --unit describe your own command ('-- COMMAND')");
 	if (a->ready && !a->attach)
@@ -314,6 +403,8 @@ static int check_args(struct run_args *a)
 	if (a->ro.min_runs > a->ro.max_runs)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->ro.min_runs,
 				   a->ro.max_runs);
+	if (a->placement[0] || a->placement[1])
+		return placement_cpus(a);
 	return 0;
 }
 
@@ -341,8 +432,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 }
 
 /* "pipe:loops=2000,mode=thread" at scale k -> argv for `probecost workload`, and its record. */
-static int workload_argv(const char *spec, double scale, char ***argv, char **name, char **args,
-			 char *unit, size_t unitlen)
+static int workload_argv(const char *spec, double scale, unsigned threads, char ***argv,
+			 char **name, char **args, char *unit, size_t unitlen)
 {
 	const struct pcost_workload *wl;
 	struct pcost_params p;
@@ -387,6 +478,16 @@ static int workload_argv(const char *spec, double scale, char ***argv, char **na
 			return -EINVAL;
 		}
 		p.v[idx] = v < 1 ? 1 : (uint64_t)v;
+		p.given[idx] = true;
+	}
+	if (threads) {
+		if ((idx = pcost_param_index(wl, "threads")) < 0) {
+			usage_error("--threads: workload '%s' has no threads; use one that has "
+				    "(see 'probecost list workloads')", wl->name);
+			free(copy);
+			return -EINVAL;
+		}
+		p.v[idx] = threads;
 		p.given[idx] = true;
 	}
 	pcost_params_format(&p, fmt, sizeof(fmt));
@@ -484,6 +585,20 @@ static char *options_json(const struct run_args *a, const char *headline)
 	cJSON_AddNumberToObject(o, "timeout_s", a->ro.timeout_s);
 	cJSON_AddStringToObject(o, "cpu", a->cpu_text);
 	cJSON_AddBoolToObject(o, "default_study", a->default_study);
+	if (a->nthreads) {
+		cJSON *t = cJSON_AddArrayToObject(o, "threads");
+
+		for (size_t i = 0; i < a->nthreads; i++)
+			cJSON_AddItemToArray(t, cJSON_CreateNumber(a->threads[i]));
+	}
+	if (a->placement[0] || a->placement[1]) {
+		char cpus[64];
+
+		cJSON_AddStringToObject(o, "placement", a->placement[0] && a->placement[1] ? "same,split" :
+							a->placement[0] ? "same" : "split");
+		pcost_format_cpumask(a->split_mask, cpus, sizeof(cpus));
+		cJSON_AddStringToObject(o, "split_cpu", cpus);
+	}
 	if (a->nscales) {
 		cJSON *s = cJSON_AddArrayToObject(o, "scale");
 
@@ -577,6 +692,59 @@ static void session_start(struct pcost_session *s, const struct run_args *a, int
 	s->options_json = options_json(a, headline[0] ? headline : NULL);
 }
 
+/* One monitor on one target, once per --placement asked (the baseline once, unplaced). */
+static void add_placed(const struct run_args *a, struct pcost_runner *r, struct pcost_monitor *m,
+		       struct pcost_target *t)
+{
+	static const char *const names[] = { "same", "split" };
+
+	if (m->ops->kind == PCOST_MON_BASELINE || (!a->placement[0] && !a->placement[1])) {
+		pcost_runner_add(r, m, t);
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		if (!a->placement[k])
+			continue;
+		t->placement = names[k];
+		t->monitor_cpu_mask = k ? a->split_mask : a->ro.cpu_mask;
+		pcost_runner_add(r, m, t);
+	}
+	t->placement = NULL;
+	t->monitor_cpu_mask = 0;
+}
+
+/* Every -w at every --scale and --threads, under every monitor. */
+static int add_workloads(const struct run_args *a, struct pcost_runner *r,
+			 struct pcost_monitor **mons, size_t nmons)
+{
+	size_t nthreads = a->nthreads ? a->nthreads : 1;
+
+	for (size_t w = 0; w < a->nworkloads; w++) {
+		for (size_t k = 0; k < a->nscales; k++) {
+			for (size_t h = 0; h < nthreads; h++) {
+				struct pcost_target t = { .scale = a->scales[k], .events = -1,
+							  .report_fd = true };
+				char **wargv, *name, *args, unit[32];
+
+				t.threads = a->nthreads ? a->threads[h] : 0;
+				if (workload_argv(a->workloads[w], a->scales[k], t.threads, &wargv, &name,
+						  &args, unit, sizeof(unit)) < 0)
+					return -EINVAL;
+				t.workload = name;
+				t.workload_args = args;
+				t.unit = unit;
+				t.argv = wargv;
+				for (size_t m = 0; m < nmons; m++)
+					add_placed(a, r, mons[m], &t);
+				pcost_argv_free(wargv);
+				free(name);
+				free(args);
+			}
+		}
+	}
+	return 0;
+}
+
 /* One configuration per (target, monitor): the user's command, or each workload at each scale. */
 static int add_targets(struct pcost_runner *r, const struct run_args *a,
 		       struct pcost_monitor **mons, size_t nmons)
@@ -586,26 +754,7 @@ static int add_targets(struct pcost_runner *r, const struct run_args *a,
 			add_command(r, mons, nmons, a, a->scales[k]);
 		return 0;
 	}
-	for (size_t w = 0; w < a->nworkloads; w++) {
-		for (size_t k = 0; k < a->nscales; k++) {
-			struct pcost_target t = { .scale = a->scales[k], .events = -1, .report_fd = true };
-			char **wargv, *name, *args, unit[32];
-
-			if (workload_argv(a->workloads[w], a->scales[k], &wargv, &name, &args, unit,
-					  sizeof(unit)) < 0)
-				return PCOST_EXIT_USAGE;
-			t.workload = name;
-			t.workload_args = args;
-			t.unit = unit;
-			t.argv = wargv;
-			for (size_t m = 0; m < nmons; m++)
-				pcost_runner_add(r, mons[m], &t);
-			pcost_argv_free(wargv);
-			free(name);
-			free(args);
-		}
-	}
-	return 0;
+	return add_workloads(a, r, mons, nmons) < 0 ? PCOST_EXIT_USAGE : 0;
 }
 
 /* Measure into the store, print the report; the exit code. */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* cmd/workload: run one built-in workload; report facts on PROBECOST_REPORT_FD, or print them with --print. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "run/runner.h"
 #include "workloads/common.h"
 #include "workloads/workload.h"
 
@@ -42,6 +44,26 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s [unit: %s]\n", w->name, w->summary, w->unit);
 		print_params(w, out);
 	}
+}
+
+/*
+ * `run --placement split` starts the tracer on one CPU and has the workload
+ * move itself to another, before any work: a CPU list in the environment.
+ */
+static int pin_from_env(void)
+{
+	const char *cpus = getenv(PCOST_WORKLOAD_CPUS_ENV);
+	uint64_t mask;
+	int rc;
+
+	if (!cpus || !*cpus)
+		return 0;
+	if (pcost_parse_cpulist(cpus, &mask) < 0 || !mask)
+		return usage_error("%s='%s': expected a CPU list like 0 or 0,2", PCOST_WORKLOAD_CPUS_ENV,
+				   cpus);
+	if ((rc = pcost_pin_mask(mask)) < 0)
+		return error("could not move to CPUs %s: %s", cpus, strerror(-rc)), PCOST_EXIT_FAIL;
+	return 0;
 }
 
 int cmd_workload(int argc, char **argv)
@@ -93,6 +115,8 @@ int cmd_workload(int argc, char **argv)
 	if (w->available && !w->available(err, sizeof(err)))
 		return error("workload %s cannot run here: %s", w->name, err), PCOST_EXIT_FAIL;
 
+	if ((rc = pin_from_env()) != 0)
+		return rc;
 	pcost_wl_name_self(w->name);
 	rc = w->run(&params, &res);
 	if (rc < 0)

@@ -52,6 +52,7 @@ void pcost_session_release(struct pcost_session *s)
 		free(c->monitor);
 		free(c->variant);
 		free(c->unit);
+		free(c->placement);
 		free(c->samples);
 	}
 	for (size_t i = 0; i < s->nseries; i++) {

@@ -40,6 +40,9 @@ struct pcost_run_sample {
 	pcost_ns other_cpu_ns;	/* CPU time of other processes during the run (/proc/stat less
 				 * this run's rusage), summed over the CPUs it could run on */
 	pcost_ns steal_ns;	/* steal time of those CPUs during the run */
+	/* For the monitor's stop(), not stored: */
+	pid_t pid;		/* the process the runner started, 0 when none */
+	long event_syscall;	/* the syscall the workload's events are (its report's nr=), -1 */
 };
 
 /* One configuration: a workload (or a user's command) under one monitor. */
@@ -50,6 +53,8 @@ struct pcost_config {
 	char *variant;		/* probes: "plain", "volatile-sem", ...; NULL elsewhere */
 	char *unit;		/* "round-trip", "syscall", "hit", ... */
 	int64_t expected_events; /* probes: hits expected; -1 when not known */
+	uint32_t threads;	/* run --threads: threads of the workload; 0 when not varied */
+	char *placement;	/* run --placement: "same" or "split" CPU as the workload; NULL */
 	size_t nsamples, cap;
 	struct pcost_run_sample *samples;
 };

@@ -378,6 +378,17 @@ bool pcost_which(const char *name, char *path, size_t len)
 	return false;
 }
 
+void pcost_format_cpumask(uint64_t mask, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int c = 0; c < 64 && at < len; c++)
+		if (mask & (1ULL << c))
+			at += (size_t)snprintf(buf + at, len - at, "%s%d", at ? "," : "", c);
+}
+
 int pcost_pin_mask(uint64_t mask)
 {
 	cpu_set_t set;

@@ -76,6 +76,8 @@ int pcost_parse_double(const char *s, double min, double max, double *out);
  * Returns 0 or -EINVAL.
  */
 int pcost_parse_cpulist(const char *s, uint64_t *mask);
+/* The mask back as a list ("0,2,5"), what pcost_parse_cpulist reads. */
+void pcost_format_cpumask(uint64_t mask, char *buf, size_t len);
 /* A comma list with no empty item ("", ",", "a,,b", "a," are not): strtok_r would skip them. */
 bool pcost_list_well_formed(const char *s);
 /*

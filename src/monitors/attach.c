@@ -184,15 +184,43 @@ static void set_failed(struct pcost_monitor *m, struct pcost_run_sample *smp, co
 	snprintf(m->note, sizeof(m->note), "%.40s %s", m->name, why);
 }
 
-/* What bpftrace printed at exit: "@syscalls: N"; "Lost N events" when its buffers overflowed. */
+/*
+ * bpftrace-syscalls prints "@syscalls[PID, COMM, NR]: COUNT" at exit: the
+ * count of the workload's process and syscall where its report names one,
+ * else every syscall it saw, system-wide.  Only once the process calls itself
+ * "pc-NAME" (the workload names itself just before its work): what the runner's
+ * child did before the exec is not the workload's.  -1 when the map is not there.
+ */
+static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *smp)
+{
+	const char *p = out;
+	int64_t total = 0, mine = 0;
+	bool any = false;
+
+	while ((p = strstr(p, "@syscalls["))) {
+		long long pid, nr, n;
+		char comm[17];
+
+		p += 10;
+		if (sscanf(p, "%lld, %16[^,], %lld]: %lld", &pid, comm, &nr, &n) != 4)
+			continue;
+		any = true;
+		total += n;
+		if (pid == smp->pid && nr == smp->event_syscall && !strncmp(comm, "pc-", 3))
+			mine += n;
+	}
+	if (!any)
+		return -1;
+	return smp->event_syscall >= 0 && smp->pid > 0 ? mine : total;
+}
+
+/* What bpftrace printed at exit: its map; "Lost N events" when its buffers overflowed. */
 static void bpftrace_count(struct attach_monitor *a, struct pcost_run_sample *smp)
 {
-	const char *p = a->proc.buf ? strstr(a->proc.buf, "@syscalls: ") : NULL;
 	const char *lost = a->proc.buf ? strstr(a->proc.buf, "Lost ") : NULL;
 
-	if (p)
-		smp->monitor_events = strtoll(p + 11, NULL, 10);
-	else
+	smp->monitor_events = a->proc.buf ? bpftrace_calls(a->proc.buf, smp) : -1;
+	if (smp->monitor_events < 0)
 		set_failed(&a->m, smp, "printed no count at exit");
 	if (lost)
 		snprintf(a->m.note, sizeof(a->m.note), "bpftrace: %.*s", (int)strcspn(lost, "\n"),
@@ -307,7 +335,7 @@ static struct pcost_monitor *bpftrace_new(const char *arg, char *err, size_t len
 	static const char *const argv[] = {
 		"bpftrace", "-e",
 		"BEGIN { printf(\"probecost-ready\\n\"); } "
-		"tracepoint:raw_syscalls:sys_enter { @syscalls = count(); }",
+		"tracepoint:raw_syscalls:sys_enter { @syscalls[pid, comm, args->id] = count(); }",
 		NULL
 	};
 
@@ -364,7 +392,8 @@ static struct pcost_monitor *attach_def_new(const char *arg, char *err, size_t l
 
 const struct pcost_monitor_def pcost_monitor_def_bpftrace_syscalls = {
 	"bpftrace-syscalls", PCOST_MON_ATTACH,
-	"bpftrace counting raw_syscalls:sys_enter system-wide (its count is recorded)",
+	"bpftrace counting raw_syscalls:sys_enter system-wide by process and syscall (its count "
+	"of the workload's syscall is recorded)",
 	"bpftrace", "bpftrace", pcost_monitor_bpftrace_syscalls_ok, bpftrace_new
 };
 const struct pcost_monitor_def pcost_monitor_def_perf_record_system = {

@@ -17,6 +17,7 @@ const struct pcost_monitor_def *const pcost_monitor_defs[] = {
 	&pcost_monitor_def_perf_trace,
 	&pcost_monitor_def_strace,
 	&pcost_monitor_def_strace_count,
+	&pcost_monitor_def_strace_seccomp,
 	&pcost_monitor_def_ltrace,
 	&pcost_monitor_def_valgrind,
 	&pcost_monitor_def_memcheck,

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/table.h"
+#include "workloads/workload.h"
 
 enum wrap_parse { PARSE_NONE, PARSE_STRACE_COUNT, PARSE_PERF_TRACE };
 
@@ -93,20 +95,65 @@ static int wrap_wrap(struct pcost_monitor *m, struct pcost_launch *l)
 	return 0;
 }
 
-/* strace -c: the "total" line, "100.00 0.0123 1 4567 12 total": calls are the 4th column. */
-static int64_t strace_total_calls(const char *text)
+/*
+ * strace -c: the calls (4th column) of the row named want ("getppid"), or of
+ * the "total" row when want is NULL: "100.00 0.0123 1 4567 12 total".  A
+ * syscall strace never saw has no row: 0 when the table is there.
+ */
+static int64_t strace_calls(const char *text, const char *want)
 {
 	const char *line = text, *nl;
-	int64_t calls = -1;
+	int64_t calls = -1, total = -1;
 
 	for (; line && *line; line = nl ? nl + 1 : NULL) {
-		char f[6][32];
+		char f[6][32], one[256];
 		int n;
 
+		/* One line at a time: %s would read on into the next one. */
 		nl = strchr(line, '\n');
-		n = sscanf(line, "%31s %31s %31s %31s %31s %31s", f[0], f[1], f[2], f[3], f[4], f[5]);
-		if (n >= 5 && (!strcmp(f[n - 1], "total")))
+		snprintf(one, sizeof(one), "%.*s", (int)(nl ? nl - line : (ptrdiff_t)strlen(line)), line);
+		n = sscanf(one, "%31s %31s %31s %31s %31s %31s", f[0], f[1], f[2], f[3], f[4], f[5]);
+		if (n >= 5 && !strcmp(f[n - 1], "total"))
+			total = strtoll(f[3], NULL, 10);
+		else if (n >= 5 && want && !strcmp(f[n - 1], want))
 			calls = strtoll(f[3], NULL, 10);
+	}
+	if (!want || total < 0)
+		return total;
+	return calls < 0 ? 0 : calls;
+}
+
+/*
+ * perf trace: one line per syscall, "7.137 ( 0.001 ms): pc-syscall/2428
+ * getppid()  = 1"; a call cut by another line ends on a "... [continued]:"
+ * line, counted once with its start.  want NULL: every syscall line.
+ */
+static int64_t perf_trace_calls(const char *text, const char *want, uint64_t *lost)
+{
+	const char *line = text, *nl;
+	size_t wl = want ? strlen(want) : 0;
+	int64_t calls = 0;
+
+	*lost = 0;
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		const char *end, *name;
+
+		nl = strchr(line, '\n');
+		end = nl ? nl : line + strlen(line);
+		if (!strncmp(line, "LOST ", 5)) {
+			*lost += strtoull(line + 5, NULL, 10);
+			continue;
+		}
+		name = memmem(line, (size_t)(end - line), "): ", 3);
+		if (!name || memmem(line, (size_t)(end - line), "[continued]:", 12))
+			continue;
+		/* The thread "comm/tid" then the call: skip to the word after it. */
+		name = memchr(name + 3, ' ', (size_t)(end - name - 3));
+		if (!name)
+			continue;
+		name++;
+		if (!want || (!strncmp(name, want, wl) && name[wl] == '('))
+			calls++;
 	}
 	return calls;
 }
@@ -130,19 +177,20 @@ static char *slurp(const char *path)
 static int wrap_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 {
 	struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
+	/* Count the workload's own syscall where its report names one. */
+	const char *want = smp->event_syscall >= 0 ? pcost_syscall_name(smp->event_syscall) : NULL;
 	char *text;
 
 	if (!w->dir[0])
 		return 0;
-	text = w->parse != PARSE_NONE ? slurp(w->tmp) : NULL;
+	text = w->parse != PARSE_NONE && !smp->failed ? slurp(w->tmp) : NULL;
 	if (text && w->parse == PARSE_STRACE_COUNT) {
-		smp->monitor_events = strace_total_calls(text);
+		smp->monitor_events = strace_calls(text, want);
 	} else if (text && w->parse == PARSE_PERF_TRACE) {
 		/* perf trace marks dropped events with "LOST N events!" lines. */
-		uint64_t lost = 0;
+		uint64_t lost;
 
-		for (const char *p = text; (p = strstr(p, "LOST ")); p += 5)
-			lost += strtoull(p + 5, NULL, 10);
+		smp->monitor_events = perf_trace_calls(text, want, &lost);
 		if (lost)
 			snprintf(m->note, sizeof(m->note), "perf trace lost %llu events",
 				 (unsigned long long)lost);
@@ -178,6 +226,14 @@ static bool wrap_available(const struct pcost_monitor *m, char *why, size_t len)
 {
 	const struct wrap_monitor *w = container_of(m, struct wrap_monitor, m);
 	const struct pcost_monitor_def *d = pcost_monitor_def_find(m->name);
+
+	/* A table row with a parameter: "strace-seccomp:trace=getppid". */
+	if (!d && !strpbrk(m->name, " \t'\"/")) {
+		char base[96];
+
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn(m->name, ":"), m->name);
+		d = pcost_monitor_def_find(base);
+	}
 
 	if (d)
 		return pcost_monitor_def_available(d, why, len);
@@ -277,6 +333,64 @@ const struct pcost_monitor_def pcost_monitor_def_valgrind = {
 const struct pcost_monitor_def pcost_monitor_def_memcheck = {
 	"memcheck", PCOST_MON_WRAP, "valgrind --tool=memcheck", "valgrind", "valgrind", NULL,
 	memcheck_new
+};
+
+/*
+ * strace-seccomp:trace=SET: strace stops the tracee only for the syscalls in
+ * SET (a seccomp-bpf filter decides in the kernel); the others run at full
+ * speed.  SET is strace's own -e trace= syntax, passed as one argv word.
+ */
+static struct pcost_monitor *strace_seccomp_new(const char *arg, char *err, size_t len)
+{
+	const char *set = arg && !strncmp(arg, "trace=", 6) ? arg + 6 : NULL;
+	char expr[96], name[96];
+
+	if (!set || !*set || strlen(set) > 64 || set[strspn(set, "abcdefghijklmnopqrstuvwxyz"
+					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,%!?-")]) {
+		snprintf(err, len, "monitor 'strace-seccomp' needs ':trace=SET' with SET a list of "
+			 "syscalls or %%classes (letters, digits, _ , %% ! ? -; at most 64), e.g. "
+			 "strace-seccomp:trace=getppid");
+		return NULL;
+	}
+	snprintf(expr, sizeof(expr), "trace=%s", set);
+	snprintf(name, sizeof(name), "strace-seccomp:trace=%s", set);
+	{
+		const char *const words[] = { "strace", "-f", "--seccomp-bpf", "-qq", "-o", "/dev/null",
+					      "-e", expr, "--", NULL };
+
+		return wrap_new(name, words, PARSE_NONE);
+	}
+}
+
+/* --seccomp-bpf came with strace 5.3. */
+static bool strace_seccomp_ok(char *why, size_t len)
+{
+	char *const argv[] = { "strace", "-V", NULL };
+	struct pcost_proc p;
+	int major = 0, minor = 0;
+	const char *v;
+
+	if (pcost_proc_start(&p, argv) < 0 || pcost_proc_stop(&p, 0, 5000000000ULL) < 0) {
+		pcost_proc_release(&p);
+		snprintf(why, len, "could not run 'strace -V'");
+		return false;
+	}
+	v = p.buf ? strstr(p.buf, "version ") : NULL;
+	if (v)
+		sscanf(v + 8, "%d.%d", &major, &minor);
+	pcost_proc_release(&p);
+	if (major < 5 || (major == 5 && minor < 3)) {
+		snprintf(why, len, "strace %d.%d has no --seccomp-bpf: install strace 5.3 or later "
+			 "(Debian package strace)", major, minor);
+		return false;
+	}
+	return true;
+}
+
+const struct pcost_monitor_def pcost_monitor_def_strace_seccomp = {
+	"strace-seccomp", PCOST_MON_WRAP,
+	"strace -f --seccomp-bpf -e trace=SET: stops only for SET (strace-seccomp:trace=getppid)",
+	"strace", "strace", strace_seccomp_ok, strace_seccomp_new
 };
 
 /* -m 'CMD ARGS': the user's wrapper, split into argv (no shell); "{}" marks the workload. */

@@ -82,7 +82,10 @@ static bool same_group(const struct pcost_config *a, const struct pcost_config *
 	       !strcmp(a->workload_args ?: "", b->workload_args ?: "");
 }
 
-/* "50.0 k / 50.0 k": events the monitor saw / the workload made. */
+/*
+ * "50.0 k / 50.0 k": events the monitor saw / the workload made, and
+ * "(lost 12)" where both count the same syscalls and some were not seen.
+ */
 static void fmt_seen(const struct pcost_config_stats *x, char *buf, size_t len)
 {
 	char seen[24] = "n/a", made[24] = "n/a";
@@ -93,18 +96,31 @@ static void fmt_seen(const struct pcost_config_stats *x, char *buf, size_t len)
 		fmt_count((double)x->events, made, sizeof(made));
 	if (x->baseline < 0)
 		snprintf(buf, len, "- / %s", made);
+	else if (x->has_lost && x->lost_events)
+		snprintf(buf, len, "%s / %s (lost %lld)", seen, made, (long long)x->lost_events);
 	else
 		snprintf(buf, len, "%s / %s", seen, made);
+}
+
+/* "strace, split" when monitors were placed (run --placement); the monitor alone otherwise. */
+static const char *monitor_label(const struct pcost_config *c, char *buf, size_t len)
+{
+	if (c->placement)
+		snprintf(buf, len, "%s, %s", c->monitor, c->placement);
+	else
+		snprintf(buf, len, "%s", c->monitor);
+	return buf;
 }
 
 static size_t monitor_width(const struct pcost_session *s, const bool *done, size_t g)
 {
 	size_t mw = 7;
+	char lab[160];
 
 	for (size_t i = g; i < s->nconfigs; i++)
 		if (!done[i] && same_group(&s->configs[i], &s->configs[g]) &&
-		    strlen(s->configs[i].monitor) > mw)
-			mw = strlen(s->configs[i].monitor);
+		    strlen(monitor_label(&s->configs[i], lab, sizeof(lab))) > mw)
+			mw = strlen(lab);
 	return mw > 48 ? 48 : mw;
 }
 
@@ -113,16 +129,17 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 {
 	const struct pcost_config *c = &s->configs[i];
 	const struct pcost_config_stats *x = &st[i];
-	char el[64], buf[24], ov[64], cy[24] = "-", fx[64] = "-", pe[96] = "-", me[64];
+	char el[64], buf[24], ov[64], cy[24] = "-", fx[64] = "-", pe[96] = "-", me[64], lab[160];
 
+	monitor_label(c, lab, sizeof(lab));
 	if (!x->nok) {
 		const char *why = c->nsamples ? c->samples[c->nsamples - 1].fail_reason : "";
 
 		if (!x->nfailed)
-			fprintf(out, "  %-*.*s no measured run (%s)\n", mw, mw, c->monitor,
+			fprintf(out, "  %-*.*s no measured run (%s)\n", mw, mw, lab,
 				c->nsamples ? "warm-up only" : "none stored");
 		else
-			fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", mw, mw, c->monitor,
+			fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", mw, mw, lab,
 				x->nfailed, x->nfailed == 1 ? "" : "s", *why ? why : "no reason recorded");
 		return;
 	}
@@ -142,7 +159,7 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 			  pe, sizeof(pe));
 	}
 	fmt_seen(x, me, sizeof(me));
-	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %s", mw, mw, c->monitor, el, ov, cy, fx,
+	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %s", mw, mw, lab, el, ov, cy, fx,
 		pe, me);
 	if (x->nfailed)
 		fprintf(out, "  (%zu failed)", x->nfailed);
@@ -221,6 +238,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			pcost_session_failed(s) ? ", FAILED (no run succeeded)"
 			: s->complete		? ""
 						: ", INTERRUPTED (partial results)");
+		if (c0->threads)
+			fprintf(out, "# %u thread%s\n", c0->threads, c0->threads == 1 ? "" : "s");
 		mw = (int)monitor_width(s, done, g);
 		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %s\n", mw, "monitor", "elapsed",
 			"overhead", "cycles", "fixed", "per event", "events seen / made");
@@ -310,6 +329,10 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		cJSON_AddStringToObject(o, "unit", s->configs[i].unit ?: "");
 		pcost_json_count(o, "events", (double)x->events, x->events > 0);
 		pcost_json_count(o, "monitor_events", (double)x->monitor_events, x->monitor_events >= 0);
+		pcost_json_count(o, "lost_events", (double)x->lost_events, x->has_lost);
+		pcost_json_count(o, "threads", s->configs[i].threads, s->configs[i].threads > 0);
+		cJSON_AddItemToObject(o, "placement", s->configs[i].placement ?
+				      cJSON_CreateString(s->configs[i].placement) : cJSON_CreateNull());
 		json_costs(o, x);
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -330,7 +353,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		     "monitor_events,fixed_ns,fixed_ns_lo,fixed_ns_hi,per_event_ns,per_event_ns_lo,"
 		     "per_event_ns_hi,per_event_source,fit_fixed_ns,fit_fixed_ns_lo,fit_fixed_ns_hi,"
 		     "fit_per_event_ns,fit_per_event_ns_lo,fit_per_event_ns_hi,fit_r2,other_cpu_ns,"
-		     "steal_ns,outliers\n");
+		     "steal_ns,outliers,lost_events,threads,placement\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		bool two = x->nok > 1;
@@ -366,13 +389,16 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_num(&c, "%.0f", x->other_cpu_ns);
 		pcost_csv_num(&c, "%.0f", x->steal_ns);
 		pcost_csv_count(&c, (double)x->noutliers, true);
+		pcost_csv_count(&c, (double)x->lost_events, x->has_lost);
+		pcost_csv_count(&c, s->configs[i].threads, s->configs[i].threads > 0);
+		pcost_csv_str(&c, s->configs[i].placement);
 		pcost_csv_end(&c);
 	}
 }
 
 static void markdown(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	char buf[48], ov[64], fx[64], pe[96], me[64];
+	char buf[48], ov[64], fx[64], pe[96], me[64], lab[160];
 	struct pcost_run_warnings w;
 
 	fprintf(out, "| workload | monitor | elapsed | +- (95%%) | overhead [95%%] | p | fixed [95%%] | "
@@ -385,7 +411,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		fmt_seen(x, me, sizeof(me));
 		char *wl = xasprintf("%s %s", c->workload, c->workload_args ?: "");
 
-		pcost_md_cells(out, wl, c->monitor);
+		pcost_md_cells(out, wl, monitor_label(c, lab, sizeof(lab)));
 		free(wl);
 		fprintf(out, "%s | %.1f%% | ", x->nok ? buf : "failed",
 			x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);

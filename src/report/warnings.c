@@ -29,11 +29,6 @@ static void add(struct pcost_run_warnings *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool counts_syscalls(const char *monitor)
-{
-	return !strcmp(monitor, "strace-count") || !strcmp(monitor, "bpftrace-syscalls");
-}
-
 /*
  * One line for the whole session: how much CPU time other processes took on
  * the runs' CPUs, as a share of the runs' wall time, from the least to the
@@ -126,12 +121,10 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 			    "(cold caches, page cache, CPU frequency)%s", m, wl, 100 * (first / med - 1),
 			    c->nsamples && c->samples[0].warmup ? "; try more --warmup" :
 								   "; try --warmup 1");
-		if (x->monitor_events >= 0 && counts_syscalls(m) && c->unit &&
-		    !strcmp(c->unit, "syscall") && x->events &&
-		    (double)x->monitor_events < 0.999 * (double)x->events)
-			add(w, "%s on %s: the monitor counted %lld syscalls but the workload made "
-			    "%llu: events were lost", m, wl, (long long)x->monitor_events,
-			    (unsigned long long)x->events);
+		if (x->has_lost && x->lost_events > 0)
+			add(w, "%s on %s: the monitor saw %lld syscalls of the %llu the workload "
+			    "made: %lld lost", m, wl, (long long)x->monitor_events,
+			    (unsigned long long)x->events, (long long)x->lost_events);
 		if (x->baseline >= 0 && !isnan(x->overhead) && x->overhead < -0.02 && x->significant)
 			add(w, "%s on %s: the monitored runs were faster than the plain ones "
 			    "(%+.1f%%): something else changed between them", m, wl,

@@ -114,6 +114,8 @@ int pcost_runner_add(struct pcost_runner *r, struct pcost_monitor *m, const stru
 		sl->t.scale = 1;
 	c = pcost_session_add_config(r->s, t->workload, t->workload_args, m->name, t->variant,
 				     t->unit);
+	c->threads = t->threads;
+	c->placement = t->placement ? xstrdup(t->placement) : NULL;
 	sl->config = (size_t)(c - r->s->configs);
 	r->nslots++;
 	return (int)sl->config;
@@ -409,13 +411,19 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 	return 0;
 }
 
-/* A fact of the report line beyond events/unit/timed_ns that a sample keeps. */
+/*
+ * Facts of the report line beyond events/unit/timed_ns that a sample keeps:
+ * nr= names the syscall its events are (the syscall workload).
+ */
 static void report_fact(const char *key, const char *val, void *ctx)
 {
 	struct pcost_run_sample *smp = ctx;
+	uint64_t nr;
 
 	if (!strcmp(key, "uprobe_trampoline"))
 		smp->optimized = !strcmp(val, "1") ? 1 : -1;
+	else if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
+		smp->event_syscall = (long)nr;
 }
 
 /* The workload's report line (events=N unit=U timed_ns=T, uprobe_trampoline=0|1). */
@@ -448,6 +456,7 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 
 	smp->wait_status = -1;
 	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;
+	smp->event_syscall = -1;
 	if ((rc = run_io_open(io, report_fd)) < 0) {
 		set_reason(smp, "could not create a pipe: %s", strerror(-rc));
 		goto out;
@@ -468,6 +477,7 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 		goto out;
 	}
 	pcost_child_add(io->pid);
+	smp->pid = io->pid;
 	close(io->ep[1]);
 	io->ep[1] = -1;
 	if (io->rp[1] >= 0) {
@@ -565,15 +575,20 @@ static bool has_ok_run(const struct pcost_config *c)
 	return false;
 }
 
-/* pcost_run_once under --timeout, or under the default limit of a hung monitor. */
+/*
+ * pcost_run_once under --timeout, or under the default limit of a hung
+ * monitor; started on cpu_mask (0: --cpu's).
+ */
 static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		       const struct pcost_launch *l, struct pcost_run_sample *smp, char *unit,
-		       size_t unitlen)
+		       size_t unitlen, uint64_t cpu_mask)
 {
 	struct pcost_runner_opts o = r->opts;
 	bool dflt = o.timeout_s <= 0;
 	int rc;
 
+	if (cpu_mask)
+		o.cpu_mask = cpu_mask;
 	if (dflt)
 		o.timeout_s = hang_limit_s(r, sl);
 	rc = pcost_run_once(l, &o, sl->t.report_fd, smp, unit, unitlen);
@@ -581,6 +596,25 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		set_reason(smp, "hung: killed after %.1f s (%d x the plain run's median + %d s; "
 				"--timeout sets the limit)", o.timeout_s, PCOST_HANG_FACTOR,
 			   PCOST_HANG_GRACE_S);
+	return rc;
+}
+
+/*
+ * start() with probecost itself on mask (0: as it is) for the moment, so the
+ * helper processes an attach monitor forks inherit it; ours is put back.
+ */
+static int start_placed(struct pcost_monitor *m, uint64_t mask, pcost_ns timeout_ns, char *err,
+			size_t len)
+{
+	cpu_set_t saved;
+	bool pin = mask && sched_getaffinity(0, sizeof(saved), &saved) == 0;
+	int rc;
+
+	if (pin)
+		pcost_pin_mask(mask);
+	rc = m->ops->start(m, timeout_ns, err, len);
+	if (pin)
+		sched_setaffinity(0, sizeof(saved), &saved);
 	return rc;
 }
 
@@ -594,6 +628,8 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	struct pcost_launch l;
 	char unit[32] = "", err[160] = "";
 	int rc = 0, started = -1;
+	bool placed = sl->t.monitor_cpu_mask && r->opts.cpu_mask;
+	uint64_t spawn_mask = 0;
 
 	memset(&smp, 0, sizeof(smp));
 	smp.block = block;
@@ -601,16 +637,27 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	smp.warmup = warmup;
 	smp.scale = sl->t.scale;
 	smp.monitor_events = -1;
+	smp.event_syscall = -1;
 	m->note[0] = 0;
 	pcost_launch_init(&l, sl->argv);
 	if (m->ops->wrap && (rc = m->ops->wrap(m, &l)) < 0) {
 		set_reason(&smp, "monitor %s could not wrap the command: %s", m->name, strerror(-rc));
 		goto record;
 	}
+	if (placed) {
+		/* The tracer starts on its CPUs; the workload moves itself to opts.cpu_mask. */
+		char cpus[256];
+
+		pcost_format_cpumask(r->opts.cpu_mask, cpus, sizeof(cpus));
+		pcost_launch_setenv(&l, PCOST_WORKLOAD_CPUS_ENV, cpus);
+		if (m->ops->wrap)
+			spawn_mask = sl->t.monitor_cpu_mask;
+	}
 	if (m->ops->start) {
 		pcost_ns to = (pcost_ns)((r->opts.ready_timeout_s > 0 ? r->opts.ready_timeout_s : 10) * 1e9);
 
-		started = m->ops->start(m, to, err, sizeof(err));
+		started = start_placed(m, placed ? sl->t.monitor_cpu_mask : 0, to, err,
+				       sizeof(err));
 		if (started < 0) {
 			if (started == -EINTR || pcost_interrupted)
 				set_reason(&smp, "interrupted");
@@ -624,7 +671,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 		}
 	}
 	pcost_cpu_times_read(r->opts.cpu_mask, &cpu0);
-	rc = run_limited(r, sl, &l, &smp, unit, sizeof(unit));
+	rc = run_limited(r, sl, &l, &smp, unit, sizeof(unit), spawn_mask);
 	pcost_cpu_times_read(r->opts.cpu_mask, &cpu1);
 	pcost_busy_fill(&cpu0, &cpu1, &smp);
 stop:

@@ -69,6 +69,14 @@ struct pcost_target {
 	double scale;		/* recorded in each sample (1 without --scale) */
 	int64_t events;		/* --events for a user's command; -1: from the workload's report */
 	bool report_fd;		/* give it PROBECOST_REPORT_FD and parse the line it writes */
+	uint32_t threads;	/* recorded in the configuration (run --threads); 0: not varied */
+	const char *placement;	/* recorded (run --placement): "same", "split"; NULL */
+	/*
+	 * Where the monitor's own processes run (0: where the workload runs,
+	 * opts.cpu_mask).  The monitor is started on these CPUs and a built-in
+	 * workload moves itself to opts.cpu_mask (PROBECOST_WORKLOAD_CPUS).
+	 */
+	uint64_t monitor_cpu_mask;
 };
 
 struct pcost_runner_slot;
@@ -115,6 +123,9 @@ void pcost_runner_release(struct pcost_runner *r);
  */
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
 		   bool report_fd, struct pcost_run_sample *sample, char *unit, size_t unitlen);
+
+/* The variable a built-in workload reads to pin itself: a CPU list ("0", "0,2"). */
+#define PCOST_WORKLOAD_CPUS_ENV "PROBECOST_WORKLOAD_CPUS"
 
 /* Absolute path of the running probecost binary (readlink /proc/self/exe, read once). */
 const char *pcost_self_exe(void);

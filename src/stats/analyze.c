@@ -138,7 +138,9 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 {
 	uint64_t *ev = xcalloc(c->nsamples + 1, sizeof(uint64_t));
 	int64_t *mev = xcalloc(c->nsamples + 1, sizeof(int64_t));
-	size_t nev = 0, nmev = 0, nbusy = 0;
+	int64_t *lost = xcalloc(c->nsamples + 1, sizeof(int64_t));
+	bool comparable = c->unit && !strcmp(c->unit, "syscall");
+	size_t nev = 0, nmev = 0, nbusy = 0, nlost = 0;
 	double other = 0, steal = 0;
 
 	for (size_t k = 0; k < c->nsamples; k++) {
@@ -150,6 +152,8 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 			ev[nev++] = x->events;
 		if (x->monitor_events >= 0)
 			mev[nmev++] = x->monitor_events;
+		if (x->monitor_events >= 0 && x->events && comparable)
+			lost[nlost++] = (int64_t)x->events - x->monitor_events;
 		if (x->has_busy) {
 			other += (double)x->other_cpu_ns;
 			steal += (double)x->steal_ns;
@@ -167,6 +171,13 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 		qsort(mev, nmev, sizeof(*mev), cmp_i64);
 		st->monitor_events = mev[nmev / 2];
 	}
+	st->has_lost = nlost > 0;
+	if (nlost) {
+		/* The lower median: with the upper median of the counts above, seen + lost = made. */
+		qsort(lost, nlost, sizeof(*lost), cmp_i64);
+		st->lost_events = lost[(nlost - 1) / 2];
+	}
+	free(lost);
 	st->other_cpu_ns = nbusy ? other / (double)nbusy : NAN;
 	st->steal_ns = nbusy ? steal / (double)nbusy : NAN;
 	free(ev);

@@ -42,6 +42,13 @@ struct pcost_config_stats {
 	uint64_t events;		/* events per run (median of reports / --events); 0 unknown */
 	int64_t monitor_events;		/* what the monitor counted (median), -1 unknown */
 	/*
+	 * Events made minus events the monitor saw (median over runs), when both
+	 * count the same thing: the workload's unit is "syscall" and the monitor
+	 * counted syscalls.  has_lost false: not counted.
+	 */
+	bool has_lost;
+	int64_t lost_events;
+	/*
 	 * Two costs.  per event: the timed-region difference / events where the
 	 * workload times itself, else the --scale fit's slope; fixed: the
 	 * whole-run extra minus per event x events (timed region), else the fit's

@@ -21,7 +21,8 @@ static bool same(const char *x, const char *y)
 static bool cfg_match(const struct pcost_config *x, const struct pcost_config *y)
 {
 	return same(x->workload, y->workload) && same(x->workload_args, y->workload_args) &&
-	       same(x->monitor, y->monitor) && same(x->variant, y->variant);
+	       same(x->monitor, y->monitor) && same(x->variant, y->variant) &&
+	       same(x->placement, y->placement) && x->threads == y->threads;
 }
 
 static bool series_match(const struct pcost_counter_series *x, const struct pcost_counter_series *y)
@@ -32,9 +33,10 @@ static bool series_match(const struct pcost_counter_series *x, const struct pcos
 
 static char *cfg_name(const struct pcost_config *c)
 {
-	return xasprintf("%s%s%s / %s%s%s", c->workload ? c->workload : "?",
+	return xasprintf("%s%s%s / %s%s%s%s%s", c->workload ? c->workload : "?",
 			 c->workload_args && *c->workload_args ? " " : "",
 			 c->workload_args ? c->workload_args : "", c->monitor ? c->monitor : "?",
+			 c->placement ? ", " : "", c->placement ? c->placement : "",
 			 c->variant ? " / " : "", c->variant ? c->variant : "");
 }
 

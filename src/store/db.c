@@ -74,6 +74,9 @@ static const char *const migrations[] = {
 	/* 2 -> 3: how busy the machine was around each run (NULL: not recorded) */
 	"ALTER TABLE run_sample ADD COLUMN other_cpu_ns INTEGER;"
 	"ALTER TABLE run_sample ADD COLUMN steal_ns INTEGER;",
+	/* 3 -> 4: run --threads and --placement (0 and NULL where not varied) */
+	"ALTER TABLE config ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE config ADD COLUMN placement TEXT;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");

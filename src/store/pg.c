@@ -25,7 +25,7 @@
  * BLOB -> bytea; session.id is an identity column, so ids are unique across
  * every writer.  A later schema adds a migration step here with SQLite's.
  */
-_Static_assert(PCOST_DB_SCHEMA_VERSION == 3, "add the PostgreSQL migration of the new schema");
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 4, "add the PostgreSQL migration of the new schema");
 static const char pg_schema[] =
 	"CREATE TABLE probecost_schema (version integer NOT NULL);"
 	"CREATE TABLE session ("
@@ -43,6 +43,7 @@ static const char pg_schema[] =
 	"  idx bigint NOT NULL,"
 	"  workload text, workload_args text, monitor text, variant text, unit text,"
 	"  expected_events bigint NOT NULL,"
+	"  threads bigint NOT NULL DEFAULT 0, placement text,"	/* 0, NULL: not varied */
 	"  PRIMARY KEY (session_id, idx));"
 	"CREATE TABLE run_sample ("
 	"  session_id bigint NOT NULL, config_idx bigint NOT NULL, seq bigint NOT NULL,"
@@ -67,13 +68,17 @@ static const char pg_schema[] =
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
-	"INSERT INTO probecost_schema VALUES (3);";
+	"INSERT INTO probecost_schema VALUES (4);";
 
 /* From version N (index) to N + 1, for stores made by an older probecost; as SQLite's. */
 static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 	[2] = "ALTER TABLE run_sample ADD COLUMN other_cpu_ns bigint;"
 	      "ALTER TABLE run_sample ADD COLUMN steal_ns bigint;"
 	      "INSERT INTO probecost_schema VALUES (3);",
+	/* run --threads and --placement (0 and NULL where not varied) */
+	[3] = "ALTER TABLE config ADD COLUMN threads bigint NOT NULL DEFAULT 0;"
+	      "ALTER TABLE config ADD COLUMN placement text;"
+	      "INSERT INTO probecost_schema VALUES (4);",
 };
 
 /* ---- URLs ------------------------------------------------------------------ */

@@ -97,8 +97,8 @@ static int insert_session(struct pg_db *p, const struct pcost_session *s)
 static int insert_config(struct pg_db *p, const struct pcost_session *s, size_t i)
 {
 	static const char sql[] = "INSERT INTO config (session_id, idx, workload, workload_args,"
-				  " monitor, variant, unit, expected_events)"
-				  " VALUES ($1,$2,$3,$4,$5,$6,$7,$8)";
+				  " monitor, variant, unit, expected_events, threads, placement)"
+				  " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)";
 	const struct pcost_config *c = &s->configs[i];
 	struct pg_params a = { 0 };
 
@@ -110,6 +110,8 @@ static int insert_config(struct pg_db *p, const struct pcost_session *s, size_t 
 	par_text(&a, c->variant);
 	par_text(&a, c->unit);
 	par_i64(&a, c->expected_events);
+	par_i64(&a, c->threads);
+	par_text(&a, c->placement);
 	return pg_put(p, sql, &a);
 }
 
@@ -314,7 +316,8 @@ static int load_configs(struct pg_db *p, struct pcost_session *s)
 	PGresult *r = NULL;
 	int rc = select_of(p,
 			   "SELECT idx, workload, workload_args, monitor, variant, unit,"
-			   " expected_events FROM config WHERE session_id = $1 ORDER BY idx",
+			   " expected_events, threads, placement FROM config WHERE session_id = $1"
+			   " ORDER BY idx",
 			   s->id, &r);
 
 	if (rc)
@@ -332,6 +335,8 @@ static int load_configs(struct pg_db *p, struct pcost_session *s)
 		c = pcost_session_add_config(s, get_text(r, k, 1), get_text(r, k, 2),
 					     get_text(r, k, 3), get_text(r, k, 4), get_text(r, k, 5));
 		c->expected_events = get_i64(r, k, 6);
+		c->threads = (uint32_t)get_i64(r, k, 7);
+		c->placement = dup_text(r, k, 8);
 	}
 	PQclear(r);
 	return rc;

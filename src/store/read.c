@@ -69,7 +69,8 @@ static int load_configs(struct pcost_db *db, struct pcost_session *s)
 
 	if ((rc = pcost_db_prepare(db,
 				   "SELECT idx, workload, workload_args, monitor, variant, unit,"
-				   " expected_events FROM config WHERE session_id = ? ORDER BY idx",
+				   " expected_events, threads, placement FROM config"
+				   " WHERE session_id = ? ORDER BY idx",
 				   &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
@@ -88,6 +89,9 @@ static int load_configs(struct pcost_db *db, struct pcost_session *s)
 					     (const char *)sqlite3_column_text(st, 4),
 					     (const char *)sqlite3_column_text(st, 5));
 		c->expected_events = sqlite3_column_int64(st, 6);
+		c->threads = (uint32_t)sqlite3_column_int64(st, 7);
+		if (sqlite3_column_type(st, 8) != SQLITE_NULL)
+			c->placement = xstrdup((const char *)sqlite3_column_text(st, 8));
 	}
 	sqlite3_finalize(st);
 	return rc;

@@ -139,6 +139,10 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 		add_str(co, "variant", c->variant);
 		add_str(co, "unit", c->unit);
 		add_num(co, "expected_events", (double)c->expected_events);
+		if (c->threads)
+			add_num(co, "threads", c->threads);
+		if (c->placement)
+			add_str(co, "placement", c->placement);
 		samples = cJSON_AddArrayToObject(co, "samples");
 		for (size_t j = 0; j < c->nsamples; j++)
 			cJSON_AddItemToArray(samples, sample_to_json(&c->samples[j]));
@@ -405,25 +409,35 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 
 static const char *const config_keys[] = {
 	"workload", "workload_args", "monitor", "variant", "unit", "expected_events", "samples",
+	/* optional (run --threads, --placement) */
+	"threads", "placement",
 };
+#define CONFIG_KEYS_REQUIRED 7
 
 static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s)
 {
-	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL;
+	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL, *place = NULL;
 	const cJSON *arr, *e;
 	struct pcost_config *c;
 	size_t n, j = 0;
 	double d;
 	int rc;
 
-	if ((rc = check_members(r, o, config_keys, ARRAY_SIZE(config_keys))))
+	double threads = 0;
+
+	if ((rc = check_members_opt(r, o, config_keys, ARRAY_SIZE(config_keys),
+				    CONFIG_KEYS_REQUIRED)))
 		return rc;
 	if ((rc = get_str(r, o, "workload", MAX_NAME_LEN, false, &wl)) ||
 	    (rc = get_str(r, o, "workload_args", MAX_ARGV_LEN, true, &args)) ||
 	    (rc = get_str(r, o, "monitor", MAX_NAME_LEN, false, &mon)) ||
 	    (rc = get_str(r, o, "variant", MAX_NAME_LEN, true, &var)) ||
 	    (rc = get_str(r, o, "unit", MAX_NAME_LEN, true, &unit)) ||
-	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)))
+	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)) ||
+	    (cJSON_HasObjectItem(o, "threads") &&
+	     (rc = get_int(r, o, "threads", 0, 1 << 20, &threads))) ||
+	    (cJSON_HasObjectItem(o, "placement") &&
+	     (rc = get_str(r, o, "placement", MAX_NAME_LEN, true, &place))))
 		goto out;
 	arr = get_array(r, o, "samples", MAX_SAMPLES, &n);
 	if (!arr) {
@@ -432,6 +446,9 @@ static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s
 	}
 	c = pcost_session_add_config(s, wl, args, mon, var, unit);
 	c->expected_events = (int64_t)d;
+	c->threads = (uint32_t)threads;
+	c->placement = place;
+	place = NULL;
 	c->samples = xcalloc(n ? n : 1, sizeof(*c->samples));
 	c->cap = n ? n : 1;
 	cJSON_ArrayForEach(e, arr) {
@@ -447,6 +464,7 @@ out:
 	free(mon);
 	free(var);
 	free(unit);
+	free(place);
 	return rc;
 }
 

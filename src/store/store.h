@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * src/store/: where sessions last.  The SQLite store (db.c, read.c, write.c),
+ * the PostgreSQL store a --db postgresql:// URL selects (pg.c, pg_rows.c),
  * the sink measuring commands write through (sink.c), the session <-> JSON
  * form of export and import (session_json.c, import.c).  This is the one
- * public header of the folder; db_internal.h is private to it.
+ * public header of the folder; backend.h (the ops table db.c dispatches
+ * through), db_internal.h and pg_internal.h are private to it.
  *
  * Measuring commands use the sink, in this order:
  *   pcost_sink_begin(s, db, no_store)   after options are parsed, before measuring
@@ -48,7 +50,7 @@ void pcost_sink_end(struct pcost_session *s);
 bool pcost_sink_lost(void);
 
 /* Schema version this probecost writes (PRAGMA user_version). */
-#define PCOST_DB_SCHEMA_VERSION 3
+#define PCOST_DB_SCHEMA_VERSION 4
 
 struct pcost_db;
 
@@ -70,6 +72,9 @@ enum pcost_db_mode {
  * schema is migrated in one transaction (WRITE and READ both: reading an old
  * file needs its new columns).  Returns 0, -ENOENT (READ, no such file),
  * -EROFS, -EPROTO (newer schema), -EBADMSG (not ours / corrupt) or -EIO.
+ * A postgresql:// or postgres:// path is a server's database instead (err
+ * names it with its password masked): also -EINVAL (a malformed URL),
+ * -EKEYREJECTED (log-in refused), -ENXIO (no such database) or -ECONNREFUSED.
  */
 int pcost_db_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
 		  size_t errlen);

@@ -87,7 +87,8 @@ static int insert_config_row(struct pcost_db *db, const struct pcost_session *s,
 {
 	/* OR IGNORE: the sink may flush a configuration before its first sample. */
 	static const char sql[] = "INSERT OR IGNORE INTO config (session_id, idx, workload, workload_args,"
-				  " monitor, variant, unit, expected_events) VALUES (?,?,?,?,?,?,?,?)";
+				  " monitor, variant, unit, expected_events, threads, placement)"
+				  " VALUES (?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
 	int rc;
@@ -102,6 +103,8 @@ static int insert_config_row(struct pcost_db *db, const struct pcost_session *s,
 	bind_text(st, 6, c->variant);
 	bind_text(st, 7, c->unit);
 	sqlite3_bind_int64(st, 8, c->expected_events);
+	sqlite3_bind_int64(st, 9, c->threads);
+	bind_text(st, 10, c->placement);
 	rc = step_done(db, st, "could not write to the store");
 	sqlite3_finalize(st);
 	return rc;

@@ -9,7 +9,7 @@ if ! command -v jq >/dev/null; then
 	skip "jq not installed (the completion reads probecost list --format json with it)"
 	done_testing
 fi
-plan 26
+plan 28
 # shellcheck source=../../completion/probecost.bash
 . completion/probecost.bash
 
@@ -46,6 +46,10 @@ is "$(comp run -m delay :)" "ns=" "run -m delay: offers the delay monitor's key"
 is "$(comp counters --interfaces perf-read,perf-g)" "perf-read,perf-group" "counters --interfaces completes the last item of a list"
 is "$(comp probes --via '')" "$(names probes)" "probes --via offers every probe arming method"
 is "$(comp probes --variants plain,vol)" "plain,volatile plain,volatile-sem" "probes --variants offers the stanford builds"
+wl=$(comp probes --workload '')
+like "$wl" '(^| )stanford( |$)' "probes --workload offers stanford ($wl)"
+is "$(comm -23 <(printf '%s\n' $wl) <(printf '%s\n' $(names workloads) | sort) | tr '\n' ' ')" "" \
+	"and only workloads list knows"
 is "$(comp report --format '')" "$("$PROBECOST" report --help | grep -owE 'text|json|csv|markdown|html' | sort -u | words)" \
 	"report --format offers the formats report --help names"
 is "$(comp workload pipe mode = '')" "process thread" "workload pipe mode= offers its choices"

@@ -302,7 +302,7 @@ static void test_refusals(void **st)
 	raw_sql("CREATE TABLE session (id INTEGER PRIMARY KEY); PRAGMA application_id = 1885565812;"
 		" PRAGMA user_version = 99");
 	assert_int_equal(pcost_db_open(path, PCOST_DB_WRITE, &db, err, sizeof(err)), -EPROTO);
-	assert_non_null(strstr(err, "schema version 99, newer than this probecost reads (3)"));
+	assert_non_null(strstr(err, "schema version 99, newer than this probecost reads (4)"));
 	assert_null(db);
 	/* Another program's database. */
 	fresh_file();
