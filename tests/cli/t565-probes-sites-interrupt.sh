@@ -26,8 +26,9 @@ start() { # start METHODS: an armed session in the background, $pid
 	for i in $(seq 100); do ours_ev | grep -q pcost_ && break; sleep 0.1; done
 }
 start $via
-armed=$(ours_ev | grep -c '^r:')
-sleep 1
+# Configurations are armed one at a time: wait (up to 30 s, slow under ASan) for a return probe's turn.
+armed=0
+for i in $(seq 300); do armed=$(ours_ev | grep -c '^r:'); [ "$armed" -gt 0 ] && break; sleep 0.1; done
 kill -INT $pid; wait $pid; rc=$?
 ok $([ "$armed" -gt 0 ]; echo $?) "$armed return probes were registered (r: events)"
 ok $([ "$(ours_ev)" = "$before_ev" ] && [ "$(ours_in)" = "$before_in" ]; echo $?) \
