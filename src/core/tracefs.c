@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <linux/bpf.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,43 @@ static bool is_probecost(int pid)
 	exe[n] = 0;
 	base = strrchr(exe, '/');
 	return !strncmp(base ? base + 1 : exe, "probecost", 9);
+}
+
+/*
+ * Instances named by a probecost that is gone (probecost-PID, pcost_PID_N with
+ * no such process): disable their events and remove them.  The journal undoes
+ * what a killed probecost left; this catches instances whose journal is lost.
+ */
+int pcost_tracefs_reap_dead_instances(void)
+{
+	DIR *d = opendir(PCOST_TRACEFS "/instances");
+	struct dirent *e;
+	int removed = 0;
+
+	while (d && (e = readdir(d))) {
+		char path[PATH_MAX];
+		int pid = 0;
+		int fd;
+
+		if ((sscanf(e->d_name, "probecost-%d", &pid) != 1 &&
+		     sscanf(e->d_name, "pcost_%d_", &pid) != 1) ||
+		    pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), PCOST_TRACEFS "/instances/%s/events/enable", e->d_name);
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd >= 0) {
+			if (write(fd, "0", 1) < 0) {
+				/* rmdir below disables what is left anyway */
+			}
+			close(fd);
+		}
+		snprintf(path, sizeof(path), PCOST_TRACEFS "/instances/%s", e->d_name);
+		if (!rmdir(path))
+			removed++;
+	}
+	if (d)
+		closedir(d);
+	return removed;
 }
 
 /* A tracefs name probecost gives (probecost-PID, pcost_PID_N) of a live probecost? */

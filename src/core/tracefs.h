@@ -34,6 +34,9 @@ bool pcost_tracefs_usable(const char *file, bool write, char *why, size_t len);
  * is mounted, and if not, unmount whatever gets mounted there before exit. */
 void pcost_tracefs_begin(void);
 
+/* Remove instances of probecosts that are gone (probecost-PID, pcost_PID_N); how many. */
+int pcost_tracefs_reap_dead_instances(void);
+
 /* Mount tracefs when it is not (root only).  0, or -errno and a line in why. */
 int pcost_tracefs_mount(char *why, size_t len);
 

@@ -64,30 +64,6 @@ static void tp_undo(void *arg)
 	rmdir(t->inst);
 }
 
-/* Instances left by a probecost killed outright (SIGKILL: no undo ran): probecost-PID, PID gone. */
-static void reap_stale(void)
-{
-	DIR *d = opendir(TRACEFS "/instances");
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char path[PATH_MAX];
-		int pid;
-
-		if (sscanf(e->d_name, "probecost-%d", &pid) != 1 || pid <= 0 || !kill(pid, 0) ||
-		    errno != ESRCH)
-			continue;
-		snprintf(path, sizeof(path), TRACEFS "/instances/%s/events/raw_syscalls/enable",
-			 e->d_name);
-		write_str(path, "0");
-		snprintf(path, sizeof(path), TRACEFS "/instances/%s", e->d_name);
-		rmdir(path);
-	}
-	closedir(d);
-}
-
 static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
@@ -99,7 +75,7 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 		return 0;
 	if ((rc = pcost_tracefs_mount(err, len)) < 0)
 		return rc;
-	reap_stale();
+	pcost_tracefs_reap_dead_instances();
 	snprintf(t->inst, sizeof(t->inst), TRACEFS "/instances/probecost-%d", (int)getpid());
 	snprintf(t->enable, sizeof(t->enable), "%s/events/raw_syscalls/enable", t->inst);
 	if (mkdir(t->inst, 0700) < 0 && errno != EEXIST) {

@@ -321,7 +321,7 @@ int pcost_probe_ftrace_reap_stale(void)
 			removed++;
 	}
 	fclose(f);
-	return removed;
+	return removed + pcost_tracefs_reap_dead_instances();
 }
 
 static const struct pcost_monitor_ops ftrace_ops = {
