@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* test_sdt_stanford: the stanford kernels are right and their hit counts exact and variant-blind. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -41,6 +43,43 @@ static void variants_agree(void **state)
 	assert_int_equal(hits[PCOST_SK_PERM], 0);
 }
 
+struct concurrent {
+	int v, rc;
+	uint64_t hits[PCOST_SK_N];
+};
+
+static void *run_variant(void *arg)
+{
+	struct concurrent *c = arg;
+
+	c->rc = pcost_stanford_run(c->v, (1u << PCOST_SK_N) - 1, 3, c->hits);
+	return NULL;
+}
+
+/*
+ * Threads running the kernels at once each get their own data and counts:
+ * every self-check passes and every thread counts exactly one run's hits
+ * (with shared data, they would overwrite each other's arrays and counters).
+ */
+static void concurrent_runs(void **state)
+{
+	struct concurrent c[4];
+	pthread_t t[4];
+	uint64_t ref[PCOST_SK_N];
+
+	(void)state;
+	assert_int_equal(pcost_stanford_run(0, (1u << PCOST_SK_N) - 1, 3, ref), -1);
+	for (int i = 0; i < 4; i++) {
+		c[i] = (struct concurrent){ .v = i % 2 ? 1 : 4 };
+		assert_int_equal(pthread_create(&t[i], NULL, run_variant, &c[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(c[i].rc, -1);
+		assert_memory_equal(c[i].hits, ref, sizeof(ref));
+	}
+}
+
 static void names(void **state)
 {
 	(void)state;
@@ -56,6 +95,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(closed_form_counts),
 		cmocka_unit_test(variants_agree),
+		cmocka_unit_test(concurrent_runs),
 		cmocka_unit_test(names),
 	};
 

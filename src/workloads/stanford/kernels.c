@@ -4,9 +4,15 @@
  * after Hennessy's Stanford benchmark (as in seed 002), plus an iterative
  * radix-2 fft; one SDT probe per hot path.  Built once per variant
  * (-DSTANFORD_VARIANT_<v>, see mk/probes.mk); never compiled plain.
+ *
+ * Stanford's globals live in one struct per call of the entry point (struct
+ * sk, reached through a pointer every kernel takes), so threads running the
+ * kernels at once each work on their own data and count their own hits.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "workloads/stanford/kernels.h"
@@ -107,32 +113,60 @@
 #define ENTRY_FN ENTRY
 #endif
 
-/* Every site counts itself, in every variant: the exact number of hits. */
-static uint64_t hits[PCOST_SK_N];
+#define TOWER_DISCS 14
+#define ROWSIZE 40
+#define PZ_SIZE 511
+#define PZ_CLASSMAX 3
+#define PZ_TYPEMAX 12
+#define PZ_D 8
+#define SORTELEMENTS 5000
+#define SRTELEMENTS 500
+#define FFT_N 256
+#define FFT_LOG2N 8
+
+struct node {
+	struct node *left, *right;
+	int val;
+};
+
+/* What Stanford keeps in globals, one per run of the kernels (about 200 KB). */
+struct sk {
+	uint64_t hits[PCOST_SK_N];	/* every site counts itself: the exact number of hits */
+	volatile long sink;		/* results land here so the compiler cannot drop the work */
+	long seed;			/* Stanford's Rand() */
+	int permarray[11];		/* perm */
+	unsigned pctr;
+	int stack[4][TOWER_DISCS + 1], top[4]; /* towers */
+	long movesdone;
+	int tower_bad;
+	int ima[ROWSIZE + 1][ROWSIZE + 1], imb[ROWSIZE + 1][ROWSIZE + 1],
+		imr[ROWSIZE + 1][ROWSIZE + 1]; /* intmm */
+	int piececount[PZ_CLASSMAX + 1], class_[PZ_TYPEMAX + 1], piecemax[PZ_TYPEMAX + 1];
+	int puzzl[PZ_SIZE + 1], p[PZ_TYPEMAX + 1][PZ_SIZE + 1], kount; /* puzzle */
+	int sortlist[SORTELEMENTS + 1], biggest, littlest; /* quick, bubble, tree */
+	struct node pool[SORTELEMENTS + 1];
+	int npool;
+	double zr[FFT_N], zi[FFT_N], orig[FFT_N], wr[FFT_N / 2], wi[FFT_N / 2]; /* fft */
+};
+
 #define SITE(U, l, a, b)                                                                           \
 	do {                                                                                       \
-		hits[PCOST_SK_##U]++;                                                              \
+		s->hits[PCOST_SK_##U]++;                                                           \
 		PROBE(U, l, a, b);                                                                 \
 	} while (0)
 
-/* Results land here so the compiler cannot drop the work. */
-static volatile long sink;
-
 /* Stanford's Rand(): a 16-bit LCG, seeded 74755. */
-static long seed;
-static void initrand(void)
+static void initrand(struct sk *s)
 {
-	seed = 74755L;
+	s->seed = 74755L;
 }
-static int rand16(void)
+static int rand16(struct sk *s)
 {
-	seed = (seed * 1309L + 13849L) & 65535L;
-	return (int)seed;
+	s->seed = (s->seed * 1309L + 13849L) & 65535L;
+	return (int)s->seed;
 }
 
 /* ---- perm: recursive permutations of 7 elements, 5 times (43300 calls) ---- */
-static int permarray[11];
-static unsigned pctr;
 
 static void swap_int(int *a, int *b)
 {
@@ -142,79 +176,75 @@ static void swap_int(int *a, int *b)
 	*b = t;
 }
 
-static void permute(int n)
+static void permute(struct sk *s, int n)
 {
-	SITE(PERM, perm, n, pctr);
-	pctr++;
+	SITE(PERM, perm, n, s->pctr);
+	s->pctr++;
 	if (n != 1) {
-		permute(n - 1);
+		permute(s, n - 1);
 		for (int k = n - 1; k >= 1; k--) {
-			swap_int(&permarray[n], &permarray[k]);
-			permute(n - 1);
-			swap_int(&permarray[n], &permarray[k]);
+			swap_int(&s->permarray[n], &s->permarray[k]);
+			permute(s, n - 1);
+			swap_int(&s->permarray[n], &s->permarray[k]);
 		}
 	}
 }
 
-static int perm(void)
+static int perm(struct sk *s)
 {
-	pctr = 0;
+	s->pctr = 0;
 	for (int i = 1; i <= 5; i++) {
 		for (int j = 1; j <= 7; j++)
-			permarray[j] = j - 1;
-		permute(7);
+			s->permarray[j] = j - 1;
+		permute(s, 7);
 	}
-	return pctr == 43300;
+	return s->pctr == 43300;
 }
 
 /* ---- towers: hanoi with 14 discs on three array stacks (16383 moves) ---- */
-#define TOWER_DISCS 14
-static int stack_[4][TOWER_DISCS + 1], top_[4];
-static long movesdone;
-static int tower_bad;
-
-static void move(int from, int to)
+static void move(struct sk *s, int from, int to)
 {
 	int disc;
 
 	SITE(TOWERS, towers, from, to);
-	if (top_[from] == 0) {
-		tower_bad = 1;
+	if (s->top[from] == 0) {
+		s->tower_bad = 1;
 		return;
 	}
-	disc = stack_[from][--top_[from]];
-	if (top_[to] && stack_[to][top_[to] - 1] < disc)
-		tower_bad = 1;
-	stack_[to][top_[to]++] = disc;
-	movesdone++;
+	disc = s->stack[from][--s->top[from]];
+	if (s->top[to] && s->stack[to][s->top[to] - 1] < disc)
+		s->tower_bad = 1;
+	s->stack[to][s->top[to]++] = disc;
+	s->movesdone++;
 }
 
-static void tower(int i, int j, int k)
+static void tower(struct sk *s, int i, int j, int k)
 {
 	if (k == 1) {
-		move(i, j);
+		move(s, i, j);
 	} else {
 		int other = 6 - i - j;
 
-		tower(i, other, k - 1);
-		move(i, j);
-		tower(other, j, k - 1);
+		tower(s, i, other, k - 1);
+		move(s, i, j);
+		tower(s, other, j, k - 1);
 	}
 }
 
-static int towers(void)
+static int towers(struct sk *s)
 {
-	memset(top_, 0, sizeof(top_));
+	memset(s->top, 0, sizeof(s->top));
 	for (int d = TOWER_DISCS; d >= 1; d--)
-		stack_[1][top_[1]++] = d;
-	movesdone = 0;
-	tower_bad = 0;
-	tower(1, 2, TOWER_DISCS);
-	return !tower_bad && movesdone == (1L << TOWER_DISCS) - 1 && top_[2] == TOWER_DISCS;
+		s->stack[1][s->top[1]++] = d;
+	s->movesdone = 0;
+	s->tower_bad = 0;
+	tower(s, 1, 2, TOWER_DISCS);
+	return !s->tower_bad && s->movesdone == (1L << TOWER_DISCS) - 1 &&
+	       s->top[2] == TOWER_DISCS;
 }
 
 /* ---- queens: first solution of 8 queens, 50 times ---- */
-static void try_(int i, int *q, int a[], int b[], int c[], int x[])
+static void try_(struct sk *s, int i, int *q, int a[], int b[], int c[], int x[])
 {
 	int j = 0;
 
@@ -229,7 +259,7 @@ static void try_(int i, int *q, int a[], int b[], int c[], int x[])
 			a[i + j] = 0;
 			c[i - j + 7] = 0;
 			if (i < 8) {
-				try_(i + 1, q, a, b, c, x);
+				try_(s, i + 1, q, a, b, c, x);
 				if (!*q) {
 					b[j] = 1;
 					a[i + j] = 1;
@@ -242,7 +272,7 @@ static void try_(int i, int *q, int a[], int b[], int c[], int x[])
 	}
 }
 
-static int queens(void)
+static int queens(struct sk *s)
 {
 	for (int n = 1; n <= 50; n++) {
 		int a[17] = { 0 }, b[17] = { 0 }, c[15] = { 0 }, x[9] = { 0 }, q;
@@ -256,7 +286,7 @@ static int queens(void)
 				c[i + 7] = 1;
 		}
 		/* Stanford passes (b, a, c): columns indexed by j, diagonals by i+j. */
-		try_(1, &q, b, a, c, x);
+		try_(s, 1, &q, b, a, c, x);
 		if (!q)
 			return 0;
 	}
@@ -264,167 +294,148 @@ static int queens(void)
 }
 
 /* ---- intmm: 40x40 integer matrix multiply, one probe per inner product ---- */
-#define ROWSIZE 40
-static int ima[ROWSIZE + 1][ROWSIZE + 1], imb[ROWSIZE + 1][ROWSIZE + 1],
-	imr[ROWSIZE + 1][ROWSIZE + 1];
-
-static void innerproduct(int *result, int row, int column)
+static void innerproduct(struct sk *s, int *result, int row, int column)
 {
 	SITE(INTMM, intmm, row, column);
 	*result = 0;
 	for (int i = 1; i <= ROWSIZE; i++)
-		*result += ima[row][i] * imb[i][column];
+		*result += s->ima[row][i] * s->imb[i][column];
 }
 
-static int intmm(void)
+static int intmm(struct sk *s)
 {
 	long sum = 0;
 
-	initrand();
+	initrand(s);
 	for (int i = 1; i <= ROWSIZE; i++)
 		for (int j = 1; j <= ROWSIZE; j++)
-			ima[i][j] = rand16() % 120 - 60;
+			s->ima[i][j] = rand16(s) % 120 - 60;
 	for (int i = 1; i <= ROWSIZE; i++)
 		for (int j = 1; j <= ROWSIZE; j++)
-			imb[i][j] = rand16() % 120 - 60;
+			s->imb[i][j] = rand16(s) % 120 - 60;
 	for (int i = 1; i <= ROWSIZE; i++)
 		for (int j = 1; j <= ROWSIZE; j++) {
-			innerproduct(&imr[i][j], i, j);
-			sum += imr[i][j];
+			innerproduct(s, &s->imr[i][j], i, j);
+			sum += s->imr[i][j];
 		}
-	sink = sum;
+	s->sink = sum;
 	/* Check one cell the slow way. */
 	{
 		int r = 0;
 
 		for (int k = 1; k <= ROWSIZE; k++)
-			r += ima[7][k] * imb[k][13];
-		return r == imr[7][13];
+			r += s->ima[7][k] * s->imb[k][13];
+		return r == s->imr[7][13];
 	}
 }
 
 /* ---- puzzle: Forest Baskett's packing puzzle; Trial() runs 2005 times ---- */
-#define PZ_SIZE 511
-#define PZ_CLASSMAX 3
-#define PZ_TYPEMAX 12
-#define PZ_D 8
-static int piececount[PZ_CLASSMAX + 1], class_[PZ_TYPEMAX + 1], piecemax[PZ_TYPEMAX + 1];
-static int puzzl[PZ_SIZE + 1], p[PZ_TYPEMAX + 1][PZ_SIZE + 1], kount;
-
-static int fit(int i, int j)
+static int fit(const struct sk *s, int i, int j)
 {
-	for (int k = 0; k <= piecemax[i]; k++)
-		if (p[i][k] && puzzl[j + k])
+	for (int k = 0; k <= s->piecemax[i]; k++)
+		if (s->p[i][k] && s->puzzl[j + k])
 			return 0;
 	return 1;
 }
 
-static int place(int i, int j)
+static int place(struct sk *s, int i, int j)
 {
-	for (int k = 0; k <= piecemax[i]; k++)
-		if (p[i][k])
-			puzzl[j + k] = 1;
-	piececount[class_[i]]--;
+	for (int k = 0; k <= s->piecemax[i]; k++)
+		if (s->p[i][k])
+			s->puzzl[j + k] = 1;
+	s->piececount[s->class_[i]]--;
 	for (int k = j; k <= PZ_SIZE; k++)
-		if (!puzzl[k])
+		if (!s->puzzl[k])
 			return k;
 	return 0;
 }
 
-static void remove_(int i, int j)
+static void remove_(struct sk *s, int i, int j)
 {
-	for (int k = 0; k <= piecemax[i]; k++)
-		if (p[i][k])
-			puzzl[j + k] = 0;
-	piececount[class_[i]]++;
+	for (int k = 0; k <= s->piecemax[i]; k++)
+		if (s->p[i][k])
+			s->puzzl[j + k] = 0;
+	s->piececount[s->class_[i]]++;
 }
 
-static int trial(int j)
+static int trial(struct sk *s, int j)
 {
-	SITE(PUZZLE, puzzle, j, kount);
-	kount++;
+	SITE(PUZZLE, puzzle, j, s->kount);
+	s->kount++;
 	for (int i = 0; i <= PZ_TYPEMAX; i++) {
-		if (piececount[class_[i]] != 0 && fit(i, j)) {
-			int k = place(i, j);
+		if (s->piececount[s->class_[i]] != 0 && fit(s, i, j)) {
+			int k = place(s, i, j);
 
-			if (trial(k) || k == 0)
+			if (trial(s, k) || k == 0)
 				return 1;
-			remove_(i, j);
+			remove_(s, i, j);
 		}
 	}
 	return 0;
 }
 
 /* Piece `t` of class `cl` is an (x+1) x (y+1) x (z+1) box. */
-static void piece(int t, int cl, int x, int y, int z)
+static void piece(struct sk *s, int t, int cl, int x, int y, int z)
 {
 	for (int i = 0; i <= x; i++)
 		for (int j = 0; j <= y; j++)
 			for (int k = 0; k <= z; k++)
-				p[t][i + PZ_D * (j + PZ_D * k)] = 1;
-	class_[t] = cl;
-	piecemax[t] = x + PZ_D * y + PZ_D * PZ_D * z;
+				s->p[t][i + PZ_D * (j + PZ_D * k)] = 1;
+	s->class_[t] = cl;
+	s->piecemax[t] = x + PZ_D * y + PZ_D * PZ_D * z;
 }
 
-static int puzzle(void)
+static int puzzle(struct sk *s)
 {
+	/* Stanford's pieces: type, class and the box's extent in x, y, z. */
+	static const signed char pieces[PZ_TYPEMAX + 1][5] = {
+		{ 0, 0, 3, 1, 0 }, { 1, 0, 1, 0, 3 }, { 2, 0, 0, 3, 1 }, { 3, 0, 1, 3, 0 },
+		{ 4, 0, 3, 0, 1 }, { 5, 0, 0, 1, 3 }, { 6, 1, 2, 0, 0 }, { 7, 1, 0, 2, 0 },
+		{ 8, 1, 0, 0, 2 }, { 9, 2, 1, 1, 0 }, { 10, 2, 1, 0, 1 }, { 11, 2, 0, 1, 1 },
+		{ 12, 3, 1, 1, 1 },
+	};
 	int m, n;
 
 	for (m = 0; m <= PZ_SIZE; m++)
-		puzzl[m] = 1;
+		s->puzzl[m] = 1;
 	for (int i = 1; i <= 5; i++)
 		for (int j = 1; j <= 5; j++)
 			for (int k = 1; k <= 5; k++)
-				puzzl[i + PZ_D * (j + PZ_D * k)] = 0;
-	memset(p, 0, sizeof(p));
-	piece(0, 0, 3, 1, 0);
-	piece(1, 0, 1, 0, 3);
-	piece(2, 0, 0, 3, 1);
-	piece(3, 0, 1, 3, 0);
-	piece(4, 0, 3, 0, 1);
-	piece(5, 0, 0, 1, 3);
-	piece(6, 1, 2, 0, 0);
-	piece(7, 1, 0, 2, 0);
-	piece(8, 1, 0, 0, 2);
-	piece(9, 2, 1, 1, 0);
-	piece(10, 2, 1, 0, 1);
-	piece(11, 2, 0, 1, 1);
-	piece(12, 3, 1, 1, 1);
-	piececount[0] = 13;
-	piececount[1] = 3;
-	piececount[2] = 1;
-	piececount[3] = 1;
+				s->puzzl[i + PZ_D * (j + PZ_D * k)] = 0;
+	memset(s->p, 0, sizeof(s->p));
+	for (int t = 0; t <= PZ_TYPEMAX; t++)
+		piece(s, pieces[t][0], pieces[t][1], pieces[t][2], pieces[t][3], pieces[t][4]);
+	s->piececount[0] = 13;
+	s->piececount[1] = 3;
+	s->piececount[2] = 1;
+	s->piececount[3] = 1;
 	m = 1 + PZ_D * (1 + PZ_D * 1);
-	kount = 0;
-	if (!fit(0, m))
+	s->kount = 0;
+	if (!fit(s, 0, m))
 		return 0;
-	n = place(0, m);
-	return trial(n) && kount == 2005;
+	n = place(s, 0, m);
+	return trial(s, n) && s->kount == 2005;
 }
 
 /* ---- quick, bubble, tree: sorting Stanford's pseudo-random list ---- */
-#define SORTELEMENTS 5000
-#define SRTELEMENTS 500
-static int sortlist[SORTELEMENTS + 1], biggest, littlest;
-
-static void initarr(int n)
+static void initarr(struct sk *s, int n)
 {
-	initrand();
-	biggest = -100000;
-	littlest = 100000;
+	initrand(s);
+	s->biggest = -100000;
+	s->littlest = 100000;
 	for (int i = 1; i <= n; i++) {
-		long temp = rand16();
+		long temp = rand16(s);
 
 		/* Stanford's mapping of the 16-bit value into [-50000, 50000). */
-		sortlist[i] = (int)(temp - (temp / 100000L) * 100000L - 50000L);
-		if (sortlist[i] > biggest)
-			biggest = sortlist[i];
-		if (sortlist[i] < littlest)
-			littlest = sortlist[i];
+		s->sortlist[i] = (int)(temp - (temp / 100000L) * 100000L - 50000L);
+		if (s->sortlist[i] > s->biggest)
+			s->biggest = s->sortlist[i];
+		if (s->sortlist[i] < s->littlest)
+			s->littlest = s->sortlist[i];
 	}
 }
 
-static void quicksort(int a[], int l, int r)
+static void quicksort(struct sk *s, int a[], int l, int r)
 {
 	int i = l, j = r, x = a[(l + r) / 2];
 
@@ -441,66 +452,64 @@ static void quicksort(int a[], int l, int r)
 		}
 	} while (i <= j);
 	if (l < j)
-		quicksort(a, l, j);
+		quicksort(s, a, l, j);
 	if (i < r)
-		quicksort(a, i, r);
+		quicksort(s, a, i, r);
 }
 
-static int quick(void)
+/* Is s->sortlist[1..n] sorted, from the smallest to the biggest element drawn? */
+static int sorted(const struct sk *s, int n)
 {
-	initarr(SORTELEMENTS);
-	quicksort(sortlist, 1, SORTELEMENTS);
-	for (int i = 1; i < SORTELEMENTS; i++)
-		if (sortlist[i] > sortlist[i + 1])
+	for (int i = 1; i < n; i++)
+		if (s->sortlist[i] > s->sortlist[i + 1])
 			return 0;
-	return sortlist[1] == littlest && sortlist[SORTELEMENTS] == biggest;
+	return s->sortlist[1] == s->littlest && s->sortlist[n] == s->biggest;
 }
 
-static int bubble(void)
+static int quick(struct sk *s)
 {
-	initarr(SRTELEMENTS);
+	initarr(s, SORTELEMENTS);
+	quicksort(s, s->sortlist, 1, SORTELEMENTS);
+	return sorted(s, SORTELEMENTS);
+}
+
+static int bubble(struct sk *s)
+{
+	int *a = s->sortlist;
+
+	initarr(s, SRTELEMENTS);
 	for (int top = SRTELEMENTS; top > 1; top--) {
 		for (int i = 1; i < top; i++) {
 			SITE(BUBBLE, bubble, i, top);
-			if (sortlist[i] > sortlist[i + 1])
-				swap_int(&sortlist[i], &sortlist[i + 1]);
+			if (a[i] > a[i + 1])
+				swap_int(&a[i], &a[i + 1]);
 		}
 	}
-	for (int i = 1; i < SRTELEMENTS; i++)
-		if (sortlist[i] > sortlist[i + 1])
-			return 0;
-	return sortlist[1] == littlest && sortlist[SRTELEMENTS] == biggest;
+	return sorted(s, SRTELEMENTS);
 }
 
-struct node {
-	struct node *left, *right;
-	int val;
-};
-static struct node pool[SORTELEMENTS + 1];
-static int npool;
-
-static struct node *newnode(int n)
+static struct node *newnode(struct sk *s, int n)
 {
-	struct node *t = &pool[npool++];
+	struct node *t = &s->pool[s->npool++];
 
 	t->left = t->right = NULL;
 	t->val = n;
 	return t;
 }
 
-static void insert(int n, struct node *t)
+static void insert(struct sk *s, int n, struct node *t)
 {
 	SITE(TREE, tree, n, t->val);
 	if (n > t->val) {
 		if (!t->right)
-			t->right = newnode(n);
+			t->right = newnode(s, n);
 		else
-			insert(n, t->right);
+			insert(s, n, t->right);
 	} else if (n < t->val) {
 		if (!t->left)
-			t->left = newnode(n);
+			t->left = newnode(s, n);
 		else
-			insert(n, t->left);
+			insert(s, n, t->left);
 	}
 }
 
@@ -515,15 +524,15 @@ static int checktree(const struct node *t)
 	return ok;
 }
 
-static int tree(void)
+static int tree(struct sk *s)
 {
 	struct node *root;
 
-	initarr(SORTELEMENTS);
-	npool = 0;
-	root = newnode(sortlist[1]);
+	initarr(s, SORTELEMENTS);
+	s->npool = 0;
+	root = newnode(s, s->sortlist[1]);
 	for (int i = 2; i <= SORTELEMENTS; i++)
-		insert(sortlist[i], root);
+		insert(s, s->sortlist[i], root);
 	return checktree(root);
 }
 
@@ -532,12 +541,11 @@ static int tree(void)
  * Stanford's Oscar() ran a 256-point FFT 20 times; this is a plain iterative
  * radix-2 transform checked by the round trip.
  */
-#define FFT_N 256
-#define FFT_LOG2N 8
-static double zr[FFT_N], zi[FFT_N], orig[FFT_N], wr[FFT_N / 2], wi[FFT_N / 2];
-
-static void fft(int inverse)
+static void fft(struct sk *s, int inverse)
 {
+	double *zr = s->zr, *zi = s->zi;
+	const double *wr = s->wr, *wi = s->wi;
+
 	for (int i = 1, j = 0; i < FFT_N; i++) {
 		int bit = FFT_N >> 1;
 
@@ -578,41 +586,44 @@ static void fft(int inverse)
 		}
 }
 
-static int fft_kernel(void)
+static int fft_kernel(struct sk *s)
 {
 	double err = 0;
 
 	for (int k = 0; k < FFT_N / 2; k++) {
-		wr[k] = cos(-2 * M_PI * k / FFT_N);
-		wi[k] = sin(-2 * M_PI * k / FFT_N);
+		s->wr[k] = cos(-2 * M_PI * k / FFT_N);
+		s->wi[k] = sin(-2 * M_PI * k / FFT_N);
 	}
-	initrand();
+	initrand(s);
 	for (int i = 0; i < FFT_N; i++) {
-		orig[i] = zr[i] = (rand16() - 32768) / 32768.0;
-		zi[i] = 0;
+		s->orig[i] = s->zr[i] = (rand16(s) - 32768) / 32768.0;
+		s->zi[i] = 0;
 	}
 	for (int n = 0; n < 10; n++) {
-		fft(0);
-		fft(1);
+		fft(s, 0);
+		fft(s, 1);
 	}
 	for (int i = 0; i < FFT_N; i++)
-		err += fabs(zr[i] - orig[i]) + fabs(zi[i]);
+		err += fabs(s->zr[i] - s->orig[i]) + fabs(s->zi[i]);
 	return err < 1e-6;
 }
 
-static int (*const kernels[PCOST_SK_N])(void) = {
+static int (*const kernels[PCOST_SK_N])(struct sk *) = {
 	perm, towers, queens, intmm, puzzle, quick, bubble, tree, fft_kernel,
 };
 
 int ENTRY_FN(unsigned mask, uint64_t reps, uint64_t out[PCOST_SK_N])
 {
+	struct sk *s = calloc(1, sizeof(*s));
 	int bad = -1;
 
-	memset(hits, 0, sizeof(hits));
+	if (!s)
+		return -ENOMEM;
 	for (uint64_t r = 0; r < reps; r++)
 		for (int k = 0; k < PCOST_SK_N; k++)
-			if ((mask & (1u << k)) && !kernels[k]() && bad < 0)
+			if ((mask & (1u << k)) && !kernels[k](s) && bad < 0)
 				bad = k;
-	memcpy(out, hits, sizeof(hits));
+	memcpy(out, s->hits, sizeof(s->hits));
+	free(s);
 	return bad;
 }

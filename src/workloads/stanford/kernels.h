@@ -35,8 +35,10 @@ enum pcost_stanford_kernel {
 /*
  * Run the kernels in mask (bit i = kernel i) reps times each, as the Stanford
  * driver does.  hits[] gets the number of times each probe site was executed.
- * Returns -1 when all kernels' self-checks pass, else the index of the first
- * kernel whose result was wrong (a build or transcription bug).
+ * Returns -1 when all kernels' self-checks pass, -ENOMEM when their data could
+ * not be allocated, else the index of the first kernel whose result was wrong
+ * (a build or transcription bug).  Every call works on data of its own, so
+ * threads may run the kernels at once.
  */
 typedef int (*pcost_stanford_fn)(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
 
