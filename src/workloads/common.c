@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -92,8 +93,19 @@ void pcost_wl_report_trampoline(struct pcost_wl_result *res)
 	snprintf(res->extra + off, sizeof(res->extra) - off, " uprobe_trampoline=%d", seen);
 }
 
+pcost_ns pcost_wl_clock_ns(enum pcost_wl_clock clock)
+{
+	struct timespec ts;
+
+	if (clock == PCOST_WL_WALL)
+		return pcost_now_ns();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (pcost_ns)ts.tv_sec * 1000000000ULL + (pcost_ns)ts.tv_nsec;
+}
+
 struct wl_thread {
 	pthread_barrier_t *start;
+	enum pcost_wl_clock clock;
 	void (*fn)(void *arg, unsigned i);
 	void *arg;
 	unsigned i;
@@ -106,60 +118,79 @@ static void *wl_thread_main(void *p)
 
 	pcost_wl_name_self("thread");
 	pthread_barrier_wait(t->start);
-	t->t0 = pcost_now_ns();
+	t->t0 = pcost_wl_clock_ns(t->clock);
 	t->fn(t->arg, t->i);
-	t->t1 = pcost_now_ns();
+	t->t1 = pcost_wl_clock_ns(t->clock);
 	return NULL;
 }
 
-int pcost_wl_threads_run(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
-			 pcost_ns *timed_ns)
+/* The threads' timed region: first start to last end (wall), or their CPU times summed. */
+static pcost_ns threads_timed(const struct wl_thread *t, unsigned n)
+{
+	pcost_ns t0 = t[0].t0, t1 = t[0].t1, sum = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		sum += t[i].t1 - t[i].t0;
+		t0 = t[i].t0 < t0 ? t[i].t0 : t0;
+		t1 = t[i].t1 > t1 ? t[i].t1 : t1;
+	}
+	return t[0].clock == PCOST_WL_CPU ? sum : t1 - t0;
+}
+
+int pcost_wl_threads_run(unsigned n, enum pcost_wl_clock clock,
+			 void (*fn)(void *arg, unsigned i), void *arg, pcost_ns *timed_ns)
 {
 	pthread_barrier_t start;
-	pthread_t *tid = xcalloc(n, sizeof(*tid));
-	struct wl_thread *t = xcalloc(n, sizeof(*t));
-	unsigned made = 0;
-	pcost_ns t0 = 0, t1 = 0;
-	int rc = 0;
+	pthread_t *tid;
+	struct wl_thread *t;
+	int rc;
 
-	/* Every thread times itself: the region runs from the first start to the last end. */
+	if (n <= 1) {
+		pcost_ns t0 = pcost_wl_clock_ns(clock);
+
+		fn(arg, 0);
+		*timed_ns = pcost_wl_clock_ns(clock) - t0;
+		return 0;
+	}
+	tid = xcalloc(n, sizeof(*tid));
+	t = xcalloc(n, sizeof(*t));
 	pthread_barrier_init(&start, NULL, n + 1);
-	for (; made < n; made++) {
-		t[made] = (struct wl_thread){ &start, fn, arg, made, 0, 0 };
-		rc = pthread_create(&tid[made], NULL, wl_thread_main, &t[made]);
+	for (unsigned i = 0; i < n; i++) {
+		t[i] = (struct wl_thread){ &start, clock, fn, arg, i, 0, 0 };
+		rc = pthread_create(&tid[i], NULL, wl_thread_main, &t[i]);
 		if (rc) {
-			error("cannot start thread %u of %u: %s", made + 1, n, strerror(rc));
+			error("cannot start thread %u of %u: %s", i + 1, n, strerror(rc));
 			/* The barrier cannot open with fewer threads: fail hard, as a workload may. */
 			_exit(1);
 		}
 	}
 	pthread_barrier_wait(&start);
-	for (unsigned i = 0; i < made; i++) {
+	for (unsigned i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
-		if (!i || t[i].t0 < t0)
-			t0 = t[i].t0;
-		if (t[i].t1 > t1)
-			t1 = t[i].t1;
-	}
-	*timed_ns = t1 - t0;
+	*timed_ns = threads_timed(t, n);
 	pthread_barrier_destroy(&start);
 	free(t);
 	free(tid);
-	return rc ? -rc : 0;
+	return 0;
+}
+
+void pcost_wl_report_threads(struct pcost_wl_result *res, unsigned n)
+{
+	size_t off = strlen(res->extra);
+
+	snprintf(res->extra + off, sizeof(res->extra) - off, " threads=%u", n);
 }
 
 int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
 			   uint64_t hits, bool uprobes, struct pcost_wl_result *res)
 {
-	int rc = pcost_wl_threads_run(n, fn, arg, &res->timed_ns);
-	size_t off;
+	int rc = pcost_wl_threads_run(n, PCOST_WL_WALL, fn, arg, &res->timed_ns);
 
 	if (rc)
 		return rc;
 	if (uprobes)
 		pcost_wl_report_trampoline(res);
 	res->events = hits * n;
-	off = strlen(res->extra);
-	snprintf(res->extra + off, sizeof(res->extra) - off, " threads=%u", n);
+	pcost_wl_report_threads(res, n);
 	return 0;
 }

@@ -27,18 +27,30 @@ int pcost_wl_reap(pid_t pid, const char *what);
 struct pcost_wl_result;
 void pcost_wl_report_trampoline(struct pcost_wl_result *res);
 
-/*
- * Run fn(arg, i) on n threads (i = 0..n-1) released together by one barrier;
- * *timed_ns gets the time from the first thread's start to the last one's end
- * (each thread reads the clock itself).  0 or -errno (error printed).
- */
-int pcost_wl_threads_run(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
-			 pcost_ns *timed_ns);
+/* The clock a workload's timed region is read on. */
+enum pcost_wl_clock {
+	PCOST_WL_WALL,	/* CLOCK_MONOTONIC */
+	PCOST_WL_CPU,	/* the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) */
+};
+pcost_ns pcost_wl_clock_ns(enum pcost_wl_clock clock);
 
 /*
- * A probed loop on n threads (pcost_wl_threads_run) and its facts: events =
- * hits x n, the trampoline fact when uprobes could be on it (uprobes), " threads=n".
- * 0 or -errno.
+ * Run fn(arg, i) on n threads (i = 0..n-1) released together by one barrier,
+ * every thread timing itself.  *timed_ns gets, on the wall clock, the time
+ * from the first thread's start to the last one's end; on the CPU clock, the
+ * threads' CPU times summed.  n == 1 runs fn in the calling thread and starts
+ * none (nothing else in the process, as perf bench does).  0 or -errno.
+ */
+int pcost_wl_threads_run(unsigned n, enum pcost_wl_clock clock,
+			 void (*fn)(void *arg, unsigned i), void *arg, pcost_ns *timed_ns);
+
+/* Append " threads=n" to res->extra. */
+void pcost_wl_report_threads(struct pcost_wl_result *res, unsigned n);
+
+/*
+ * A probed loop on n threads (pcost_wl_threads_run, wall clock) and its facts:
+ * events = hits x n, the trampoline fact when uprobes could be on it
+ * (uprobes), " threads=n".  0 or -errno.
  */
 int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
 			   uint64_t hits, bool uprobes, struct pcost_wl_result *res);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* syscall: N raw system calls of one number, after perf bench syscall basic and the nohz_full test (seed 004). */
 #include <errno.h>
-#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "workloads/common.h"
 #include "workloads/workload.h"
 
 /*
@@ -49,84 +51,45 @@ static long call_loop(long nr, uint64_t loops, bool libc)
 	return last;
 }
 
-struct caller {
-	pthread_barrier_t *go;	/* every caller and the timer: the loops start together */
-	long nr, last;
+struct calls {
+	long nr;
 	uint64_t loops;
 	bool libc;
+	long *last;	/* each thread's last return value */
 };
 
-static void *caller_thread(void *arg)
+static void calls_thread(void *arg, unsigned i)
 {
-	struct caller *c = arg;
+	struct calls *c = arg;
 
-	pthread_barrier_wait(c->go);
-	c->last = call_loop(c->nr, c->loops, c->libc);
-	return NULL;
+	c->last[i] = call_loop(c->nr, c->loops, c->libc);
 }
 
 /*
- * threads > 1: each thread makes `loops` calls, all released at once by a
- * barrier (created before the clock starts, joined before it stops), so
- * contention in a tracer shows as the cost per call growing with threads.
+ * Each of `threads` threads makes `loops` calls, all released at once by a
+ * barrier (pcost_wl_threads_run; one thread: the loop in the main thread,
+ * nothing else, as perf bench does), so contention in a tracer shows as the
+ * cost per call growing with threads.
  */
-static int threaded_calls(unsigned threads, struct caller *proto, pcost_ns *t0, pcost_ns *t1)
-{
-	pthread_t *tid = xcalloc(threads, sizeof(*tid));
-	struct caller *c = xcalloc(threads, sizeof(*c));
-	pthread_barrier_t go;
-	unsigned started = 0;
-	int rc = 0;
-
-	pthread_barrier_init(&go, NULL, threads + 1);
-	for (; started < threads; started++) {
-		c[started] = *proto;
-		c[started].go = &go;
-		rc = -pthread_create(&tid[started], NULL, caller_thread, &c[started]);
-		if (rc < 0) {
-			error("could not create thread %u: %s", started, strerror(-rc));
-			/* The barrier never opens for the ones started: exiting ends them. */
-			free(tid);
-			free(c);
-			return rc;
-		}
-	}
-	*t0 = pcost_now_ns();
-	pthread_barrier_wait(&go);
-	for (unsigned i = 0; i < threads; i++)
-		pthread_join(tid[i], NULL);
-	*t1 = pcost_now_ns();
-	proto->last = c[0].last;
-	pthread_barrier_destroy(&go);
-	free(tid);
-	free(c);
-	return 0;
-}
-
 static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
-	struct caller c = {
+	unsigned threads = (unsigned)pcost_param_get(p, "threads");
+	struct calls c = {
 		.loops = pcost_param_get(p, "loops"),
 		.nr = (long)pcost_param_get(p, "nr"),
 		.libc = pcost_param_get(p, "via") == VIA_LIBC,
+		.last = xcalloc(threads, sizeof(long)),
 	};
-	unsigned threads = (unsigned)pcost_param_get(p, "threads");
-	pcost_ns t0, t1;
-	int rc;
+	int rc = pcost_wl_threads_run(threads, PCOST_WL_WALL, calls_thread, &c, &res->timed_ns);
 
-	if (threads <= 1) {
-		/* One thread: the loop in the main thread, nothing else (as perf bench does). */
-		t0 = pcost_now_ns();
-		c.last = call_loop(c.nr, c.loops, c.libc);
-		t1 = pcost_now_ns();
-	} else if ((rc = threaded_calls(threads, &c, &t0, &t1)) < 0) {
-		return rc;
+	if (!rc) {
+		res->events = c.loops * threads;
+		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s", c.nr,
+			 c.last[0] == -ENOSYS ? "ENOSYS" : "ok");
+		pcost_wl_report_threads(res, threads);
 	}
-	res->events = c.loops * (threads ? threads : 1);
-	res->timed_ns = t1 - t0;
-	snprintf(res->extra, sizeof(res->extra), " nr=%ld threads=%u result=%s", c.nr,
-		 threads ? threads : 1, c.last == -ENOSYS ? "ENOSYS" : "ok");
-	return 0;
+	free(c.last);
+	return rc;
 }
 
 static const struct pcost_param_desc syscall_params[] = {
