@@ -48,7 +48,7 @@ static const char usage_text[] =
 	"                    plain-sem,volatile-sem; uprobe nop,push,ret; sdtargs none,a0,a1,\n"
 	"                    a3,a6,expensive,expensive-sem\n"
 	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10\n"
-	"  --threads LIST    uprobe and sdtargs: threads each making the hits (default 1)\n"
+	"  --threads LIST    threads each making the hits at once, for each count (default 1)\n"
 	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
 	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
 	"                    time = fixed + per hit x hits (start-up apart)\n"
@@ -219,12 +219,18 @@ struct plan {
 	size_t nsites;
 	unsigned threads[MAX_THREADS];
 	size_t nthreads;
+	bool threads_given;	/* --threads: rows say their thread count */
 	int layouts[PCOST_STANFORD_NLAYOUTS];
 	size_t nlayouts;
 	int kernel;		/* stanford: one kernel's index, -1: all */
 	int64_t stanford_hits;	/* stanford: hits of one repetition of the kernels run */
 	struct pcost_monitor *mons[MAX_MONITORS];
 	size_t nmons;
+	/*
+	 * The lttng method's one monitor, shared by every group: its session
+	 * daemon is one per machine (a lock), so a second would wait for the first.
+	 */
+	struct pcost_monitor *lttng_mon;
 };
 
 /* A workload `probecost probes` drives: its variants and how to find their sites. */
@@ -232,7 +238,7 @@ struct probe_wl {
 	const char *name;
 	const char *key;	/* the workload parameter that takes the variant */
 	const char *choices;	/* every variant, comma separated */
-	bool sites, threads;	/* takes --sites (besides nop) / --threads (besides 1) */
+	bool sites;		/* takes --sites (besides nop) */
 	/* Fill g (sites, hits, label) for variant v at site encoding site; 0 or exit code. */
 	int (*group)(const struct plan *pl, const struct pcost_sdt_list *l, const char *path,
 		     const char *v, int site, struct group *g);
@@ -246,7 +252,7 @@ static int stanford_group(const struct plan *pl, const struct pcost_sdt_list *l,
 	int vi = pcost_stanford_variant_find(v);
 	char prov[96];
 
-	g->unit_hits = pl->stanford_hits;
+	g->unit_hits = pl->stanford_hits * g->threads; /* every thread runs the kernels */
 	if (vi == PCOST_STANFORD_LTTNG) {
 		g->lttng = !site; /* tracepoints have one form */
 		return 0;
@@ -281,7 +287,9 @@ static size_t stanford_args(const struct plan *pl, const struct group *g, uint64
 	snprintf(w[n++], 64, "scale=%llu", (unsigned long long)scale);
 	snprintf(w[n++], 64, "kernel=%s",
 		 pl->kernel < 0 ? "all" : pcost_stanford_kernel_name(pl->kernel));
-	/* The default layout and clock keep the arguments they always had. */
+	/* The default layout, clock and thread count keep the arguments they always had. */
+	if (pl->threads_given)
+		snprintf(w[n++], 64, "threads=%u", g->threads);
 	if (g->layout)
 		snprintf(w[n++], 64, "layout=%s", pcost_stanford_layout_name(g->layout));
 	/* The dormant study times the kernels on the thread's CPU clock. */
@@ -349,10 +357,10 @@ static int sdtargs_group(const struct plan *pl, const struct pcost_sdt_list *l, 
 }
 
 static const struct probe_wl probe_wls[] = {
-	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng", true, false,
+	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng", true,
 	  stanford_group, stanford_args },
-	{ "uprobe", "insn", "nop,push,ret,lttng", true, true, uprobe_group, loop_args },
-	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem", false, true, sdtargs_group,
+	{ "uprobe", "insn", "nop,push,ret,lttng", true, uprobe_group, loop_args },
+	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem", false, sdtargs_group,
 	  loop_args },
 };
 
@@ -458,11 +466,9 @@ static int parse_shape(const struct opts *o, struct plan *pl)
 		return usage_error("--sites: give at least one of nop, nop5, nop10");
 	for (size_t i = 0; i < o->nthreads; i++)
 		pl->threads[pl->nthreads++] = (unsigned)o->threads[i];
+	pl->threads_given = pl->nthreads > 0;
 	if (!pl->nthreads)
 		pl->threads[pl->nthreads++] = 1;
-	if (!pl->wl->threads && (pl->nthreads > 1 || pl->threads[0] != 1))
-		return usage_error("--threads: the %s kernels are single-threaded; use --workload "
-				   "uprobe or sdtargs", pl->wl->name);
 	pl->kernel = -1;
 	if (o->kernel && strcmp(pl->wl->name, "stanford"))
 		return usage_error("--kernel is for the stanford workload");
@@ -578,17 +584,19 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 		     struct pcost_session *s, const char *path, const struct group *g)
 {
 	char w[8][64], args[512];
-	char *wargv[10] = { (char *)pcost_self_exe(), "workload", (char *)pl->wl->name };
+	char *wargv[12] = { (char *)pcost_self_exe(), "workload", (char *)pl->wl->name };
 	struct pcost_target t = { .workload = pl->wl->name, .workload_args = args,
 				  .variant = g->variant, .unit = "hit", .argv = wargv, .scale = 1,
 				  .events = -1, .report_fd = true };
 	int rc = 0;
 
 	for (size_t i = 0; i < pl->nmethods && !rc; i++) {
-		struct pcost_monitor *mon = NULL;
+		struct pcost_monitor *own = NULL, **mon = &own;
 
 		if (!method_fits(pl->methods[i], g))
 			continue;
+		if (pl->methods[i] == &pcost_probe_lttng)
+			mon = &pl->lttng_mon;
 		/* Every scale and layout; the layout copies exist for the SDT builds' nop sites. */
 		for (size_t si = 0; si < o->nscales * pl->nlayouts && !rc; si++) {
 			struct group gl = *g;
@@ -609,7 +617,7 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 			t.scale = (double)scale;
 			/* Every unit of scale is the same work: hits scale exactly. */
 			rc = add_config(r, pl, s, pl->methods[i], path, g->sites, g->nsites, &t,
-					g->baseline_only ? 0 : g->unit_hits * (int64_t)scale, &mon);
+					g->baseline_only ? 0 : g->unit_hits * (int64_t)scale, mon);
 		}
 	}
 	return rc;
@@ -627,7 +635,7 @@ static int plan_builtin(const struct opts *o, struct pcost_runner *r, struct pla
 		uint64_t hits[PCOST_SK_N];
 
 		/* The hits are known exactly: the no-probe build counts its probe sites. */
-		if (pcost_stanford_run(0, mask, 1, hits) >= 0)
+		if (pcost_stanford_run(0, mask, 1, hits) != -1)
 			rc = error("stanford: a kernel computed a wrong result; not measuring");
 		for (int i = 0; i < PCOST_SK_N; i++)
 			pl->stanford_hits += (int64_t)hits[i];

@@ -2,15 +2,16 @@
 /*
  * stanford: the probe-heavy suite of seed 002 (towers, queens, intmm, puzzle,
  * quick, bubble, tree, fft, perm) in one of five probe variants, reporting
- * the exact number of probe hits.  The kernels are src/probes/stanford/.
+ * the exact number of probe hits.  The kernels are src/workloads/stanford/.
+ * threads=N runs the kernels on N threads at once, each on data of its own.
  */
 #include "workloads/stanford.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
-#include <time.h>
 
 #include "workloads/common.h"
 #include "workloads/lttng.h"
@@ -47,7 +48,7 @@ static const pcost_stanford_fn site_fns[PCOST_STANFORD_NSITES][PCOST_STANFORD_NV
 };
 
 /* Parameter indices: the order of params[] below. */
-enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT, P_CLOCK, P_SITE };
+enum { P_SCALE, P_VARIANT, P_KERNEL, P_LAYOUT, P_CLOCK, P_SITE, P_THREADS };
 
 static const struct pcost_param_desc params[] = {
 	[P_SCALE] = { "scale", PCOST_PARAM_U64, 1, 1, 1000000, NULL,
@@ -62,10 +63,12 @@ static const struct pcost_param_desc params[] = {
 	[P_LAYOUT] = { "layout", PCOST_PARAM_ENUM, 0, 0, 0, "default|a32|a64",
 		       "code layout: as built, or functions, loops and jumps aligned to 32 or 64 bytes" },
 	[P_CLOCK] = { "clock", PCOST_PARAM_ENUM, 0, 0, 0, "wall|cpu",
-		      "time the kernels on the wall clock, or on this thread's CPU time (which a "
-		      "dormant probe's cost shows in, other processes' preemptions do not)" },
+		      "time the kernels on the wall clock, or on their threads' CPU time, summed "
+		      "(which a dormant probe's cost shows in, other processes' preemptions do not)" },
 	[P_SITE] = { "site", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10",
 		     "probe-site encoding: sdt.h's nop, or a 5- or 10-byte nop (default layout)" },
+	[P_THREADS] = { "threads", PCOST_PARAM_U64, 1, 1, 1024, NULL,
+			"threads, each running the kernels on its own data (hits = threads x one's)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -160,63 +163,104 @@ int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_
 	return run_build(v, 0, 0, mask, reps, hits);
 }
 
-/* CLOCK_MONOTONIC, or the calling thread's CPU time (user + system, in ns). */
-static pcost_ns clock_ns(bool cpu)
-{
-	struct timespec ts;
+/* One thread's run of the kernels: what it was given, what it counted and returned. */
+struct sk_job {
+	int v, layout, site;
+	unsigned mask;
+	uint64_t reps;
+	struct sk_thread {
+		uint64_t hits[PCOST_SK_N];
+		int bad;
+	} *t;
+};
 
-	if (!cpu)
-		return pcost_now_ns();
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (pcost_ns)ts.tv_sec * 1000000000ULL + (pcost_ns)ts.tv_nsec;
+static void sk_thread_run(void *arg, unsigned i)
+{
+	struct sk_job *j = arg;
+
+	j->t[i].bad = run_build(j->v, j->layout, j->site, j->mask, j->reps, j->t[i].hits);
+}
+
+/*
+ * Every thread's kernels right and its hits those of every other: their sums
+ * into hits.  0, or -errno with the error said.
+ */
+static int sk_threads_check(const struct sk_job *j, unsigned n, uint64_t hits[PCOST_SK_N])
+{
+	const char *v = pcost_stanford_variant_name(j->v);
+
+	memset(hits, 0, sizeof(uint64_t) * PCOST_SK_N);
+	for (unsigned i = 0; i < n; i++) {
+		int bad = j->t[i].bad;
+
+		if (bad == -ENOENT)
+			return -ENOENT; /* no LTTng build: said already */
+		if (bad >= 0)
+			return error("stanford: kernel '%s' computed a wrong result (variant %s)",
+				     kernel_names[bad], v), -EIO;
+		if (bad != -1)
+			return error("stanford: the kernels could not run (variant %s): %s", v,
+				     strerror(-bad)), bad;
+		if (memcmp(j->t[i].hits, j->t[0].hits, sizeof(j->t[0].hits)))
+			return error("stanford: thread %u made other hits than thread 1 (variant %s)",
+				     i + 1, v), -EIO;
+		for (int k = 0; k < PCOST_SK_N; k++)
+			hits[k] += j->t[i].hits[k];
+	}
+	return 0;
+}
+
+/* The facts after the run: events, variant, layout, site, threads, each kernel's hits. */
+static void sk_report(const struct pcost_params *p, unsigned mask, const uint64_t hits[PCOST_SK_N],
+		      struct pcost_wl_result *res)
+{
+	int v = (int)p->v[P_VARIANT];
+	size_t off = strlen(res->extra);
+
+	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s layout=%s",
+				pcost_stanford_variant_name(v), layout_names[p->v[P_LAYOUT]]);
+	if (v != PCOST_STANFORD_LTTNG) /* a tracepoint is no probe-site encoding */
+		off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " site=%s",
+					site_names[p->v[P_SITE]]);
+	pcost_wl_report_threads(res, (unsigned)p->v[P_THREADS]);
+	res->events = 0;
+	for (int i = 0; i < PCOST_SK_N; i++) {
+		off = strlen(res->extra);
+		res->events += hits[i];
+		if (mask & (1u << i) && off < sizeof(res->extra))
+			snprintf(res->extra + off, sizeof(res->extra) - off, " hits_%s=%llu",
+				 kernel_names[i], (unsigned long long)hits[i]);
+	}
 }
 
 static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
-	uint64_t hits[PCOST_SK_N], total = 0;
-	int v = (int)p->v[P_VARIANT], k = (int)p->v[P_KERNEL], lay = (int)p->v[P_LAYOUT];
-	int site = (int)p->v[P_SITE];
-	unsigned mask = k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1);
-	size_t off;
-	pcost_ns t0;
+	unsigned n = (unsigned)p->v[P_THREADS];
+	int k = (int)p->v[P_KERNEL];
+	struct sk_job j = { (int)p->v[P_VARIANT], (int)p->v[P_LAYOUT], (int)p->v[P_SITE],
+			    k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1), p->v[P_SCALE], NULL };
+	uint64_t hits[PCOST_SK_N];
 	int bad;
 
-	if ((site || v == PCOST_STANFORD_LTTNG) && lay) {
+	if ((j.site || j.v == PCOST_STANFORD_LTTNG) && j.layout) {
 		error("stanford: the layouts a32 and a64 exist for the SDT builds' nop sites only");
 		return -EINVAL;
 	}
 	prctl(PR_SET_NAME, "pcost-stanford");
 	/* Load the LTTng build (liblttng-ust registers with the session daemon) before timing. */
-	if (v == PCOST_STANFORD_LTTNG && !pcost_lttng_sym("pcost_stanford_lttng"))
+	if (j.v == PCOST_STANFORD_LTTNG && !pcost_lttng_sym("pcost_stanford_lttng"))
 		return -ENOENT;
-	bool cpu = p->v[P_CLOCK] == 1;
-
-	t0 = clock_ns(cpu);
-	bad = run_build(v, lay, site, mask, p->v[P_SCALE], hits);
-	res->timed_ns = clock_ns(cpu) - t0;
-	if (v != PCOST_STANFORD_LTTNG)
+	j.t = xcalloc(n, sizeof(*j.t));
+	bad = pcost_wl_threads_run(n, p->v[P_CLOCK] == 1 ? PCOST_WL_CPU : PCOST_WL_WALL,
+				   sk_thread_run, &j, &res->timed_ns);
+	if (j.v != PCOST_STANFORD_LTTNG)
 		pcost_wl_report_trampoline(res);
-	if (bad == -ENOENT)
-		return -ENOENT; /* no LTTng build: said already */
-	if (bad >= 0) {
-		error("stanford: kernel '%s' computed a wrong result (variant %s)",
-		      kernel_names[bad], pcost_stanford_variant_name(v));
-		return -EIO;
-	}
-	off = strlen(res->extra);
-	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s layout=%s",
-				pcost_stanford_variant_name(v), layout_names[lay]);
-	if (v != PCOST_STANFORD_LTTNG) /* a tracepoint is no probe-site encoding */
-		off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " site=%s",
-					site_names[site]);
-	for (int i = 0; i < PCOST_SK_N; i++) {
-		total += hits[i];
-		if (mask & (1u << i) && off < sizeof(res->extra))
-			off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off,
-						" hits_%s=%llu", kernel_names[i],
-						(unsigned long long)hits[i]);
-	}
-	res->events = total;
+	if (!bad)
+		bad = sk_threads_check(&j, n, hits);
+	free(j.t);
+	if (bad)
+		return bad;
+	sk_report(p, j.mask, hits, res);
 	return 0;
 }
 

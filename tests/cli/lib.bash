@@ -97,6 +97,15 @@ pids=
 ours_ev() { grep -F " $BINP:" "$TRACEFS/uprobe_events" 2>/dev/null; }
 ours_in() { [ -n "$pids" ] && ls "$TRACEFS/instances" 2>/dev/null | grep -E "^pcost_(${pids// /|})_"; }
 ours_pl() { perf probe -l 2>/dev/null | grep -F "in $BINP "; }
+# interrupt_armed SECS: once some probecost has uprobe events registered (10 s at most),
+# wait SECS, SIGINT probecost $pid and wait for it; sets $armed (the events seen), $rc.
+interrupt_armed() {
+	for i in $(seq 100); do ours_ev | grep -q pcost_ && break; sleep 0.1; done
+	armed=$(ours_ev | grep -c .)
+	sleep "$1"
+	kill -INT $pid
+	wait $pid; rc=$?
+}
 
 # run_pc ARGS...: runs probecost, sets $out (stdout), $err (stderr), $rc.
 run_pc() {

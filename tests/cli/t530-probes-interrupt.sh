@@ -13,12 +13,8 @@ out=$T/out
 	--no-store >"$out" 2>/dev/null &
 pid=$!
 pids="$pids $pid"; pids=${pids# }
-# Wait until our events are registered (and armed runs under way), then interrupt.
-for i in $(seq 100); do ours_ev | grep -q pcost_ && break; sleep 0.1; done
-armed=$(ours_ev | grep -c .)
-sleep 2
-kill -INT $pid
-wait $pid; rc=$?
+# Once our events are registered (and armed runs under way), interrupt.
+interrupt_armed 2
 assert "$armed uprobe events were registered during the run" '[ "$armed" -gt 0 ]'
 is "$(ours_ev)" "$before_ev" "uprobe_events as before"
 is "$(ours_in)" "$before_in" "trace instances as before"
