@@ -227,10 +227,17 @@ struct plan {
 	struct pcost_monitor *mons[MAX_MONITORS];
 	size_t nmons;
 	/*
-	 * The lttng method's one monitor, shared by every group: its session
-	 * daemon is one per machine (a lock), so a second would wait for the first.
+	 * Each method's monitor of each build, shared by the build's groups (its
+	 * thread counts): one set of probe definitions per build, and one lttng
+	 * session daemon (one per machine: a second would wait for the first).
 	 */
-	struct pcost_monitor *lttng_mon;
+	struct {
+		const struct pcost_probe_method *m;
+		const char *variant;
+		int site;
+		struct pcost_monitor *mon;
+	} built[MAX_MONITORS];
+	size_t nbuilt;
 };
 
 /* A workload `probecost probes` drives: its variants and how to find their sites. */
@@ -579,7 +586,23 @@ static bool method_fits(const struct pcost_probe_method *m, const struct group *
 	return !g->baseline_only;
 }
 
-/* Every method x scale of one group; one monitor per method, shared by the scales. */
+/* Method m's monitor slot for g's build (NULL inside until add_config makes it). */
+static struct pcost_monitor **build_monitor(struct plan *pl, const struct pcost_probe_method *m,
+					    const struct group *g)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nbuilt; i++)
+		if (pl->built[i].m == m && pl->built[i].site == g->site &&
+		    !strcmp(pl->built[i].variant, g->variant))
+			return &pl->built[i].mon;
+	if (i == ARRAY_SIZE(pl->built))
+		return NULL; /* add_config refuses: too many configurations */
+	pl->built[pl->nbuilt++] = (typeof(pl->built[0])){ m, g->variant, g->site, NULL };
+	return &pl->built[i].mon;
+}
+
+/* Every method x scale of one group; one monitor per method and build (build_monitor). */
 static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *pl,
 		     struct pcost_session *s, const char *path, const struct group *g)
 {
@@ -591,12 +614,12 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 	int rc = 0;
 
 	for (size_t i = 0; i < pl->nmethods && !rc; i++) {
-		struct pcost_monitor *own = NULL, **mon = &own;
+		struct pcost_monitor **mon;
 
 		if (!method_fits(pl->methods[i], g))
 			continue;
-		if (pl->methods[i] == &pcost_probe_lttng)
-			mon = &pl->lttng_mon;
+		if (!(mon = build_monitor(pl, pl->methods[i], g)))
+			return error("too many configurations");
 		/* Every scale and layout; the layout copies exist for the SDT builds' nop sites. */
 		for (size_t si = 0; si < o->nscales * pl->nlayouts && !rc; si++) {
 			struct group gl = *g;
