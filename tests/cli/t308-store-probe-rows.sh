@@ -6,7 +6,7 @@
 # optimized reads as unknown (n/a, null), never as "no".
 . tests/cli/lib.bash
 D=tests/cli/data
-plan 19
+plan 21
 tmpdir
 # table_cols AWK-FIELDS: those fields of every row of a probes text table on stdin.
 table_cols() { awk "/^  variant +method/ { t = 1; next } t && NF == 0 { t = 0 } t { print $1 }"; }
@@ -83,7 +83,7 @@ if ! is_root || ! have_uprobe_pmu || ! have jq; then
 fi
 PROBES=(probes --workload uprobe --sites nop,nop5 --threads 1,2 --via uprobe --scale 1 -r 2 --warmup 0 --cpu 0)
 run_pc "${PROBES[@]}" --format json --db "$T/p.db"
-live=$out
+live=$out live_json=$out
 is "$rc:$(jq -c '[.statistics[] | select(.method == "uprobe") | .optimized | select(. != null)] | length > 0' <<< "$live")" \
 	"0:true" "the live session says, for some armed row, whether the kernel optimized it"
 run_pc report last --format json --db "$T/p.db"
@@ -114,4 +114,17 @@ is "$(grep -o '^<tr><td>.*</td></tr>$' <<< "$out" | sed -E 's|^<tr><td>||; s|</t
 	awk -F'</td><td[^>]*>' 'NF >= 10 { print $3, $4, $NF }')" \
 	"$(table_cols '$3, $4, $NF' <<< "$live")" \
 	"report --format html: every row's site, threads and optimized cells are the live text's"
+# compare: the old session (optimized unknown) against the live one, row by row.
+"$P" import --db "$T/p.db" "$D/store-v4.json" > /dev/null
+old_id=$("$P" history --db "$T/p.db" --format json | jq '[.[] | select(.kind == "probes")] | last | .id')
+new_id=$(jq .session.id <<< "$live_json")
+run_pc compare "$old_id" "$new_id" --format json --db "$T/p.db"
+is "$(jq -c '[.rows[] | select(.in == "both") | [.name, .optimized_a, .optimized_b]] | sort' <<< "$out")" \
+	"$(jq -c '[.statistics[] | select(.threads == 1) | ["\(.workload) \(.workload_args) / \(.method) / \(.variant)",
+	null, .optimized]] | sort' <<< "$live_json")" \
+	"compare --format json: optimized on each side of every matched row (null where unknown)"
+run_pc compare "$old_id" "$new_id" --db "$T/p.db"
+is "$(sed -n '/^uprobe optimized by the kernel/,/^$/p' <<< "$out" | grep -c ': n/a -> \(yes\|no\)$')" \
+	"$(jq '[.statistics[] | select(.threads == 1 and .optimized != null)] | length' <<< "$live_json")" \
+	"compare: the rows whose optimization went from unknown to known are listed"
 done_testing
