@@ -73,14 +73,6 @@ static bool arg_token(const struct pcost_config *c, const char *key, char *buf, 
 	return false;
 }
 
-/* The probe-site encoding: stanford's site=, the uprobe workload's insn=; NULL when unknown. */
-static const char *site_of(const struct pcost_config *c, char *buf, size_t len)
-{
-	if (arg_token(c, "site", buf, len) || arg_token(c, "insn", buf, len))
-		return buf;
-	return NULL;
-}
-
 /* Threads making the hits (threads=), 0 when the workload does not say. */
 static unsigned threads_of(const struct pcost_config *c)
 {
@@ -106,7 +98,7 @@ static bool has_shape(const struct pcost_session *s)
 	char b[32];
 
 	for (size_t i = 0; i < s->nconfigs; i++)
-		if (site_of(&s->configs[i], b, sizeof(b)) || threads_of(&s->configs[i]))
+		if (pcost_config_site(&s->configs[i], b, sizeof(b)) || threads_of(&s->configs[i]))
 			return true;
 	return false;
 }
@@ -265,7 +257,7 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
 	if (has_shape(s)) {
 		char sb[32], th[16] = "-", ob[32];
-		const char *site = site_of(c, sb, sizeof(sb)),
+		const char *site = pcost_config_site(c, sb, sizeof(sb)),
 			   *opt = fmt_optimized(t, ob, sizeof(ob));
 
 		if (threads_of(c))
@@ -380,6 +372,51 @@ static void dormant_section(const struct pcost_session *s, const struct pcost_co
 	dormant_builds(s, st, out, md);
 }
 
+/* Each armed site encoding against nop (analyze.c: site_gain): does the encoding pay per hit? */
+static void site_section(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 FILE *out, bool md)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		const struct pcost_config_stats *t = &st[i];
+		char sb[32], g[96];
+		const char *v;
+
+		if (t->site_ref < 0)
+			continue;
+		if (!header) {
+			fprintf(out, "\n# site encodings against nop: nop's cost per hit / this site's "
+				     "(blocks paired, 95%%; above 1: cheaper)\n");
+			if (md)
+				fprintf(out, "| variant | method | site | gain | verdict |\n"
+					     "|---|---|---|---|---|\n");
+			else
+				fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", "variant", "method", "site",
+					"gain", "verdict");
+			header = true;
+		}
+		if (isnan(t->site_gain))
+			snprintf(g, sizeof(g), "n/a");
+		else if (isnan(t->site_gain_lo))
+			snprintf(g, sizeof(g), "%.2fx", t->site_gain);
+		else
+			snprintf(g, sizeof(g), "%.2fx [%.2f, %.2f]", t->site_gain, t->site_gain_lo,
+				 t->site_gain_hi);
+		v = isnan(t->site_gain_lo) ? "no interval"
+		    : t->site_gain_lo > 1  ? "cheaper (interval above 1)"
+		    : t->site_gain_hi < 1  ? "dearer (interval below 1)"
+					   : "not shown (interval spans 1)";
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor,
+				pcost_config_site(c, sb, sizeof(sb)), g, v);
+		else
+			fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", variant_of(c), c->monitor,
+				pcost_config_site(c, sb, sizeof(sb)), g, v);
+	}
+}
+
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
 		 bool md)
 {
@@ -403,6 +440,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			break;
 		}
 	fit_section(s, st, out, md);
+	site_section(s, st, out, md);
 	dormant_section(s, st, out, md);
 }
 
@@ -411,7 +449,7 @@ static void csv_shape(struct pcost_csv *w, const struct pcost_config *c,
 		      const struct pcost_config_stats *t)
 {
 	char sb[32];
-	const char *site = site_of(c, sb, sizeof(sb));
+	const char *site = pcost_config_site(c, sb, sizeof(sb));
 	bool known = t->optimized_known && t->baseline >= 0;
 
 	pcost_csv_str(w, site ? site : "");
@@ -428,7 +466,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost,"
 		     "per_hit_ns_lo,per_hit_ns_hi,fixed_ns,fixed_ns_lo,fixed_ns_hi,dormant_overhead,"
 		     "dormant_overhead_lo,dormant_overhead_hi,dormant_per_hit_ns,dormant_per_hit_ns_lo,"
-		     "dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known\n");
+		     "dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known,"
+		     "gain_vs_nop,gain_vs_nop_lo,gain_vs_nop_hi\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -455,6 +494,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 			     t->dormant_per_hit_ns_hi);
 		pcost_csv_num(&w, "%g", scale_of(c));
 		csv_shape(&w, c, t);
+		pcost_csv_ci(&w, "%.3f", t->site_gain, t->site_gain_lo, t->site_gain_hi);
 		pcost_csv_end(&w);
 	}
 }
@@ -467,7 +507,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t)
 {
 	char sb[32];
-	const char *site = site_of(c, sb, sizeof(sb));
+	const char *site = pcost_config_site(c, sb, sizeof(sb));
 	int v = pcost_optimized_verdict(t);
 
 	cJSON_AddItemToObject(o, "site", site ? cJSON_CreateString(site) : cJSON_CreateNull());
@@ -526,6 +566,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 			      t->dormant_all_per_hit_ns_lo, t->dormant_all_per_hit_ns_hi);
 		cJSON_AddItemToObject(o, "dormant_spread_min_ns", pcost_json_num(t->dormant_spread_min));
 		cJSON_AddItemToObject(o, "dormant_spread_max_ns", pcost_json_num(t->dormant_spread_max));
+		pcost_json_ci(o, "gain_vs_nop", t->site_gain, t->site_gain_lo, t->site_gain_hi);
 		cJSON_AddItemToArray(rows, o);
 	}
 	pcost_json_warnings(root, NULL, 0);

@@ -8,8 +8,8 @@
 D=tests/cli/data
 plan 21
 tmpdir
-# table_cols AWK-FIELDS: those fields of every row of a probes text table on stdin.
-table_cols() { awk "/^  variant +method/ { t = 1; next } t && NF == 0 { t = 0 } t { print $1 }"; }
+# table_cols AWK-FIELDS: those fields of every row of the first table of probes text on stdin.
+table_cols() { awk "/^  variant +method/ { t = 1; next } t && NF == 0 { exit } t { print $1 }"; }
 
 # ---- a schema 4 store (1-8): needs the sqlite3 shell to build it from the dump ----------
 if ! have sqlite3 || ! have jq; then
@@ -96,7 +96,8 @@ run_pc show last --db "$T/p.db"
 got=$(table_cols '$3, $4, $NF' <<< "$out" | sed -E 's|/[0-9]+$|/|')
 is "$got" "$want" "show: every row's site, threads and optimized column are the live JSON's"
 run_pc report last --format csv --db "$T/p.db"
-is "$(awk -F, 'NR > 1 { print $(NF-3), $(NF-2), $(NF-1) }' <<< "$out")" \
+is "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ print $col["site"], $col["threads"], $col["optimized_runs"] }' <<< "$out")" \
 	"$(jq -r '.statistics[] | "\(.site) \(.threads) \(.optimized_runs // "")"' <<< "$live")" \
 	"report --format csv: site, threads and optimized runs of every row as live"
 "$P" export last --db "$T/p.db" > "$T/p.json"
