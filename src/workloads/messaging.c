@@ -31,15 +31,13 @@
  *   the order they were made, as perf does.
  * - Not shared: perf's forked workers leave through exit(), which runs, inside
  *   the timed region, the destructors of every library the host binary links
- *   (perf's 26: libperl, libpython, libstdc++...; probecost's 48: cairo,
- *   libpq, gnutls, krb5, PAPI...), with
- *   their lazy symbol lookups and copy-on-write faults.  That is a cost of
- *   the host binary, not of messaging: at loops=1 it is most of perf's time
- *   (10 groups: the same protocol linked with libc alone 30 ms, with
- *   probecost's libraries 273 ms, perf 178 ms).  Ours leave through _exit(),
- *   so the figure does not move when probecost's link line does; what a
- *   message costs (the slope over loops, and thread mode) is compared with
- *   perf's instead.
+ *   (perf: 25 besides the C library, libperl and libpython among them;
+ *   probecost: 47, cairo, libpq, gnutls, krb5 and PAPI among them), with their
+ *   lazy symbol lookups and copy-on-write faults.  That is a cost of the host
+ *   binary, not of messaging (bench/exitcost.sh: at loops=1 it is most of
+ *   perf's time).  Ours leave through _exit(), so the figure does not move
+ *   when probecost's link line does; what a message costs (the slope over
+ *   loops, and thread mode) is what bench/fidelity.sh compares with perf's.
  */
 
 enum { IPC_SOCKET, IPC_PIPE };
