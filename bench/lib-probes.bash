@@ -55,20 +55,16 @@ check_rows() {
 	[ "$bad" = 0 ] || { echo "  $bad armed configurations failed, lost hits or have no per-hit figure"; return 1; }
 }
 
-# Per method: does nop5 pay?  Its interval wholly below nop's, or not shown.
+# Per method: does nop5 pay?  nop's cost per hit / nop5's over the paired blocks
+# (gain_vs_nop, Fieller's 95% interval): pays when the interval lies above 1.
 nop5_verdict() {
-	jq -r "$ph_jq"' [.statistics[] | select(.method != "dormant")] as $rows |
-		($rows | map(.method) | unique)[] as $m |
-		([$rows[] | select(.method == $m and .site == "nop")][0]) as $a |
-		([$rows[] | select(.method == $m and .site == "nop5")][0]) as $b |
-		if $a == null or $b == null or $a.per_hit_ns == null or $b.per_hit_ns == null then
-			"  nop5 vs nop, \($m): not measured"
-		else
-			"  nop5 vs nop, \($m): \($a.per_hit_ns / $b.per_hit_ns * 100 | round / 100)x faster per hit; " +
-			(($a | lohi) as $ia | ($b | lohi) as $ib |
-			 if $ia == null or $ib == null then "no intervals to judge"
-			 elif $ib[1] < $ia[0] then "pays (intervals disjoint)"
-			 elif $ib[0] > $ia[1] then "costs more (intervals disjoint)"
-			 else "not shown (intervals overlap)" end)
+	jq -r '[.statistics[] | select(.method != "dormant" and .site == "nop5")][] |
+		if .gain_vs_nop == null then "  nop5 vs nop, \(.method): not measured"
+		else "  nop5 vs nop, \(.method): \(.gain_vs_nop * 100 | round / 100)x per hit " +
+			(if .gain_vs_nop_lo == null then "(no interval)"
+			 else "[\(.gain_vs_nop_lo * 100 | round / 100), \(.gain_vs_nop_hi * 100 | round / 100)]; " +
+				(if .gain_vs_nop_lo > 1 then "pays (interval above 1)"
+				 elif .gain_vs_nop_hi < 1 then "costs more (interval below 1)"
+				 else "not shown (interval spans 1)" end) end)
 		end' "$1"
 }

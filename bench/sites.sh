@@ -6,8 +6,9 @@
 # in its patch series).  Two workloads in one session each: the uprobe
 # microbenchmark (a call to a function that starts with the nop) and the
 # stanford plain build (SDT sites inside real code).  Verdict: the nop5
-# optimization pays for a method when its nop5 per-hit interval lies wholly
-# below its nop interval.  SCALE, RUNS, KERNEL (stanford) may be set.
+# optimization pays for a method when the interval of its gain (nop's cost per
+# hit / nop5's, blocks paired: gain_vs_nop) lies above 1.  SCALE, RUNS,
+# KERNEL (stanford) may be set.
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib-probes.bash

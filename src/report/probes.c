@@ -59,11 +59,6 @@ static const char *variant_of(const struct pcost_config *c)
 	return c->variant ? c->variant : "-";
 }
 
-static bool measured(const struct pcost_run_sample *x)
-{
-	return !x->warmup && !x->failed;
-}
-
 /* The value of KEY=value in c's workload arguments into buf; false when absent. */
 static bool arg_token(const struct pcost_config *c, const char *key, char *buf, size_t len)
 {
@@ -78,14 +73,6 @@ static bool arg_token(const struct pcost_config *c, const char *key, char *buf, 
 	return false;
 }
 
-/* The probe-site encoding: stanford's site=, the uprobe workload's insn=; NULL when unknown. */
-static const char *site_of(const struct pcost_config *c, char *buf, size_t len)
-{
-	if (arg_token(c, "site", buf, len) || arg_token(c, "insn", buf, len))
-		return buf;
-	return NULL;
-}
-
 /* Threads making the hits (threads=), 0 when the workload does not say. */
 static unsigned threads_of(const struct pcost_config *c)
 {
@@ -94,32 +81,14 @@ static unsigned threads_of(const struct pcost_config *c)
 	return arg_token(c, "threads", buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 0;
 }
 
-/* Measured runs in which the kernel optimized the site, and runs that said either way. */
-static void optimized_of(const struct pcost_config *c, size_t *yes, size_t *known)
+/* "yes", "no", "2/5" (runs optimized of runs known) or "n/a" (unknown, or dormant: nothing armed). */
+static const char *fmt_optimized(const struct pcost_config_stats *t, char *buf, size_t len)
 {
-	*yes = *known = 0;
-	for (size_t k = 0; k < c->nsamples; k++) {
-		const struct pcost_run_sample *x = &c->samples[k];
-
-		if (measured(x) && x->optimized) {
-			(*known)++;
-			*yes += x->optimized > 0;
-		}
-	}
-}
-
-/* "yes", "no", "2/5" (runs optimized of runs known) or "n/a" (dormant rows: nothing armed). */
-static const char *fmt_optimized(const struct pcost_config *c, bool baseline, char *buf,
-				 size_t len)
-{
-	size_t yes, known;
-
-	optimized_of(c, &yes, &known);
-	if (baseline || !known)
+	if (t->baseline < 0 || !t->optimized_known)
 		return "n/a";
-	if (yes == known || !yes)
-		return yes ? "yes" : "no";
-	snprintf(buf, len, "%zu/%zu", yes, known);
+	if (pcost_optimized_verdict(t))
+		return pcost_optimized_verdict(t) > 0 ? "yes" : "no";
+	snprintf(buf, len, "%zu/%zu", t->optimized_runs, t->optimized_known);
 	return buf;
 }
 
@@ -129,7 +98,7 @@ static bool has_shape(const struct pcost_session *s)
 	char b[32];
 
 	for (size_t i = 0; i < s->nconfigs; i++)
-		if (site_of(&s->configs[i], b, sizeof(b)) || threads_of(&s->configs[i]))
+		if (pcost_config_site(&s->configs[i], b, sizeof(b)) || threads_of(&s->configs[i]))
 			return true;
 	return false;
 }
@@ -288,8 +257,8 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	fmt_hits(hi, sizeof(hi), &h, t->baseline < 0);
 	if (has_shape(s)) {
 		char sb[32], th[16] = "-", ob[32];
-		const char *site = site_of(c, sb, sizeof(sb)),
-			   *opt = fmt_optimized(c, t->baseline < 0, ob, sizeof(ob));
+		const char *site = pcost_config_site(c, sb, sizeof(sb)),
+			   *opt = fmt_optimized(t, ob, sizeof(ob));
 
 		if (threads_of(c))
 			snprintf(th, sizeof(th), "%u", threads_of(c));
@@ -403,6 +372,51 @@ static void dormant_section(const struct pcost_session *s, const struct pcost_co
 	dormant_builds(s, st, out, md);
 }
 
+/* Each armed site encoding against nop (analyze.c: site_gain): does the encoding pay per hit? */
+static void site_section(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 FILE *out, bool md)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		const struct pcost_config_stats *t = &st[i];
+		char sb[32], g[96];
+		const char *v;
+
+		if (t->site_ref < 0)
+			continue;
+		if (!header) {
+			fprintf(out, "\n# site encodings against nop: nop's cost per hit / this site's "
+				     "(blocks paired, 95%%; above 1: cheaper)\n");
+			if (md)
+				fprintf(out, "| variant | method | site | gain | verdict |\n"
+					     "|---|---|---|---|---|\n");
+			else
+				fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", "variant", "method", "site",
+					"gain", "verdict");
+			header = true;
+		}
+		if (isnan(t->site_gain))
+			snprintf(g, sizeof(g), "n/a");
+		else if (isnan(t->site_gain_lo))
+			snprintf(g, sizeof(g), "%.2fx", t->site_gain);
+		else
+			snprintf(g, sizeof(g), "%.2fx [%.2f, %.2f]", t->site_gain, t->site_gain_lo,
+				 t->site_gain_hi);
+		v = isnan(t->site_gain_lo) ? "no interval"
+		    : t->site_gain_lo > 1  ? "cheaper (interval above 1)"
+		    : t->site_gain_hi < 1  ? "dearer (interval below 1)"
+					   : "not shown (interval spans 1)";
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor,
+				pcost_config_site(c, sb, sizeof(sb)), g, v);
+		else
+			fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", variant_of(c), c->monitor,
+				pcost_config_site(c, sb, sizeof(sb)), g, v);
+	}
+}
+
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
 		 bool md)
 {
@@ -426,21 +440,22 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			break;
 		}
 	fit_section(s, st, out, md);
+	site_section(s, st, out, md);
 	dormant_section(s, st, out, md);
 }
 
 /* site, threads, and in how many of the runs that said the kernel optimized the site. */
-static void csv_shape(struct pcost_csv *w, const struct pcost_config *c, bool baseline)
+static void csv_shape(struct pcost_csv *w, const struct pcost_config *c,
+		      const struct pcost_config_stats *t)
 {
 	char sb[32];
-	const char *site = site_of(c, sb, sizeof(sb));
-	size_t yes, known;
+	const char *site = pcost_config_site(c, sb, sizeof(sb));
+	bool known = t->optimized_known && t->baseline >= 0;
 
-	optimized_of(c, &yes, &known);
 	pcost_csv_str(w, site ? site : "");
 	pcost_csv_count(w, threads_of(c), threads_of(c) > 0);
-	pcost_csv_count(w, (double)yes, known && !baseline);
-	pcost_csv_count(w, (double)known, known && !baseline);
+	pcost_csv_count(w, (double)t->optimized_runs, known);
+	pcost_csv_count(w, (double)t->optimized_known, known);
 }
 
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -451,7 +466,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost,"
 		     "per_hit_ns_lo,per_hit_ns_hi,fixed_ns,fixed_ns_lo,fixed_ns_hi,dormant_overhead,"
 		     "dormant_overhead_lo,dormant_overhead_hi,dormant_per_hit_ns,dormant_per_hit_ns_lo,"
-		     "dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known\n");
+		     "dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known,"
+		     "gain_vs_nop,gain_vs_nop_lo,gain_vs_nop_hi\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -477,7 +493,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_ci(&w, "%.3f", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
 			     t->dormant_per_hit_ns_hi);
 		pcost_csv_num(&w, "%g", scale_of(c));
-		csv_shape(&w, c, t->baseline < 0);
+		csv_shape(&w, c, t);
+		pcost_csv_ci(&w, "%.3f", t->site_gain, t->site_gain_lo, t->site_gain_hi);
 		pcost_csv_end(&w);
 	}
 }
@@ -487,20 +504,20 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
  * every measured run saw the kernel optimize the site, false when none did,
  * null when unknown, mixed, or nothing was armed (dormant).
  */
-static void json_shape(cJSON *o, const struct pcost_config *c, bool baseline)
+static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t)
 {
 	char sb[32];
-	const char *site = site_of(c, sb, sizeof(sb));
-	size_t yes, known;
+	const char *site = pcost_config_site(c, sb, sizeof(sb));
+	int v = pcost_optimized_verdict(t);
 
-	optimized_of(c, &yes, &known);
 	cJSON_AddItemToObject(o, "site", site ? cJSON_CreateString(site) : cJSON_CreateNull());
 	pcost_json_count(o, "threads", threads_of(c), threads_of(c) > 0);
-	if (baseline || !known || (yes && yes != known))
-		cJSON_AddNullToObject(o, "optimized");
+	if (v)
+		cJSON_AddBoolToObject(o, "optimized", v > 0);
 	else
-		cJSON_AddBoolToObject(o, "optimized", yes == known);
-	pcost_json_count(o, "optimized_runs", (double)yes, known && !baseline);
+		cJSON_AddNullToObject(o, "optimized");
+	pcost_json_count(o, "optimized_runs", (double)t->optimized_runs,
+			 t->optimized_known && t->baseline >= 0);
 }
 
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -519,7 +536,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
 		cJSON_AddNumberToObject(o, "scale", scale_of(c));
-		json_shape(o, c, t->baseline < 0);
+		json_shape(o, c, t);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
 		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));
@@ -549,6 +566,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 			      t->dormant_all_per_hit_ns_lo, t->dormant_all_per_hit_ns_hi);
 		cJSON_AddItemToObject(o, "dormant_spread_min_ns", pcost_json_num(t->dormant_spread_min));
 		cJSON_AddItemToObject(o, "dormant_spread_max_ns", pcost_json_num(t->dormant_spread_max));
+		pcost_json_ci(o, "gain_vs_nop", t->site_gain, t->site_gain_lo, t->site_gain_hi);
 		cJSON_AddItemToArray(rows, o);
 	}
 	pcost_json_warnings(root, NULL, 0);

@@ -133,7 +133,16 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Medians of the events reported and counted, and the busy-machine means. */
+int pcost_optimized_verdict(const struct pcost_config_stats *st)
+{
+	if (st->baseline < 0 || !st->optimized_known)
+		return 0;
+	if (st->optimized_runs == st->optimized_known)
+		return 1;
+	return st->optimized_runs ? 0 : -1;
+}
+
+/* Medians of the events reported and counted, the busy-machine means, the optimized runs. */
 static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 {
 	uint64_t *ev = xcalloc(c->nsamples + 1, sizeof(uint64_t));
@@ -158,6 +167,10 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 			other += (double)x->other_cpu_ns;
 			steal += (double)x->steal_ns;
 			nbusy++;
+		}
+		if (x->optimized) {
+			st->optimized_known++;
+			st->optimized_runs += x->optimized > 0;
 		}
 	}
 	if (nev) {
@@ -341,12 +354,18 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 	free(y);
 }
 
-/* Arguments without the layout=... word: what the code-layout copies of one build share. */
-static void args_without_layout(const char *a, char *out, size_t len)
+/* Arguments without the KEY=... word (and its blank). */
+static void args_without(const char *a, const char *key, char *out, size_t len)
 {
-	const char *l = a ? strstr(a, "layout=") : NULL;
+	size_t kl = strlen(key);
+	const char *l = NULL;
 
-	if (!l || (l != a && l[-1] != ' ')) {
+	for (const char *w = a; w && *w; w += strcspn(w, " "), w += *w == ' ')
+		if (!strncmp(w, key, kl) && w[kl] == '=') {
+			l = w;
+			break;
+		}
+	if (!l) {
 		snprintf(out, len, "%s", a ? a : "");
 		return;
 	}
@@ -354,6 +373,12 @@ static void args_without_layout(const char *a, char *out, size_t len)
 	/* "... kernel=all layout=a32": the blank before a last word goes with it. */
 	if (*out && out[strlen(out) - 1] == ' ')
 		out[strlen(out) - 1] = 0;
+}
+
+/* Arguments without the layout=... word: what the code-layout copies of one build share. */
+static void args_without_layout(const char *a, char *out, size_t len)
+{
+	args_without(a, "layout", out, len);
 }
 
 static bool same_build(const struct pcost_config *a, const struct pcost_config *b)
@@ -549,7 +574,109 @@ static void init_nan(struct pcost_config_stats *st)
 		&st->dormant_all_per_hit_ns_hi);
 	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = st->dormant_df = NAN;
 	st->p_value = st->fit_r2 = st->overhead_se = st->overhead_df = NAN;
-	st->noprobe = -1;
+	set_nan(&st->site_gain, &st->site_gain_lo, &st->site_gain_hi);
+	st->noprobe = st->site_ref = -1;
+}
+
+const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t len)
+{
+	static const char *const keys[] = { "site", "insn" };
+
+	for (size_t k = 0; k < 2; k++)
+		for (const char *w = c->workload_args; w && *w; w += strcspn(w, " "), w += *w == ' ') {
+			size_t kl = strlen(keys[k]);
+
+			if (!strncmp(w, keys[k], kl) && w[kl] == '=') {
+				snprintf(buf, len, "%.*s", (int)strcspn(w + kl + 1, " "), w + kl + 1);
+				return buf;
+			}
+		}
+	return NULL;
+}
+
+/* a and b are one armed configuration at two site encodings (variant named after its site or equal). */
+static bool same_but_site(const struct pcost_config *a, const struct pcost_config *b)
+{
+	char sa[32], sb[32], x[512], y[512];
+	const char *ka = pcost_config_site(a, sa, sizeof(sa)), *kb = pcost_config_site(b, sb, sizeof(sb));
+	const char *key = strstr(a->workload_args ? a->workload_args : "", "insn=") ? "insn" : "site";
+
+	if (!ka || !kb || !same(a->workload, b->workload) || !same(a->monitor, b->monitor) ||
+	    scale_of(a) != scale_of(b))
+		return false;
+	if (!same(a->variant, b->variant) && !(same(a->variant, ka) && same(b->variant, kb)))
+		return false;
+	args_without(a->workload_args, key, x, sizeof(x));
+	args_without(b->workload_args, key, y, sizeof(y));
+	return !strcmp(x, y);
+}
+
+/* Per block: (armed - dormant) timed region / hits of configuration i; the blocks into *blk. */
+static size_t armed_per_hit(const struct pcost_session *s, size_t i,
+			    const struct pcost_config_stats *st, double **d, uint32_t **blk)
+{
+	double *y, hits = rate_events(&s->configs[i], &st[i]);
+	size_t n = pcost_pair_blocks(&s->configs[i], &s->configs[st[i].baseline], PCOST_METRIC_TIMED,
+				     d, &y, blk);
+
+	for (size_t k = 0; k < n; k++)
+		(*d)[k] = ((*d)[k] - y[k]) / hits;
+	free(y);
+	return n;
+}
+
+/* Configuration i against its site=nop twin: nop's cost per hit / i's, Fieller over the blocks. */
+static void site_gain(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
+{
+	double *a, *b, *x, *y;
+	uint32_t *ba, *bb;
+	struct pcost_paired p;
+	size_t na, nb, n = 0;
+
+	na = armed_per_hit(s, (size_t)st[i].site_ref, st, &a, &ba);
+	nb = armed_per_hit(s, i, st, &b, &bb);
+	x = xcalloc(nb + 1, sizeof(double));
+	y = xcalloc(nb + 1, sizeof(double));
+	for (size_t k = 0; k < nb; k++)
+		for (size_t j = 0; j < na; j++)
+			if (ba[j] == bb[k]) {
+				x[n] = a[j];
+				y[n++] = b[k];
+				break;
+			}
+	pcost_paired(x, y, n, PCOST_CONF, &p);
+	set3(&st[i].site_gain, &st[i].site_gain_lo, &st[i].site_gain_hi, p.ratio + 1,
+	     p.ratio_lo + 1, p.ratio_hi + 1);
+	free(a);
+	free(b);
+	free(ba);
+	free(bb);
+	free(x);
+	free(y);
+}
+
+/* Every armed configuration at a site other than nop, against the same one at nop. */
+static void site_gains(const struct pcost_session *s, struct pcost_config_stats *st)
+{
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		char b[32];
+		const char *site = pcost_config_site(&s->configs[i], b, sizeof(b));
+
+		if (st[i].baseline < 0 || !site || !strcmp(site, "nop") ||
+		    isnan(rate_events(&s->configs[i], &st[i])))
+			continue;
+		for (size_t j = 0; j < s->nconfigs && st[i].site_ref < 0; j++) {
+			char bj[32];
+			const char *sj = pcost_config_site(&s->configs[j], bj, sizeof(bj));
+
+			if (j != i && st[j].baseline >= 0 && sj && !strcmp(sj, "nop") &&
+			    same_but_site(&s->configs[j], &s->configs[i]) &&
+			    !isnan(rate_events(&s->configs[j], &st[j])))
+				st[i].site_ref = (int)j;
+		}
+		if (st[i].site_ref >= 0)
+			site_gain(s, i, st);
+	}
 }
 
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out)
@@ -577,6 +704,7 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 	fits(s, st);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		two_costs(s, i, &st[i]);
+	site_gains(s, st);
 	*out = st;
 	return 0;
 }

@@ -80,9 +80,32 @@ struct pcost_config_stats {
 	size_t dormant_layouts;
 	double dormant_all_per_hit_ns, dormant_all_per_hit_ns_lo, dormant_all_per_hit_ns_hi;
 	double dormant_spread_min, dormant_spread_max;
+	/*
+	 * probes --sites: an armed configuration at a site encoding other than
+	 * nop against the same configuration at nop (site_ref, -1 when none):
+	 * nop's cost per hit over this one's, each the timed-region difference
+	 * from its own dormant run, with Fieller's interval over the blocks where
+	 * all four ran.  Above 1: this encoding is cheaper per hit.
+	 */
+	int site_ref;
+	double site_gain, site_gain_lo, site_gain_hi;
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
 	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
+	/*
+	 * probes: measured runs that said whether the kernel optimized the
+	 * site's uprobe, and how many of them it did (0, 0: unknown).
+	 */
+	size_t optimized_known, optimized_runs;
 };
+
+/*
+ * The optimized verdict of a row: 1 every run that said was optimized, -1 none
+ * was, 0 unknown, mixed, or a baseline (nothing armed).
+ */
+int pcost_optimized_verdict(const struct pcost_config_stats *st);
+
+/* The probe-site encoding of c (its site= or insn= argument) into buf; NULL when none. */
+const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t len);
 
 /* Analyze every configuration of s; *out gets s->nconfigs rows (caller frees). */
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out);

@@ -18,21 +18,26 @@
 #include "workloads/workload.h"
 
 /*
- * Why it matches perf bench (measured with bench/fidelity.sh):
- * - the workers leave through exit(), as hackbench's do: the C library's exit
- *   handlers and destructors then run in each forked worker, inside the timed
- *   region, and take copy-on-write faults there (perf stat: ~90 more page
- *   faults per worker than _exit()).  With _exit() we ran at 0.86-0.92 of
- *   perf's time per message at 10 groups x 100 loops.
+ * What it shares with perf bench, and the one thing it does not (measured with
+ * bench/fidelity.sh; README "bench/fidelity"):
  * - the channels are made group by group as the workers are forked, and each
- *   process closes the ends it does not use, so a worker holds and closes at
- *   exit what perf's workers do (not every channel of every group);
+ *   process closes the ends it does not use, so a worker holds what perf's
+ *   workers hold (not every channel of every group);
  * - ready and wake-up go over the same kind of channel as the messages
  *   (socketpair, or pipe with ipc=pipe), as perf's fdpair() does;
  * - threads get small stacks (perf: PTHREAD_STACK_MIN), which the C library
  *   keeps cached instead of unmapping them at each join in the timed region;
  * - processes are reaped in the order they end (wait()), threads joined in
  *   the order they were made, as perf does.
+ * - Not shared: perf's forked workers leave through exit(), which runs, inside
+ *   the timed region, the destructors of every library the host binary links
+ *   (perf: 25 besides the C library, libperl and libpython among them;
+ *   probecost: 47, cairo, libpq, gnutls, krb5 and PAPI among them), with their
+ *   lazy symbol lookups and copy-on-write faults.  That is a cost of the host
+ *   binary, not of messaging (bench/exitcost.sh: at loops=1 it is most of
+ *   perf's time).  Ours leave through _exit(), so the figure does not move
+ *   when probecost's link line does; what a message costs (the slope over
+ *   loops, and thread mode) is what bench/fidelity.sh compares with perf's.
  */
 
 enum { IPC_SOCKET, IPC_PIPE };
@@ -128,13 +133,8 @@ static void worker_exit(const struct worker *w)
 	if (!w->sender && w->in_peer >= 0)
 		close(w->in_peer);
 	rc = work(w) ? 1 : 0;
-#if defined(__SANITIZE_ADDRESS__)
-	/* A leak check in each of hundreds of workers would be the benchmark. */
+	/* Not exit(): see "Not shared" above. */
 	_exit(rc);
-#else
-	/* As hackbench: exit() runs the C library's exit work, which perf times too. */
-	exit(rc);
-#endif
 }
 
 static int start_worker(struct messaging *m, struct worker *w)

@@ -399,6 +399,60 @@ static void test_launch(void **state)
 	pcost_launch_release(&l);
 }
 
+/*
+ * probes --sites: armed at nop costs 1000 + 10b ns per hit in block b, at nop5
+ * 500 + 4(b % 2) ns, each over its own dormant run (whose time differs by
+ * site): the gain is mean(nop)/mean(nop5) with an interval around it, for the
+ * uprobe workload (variant named after its insn) and stanford (site=).
+ */
+static void test_site_gain(void **state)
+{
+	static const char *const sites[] = { "nop", "nop5" };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+	double x = 0, y = 0;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	for (int w = 0; w < 2; w++)
+		for (int k = 0; k < 2; k++)
+			for (int m = 0; m < 2; m++) {
+				char args[64];
+				struct pcost_config *c;
+
+				if (w == 0)
+					snprintf(args, sizeof(args), "insn=%s threads=1 loops=1000", sites[k]);
+				else
+					snprintf(args, sizeof(args), "variant=plain site=%s scale=1", sites[k]);
+				c = pcost_session_add_config(&s, w ? "stanford" : "uprobe", args,
+							     m ? "uprobe" : "dormant",
+							     w ? "plain" : sites[k], "hit");
+				c->expected_events = 1000;
+				for (uint32_t b = 1; b <= 5; b++) {
+					double d = 1e6 + 7000 * k + 300 * b, per = 0;
+
+					if (m)
+						per = k ? 500 + 4 * (b % 2) : 1000 + 10 * b;
+					add_timed(c, b, 2 * d, d + per * 1000, 1000, 1);
+					if (m && w == 0)
+						*(k ? &y : &x) += per / 5;
+				}
+			}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	for (size_t i = 0; i < 8; i += 4) {
+		assert_int_equal(st[i + 0].site_ref, -1);	/* dormant at nop */
+		assert_int_equal(st[i + 1].site_ref, -1);	/* nop itself */
+		assert_int_equal(st[i + 2].site_ref, -1);	/* dormant at nop5 */
+		assert_int_equal(st[i + 3].site_ref, (int)i + 1);
+		NEAR(st[i + 3].site_gain, x / y, 1e-9);
+		assert_true(st[i + 3].site_gain_lo > 1.9 && st[i + 3].site_gain_lo < x / y);
+		assert_true(st[i + 3].site_gain_hi > x / y && st[i + 3].site_gain_hi < 2.2);
+		assert_true(isnan(st[i + 1].site_gain));
+	}
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_fit_groups_and_intervals),
 		cmocka_unit_test(test_probes_baselines),
 		cmocka_unit_test(test_dormant_layouts),
+		cmocka_unit_test(test_site_gain),
 		cmocka_unit_test(test_argv_split),
 		cmocka_unit_test(test_launch),
 	};
