@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/* test_wl_threads: the workloads' thread launcher (every thread runs once; what it times). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <string.h>
+
+#include "workloads/common.h"
+
+#define SPIN_NS 20000000ull /* each thread's CPU time: 20 ms */
+
+struct spin {
+	pthread_t caller;
+	unsigned ran[8];
+	int in_caller[8];
+};
+
+/* Spin until this thread has used SPIN_NS of CPU: a known CPU time whatever the load. */
+static void spin_cpu(void *arg, unsigned i)
+{
+	struct spin *s = arg;
+	pcost_ns t0 = pcost_wl_clock_ns(PCOST_WL_CPU);
+
+	while (pcost_wl_clock_ns(PCOST_WL_CPU) - t0 < SPIN_NS)
+		;
+	s->ran[i]++;
+	s->in_caller[i] = pthread_equal(pthread_self(), s->caller);
+}
+
+/* The CPU clock sums the threads' CPU times: n x 20 ms, plus a clock read or two each. */
+static void cpu_clock_sums(void **state)
+{
+	for (unsigned n = 1; n <= 3; n++) {
+		struct spin s = { .caller = pthread_self() };
+		pcost_ns timed = 0;
+
+		(void)state;
+		assert_int_equal(pcost_wl_threads_run(n, PCOST_WL_CPU, spin_cpu, &s, &timed), 0);
+		for (unsigned i = 0; i < 8; i++)
+			assert_int_equal(s.ran[i], i < n);
+		assert_true(timed >= n * SPIN_NS);
+		assert_true(timed < n * SPIN_NS + n * 2000000ull);
+		/* One thread runs in the caller; more are threads of their own. */
+		assert_int_equal(s.in_caller[0], n == 1);
+		if (n > 1)
+			assert_int_equal(s.in_caller[1], 0);
+	}
+}
+
+/* The wall clock spans every thread: at least one thread's 20 ms of CPU. */
+static void wall_clock_spans(void **state)
+{
+	struct spin s = { .caller = pthread_self() };
+	pcost_ns timed = 0;
+
+	(void)state;
+	assert_int_equal(pcost_wl_threads_run(2, PCOST_WL_WALL, spin_cpu, &s, &timed), 0);
+	assert_int_equal(s.ran[0] + s.ran[1], 2);
+	assert_true(timed >= SPIN_NS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cpu_clock_sums),
+		cmocka_unit_test(wall_clock_spans),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
