@@ -45,7 +45,7 @@ static void usage(FILE *out)
 	fputs("usage: probecost counters [--interfaces LIST] [--events 1-16|K,K,..]\n"
 	      "         [--event NAME]... [--iterations N] [--warmup N] [--matmul]\n"
 	      "         [--matmul-runs N] [--cpu N] [--timer tsc|monotonic]\n"
-	      "         [--format text|json|csv|markdown] [--db PATH] [--no-store]\n\n"
+	      "         [--format text|json|csv|markdown] [--db PATH|URL] [--no-store]\n\n"
 	      "Times start (ioctl ENABLE), read and stop (ioctl DISABLE) of k events, and\n"
 	      "a whole start+read+stop episode, for every counter interface; every sample\n"
 	      "is kept.  Defaults: k = 1,2,4,8,16 software events (hardware events first\n"
@@ -53,7 +53,7 @@ static void usage(FILE *out)
 	      "it starts on.  --event NAME (repeatable) measures libpfm4 event NAMEs\n"
 	      "instead (k = how many).  --matmul adds a 128x128 matmul reading every event\n"
 	      "after each row, against the same loop without reads: total times and the\n"
-	      "cost per read.\n\ninterfaces:\n",
+	      "cost per read.\n" PCOST_DB_HELP "\ninterfaces:\n",
 	      out);
 	for_each_counter_iface(ifc)
 		fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
