@@ -282,28 +282,19 @@ static void uncache_sdt(struct pp_state *st)
 	st->cache_added = false;
 }
 
-static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
+/*
+ * The state of an arming: the undo pushed first, perf stat's output in a
+ * private 0700 directory (no name another user can plant).  0 or -errno.
+ */
+static int pp_state_new(struct pcost_probe_arm *a, const char *tracefs, char *err, size_t len)
 {
-	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
-	const char *t = pcost_tracefs();
-	size_t first[MAX_EVENTS], nd;
-	struct pp_state *st;
+	struct pp_state *st = xcalloc(1, sizeof(*st));
 	int fd, rc;
 
-	if (a->priv)
-		return 0;
-	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
-		return rc;
-	if (!t && !(t = pcost_tracefs())) {
-		pp_available(err, len);
-		return -ENODEV;
-	}
-	st = xcalloc(1, sizeof(*st));
 	a->priv = st;
 	st->path = a->path;
-	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", t);
+	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", tracefs);
 	a->undo = pcost_cleanup_push(pp_undo, st);
-	/* perf stat's output in a private 0700 directory: no name another user can plant. */
 	if ((rc = pcost_private_dir_make(st->dir, sizeof(st->dir), err, len)) < 0)
 		return rc;
 	snprintf(st->tmp, sizeof(st->tmp), "%s/stat.csv", st->dir);
@@ -315,71 +306,111 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 		return rc;
 	}
 	close(fd);
-	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
-	for (size_t i = 0; i < nd && !a->sites[first[i]].symbol[0]; i++)
-		if ((rc = cache_sdt(st, err, len)) < 0)
-			return rc;
-		else
-			break;
-	for (size_t i = 0; i < nd; i++) {
-		const struct pcost_probe_site *s = &a->sites[first[i]];
-		char group[80], spec[160], out[4096], *before;
-		/*
-		 * -f: add NAME_1 when NAME exists (perf 6.1 even refuses a name that
-		 * exists in *another* SDT group); we find what it added by diffing.
-		 */
-		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
-		size_t had = st->nev;
+	return 0;
+}
 
+/* perf probe's group and PROBEDEF for a site. */
+static void pp_spec(const struct pcost_probe_site *s, char *group, size_t glen, char *spec,
+		    size_t slen)
+{
+	if (s->symbol[0]) {
+		/*
+		 * A function: GROUP:NAME=SYMBOL%return, or =ADDRESS for an entry
+		 * probe (perf 6.1 looks a function entry up in the debuginfo, which
+		 * an assembly function lacks: "Probe point not found").
+		 */
+		snprintf(group, glen, "%s", s->provider);
+		if (s->retprobe)
+			snprintf(spec, slen, "%s:%s=%s%%return", group, s->name, s->symbol);
+		else
+			snprintf(spec, slen, "%s:%s=0x%llx", group, s->name,
+				 (unsigned long long)s->vaddr);
+	} else {
+		snprintf(group, glen, "sdt_%s", s->provider);
+		snprintf(spec, slen, "%s:%s", group, s->name);
+	}
+}
+
+/* Write down the names perf probe may add for NAME (those not defined yet), before it runs. */
+static void pp_pending_begin(struct pp_state *st, const char *group, const char *name)
+{
+	st->npending = 0;
+	for (int k = 0; k < PENDING; k++) {
+		char ev[100];
+
+		if (k)
+			snprintf(ev, sizeof(ev), "%s_%d", name, k);
+		else
+			snprintf(ev, sizeof(ev), "%s", name);
+		if (!defined_already(st->uprobe_events, group, ev))
+			snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
+				 "-:%s/%s\n", group, ev);
+	}
+	for (size_t k = 0; k < st->npending; k++)
+		journal_def(st, st->pending_del[k], true);
+	st->pending = 1;
+}
+
+/* Define one site's events with perf probe; 0 or -errno with err set. */
+static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, char *err, size_t len)
+{
+	char group[80], spec[160], out[4096], *before;
+	/*
+	 * -f: add NAME_1 when NAME exists (perf 6.1 even refuses a name that
+	 * exists in *another* SDT group); we find what it added by diffing.
+	 */
+	char *argv[] = { "perf", "probe", "-f", "-x", (char *)st->path, "-a", spec, NULL };
+	size_t had = st->nev;
+	int rc;
+
+	pp_spec(s, group, sizeof(group), spec, sizeof(spec));
+	before = slurp_events(st->uprobe_events);
+	pp_pending_begin(st, group, s->name);
+	rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
+	collect_added(st, before, group);
+	st->pending = 0;
+	for (size_t k = had; k < st->nev; k++)
+		journal_def(st, st->del[k], true);
+	for (size_t k = 0; k < st->npending; k++)
+		journal_def(st, st->pending_del[k], false);
+	st->npending = 0;
+	free(before);
+	if (rc != 0) {
+		snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)", st->path,
+			 spec, rc);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	const char *t = pcost_tracefs();
+	size_t first[MAX_EVENTS], nd;
+	struct pp_state *st;
+	int rc;
+
+	if (a->priv)
+		return 0;
+	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
+		return rc;
+	if (!t && !(t = pcost_tracefs())) {
+		pp_available(err, len);
+		return -ENODEV;
+	}
+	if ((rc = pp_state_new(a, t, err, len)) < 0)
+		return rc;
+	st = a->priv;
+	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
+	/* SDT events need the binary in perf's build-id cache. */
+	if (nd && !a->sites[first[0]].symbol[0] && (rc = cache_sdt(st, err, len)) < 0)
+		return rc;
+	for (size_t i = 0; i < nd; i++) {
 		if (pcost_interrupted)
 			return -EINTR;
-		if (s->symbol[0]) {
-			/*
-			 * A function: GROUP:NAME=SYMBOL%return, or =ADDRESS for an entry
-			 * probe (perf 6.1 looks a function entry up in the debuginfo, which
-			 * an assembly function lacks: "Probe point not found").
-			 */
-			snprintf(group, sizeof(group), "%s", s->provider);
-			if (s->retprobe)
-				snprintf(spec, sizeof(spec), "%s:%s=%s%%return", group, s->name,
-					 s->symbol);
-			else
-				snprintf(spec, sizeof(spec), "%s:%s=0x%llx", group, s->name,
-					 (unsigned long long)s->vaddr);
-		} else {
-			snprintf(group, sizeof(group), "sdt_%s", s->provider);
-			snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
-		}
-		before = slurp_events(st->uprobe_events);
-		st->npending = 0;
-		for (int k = 0; k < PENDING; k++) {
-			char name[100];
-
-			if (k)
-				snprintf(name, sizeof(name), "%s_%d", s->name, k);
-			else
-				snprintf(name, sizeof(name), "%s", s->name);
-			if (!defined_already(st->uprobe_events, group, name))
-				snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
-					 "-:%s/%s\n", group, name);
-		}
-		for (size_t k = 0; k < st->npending; k++)
-			journal_def(st, st->pending_del[k], true);
-		st->pending = 1;
-		rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
-		collect_added(st, before, group);
-		st->pending = 0;
-		for (size_t k = had; k < st->nev; k++)
-			journal_def(st, st->del[k], true);
-		for (size_t k = 0; k < st->npending; k++)
-			journal_def(st, st->pending_del[k], false);
-		st->npending = 0;
-		free(before);
-		if (rc != 0) {
-			snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)",
-				 a->path, spec, rc);
-			return -EIO;
-		}
+		if ((rc = pp_define(st, &a->sites[first[i]], err, len)) < 0)
+			return rc;
 	}
 	if (!st->nev) {
 		snprintf(err, len, "perf-probe: perf probe added no event");
