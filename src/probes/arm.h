@@ -127,5 +127,12 @@ int pcost_stap_bpf_tree(char *tree, size_t len, int *undo, char *err, size_t ele
 
 /* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
 const char *pcost_tracefs(void);
+/*
+ * *t: the tracefs a method writes uprobe events to, mounted now (as root) when
+ * it is not; 0, or -errno with err set (by available() when mounting did not
+ * make it usable).
+ */
+int pcost_probe_tracefs_need(const char **t, bool (*available)(char *why, size_t len), char *err,
+			     size_t len);
 
 #endif

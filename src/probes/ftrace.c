@@ -116,18 +116,14 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	static unsigned serial;
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
-	const char *t = pcost_tracefs();
+	const char *t;
 	struct ftrace_state *st;
 	int rc;
 
 	if (a->priv)
 		return 0;
-	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
+	if ((rc = pcost_probe_tracefs_need(&t, ftrace_available, err, len)) < 0)
 		return rc;
-	if (!t && !(t = pcost_tracefs())) {
-		ftrace_available(err, len);
-		return -ENODEV;
-	}
 	st = xcalloc(1, sizeof(*st) + a->nsites * sizeof(st->ev[0]));
 	a->priv = st;
 	/* One group and instance per monitor: a session arms several builds at once. */

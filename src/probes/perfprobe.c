@@ -386,19 +386,15 @@ static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, char
 static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
-	const char *t = pcost_tracefs();
+	const char *t;
 	size_t first[MAX_EVENTS], nd;
 	struct pp_state *st;
 	int rc;
 
 	if (a->priv)
 		return 0;
-	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
+	if ((rc = pcost_probe_tracefs_need(&t, pp_available, err, len)) < 0)
 		return rc;
-	if (!t && !(t = pcost_tracefs())) {
-		pp_available(err, len);
-		return -ENODEV;
-	}
 	if ((rc = pp_state_new(a, t, err, len)) < 0)
 		return rc;
 	st = a->priv;
