@@ -102,8 +102,8 @@ void pcost_probe_uprobe_set_cpus(uint64_t mask);
 
 /*
  * Remove the tracefs events and instances of probecost processes that died
- * without cleaning up (groups pcost_PID_N with PID gone); returns how many
- * events were removed.
+ * without cleaning up (groups pcost_PID_N of ftrace, pcost_PID_pp of perf
+ * probe's function probes, with PID gone); returns how many events were removed.
  */
 int pcost_probe_ftrace_reap_stale(void);
 

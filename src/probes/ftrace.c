@@ -283,7 +283,7 @@ static void ftrace_cleanup(struct pcost_monitor *m)
 
 /*
  * Events and instances left by a probecost that was killed outright (SIGKILL,
- * a crash: no undo could run): groups pcost_PID_N whose PID is gone.
+ * a crash: no undo could run): groups pcost_PID_* whose PID is gone.
  */
 int pcost_probe_ftrace_reap_stale(void)
 {
@@ -299,12 +299,12 @@ int pcost_probe_ftrace_reap_stale(void)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		char group[64], event[64], inst[256], del[160];
+		char group[64], event[64], inst[256], del[160], c;
 		int pid;
-		unsigned n;
 
+		/* pcost_PID_N (ftrace) and pcost_PID_pp (perf-probe function probes). */
 		if (sscanf(line, "%*1[pr]:%63[A-Za-z0-9_]/%63[A-Za-z0-9_] ", group, event) != 2 ||
-		    sscanf(group, "pcost_%d_%u", &pid, &n) != 2 || pid <= 0 ||
+		    sscanf(group, "pcost_%d_%c", &pid, &c) != 2 || pid <= 0 ||
 		    !kill(pid, 0) || errno != ESRCH)
 			continue;
 		snprintf(inst, sizeof(inst), "%s/instances/%s", t, group);

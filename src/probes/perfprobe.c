@@ -8,6 +8,15 @@
  * (what `perf probe -d` does, but async-signal-safe), and never touch an
  * existing definition: when NAME is taken (a user's, another probecost's),
  * `perf probe -f` adds NAME_1 and that is the one we use and remove.
+ *
+ * Ownership after a SIGKILL: perf 6.1 cannot rename an SDT event (it refuses
+ * GROUP:EVENT=%sdt_PROV:NAME), so an SDT definition's name cannot say whose it
+ * is; the journal does.  Before perf probe runs, every name it may add is
+ * written down (the first free NAME, NAME_1, ... as perf picks them), and so is
+ * the build-id cache entry we add for it: the next probecost's sweep removes
+ * exactly those, on this binary, and no one else's.  Function probes, whose
+ * names we choose, carry the owner's PID in their group (pcost_PID_pp), which
+ * pcost_probe_ftrace_reap_stale() removes once that process is gone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +35,8 @@
 #include "probes/arm.h"
 
 #define MAX_EVENTS 64
-#define PENDING 4		/* NAME and NAME_1..3: perf's names for duplicates */
+#define PENDING 8		/* names written down before perf probe may add them */
+#define PERF_MAX_INDEX 1024	/* perf's suffixes for duplicates: NAME_1 .. NAME_1023 */
 
 struct pp_state {
 	char uprobe_events[96];
@@ -46,6 +56,7 @@ struct pp_state {
 	size_t npending;
 	char pending_del[PENDING][140];
 	bool cache_added;	/* we put the binary in perf's build-id cache (SDT events) */
+	char cache_link[PATH_MAX];	/* its ~/.debug/.build-id/xx/yyy link (journaled) */
 };
 
 static bool pp_available(char *why, size_t len)
@@ -112,6 +123,9 @@ static void pp_undo(void *arg)
 		}
 	}
 	st->nev = 0;
+	/* A second Ctrl-C cannot run perf to uncache: the next sweep removes the entry. */
+	if (st->cache_added && pcost_cleanup_in_signal())
+		pcost_journal_keep();
 	if (st->tmp[0]) {
 		unlink(st->tmp);
 		rmdir(st->dir);
@@ -171,20 +185,13 @@ static int run_capture(char *const argv[], char *out, size_t len, volatile pid_t
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Is GROUP/EVENT already in uprobe_events? */
-static bool defined_already(const char *uprobe_events, const char *group, const char *event)
+/* Is GROUP/EVENT defined in the uprobe_events text events? */
+static bool defined_in(const char *events, const char *group, const char *event)
 {
-	char line[1024], want[200];
-	FILE *f = fopen(uprobe_events, "re");
-	bool found = false;
+	char want[200];
 
-	if (!f)
-		return false;
 	snprintf(want, sizeof(want), ":%s/%s ", group, event);
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, want) != NULL;
-	fclose(f);
-	return found;
+	return strstr(events, want) != NULL;
 }
 
 /* The whole of uprobe_events (malloc'd, "" when unreadable). */
@@ -263,9 +270,13 @@ static int cache_sdt(struct pp_state *st, char *err, size_t len)
 		 id + 2);
 	if (!access(entry, F_OK))
 		return 0;
+	/* Written down first: a SIGKILL while perf adds it leaves it to the next sweep. */
+	snprintf(st->cache_link, sizeof(st->cache_link), "%s", entry);
+	pcost_journal_add("buildid", st->cache_link, NULL);
 	if (run_capture(add, out, sizeof(out), &st->pending_pid) != 0) {
 		snprintf(err, len, "perf-probe: 'perf buildid-cache --add %s' failed: %.*s", st->path,
 			 (int)strcspn(out, "\n"), out);
+		pcost_journal_del("buildid", st->cache_link);
 		return -EIO;
 	}
 	st->cache_added = true;
@@ -277,8 +288,10 @@ static void uncache_sdt(struct pp_state *st)
 {
 	char out[256], *rm[] = { "perf", "buildid-cache", "--remove", (char *)st->path, NULL };
 
-	if (st->cache_added && !pcost_cleanup_in_signal())
-		run_capture(rm, out, sizeof(out), &st->pending_pid);
+	if (!st->cache_added || pcost_cleanup_in_signal())
+		return;
+	run_capture(rm, out, sizeof(out), &st->pending_pid);
+	pcost_journal_del("buildid", st->cache_link);
 	st->cache_added = false;
 }
 
@@ -317,9 +330,10 @@ static void pp_spec(const struct pcost_probe_site *s, char *group, size_t glen, 
 		/*
 		 * A function: GROUP:NAME=SYMBOL%return, or =ADDRESS for an entry
 		 * probe (perf 6.1 looks a function entry up in the debuginfo, which
-		 * an assembly function lacks: "Probe point not found").
+		 * an assembly function lacks: "Probe point not found").  GROUP
+		 * names this process: ours alone, swept by PID once we are gone.
 		 */
-		snprintf(group, glen, "%s", s->provider);
+		snprintf(group, glen, "pcost_%d_pp", (int)getpid());
 		if (s->retprobe)
 			snprintf(spec, slen, "%s:%s=%s%%return", group, s->name, s->symbol);
 		else
@@ -331,18 +345,25 @@ static void pp_spec(const struct pcost_probe_site *s, char *group, size_t glen, 
 	}
 }
 
-/* Write down the names perf probe may add for NAME (those not defined yet), before it runs. */
-static void pp_pending_begin(struct pp_state *st, const char *group, const char *name)
+/*
+ * Write down the names perf probe may add for NAME before it runs: perf -f
+ * takes the first free of NAME, NAME_1, NAME_2, ... for each of the sites
+ * sharing NAME; a few more cover other tracers taking free names meanwhile.
+ */
+static void pp_pending_begin(struct pp_state *st, const char *events, const char *group,
+			     const char *name, size_t sites)
 {
+	size_t want = sites + 3 < PENDING ? sites + 3 : PENDING;
+
 	st->npending = 0;
-	for (int k = 0; k < PENDING; k++) {
+	for (int k = 0; k < PERF_MAX_INDEX && st->npending < want; k++) {
 		char ev[100];
 
 		if (k)
 			snprintf(ev, sizeof(ev), "%s_%d", name, k);
 		else
 			snprintf(ev, sizeof(ev), "%s", name);
-		if (!defined_already(st->uprobe_events, group, ev))
+		if (!defined_in(events, group, ev))
 			snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
 				 "-:%s/%s\n", group, ev);
 	}
@@ -351,8 +372,9 @@ static void pp_pending_begin(struct pp_state *st, const char *group, const char 
 	st->pending = 1;
 }
 
-/* Define one site's events with perf probe; 0 or -errno with err set. */
-static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, char *err, size_t len)
+/* Define the events of a site (and its namesakes) with perf probe; 0 or -errno with err set. */
+static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, size_t sites, char *err,
+		     size_t len)
 {
 	char group[80], spec[160], out[4096], *before;
 	/*
@@ -365,7 +387,7 @@ static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, char
 
 	pp_spec(s, group, sizeof(group), spec, sizeof(spec));
 	before = slurp_events(st->uprobe_events);
-	pp_pending_begin(st, group, s->name);
+	pp_pending_begin(st, before, group, s->name, sites);
 	rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
 	collect_added(st, before, group);
 	st->pending = 0;
@@ -381,6 +403,17 @@ static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, char
 		return -EIO;
 	}
 	return 0;
+}
+
+/* How many of a's sites share site i's provider and name (perf defines them all at once). */
+static size_t namesakes(const struct pcost_probe_arm *a, size_t i)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < a->nsites; j++)
+		n += !strcmp(a->sites[j].provider, a->sites[i].provider) &&
+		     !strcmp(a->sites[j].name, a->sites[i].name);
+	return n;
 }
 
 static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
@@ -405,7 +438,7 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	for (size_t i = 0; i < nd; i++) {
 		if (pcost_interrupted)
 			return -EINTR;
-		if ((rc = pp_define(st, &a->sites[first[i]], err, len)) < 0)
+		if ((rc = pp_define(st, &a->sites[first[i]], namesakes(a, first[i]), err, len)) < 0)
 			return rc;
 	}
 	if (!st->nev) {
