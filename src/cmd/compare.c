@@ -85,6 +85,30 @@ static void headline(const char *tag, const struct pcost_session *s)
 	free(kernel);
 }
 
+/* A row's optimized verdict (pcost_optimized_verdict) in words. */
+static const char *verdict_name(int v)
+{
+	return v > 0 ? "yes" : v < 0 ? "no" : "n/a";
+}
+
+/* probes: the rows in which the kernel optimized the uprobe on one side and not the other. */
+static void print_optimized(const struct pcost_compare *c, bool md)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (r->ia < 0 || r->ib < 0 || r->optimized_a == r->optimized_b)
+			continue;
+		if (!any)
+			printf("\nuprobe optimized by the kernel (A -> B), where they differ:\n");
+		any = true;
+		printf("%s%s: %s -> %s\n", md ? "- " : "  ", r->name, verdict_name(r->optimized_a),
+		       verdict_name(r->optimized_b));
+	}
+}
+
 static void print_text(const struct pcost_session *a, const struct pcost_session *b,
 		       const struct pcost_compare *c, bool md)
 {
@@ -131,6 +155,8 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 		       r->has_overhead ? fmt_pct(r->ovh_b, ob, sizeof(ob)) : "-", sep, d,
 		       md ? " | " : "  ", r->regression ? "REGRESSION" : "", md ? " |" : "");
 	}
+	if (a->kind == PCOST_SESSION_PROBES)
+		print_optimized(c, md);
 	if (any_one) {
 		printf("\n");
 		for (size_t i = 0; i < c->nrows; i++)
@@ -148,6 +174,15 @@ static void add_num(cJSON *o, const char *k, double v)
 {
 	if (isfinite(v))
 		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+/* true, false, or null when unknown. */
+static void add_verdict(cJSON *o, const char *k, int v)
+{
+	if (v)
+		cJSON_AddBoolToObject(o, k, v > 0);
 	else
 		cJSON_AddNullToObject(o, k);
 }
@@ -188,6 +223,10 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 			add_num(x, "delta_lo", r->delta_lo);
 			add_num(x, "delta_hi", r->delta_hi);
 			cJSON_AddBoolToObject(x, "regression", r->regression);
+			if (a->kind == PCOST_SESSION_PROBES) {
+				add_verdict(x, "optimized_a", r->optimized_a);
+				add_verdict(x, "optimized_b", r->optimized_b);
+			}
 		}
 		cJSON_AddItemToArray(rows, x);
 	}
@@ -211,17 +250,23 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 	cJSON_Delete(o);
 }
 
+/* 1, 0, or empty when unknown. */
+static const char *csv_verdict(int v)
+{
+	return v > 0 ? "1" : v < 0 ? "0" : "";
+}
+
 static void print_csv(const struct pcost_compare *c)
 {
 	printf("name,in,mean_a_ns,mean_b_ns,change,change_lo,change_hi,p,overhead_a,overhead_b,"
-	       "delta,regression\n");
+	       "delta,regression,optimized_a,optimized_b\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pcost_compare_row *r = &c->rows[i];
 
-		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d\n", r->name,
+		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s\n", r->name,
 		       r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b, r->change,
 		       r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
-		       r->regression);
+		       r->regression, csv_verdict(r->optimized_a), csv_verdict(r->optimized_b));
 	}
 }
 

@@ -59,11 +59,6 @@ static const char *variant_of(const struct pcost_config *c)
 	return c->variant ? c->variant : "-";
 }
 
-static bool measured(const struct pcost_run_sample *x)
-{
-	return !x->warmup && !x->failed;
-}
-
 /* The value of KEY=value in c's workload arguments into buf; false when absent. */
 static bool arg_token(const struct pcost_config *c, const char *key, char *buf, size_t len)
 {
@@ -86,32 +81,14 @@ static unsigned threads_of(const struct pcost_config *c)
 	return arg_token(c, "threads", buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 0;
 }
 
-/* Measured runs in which the kernel optimized the site, and runs that said either way. */
-static void optimized_of(const struct pcost_config *c, size_t *yes, size_t *known)
+/* "yes", "no", "2/5" (runs optimized of runs known) or "n/a" (unknown, or dormant: nothing armed). */
+static const char *fmt_optimized(const struct pcost_config_stats *t, char *buf, size_t len)
 {
-	*yes = *known = 0;
-	for (size_t k = 0; k < c->nsamples; k++) {
-		const struct pcost_run_sample *x = &c->samples[k];
-
-		if (measured(x) && x->optimized) {
-			(*known)++;
-			*yes += x->optimized > 0;
-		}
-	}
-}
-
-/* "yes", "no", "2/5" (runs optimized of runs known) or "n/a" (dormant rows: nothing armed). */
-static const char *fmt_optimized(const struct pcost_config *c, bool baseline, char *buf,
-				 size_t len)
-{
-	size_t yes, known;
-
-	optimized_of(c, &yes, &known);
-	if (baseline || !known)
+	if (t->baseline < 0 || !t->optimized_known)
 		return "n/a";
-	if (yes == known || !yes)
-		return yes ? "yes" : "no";
-	snprintf(buf, len, "%zu/%zu", yes, known);
+	if (pcost_optimized_verdict(t))
+		return pcost_optimized_verdict(t) > 0 ? "yes" : "no";
+	snprintf(buf, len, "%zu/%zu", t->optimized_runs, t->optimized_known);
 	return buf;
 }
 
@@ -281,7 +258,7 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	if (has_shape(s)) {
 		char sb[32], th[16] = "-", ob[32];
 		const char *site = pcost_config_site(c, sb, sizeof(sb)),
-			   *opt = fmt_optimized(c, t->baseline < 0, ob, sizeof(ob));
+			   *opt = fmt_optimized(t, ob, sizeof(ob));
 
 		if (threads_of(c))
 			snprintf(th, sizeof(th), "%u", threads_of(c));
@@ -468,17 +445,17 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 }
 
 /* site, threads, and in how many of the runs that said the kernel optimized the site. */
-static void csv_shape(struct pcost_csv *w, const struct pcost_config *c, bool baseline)
+static void csv_shape(struct pcost_csv *w, const struct pcost_config *c,
+		      const struct pcost_config_stats *t)
 {
 	char sb[32];
 	const char *site = pcost_config_site(c, sb, sizeof(sb));
-	size_t yes, known;
+	bool known = t->optimized_known && t->baseline >= 0;
 
-	optimized_of(c, &yes, &known);
 	pcost_csv_str(w, site ? site : "");
 	pcost_csv_count(w, threads_of(c), threads_of(c) > 0);
-	pcost_csv_count(w, (double)yes, known && !baseline);
-	pcost_csv_count(w, (double)known, known && !baseline);
+	pcost_csv_count(w, (double)t->optimized_runs, known);
+	pcost_csv_count(w, (double)t->optimized_known, known);
 }
 
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -516,7 +493,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_ci(&w, "%.3f", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
 			     t->dormant_per_hit_ns_hi);
 		pcost_csv_num(&w, "%g", scale_of(c));
-		csv_shape(&w, c, t->baseline < 0);
+		csv_shape(&w, c, t);
 		pcost_csv_ci(&w, "%.3f", t->site_gain, t->site_gain_lo, t->site_gain_hi);
 		pcost_csv_end(&w);
 	}
@@ -527,20 +504,20 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
  * every measured run saw the kernel optimize the site, false when none did,
  * null when unknown, mixed, or nothing was armed (dormant).
  */
-static void json_shape(cJSON *o, const struct pcost_config *c, bool baseline)
+static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t)
 {
 	char sb[32];
 	const char *site = pcost_config_site(c, sb, sizeof(sb));
-	size_t yes, known;
+	int v = pcost_optimized_verdict(t);
 
-	optimized_of(c, &yes, &known);
 	cJSON_AddItemToObject(o, "site", site ? cJSON_CreateString(site) : cJSON_CreateNull());
 	pcost_json_count(o, "threads", threads_of(c), threads_of(c) > 0);
-	if (baseline || !known || (yes && yes != known))
-		cJSON_AddNullToObject(o, "optimized");
+	if (v)
+		cJSON_AddBoolToObject(o, "optimized", v > 0);
 	else
-		cJSON_AddBoolToObject(o, "optimized", yes == known);
-	pcost_json_count(o, "optimized_runs", (double)yes, known && !baseline);
+		cJSON_AddNullToObject(o, "optimized");
+	pcost_json_count(o, "optimized_runs", (double)t->optimized_runs,
+			 t->optimized_known && t->baseline >= 0);
 }
 
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -559,7 +536,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
 		cJSON_AddNumberToObject(o, "scale", scale_of(c));
-		json_shape(o, c, t->baseline < 0);
+		json_shape(o, c, t);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
 		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));

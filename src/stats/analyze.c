@@ -133,7 +133,16 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Medians of the events reported and counted, and the busy-machine means. */
+int pcost_optimized_verdict(const struct pcost_config_stats *st)
+{
+	if (st->baseline < 0 || !st->optimized_known)
+		return 0;
+	if (st->optimized_runs == st->optimized_known)
+		return 1;
+	return st->optimized_runs ? 0 : -1;
+}
+
+/* Medians of the events reported and counted, the busy-machine means, the optimized runs. */
 static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 {
 	uint64_t *ev = xcalloc(c->nsamples + 1, sizeof(uint64_t));
@@ -158,6 +167,10 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 			other += (double)x->other_cpu_ns;
 			steal += (double)x->steal_ns;
 			nbusy++;
+		}
+		if (x->optimized) {
+			st->optimized_known++;
+			st->optimized_runs += x->optimized > 0;
 		}
 	}
 	if (nev) {

@@ -91,7 +91,18 @@ struct pcost_config_stats {
 	double site_gain, site_gain_lo, site_gain_hi;
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
 	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
+	/*
+	 * probes: measured runs that said whether the kernel optimized the
+	 * site's uprobe, and how many of them it did (0, 0: unknown).
+	 */
+	size_t optimized_known, optimized_runs;
 };
+
+/*
+ * The optimized verdict of a row: 1 every run that said was optimized, -1 none
+ * was, 0 unknown, mixed, or a baseline (nothing armed).
+ */
+int pcost_optimized_verdict(const struct pcost_config_stats *st);
 
 /* The probe-site encoding of c (its site= or insn= argument) into buf; NULL when none. */
 const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t len);

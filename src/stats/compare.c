@@ -113,6 +113,10 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 		fill_change(r, wa, na, wb, nb);
 		free(wa);
 		free(wb);
+		if (sa && sb) {
+			r->optimized_a = pcost_optimized_verdict(&sa[i]);
+			r->optimized_b = pcost_optimized_verdict(&sb[j]);
+		}
 		if (sa && sb && sa[i].baseline >= 0 && sb[j].baseline >= 0 && isfinite(sa[i].overhead) &&
 		    isfinite(sb[j].overhead)) {
 			r->has_overhead = r->gated = true;

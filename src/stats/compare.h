@@ -3,7 +3,8 @@
  * compare: two stored sessions side by side.  Configurations match on
  * (workload, workload_args, monitor, variant); counter series on (interface,
  * op, events).  For each match: both means, the change with a Welch interval and
- * Welch's test, the overheads (analyze.h) and their change in points.
+ * Welch's test, the overheads (analyze.h) and their change in points, and
+ * (probes) whether the kernel optimized the row's uprobe on each side.
  */
 #ifndef PCOST_COMPARE_H
 #define PCOST_COMPARE_H
@@ -32,6 +33,7 @@ struct pcost_compare_row {
 	bool delta_significant;	/* that CI excludes 0 */
 	bool gated;		/* counts for --fail-above (overheads and counter costs, not baselines) */
 	bool regression;	/* delta_pts > threshold and delta_lo > 0 (and p < 0.05 for means) */
+	int optimized_a, optimized_b; /* probes: pcost_optimized_verdict() of each side (0 unknown) */
 };
 
 struct pcost_env_diff {

@@ -26,7 +26,9 @@
 /*
  * migrations[v] takes a database from schema v to v + 1.  Never edit a
  * released step: add one.  v1 kept every raw sample; v2 added the kernel
- * release (for history --kernel) and the indexes history filters use.
+ * release (for history --kernel) and the indexes history filters use; v3 how
+ * busy the machine was; v4 run --threads and --placement; v5 whether the
+ * kernel optimized a probes run's uprobe.
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -77,6 +79,8 @@ static const char *const migrations[] = {
 	/* 3 -> 4: run --threads and --placement (0 and NULL where not varied) */
 	"ALTER TABLE config ADD COLUMN threads INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE config ADD COLUMN placement TEXT;",
+	/* 4 -> 5: probes: did the kernel optimize the run's uprobe (1, 0; NULL: unknown) */
+	"ALTER TABLE run_sample ADD COLUMN optimized INTEGER;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");

@@ -25,7 +25,7 @@
  * BLOB -> bytea; session.id is an identity column, so ids are unique across
  * every writer.  A later schema adds a migration step here with SQLite's.
  */
-_Static_assert(PCOST_DB_SCHEMA_VERSION == 4, "add the PostgreSQL migration of the new schema");
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 5, "add the PostgreSQL migration of the new schema");
 static const char pg_schema[] =
 	"CREATE TABLE probecost_schema (version integer NOT NULL);"
 	"CREATE TABLE session ("
@@ -55,6 +55,7 @@ static const char pg_schema[] =
 	"  has_report boolean NOT NULL, events bigint NOT NULL, timed_ns bigint NOT NULL,"
 	"  monitor_events bigint NOT NULL,"
 	"  other_cpu_ns bigint, steal_ns bigint,"	/* NULL: not recorded */
+	"  optimized boolean,"			/* NULL: unknown */
 	"  PRIMARY KEY (session_id, config_idx, seq),"
 	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
 	"    ON DELETE CASCADE);"
@@ -68,7 +69,7 @@ static const char pg_schema[] =
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
-	"INSERT INTO probecost_schema VALUES (4);";
+	"INSERT INTO probecost_schema VALUES (5);";
 
 /* From version N (index) to N + 1, for stores made by an older probecost; as SQLite's. */
 static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
@@ -79,6 +80,9 @@ static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 	[3] = "ALTER TABLE config ADD COLUMN threads bigint NOT NULL DEFAULT 0;"
 	      "ALTER TABLE config ADD COLUMN placement text;"
 	      "INSERT INTO probecost_schema VALUES (4);",
+	/* probes: did the kernel optimize the run's uprobe (NULL: unknown) */
+	[4] = "ALTER TABLE run_sample ADD COLUMN optimized boolean;"
+	      "INSERT INTO probecost_schema VALUES (5);",
 };
 
 /* ---- URLs ------------------------------------------------------------------ */

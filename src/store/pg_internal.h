@@ -31,8 +31,12 @@ static inline struct pg_db *pg_of(struct pcost_db *db)
 #define PG_WHAT_READ "could not read the store"
 #define PG_WHAT_WRITE "could not write to the store"
 
-/* Parameters of one statement, all sent as text except bytea (binary). */
-#define PG_MAX_PARAMS 24
+/*
+ * Parameters of one statement, all sent as text except bytea (binary).  The
+ * widest statement, a run_sample row, binds 25; one more is a bug, not a
+ * buffer overflow.
+ */
+#define PG_MAX_PARAMS 32
 struct pg_params {
 	int n;
 	const char *val[PG_MAX_PARAMS];
@@ -41,9 +45,17 @@ struct pg_params {
 	char num[PG_MAX_PARAMS][32];
 };
 
+/* The index of the next parameter. */
+static inline int par_room(const struct pg_params *a)
+{
+	if (a->n >= PG_MAX_PARAMS)
+		abort();
+	return a->n;
+}
+
 static inline void par_text(struct pg_params *a, const char *s)
 {
-	a->val[a->n] = s; /* NULL is SQL NULL */
+	a->val[par_room(a)] = s; /* NULL is SQL NULL */
 	a->len[a->n] = 0;
 	a->fmt[a->n] = 0;
 	a->n++;
@@ -51,13 +63,14 @@ static inline void par_text(struct pg_params *a, const char *s)
 
 static inline void par_i64(struct pg_params *a, int64_t v)
 {
-	snprintf(a->num[a->n], sizeof(a->num[0]), "%" PRId64, v);
+	snprintf(a->num[par_room(a)], sizeof(a->num[0]), "%" PRId64, v);
 	par_text(a, a->num[a->n]);
 }
 
 static inline void par_f64(struct pg_params *a, double v)
 {
 	/* %.17g reads back to the same double; PostgreSQL spells the specials its way. */
+	par_room(a);
 	if (isnan(v))
 		snprintf(a->num[a->n], sizeof(a->num[0]), "NaN");
 	else if (isinf(v))
@@ -74,7 +87,7 @@ static inline void par_bool(struct pg_params *a, bool b)
 
 static inline void par_bytes(struct pg_params *a, const void *b, size_t n)
 {
-	a->val[a->n] = n ? b : "";
+	a->val[par_room(a)] = n ? b : "";
 	a->len[a->n] = (int)n;
 	a->fmt[a->n] = 1;
 	a->n++;

@@ -121,8 +121,8 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,"
-		"$19,$20,$21,$22,$23,$24)";
+		" steal_ns, optimized) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,"
+		"$17,$18,$19,$20,$21,$22,$23,$24,$25)";
 	const struct pcost_run_sample *r = &s->configs[i].samples[j];
 	char why[sizeof(r->fail_reason) + 1];
 	struct pg_params a = { 0 };
@@ -158,6 +158,10 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 		par_text(&a, NULL);
 		par_text(&a, NULL);
 	}
+	if (r->optimized)
+		par_bool(&a, r->optimized > 0);
+	else
+		par_text(&a, NULL);
 	return pg_put(p, sql, &a);
 }
 
@@ -348,8 +352,8 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 	int rc = select_of(p,
 			   "SELECT config_idx, block, ord, warmup, failed, wait_status, fail_reason,"
 			   " scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt, majflt, nvcsw,"
-			   " nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns"
-			   " FROM run_sample"
+			   " nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns,"
+			   " optimized FROM run_sample"
 			   " WHERE session_id = $1 ORDER BY config_idx, seq",
 			   s->id, &r);
 
@@ -388,6 +392,9 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 		x.has_busy = !PQgetisnull(r, k, c);
 		x.other_cpu_ns = (pcost_ns)get_i64(r, k, c++);
 		x.steal_ns = (pcost_ns)get_i64(r, k, c++);
+		if (!PQgetisnull(r, k, c))
+			x.optimized = get_bool(r, k, c) ? 1 : -1;
+		c++;
 		pcost_config_add_sample(&s->configs[ci], &x);
 	}
 	PQclear(r);

@@ -106,7 +106,8 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 				   "SELECT config_idx, block, ord, warmup, failed, wait_status,"
 				   " fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 				   " majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events,"
-				   " other_cpu_ns, steal_ns FROM run_sample WHERE session_id = ? ORDER BY config_idx, seq",
+				   " other_cpu_ns, steal_ns, optimized FROM run_sample"
+				   " WHERE session_id = ? ORDER BY config_idx, seq",
 				   &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
@@ -145,6 +146,9 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 		r.has_busy = sqlite3_column_type(st, k) != SQLITE_NULL;
 		r.other_cpu_ns = (pcost_ns)sqlite3_column_int64(st, k++);
 		r.steal_ns = (pcost_ns)sqlite3_column_int64(st, k++);
+		if (sqlite3_column_type(st, k) != SQLITE_NULL)
+			r.optimized = sqlite3_column_int(st, k) ? 1 : -1;
+		k++;
 		pcost_config_add_sample(&s->configs[ci], &r);
 	}
 	sqlite3_finalize(st);

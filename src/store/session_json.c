@@ -105,6 +105,9 @@ static cJSON *sample_to_json(const struct pcost_run_sample *r)
 		cJSON_AddNullToObject(o, "other_cpu_ns");
 		cJSON_AddNullToObject(o, "steal_ns");
 	}
+	/* probes: whether the kernel optimized the run's uprobe; absent when unknown. */
+	if (r->optimized)
+		cJSON_AddBoolToObject(o, "optimized", r->optimized > 0);
 	return o;
 }
 
@@ -331,11 +334,26 @@ static const char *const sample_keys[] = {
 	"block",   "order",	"warmup",	  "failed",  "wait_status", "fail_reason", "scale",
 	"wall_ns", "user_ns",	"sys_ns",	  "maxrss_kb", "minflt",    "majflt",	   "nvcsw",
 	"nivcsw",  "has_report", "events",	  "timed_ns", "monitor_events",
-	/* optional: null or absent when not recorded */
-	"other_cpu_ns", "steal_ns",
+	/* optional: null or absent when not recorded (older exports have none of them) */
+	"other_cpu_ns", "steal_ns", "optimized",
 };
 #define SAMPLE_REQUIRED 19
-_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 2, "two optional sample keys");
+_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 3, "three optional sample keys");
+
+/* optimized: true or false; null or absent is unknown (0), never false. */
+static int read_optimized(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "optimized");
+	bool b = false;
+	int rc;
+
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if ((rc = get_bool(r, o, "optimized", &b)))
+		return rc;
+	x->optimized = b ? 1 : -1;
+	return 0;
+}
 
 /* other_cpu_ns and steal_ns: both numbers, or both null / absent (not recorded). */
 static int read_busy(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
@@ -387,7 +405,7 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 	INT_FIELD(timed_ns, 0, MAX_EXACT_INT);
 	INT_FIELD(monitor_events, -1, MAX_EXACT_INT);
 #undef INT_FIELD
-	if ((rc = read_busy(r, o, &x)))
+	if ((rc = read_busy(r, o, &x)) || (rc = read_optimized(r, o, &x)))
 		return rc;
 	if ((rc = get_bool(r, o, "warmup", &x.warmup)) || (rc = get_bool(r, o, "failed", &x.failed)) ||
 	    (rc = get_bool(r, o, "has_report", &x.has_report)))

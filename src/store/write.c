@@ -117,7 +117,7 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" steal_ns, optimized) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
 	int rc = 0;
@@ -159,6 +159,11 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 			sqlite3_bind_null(st, k++);
 			sqlite3_bind_null(st, k++);
 		}
+		/* 1 optimized, 0 not, NULL unknown (never a guess of 0). */
+		if (r->optimized)
+			sqlite3_bind_int(st, k++, r->optimized > 0);
+		else
+			sqlite3_bind_null(st, k++);
 		rc = step_done(db, st, "could not write to the store");
 	}
 	sqlite3_finalize(st);

@@ -13,9 +13,10 @@ sqlite3 "$T/other.db" "CREATE TABLE t(x)"
 "$P" import --db "$T/other.db" "$C/session_1.json" 2> "$T/e"; rc=$?
 assert "another program's database is refused untouched" '[ $rc = 2 ] && grep -q "another program" "$T/e" && [ "$(sqlite3 "$T/other.db" "SELECT count(*) FROM sqlite_master")" = 1 ]'
 "$P" import --db "$T/new.db" "$C/session_1.json" > /dev/null
-sqlite3 "$T/new.db" "PRAGMA user_version = 9"
+cur=$(sqlite3 "$T/new.db" "PRAGMA user_version")
+sqlite3 "$T/new.db" "PRAGMA user_version = 99"
 "$P" history --db "$T/new.db" 2> "$T/e"; rc=$?
-assert "a newer schema is refused with versions named" '[ $rc = 2 ] && grep -q "schema version 9, newer than this probecost reads (4); upgrade probecost" "$T/e"'
+assert "a newer schema is refused with versions named" '[ $rc = 2 ] && grep -q "schema version 99, newer than this probecost reads ($cur); upgrade probecost" "$T/e"'
 
 "$P" import --db "$T/ro.db" "$C/session_1.json" > /dev/null
 if is_root && ! chattr +i "$T/ro.db" 2>/dev/null; then

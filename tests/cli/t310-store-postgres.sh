@@ -3,7 +3,7 @@
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash
 C=tests/fuzz/import_corpus
-NTESTS=36
+NTESTS=40
 plan $NTESTS
 skip_all() {
 	for ((i = 0; i < NTESTS; i++)); do skip "$1"; done
@@ -47,7 +47,7 @@ for try in 1 2 3 4 5; do
 done
 [ -n "$started" ] || skip_all "the throwaway server did not start: $(tail -1 "$PGD/log" 2> /dev/null)"
 psql_() { "${AS[@]}" "$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PGD" -p "$PORT" -U postgres "$@"; }
-for d in pc rt par empty alien; do psql_ -c "CREATE DATABASE $d"; done
+for d in pc rt par empty alien v4 pr; do psql_ -c "CREATE DATABASE $d"; done
 SECRET='Pw-s3cret:x?y'
 psql_ -c "CREATE ROLE fleet LOGIN PASSWORD '$SECRET'" -c "CREATE DATABASE fleetdb OWNER fleet"
 url() { echo "postgresql://postgres@/$1?host=$PGD&port=$PORT"; }
@@ -121,6 +121,29 @@ cols_pg=$(for t in session config run_sample series; do
 is "$cols_pg" "$cols_sq" "the tables and their columns are SQLite's"
 is "$(psql_ -d rt -c 'SELECT version FROM probecost_schema')" "$(sq "$T/a.db" 'PRAGMA user_version')" \
 	"probecost_schema holds SQLite's user_version"
+
+# ---- a schema 4 store (made by the probecost before schema 5) migrates in place --------
+psql_ -d v4 -f tests/cli/data/store-v4-pg.sql > /dev/null
+V4=$(url v4)
+run_pc history --db "$V4" --format json
+is "$rc:$(psql_ -d v4 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d v4 -c \
+	"SELECT count(*) || '/' || count(optimized) FROM run_sample")" "0:5:28/0" \
+	"a schema 4 store is migrated to 5 when opened; its old runs' optimized is NULL (unknown)"
+"$PROBECOST" export --all --db "$V4" > "$T/v4.json"
+ok $(cmp -s "$T/v4.json" tests/cli/data/store-v4.json; echo $?) \
+	"export --all of the migrated store is byte for byte what the schema 4 probecost exported"
+is "$("$PROBECOST" report 1 --format json --db "$V4" | jq -c '[.statistics[].optimized] | unique')" "[null]" \
+	"its probes session reports optimized null, never false"
+# A probes session whose rows have sites, threads and the kernel's optimization.
+if [ "$(id -u)" = 0 ] && [ -e /sys/bus/event_source/devices/uprobe/format/ref_ctr_offset ]; then
+	live=$("$PROBECOST" probes --workload uprobe --sites nop,nop5 --threads 1,2 --via uprobe --scale 1 \
+		-r 1 --warmup 0 --cpu 0 --format json --db "$(url pr)" 2> /dev/null)
+	ok $([ "$("$PROBECOST" report last --format json --db "$(url pr)")" = "$live" ] &&
+		[ "$(jq '[.statistics[] | select(.optimized != null)] | length' <<< "$live")" -gt 0 ]; echo $?) \
+		"probes --sites nop,nop5 --threads 1,2: the stored session reports exactly as measured, optimized included"
+else
+	skip "needs root and the uprobe PMU (/sys/bus/event_source/devices/uprobe)"
+fi
 
 # ---- errors: one line naming the URL, never the password ---------------------------
 FLEET="postgresql://fleet:$SECRET@127.0.0.1:$PORT/fleetdb"

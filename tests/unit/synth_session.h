@@ -28,6 +28,10 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 			s, "pipe", "loops=1000", mons[m], kind == PCOST_SESSION_PROBES ? "plain" : NULL,
 			"round-trip");
 		c->expected_events = m ? 1000 : -1;
+		if (kind == PCOST_SESSION_RUN && m) {	/* run --threads 2 --placement split */
+			c->threads = 2;
+			c->placement = xstrdup("split");
+		}
 		for (unsigned b = 0; b < blocks; b++) {
 			struct pcost_run_sample r = { 0 };
 
@@ -54,6 +58,9 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 			r.has_busy = b != 1;	/* one sample without: null in JSON, NULL in SQL */
 			r.other_cpu_ns = r.has_busy ? 250000 + b : 0;
 			r.steal_ns = r.has_busy ? 10 * b : 0;
+			/* probes: optimized, not, unknown in turn (unknown stays unknown) */
+			if (kind == PCOST_SESSION_PROBES)
+				r.optimized = (int8_t)((int)(b % 3) - 1);
 			pcost_config_add_sample(c, &r);
 		}
 	}
@@ -94,6 +101,8 @@ static inline void assert_sessions_equal(const struct pcost_session *a, const st
 		STREQ_NULL(x->variant, y->variant);
 		STREQ_NULL(x->unit, y->unit);
 		assert_int_equal(x->expected_events, y->expected_events);
+		assert_int_equal(x->threads, y->threads);
+		STREQ_NULL(x->placement, y->placement);
 		assert_int_equal(x->nsamples, y->nsamples);
 		for (size_t j = 0; j < x->nsamples; j++) {
 			const struct pcost_run_sample *p = &x->samples[j], *q = &y->samples[j];
@@ -120,6 +129,7 @@ static inline void assert_sessions_equal(const struct pcost_session *a, const st
 			assert_int_equal(p->has_busy, q->has_busy);
 			assert_int_equal(p->other_cpu_ns, q->other_cpu_ns);
 			assert_int_equal(p->steal_ns, q->steal_ns);
+			assert_int_equal(p->optimized, q->optimized);
 		}
 	}
 	assert_int_equal(a->nseries, b->nseries);

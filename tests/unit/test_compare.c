@@ -209,6 +209,49 @@ static void test_overhead_change_interval(void **st)
 	pcost_session_release(&b);
 }
 
+/* A probes session: dormant and uprobe rows of one site, optimized as opt[k] in block k. */
+static void probes_blocks(struct pcost_session *s, const int8_t *opt)
+{
+	pcost_session_init(s, PCOST_SESSION_PROBES);
+	pcost_session_add_config(s, "uprobe", "insn=nop5", "dormant", "nop5", "hit");
+	pcost_session_add_config(s, "uprobe", "insn=nop5", "uprobe", "nop5", "hit");
+	for (uint32_t k = 0; k < 3; k++) {
+		struct pcost_run_sample x = { .block = k, .monitor_events = -1, .scale = 1 };
+
+		x.wall_ns = 1000 + k;
+		x.optimized = -1;	/* the dormant run saw no trampoline: still not a verdict */
+		pcost_config_add_sample(&s->configs[0], &x);
+		x.wall_ns = 2000 + k;
+		x.optimized = opt[k];
+		pcost_config_add_sample(&s->configs[1], &x);
+	}
+}
+
+/* Whether the kernel optimized a row's uprobe, on each side: yes, no, or unknown (mixed too). */
+static void test_probes_optimized(void **st)
+{
+	static const int8_t unknown[] = { 0, 0, 0 }, yes[] = { 1, 1, 0 }, no[] = { -1, -1, -1 },
+			    mixed[] = { 1, -1, 1 };
+	static const int8_t *const sides[][2] = { { unknown, yes }, { no, mixed }, { yes, no } };
+	static const int want[][2] = { { 0, 1 }, { -1, 0 }, { 1, -1 } };
+	struct pcost_session a, b;
+	struct pcost_compare c;
+
+	(void)st;
+	for (size_t i = 0; i < ARRAY_SIZE(sides); i++) {
+		probes_blocks(&a, sides[i][0]);
+		probes_blocks(&b, sides[i][1]);
+		assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
+		assert_int_equal(row(&c, "uprobe insn=nop5 / uprobe / nop5")->optimized_a, want[i][0]);
+		assert_int_equal(row(&c, "uprobe insn=nop5 / uprobe / nop5")->optimized_b, want[i][1]);
+		/* The dormant row is the baseline: nothing armed, no verdict. */
+		assert_int_equal(row(&c, "uprobe insn=nop5 / dormant / nop5")->optimized_a, 0);
+		pcost_compare_release(&c);
+		pcost_session_release(&a);
+		pcost_session_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_counters_and_kinds),
 		cmocka_unit_test(test_env_diff),
 		cmocka_unit_test(test_overhead_change_interval),
+		cmocka_unit_test(test_probes_optimized),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

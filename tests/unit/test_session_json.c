@@ -129,6 +129,9 @@ static void e_sample_obj(cJSON *j)
 			     cJSON_CreateNumber(3));
 }
 
+/* counters samples have no optimized member: add one that is not a boolean. */
+static void e_optimized(cJSON *j) { cJSON_AddNumberToObject(sample(j, 0, 1), "optimized", 1); }
+
 static void test_rejects(void **st)
 {
 	expect_reject(e_format, "format: not \"probecost-session\"");
@@ -149,6 +152,33 @@ static void test_rejects(void **st)
 	expect_reject(e_ns, "series[1].ns: element 3 is not a time");
 	expect_reject(e_env, "env: not an object or null");
 	expect_reject(e_sample_obj, "configs[1].samples[4]: not an object");
+	expect_reject(e_optimized, "configs[0].samples[1].optimized: not true or false");
+}
+
+/*
+ * optimized is written only when known; an export without it (older
+ * probecost, or unknown) and an explicit null both read back as unknown.
+ */
+static void test_optimized(void **st)
+{
+	struct pcost_session a, b;
+	char err[256];
+	cJSON *j;
+
+	synth_session(&a, PCOST_SESSION_PROBES, 3, 1.0);
+	j = pcost_session_to_json(&a);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(sample(j, 1, 0), "optimized")));
+	assert_null(cJSON_GetObjectItem(sample(j, 1, 1), "optimized"));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sample(j, 1, 2), "optimized")));
+	cJSON_DeleteItemFromObject(sample(j, 1, 0), "optimized");
+	cJSON_ReplaceItemInObject(sample(j, 1, 2), "optimized", cJSON_CreateNull());
+	assert_int_equal(pcost_session_from_json(j, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.configs[1].samples[0].optimized, 0);
+	assert_int_equal(b.configs[1].samples[1].optimized, 0);
+	assert_int_equal(b.configs[1].samples[2].optimized, 0);
+	pcost_session_release(&b);
+	cJSON_Delete(j);
+	pcost_session_release(&a);
 }
 
 static void test_not_object(void **st)
@@ -169,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_run),	   cmocka_unit_test(test_roundtrip_probes),
 		cmocka_unit_test(test_roundtrip_counters), cmocka_unit_test(test_roundtrip_nulls),
 		cmocka_unit_test(test_rejects),		   cmocka_unit_test(test_not_object),
+		cmocka_unit_test(test_optimized),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
