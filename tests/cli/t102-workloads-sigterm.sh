@@ -2,7 +2,7 @@
 # t102: a user's kill(1) or timeout(1) ends a workload at once, by the signal, and no
 # process of its own (pipe partner, messaging workers) outlives it.
 . "$(dirname "$0")/lib.bash"
-plan 12
+plan 14
 
 # gone_within SECONDS PGID: every process of the group is gone (zombies count as gone).
 gone_within() {
@@ -20,6 +20,7 @@ gone_within() {
 }
 # stops SIGNAL WORKLOAD ARGS...: start the workload in a group of its own, signal it after
 # 0.5 s, and check it died of that signal within 3 s, leaving nothing of its group.
+# SIGKILL cannot be caught: the messaging workers die with their parent (PDEATHSIG).
 stops() {
 	local sig=$1 pid rc t0 t1 kids
 	shift
@@ -45,4 +46,5 @@ stops INT messaging groups=2 loops=1000000 ipc=pipe
 stops HUP pipe loops=100000000 mode=thread
 stops TERM messaging groups=2 loops=1000000 mode=thread
 stops TERM spawn kind=vfork-exec loops=100000000
+stops KILL messaging groups=2 loops=1000000
 done_testing
