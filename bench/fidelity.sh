@@ -133,8 +133,7 @@ for k in "${keys[@]}"; do
 	printf '%-42s %-22s %11.1f %11.1f %7.3f %-17s %s\n' "${names[$k]}" "${peers[$k]}" "$mo" "$mt" "$mr" \
 		"[$(printf '%.3f' "$lo"), $(printf '%.3f' "$hi")]" "$v"
 done
-printf '# per-round ratios:'
-for k in "${keys[@]}"; do printf ' | %s %s' "$k" "${R[$k]}"; done
-echo
+echo "# per-round ratios:"
+for k in "${keys[@]}"; do echo "#   $k ${R[$k]% }"; done
 # A benchmark reports; it does not fail the build on a noisy machine.
 exit 0

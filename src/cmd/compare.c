@@ -16,7 +16,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: probecost compare ID1 ID2 [--db PATH] [--threshold PCT] [--fail-above PCT]\n"
+		"usage: probecost compare ID1 ID2 [--db PATH|URL] [--threshold PCT] [--fail-above PCT]\n"
 		"                         [--format text|json|csv|markdown] [--plot FILE.svg|png|pdf]\n\n"
 		"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
 		"Per configuration present in both (same workload, arguments, monitor, variant):\n"
@@ -27,7 +27,7 @@ static void usage(FILE *out)
 		"counter operations and the change is in percent.  Configurations on one side\n"
 		"only, and differences between the two machine fingerprints, are listed.\n"
 		"--fail-above PCT exits 1 when any overhead grew by more than PCT points (counter\n"
-		"costs: percent), so CI can gate on it.\n");
+		"costs: percent), so CI can gate on it.\n" PCOST_DB_HELP);
 }
 
 /* 3 significant digits in ns, us, ms or s. */

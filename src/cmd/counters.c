@@ -45,7 +45,7 @@ static void usage(FILE *out)
 	fputs("usage: probecost counters [--interfaces LIST] [--events 1-16|K,K,..]\n"
 	      "         [--event NAME]... [--iterations N] [--warmup N] [--matmul]\n"
 	      "         [--matmul-runs N] [--cpu N] [--timer tsc|monotonic]\n"
-	      "         [--format text|json|csv|markdown] [--db PATH] [--no-store]\n\n"
+	      "         [--format text|json|csv|markdown] [--db PATH|URL] [--no-store]\n\n"
 	      "Times start (ioctl ENABLE), read and stop (ioctl DISABLE) of k events, and\n"
 	      "a whole start+read+stop episode, for every counter interface; every sample\n"
 	      "is kept.  Defaults: k = 1,2,4,8,16 software events (hardware events first\n"
@@ -53,7 +53,7 @@ static void usage(FILE *out)
 	      "it starts on.  --event NAME (repeatable) measures libpfm4 event NAMEs\n"
 	      "instead (k = how many).  --matmul adds a 128x128 matmul reading every event\n"
 	      "after each row, against the same loop without reads: total times and the\n"
-	      "cost per read.\n\ninterfaces:\n",
+	      "cost per read.\n" PCOST_DB_HELP "\ninterfaces:\n",
 	      out);
 	for_each_counter_iface(ifc)
 		fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
@@ -148,6 +148,74 @@ static int explain_open_error(const char *name, int rc)
 	}
 }
 
+/* One option of counters: 0, -1 after --help, or an exit code. */
+static int counters_option(struct counters_args *a, int c, char **argv)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'f':
+		return pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->fmt) ? PCOST_EXIT_USAGE : 0;
+	case 'd':
+		if (pcost_db_opt_check(optarg))
+			return PCOST_EXIT_USAGE;
+		a->db = optarg;
+		break;
+	case 'N':
+		a->no_store = true;
+		break;
+	case 'c':
+		if (pcost_parse_u64(optarg, 0, 63, &v) < 0)
+			return usage_error("--cpu '%s' is not a CPU number (0-63)", optarg);
+		a->cpu = (int)v;
+		break;
+	case 'i':
+		if (pcost_parse_u64(optarg, 1, 10000000, &v) < 0)
+			return usage_error("--iterations '%s' is not a number in 1..10M", optarg);
+		a->iterations = (unsigned)v;
+		break;
+	case 'w':
+		if (pcost_parse_u64(optarg, 0, 1000000, &v) < 0)
+			return usage_error("--warmup '%s' is not a number in 0..1M", optarg);
+		a->warmup = (unsigned)v;
+		break;
+	case 'M':
+		if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
+			return usage_error("--matmul-runs '%s' is not a number in 1..100000", optarg);
+		a->matmul_runs = (unsigned)v;
+		break;
+	case 'k':
+		if (parse_ks(optarg, a) < 0)
+			return usage_error("--events '%s' is not valid: a list of counts or ranges "
+					   "within 1-%d, e.g. 1-16 or 1,2,4",
+					   optarg, MAX_K);
+		a->kgiven = true;
+		break;
+	case 'e':
+		if (a->nevents >= MAX_K)
+			return usage_error("too many --event (at most %d)", MAX_K);
+		a->events[a->nevents++] = xstrdup(optarg);
+		break;
+	case 'I':
+		return parse_ifaces(optarg, a) < 0 ? PCOST_EXIT_USAGE : 0;
+	case 'm':
+		a->matmul = true;
+		break;
+	case 't':
+		if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic"))
+			return usage_error("--timer '%s' is not valid: tsc or monotonic", optarg);
+		a->monotonic = !strcmp(optarg, "monotonic");
+		break;
+	case 'h':
+		usage(stdout);
+		return -1;
+	default:
+		return usage_error("unknown option '%s'; see 'probecost counters --help'",
+				   argv[optind - 1]);
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct counters_args *a)
 {
 	static const struct option opts[] = {
@@ -166,86 +234,13 @@ static int parse_args(int argc, char **argv, struct counters_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	uint64_t v;
-	int c;
+	int c, rc;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->fmt))
-				return PCOST_EXIT_USAGE;
-			break;
-		case 'd':
-			if (pcost_db_opt_check(optarg))
-				return PCOST_EXIT_USAGE;
-			a->db = optarg;
-			break;
-		case 'N':
-			a->no_store = true;
-			break;
-		case 'c':
-			if (pcost_parse_u64(optarg, 0, 63, &v) < 0)
-				return usage_error(
-				    "--cpu '%s' is not a CPU number (0-63)", optarg);
-			a->cpu = (int)v;
-			break;
-		case 'i':
-			if (pcost_parse_u64(optarg, 1, 10000000, &v) < 0)
-				return usage_error("--iterations '%s' is not a number in "
-						   "1..10M", optarg);
-			a->iterations = (unsigned)v;
-			break;
-		case 'w':
-			if (pcost_parse_u64(optarg, 0, 1000000, &v) < 0)
-				return usage_error(
-				    "--warmup '%s' is not a number in 0..1M", optarg);
-			a->warmup = (unsigned)v;
-			break;
-		case 'M':
-			if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
-				return usage_error(
-				    "--matmul-runs '%s' is not a number in "
-				    "1..100000",
-				    optarg);
-			a->matmul_runs = (unsigned)v;
-			break;
-		case 'k':
-			if (parse_ks(optarg, a) < 0)
-				return usage_error(
-				    "--events '%s' is not valid: a list of "
-				    "counts or ranges within 1-%d, e.g. 1-16 or 1,2,4",
-				    optarg, MAX_K);
-			a->kgiven = true;
-			break;
-		case 'e':
-			if (a->nevents >= MAX_K)
-				return usage_error("too many --event (at most %d)",
-						   MAX_K);
-			a->events[a->nevents++] = xstrdup(optarg);
-			break;
-		case 'I':
-			if (parse_ifaces(optarg, a) < 0)
-				return PCOST_EXIT_USAGE;
-			break;
-		case 'm':
-			a->matmul = true;
-			break;
-		case 't':
-			if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic"))
-				return usage_error("--timer '%s' is not valid: tsc or "
-						   "monotonic", optarg);
-			a->monotonic = !strcmp(optarg, "monotonic");
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			return usage_error("unknown option '%s'; see 'probecost counters "
-					   "--help'", argv[optind - 1]);
-		}
-	}
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1)
+		if ((rc = counters_option(a, c, argv)))
+			return rc;
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	return 0;
@@ -383,31 +378,120 @@ static void measure_all(struct counters_args *a, const struct pcost_counter_plan
 	}
 }
 
-int cmd_counters(int argc, char **argv)
+/* The defaults: k = 1, 2, 4, 8, 16; every interface. */
+static void counters_args_init(struct counters_args *a)
 {
-	struct counters_args a = {
+	static const unsigned default_ks[] = { 1, 2, 4, 8, 16 };
+	const struct pcost_counter_iface *ifc;
+
+	*a = (struct counters_args){
 		.fmt = PCOST_FMT_TEXT, .cpu = -1, .iterations = 1024, .warmup = 64,
 		.matmul_runs = 32,
 	};
-	static const unsigned default_ks[] = { 1, 2, 4, 8, 16 };
+	for (size_t i = 0; i < ARRAY_SIZE(default_ks); i++)
+		a->kset[default_ks[i]] = true;
+	for_each_counter_iface(ifc)
+		if (a->nifaces < ARRAY_SIZE(a->ifaces))
+			a->ifaces[a->nifaces++] = ifc;
+}
+
+/*
+ * The events measured, into names[0..*kmax): the --event names (every k
+ * asked for at most their number), else the default events, malloc'd.
+ * 0 or an exit code (error printed).
+ */
+static int choose_events(struct counters_args *a, bool pmu, const char *pmu_why, char **names,
+			 unsigned *kmax)
+{
+	int rc;
+
+	if (!a->nevents) {
+		*kmax = MAX_K;
+		if (pcost_counter_default_events(pmu, *kmax, names) < 0)
+			return error("no default events");
+		if (!pmu)
+			info("%s: using software events", pmu_why);
+		return 0;
+	}
+	if ((rc = check_user_events(a)))
+		return rc;
+	if (!a->kgiven) {
+		memset(a->kset, 0, sizeof(a->kset));
+		a->kset[a->nevents] = true;
+	}
+	for (unsigned k = a->nevents + 1; k <= MAX_K; k++)
+		if (a->kset[k])
+			return usage_error("--events asks for %u events but only %u --event names "
+					   "were given",
+					   k, a->nevents);
+	for (unsigned i = 0; i < a->nevents; i++)
+		names[i] = a->events[i];
+	*kmax = a->nevents;
+	return 0;
+}
+
+/* Pin to --cpu, or to the CPU we started on; 0 or an exit code. */
+static int pin_to_cpu(struct counters_args *a)
+{
+	int rc;
+
+	if (a->cpu < 0)
+		a->cpu = sched_getcpu();
+	rc = a->cpu < 0 || a->cpu >= 64 ? -ERANGE : pcost_pin_mask(1ULL << a->cpu);
+	if (rc < 0)
+		return usage_error("cannot pin to CPU %d: %s (see --cpu)", a->cpu, strerror(-rc));
+	return 0;
+}
+
+/* Measure every interface into a new session, stored as it goes, and report it. */
+static int measure_and_report(struct counters_args *a, char **names, unsigned kmax, bool pmu,
+			      const char *pmu_why, int argc, char **argv)
+{
 	struct pcost_counter_plan plan;
 	struct pcost_timer timer;
 	struct pcost_session s;
+	int rc;
+
+	pcost_counter_timer_init(&timer, a->monotonic);
+	plan = (struct pcost_counter_plan){ .iterations = a->iterations, .warmup = a->warmup,
+					    .matmul_runs = a->matmul_runs, .matmul_n = 128,
+					    .timer = &timer };
+
+	pcost_session_init(&s, PCOST_SESSION_COUNTERS);
+	s.started = (int64_t)time(NULL);
+	s.cmdline = pcost_join_argv(argc, argv);
+	s.version = xstrdup(PCOST_VERSION);
+	s.env_json = pcost_env_to_json_text(pcost_env_self());
+	s.tsc_hz = timer.tsc_hz;
+	s.options_json = options_json(a, &timer, kmax, pmu, pmu_why);
+
+	pcost_sink_begin(&s, a->db, a->no_store);
+	measure_all(a, &plan, &s, names);
+	s.complete = !pcost_interrupted;
+	pcost_sink_end(&s);
+	pcost_counter_papi_shutdown();
+
+	rc = pcost_report_counters(&s, a->fmt, stdout) < 0 ? 1 : 0;
+	if (!s.complete) {
+		warning("interrupted: the report holds what was measured before the signal");
+		rc = 1;
+	} else if (!rc && pcost_sink_lost()) {
+		rc = PCOST_EXIT_NOT_STORED;
+	}
+	pcost_session_release(&s);
+	return rc;
+}
+
+int cmd_counters(int argc, char **argv)
+{
+	struct counters_args a;
 	char *names[PCOST_COUNTERS_MAX] = { NULL };
 	char pmu_why[256] = "";
 	unsigned kmax = 0;
 	bool pmu;
 	int rc;
 
-	for (size_t i = 0; i < ARRAY_SIZE(default_ks); i++)
-		a.kset[default_ks[i]] = true;
-	{
-		const struct pcost_counter_iface *ifc;
-
-		for_each_counter_iface(ifc)
-			if (a.nifaces < ARRAY_SIZE(a.ifaces))
-				a.ifaces[a.nifaces++] = ifc;
-	}
+	counters_args_init(&a);
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		for (unsigned i = 0; i < a.nevents; i++)
@@ -419,70 +503,10 @@ int cmd_counters(int argc, char **argv)
 	if (pcost_counter_probe_kernel() == 1)
 		warning("kernel.perf_event_paranoid allows this user to count user space only: "
 			"perf rows count with exclude_kernel (context-switches read 0)");
-	if (a.nevents) {
-		rc = check_user_events(&a);
-		if (rc)
-			goto out_events;
-		if (!a.kgiven) {
-			memset(a.kset, 0, sizeof(a.kset));
-			a.kset[a.nevents] = true;
-		}
-		for (unsigned k = a.nevents + 1; k <= MAX_K; k++)
-			if (a.kset[k]) {
-				rc =
-				    usage_error("--events asks for %u events but only %u "
-						"--event names were given",
-						k, a.nevents);
-				goto out_events;
-			}
-		for (unsigned i = 0; i < a.nevents; i++)
-			names[i] = a.events[i];
-		kmax = a.nevents;
-	} else {
-		kmax = MAX_K;
-		if (pcost_counter_default_events(pmu, kmax, names) < 0)
-			return error("no default events");
-		if (!pmu)
-			info("%s: using software events", pmu_why);
-	}
-
-	if (a.cpu < 0)
-		a.cpu = sched_getcpu();
-	rc = a.cpu < 0 || a.cpu >= 64 ? -ERANGE : pcost_pin_mask(1ULL << a.cpu);
-	if (rc < 0) {
-		rc = usage_error("cannot pin to CPU %d: %s (see --cpu)", a.cpu,
-				 strerror(-rc));
-		goto out_names;
-	}
-
-	pcost_counter_timer_init(&timer, a.monotonic);
-	plan = (struct pcost_counter_plan){ .iterations = a.iterations, .warmup = a.warmup,
-					    .matmul_runs = a.matmul_runs, .matmul_n = 128,
-					    .timer = &timer };
-
-	pcost_session_init(&s, PCOST_SESSION_COUNTERS);
-	s.started = (int64_t)time(NULL);
-	s.cmdline = pcost_join_argv(argc, argv);
-	s.version = xstrdup(PCOST_VERSION);
-	s.env_json = pcost_env_to_json_text(pcost_env_self());
-	s.tsc_hz = timer.tsc_hz;
-	s.options_json = options_json(&a, &timer, kmax, pmu, pmu_why);
-
-	pcost_sink_begin(&s, a.db, a.no_store);
-	measure_all(&a, &plan, &s, names);
-	s.complete = !pcost_interrupted;
-	pcost_sink_end(&s);
-	pcost_counter_papi_shutdown();
-
-	rc = pcost_report_counters(&s, a.fmt, stdout) < 0 ? 1 : 0;
-	if (!s.complete) {
-		warning("interrupted: the report holds what was measured before the signal");
-		rc = 1;
-	} else if (!rc && pcost_sink_lost()) {
-		rc = PCOST_EXIT_NOT_STORED;
-	}
-	pcost_session_release(&s);
-out_names:
+	if ((rc = choose_events(&a, pmu, pmu_why, names, &kmax)))
+		goto out_events;
+	if (!(rc = pin_to_cpu(&a)))
+		rc = measure_and_report(&a, names, kmax, pmu, pmu_why, argc, argv);
 	if (!a.nevents)
 		for (unsigned i = 0; i < kmax; i++)
 			free(names[i]);

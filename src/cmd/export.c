@@ -12,12 +12,12 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost export ID|last... [--db PATH] [-o|--output FILE]\n"
-		     "       probecost export --all [--db PATH] [-o|--output FILE]\n\n"
+	fprintf(out, "usage: probecost export ID|last... [--db PATH|URL] [-o|--output FILE]\n"
+		     "       probecost export --all [--db PATH|URL] [-o|--output FILE]\n\n"
 		     "Writes the sessions (one: a JSON object; several: an array) with every raw\n"
 		     "sample and the machine fingerprint, to stdout or FILE.  'probecost import'\n"
 		     "reads it back, on this machine or another.  --all: every stored session,\n"
-		     "as an array.\n");
+		     "as an array.\n" PCOST_DB_HELP);
 }
 
 struct export_opts {

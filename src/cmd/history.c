@@ -13,12 +13,12 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: probecost history [--db PATH] [--since DATE] [--until DATE] [--workload NAME]\n"
+		"usage: probecost history [--db PATH|URL] [--since DATE] [--until DATE] [--workload NAME]\n"
 		"                         [--monitor NAME] [--kernel PREFIX] [--kind run|probes|counters]\n"
 		"                         [--format text|json|csv]\n\n"
 		"Lists the stored sessions, oldest first.  DATE is YYYY-MM-DD or\n"
 		"'YYYY-MM-DD HH:MM[:SS]' in UTC, or @UNIXSECONDS; --until a bare date takes the\n"
-		"whole day.  --kernel matches the start of the kernel release (\"6.1\").\n");
+		"whole day.  --kernel matches the start of the kernel release (\"6.1\").\n" PCOST_DB_HELP);
 }
 
 /* UTC date -> unix seconds; end_of_day moves a bare date to 23:59:59. */

@@ -13,10 +13,10 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost import FILE|- [--db PATH] [--check]\n\n"
+	fprintf(out, "usage: probecost import FILE|- [--db PATH|URL] [--check]\n\n"
 		     "Reads sessions written by 'probecost export' (one object or an array) into\n"
 		     "the store, with new ids.  Everything is validated first; a file with any\n"
-		     "error is refused whole and nothing is written.  --check validates only.\n");
+		     "error is refused whole and nothing is written.  --check validates only.\n" PCOST_DB_HELP);
 }
 
 /*

@@ -15,6 +15,11 @@
 #include "report/format.h"
 #include "store/store.h"
 
+/* What --db takes, ending the --help of every command that has it. */
+#define PCOST_DB_HELP                                                                \
+	"\n--db PATH|URL: the store, an SQLite file or a postgresql:// URL (default\n" \
+	"$PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db).\n"
+
 /* The longest --db path accepted (a path the store can open). */
 #define PCOST_DB_PATH_MAX 4096
 

@@ -68,7 +68,8 @@ static const char usage_text[] =
 	"  --cpu LIST        pin the workload to these CPUs (e.g. 0)\n"
 	"  --timeout S       per-run limit in seconds (default 600)\n"
 	"  --format F        text, json, csv, markdown (default text)\n"
-	"  --db PATH         the store (default $XDG_DATA_HOME/probecost/probecost.db)\n"
+	"  --db PATH|URL     the store: an SQLite file or a postgresql:// URL (default\n"
+	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"  --no-store        do not store the session\n";
 
 struct opts {

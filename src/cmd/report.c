@@ -17,7 +17,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: probecost report ID|last [--db PATH] [--format text|json|csv|markdown|html]\n"
+		"usage: probecost report ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n"
 		"                        [-o FILE] [--plot FILE.svg|png|pdf]\n\n"
 		"Regenerates a stored session's report from its raw samples, as the live\n"
 		"command printed it.\n\n"
@@ -29,7 +29,7 @@ static void usage(FILE *out)
 		"                    fitted line; run: overhead per monitor with 95%% interval\n"
 		"                    whiskers; probes: cost per hit by method and build;\n"
 		"                    counters: cost against the number of events.  With\n"
-		"                    --plot alone only the plot is written.\n");
+		"                    --plot alone only the plot is written.\n" PCOST_DB_HELP);
 }
 
 /* The temporary file of -o, removed on every exit path until it is renamed into place. */

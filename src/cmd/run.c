@@ -62,7 +62,8 @@ static const char usage_text[] =
 	"      --ready-timeout S     attach monitors must be ready within S seconds (default 10)\n"
 	"      --seed N              block order seed (default: from the clock)\n"
 	"      --format F            text, json, csv or markdown\n"
-	"      --db PATH             the store (default $XDG_DATA_HOME/probecost/probecost.db)\n"
+	"      --db PATH|URL         the store: an SQLite file or a postgresql:// URL (default\n"
+	"                            $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"      --no-store            do not store the session\n"
 	"      --default-study       the default study (what 'probecost run' alone does)\n"
 	"\n"
@@ -250,44 +251,22 @@ static bool command_has_n(const struct run_args *a)
 }
 
 /* One option c (value optarg) into a; 0, -1 after --help, or an exit code. */
-static int one_option(struct run_args *a, int c, char **argv)
+/* The options that take a number: 0, an exit code, or unknown-option's usage error. */
+static int number_option(struct run_args *a, int c, char **argv)
 {
-	char why[320];
 	uint64_t u;
 	double d;
 
 	switch (c) {
-	case 'w':
-		if (a->nworkloads >= MAX_ITEMS)
-			return usage_error("too many -w (at most %d)", MAX_ITEMS);
-		a->workloads[a->nworkloads++] = optarg;
-		break;
-	case 'm':
-		if (a->nmonitors >= MAX_ITEMS)
-			return usage_error("too many -m (at most %d)", MAX_ITEMS);
-		a->monitors[a->nmonitors++] = optarg;
-		break;
 	case 'r':
 		if (parse_u("--runs", optarg, 1, 100000, &u))
 			return PCOST_EXIT_USAGE;
 		a->ro.runs = (unsigned)u;
 		break;
-	case OPT_ATTACH:
-		a->attach = optarg;
-		break;
-	case OPT_READY:
-		a->ready = optarg;
-		break;
 	case OPT_EVENTS:
 		if (parse_u("--events", optarg, 1, UINT64_MAX / 2, &u))
 			return PCOST_EXIT_USAGE;
 		a->events = (int64_t)u;
-		break;
-	case OPT_UNIT:
-		if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
-			return usage_error("--unit '%s': expected one word of at most 31 characters",
-					   optarg);
-		a->unit = optarg;
 		break;
 	case OPT_WARMUP:
 		if (parse_u("--warmup", optarg, 0, 1000, &u))
@@ -314,26 +293,6 @@ static int one_option(struct run_args *a, int c, char **argv)
 			return PCOST_EXIT_USAGE;
 		a->ro.max_time_s = d;
 		break;
-	case OPT_THREADS:
-		if (parse_threads(optarg, a))
-			return PCOST_EXIT_USAGE;
-		break;
-	case OPT_PLACEMENT:
-		if (parse_placement(optarg, a))
-			return PCOST_EXIT_USAGE;
-		break;
-	case OPT_SCALE:
-		if (parse_scales(optarg, a))
-			return PCOST_EXIT_USAGE;
-		break;
-	case OPT_CPU:
-		if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
-			return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3",
-					   optarg);
-		if (pcost_cpus_usable(a->ro.cpu_mask, why, sizeof(why)))
-			return usage_error("--cpu '%s': %s", optarg, why);
-		snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
-		break;
 	case OPT_TIMEOUT:
 		if (parse_d("--timeout", optarg, 0.001, 1e6, &a->ro.timeout_s))
 			return PCOST_EXIT_USAGE;
@@ -347,10 +306,60 @@ static int one_option(struct run_args *a, int c, char **argv)
 			return PCOST_EXIT_USAGE;
 		a->seed_given = true;
 		break;
-	case OPT_FORMAT:
-		if (pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->format))
-			return PCOST_EXIT_USAGE;
+	default:
+		return usage_error("unknown option '%s'; see 'probecost run --help'",
+				   argv[optind - 1]);
+	}
+	return 0;
+}
+
+static int cpu_option(struct run_args *a)
+{
+	char why[320];
+
+	if (pcost_parse_cpulist(optarg, &a->ro.cpu_mask) < 0 || !a->ro.cpu_mask)
+		return usage_error("--cpu '%s': expected a CPU list like 0 or 0,2 or 0-3", optarg);
+	if (pcost_cpus_usable(a->ro.cpu_mask, why, sizeof(why)))
+		return usage_error("--cpu '%s': %s", optarg, why);
+	snprintf(a->cpu_text, sizeof(a->cpu_text), "%s", optarg);
+	return 0;
+}
+
+static int one_option(struct run_args *a, int c, char **argv)
+{
+	switch (c) {
+	case 'w':
+		if (a->nworkloads >= MAX_ITEMS)
+			return usage_error("too many -w (at most %d)", MAX_ITEMS);
+		a->workloads[a->nworkloads++] = optarg;
 		break;
+	case 'm':
+		if (a->nmonitors >= MAX_ITEMS)
+			return usage_error("too many -m (at most %d)", MAX_ITEMS);
+		a->monitors[a->nmonitors++] = optarg;
+		break;
+	case OPT_ATTACH:
+		a->attach = optarg;
+		break;
+	case OPT_READY:
+		a->ready = optarg;
+		break;
+	case OPT_UNIT:
+		if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
+			return usage_error("--unit '%s': expected one word of at most 31 characters",
+					   optarg);
+		a->unit = optarg;
+		break;
+	case OPT_THREADS:
+		return parse_threads(optarg, a) ? PCOST_EXIT_USAGE : 0;
+	case OPT_PLACEMENT:
+		return parse_placement(optarg, a) ? PCOST_EXIT_USAGE : 0;
+	case OPT_SCALE:
+		return parse_scales(optarg, a) ? PCOST_EXIT_USAGE : 0;
+	case OPT_CPU:
+		return cpu_option(a);
+	case OPT_FORMAT:
+		return pcost_format_opt(optarg, PCOST_FMT_ROWS, &a->format) ? PCOST_EXIT_USAGE : 0;
 	case OPT_DB:
 		if (pcost_db_opt_check(optarg))
 			return PCOST_EXIT_USAGE;
@@ -369,8 +378,7 @@ static int one_option(struct run_args *a, int c, char **argv)
 		return usage_error("option '%s' needs a value; see 'probecost run --help'",
 				   argv[optind - 1]);
 	default:
-		return usage_error("unknown option '%s'; see 'probecost run --help'",
-				   argv[optind - 1]);
+		return number_option(a, c, argv);
 	}
 	return 0;
 }

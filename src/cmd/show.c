@@ -10,9 +10,9 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost show ID|last [--db PATH] [--format text|json|csv|markdown|html]\n\n"
+	fprintf(out, "usage: probecost show ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n\n"
 		     "Prints a stored session as the live command printed it, recomputed from\n"
-		     "its raw samples.  IDs come from 'probecost history'.\n");
+		     "its raw samples.  IDs come from 'probecost history'.\n" PCOST_DB_HELP);
 }
 
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)

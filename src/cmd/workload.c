@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* cmd/workload: run one built-in workload; report facts on PROBECOST_REPORT_FD, or print them with --print. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/cleanup.h"
 #include "run/runner.h"
 #include "workloads/common.h"
 #include "workloads/workload.h"
@@ -76,6 +78,10 @@ int cmd_workload(int argc, char **argv)
 	int nargs = 0, rc;
 	char **args;
 
+	/* A signal noted by probecost's own handler before this one was set ends it now. */
+	pcost_wl_end_on_signals();
+	if (pcost_interrupted)
+		raise(pcost_interrupted);
 	if (argc < 2)
 		return usage(stderr), PCOST_EXIT_USAGE;
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))

@@ -306,6 +306,29 @@ static bool remove_tmpdir(const char *path)
 	return rmdir(path) == 0;
 }
 
+/*
+ * A build-id cache entry: the link .debug/.build-id/XX/REST and the directory
+ * it points to (.debug/PATH/BUILDID, holding perf's copy of the binary and its
+ * SDT list), only while the link points inside that .debug.
+ */
+static bool remove_buildid(const char *link)
+{
+	char target[PATH_MAX], dir[2 * PATH_MAX], *slash;
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n <= 0 || !strstr(link, "/.build-id/"))
+		return false;
+	target[n] = 0;
+	if (strncmp(target, "../../", 6) || strstr(target + 6, ".."))
+		return false;
+	snprintf(dir, sizeof(dir), "%s", link);
+	if (!(slash = strrchr(dir, '/')))
+		return false;
+	snprintf(slash + 1, sizeof(dir) - (size_t)(slash + 1 - dir), "%s", target);
+	remove_tmpdir(dir);
+	return unlink(link) == 0;
+}
+
 int pcost_private_dir_make(char *dir, size_t len, char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -379,7 +402,8 @@ struct record {
 	bool live;
 };
 
-static const char *const undo_order[] = { "pgid", "instance", "uprobe", "tmpdir", "umount" };
+static const char *const undo_order[] = { "pgid",   "instance", "uprobe",
+					    "buildid", "tmpdir",   "umount" };
 
 /* Undo one record; false when it must be kept (a mount still in use). */
 static bool undo_record(const struct record *r, unsigned *n)
@@ -398,6 +422,8 @@ static bool undo_record(const struct record *r, unsigned *n)
 
 		if (sscanf(r->detail, "%4095s %4095s", dir, file) == 2)
 			*n += pcost_uprobe_event_remove(dir, r->key, file);
+	} else if (!strcmp(r->kind, "buildid")) {
+		*n += remove_buildid(r->key);
 	} else if (!strcmp(r->kind, "tmpdir")) {
 		*n += remove_tmpdir(r->key);
 	} else if (!strcmp(r->kind, "umount")) {

@@ -18,6 +18,8 @@
  *   instance PATH    rmdir a tracefs instance (which disables its events)
  *   uprobe G/E DIR FILE  remove the uprobe event G/E from DIR/uprobe_events,
  *                    only while it is defined on FILE
+ *   buildid LINK     remove perf's build-id cache entry LINK (~/.debug/.build-id/
+ *                    XX/REST) and the directory it points to, that we added
  *   tmpdir PATH      remove a private temporary directory and its files
  *   umount PATH NS   unmount the tracefs probecost mounted at PATH in mount
  *                    namespace NS, once no live probecost uses that namespace

@@ -216,129 +216,176 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A matmul measurement: the matrices, the reads, the samples kept. */
+struct mm_run {
+	struct mm_ctx m;
+	const struct pcost_timer *t;
+	unsigned n;		/* matrix size */
+	int tc;			/* task-clock's index among the events, -1 */
+	double *a, *b, *c, sink;
+	double *with, *base, *ratios, *cpu_ratios;
+	unsigned kept, ratio_n, decreasing;
+};
+
+/* One matmul with reads: its time, and the yardsticks of task-clock around it. */
+struct mm_sample {
+	double ns;
+	uint64_t pre[PCOST_COUNTERS_MAX], post[PCOST_COUNTERS_MAX];
+	pcost_ns cpu0, cpu1, wall0, wall1;
+};
+
+static void mm_alloc(struct mm_run *r, unsigned n, unsigned k, unsigned runs)
+{
+	r->n = n;
+	r->a = xcalloc((size_t)n * n, sizeof(double));
+	r->b = xcalloc((size_t)n * n, sizeof(double));
+	r->c = xcalloc((size_t)n * n, sizeof(double));
+	for (size_t i = 0; i < (size_t)n * n; i++) {
+		r->a[i] = (double)(i % 7) * 0.5;
+		r->b[i] = (double)(i % 11) * 0.25;
+	}
+	r->m.vals = xcalloc((size_t)n * (k ? k : 1), sizeof(uint64_t));
+	r->with = xcalloc(runs, sizeof(double));
+	r->base = xcalloc(runs, sizeof(double));
+	r->ratios = xcalloc(runs, sizeof(double));
+	r->cpu_ratios = xcalloc(runs, sizeof(double));
+}
+
+static void mm_free(struct mm_run *r)
+{
+	free(r->a);
+	free(r->b);
+	free(r->c);
+	free(r->m.vals);
+	free(r->with);
+	free(r->base);
+	free(r->ratios);
+	free(r->cpu_ratios);
+}
+
+/* Start, one timed matmul reading every event after each row, stop; 0 or -errno. */
+static int mm_with_reads(struct mm_run *r, struct mm_sample *x, char *why, size_t len)
+{
+	const struct pcost_counter_iface *ifc = r->m.ifc;
+	uint64_t t0, t1;
+	int rc = ifc->start(r->m.st);
+
+	if (!rc)
+		rc = ifc->read(r->m.st, x->pre);
+	if (rc)
+		return op_failed(ifc, "start", rc, why, len);
+	/* Outside the timed region: the yardsticks for task-clock. */
+	x->cpu0 = thread_cpu_ns();
+	x->wall0 = pcost_now_ns();
+	t0 = pcost_timer_begin(r->t);
+	r->sink += pcost_matmul(r->n, r->a, r->b, r->c, mm_read_row, &r->m);
+	t1 = pcost_timer_end(r->t);
+	x->wall1 = pcost_now_ns();
+	x->cpu1 = thread_cpu_ns();
+	rc = ifc->read(r->m.st, x->post);
+	if (!rc)
+		rc = ifc->stop(r->m.st);
+	if (rc || r->m.rc)
+		return op_failed(ifc, rc ? "stop" : "read", rc ? rc : r->m.rc, why, len);
+	x->ns = ticks_ns(r->t, t0, t1);
+	return 0;
+}
+
+/* The same matmul without reads: its time. */
+static double mm_without_reads(struct mm_run *r)
+{
+	uint64_t t0, t1;
+
+	t0 = pcost_timer_begin(r->t);
+	r->sink += pcost_matmul(r->n, r->a, r->b, r->c, NULL, NULL);
+	t1 = pcost_timer_end(r->t);
+	return ticks_ns(r->t, t0, t1);
+}
+
+/* Keep one pair of runs: both times, whether values went down, task-clock's ratios. */
+static void mm_keep(struct mm_run *r, const struct mm_sample *x, double base_ns)
+{
+	unsigned k = r->m.k;
+
+	r->with[r->kept] = x->ns;
+	r->base[r->kept] = base_ns;
+	for (unsigned i = 1; i < r->n; i++)
+		for (unsigned j = 0; j < k; j++)
+			if (r->m.vals[(size_t)i * k + j] < r->m.vals[(size_t)(i - 1) * k + j])
+				r->decreasing++;
+	if (r->tc >= 0) {
+		/* task-clock counts this thread's CPU time: equal to the thread's CPU
+		 * clock always, to elapsed time only when nothing else ran here. */
+		double d = (double)(x->post[r->tc] - x->pre[r->tc]);
+
+		r->ratios[r->ratio_n] = d / (double)(x->wall1 - x->wall0);
+		r->cpu_ratios[r->ratio_n++] = d / (double)(x->cpu1 - x->cpu0);
+	}
+	r->kept++;
+}
+
+/* The two series, matmul (with its note) and matmul-base. */
+static void mm_add_series(struct mm_run *r, const char *const *names, struct pcost_session *s)
+{
+	const char *iname = r->m.ifc->name, *timer = pcost_counter_timer_name(r->t);
+	const char *values = r->decreasing ? "DECREASED" : "monotonic";
+	unsigned k = r->m.k;
+	char *ev = join_names(names, k);
+	struct pcost_counter_series *sr;
+
+	sr = pcost_session_add_series(s, iname, "matmul", ev, k, timer, r->with, r->kept);
+	if (r->ratio_n) {
+		qsort(r->ratios, r->ratio_n, sizeof(double), cmp_double);
+		qsort(r->cpu_ratios, r->ratio_n, sizeof(double), cmp_double);
+		sr->note = xasprintf("%u reads/run; values %s; task-clock/elapsed %.3f, "
+				     "task-clock/thread-cpu-time %.3f (medians)",
+				     r->n, values, r->ratios[r->ratio_n / 2],
+				     r->cpu_ratios[r->ratio_n / 2]);
+	} else {
+		sr->note = xasprintf("%u reads/run; values %s", r->n, values);
+	}
+	pcost_session_add_series(s, iname, "matmul-base", ev, k, timer, r->base, r->kept);
+	free(ev);
+}
+
 int pcost_counter_measure_matmul(const struct pcost_counter_iface *ifc, const char *const *names,
 				 unsigned k, const struct pcost_counter_plan *plan,
 				 struct pcost_session *s, char *why, size_t len)
 {
-	const struct pcost_timer *t = plan->timer;
-	unsigned n = plan->matmul_n, runs = plan->matmul_runs, w = runs / 8 + 1, kept = 0;
-	unsigned decreasing = 0, ratio_n = 0;
-	int tc = -1, rc;
-	double *a, *b, *c, *with, *base, *ratios, *cpu_ratios, sink = 0;
-	struct mm_ctx m = { .ifc = ifc, .k = k };
-	struct pcost_counter_series *sr;
-	char *ev;
+	unsigned runs = plan->matmul_runs, w = runs / 8 + 1;
+	struct mm_run r = { .m = { .ifc = ifc, .k = k }, .t = plan->timer, .tc = -1 };
+	int rc;
 
 	if (!ifc->takes_events)
 		return 0;
 	for (unsigned i = 0; i < k; i++)
 		if (!strcmp(names[i], "task-clock") || !strcasecmp(names[i], "perf::TASK-CLOCK"))
-			tc = (int)i;
-	rc = ifc->open(&m.st, names, k, why, len);
+			r.tc = (int)i;
+	rc = ifc->open(&r.m.st, names, k, why, len);
 	if (rc < 0)
 		return rc;
-	a = xcalloc((size_t)n * n, sizeof(double));
-	b = xcalloc((size_t)n * n, sizeof(double));
-	c = xcalloc((size_t)n * n, sizeof(double));
-	for (size_t i = 0; i < (size_t)n * n; i++) {
-		a[i] = (double)(i % 7) * 0.5;
-		b[i] = (double)(i % 11) * 0.25;
-	}
-	m.vals = xcalloc((size_t)n * (k ? k : 1), sizeof(uint64_t));
-	with = xcalloc(runs, sizeof(double));
-	base = xcalloc(runs, sizeof(double));
-	ratios = xcalloc(runs, sizeof(double));
-	cpu_ratios = xcalloc(runs, sizeof(double));
-
-	for (unsigned r = 0; r < w + runs && !pcost_interrupted; r++) {
-		double tw = 0, tb = 0;
-		uint64_t t0, t1, pre[PCOST_COUNTERS_MAX], post[PCOST_COUNTERS_MAX];
-		pcost_ns cpu0 = 0, cpu1 = 0, wall0 = 0, wall1 = 0;
+	mm_alloc(&r, plan->matmul_n, k, runs);
+	for (unsigned i = 0; i < w + runs && !pcost_interrupted; i++) {
+		struct mm_sample x = { 0 };
+		double base_ns = 0;
 
 		/* Alternate which loop goes first so drift and cache warmth cancel. */
 		for (int pass = 0; pass < 2; pass++) {
-			bool reads = (pass == 0) == (r % 2 == 0);
-
-			if (reads) {
-				rc = ifc->start(m.st);
-				if (!rc)
-					rc = ifc->read(m.st, pre);
-				if (rc) {
-					rc = op_failed(ifc, "start", rc, why, len);
-					goto out;
-				}
-				/* Outside the timed region: the yardsticks for task-clock. */
-				cpu0 = thread_cpu_ns();
-				wall0 = pcost_now_ns();
-				t0 = pcost_timer_begin(t);
-				sink += pcost_matmul(n, a, b, c, mm_read_row, &m);
-				t1 = pcost_timer_end(t);
-				wall1 = pcost_now_ns();
-				cpu1 = thread_cpu_ns();
-				rc = ifc->read(m.st, post);
-				if (!rc)
-					rc = ifc->stop(m.st);
-				if (rc || m.rc) {
-					rc = op_failed(ifc, rc ? "stop" : "read", rc ? rc : m.rc,
-						       why, len);
-					goto out;
-				}
-				tw = ticks_ns(t, t0, t1);
-			} else {
-				t0 = pcost_timer_begin(t);
-				sink += pcost_matmul(n, a, b, c, NULL, NULL);
-				t1 = pcost_timer_end(t);
-				tb = ticks_ns(t, t0, t1);
-			}
+			if ((pass == 0) != (i % 2 == 0))
+				base_ns = mm_without_reads(&r);
+			else if ((rc = mm_with_reads(&r, &x, why, len)))
+				goto out;
 		}
-		if (r < w)
-			continue;
-		with[kept] = tw;
-		base[kept] = tb;
-		for (unsigned i = 1; i < n; i++)
-			for (unsigned j = 0; j < k; j++)
-				if (m.vals[(size_t)i * k + j] < m.vals[(size_t)(i - 1) * k + j])
-					decreasing++;
-		if (tc >= 0) {
-			/* task-clock counts this thread's CPU time: equal to the thread's CPU
-			 * clock always, to elapsed time only when nothing else ran here. */
-			double d = (double)(post[tc] - pre[tc]);
-
-			ratios[ratio_n] = d / (double)(wall1 - wall0);
-			cpu_ratios[ratio_n++] = d / (double)(cpu1 - cpu0);
-		}
-		kept++;
+		if (i >= w)
+			mm_keep(&r, &x, base_ns);
 	}
-	ev = join_names(names, k);
-	sr = pcost_session_add_series(s, ifc->name, "matmul", ev, k, pcost_counter_timer_name(t),
-				      with, kept);
-	if (ratio_n) {
-		qsort(ratios, ratio_n, sizeof(double), cmp_double);
-		qsort(cpu_ratios, ratio_n, sizeof(double), cmp_double);
-		sr->note = xasprintf("%u reads/run; values %s; task-clock/elapsed %.3f, "
-				     "task-clock/thread-cpu-time %.3f (medians)",
-				     n, decreasing ? "DECREASED" : "monotonic", ratios[ratio_n / 2],
-				     cpu_ratios[ratio_n / 2]);
-	} else {
-		sr->note = xasprintf("%u reads/run; values %s", n,
-				     decreasing ? "DECREASED" : "monotonic");
-	}
-	pcost_session_add_series(s, ifc->name, "matmul-base", ev, k, pcost_counter_timer_name(t),
-				 base, kept);
-	free(ev);
+	mm_add_series(&r, names, s);
 	/* Keep the checksum alive without printing it. */
-	__asm__ __volatile__("" ::"g"(&sink) : "memory");
+	__asm__ __volatile__("" ::"g"(&r.sink) : "memory");
 	rc = 2;
 out:
 	if (ifc->close)
-		ifc->close(m.st);
-	free(a);
-	free(b);
-	free(c);
-	free(m.vals);
-	free(with);
-	free(base);
-	free(ratios);
-	free(cpu_ratios);
+		ifc->close(r.m.st);
+	mm_free(&r);
 	return rc;
 }

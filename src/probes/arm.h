@@ -102,8 +102,8 @@ void pcost_probe_uprobe_set_cpus(uint64_t mask);
 
 /*
  * Remove the tracefs events and instances of probecost processes that died
- * without cleaning up (groups pcost_PID_N with PID gone); returns how many
- * events were removed.
+ * without cleaning up (groups pcost_PID_N of ftrace, pcost_PID_pp of perf
+ * probe's function probes, with PID gone); returns how many events were removed.
  */
 int pcost_probe_ftrace_reap_stale(void);
 
@@ -127,5 +127,12 @@ int pcost_stap_bpf_tree(char *tree, size_t len, int *undo, char *err, size_t ele
 
 /* tracefs mount point with uprobe_events ("/sys/kernel/tracing"), or NULL. */
 const char *pcost_tracefs(void);
+/*
+ * *t: the tracefs a method writes uprobe events to, mounted now (as root) when
+ * it is not; 0, or -errno with err set (by available() when mounting did not
+ * make it usable).
+ */
+int pcost_probe_tracefs_need(const char **t, bool (*available)(char *why, size_t len), char *err,
+			     size_t len);
 
 #endif

@@ -116,18 +116,14 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	static unsigned serial;
 	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
-	const char *t = pcost_tracefs();
+	const char *t;
 	struct ftrace_state *st;
 	int rc;
 
 	if (a->priv)
 		return 0;
-	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
+	if ((rc = pcost_probe_tracefs_need(&t, ftrace_available, err, len)) < 0)
 		return rc;
-	if (!t && !(t = pcost_tracefs())) {
-		ftrace_available(err, len);
-		return -ENODEV;
-	}
 	st = xcalloc(1, sizeof(*st) + a->nsites * sizeof(st->ev[0]));
 	a->priv = st;
 	/* One group and instance per monitor: a session arms several builds at once. */
@@ -287,7 +283,7 @@ static void ftrace_cleanup(struct pcost_monitor *m)
 
 /*
  * Events and instances left by a probecost that was killed outright (SIGKILL,
- * a crash: no undo could run): groups pcost_PID_N whose PID is gone.
+ * a crash: no undo could run): groups pcost_PID_* whose PID is gone.
  */
 int pcost_probe_ftrace_reap_stale(void)
 {
@@ -303,12 +299,12 @@ int pcost_probe_ftrace_reap_stale(void)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		char group[64], event[64], inst[256], del[160];
+		char group[64], event[64], inst[256], del[160], c;
 		int pid;
-		unsigned n;
 
+		/* pcost_PID_N (ftrace) and pcost_PID_pp (perf-probe function probes). */
 		if (sscanf(line, "%*1[pr]:%63[A-Za-z0-9_]/%63[A-Za-z0-9_] ", group, event) != 2 ||
-		    sscanf(group, "pcost_%d_%u", &pid, &n) != 2 || pid <= 0 ||
+		    sscanf(group, "pcost_%d_%c", &pid, &c) != 2 || pid <= 0 ||
 		    !kill(pid, 0) || errno != ESRCH)
 			continue;
 		snprintf(inst, sizeof(inst), "%s/instances/%s", t, group);

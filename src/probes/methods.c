@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/tracefs.h"
 #include "probes/sdt.h"
 
 /* ---- dormant: the baseline, nothing attached ---- */
@@ -58,6 +59,22 @@ const char *pcost_tracefs(void)
 			return dirs[i];
 	}
 	return NULL;
+}
+
+int pcost_probe_tracefs_need(const char **t, bool (*available)(char *why, size_t len), char *err,
+			     size_t len)
+{
+	int rc;
+
+	if ((*t = pcost_tracefs()))
+		return 0;
+	if ((rc = pcost_tracefs_mount(err, len)) < 0)
+		return rc;
+	if (!(*t = pcost_tracefs())) {
+		available(err, len);
+		return -ENODEV;
+	}
+	return 0;
 }
 
 static bool arm_available(const struct pcost_monitor *m, char *why, size_t len)

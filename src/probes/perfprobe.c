@@ -8,6 +8,15 @@
  * (what `perf probe -d` does, but async-signal-safe), and never touch an
  * existing definition: when NAME is taken (a user's, another probecost's),
  * `perf probe -f` adds NAME_1 and that is the one we use and remove.
+ *
+ * Ownership after a SIGKILL: perf 6.1 cannot rename an SDT event (it refuses
+ * GROUP:EVENT=%sdt_PROV:NAME), so an SDT definition's name cannot say whose it
+ * is; the journal does.  Before perf probe runs, every name it may add is
+ * written down (the first free NAME, NAME_1, ... as perf picks them), and so is
+ * the build-id cache entry we add for it: the next probecost's sweep removes
+ * exactly those, on this binary, and no one else's.  Function probes, whose
+ * names we choose, carry the owner's PID in their group (pcost_PID_pp), which
+ * pcost_probe_ftrace_reap_stale() removes once that process is gone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +35,8 @@
 #include "probes/arm.h"
 
 #define MAX_EVENTS 64
-#define PENDING 4		/* NAME and NAME_1..3: perf's names for duplicates */
+#define PENDING 8		/* names written down before perf probe may add them */
+#define PERF_MAX_INDEX 1024	/* perf's suffixes for duplicates: NAME_1 .. NAME_1023 */
 
 struct pp_state {
 	char uprobe_events[96];
@@ -46,6 +56,7 @@ struct pp_state {
 	size_t npending;
 	char pending_del[PENDING][140];
 	bool cache_added;	/* we put the binary in perf's build-id cache (SDT events) */
+	char cache_link[PATH_MAX];	/* its ~/.debug/.build-id/xx/yyy link (journaled) */
 };
 
 static bool pp_available(char *why, size_t len)
@@ -112,6 +123,9 @@ static void pp_undo(void *arg)
 		}
 	}
 	st->nev = 0;
+	/* A second Ctrl-C cannot run perf to uncache: the next sweep removes the entry. */
+	if (st->cache_added && pcost_cleanup_in_signal())
+		pcost_journal_keep();
 	if (st->tmp[0]) {
 		unlink(st->tmp);
 		rmdir(st->dir);
@@ -171,20 +185,13 @@ static int run_capture(char *const argv[], char *out, size_t len, volatile pid_t
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Is GROUP/EVENT already in uprobe_events? */
-static bool defined_already(const char *uprobe_events, const char *group, const char *event)
+/* Is GROUP/EVENT defined in the uprobe_events text events? */
+static bool defined_in(const char *events, const char *group, const char *event)
 {
-	char line[1024], want[200];
-	FILE *f = fopen(uprobe_events, "re");
-	bool found = false;
+	char want[200];
 
-	if (!f)
-		return false;
 	snprintf(want, sizeof(want), ":%s/%s ", group, event);
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, want) != NULL;
-	fclose(f);
-	return found;
+	return strstr(events, want) != NULL;
 }
 
 /* The whole of uprobe_events (malloc'd, "" when unreadable). */
@@ -263,9 +270,13 @@ static int cache_sdt(struct pp_state *st, char *err, size_t len)
 		 id + 2);
 	if (!access(entry, F_OK))
 		return 0;
+	/* Written down first: a SIGKILL while perf adds it leaves it to the next sweep. */
+	snprintf(st->cache_link, sizeof(st->cache_link), "%s", entry);
+	pcost_journal_add("buildid", st->cache_link, NULL);
 	if (run_capture(add, out, sizeof(out), &st->pending_pid) != 0) {
 		snprintf(err, len, "perf-probe: 'perf buildid-cache --add %s' failed: %.*s", st->path,
 			 (int)strcspn(out, "\n"), out);
+		pcost_journal_del("buildid", st->cache_link);
 		return -EIO;
 	}
 	st->cache_added = true;
@@ -277,33 +288,26 @@ static void uncache_sdt(struct pp_state *st)
 {
 	char out[256], *rm[] = { "perf", "buildid-cache", "--remove", (char *)st->path, NULL };
 
-	if (st->cache_added && !pcost_cleanup_in_signal())
-		run_capture(rm, out, sizeof(out), &st->pending_pid);
+	if (!st->cache_added || pcost_cleanup_in_signal())
+		return;
+	run_capture(rm, out, sizeof(out), &st->pending_pid);
+	pcost_journal_del("buildid", st->cache_link);
 	st->cache_added = false;
 }
 
-static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
+/*
+ * The state of an arming: the undo pushed first, perf stat's output in a
+ * private 0700 directory (no name another user can plant).  0 or -errno.
+ */
+static int pp_state_new(struct pcost_probe_arm *a, const char *tracefs, char *err, size_t len)
 {
-	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
-	const char *t = pcost_tracefs();
-	size_t first[MAX_EVENTS], nd;
-	struct pp_state *st;
+	struct pp_state *st = xcalloc(1, sizeof(*st));
 	int fd, rc;
 
-	if (a->priv)
-		return 0;
-	if (!t && (rc = pcost_tracefs_mount(err, len)) < 0)
-		return rc;
-	if (!t && !(t = pcost_tracefs())) {
-		pp_available(err, len);
-		return -ENODEV;
-	}
-	st = xcalloc(1, sizeof(*st));
 	a->priv = st;
 	st->path = a->path;
-	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", t);
+	snprintf(st->uprobe_events, sizeof(st->uprobe_events), "%s/uprobe_events", tracefs);
 	a->undo = pcost_cleanup_push(pp_undo, st);
-	/* perf stat's output in a private 0700 directory: no name another user can plant. */
 	if ((rc = pcost_private_dir_make(st->dir, sizeof(st->dir), err, len)) < 0)
 		return rc;
 	snprintf(st->tmp, sizeof(st->tmp), "%s/stat.csv", st->dir);
@@ -315,71 +319,127 @@ static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
 		return rc;
 	}
 	close(fd);
-	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
-	for (size_t i = 0; i < nd && !a->sites[first[i]].symbol[0]; i++)
-		if ((rc = cache_sdt(st, err, len)) < 0)
-			return rc;
-		else
-			break;
-	for (size_t i = 0; i < nd; i++) {
-		const struct pcost_probe_site *s = &a->sites[first[i]];
-		char group[80], spec[160], out[4096], *before;
-		/*
-		 * -f: add NAME_1 when NAME exists (perf 6.1 even refuses a name that
-		 * exists in *another* SDT group); we find what it added by diffing.
-		 */
-		char *argv[] = { "perf", "probe", "-f", "-x", a->path, "-a", spec, NULL };
-		size_t had = st->nev;
+	return 0;
+}
 
+/* perf probe's group and PROBEDEF for a site. */
+static void pp_spec(const struct pcost_probe_site *s, char *group, size_t glen, char *spec,
+		    size_t slen)
+{
+	if (s->symbol[0]) {
+		/*
+		 * A function: GROUP:NAME=SYMBOL%return, or =ADDRESS for an entry
+		 * probe (perf 6.1 looks a function entry up in the debuginfo, which
+		 * an assembly function lacks: "Probe point not found").  GROUP
+		 * names this process: ours alone, swept by PID once we are gone.
+		 */
+		snprintf(group, glen, "pcost_%d_pp", (int)getpid());
+		if (s->retprobe)
+			snprintf(spec, slen, "%s:%s=%s%%return", group, s->name, s->symbol);
+		else
+			snprintf(spec, slen, "%s:%s=0x%llx", group, s->name,
+				 (unsigned long long)s->vaddr);
+	} else {
+		snprintf(group, glen, "sdt_%s", s->provider);
+		snprintf(spec, slen, "%s:%s", group, s->name);
+	}
+}
+
+/*
+ * Write down the names perf probe may add for NAME before it runs: perf -f
+ * takes the first free of NAME, NAME_1, NAME_2, ... for each of the sites
+ * sharing NAME; a few more cover other tracers taking free names meanwhile.
+ */
+static void pp_pending_begin(struct pp_state *st, const char *events, const char *group,
+			     const char *name, size_t sites)
+{
+	size_t want = sites + 3 < PENDING ? sites + 3 : PENDING;
+
+	st->npending = 0;
+	for (int k = 0; k < PERF_MAX_INDEX && st->npending < want; k++) {
+		char ev[100];
+
+		if (k)
+			snprintf(ev, sizeof(ev), "%s_%d", name, k);
+		else
+			snprintf(ev, sizeof(ev), "%s", name);
+		if (!defined_in(events, group, ev))
+			snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
+				 "-:%s/%s\n", group, ev);
+	}
+	for (size_t k = 0; k < st->npending; k++)
+		journal_def(st, st->pending_del[k], true);
+	st->pending = 1;
+}
+
+/* Define the events of a site (and its namesakes) with perf probe; 0 or -errno with err set. */
+static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, size_t sites, char *err,
+		     size_t len)
+{
+	char group[80], spec[160], out[4096], *before;
+	/*
+	 * -f: add NAME_1 when NAME exists (perf 6.1 even refuses a name that
+	 * exists in *another* SDT group); we find what it added by diffing.
+	 */
+	char *argv[] = { "perf", "probe", "-f", "-x", (char *)st->path, "-a", spec, NULL };
+	size_t had = st->nev;
+	int rc;
+
+	pp_spec(s, group, sizeof(group), spec, sizeof(spec));
+	before = slurp_events(st->uprobe_events);
+	pp_pending_begin(st, before, group, s->name, sites);
+	rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
+	collect_added(st, before, group);
+	st->pending = 0;
+	for (size_t k = had; k < st->nev; k++)
+		journal_def(st, st->del[k], true);
+	for (size_t k = 0; k < st->npending; k++)
+		journal_def(st, st->pending_del[k], false);
+	st->npending = 0;
+	free(before);
+	if (rc != 0) {
+		snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)", st->path,
+			 spec, rc);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* How many of a's sites share site i's provider and name (perf defines them all at once). */
+static size_t namesakes(const struct pcost_probe_arm *a, size_t i)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < a->nsites; j++)
+		n += !strcmp(a->sites[j].provider, a->sites[i].provider) &&
+		     !strcmp(a->sites[j].name, a->sites[i].name);
+	return n;
+}
+
+static int pp_prepare(struct pcost_monitor *m, char *err, size_t len)
+{
+	struct pcost_probe_arm *a = PCOST_PROBE_ARM(m);
+	const char *t;
+	size_t first[MAX_EVENTS], nd;
+	struct pp_state *st;
+	int rc;
+
+	if (a->priv)
+		return 0;
+	if ((rc = pcost_probe_tracefs_need(&t, pp_available, err, len)) < 0)
+		return rc;
+	if ((rc = pp_state_new(a, t, err, len)) < 0)
+		return rc;
+	st = a->priv;
+	nd = pcost_probe_arm_distinct(a, first, MAX_EVENTS);
+	/* SDT events need the binary in perf's build-id cache. */
+	if (nd && !a->sites[first[0]].symbol[0] && (rc = cache_sdt(st, err, len)) < 0)
+		return rc;
+	for (size_t i = 0; i < nd; i++) {
 		if (pcost_interrupted)
 			return -EINTR;
-		if (s->symbol[0]) {
-			/*
-			 * A function: GROUP:NAME=SYMBOL%return, or =ADDRESS for an entry
-			 * probe (perf 6.1 looks a function entry up in the debuginfo, which
-			 * an assembly function lacks: "Probe point not found").
-			 */
-			snprintf(group, sizeof(group), "%s", s->provider);
-			if (s->retprobe)
-				snprintf(spec, sizeof(spec), "%s:%s=%s%%return", group, s->name,
-					 s->symbol);
-			else
-				snprintf(spec, sizeof(spec), "%s:%s=0x%llx", group, s->name,
-					 (unsigned long long)s->vaddr);
-		} else {
-			snprintf(group, sizeof(group), "sdt_%s", s->provider);
-			snprintf(spec, sizeof(spec), "%s:%s", group, s->name);
-		}
-		before = slurp_events(st->uprobe_events);
-		st->npending = 0;
-		for (int k = 0; k < PENDING; k++) {
-			char name[100];
-
-			if (k)
-				snprintf(name, sizeof(name), "%s_%d", s->name, k);
-			else
-				snprintf(name, sizeof(name), "%s", s->name);
-			if (!defined_already(st->uprobe_events, group, name))
-				snprintf(st->pending_del[st->npending++], sizeof(st->pending_del[0]),
-					 "-:%s/%s\n", group, name);
-		}
-		for (size_t k = 0; k < st->npending; k++)
-			journal_def(st, st->pending_del[k], true);
-		st->pending = 1;
-		rc = run_capture(argv, out, sizeof(out), &st->pending_pid);
-		collect_added(st, before, group);
-		st->pending = 0;
-		for (size_t k = had; k < st->nev; k++)
-			journal_def(st, st->del[k], true);
-		for (size_t k = 0; k < st->npending; k++)
-			journal_def(st, st->pending_del[k], false);
-		st->npending = 0;
-		free(before);
-		if (rc != 0) {
-			snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)",
-				 a->path, spec, rc);
-			return -EIO;
-		}
+		if ((rc = pp_define(st, &a->sites[first[i]], namesakes(a, first[i]), err, len)) < 0)
+			return rc;
 	}
 	if (!st->nev) {
 		snprintf(err, len, "perf-probe: perf probe added no event");

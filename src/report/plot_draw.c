@@ -383,15 +383,11 @@ static double legend(cairo_t *cr, const char *const *names, size_t n, bool lines
 	return bottom;
 }
 
-int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_out *o, char *err,
-			  size_t errlen)
+/* The y axis of a bar chart: log when asked, or auto (-1) when values span 100x; -ENODATA when empty. */
+static int bars_yaxis(const struct pcost_chart_bars *c, struct yaxis *ax, char *err, size_t errlen)
 {
-	double left = M_LEFT, right = W - M_RIGHT, minpos = INFINITY, vmin = 0, vmax = 0;
+	double minpos = INFINITY, vmin = 0, vmax = 0;
 	size_t nb = c->ncats * c->nseries;
-	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM };
-	struct canvas cv;
-	cairo_t *cr;
-	int rc;
 
 	for (size_t i = 0; i < nb; i++) {
 		double v[3] = { c->v[i], c->lo ? c->lo[i] : NAN, c->hi ? c->hi[i] : NAN };
@@ -409,20 +405,74 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_ou
 		snprintf(err, errlen, "nothing to plot: no finite values");
 		return -ENODATA;
 	}
-	ax.log = c->log == 1 || (c->log < 0 && isfinite(minpos) && vmax / minpos >= 100);
-	if (ax.log && !isfinite(minpos))
-		ax.log = false;
-	if (ax.log) {
-		ax.lo = floor(log10(minpos));
-		ax.hi = ceil(log10(vmax));
-		if (ax.hi <= ax.lo)
-			ax.hi = ax.lo + 1;
+	ax->log = c->log == 1 || (c->log < 0 && isfinite(minpos) && vmax / minpos >= 100);
+	if (ax->log && !isfinite(minpos))
+		ax->log = false;
+	if (ax->log) {
+		ax->lo = floor(log10(minpos));
+		ax->hi = ceil(log10(vmax));
+		if (ax->hi <= ax->lo)
+			ax->hi = ax->lo + 1;
 	} else {
 		double step = nice_step(vmax - vmin, 6);
 
-		ax.lo = vmin < 0 ? floor(vmin / step) * step : 0;
-		ax.hi = ceil(vmax * 1.04 / step) * step;
+		ax->lo = vmin < 0 ? floor(vmin / step) * step : 0;
+		ax->hi = ceil(vmax * 1.04 / step) * step;
 	}
+	return 0;
+}
+
+/* Bar i of width bw at x, from the base line, with its interval when there is one. */
+static void draw_bar(cairo_t *cr, const struct pcost_chart_bars *c, const struct yaxis *ax,
+		     size_t i, double x, double bw, const double *col)
+{
+	double base = ax->log ? ax->bottom : ypx(ax, 0), v = c->v[i];
+
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	if (ax->log && v <= 0) {
+		/* Not drawable on a log axis: an outline at the floor, labelled. */
+		cairo_set_line_width(cr, 1.5);
+		cairo_rectangle(cr, x + 2, base - 3, bw - 4, 3);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		text(cr, x + bw / 2, base - 8, 10, 0.5, 0, "<=0");
+		return;
+	}
+	cairo_rectangle(cr, x + 2, fmin(base, ypx(ax, v)), bw - 4, fabs(base - ypx(ax, v)));
+	cairo_fill(cr);
+	if (c->lo && c->hi && isfinite(c->lo[i]) && isfinite(c->hi[i])) {
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		cairo_set_line_width(cr, 1.3);
+		error_bar(cr, x + bw / 2, ypx(ax, c->lo[i]), ypx(ax, c->hi[i]), bw / 5);
+	}
+}
+
+/* A category's name under its group, slanted when any name is wider than a group. */
+static void category_label(cairo_t *cr, const char *name, double gx, double y, bool rotate)
+{
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	if (rotate) {
+		cairo_save(cr);
+		cairo_translate(cr, gx, y + 14);
+		cairo_rotate(cr, -M_PI / 7);
+		text(cr, 0, 0, 12, 1, 0.5, name);
+		cairo_restore(cr);
+	} else {
+		text(cr, gx, y + 18, 12, 0.5, 0, name);
+	}
+}
+
+int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_out *o, char *err,
+			  size_t errlen)
+{
+	double left = M_LEFT, right = W - M_RIGHT;
+	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM };
+	struct canvas cv;
+	cairo_t *cr;
+	int rc;
+
+	if ((rc = bars_yaxis(c, &ax, err, errlen)))
+		return rc;
 	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
@@ -433,7 +483,6 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_ou
 	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
 	double gw = (right - left) / (double)c->ncats, bw = fmin(60, gw * 0.8 / (double)c->nseries);
-	double base = ax.log ? ax.bottom : ypx(&ax, 0);
 	bool rotate = false;
 	cairo_text_extents_t e;
 
@@ -448,76 +497,123 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_ou
 		for (size_t s = 0; s < c->nseries; s++) {
 			size_t i = g * c->nseries + s;
 			const double *col = palette[(c->nseries > 1 ? s : g) % ARRAY_SIZE(palette)];
-			double x = gx - bw * (double)c->nseries / 2 + bw * (double)s, v = c->v[i];
 
-			if (!isfinite(v))
-				continue;
-			cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-			if (ax.log && v <= 0) {
-				/* Not drawable on a log axis: an outline at the floor, labelled. */
-				cairo_set_line_width(cr, 1.5);
-				cairo_rectangle(cr, x + 2, base - 3, bw - 4, 3);
-				cairo_stroke(cr);
-				cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-				text(cr, x + bw / 2, base - 8, 10, 0.5, 0, "<=0");
-				continue;
-			}
-			cairo_rectangle(cr, x + 2, fmin(base, ypx(&ax, v)), bw - 4,
-					fabs(base - ypx(&ax, v)));
-			cairo_fill(cr);
-			if (c->lo && c->hi && isfinite(c->lo[i]) && isfinite(c->hi[i])) {
-				double xm = x + bw / 2, y1 = ypx(&ax, c->lo[i]), y2 = ypx(&ax, c->hi[i]);
-
-				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-				cairo_set_line_width(cr, 1.3);
-				error_bar(cr, xm, y1, y2, bw / 5);
-			}
+			if (isfinite(c->v[i]))
+				draw_bar(cr, c, &ax, i,
+					 gx - bw * (double)c->nseries / 2 + bw * (double)s, bw, col);
 		}
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		if (rotate) {
-			cairo_save(cr);
-			cairo_translate(cr, gx, ax.bottom + 14);
-			cairo_rotate(cr, -M_PI / 7);
-			text(cr, 0, 0, 12, 1, 0.5, c->cats[g]);
-			cairo_restore(cr);
-		} else {
-			text(cr, gx, ax.bottom + 18, 12, 0.5, 0, c->cats[g]);
-		}
+		category_label(cr, c->cats[g], gx, ax.bottom, rotate);
 	}
 	return canvas_close(&cv, err, errlen);
 }
 
-int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o,
-			   char *err, size_t errlen)
-{
-	double left = M_LEFT, right = W - M_RIGHT - 10, xmin = INFINITY, xmax = -INFINITY, ymax = 0;
-	double ymean_max = 0;
-	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
-	const char *names[ARRAY_SIZE(palette) * 4];
-	struct canvas cv;
-	char buf[32];
-	cairo_t *cr;
-	int rc;
+/* The x axis of a line chart: data from x0 to x1 drawn between left and right pixels. */
+struct xaxis {
+	double x0, x1, left, right;
+};
 
+static double xpx(const struct xaxis *a, double v)
+{
+	return a->left + (v - a->x0) / (a->x1 - a->x0) * (a->right - a->left);
+}
+
+/* The data's x range and the top of its y axis; -ENODATA when nothing is finite. */
+static int lines_range(const struct pcost_chart_lines *c, double *xmin, double *xmax,
+		       double *ymax, char *err, size_t errlen)
+{
+	double ymean_max = 0;
+
+	*xmin = INFINITY, *xmax = -INFINITY, *ymax = 0;
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
 			double y = c->series[s].y[i], e = c->series[s].err ? c->series[s].err[i] : 0;
 
 			if (!isfinite(y))
 				continue;
-			xmin = fmin(xmin, c->series[s].x[i]);
-			xmax = fmax(xmax, c->series[s].x[i]);
-			ymax = fmax(ymax, y + (isfinite(e) ? e : 0));
+			*xmin = fmin(*xmin, c->series[s].x[i]);
+			*xmax = fmax(*xmax, c->series[s].x[i]);
+			*ymax = fmax(*ymax, y + (isfinite(e) ? e : 0));
 			ymean_max = fmax(ymean_max, y);
 		}
-	if (!isfinite(xmin) || ymax <= 0) {
+	if (!isfinite(*xmin) || *ymax <= 0) {
 		snprintf(err, errlen, "nothing to plot: no finite values");
 		return -ENODATA;
 	}
-	if (xmax <= xmin)
-		xmax = xmin + 1;
+	if (*xmax <= *xmin)
+		*xmax = *xmin + 1;
 	/* One wild sample's sd must not squash every mean to the floor: 2.5x the top mean. */
-	ymax = fmin(ymax, 2.5 * ymean_max);
+	*ymax = fmin(*ymax, 2.5 * ymean_max);
+	return 0;
+}
+
+/* The x axis line, its ticks every step from xmin to xmax, and its label, at y. */
+static void draw_xaxis(cairo_t *cr, const struct xaxis *xa, double y, double xmin, double xmax,
+		       double step, const char *label)
+{
+	char buf[32];
+
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, xa->left, y);
+	cairo_line_to(cr, xa->right, y);
+	cairo_stroke(cr);
+	for (double v = ceil(xmin / step) * step; v <= xmax + 1e-9; v += step) {
+		cairo_move_to(cr, xpx(xa, v), y);
+		cairo_line_to(cr, xpx(xa, v), y + 5);
+		cairo_stroke(cr);
+		snprintf(buf, sizeof(buf), "%g", v);
+		text(cr, xpx(xa, v), y + 20, 12, 0.5, 0, buf);
+	}
+	text(cr, (xa->left + xa->right) / 2, y + 44, 13, 0.5, 0, label ? label : "");
+}
+
+/* One series: its line (broken where a value is missing), its points and their sd bars. */
+static void draw_line_series(cairo_t *cr, const struct pcost_chart_line_series *l,
+			     const struct xaxis *xa, const struct yaxis *ax, const double *col)
+{
+	bool pen = false;
+
+	cairo_set_source_rgb(cr, col[0], col[1], col[2]);
+	cairo_set_line_width(cr, 2);
+	for (size_t i = 0; i < l->n; i++) {
+		if (!isfinite(l->y[i])) {
+			pen = false;
+			continue;
+		}
+		if (pen)
+			cairo_line_to(cr, xpx(xa, l->x[i]), ypx(ax, l->y[i]));
+		else
+			cairo_move_to(cr, xpx(xa, l->x[i]), ypx(ax, l->y[i]));
+		pen = true;
+	}
+	cairo_stroke(cr);
+	cairo_set_line_width(cr, 1.2);
+	for (size_t i = 0; i < l->n; i++) {
+		double x = xpx(xa, l->x[i]), y = ypx(ax, l->y[i]);
+		double e = l->err && isfinite(l->err[i]) ? l->err[i] : 0;
+
+		if (!isfinite(l->y[i]))
+			continue;
+		cairo_arc(cr, x, y, 3.5, 0, 2 * M_PI);
+		cairo_fill(cr);
+		if (e > 0)
+			error_bar(cr, x, ypx(ax, fmax(0, l->y[i] - e)), ypx(ax, l->y[i] + e), 4);
+	}
+}
+
+int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o,
+			   char *err, size_t errlen)
+{
+	struct xaxis xa = { .left = M_LEFT, .right = W - M_RIGHT - 10 };
+	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
+	const char *names[ARRAY_SIZE(palette) * 4];
+	double xmin, xmax, ymax, step;
+	struct canvas cv;
+	cairo_t *cr;
+	int rc;
+
+	if ((rc = lines_range(c, &xmin, &xmax, &ymax, err, errlen)))
+		return rc;
 	ax.lo = 0;
 	ax.hi = ceil(ymax * 1.04 / nice_step(ymax, 6)) * nice_step(ymax, 6);
 	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
@@ -528,67 +624,21 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_
 		names[s] = c->series[s].name;
 	ax.top = fmax(M_TOP, legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries :
 					ARRAY_SIZE(names), true) + 18);
-	draw_yaxis(cr, &ax, left, right, c->ylabel);
+	draw_yaxis(cr, &ax, xa.left, xa.right, c->ylabel);
 	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
 	/* x: a margin of half a step either side so end points and their bars show. */
-	double step = fmax(1, nice_step(xmax - xmin, 8)), x0 = xmin - step / 2, x1 = xmax + step / 2;
-#define XPX(v) (left + ((v) - x0) / (x1 - x0) * (right - left))
-	canvas_axis(&cv, "data-pcost-x", left, right, x0, x1, false, 1);
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	cairo_set_line_width(cr, 1);
-	cairo_move_to(cr, left, ax.bottom);
-	cairo_line_to(cr, right, ax.bottom);
-	cairo_stroke(cr);
-	for (double v = ceil(xmin / step) * step; v <= xmax + 1e-9; v += step) {
-		cairo_move_to(cr, XPX(v), ax.bottom);
-		cairo_line_to(cr, XPX(v), ax.bottom + 5);
-		cairo_stroke(cr);
-		snprintf(buf, sizeof(buf), "%g", v);
-		text(cr, XPX(v), ax.bottom + 20, 12, 0.5, 0, buf);
-	}
-	text(cr, (left + right) / 2, ax.bottom + 44, 13, 0.5, 0, c->xlabel ? c->xlabel : "");
+	step = fmax(1, nice_step(xmax - xmin, 8));
+	xa.x0 = xmin - step / 2;
+	xa.x1 = xmax + step / 2;
+	canvas_axis(&cv, "data-pcost-x", xa.left, xa.right, xa.x0, xa.x1, false, 1);
+	draw_xaxis(cr, &xa, ax.bottom, xmin, xmax, step, c->xlabel);
 	/* Clip the data (sd bars past the top) to the plot area; points on the axes stay whole. */
 	cairo_save(cr);
-	cairo_rectangle(cr, left - 6, ax.top, right - left + 12, ax.bottom - ax.top + 6);
+	cairo_rectangle(cr, xa.left - 6, ax.top, xa.right - xa.left + 12, ax.bottom - ax.top + 6);
 	cairo_clip(cr);
-
-	for (size_t s = 0; s < c->nseries; s++) {
-		const struct pcost_chart_line_series *l = &c->series[s];
-		const double *col = palette[s % ARRAY_SIZE(palette)];
-		bool pen = false;
-
-		cairo_set_source_rgb(cr, col[0], col[1], col[2]);
-		cairo_set_line_width(cr, 2);
-		for (size_t i = 0; i < l->n; i++) {
-			if (!isfinite(l->y[i])) {
-				pen = false;
-				continue;
-			}
-			if (pen)
-				cairo_line_to(cr, XPX(l->x[i]), ypx(&ax, l->y[i]));
-			else
-				cairo_move_to(cr, XPX(l->x[i]), ypx(&ax, l->y[i]));
-			pen = true;
-		}
-		cairo_stroke(cr);
-		cairo_set_line_width(cr, 1.2);
-		for (size_t i = 0; i < l->n; i++) {
-			double x = XPX(l->x[i]), y = ypx(&ax, l->y[i]);
-			double e = l->err && isfinite(l->err[i]) ? l->err[i] : 0;
-
-			if (!isfinite(l->y[i]))
-				continue;
-			cairo_arc(cr, x, y, 3.5, 0, 2 * M_PI);
-			cairo_fill(cr);
-			if (e > 0) {
-				double ya = ypx(&ax, fmax(0, l->y[i] - e)), yb = ypx(&ax, l->y[i] + e);
-
-				error_bar(cr, x, ya, yb, 4);
-			}
-		}
-	}
-#undef XPX
+	for (size_t s = 0; s < c->nseries; s++)
+		draw_line_series(cr, &c->series[s], &xa, &ax, palette[s % ARRAY_SIZE(palette)]);
 	cairo_restore(cr);
 	return canvas_close(&cv, err, errlen);
 }

@@ -2,13 +2,17 @@
 /* workloads/common: helpers shared by the built-in workloads. */
 #include "workloads/common.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +26,81 @@ void pcost_wl_name_self(const char *name)
 
 	snprintf(comm, sizeof(comm), "pc-%s", name);
 	prctl(PR_SET_NAME, comm, 0, 0, 0);
+}
+
+/*
+ * SIGKILL every pid listed in a /proc/self/task/TID/children file.  Only
+ * async-signal-safe calls: a pid split across two reads is carried over.
+ */
+static void kill_listed(const char *path)
+{
+	char buf[512];
+	pid_t pid = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] >= '0' && buf[i] <= '9') {
+				pid = pid * 10 + (buf[i] - '0');
+			} else if (pid > 0) {
+				kill(pid, SIGKILL);
+				pid = 0;
+			}
+		}
+	}
+	if (pid > 0)
+		kill(pid, SIGKILL);
+	close(fd);
+}
+
+/* The children of every thread of this process (raw getdents64: opendir may malloc). */
+static void kill_own_children(void)
+{
+	static const char task[] = "/proc/self/task/";
+	char ents[1024], path[sizeof(task) + 32];
+	long n;
+	int dir = open(task, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dir < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, dir, ents, sizeof(ents))) > 0) {
+		for (long off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(ents + off);
+			size_t len = strlen(d->d_name);
+
+			off += d->d_reclen;
+			if (d->d_name[0] == '.' || len > 20)
+				continue;
+			memcpy(path, task, sizeof(task) - 1);
+			memcpy(path + sizeof(task) - 1, d->d_name, len);
+			memcpy(path + sizeof(task) - 1 + len, "/children", sizeof("/children"));
+			kill_listed(path);
+		}
+	}
+	close(dir);
+}
+
+/* Children first, then this process dies of the signal itself (it is re-raised on return). */
+static void end_on_signal(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	kill_own_children();
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+void pcost_wl_end_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = end_on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 int pcost_read_full(int fd, void *buf, size_t n)

@@ -12,6 +12,14 @@
 
 /* prctl(PR_SET_NAME) the calling thread "pc-<name>" so ps/perf/strace show it. */
 void pcost_wl_name_self(const char *name);
+/*
+ * SIGINT, SIGTERM and SIGHUP end this process at once, by that signal, after
+ * SIGKILLing its child processes (a pipe partner, messaging workers): a
+ * workload is a leaf, with nothing to undo, unlike probecost's other commands,
+ * whose handler only notes the signal for the command to unwind.  Children
+ * inherit it until they exec.
+ */
+void pcost_wl_end_on_signals(void);
 /* read/write exactly n bytes, retrying on EINTR and short transfers; 0 or -errno (-EPIPE at EOF). */
 int pcost_read_full(int fd, void *buf, size_t n);
 int pcost_write_full(int fd, const void *buf, size_t n);

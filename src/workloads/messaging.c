@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/cleanup.h"
 #include "workloads/common.h"
 #include "workloads/workload.h"
 
@@ -125,9 +126,12 @@ static void *work_thread(void *arg)
 	return work(arg) ? (void *)1 : NULL;
 }
 
-static void worker_exit(const struct worker *w)
+static void worker_exit(const struct worker *w, pid_t parent)
 {
 	int rc;
+
+	/* A killed workload takes its workers along (before the ready byte: not timed). */
+	pcost_child_die_with_parent(parent);
 
 	pcost_wl_name_self(w->sender ? "msg-send" : "msg-recv");
 	if (!w->sender && w->in_peer >= 0)
@@ -154,14 +158,14 @@ static int start_worker(struct messaging *m, struct worker *w)
 			return -e;
 		}
 	} else {
-		pid_t pid = fork();
+		pid_t parent = getpid(), pid = fork();
 
 		if (pid < 0) {
 			error("could not fork worker %zu: %s", i, strerror(errno));
 			return -errno;
 		}
 		if (pid == 0)
-			worker_exit(w);
+			worker_exit(w, parent);
 		m->pids[i] = pid;
 	}
 	m->started++;

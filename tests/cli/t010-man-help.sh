@@ -23,7 +23,7 @@ set_diff() { # set_diff A B: "only in help: ...; only in man: ..." or empty
 }
 
 mapfile -t cmds < <("$PROBECOST" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
-plan $((${#cmds[@]} * 3 + 9))
+plan $((${#cmds[@]} * 3 + 10))
 
 like "${cmds[*]}" '^run .*import$' "probecost --help lists the commands (${#cmds[@]})"
 help=$("$PROBECOST" --help | long_opts)
@@ -48,6 +48,16 @@ for c in "${cmds[@]}"; do
 	missing=$(comm -23 <(printf '%s\n' "$code") <(printf '%s\n' "$help") | grep . | tr '\n' ' ')
 	is "$missing" "" "every option $src accepts is in '$c --help'"
 done
+
+# --db takes a postgresql:// URL as well as a file: every --help and page that has it says so.
+bare=""
+for c in "${cmds[@]}"; do
+	h=$("$PROBECOST" "$c" --help 2>&1)
+	grep -q -- '--db' <<<"$h" && ! grep -q -- '--db PATH|URL' <<<"$h" && bare="$bare $c"
+	grep -q -- '\*--db\* _PATH_' "docs/man/probecost-$c.1.scd" 2>/dev/null &&
+		grep -- '\*--db\* _PATH_' "docs/man/probecost-$c.1.scd" | grep -qv '_PATH_|_URL_' && bare="$bare $c(1)"
+done
+is "$bare" "" "every --help and man page with --db says PATH|URL"
 
 pages=$(cd docs/man && ls probecost-*.1.scd | sed 's/^probecost-//; s/\.1\.scd$//' | sort)
 is "$pages" "$(printf '%s\n' "${cmds[@]}" | sort)" "there is a man page for each command and none for a command that is not"
