@@ -52,7 +52,15 @@ check_rows() {
 	local bad
 	bad=$(jq '[.statistics[] | select(.method != "dormant" and
 		(.failed > 0 or .per_hit_ns == null or .hits_lost != 0))] | length' "$1")
-	[ "$bad" = 0 ] || { echo "  $bad armed configurations failed, lost hits or have no per-hit figure"; return 1; }
+	[ "$bad" = 0 ] && return 0
+	echo "  $bad armed configurations failed, lost hits or have no per-hit figure:"
+	jq -r '.statistics[] | select(.method != "dormant" and
+		(.failed > 0 or .per_hit_ns == null or .hits_lost != 0))
+		| "    \(.variant) \(.method) site=\(.site) threads=\(.threads): \(.failed) runs failed, " +
+		  "hits counted \(.hits_counted) of \(.hits_expected)"' "$1"
+	jq -r '[.session.configs[] | .samples[] | select(.failed) | .fail_reason] | unique[]
+		| "    failed run: " + .[0:160]' "$1"
+	return 1
 }
 
 # Per method: does nop5 pay?  nop's cost per hit / nop5's over the paired blocks
