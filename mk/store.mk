@@ -21,6 +21,3 @@ fuzz-import-run: build/fuzz/fuzz_import
 		-print_final_stats=1 build/fuzz/import_work tests/fuzz/import_corpus
 
 .PHONY: fuzz-import fuzz-import-run
-
-# plot_draw.c releases fontconfig's caches after each plot (FcFini), so it links it directly.
-LDLIBS += $(shell $(PKG_CONFIG) --libs fontconfig 2>/dev/null || echo -lfontconfig)

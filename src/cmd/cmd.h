@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * src/cmd/: the command line.  One file per subcommand, cmd_NAME(argc, argv),
- * that parses its options, calls the code of the other folders and prints;
- * options.c is the one parser of the store options (--db, --format, session
- * IDs) and list.h the rows `probecost list` prints.  Only code here picks exit
+ * src/cmd/: the command line.  One file per subcommand, cmd-NAME.c with
+ * cmd_NAME(argc, argv), that parses its options, calls the code of the other
+ * folders and prints; cmd-options.c is the one parser of the store options
+ * (--db, --format, session IDs).  Only code here picks exit
  * codes (0 success, 1 runtime failure, 2 bad usage or input).
  *
  * cmd: one function per subcommand, int cmd_NAME(int argc, char **argv); argv[0] is NAME.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* env: the machine fingerprint (kernel, CPU, TSC, PMU, perf sysctls, mitigations, tool versions). */
 #include "core/env.h"
+#include "core/proc.h"
 #include "core/tracefs.h"
 
 #include <cjson/cJSON.h>
@@ -428,55 +429,17 @@ static void mem_fields(const struct ctx *c)
 /* First line of `argv --version`-like output, with a 5 s limit. */
 static int tool_version(char *const argv[], char *out, size_t len)
 {
-	int pfd[2], status;
 	char buf[512];
-	size_t total = 0;
-	pid_t pid;
-	pcost_ns deadline = pcost_now_ns() + 5000000000ULL;
+	int status = pcost_proc_run(argv, PCOST_PROC_MERGE, 5000000000ULL, NULL, buf, sizeof(buf));
 
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -errno;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		pcost_ns now = pcost_now_ns();
-		ssize_t n;
-
-		if (now >= deadline || poll(&p, 1, (int)((deadline - now) / 1000000)) <= 0)
-			break;
-		n = read(pfd[0], buf + total, sizeof(buf) - 1 - total);
-		if (n <= 0)
-			break;
-		total += (size_t)n;
-		if (total >= sizeof(buf) - 1)
-			break;
-	}
-	close(pfd[0]);
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	buf[total] = '\0';
+	if (status == -ENOENT)
+		return -ENOENT;
 	/* The first non-empty line that is not bpftrace's memlock complaint. */
 	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
 		if (!*line || strstr(line, "RLIMIT_MEMLOCK") || strstr(line, "setrlimit"))
 			continue;
 		snprintf(out, len, "%s", line);
-		return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? -ENOENT : 0;
+		return status == 127 ? -ENOENT : 0;
 	}
 	return -ENOENT;
 }

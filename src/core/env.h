@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/format.h"
+#include "core/format.h"
 
 struct cJSON;
 

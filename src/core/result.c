@@ -2,6 +2,7 @@
 /* result: constructors and destructors of the plain result structs. */
 #include "core/result.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,4 +200,19 @@ const char *pcost_session_fail_reason(const struct pcost_session *s)
 			if (s->configs[i].samples[k].failed && s->configs[i].samples[k].fail_reason[0])
 				return s->configs[i].samples[k].fail_reason;
 	return NULL;
+}
+
+void pcost_sample_fail(struct pcost_run_sample *smp, const char *fmt, ...)
+{
+	va_list ap;
+
+	smp->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(smp->fail_reason, sizeof(smp->fail_reason), fmt, ap);
+	va_end(ap);
+}
+
+double pcost_config_scale(const struct pcost_config *c)
+{
+	return c->nsamples ? c->samples[0].scale : 1;
 }

@@ -103,6 +103,11 @@ void pcost_session_release(struct pcost_session *s);
 struct pcost_config *pcost_session_add_config(struct pcost_session *s, const char *workload,
 					      const char *workload_args, const char *monitor,
 					      const char *variant, const char *unit);
+/* The --scale multiple of a configuration's runs (1 when it has none). */
+double pcost_config_scale(const struct pcost_config *c);
+/* Mark a sample failed, with its reason (printf format) in fail_reason. */
+void pcost_sample_fail(struct pcost_run_sample *smp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Append a sample (copied) to a configuration; returns the stored copy. */
 struct pcost_run_sample *pcost_config_add_sample(struct pcost_config *c,
 						 const struct pcost_run_sample *sample);

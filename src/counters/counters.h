@@ -164,12 +164,4 @@ int pcost_counter_measure_matmul(const struct pcost_counter_iface *ifc, const ch
  */
 int pcost_counter_default_events(bool pmu, unsigned k, char **names);
 
-/*
- * matmul: c = a x b, n x n doubles, naive i-j-k order; after each outer
- * iteration calls each_row(ctx, i) when non-NULL.  Returns a checksum so
- * the compiler keeps the work.
- */
-double pcost_matmul(unsigned n, const double *a, const double *b, double *c,
-		    void (*each_row)(void *ctx, unsigned i), void *ctx);
-
 #endif

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "counters/counters.h"
-#include "cmd/list.h"
+#include "core/registry.h"
 #include "probecost/counters.h"
 
 /* ---- perf-read, perf-group, perf-mmap --------------------------------------- */

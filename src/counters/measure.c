@@ -16,6 +16,7 @@
 #include "core/cleanup.h"
 #include "counters/counters.h"
 #include "probecost/counters.h"
+#include "workloads/matmul.h"
 
 static char *join_names(const char *const *names, unsigned k)
 {

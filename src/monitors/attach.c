@@ -19,9 +19,10 @@
 
 #include "core/cleanup.h"
 #include "core/journal.h"
+#include "core/proc.h"
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
-#include "monitors/table.h"
+#include "monitors/monitor_table.h"
 
 enum attach_flavour { ATT_CUSTOM, ATT_BPFTRACE, ATT_PERF_SYSTEM };
 

@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/proc.h"
 #include "monitors/monitor.h"
-#include "monitors/table.h"
-#include "run/runner.h"
+#include "monitors/monitor_table.h"
 
 #ifndef PCOST_LIBDIR
 #define PCOST_LIBDIR "/usr/local/lib/probecost"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "monitors/monitor.h"
-#include "monitors/table.h"
+#include "monitors/monitor_table.h"
 
 struct inject_monitor {
 	struct pcost_monitor m;

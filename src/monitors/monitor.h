@@ -2,7 +2,7 @@
 /*
  * src/monitors/: the monitoring tools `probecost run` measures, one adapter per
  * kind (wrap.c: a tool that runs the workload; attach.c: a tool started
- * beside it; tracepoint.c, delay.c), listed by table.c.
+ * beside it; tracepoint.c, delay.c), listed by monitor_table.c.
  *
  * monitor: one adapter per monitoring tool, behind an ops table.  The runner
  * (src/run/runner.h) drives a monitor instance through these hooks; a command
@@ -126,43 +126,8 @@ void pcost_monitor_free(struct pcost_monitor *m);
  * pcost_argv_free) or -EINVAL on an unterminated quote or an empty line. */
 int pcost_argv_split(const char *line, char ***argv);
 void pcost_argv_free(char **argv);
+/* A malloc'd copy of a NULL-terminated argv (free with pcost_argv_free). */
+char **pcost_argv_dup(char *const *argv);
 
-/*
- * A helper process for attach monitors: started in its own process group
- * (registered with cleanup.h, killed if probecost dies), its stdout and its
- * stderr captured through private pipes.
- */
-struct pcost_proc {
-	pid_t pid;		/* also the process group id; 0 when not running */
-	int out, err;		/* read ends of its stdout and stderr, -1 when closed */
-	char *buf;		/* stdout so far, NUL-terminated */
-	size_t len, cap;
-	char *ebuf;		/* stderr so far, NUL-terminated */
-	size_t elen, ecap;
-	int status;		/* wait status once reaped, -1 before */
-};
-
-/* Start argv; 0 or -errno. */
-int pcost_proc_start(struct pcost_proc *p, char *const argv[]);
-/*
- * Read its output until a line matches the extended regex (NULL: return at
- * once) or timeout: 0, -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C).
- */
-int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
-/* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
-int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns);
-/* Free the buffers (stop first). */
-void pcost_proc_release(struct pcost_proc *p);
-/* Why it failed, in its own words: the first line of its stderr that is not
- * blank or bpftrace's harmless RLIMIT_MEMLOCK notice (else the last line of
- * its stdout); "" when none. */
-void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len);
-/* Once reaped: did it die of a signal other than stop_sig (and our SIGKILL),
- * or exit non-zero?  true + why ("killed by SIGSEGV", "exit 1: ERROR: ..."). */
-bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len);
-/* After a run: stop it with SIGINT (SIGKILL after grace_ns) and say whether it
- * failed: died during the run, did not stop, died of another signal or exited
- * non-zero.  true + why. */
-bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len);
 
 #endif

@@ -22,7 +22,7 @@
 #include "core/journal.h"
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
-#include "monitors/table.h"
+#include "monitors/monitor_table.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 #define TP_BUFFER_KB "8192"	/* per CPU, in the private instance */

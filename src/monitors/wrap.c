@@ -18,9 +18,10 @@
 
 #include "core/cleanup.h"
 #include "core/journal.h"
+#include "core/proc.h"
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
-#include "monitors/table.h"
+#include "monitors/monitor_table.h"
 #include "workloads/workload.h"
 
 enum wrap_parse { PARSE_NONE, PARSE_STRACE_COUNT, PARSE_PERF_TRACE };

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd/list.h"
+#include "core/registry.h"
 #include "monitors/monitor.h"
 
 /*
@@ -116,7 +116,7 @@ int pcost_probe_lttng_reap_stale(void);
 /* Remove a directory tree (or a file); async-signal-safe, for undo functions. */
 void pcost_probe_remove_tree(const char *path);
 
-/* The tracers that run beside the workload (bpftrace, stap, stap-bpf): tooltrace.c. */
+/* The tracers that run beside the workload (bpftrace, stap, stap-bpf): via_tooltrace.c. */
 extern const struct pcost_monitor_ops pcost_tool_ops;
 /*
  * stap-bpf's kernel build tree into tree: the running kernel's, or one written

@@ -14,30 +14,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "report/escape.h"
 #include "report/plot.h"
 #include "report/report.h"
-
-void pcost_xml_escape(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '&')
-			fputs("&amp;", out);
-		else if (c == '<')
-			fputs("&lt;", out);
-		else if (c == '>')
-			fputs("&gt;", out);
-		else if (c == '"')
-			fputs("&quot;", out);
-		else if (c == '\'')
-			fputs("&#39;", out);
-		else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
-			fputs("&#xFFFD;", out); /* control characters have no place in a page */
-		else
-			fputc(c, out);
-	}
-}
 
 /* Escape n bytes of s. */
 static void escape_n(FILE *out, const char *s, size_t n)
@@ -58,7 +37,7 @@ static char *rendered(const struct pcost_session *s, enum pcost_format f)
 
 	if (!m)
 		return NULL;
-	rc = pcost_report_session(s, f, m);
+	rc = pcost_report_rows(s, f, m);
 	fclose(m);
 	if (rc < 0) {
 		free(buf);
@@ -115,26 +94,26 @@ static void cell(FILE *out, const char *c, size_t n)
 /* One markdown table row: cells between unescaped '|', trimmed. */
 static void table_row(FILE *out, const char *line, bool head)
 {
-	const char *p = strchr(line, '|');
+	const char *bar = strchr(line, '|');
+	size_t i = bar ? (size_t)(bar - line) : strlen(line); /* at a '|', or at the end */
 
 	fputs("<tr>", out);
-	while (p && p[1]) {
-		const char *c = p + 1, *e = c;
-		size_t n;
+	while (line[i] == '|' && line[i + 1]) {
+		size_t c = i + 1, e = c, n;
 
-		while (*e && !(*e == '|' && e[-1] != '\\'))
+		while (line[e] && !(line[e] == '|' && line[e - 1] != '\\'))
 			e++;
-		if (!*e)
+		if (!line[e])
 			break;
-		while (c < e && *c == ' ')
+		while (c < e && line[c] == ' ')
 			c++;
-		n = (size_t)(e - c);
-		while (n && c[n - 1] == ' ')
+		n = e - c;
+		while (n && line[c + n - 1] == ' ')
 			n--;
-		fputs(head ? "<th>" : numeric(c, n) ? "<td class=\"num\">" : "<td>", out);
-		cell(out, c, n);
+		fputs(head ? "<th>" : numeric(line + c, n) ? "<td class=\"num\">" : "<td>", out);
+		cell(out, line + c, n);
 		fputs(head ? "</th>" : "</td>", out);
-		p = e;
+		i = e;
 	}
 	fputs("</tr>\n", out);
 }

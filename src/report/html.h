@@ -17,7 +17,4 @@
 /* Write the page of s to out.  0 or -errno. */
 int pcost_report_html(const struct pcost_session *s, FILE *out);
 
-/* Write s with &, <, >, " and ' as character references (text and attribute values). */
-void pcost_xml_escape(FILE *out, const char *s);
-
 #endif

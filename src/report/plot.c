@@ -53,16 +53,10 @@ static bool many_workloads(const struct pcost_session *s)
 	return false;
 }
 
-/* The --scale multiple of a configuration's runs (1 when it has none). */
-static double scale_of(const struct pcost_config *c)
-{
-	return c->nsamples ? c->samples[0].scale : 1;
-}
-
 static bool several_scales(const struct pcost_session *s)
 {
 	for (size_t i = 1; i < s->nconfigs; i++)
-		if (scale_of(&s->configs[i]) != scale_of(&s->configs[0]))
+		if (pcost_config_scale(&s->configs[i]) != pcost_config_scale(&s->configs[0]))
 			return true;
 	return false;
 }
@@ -73,7 +67,7 @@ static const char *scale_suffix(const struct pcost_session *s, const struct pcos
 {
 	*buf = 0;
 	if (several_scales(s))
-		snprintf(buf, len, " x%g", scale_of(c));
+		snprintf(buf, len, " x%g", pcost_config_scale(c));
 	return buf;
 }
 
@@ -372,7 +366,8 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 			f->a = st[i].fit_fixed_ns;
 			f->b = st[i].fit_per_event_ns;
 			f->a_lo = f->a_hi = NAN;
-			evunit = c->unit ?: evunit;
+			if (c->unit)
+				evunit = c->unit;
 		}
 		((double *)f->x)[f->n] = (double)st[i].events;
 		((double *)f->y)[f->n] = st[i].extra_ns;

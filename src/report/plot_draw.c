@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "report/html.h"
+#include "report/escape.h"
 #include "report/plot.h"
 #include "core/util.h"
 

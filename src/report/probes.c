@@ -103,16 +103,10 @@ static bool has_shape(const struct pcost_session *s)
 	return false;
 }
 
-/* The scale of a configuration's runs (1 when none measured). */
-static double scale_of(const struct pcost_config *c)
-{
-	return c->nsamples ? c->samples[0].scale : 1;
-}
-
 static bool several_scales(const struct pcost_session *s)
 {
 	for (size_t i = 1; i < s->nconfigs; i++)
-		if (scale_of(&s->configs[i]) != scale_of(&s->configs[0]))
+		if (pcost_config_scale(&s->configs[i]) != pcost_config_scale(&s->configs[0]))
 			return true;
 	return false;
 }
@@ -126,7 +120,7 @@ static const char *label(const struct pcost_session *s, const struct pcost_confi
 	char scale[24] = "";
 
 	if (several_scales(s))
-		snprintf(scale, sizeof(scale), " x%g", scale_of(c));
+		snprintf(scale, sizeof(scale), " x%g", pcost_config_scale(c));
 	if (l)
 		snprintf(buf, len, "%s%s %.*s", variant_of(c), scale, (int)strcspn(l + 7, " "), l + 7);
 	else
@@ -316,7 +310,7 @@ static void dormant_builds(const struct pcost_session *s, const struct pcost_con
 		for (size_t j = 0; j < i && first; j++)
 			first = !(st[j].noprobe >= 0 && !strcmp(variant_of(&s->configs[j]),
 								 variant_of(&s->configs[i])) &&
-				  scale_of(&s->configs[j]) == scale_of(&s->configs[i]));
+				  pcost_config_scale(&s->configs[j]) == pcost_config_scale(&s->configs[i]));
 		if (!first)
 			continue;
 		if (!header) {
@@ -492,7 +486,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 			     t->dormant_overhead_hi);
 		pcost_csv_ci(&w, "%.3f", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
 			     t->dormant_per_hit_ns_hi);
-		pcost_csv_num(&w, "%g", scale_of(c));
+		pcost_csv_num(&w, "%g", pcost_config_scale(c));
 		csv_shape(&w, c, t);
 		pcost_csv_ci(&w, "%.3f", t->site_gain, t->site_gain_lo, t->site_gain_hi);
 		pcost_csv_end(&w);
@@ -535,7 +529,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "workload_args", c->workload_args ? c->workload_args : "");
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
-		cJSON_AddNumberToObject(o, "scale", scale_of(c));
+		cJSON_AddNumberToObject(o, "scale", pcost_config_scale(c));
 		json_shape(o, c, t);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* report: dispatch a session to the renderer of its kind. */
+/*
+ * report: the format table.  A page (html) goes to html.c, which lays out the
+ * markdown rows of the kind renderers; a row format (text, json, csv,
+ * markdown) to the renderer of the session's kind (kinds.c).
+ */
 #include "report/report.h"
-
-#include <errno.h>
 
 #include "report/html.h"
 
@@ -10,13 +12,5 @@ int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FIL
 {
 	if (f == PCOST_FMT_HTML)
 		return pcost_report_html(s, out);
-	switch (s->kind) {
-	case PCOST_SESSION_RUN:
-		return pcost_report_run(s, f, out);
-	case PCOST_SESSION_PROBES:
-		return pcost_report_probes(s, f, out);
-	case PCOST_SESSION_COUNTERS:
-		return pcost_report_counters(s, f, out);
-	}
-	return -EINVAL;
+	return pcost_report_rows(s, f, out);
 }

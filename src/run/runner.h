@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "monitors/monitor.h"
+#include "run/spawn.h"
 #include "core/result.h"
 #include "core/util.h"
 
@@ -116,19 +117,7 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len);
 int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len);
 void pcost_runner_release(struct pcost_runner *r);
 
-/*
- * One run of argv (already wrapped) with the given extra environment; fills
- * *sample's timing, rusage, exit and report fields.  The building block of
- * pcost_runner_measure, usable alone.  Returns 0 (see sample->failed) or -EINTR.
- */
-int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *sample, char *unit, size_t unitlen);
 
-/* The variable a built-in workload reads to pin itself: a CPU list ("0", "0,2"). */
-#define PCOST_WORKLOAD_CPUS_ENV "PROBECOST_WORKLOAD_CPUS"
-
-/* Absolute path of the running probecost binary (readlink /proc/self/exe, read once). */
-const char *pcost_self_exe(void);
 
 /* Overhead CI half-width of configuration i against its baseline (fraction), NAN if unknown. */
 double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i);

@@ -26,12 +26,6 @@ bool pcost_sample_measured(const struct pcost_run_sample *x)
 	return !x->warmup && !x->failed;
 }
 
-/* The scale of a configuration's runs (1 when it has none). */
-static double scale_of(const struct pcost_config *c)
-{
-	return c->nsamples ? c->samples[0].scale : 1;
-}
-
 static int find_baseline(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
@@ -73,7 +67,7 @@ static int find_noprobe(const struct pcost_session *s, size_t i)
 		const struct pcost_config *b = &s->configs[j];
 
 		if (is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
-		    same(b->workload, c->workload) && scale_of(b) == scale_of(c) &&
+		    same(b->workload, c->workload) && pcost_config_scale(b) == pcost_config_scale(c) &&
 		    !strcmp(args_without_variant(b->workload_args), args_without_variant(c->workload_args)))
 			return (int)j;
 	}
@@ -386,7 +380,7 @@ static bool same_build(const struct pcost_config *a, const struct pcost_config *
 	char x[512], y[512];
 
 	if (!same(a->workload, b->workload) || !same(a->variant, b->variant) ||
-	    !same(a->monitor, b->monitor) || scale_of(a) != scale_of(b))
+	    !same(a->monitor, b->monitor) || pcost_config_scale(a) != pcost_config_scale(b))
 		return false;
 	args_without_layout(a->workload_args, x, sizeof(x));
 	args_without_layout(b->workload_args, y, sizeof(y));
@@ -461,7 +455,7 @@ static bool same_fit_group(const struct pcost_config *a, const struct pcost_conf
 		return false;
 	if (same(a->workload_args, b->workload_args))
 		return true;
-	return scale_of(a) != scale_of(b) && args_differ_in_one_word(a->workload_args, b->workload_args);
+	return pcost_config_scale(a) != pcost_config_scale(b) && args_differ_in_one_word(a->workload_args, b->workload_args);
 }
 
 /*
@@ -491,8 +485,8 @@ static void fit_group(const struct pcost_session *s, size_t g, struct pcost_conf
 		else
 			np = pcost_pair_blocks(d, d, PCOST_METRIC_WALL, &px, &py, &pb);
 		if (np && isnan(first))
-			first = scale_of(d);
-		else if (np && scale_of(d) != first)
+			first = pcost_config_scale(d);
+		else if (np && pcost_config_scale(d) != first)
 			nscales = 2;
 		for (size_t k = 0; k < np; k++) {
 			if (n + 1 > cap) {
@@ -602,7 +596,7 @@ static bool same_but_site(const struct pcost_config *a, const struct pcost_confi
 	const char *key = strstr(a->workload_args ? a->workload_args : "", "insn=") ? "insn" : "site";
 
 	if (!ka || !kb || !same(a->workload, b->workload) || !same(a->monitor, b->monitor) ||
-	    scale_of(a) != scale_of(b))
+	    pcost_config_scale(a) != pcost_config_scale(b))
 		return false;
 	if (!same(a->variant, b->variant) && !(same(a->variant, ka) && same(b->variant, kb)))
 		return false;

@@ -187,7 +187,7 @@ static void one_line(const char *msg, const char *secret, char *buf, size_t len)
 	while (n && (msg[n - 1] == ' ' || msg[n - 1] == '\r'))
 		n--;
 	for (size_t i = 0; i < n && o + 4 < len;) {
-		if (sl && !strncmp(msg + i, secret, sl) && i + sl <= n) {
+		if (secret && sl && !strncmp(msg + i, secret, sl) && i + sl <= n) {
 			memcpy(buf + o, "***", 3);
 			o += 3;
 			i += sl;

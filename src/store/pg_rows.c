@@ -424,10 +424,14 @@ static int load_series(struct pg_db *p, struct pcost_session *s)
 				 (long long)s->id, s->nseries, bytes, (long long)n);
 			rc = -EBADMSG;
 		} else {
+			/* PQunescapeBytea's buffer is malloc'd (aligned for double); it holds
+			 * the doubles as stored, and add_series copies them. */
+			// cppcheck-suppress invalidPointerCast
+			const double *v = (const double *)ns;
+
 			c = pcost_session_add_series(s, get_text(r, k, 0), get_text(r, k, 1),
 						     get_text(r, k, 2), (unsigned)get_i64(r, k, 3),
-						     get_text(r, k, 4), (const double *)ns,
-						     (size_t)n);
+						     get_text(r, k, 4), v, (size_t)n);
 			c->note = dup_text(r, k, 5);
 		}
 		PQfreemem(ns);

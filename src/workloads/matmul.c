@@ -11,6 +11,7 @@
 
 #include "counters/counters.h"
 #include "probecost/counters.h"
+#include "workloads/matmul.h"
 #include "workloads/workload.h"
 
 double pcost_matmul(unsigned n, const double *a, const double *b, double *c,

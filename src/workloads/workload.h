@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * src/workloads/: the built-in workloads, one file each, listed by table.c,
+ * src/workloads/: the built-in workloads, one file each, listed by workload_table.c,
  * their key=value parameters parsed by params.c; stanford/ holds the
  * SDT-instrumented kernels that `probecost probes` measures, built in variants.
  *

@@ -10,10 +10,16 @@
 long_opts() { grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u; }
 # Options a man page documents: the term lines (starting with *-) of its OPTIONS section.
 man_opts() { sed -n '/^# OPTIONS/,/^# /p' "$1" | grep -E '^\*-' | long_opts; }
-# Options a command's C file accepts: getopt_long rows and "--x" literals.
+# Options a command's C file accepts: getopt_long rows, "--x" literals, and the shared
+# options it lists by id (PCOST_MOPT_X, named in the one table of cmd-measure-opts.c).
 code_opts() {
-	grep -oE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument|"--[a-z][a-z0-9-]*"' "$1" |
-		grep -oE '"-*[a-z][a-z0-9-]*"' | tr -d '"' | sed 's/^-*/--/' | grep -vx -- '--help' | sort -u
+	{
+		grep -oE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument|"--[a-z][a-z0-9-]*"' "$1" |
+			grep -oE '"-*[a-z][a-z0-9-]*"' | tr -d '"' | sed 's/^-*/--/'
+		for id in $(grep -oE 'PCOST_MOPT_[A-Z_]+' "$1" | sort -u); do
+			sed -n "s/^[[:space:]]*{ $id, \"\([a-z-]*\)\".*/--\1/p" src/cmd/cmd-measure-opts.c
+		done
+	} | grep -vx -- '--help' | sort -u
 }
 set_diff() { # set_diff A B: "only in help: ...; only in man: ..." or empty
 	local a b
@@ -42,7 +48,7 @@ for c in "${cmds[@]}"; do
 	is "$(set_diff "$help" "$doc")" "" "probecost-$c(1) documents exactly the options '$c --help' lists"
 done
 for c in "${cmds[@]}"; do
-	src=src/cmd/$c.c
+	src=src/cmd/cmd-$c.c
 	code=$(code_opts "$src")
 	help=$("$PROBECOST" "$c" --help 2>&1 | long_opts)
 	missing=$(comm -23 <(printf '%s\n' "$code") <(printf '%s\n' "$help") | grep . | tr '\n' ' ')

@@ -33,7 +33,7 @@ bad() { # description, expected fragment, args
 		"$1: exit 2, '$err'"
 }
 bad "unknown encoding" "--sites: 'nop7' is not nop, nop5 or nop10" --sites nop7
-bad "no thread count" "--threads: '0'" --threads 0
+bad "no thread count" "--threads '0': expected" --threads 0
 bad "sdtargs has one encoding" "built with sdt.h's nop only" --workload sdtargs --sites nop5
 bad "unknown workload" "--workload: 'nope'" --workload nope
 

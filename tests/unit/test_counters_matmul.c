@@ -15,6 +15,7 @@
 
 #include "counters/counters.h"
 #include "probecost/counters.h"
+#include "workloads/matmul.h"
 #include "workloads/workload.h"
 
 extern const struct pcost_workload pcost_wl_matmul;

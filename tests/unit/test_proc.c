@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/cleanup.h"
+#include "core/proc.h"
 #include "run/runner.h"
 
 #define SEC 1000000000ULL
@@ -146,6 +147,36 @@ static void test_cannot_start(void **state)
 	}
 }
 
+/* pcost_proc_run: output captured in order (merged), the exit status, signals, a limit, no program. */
+static void test_run_capture(void **state)
+{
+	char *const both[] = { "sh", "-c", "echo one; echo two >&2; echo three; exit 7", NULL };
+	char *const sig[] = { "sh", "-c", "kill -TERM $$", NULL };
+	char *const slow[] = { "sleep", "5", NULL };
+	char *const none[] = { "/nonexistent/probecost-test", NULL };
+	char out[64];
+	pcost_ns t0;
+	volatile pid_t pid = -1;
+
+	(void)state;
+	assert_int_equal(pcost_proc_run(both, PCOST_PROC_MERGE, 0, &pid, out, sizeof(out)), 7);
+	assert_string_equal(out, "one\ntwo\nthree\n");
+	assert_int_equal(pid, 0); /* cleared once reaped */
+	/* Without MERGE: stdout, then stderr. */
+	assert_int_equal(pcost_proc_run(both, 0, 0, NULL, out, sizeof(out)), 7);
+	assert_string_equal(out, "one\nthree\ntwo\n");
+	/* Cut to fit, NUL-terminated. */
+	assert_int_equal(pcost_proc_run(both, PCOST_PROC_MERGE, 0, NULL, out, 6), 7);
+	assert_string_equal(out, "one\nt");
+	assert_int_equal(pcost_proc_run(sig, 0, 0, NULL, out, sizeof(out)), 128 + SIGTERM);
+	t0 = pcost_now_ns();
+	assert_int_equal(pcost_proc_run(slow, 0, 200000000ULL, NULL, out, sizeof(out)), -ETIMEDOUT);
+	assert_true(pcost_now_ns() - t0 < 3000000000ULL); /* killed at 0.2 s, not after 5 s */
+	/* exec fails in the child: 127, and what it said. */
+	assert_int_equal(pcost_proc_run(none, PCOST_PROC_MERGE, 0, NULL, out, sizeof(out)), 127);
+	assert_non_null(strstr(out, "cannot execute"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_stop_checked),
 		cmocka_unit_test(test_dies_with_parent),
 		cmocka_unit_test(test_cannot_start),
+		cmocka_unit_test(test_run_capture),
 	};
 
 	pcost_cleanup_init();

@@ -20,7 +20,7 @@ static struct pcost_config *add(struct pcost_session *s, const char *variant, co
 	char args[64];
 	struct pcost_config *c;
 
-	/* As cmd/probes.c records them: the variant is part of the workload's arguments. */
+	/* As probes/plan.c records them: the variant is part of the workload's arguments. */
 	snprintf(args, sizeof(args), "variant=%s scale=1", variant);
 	c = pcost_session_add_config(s, "stanford", args, monitor, variant, "hit");
 

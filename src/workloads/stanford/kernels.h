@@ -47,6 +47,8 @@ int pcost_stanford_plain(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]
 int pcost_stanford_volatile(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
 int pcost_stanford_plain_sem(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
 int pcost_stanford_volatile_sem(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
+/* The LTTng-UST build, in build/lttng/pcost-lttng.so (dlopen'd, never linked in). */
+int pcost_stanford_lttng(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
 
 /* The same builds with their sites emitted as a 5-byte and a 10-byte nop (mk/probes.mk). */
 #define PCOST_STANFORD_SITE_DECL(site)                                                             \

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+/* cmd/cmd-compare: two stored sessions side by side: changes, their CIs and tests, env differences. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd-options.h"
+#include "stats/compare.h"
+#include "core/format.h"
+#include "report/plot.h"
+#include "core/util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: probecost compare ID1 ID2 [--db PATH|URL] [--threshold PCT] [--fail-above PCT]\n"
+		"                         [--format text|json|csv|markdown] [--plot FILE.svg|png|pdf]\n\n"
+		"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
+		"Per configuration present in both (same workload, arguments, monitor, variant):\n"
+		"both mean wall times per run, the change with a 95%% Welch interval and p,\n"
+		"both overheads (paired within each session's blocks) and their change in\n"
+		"points with a 95%% Welch interval; REGRESSION marks a growth above\n"
+		"--threshold (default 5) whose CI lies above 0.  For counters sessions the rows are the\n"
+		"counter operations and the change is in percent.  Configurations on one side\n"
+		"only, and differences between the two machine fingerprints, are listed.\n"
+		"--fail-above PCT exits 1 when any overhead grew by more than PCT points (counter\n"
+		"costs: percent), so CI can gate on it.\n" PCOST_DB_HELP);
+}
+
+/* 3 significant digits in ns, us, ms or s. */
+static const char *fmt_ns(double ns, char *buf, size_t len)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+
+	if (!isfinite(ns)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++)
+		if (fabs(ns) >= u[i].div || i == ARRAY_SIZE(u) - 1) {
+			double v = ns / u[i].div;
+
+			snprintf(buf, len, "%.*f %s", fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v,
+				 u[i].unit);
+			break;
+		}
+	return buf;
+}
+
+static const char *fmt_pct(double f, char *buf, size_t len)
+{
+	if (!isfinite(f))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(f * 100) >= 100 ? 0 : 1, f * 100);
+	return buf;
+}
+
+static const char *fmt_p(double p, char *buf, size_t len)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+	return buf;
+}
+
+static void headline(const char *tag, const struct pcost_session *s)
+{
+	char *kernel = pcost_env_json_kernel(s->env_json), when[32];
+	time_t t = (time_t)s->started;
+	struct tm tm;
+
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", gmtime_r(&t, &tm) ? &tm : &(struct tm){ 0 });
+	printf("%s: session %lld, %s, %s UTC, kernel %s%s\n", tag, (long long)s->id,
+	       pcost_session_kind_name(s->kind), when, kernel ? kernel : "unknown",
+	       s->complete ? "" : " (incomplete)");
+	free(kernel);
+}
+
+/* A row's optimized verdict (pcost_optimized_verdict) in words. */
+static const char *verdict_name(int v)
+{
+	return v > 0 ? "yes" : v < 0 ? "no" : "n/a";
+}
+
+/* probes: the rows in which the kernel optimized the uprobe on one side and not the other. */
+static void print_optimized(const struct pcost_compare *c, bool md)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (r->ia < 0 || r->ib < 0 || r->optimized_a == r->optimized_b)
+			continue;
+		if (!any)
+			printf("\nuprobe optimized by the kernel (A -> B), where they differ:\n");
+		any = true;
+		printf("%s%s: %s -> %s\n", md ? "- " : "  ", r->name, verdict_name(r->optimized_a),
+		       verdict_name(r->optimized_b));
+	}
+}
+
+static void print_text(const struct pcost_session *a, const struct pcost_session *b,
+		       const struct pcost_compare *c, bool md)
+{
+	char m1[24], m2[24], ch[24], lo[24], hi[24], p[16], oa[24], ob[24], d[64], ci[80];
+	bool any_one = false;
+	const char *sep = md ? " | " : "  ";
+	int wn = 13;
+
+	/* The name column as wide as the longest name (capped: long ones overflow). */
+	for (size_t i = 0; i < c->nrows; i++)
+		wn = (int)fmin(60, fmax(wn, (double)strlen(c->rows[i].name)));
+
+	headline("A", a);
+	headline("B", b);
+	printf("\n");
+	if (md)
+		printf("| configuration | A mean | B mean | change [95%% CI] | p | A overhead | "
+		       "B overhead | overhead change [95%% CI] | |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	else
+		printf("%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s\n", wn, "CONFIGURATION", sep,
+		       "A MEAN", sep, "B MEAN", sep, "MEAN CHANGE [95% CI]", sep, "P", sep, "A OVH", sep,
+		       "B OVH", sep, "OVERHEAD CHANGE [95% CI]");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (r->ia < 0 || r->ib < 0) {
+			any_one = true;
+			continue;
+		}
+		snprintf(ci, sizeof(ci), "%s [%s, %s]", fmt_pct(r->change, ch, sizeof(ch)),
+			 fmt_pct(r->change_lo, lo, sizeof(lo)), fmt_pct(r->change_hi, hi, sizeof(hi)));
+		if (isfinite(r->delta_pts) && r->has_overhead && isfinite(r->delta_lo))
+			snprintf(d, sizeof(d), "%+.1f [%+.*f, %+.*f] pts", r->delta_pts,
+				 fabs(r->delta_lo) < 100 ? 1 : 0, r->delta_lo,
+				 fabs(r->delta_hi) < 100 ? 1 : 0, r->delta_hi);
+		else if (isfinite(r->delta_pts))
+			snprintf(d, sizeof(d), "%+.1f %s", r->delta_pts, r->has_overhead ? "pts" : "%");
+		else
+			snprintf(d, sizeof(d), "-");
+		printf("%s%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s%s%s%s\n", md ? "| " : "", wn, r->name,
+		       sep, fmt_ns(r->mean_a, m1, sizeof(m1)), sep, fmt_ns(r->mean_b, m2, sizeof(m2)),
+		       sep, ci, sep, fmt_p(r->p, p, sizeof(p)), sep,
+		       r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,
+		       r->has_overhead ? fmt_pct(r->ovh_b, ob, sizeof(ob)) : "-", sep, d,
+		       md ? " | " : "  ", r->regression ? "REGRESSION" : "", md ? " |" : "");
+	}
+	if (a->kind == PCOST_SESSION_PROBES)
+		print_optimized(c, md);
+	if (any_one) {
+		printf("\n");
+		for (size_t i = 0; i < c->nrows; i++)
+			if (c->rows[i].ia < 0 || c->rows[i].ib < 0)
+				printf("%sonly in %s: %s\n", md ? "- " : "", c->rows[i].ia < 0 ? "B" : "A",
+				       c->rows[i].name);
+	}
+	printf("\n%s (A -> B):%s\n", "environment differences", c->ndiffs ? "" : " none");
+	for (size_t i = 0; i < c->ndiffs; i++)
+		printf("%s%s: %s -> %s\n", md ? "- " : "  ", c->diffs[i].key,
+		       c->diffs[i].a ? c->diffs[i].a : "(absent)", c->diffs[i].b ? c->diffs[i].b : "(absent)");
+}
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+/* true, false, or null when unknown. */
+static void add_verdict(cJSON *o, const char *k, int v)
+{
+	if (v)
+		cJSON_AddBoolToObject(o, k, v > 0);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void print_json(const struct pcost_session *a, const struct pcost_session *b,
+		       const struct pcost_compare *c, double threshold)
+{
+	cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "rows");
+	cJSON *env = cJSON_AddArrayToObject(o, "env_differences");
+	char *text;
+
+	cJSON_AddNumberToObject(o, "a", (double)a->id);
+	cJSON_AddNumberToObject(o, "b", (double)b->id);
+	cJSON_AddStringToObject(o, "kind", pcost_session_kind_name(a->kind));
+	cJSON_AddNumberToObject(o, "threshold", threshold);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", r->name);
+		cJSON_AddStringToObject(x, "in", r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both");
+		if (r->ia >= 0 && r->ib >= 0) {
+			cJSON_AddNumberToObject(x, "n_a", (double)r->na);
+			cJSON_AddNumberToObject(x, "n_b", (double)r->nb);
+			add_num(x, "mean_a_ns", r->mean_a);
+			add_num(x, "mean_b_ns", r->mean_b);
+			add_num(x, "change", r->change);
+			add_num(x, "change_lo", r->change_lo);
+			add_num(x, "change_hi", r->change_hi);
+			add_num(x, "p", r->p);
+			cJSON_AddBoolToObject(x, "significant", r->significant);
+			if (r->has_overhead) {
+				add_num(x, "overhead_a", r->ovh_a);
+				add_num(x, "overhead_b", r->ovh_b);
+			}
+			add_num(x, r->has_overhead ? "overhead_change_points" : "change_percent",
+				r->delta_pts);
+			add_num(x, "delta_lo", r->delta_lo);
+			add_num(x, "delta_hi", r->delta_hi);
+			cJSON_AddBoolToObject(x, "regression", r->regression);
+			if (a->kind == PCOST_SESSION_PROBES) {
+				add_verdict(x, "optimized_a", r->optimized_a);
+				add_verdict(x, "optimized_b", r->optimized_b);
+			}
+		}
+		cJSON_AddItemToArray(rows, x);
+	}
+	for (size_t i = 0; i < c->ndiffs; i++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "key", c->diffs[i].key);
+		if (c->diffs[i].a)
+			cJSON_AddStringToObject(x, "a", c->diffs[i].a);
+		else
+			cJSON_AddNullToObject(x, "a");
+		if (c->diffs[i].b)
+			cJSON_AddStringToObject(x, "b", c->diffs[i].b);
+		else
+			cJSON_AddNullToObject(x, "b");
+		cJSON_AddItemToArray(env, x);
+	}
+	text = cJSON_Print(o);
+	printf("%s\n", text);
+	free(text);
+	cJSON_Delete(o);
+}
+
+/* 1, 0, or empty when unknown. */
+static const char *csv_verdict(int v)
+{
+	return v > 0 ? "1" : v < 0 ? "0" : "";
+}
+
+static void print_csv(const struct pcost_compare *c)
+{
+	printf("name,in,mean_a_ns,mean_b_ns,change,change_lo,change_hi,p,overhead_a,overhead_b,"
+	       "delta,regression,optimized_a,optimized_b\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s\n", r->name,
+		       r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b, r->change,
+		       r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
+		       r->regression, csv_verdict(r->optimized_a), csv_verdict(r->optimized_b));
+	}
+}
+
+struct compare_opts {
+	double threshold, fail_above;
+	const char *plot;
+};
+
+static int compare_opt(int c, const char *arg, void *ctx)
+{
+	struct compare_opts *co = ctx;
+
+	if (c == 'p')
+		return pcost_plot_opt(c, arg, &co->plot);
+	if (pcost_parse_double(arg, 0, 1e6, c == 't' ? &co->threshold : &co->fail_above))
+		return usage_error("--%s takes a percentage >= 0, not '%s'",
+				   c == 't' ? "threshold" : "fail-above", arg);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "threshold", required_argument, NULL, 't' },
+		{ "fail-above", required_argument, NULL, 'F' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ 0 },
+	};
+	struct compare_opts co = { .threshold = 5, .fail_above = NAN };
+	struct pcost_store_opts o = {
+		.cmd = "compare", .formats = PCOST_FMT_ROWS, .usage = usage,
+		.args = "two session ids", .min_args = 2, .max_args = 2,
+		.extra = opts, .on_opt = compare_opt, .ctx = &co,
+	};
+	const char *plot;
+	double threshold, fail_above;
+	enum pcost_format fmt;
+	struct pcost_session a, b;
+	struct pcost_compare cmp;
+	struct pcost_db *db;
+	int rc;
+
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	plot = co.plot;
+	threshold = co.threshold;
+	fail_above = co.fail_above;
+	fmt = o.fmt;
+	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
+		return rc;
+	if ((rc = pcost_cli_load(db, o.argv[0], &a))) {
+		pcost_db_close(db);
+		return rc;
+	}
+	if ((rc = pcost_cli_load(db, o.argv[1], &b))) {
+		pcost_session_release(&a);
+		pcost_db_close(db);
+		return rc;
+	}
+	pcost_db_close(db);
+	if (pcost_compare_sessions(&a, &b, threshold, &cmp)) {
+		rc = usage_error("session %lld is a '%s' session and %lld a '%s' one; compare sessions of one kind",
+				 (long long)a.id, pcost_session_kind_name(a.kind), (long long)b.id,
+				 pcost_session_kind_name(b.kind));
+		goto out;
+	}
+	if (fmt == PCOST_FMT_JSON)
+		print_json(&a, &b, &cmp, threshold);
+	else if (fmt == PCOST_FMT_CSV)
+		print_csv(&cmp);
+	else
+		print_text(&a, &b, &cmp, fmt == PCOST_FMT_MARKDOWN);
+	if (plot) {
+		char err[256];
+
+		if (pcost_plot_compare(&a, &b, &cmp, plot, err, sizeof(err))) {
+			error("could not plot to '%s': %s", plot, err);
+			rc = PCOST_EXIT_FAIL;
+		}
+	}
+	if (isfinite(fail_above)) {
+		for (size_t i = 0; i < cmp.nrows; i++) {
+			const struct pcost_compare_row *r = &cmp.rows[i];
+
+			if (r->gated && r->ia >= 0 && r->ib >= 0 && r->delta_pts > fail_above) {
+				fprintf(stderr, "probecost compare: %s grew by %.1f %s, more than --fail-above %g\n",
+					r->name, r->delta_pts, r->has_overhead ? "points" : "%", fail_above);
+				rc = PCOST_EXIT_FAIL;
+			}
+		}
+	}
+	pcost_compare_release(&cmp);
+out:
+	pcost_session_release(&a);
+	pcost_session_release(&b);
+	return rc;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-measure-opts: the options the measuring commands share (run, probes,
+ * counters): one parser, one table of names, ranges and units, so a range
+ * cannot differ between two commands.  A command lists the options it takes
+ * by id; the parser fills one struct.
+ */
+#ifndef PCOST_CMD_MEASURE_OPTS_H
+#define PCOST_CMD_MEASURE_OPTS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/format.h"
+#include "run/runner.h"
+
+/* Option ids, the getopt `val` of each shared option (above any short letter). */
+enum pcost_mopt {
+	PCOST_MOPT_RUNS = 0x1000, /* -r, --runs N: measured blocks */
+	PCOST_MOPT_WARMUP,	  /* --warmup N: warm-up blocks discarded */
+	PCOST_MOPT_MIN_RUNS,	  /* --min-runs N (adaptive) */
+	PCOST_MOPT_MAX_RUNS,	  /* --max-runs N (adaptive) */
+	PCOST_MOPT_PRECISION_PP,  /* --precision PP: overhead half-width, percentage points */
+	PCOST_MOPT_PRECISION_NS,  /* --precision NS: dormant cost half-width, ns per hit */
+	PCOST_MOPT_MAX_TIME,	  /* --max-time S (adaptive) */
+	PCOST_MOPT_TIMEOUT,	  /* --timeout S: kill a run after S */
+	PCOST_MOPT_READY_TIMEOUT, /* --ready-timeout S: attach monitors ready within S */
+	PCOST_MOPT_SEED,	  /* --seed N: block order */
+	PCOST_MOPT_CPU,		  /* --cpu LIST: pin */
+	PCOST_MOPT_THREADS,	  /* --threads LIST: thread counts */
+	PCOST_MOPT_FORMAT,	  /* --format F: text, json, csv, markdown */
+	PCOST_MOPT_DB,		  /* --db PATH|URL */
+	PCOST_MOPT_NO_STORE,	  /* --no-store */
+	PCOST_MOPT_END
+};
+
+struct pcost_measure_opts {
+	struct pcost_runner_opts ro; /* runs, warmup, min/max runs, precision, max time, timeouts,
+					seed, cpu mask */
+	bool runs_given, seed_given;
+	double precision_ns;	/* --precision of probes (ns per hit) */
+	char cpu_text[64];	/* --cpu as given ("" when not) */
+	unsigned threads[8];	/* --threads; nthreads 0: not given */
+	size_t nthreads;
+	enum pcost_format fmt;	/* --format, text by default */
+	const char *db;		/* --db, or NULL */
+	bool no_store;
+};
+
+/* Defaults: the runner's (pcost_runner_opts_default), text, no threads. */
+void pcost_measure_opts_init(struct pcost_measure_opts *m);
+
+/*
+ * The getopt_long table of a command: its own options (own, { 0 }-ended, may
+ * be NULL) followed by the shared options ids[0..n).  Malloc'd, { 0 }-ended;
+ * the caller frees it.
+ */
+struct option *pcost_measure_longopts(const struct option *own, const enum pcost_mopt *ids,
+				      size_t n);
+
+/* PCOST_MOPT_NOT_MINE: c is not a shared option (the command handles it). */
+#define PCOST_MOPT_NOT_MINE (-2)
+/*
+ * One option c (a PCOST_MOPT_* id) with its argument into m.  0, or an exit
+ * code after one usage line naming the option, the value and the range
+ * (2), or PCOST_MOPT_NOT_MINE.  cmd names the command for the message.
+ */
+int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* cmd/cmd-options: one option parser, one way to open the store and name sessions, for every store command. */
+#include "cmd/cmd-options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "report/report.h"
+
+enum { OPT_DB = 0x100, OPT_FORMAT, OPT_HELP };
+
+int pcost_db_opt_check(const char *db)
+{
+	if (!*db)
+		return usage_error("--db '' is empty: give a file name, or leave --db out for the "
+				   "default store");
+	if (strlen(db) > PCOST_DB_PATH_MAX)
+		return usage_error("the --db path is %zu bytes long, more than the %d a path may be",
+				   strlen(db), PCOST_DB_PATH_MAX);
+	return 0;
+}
+
+/* The shared options followed by the command's own, in one malloc'd array. */
+static struct option *all_options(const struct pcost_store_opts *o)
+{
+	static const struct option shared[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, OPT_HELP },
+	};
+	size_t n = 0, k = 0;
+	struct option *all;
+
+	while (o->extra && o->extra[n].name)
+		n++;
+	all = xcalloc(ARRAY_SIZE(shared) + n + 1, sizeof(*all));
+	for (size_t i = 0; i < ARRAY_SIZE(shared); i++)
+		if (shared[i].val != OPT_FORMAT || o->formats)
+			all[k++] = shared[i];
+	for (size_t i = 0; i < n; i++)
+		all[k++] = o->extra[i];
+	return all;
+}
+
+static int one_option(struct pcost_store_opts *o, int c, char **argv)
+{
+	int rc;
+
+	switch (c) {
+	case OPT_DB:
+		if ((rc = pcost_db_opt_check(optarg)))
+			return rc;
+		o->db = optarg;
+		return 0;
+	case OPT_FORMAT:
+		o->fmt_given = true;
+		return pcost_format_opt(optarg, o->formats, &o->fmt);
+	case OPT_HELP:
+	case 'h':
+		o->usage(stdout);
+		return PCOST_OPTS_HELP;
+	case '?':
+	case ':':
+		return usage_error("unknown option or missing value '%s'; see 'probecost %s --help'",
+				   argv[optind - 1], o->cmd);
+	default:
+		return o->on_opt ? o->on_opt(c, optarg, o->ctx) : PCOST_EXIT_USAGE;
+	}
+}
+
+int pcost_store_opts_parse(struct pcost_store_opts *o, int argc, char **argv)
+{
+	struct option *longs = all_options(o);
+	char shorts[64];
+	int c, rc = 0, n;
+
+	snprintf(shorts, sizeof(shorts), ":h%s", o->extra_short ? o->extra_short : "");
+	o->db = NULL;
+	o->fmt = PCOST_FMT_TEXT;
+	o->fmt_given = false;
+	opterr = 0;
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
+		rc = one_option(o, c, argv);
+	free(longs);
+	if (rc)
+		return rc;
+	/* Options may follow the arguments: "show 3 --format json". */
+	o->argv = argv + optind;
+	o->argc = argc - optind;
+	n = o->argc;
+	if (n < o->min_args || (o->max_args >= 0 && n > o->max_args)) {
+		if (o->max_args == 0)
+			return usage_error("unexpected argument '%s'; see 'probecost %s --help'",
+					   o->argv[0], o->cmd);
+		return usage_error("takes %s; see 'probecost %s --help'", o->args, o->cmd);
+	}
+	return 0;
+}
+
+int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_db **db)
+{
+	char path[PATH_MAX], err[PATH_MAX + 1024];
+	int rc;
+
+	if (pcost_db_path(db_opt, path, sizeof(path))) {
+		error("no store path: give --db PATH or set PROBECOST_DB, XDG_DATA_HOME or HOME");
+		return PCOST_EXIT_USAGE;
+	}
+	rc = pcost_db_open(path, mode, db, err, sizeof(err));
+	if (rc == -ENOENT) {
+		error("%s; run a measurement first or give --db PATH", err);
+		return PCOST_EXIT_FAIL;
+	}
+	if (rc) {
+		error("%s", err);
+		return pcost_cli_db_exit(rc);
+	}
+	return 0;
+}
+
+int pcost_cli_db_exit(int rc)
+{
+	/* Not a store of ours or damaged, a bad URL, credentials refused: the input is wrong. */
+	return rc == -EBADMSG || rc == -EPROTO || rc == -EINVAL || rc == -EKEYREJECTED ?
+		       PCOST_EXIT_USAGE :
+		       PCOST_EXIT_FAIL;
+}
+
+int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
+{
+	uint64_t v;
+
+	if (!strcmp(arg, "last") || !strcmp(arg, "latest")) {
+		int rc = pcost_db_latest(db, id);
+
+		if (rc) {
+			error("%s", pcost_db_error(db));
+			return pcost_cli_db_exit(rc);
+		}
+		return 0;
+	}
+	if (pcost_parse_u64(arg, 1, INT64_MAX, &v) || strpbrk(arg, "kMG"))
+		return usage_error("'%s' is not a session id (a number from 'probecost history', or 'last')",
+				   arg);
+	*id = (int64_t)v;
+	return 0;
+}
+
+int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s)
+{
+	int64_t id;
+	int rc = pcost_cli_session_id(db, arg, &id);
+
+	if (rc)
+		return rc;
+	rc = pcost_db_load(db, id, s);
+	if (rc) {
+		error("%s", pcost_db_error(db));
+		return pcost_cli_db_exit(rc);
+	}
+	return 0;
+}
+
+int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
+		   size_t *n)
+{
+	int rc = pcost_db_list(db, f, rows, n);
+
+	if (rc) {
+		error("%s", pcost_db_error(db));
+		return pcost_cli_db_exit(rc);
+	}
+	return 0;
+}
+
+int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s)
+{
+	struct pcost_db *db;
+	int rc = pcost_cli_open_db(db_opt, PCOST_DB_READ, &db);
+
+	if (rc)
+		return rc;
+	rc = pcost_cli_load(db, arg, s);
+	pcost_db_close(db);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * options: what the store commands (history, show, report, compare, export,
+ * import) share: one parser of --db, --format and --help with the command's
+ * own options, the session ids they name, and opening the store.
+ */
+#ifndef PCOST_CMD_OPTIONS_H
+#define PCOST_CMD_OPTIONS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/format.h"
+#include "store/store.h"
+
+/* What --db takes, ending the --help of every command that has it. */
+#define PCOST_DB_HELP                                                                \
+	"\n--db PATH|URL: the store, an SQLite file or a postgresql:// URL (default\n" \
+	"$PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db).\n"
+
+/* The longest --db path accepted (a path the store can open). */
+#define PCOST_DB_PATH_MAX 4096
+
+struct pcost_store_opts {
+	/* Set by the command. */
+	const char *cmd;		/* "show", for "see 'probecost show --help'" */
+	unsigned formats;		/* PCOST_FMT_BIT mask of --format values; 0: no --format */
+	const char *args;		/* what the arguments are, for errors: "one session id" */
+	int min_args, max_args;		/* arguments after the options; max_args -1: any number */
+	const struct option *extra;	/* the command's own options, { 0 }-terminated, or NULL */
+	const char *extra_short;	/* their short letters for getopt ("o:"), or NULL */
+	/* Called for each of the command's own options: 0 or an exit code. */
+	int (*on_opt)(int c, const char *arg, void *ctx);
+	void *ctx;
+	void (*usage)(FILE *out);	/* prints the --help text */
+	/* Results. */
+	const char *db;			/* --db, or NULL */
+	enum pcost_format fmt;		/* --format, PCOST_FMT_TEXT by default */
+	bool fmt_given;
+	char **argv;			/* the arguments after the options */
+	int argc;
+};
+
+/* Returned by pcost_store_opts_parse() after --help: the command returns 0. */
+#define PCOST_OPTS_HELP (-1)
+
+/*
+ * Parse argc/argv (argv[0] is the command) into o.  Returns 0, PCOST_OPTS_HELP
+ * (help printed), or an exit code after printing one usage line (an unknown
+ * option, a bad --format or --db, too few or too many arguments).
+ */
+int pcost_store_opts_parse(struct pcost_store_opts *o, int argc, char **argv);
+
+/*
+ * Check a --db value: not empty, not longer than PCOST_DB_PATH_MAX.  0, or
+ * prints one usage line and returns 2.
+ */
+int pcost_db_opt_check(const char *db);
+
+/*
+ * Open the store named by --db (or NULL: $PROBECOST_DB, XDG) for a command.
+ * Prints the error itself; returns 0, or the exit code to return (1, or 2
+ * for a database that is not probecost's).
+ */
+int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_db **db);
+
+/*
+ * The exit status of a store error (-errno of pcost_db_*): 2 for a store that
+ * is damaged or not probecost's (-EBADMSG, -EPROTO), wherever the damage is
+ * found (opening, listing, loading), a bad URL or refused credentials
+ * (-EINVAL, -EKEYREJECTED); 1 for the rest.
+ */
+int pcost_cli_db_exit(int rc);
+
+/* "12" or "last"; 0, or prints a usage error and returns 2. */
+int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id);
+
+/* Load session arg ("12", "last") into *s; 0 or an exit code (error printed). */
+int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s);
+
+/* pcost_db_list(); 0 or an exit code (error printed). */
+int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
+		   size_t *n);
+
+/* Open the store read-only, load session arg, close it; 0 or an exit code (error printed). */
+int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s);
+
+/* The on_opt of --plot FILE (ctx: const char **), for report and compare. */
+int pcost_plot_opt(int c, const char *arg, void *ctx);
+
+/* Render s in fmt to stdout; 0 or -1 (error printed). */
+int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt);
+
+#endif

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd/cmd-probes: `probecost probes` -- what a static user probe (SDT/USDT) costs,
+ * dormant and armed, per hit.  Builds one configuration per (variant, arming
+ * method) of the stanford workload (or of a user's command and probe), hands
+ * them to the runner, and prints pcost_report_probes() of the session.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd-measure-opts.h"
+#include "cmd/cmd-options.h"
+#include "core/cleanup.h"
+#include "core/env.h"
+#include "core/proc.h"
+#include "probes/arm.h"
+#include "probes/plan.h"
+#include "probes/sdt.h"
+#include "report/report.h"
+#include "run/runner.h"
+#include "store/store.h"
+#include "workloads/stanford.h"
+#include "workloads/uprobe.h"
+
+#define MAX_SCALES PCOST_PROBE_MAX_SCALES
+
+static const char usage_text[] =
+	"usage: probecost probes [options]                 the stanford SDT benchmark\n"
+	"       probecost probes --list BIN                list the SDT probes of an ELF file\n"
+	"       probecost probes --binary BIN --probe PROV:NAME [--hits N] -- CMD [ARGS]\n"
+	"\n"
+	"  --via LIST        arming methods (default: every one available here):\n"
+	"                    dormant,uprobe,ftrace,perf-probe,bpftrace,stap\n"
+	"  --workload W      stanford (default), uprobe (a loop calling a probed nop, push or\n"
+	"                    ret), sdtargs (probes of 0/1/3/6 arguments or an expensive one)\n"
+	"  --variants LIST   the workload's builds (default all): stanford none,plain,volatile,\n"
+	"                    plain-sem,volatile-sem; uprobe nop,push,ret; sdtargs none,a0,a1,\n"
+	"                    a3,a6,expensive,expensive-sem\n"
+	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10\n"
+	"  --threads LIST    threads each making the hits at once, for each count (default 1)\n"
+	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
+	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
+	"                    time = fixed + per hit x hits (start-up apart)\n"
+	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
+	"  --layouts LIST    code layouts of each stanford build: default,a32,a64 (functions,\n"
+	"                    loops and jumps aligned to 32 or 64 bytes); default: all three\n"
+	"                    with --via dormant alone, else default\n"
+	"  --precision NS    --via dormant alone: add blocks until every dormant cost per\n"
+	"                    hit is known to +- NS (default 0.3), at least 5 blocks, at\n"
+	"                    most --max-time S (default 270); --runs N fixes the count;\n"
+	"                    the kernels are timed on their thread's CPU clock (clock=cpu)\n"
+	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
+	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
+	"  --hits N          hits CMD is expected to make (checked against each method's count)\n"
+	"  -r, --runs N      measured blocks (default 5, adaptive with --via dormant alone);\n"
+	"                    --warmup N (default 1)\n"
+	"  --cpu LIST        pin the workload to these CPUs (e.g. 0)\n"
+	"  --timeout S       per-run limit in seconds (default 600)\n"
+	"  --format F        text, json, csv, markdown (default text)\n"
+	"  --db PATH|URL     the store: an SQLite file or a postgresql:// URL (default\n"
+	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
+	"  --no-store        do not store the session\n";
+
+struct opts {
+	const char *list;		/* --list BIN */
+	struct pcost_probe_request q;	/* what to measure (probes/plan.h) */
+	/* The shared options: runner options (ro: runs, warmup, timeout, cpu, max time),
+	 * --precision (ns per hit), --threads, --format, --db, --no-store. */
+	struct pcost_measure_opts m;
+};
+
+/* ---- --list ---- */
+
+static int probe_file_error(const char *bin, int rc)
+{
+	return usage_error("'%s': %s", bin, pcost_sdt_strerror(rc));
+}
+
+static int list_probes(const char *bin, enum pcost_format f)
+{
+	struct pcost_sdt_list l;
+	int rc = pcost_sdt_read(bin, &l);
+
+	if (rc) {
+		pcost_sdt_list_release(&l);
+		return probe_file_error(bin, rc);
+	}
+	if (!l.n) {
+		pcost_sdt_list_release(&l);
+		return usage_error("'%s' has no SDT notes (.note.stapsdt)", bin);
+	}
+	if (f == PCOST_FMT_CSV)
+		printf("provider,name,pc,pc_offset,semaphore,semaphore_offset,args\n");
+	else if (f == PCOST_FMT_TEXT)
+		printf("%-24s %-14s %-12s %-10s %-12s %-10s %s\n", "provider", "name", "pc",
+		       "offset", "semaphore", "sem-off", "arguments");
+	else if (f == PCOST_FMT_MARKDOWN)
+		printf("| provider | name | pc | offset | semaphore | sem-off | arguments |\n"
+		       "|---|---|---|---|---|---|---|\n");
+	else
+		printf("[");
+	for (size_t i = 0; i < l.n; i++) {
+		const struct pcost_sdt_probe *p = &l.probes[i];
+		unsigned long long pc = p->pc, po = p->pc_offset, sm = p->sem, so = p->sem_offset;
+
+		if (f == PCOST_FMT_CSV)
+			printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\"\n", p->provider, p->name, pc,
+			       po, sm, so, p->args);
+		else if (f == PCOST_FMT_TEXT) {
+			char smb[24] = "-", sob[24] = "-";
+
+			if (sm)
+				snprintf(smb, sizeof(smb), "0x%llx", sm);
+			if (so)
+				snprintf(sob, sizeof(sob), "0x%llx", so);
+			printf("%-24s %-14s 0x%-10llx 0x%-8llx %-12s %-10s %s\n", p->provider, p->name,
+			       pc, po, smb, sob, p->args);
+		}
+		else if (f == PCOST_FMT_MARKDOWN)
+			printf("| %s | %s | 0x%llx | 0x%llx | 0x%llx | 0x%llx | `%s` |\n", p->provider,
+			       p->name, pc, po, sm, so, p->args);
+		else {
+			cJSON *o = cJSON_CreateObject();
+			char *txt;
+
+			cJSON_AddStringToObject(o, "provider", p->provider);
+			cJSON_AddStringToObject(o, "name", p->name);
+			cJSON_AddNumberToObject(o, "pc", (double)pc);
+			cJSON_AddNumberToObject(o, "pc_offset", (double)po);
+			cJSON_AddNumberToObject(o, "semaphore", (double)sm);
+			cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
+			cJSON_AddStringToObject(o, "args", p->args);
+			txt = cJSON_PrintUnformatted(o);
+			printf("%s\n  %s", i ? "," : "", txt);
+			free(txt);
+			cJSON_Delete(o);
+		}
+	}
+	if (f == PCOST_FMT_JSON)
+		printf("\n]\n");
+	pcost_sdt_list_release(&l);
+	return 0;
+}
+
+/*
+ * --via dormant alone: blocks are added until every build's dormant cost per
+ * hit is within +- precision_ns (at least 5 blocks, the calibrated minimum),
+ * or max_time is spent; --runs fixes the count instead.
+ */
+static void dormant_study(const struct opts *o, const struct pcost_probe_plan *pl, struct pcost_runner_opts *ro)
+{
+	if (!pcost_probe_plan_dormant_only(pl) || o->m.runs_given)
+		return;
+	ro->runs = 0;
+	ro->min_runs = 5;
+	ro->max_runs = 0;
+	ro->precision_dormant_ns = o->m.precision_ns;
+	ro->max_time_s = o->m.ro.max_time_s;
+}
+
+/* Check BIN the way the issue lists the bad inputs; fills an absolute path. */
+static int check_binary(const char *bin, char *abs, size_t len)
+{
+	struct stat st;
+
+	if (stat(bin, &st))
+		return usage_error("'%s': %s", bin, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return usage_error("'%s' is not a regular file", bin);
+	if (access(bin, X_OK))
+		return usage_error("'%s' is not executable", bin);
+	if (!realpath(bin, abs) || strlen(abs) >= len)
+		return usage_error("'%s': cannot resolve its absolute path", bin);
+	if (!pcost_sdt_path_ok(abs))
+		return usage_error("'%s': tracefs and perf probe cannot take this path (only "
+				   "[A-Za-z0-9/._+,=@~-]); copy or link the binary elsewhere", abs);
+	return 0;
+}
+
+/* What was asked, for `show` and `compare`. */
+static char *options_json(const struct opts *o, const struct pcost_probe_plan *pl, const char *path)
+{
+	cJSON *j = cJSON_CreateObject();
+	char via[160] = "", *txt;
+
+	for (size_t i = 0; i < pl->nmethods; i++)
+		snprintf(via + strlen(via), sizeof(via) - strlen(via), "%s%s", i ? "," : "",
+			 pl->methods[i]->name);
+	cJSON_AddStringToObject(j, "binary", path);
+	cJSON_AddStringToObject(j, "via", via);
+	if (o->q.binary) {
+		cJSON_AddStringToObject(j, "probe", o->q.probe);
+	} else {
+		cJSON *sc = cJSON_AddArrayToObject(j, "scale"), *th, *si;
+
+		cJSON_AddStringToObject(j, "workload", pl->wl_name);
+		for (size_t i = 0; i < o->q.nscales; i++)
+			cJSON_AddItemToArray(sc, cJSON_CreateNumber((double)o->q.scales[i]));
+		cJSON_AddStringToObject(j, "kernel", o->q.kernel ? o->q.kernel : "all");
+		si = cJSON_AddArrayToObject(j, "sites");
+		for (size_t i = 0; i < pl->nsites; i++)
+			cJSON_AddItemToArray(si, cJSON_CreateString(
+							 pcost_stanford_site_name(pl->sites[i])));
+		th = cJSON_AddArrayToObject(j, "threads");
+		for (size_t i = 0; i < pl->nthreads; i++)
+			cJSON_AddItemToArray(th, cJSON_CreateNumber(pl->threads[i]));
+	}
+	txt = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	return txt;
+}
+
+/* Run the planned session, disarm everything, print it; the exit code. */
+static int run_and_report(const struct opts *o, struct pcost_runner *r, struct pcost_probe_plan *pl,
+			  struct pcost_session *s, const char *path)
+{
+	char err[256] = "";
+	int rc, stale = pcost_probe_ftrace_reap_stale();
+
+	if (stale > 0)
+		warning("removed %d tracefs uprobe events left by a probecost that was killed",
+			stale);
+	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
+	r->opts.probed_binary = path;
+	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
+		pcost_runner_release(r);
+		pcost_probe_plan_release(pl);
+		return error("%s", err);
+	}
+	pcost_sink_begin(s, o->m.db, o->m.no_store);
+	rc = pcost_runner_measure(r, err, sizeof(err));
+	s->complete = rc == 0 && !pcost_interrupted;
+	pcost_sink_end(s);
+	/* Disarm everything before printing. */
+	pcost_runner_release(r);
+	pcost_probe_plan_release(pl);
+	if (rc && rc != -EINTR)
+		return error("%s", err[0] ? err : strerror(-rc));
+	pcost_report_probes(s, o->m.fmt, stdout);
+	/* 128 + signal, as a shell reports it (and as `run` does). */
+	rc = rc == -EINTR || pcost_interrupted
+		     ? 128 + (pcost_interrupted ? (int)pcost_interrupted : SIGINT)
+		     : 0;
+	if (rc)
+		error("interrupted: the report covers the runs done so far");
+	else if (pcost_sink_lost())
+		rc = PCOST_EXIT_NOT_STORED;
+	return rc;
+}
+
+static void runner_opts(const struct opts *o, const struct pcost_session *s,
+			struct pcost_runner_opts *ro)
+{
+	*ro = o->m.ro;
+	ro->seed = s->seed;
+	ro->progress = isatty(2) && pcost_verbosity > 0;
+}
+
+static int measure(const struct opts *o, struct pcost_session *s)
+{
+	struct pcost_probe_plan *pl = xcalloc(1, sizeof(*pl));
+	struct pcost_runner_opts ro;
+	struct pcost_runner r;
+	struct pcost_sdt_list l = { 0 };
+	char path[PATH_MAX];
+	int rc;
+
+	if (!o->q.binary && (rc = pcost_probe_plan_shape(&o->q, pl)))
+		goto out_free;
+	if (pcost_probe_lttng_reap_stale() > 0)
+		warning("removed an lttng session daemon or traces left by a probecost that was killed");
+	if ((rc = check_binary(o->q.binary ? o->q.binary : pcost_self_exe(), path, sizeof(path))))
+		goto out_free;
+	rc = pcost_sdt_read(path, &l);
+	if (rc) {
+		rc = probe_file_error(path, rc);
+		goto out_list;
+	}
+	if (!l.n) {
+		rc = usage_error("'%s' has no SDT notes (.note.stapsdt)", path);
+		goto out_list;
+	}
+	runner_opts(o, s, &ro);
+	pcost_runner_init(&r, s, &ro);
+	pcost_probe_uprobe_set_cpus(ro.cpu_mask);
+	rc = pcost_probe_plan_build(&o->q, pl, &l, path);
+	if (!rc && !o->q.binary)
+		dormant_study(o, pl, &r.opts);
+	for (size_t i = 0; i < pl->ncfg && !rc; i++) {
+		const struct pcost_probe_config *c = &pl->cfg[i];
+		struct pcost_target t = { .workload = c->workload, .workload_args = c->args,
+					  .variant = c->variant, .unit = "hit", .argv = c->argv,
+					  .scale = c->scale, .events = c->events,
+					  .report_fd = c->report_fd };
+		int idx = pcost_runner_add(&r, c->mon, &t);
+
+		s->configs[idx].expected_events = c->expected;
+	}
+	if (rc) {
+		pcost_runner_release(&r);
+		pcost_probe_plan_release(pl);
+		goto out_list;
+	}
+	s->options_json = options_json(o, pl, path);
+	rc = run_and_report(o, &r, pl, s, path);
+out_list:
+	pcost_sdt_list_release(&l);
+out_free:
+	free(pl);
+	return rc;
+}
+
+/* "10" or "1,2,4" into v[] (at most max numbers in lo..hi); the count, 0 when malformed. */
+static size_t parse_numbers(const char *arg, uint64_t *v, size_t max, uint64_t lo, uint64_t hi)
+{
+	char buf[256], *save = NULL;
+	size_t n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (n >= max || pcost_parse_u64(w, lo, hi, &v[n++]))
+			return 0;
+	return n;
+}
+
+static const struct option own_longopts[] = {
+	{ "list", required_argument, NULL, 'L' },
+	{ "binary", required_argument, NULL, 'b' },
+	{ "probe", required_argument, NULL, 'p' },
+	{ "hits", required_argument, NULL, 'H' },
+	{ "via", required_argument, NULL, 'V' },
+	{ "variants", required_argument, NULL, 'a' },
+	{ "scale", required_argument, NULL, 's' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "workload", required_argument, NULL, 'W' },
+	{ "sites", required_argument, NULL, 'S' },
+	{ "layouts", required_argument, NULL, 'l' },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The shared options probes takes (cmd-measure-opts.c holds their ranges). */
+static const enum pcost_mopt shared_opts[] = {
+	PCOST_MOPT_THREADS, PCOST_MOPT_PRECISION_NS, PCOST_MOPT_MAX_TIME, PCOST_MOPT_WARMUP,
+	PCOST_MOPT_CPU,	    PCOST_MOPT_TIMEOUT,	     PCOST_MOPT_FORMAT,	  PCOST_MOPT_DB,
+	PCOST_MOPT_NO_STORE,
+};
+
+/* Options that only go together (--binary with --probe and a command, ...); 0 or exit 2. */
+static int check_combination(const struct opts *o)
+{
+	if (o->q.binary || o->q.probe) {
+		if (!o->q.binary || !o->q.probe)
+			return usage_error("--binary and --probe go together");
+		if (!o->q.cmd_argc)
+			return usage_error("--binary needs the command to run after '--'");
+		if (o->q.variants || o->q.kernel || o->q.workload || o->q.sites || o->m.nthreads || o->q.layouts)
+			return usage_error("--variants, --kernel, --layouts, --workload, --sites and "
+					   "--threads are for the built-in workloads, not --binary");
+	} else if (o->q.cmd_argc) {
+		return usage_error("a command after '--' needs --binary and --probe");
+	} else if (o->q.have_hits) {
+		return usage_error("--hits goes with --binary (stanford knows its hits)");
+	}
+	return 0;
+}
+
+/* One option of probes' own (not a shared one): 0, -1 after --help, or an exit code. */
+static int probes_option(struct opts *o, int c, char **argv)
+{
+	switch (c) {
+	case 'L': o->list = optarg; break;
+	case 'b': o->q.binary = optarg; break;
+	case 'p': o->q.probe = optarg; break;
+	case 'V': o->q.via = optarg; break;
+	case 'a': o->q.variants = optarg; break;
+	case 'k': o->q.kernel = optarg; break;
+	case 'W': o->q.workload = optarg; break;
+	case 'S': o->q.sites = optarg; break;
+	case 'l': o->q.layouts = optarg; break;
+	case 'H':
+		if (pcost_parse_u64(optarg, 0, INT64_MAX, &o->q.hits))
+			return usage_error("--hits: '%s' is not a count", optarg);
+		o->q.have_hits = true;
+		break;
+	case 's':
+		if (!(o->q.nscales = parse_numbers(optarg, o->q.scales, MAX_SCALES, 1, 1000000)))
+			return usage_error("--scale: '%s' is not a list of up to %d numbers in "
+					   "1..1000000", optarg, MAX_SCALES);
+		break;
+	case 'r':
+		return pcost_measure_opt(&o->m, PCOST_MOPT_RUNS, optarg);
+	case 'h':
+		fputs(usage_text, stdout);
+		return -1;
+	default: {
+		int rc = pcost_measure_opt(&o->m, c, optarg);
+
+		if (rc != PCOST_MOPT_NOT_MINE)
+			return rc;
+		return usage_error("unknown or incomplete option '%s'; see 'probecost "
+				   "probes --help'", argv[optind - 1]);
+	}
+	}
+	return 0;
+}
+
+int cmd_probes(int argc, char **argv)
+{
+	struct opts o = { .q = { .scales = { 10 }, .nscales = 1 } };
+	struct pcost_session s;
+	struct option *longopts;
+	int c, rc = 0;
+
+	/* probes' defaults: 5 blocks and 1 warm-up, 600 s a run; dormant-only studies
+	 * adapt to +-0.3 ns per hit within 270 s. */
+	pcost_measure_opts_init(&o.m);
+	o.m.ro.runs = 5;
+	o.m.ro.warmup = 1;
+	o.m.ro.timeout_s = 600;
+	o.m.ro.max_time_s = 270;
+	o.m.precision_ns = 0.3;
+	longopts = pcost_measure_longopts(own_longopts, shared_opts, ARRAY_SIZE(shared_opts));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+r:h", longopts, NULL)) != -1)
+		if ((rc = probes_option(&o, c, argv)))
+			break;
+	free(longopts);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	o.q.threads = o.m.threads;
+	o.q.nthreads = o.m.nthreads;
+	o.q.cmd_argc = argc - optind;
+	o.q.cmd_argv = argv + optind;
+	if (o.list) {
+		if (o.q.binary || o.q.probe || o.q.cmd_argc)
+			return usage_error("--list takes only a binary (and --format)");
+		return list_probes(o.list, o.m.fmt);
+	}
+	if ((rc = check_combination(&o)))
+		return rc;
+
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	s.started = (int64_t)time(NULL);
+	s.cmdline = pcost_join_argv(argc, argv);
+	s.version = xstrdup(PCOST_VERSION);
+	s.seed = (uint64_t)pcost_now_ns();
+	s.tsc_hz = pcost_tsc_hz();
+	s.env_json = pcost_env_to_json_text(pcost_env_self());
+	rc = measure(&o, &s);
+	pcost_session_release(&s);
+	return rc;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/* cmd/cmd-show: print a stored session again, through the renderer of its kind. */
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd-options.h"
+#include "core/format.h"
+#include "report/report.h"
+#include "core/util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: probecost show ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n\n"
+		     "Prints a stored session as the live command printed it, recomputed from\n"
+		     "its raw samples.  IDs come from 'probecost history'.\n" PCOST_DB_HELP);
+}
+
+int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
+{
+	int rc = pcost_report_session(s, fmt, stdout);
+
+	if (rc < 0)
+		return error("could not render session %lld: %s", (long long)s->id, strerror(-rc));
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct pcost_store_opts o = {
+		.cmd = "show", .formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML), .usage = usage,
+		.args = "one session id", .min_args = 1, .max_args = 1,
+	};
+	struct pcost_session s;
+	int rc;
+
+	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
+		return rc;
+	rc = pcost_cli_render(&s, o.fmt) ? PCOST_EXIT_FAIL : 0;
+	pcost_session_release(&s);
+	return rc;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/* cmd/cmd-workload: run one built-in workload; report facts on PROBECOST_REPORT_FD, or print them with --print. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/cleanup.h"
+#include "run/runner.h"
+#include "workloads/common.h"
+#include "workloads/workload.h"
+
+static void print_params(const struct pcost_workload *w, FILE *out)
+{
+	const struct pcost_param_desc *d;
+
+	for (d = w->params; d && d->key; d++) {
+		char def[64];
+
+		pcost_param_value_format(d, d->def, def, sizeof(def));
+		if (d->type == PCOST_PARAM_ENUM) {
+			fprintf(out, "    %-8s %s (one of %s; default %s)\n", d->key, d->help, d->choices,
+				def);
+		} else if (d->type == PCOST_PARAM_SYSCALL) {
+			fprintf(out, "    %-8s %s (default %s)\n", d->key, d->help, def);
+		} else {
+			fprintf(out, "    %-8s %s (%llu-%llu; default %llu)\n", d->key, d->help,
+				(unsigned long long)d->min, (unsigned long long)d->max,
+				(unsigned long long)d->def);
+		}
+	}
+}
+
+static void usage(FILE *out)
+{
+	const struct pcost_workload *w;
+
+	fprintf(out, "usage: probecost workload NAME [key=value ...] [--print]\n\n"
+		     "Runs one built-in workload.  When PROBECOST_REPORT_FD names an open\n"
+		     "descriptor it writes one line there: events=N unit=UNIT timed_ns=T\n"
+		     "(work done, its unit, nanoseconds of the timed region, setup excluded).\n"
+		     "--print prints a human line instead (total time, usecs/op, ops/sec).\n\n"
+		     "workloads:\n");
+	for_each_workload(w) {
+		fprintf(out, "  %-10s %s [unit: %s]\n", w->name, w->summary, w->unit);
+		print_params(w, out);
+	}
+}
+
+/*
+ * `run --placement split` starts the tracer on one CPU and has the workload
+ * move itself to another, before any work: a CPU list in the environment.
+ */
+static int pin_from_env(void)
+{
+	const char *cpus = getenv(PCOST_WORKLOAD_CPUS_ENV);
+	uint64_t mask;
+	int rc;
+
+	if (!cpus || !*cpus)
+		return 0;
+	if (pcost_parse_cpulist(cpus, &mask) < 0 || !mask)
+		return usage_error("%s='%s': expected a CPU list like 0 or 0,2", PCOST_WORKLOAD_CPUS_ENV,
+				   cpus);
+	if ((rc = pcost_pin_mask(mask)) < 0)
+		return error("could not move to CPUs %s: %s", cpus, strerror(-rc)), PCOST_EXIT_FAIL;
+	return 0;
+}
+
+int cmd_workload(int argc, char **argv)
+{
+	const struct pcost_workload *w;
+	struct pcost_params params;
+	struct pcost_wl_result res = { 0 };
+	char err[512], desc[512];
+	bool print = false;
+	int nargs = 0, rc;
+	char **args;
+
+	/* A signal noted by probecost's own handler before this one was set ends it now. */
+	pcost_wl_end_on_signals();
+	if (pcost_interrupted)
+		raise(pcost_interrupted);
+	if (argc < 2)
+		return usage(stderr), PCOST_EXIT_USAGE;
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return usage(stdout), 0;
+	w = pcost_workload_find(argv[1]);
+	if (!w) {
+		char names[256] = "";
+		const struct pcost_workload *x;
+
+		for_each_workload(x) {
+			strncat(names, *names ? ", " : "", sizeof(names) - strlen(names) - 1);
+			strncat(names, x->name, sizeof(names) - strlen(names) - 1);
+		}
+		return usage_error("unknown workload '%s' (known: %s)", argv[1], names);
+	}
+	args = xcalloc((size_t)argc, sizeof(*args));
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--print")) {
+			print = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: probecost workload %s [key=value ...] [--print]\n%s [unit: %s]\n",
+			       w->name, w->summary, w->unit);
+			print_params(w, stdout);
+			free(args);
+			return 0;
+		} else if (argv[i][0] == '-') {
+			free(args);
+			return usage_error("workload %s: unknown option '%s'", w->name, argv[i]);
+		} else {
+			args[nargs++] = argv[i];
+		}
+	}
+	rc = pcost_params_parse(w, nargs, args, &params, err, sizeof(err));
+	free(args);
+	if (rc < 0)
+		return usage_error("%s", err);
+	if (w->available && !w->available(err, sizeof(err)))
+		return error("workload %s cannot run here: %s", w->name, err), PCOST_EXIT_FAIL;
+
+	if ((rc = pin_from_env()) != 0)
+		return rc;
+	pcost_wl_name_self(w->name);
+	rc = w->run(&params, &res);
+	if (rc < 0)
+		return PCOST_EXIT_FAIL;
+	rc = pcost_workload_report(w, &res);
+	if (rc < 0)
+		return error("could not write the report to PROBECOST_REPORT_FD: %s", strerror(-rc)),
+		       PCOST_EXIT_FAIL;
+	if (print) {
+		double secs = (double)res.timed_ns / 1e9;
+
+		pcost_params_format(&params, desc, sizeof(desc));
+		printf("# workload %s: %s\n", w->name, desc);
+		printf("     Total time: %.3f [sec]\n", secs);
+		if (res.events) {
+			printf("\n     %14.6f usecs/op\n", (double)res.timed_ns / 1e3 / (double)res.events);
+			printf("     %14.0f ops/sec (%s)\n", secs > 0 ? (double)res.events / secs : 0.0,
+			       w->unit);
+		}
+		if (strcmp(w->unit, "none"))
+			printf("     %llu %s%s%s\n", (unsigned long long)res.events, w->unit,
+			       res.events == 1 ? "" : "s", res.extra);
+	}
+	return 0;
+}

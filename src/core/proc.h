@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proc: the one home of "start a program, capture its output, wait", in the
+ * manner of git's run-command: callers never hand-roll fork/pipe/waitpid.
+ * (The runner's timed fork/exec/wait4 of a workload is run/spawn.c: it has
+ * clocks, rusage and pinning that no other caller needs.)
+ */
+#ifndef PCOST_PROC_H
+#define PCOST_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/util.h"
+
+/* Absolute path of the running probecost binary (readlink /proc/self/exe, read once). */
+const char *pcost_self_exe(void);
+
+/*
+ * A helper process (an attach monitor, a tool probecost runs): started in its
+ * own process group (registered with cleanup.h, killed if probecost dies),
+ * stdin /dev/null, its stdout and its stderr captured through private pipes.
+ */
+struct pcost_proc {
+	pid_t pid;		/* also the process group id; 0 when not running */
+	int out, err;		/* read ends of its stdout and stderr, -1 when closed */
+	char *buf;		/* stdout so far, NUL-terminated */
+	size_t len, cap;
+	char *ebuf;		/* stderr so far, NUL-terminated */
+	size_t elen, ecap;
+	int status;		/* wait status once reaped, -1 before */
+};
+
+/* Start argv; 0 or -errno. */
+int pcost_proc_start(struct pcost_proc *p, char *const argv[]);
+/* PCOST_PROC_MERGE: its stderr goes into the stdout pipe (one stream, in order). */
+#define PCOST_PROC_MERGE 1u
+int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags);
+/*
+ * Read its output until a line matches the extended regex (NULL: return at
+ * once) or timeout: 0, -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C).
+ */
+int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
+/* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
+int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns);
+/* Free the buffers (stop first). */
+void pcost_proc_release(struct pcost_proc *p);
+/* Why it failed, in its own words: the first line of its stderr that is not
+ * blank or bpftrace's harmless RLIMIT_MEMLOCK notice (else the last line of
+ * its stdout); "" when none. */
+void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len);
+/* Once reaped: did it die of a signal other than stop_sig (and our SIGKILL),
+ * or exit non-zero?  true + why ("killed by SIGSEGV", "exit 1: ERROR: ..."). */
+bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len);
+/* After a run: stop it with SIGINT (SIGKILL after grace_ns) and say whether it
+ * failed: died during the run, did not stop, died of another signal or exited
+ * non-zero.  true + why. */
+bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len);
+
+/*
+ * Run argv to completion (or timeout_ns, 0: no limit, then SIGKILL), its
+ * output in out[0..len) (NUL-terminated, cut to fit; with PCOST_PROC_MERGE
+ * stdout and stderr in order, else stdout then stderr).  *pidp (may be NULL)
+ * holds its pid while it runs, for an undo hook that must wait for it.
+ * Returns its exit status, 128 + N when killed by signal N, -ETIMEDOUT when
+ * killed at the limit, or -errno when it could not start.
+ */
+int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, volatile pid_t *pidp,
+		   char *out, size_t len);
+
+#endif
