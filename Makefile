@@ -27,7 +27,8 @@ PKGS      := sqlite3 libelf cairo libcjson papi libpq
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpfm
 
-WARN      := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-nonliteral \
+WARN      := -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter -Wshadow \
+	-Wformat=2 -Wno-format-nonliteral \
 	-Wno-format-truncation -Wno-stringop-truncation
 BASE_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE -DPCOST_VERSION='"$(VERSION)"' \
 	-Iinclude -Isrc -Ibuild/gen $(PKG_CFLAGS) $(WARN)
@@ -95,6 +96,7 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) $(SAN_EXTRA_OBJS)
 # `make check` installs what is missing first (scripts/setup.sh --deps), then
 # re-enters make so pkg-config sees the freshly installed libraries.
 check: deps
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory check-tests
 
 deps:
@@ -148,4 +150,41 @@ install-list:
 clean:
 	rm -rf build probecost
 
-.PHONY: all check check-tests deps unit bench bench-run install uninstall install-list clean
+# ---- habits -------------------------------------------------------------------
+# lint (run first by `make check`): the include layers (src/README.md), the
+# format (.clang-format), cppcheck and shellcheck.  `make format` rewrites the
+# C files in place; `make tidy` runs clang-tidy's short list (.clang-tidy).
+C_FORMATTED := $(sort $(wildcard src/*.[ch] src/*/*.[ch] src/*/*/*.[ch] include/*/*.h lib/*.c \
+		examples/*.c tests/unit/*.[ch] tests/fuzz/*.c bench/*.c))
+SH_CHECKED  := $(sort $(wildcard tests/cli/*.sh tests/cli/*.bash bench/*.sh bench/*.bash \
+		scripts/*.sh completion/*.bash)) .ci/run
+CLANG_FORMAT ?= clang-format
+CPPCHECK_FLAGS := -q --std=c11 -D_GNU_SOURCE -DSTANFORD_VARIANT_plain -Iinclude -Isrc \
+	--enable=warning,performance,portability --inline-suppr --error-exitcode=1 \
+	--suppress=unknownMacro:src/workloads/stanford/lttng_tp.h \
+	--template='{file}:{line}: {severity}: {message} [{id}]'
+
+lint: layers format-check cppcheck shellcheck
+
+layers:
+	@scripts/layers.sh
+
+format-check:
+	@bad=$$(for f in $(C_FORMATTED); do $(CLANG_FORMAT) --style=file "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
+	 if [ -n "$$bad" ]; then echo "format-check: not as .clang-format writes them (make format):"; \
+	   printf '  %s\n' $$bad; exit 1; fi; echo "format-check: ok ($(words $(C_FORMATTED)) files)"
+
+format:
+	@$(CLANG_FORMAT) --style=file -i $(C_FORMATTED)
+
+cppcheck:
+	@cppcheck $(CPPCHECK_FLAGS) -j2 src tests/unit && echo "cppcheck: ok"
+
+shellcheck:
+	@shellcheck -x $(SH_CHECKED) && echo "shellcheck: ok ($(words $(SH_CHECKED)) files)"
+
+tidy: $(GEN_HEADERS)
+	@clang-tidy --quiet $(filter %.c,$(C_FORMATTED)) -- $(BASE_CFLAGS) 2>/dev/null
+
+.PHONY: all check check-tests deps unit bench bench-run install uninstall install-list clean \
+	lint layers format-check format cppcheck shellcheck tidy
