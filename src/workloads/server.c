@@ -121,7 +121,7 @@ struct service {
 
 static int watch(struct service *s, struct sconn *c, int op, uint32_t events)
 {
-	struct epoll_event ev = {.events = events, .data.ptr = c};
+	struct epoll_event ev = { .events = events, .data.ptr = c };
 
 	return epoll_ctl(s->ep, op, c->fd, &ev) < 0 ? -errno : 0;
 }
@@ -270,8 +270,8 @@ static int service_loop(struct service *s)
 static int service_init(struct service *s, int lfd, int stopfd)
 {
 	memset(s, 0, sizeof(*s));
-	s->listen = (struct sconn){.kind = EV_LISTEN, .fd = lfd};
-	s->stop = (struct sconn){.kind = EV_STOP, .fd = stopfd};
+	s->listen = (struct sconn){ .kind = EV_LISTEN, .fd = lfd };
+	s->stop = (struct sconn){ .kind = EV_STOP, .fd = stopfd };
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (s->ep < 0 || watch(s, &s->listen, EPOLL_CTL_ADD, EPOLLIN) < 0 ||
 	    watch(s, &s->stop, EPOLL_CTL_ADD, EPOLLIN) < 0)
@@ -290,7 +290,7 @@ static void service_release(struct service *s)
 /* A listening socket on 127.0.0.1:port (0: one the kernel picks); *bound gets the port. */
 static int listen_on(unsigned port, unsigned *bound)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	socklen_t len = sizeof(a);
 	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 
@@ -332,7 +332,7 @@ static noreturn void service_child(int lfd, int ctl, pid_t parent)
 /* role=serve: this process is the service, until SIGTERM, SIGINT or SIGHUP. */
 static int serve_alone(unsigned port, struct pcost_wl_result *res)
 {
-	struct service s = {.ep = -1};
+	struct service s = { .ep = -1 };
 	struct signalfd_siginfo si;
 	sigset_t sigs, old;
 	pcost_ns t0;
@@ -392,7 +392,7 @@ struct load {
 
 static int send_request(const struct load *l, struct cconn *c, uint64_t seq)
 {
-	struct request r = {.seq = seq, .size = l->size, .work_ns = l->work};
+	struct request r = { .seq = seq, .size = l->size, .work_ns = l->work };
 	ssize_t n;
 
 	c->seq = seq;
@@ -438,12 +438,12 @@ static bool reply_right(const struct load *l, const struct cconn *c)
 /* Connect every connection and make one untimed round trip on each (accepted, warm). */
 static int load_connect(struct load *l, unsigned port)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	for (unsigned i = 0; i < l->n; i++) {
 		struct cconn *c = &l->c[i];
-		struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
 		int rc;
 
 		c->buf = xmalloc(l->size);
@@ -657,26 +657,27 @@ static int server_check_params(const struct pcost_params *p, char *err, size_t l
 }
 
 static const struct pcost_param_desc server_params[] = {
-    {"role", PCOST_PARAM_ENUM, ROLE_BOTH, 0, 0, "both|serve|load",
-     "service and load generator; the service alone (prints its port, ends on SIGTERM); "
-     "the load generator alone (needs port=)"},
-    {"conns", PCOST_PARAM_U64, 4, 1, 1000, NULL, "connections, one request in flight on each"},
-    {"requests", PCOST_PARAM_U64, 20000, 1, 1000000000ULL, NULL, "requests in all (timed)"},
-    {"work", PCOST_PARAM_U64, 2000, 0, WORK_MAX_NS, NULL,
-     "ns the service spins per request (sent with each request)"},
-    {"size", PCOST_PARAM_U64, 128, 1, SIZE_MAX_BYTES, NULL,
-     "bytes of each reply (sent with each request)"},
-    {"port", PCOST_PARAM_U64, 0, 0, 65535, NULL, "TCP port on 127.0.0.1 (0: one the kernel picks)"},
-    {0},
+	{ "role", PCOST_PARAM_ENUM, ROLE_BOTH, 0, 0, "both|serve|load",
+	  "service and load generator; the service alone (prints its port, ends on SIGTERM); "
+	  "the load generator alone (needs port=)" },
+	{ "conns", PCOST_PARAM_U64, 4, 1, 1000, NULL, "connections, one request in flight on each" },
+	{ "requests", PCOST_PARAM_U64, 20000, 1, 1000000000ULL, NULL, "requests in all (timed)" },
+	{ "work", PCOST_PARAM_U64, 2000, 0, WORK_MAX_NS, NULL,
+	  "ns the service spins per request (sent with each request)" },
+	{ "size", PCOST_PARAM_U64, 128, 1, SIZE_MAX_BYTES, NULL,
+	  "bytes of each reply (sent with each request)" },
+	{ "port", PCOST_PARAM_U64, 0, 0, 65535, NULL,
+	  "TCP port on 127.0.0.1 (0: one the kernel picks)" },
+	{ 0 },
 };
 
 const struct pcost_workload pcost_wl_server = {
-    .name = "server",
-    .summary = "TCP loopback request/response service (epoll) and its closed-loop load "
-	       "generator; latency quantiles",
-    .unit = "request",
-    .size_key = "requests",
-    .params = server_params,
-    .run = server_run,
-    .check_params = server_check_params,
+	.name = "server",
+	.summary = "TCP loopback request/response service (epoll) and its closed-loop load "
+		   "generator; latency quantiles",
+	.unit = "request",
+	.size_key = "requests",
+	.params = server_params,
+	.run = server_run,
+	.check_params = server_check_params,
 };
