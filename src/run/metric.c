@@ -532,6 +532,8 @@ int pcost_metric_extract(const struct pcost_metric *m, const char *out, size_t o
 	int rc;
 
 	memset(v, 0, sizeof(*v));
+	if (!out)
+		out = "", outlen = 0;
 	rc = pattern_value(m, m->pat, m->npat, out, outlen, &x, found, sizeof(found), err, errlen);
 	if (rc == 0 && m->den) {
 		rc = pattern_value(m, &m->den, 1, out, outlen, &secs, dunit, sizeof(dunit), err,
