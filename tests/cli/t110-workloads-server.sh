@@ -25,7 +25,9 @@ facts_hold() {
 	awk -v e="$ev" -v t="$t" -v x="$tp" 'BEGIN { exit !(t > 0 && (x - e * 1e9 / t)^2 <= 0.0025) }'
 	ok $? "$1: throughput $tp = $ev requests / $t ns"
 	# Little's law: requests in flight on average = throughput x mean latency = conns, less
-	# the load generator's time between a reply and the next request and the last replies.
+	# the load generator's time between a reply and the next request, and the first sends and
+	# last replies (a few % at 100 requests a connection; a 4 ms preemption of the generator
+	# while it sends the first ones costs 4 ms x conns).
 	ratio_in "$(awk -v x="$tp" -v m="$mean" 'BEGIN { print x * m / 1e6 }')" "$2" 0.85 1.001
 	ok $? "$1: throughput x mean latency = $(awk -v x="$tp" -v m="$mean" 'BEGIN { printf "%.3f", x * m / 1e6 }') in flight, conns=$2"
 }
@@ -36,8 +38,8 @@ is "$rc/$(field events "$report")/$(field unit "$report")/$(field check "$report
 facts_hold "conns=3" 3
 report_of server requests=1234 conns=1 size=3 work=0
 is "$rc/$(field events "$report")/$(field check "$report")" "0/1234/ok" "a reply shorter than its sequence number (size=3): events=1234 check=ok"
-report_of server requests=400 conns=20 size=200000
-is "$rc/$(field events "$report")/$(field check "$report")" "0/400/ok" "replies larger than a socket buffer (200 kB, 20 conns): check=ok"
+report_of server requests=2000 conns=20 size=200000
+is "$rc/$(field events "$report")/$(field check "$report")" "0/2000/ok" "replies larger than a socket buffer (200 kB, 20 conns): check=ok"
 facts_hold "conns=20 size=200000" 20
 
 # Pinned to one CPU with one connection, a request's latency holds the service's work: the
