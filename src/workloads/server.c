@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -61,12 +62,12 @@ static unsigned char reply_byte(size_t i)
 	return (unsigned char)(i * 7 + 1);
 }
 
-/* The reply to request seq, into buf (size bytes; the bytes past 8 hold already when fill). */
-static void reply_fill(unsigned char *buf, size_t size, uint64_t seq, bool fill)
+/* The reply to request seq, into buf (size bytes). */
+static void reply_fill(unsigned char *buf, size_t size, uint64_t seq)
 {
 	size_t k = size < sizeof(seq) ? size : sizeof(seq);
 
-	for (size_t i = k; fill && i < size; i++)
+	for (size_t i = k; i < size; i++)
 		buf[i] = reply_byte(i);
 	memcpy(buf, &seq, k);
 }
@@ -107,15 +108,23 @@ struct sconn {
 	int kind, fd;
 	struct request req;
 	size_t inlen;
-	unsigned char *out;
-	size_t outcap, outlen, outoff;
+	uint64_t seq;		/* the reply in flight: its first bytes */
+	size_t outlen, outoff;
+	struct service *s;
 	struct sconn *prev, *next;
 };
 
+/*
+ * Every reply is the same pattern but for its first 8 bytes: one buffer of
+ * the largest size asked serves all connections, so what a connection holds
+ * does not grow with the size a client asks for.
+ */
 struct service {
 	int ep;
 	struct sconn listen, stop; /* stop: the parent's socket (EOF), or a signalfd */
 	struct sconn *conns;
+	unsigned char *pattern;
+	size_t patlen;
 	uint64_t served, accepted;
 };
 
@@ -135,7 +144,6 @@ static void conn_close(struct service *s, struct sconn *c)
 		s->conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
-	free(c->out);
 	free(c);
 }
 
@@ -158,6 +166,7 @@ static int conn_accept(struct service *s)
 		c = xcalloc(1, sizeof(*c));
 		c->kind = EV_CONN;
 		c->fd = fd;
+		c->s = s;
 		c->next = s->conns;
 		if (c->next)
 			c->next->prev = c;
@@ -171,8 +180,21 @@ static int conn_accept(struct service *s)
 /* Send what is left of the reply: 1 when it is all out, 0 when the socket is full, -1. */
 static int conn_flush(struct sconn *c)
 {
+	size_t k = c->outlen < sizeof(c->seq) ? c->outlen : sizeof(c->seq);
+
 	while (c->outoff < c->outlen) {
-		ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff, MSG_NOSIGNAL);
+		size_t from = c->outoff < k ? k : c->outoff;
+		struct iovec iov[2];
+		struct msghdr msg = { .msg_iov = iov };
+		ssize_t n;
+
+		/* What is left of the sequence number, then of the shared pattern. */
+		if (c->outoff < k)
+			iov[msg.msg_iovlen++] =
+				(struct iovec){ (char *)&c->seq + c->outoff, k - c->outoff };
+		iov[msg.msg_iovlen++] =
+			(struct iovec){ c->s->pattern + from, c->outlen - from };
+		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -192,13 +214,13 @@ static int conn_answer(struct service *s, struct sconn *c)
 	c->inlen = 0;
 	if (!r->size || r->size > SIZE_MAX_BYTES || r->work_ns > WORK_MAX_NS)
 		return -1;
-	if (r->size > c->outcap) {
-		c->out = xrealloc(c->out, r->size);
-		c->outcap = r->size;
-		reply_fill(c->out, r->size, r->seq, true);
+	if (r->size > s->patlen) {
+		s->pattern = xrealloc(s->pattern, r->size);
+		s->patlen = r->size;
+		reply_fill(s->pattern, r->size, 0);
 	}
 	pcost_wl_spin_ns(r->work_ns);
-	reply_fill(c->out, r->size, r->seq, false);
+	c->seq = r->seq;
 	c->outlen = r->size;
 	c->outoff = 0;
 	s->served++;
@@ -283,6 +305,7 @@ static void service_release(struct service *s)
 {
 	while (s->conns)
 		conn_close(s, s->conns);
+	free(s->pattern);
 	if (s->ep >= 0)
 		close(s->ep);
 }
@@ -543,7 +566,7 @@ static void load_init(struct load *l, const struct pcost_params *p)
 	for (unsigned i = 0; i < l->n; i++)
 		l->c[i].fd = -1;
 	l->expect = xmalloc(l->size);
-	reply_fill(l->expect, l->size, 0, true);
+	reply_fill(l->expect, l->size, 0);
 	l->hist = xmalloc(sizeof(*l->hist));
 	pcost_hist_init(l->hist);
 	l->ep = epoll_create1(EPOLL_CLOEXEC);
@@ -660,7 +683,8 @@ static const struct pcost_param_desc server_params[] = {
 	{ "role", PCOST_PARAM_ENUM, ROLE_BOTH, 0, 0, "both|serve|load",
 	  "service and load generator; the service alone (prints its port, ends on SIGTERM); "
 	  "the load generator alone (needs port=)" },
-	{ "conns", PCOST_PARAM_U64, 4, 1, 1000, NULL, "connections, one request in flight on each" },
+	{ "conns", PCOST_PARAM_U64, 4, 1, 1000, NULL,
+	  "connections, one request in flight on each" },
 	{ "requests", PCOST_PARAM_U64, 20000, 1, 1000000000ULL, NULL, "requests in all (timed)" },
 	{ "work", PCOST_PARAM_U64, 2000, 0, WORK_MAX_NS, NULL,
 	  "ns the service spins per request (sent with each request)" },

@@ -20,6 +20,7 @@
 #include "run/metric.h"
 
 #define FIXTURES "tests/fixtures/metric/"
+#define ERRLEN 512
 
 static char *fixture(const char *name, size_t *len)
 {
@@ -44,7 +45,7 @@ static char *fixture(const char *name, size_t *len)
 
 static void parse_ok(struct pcost_metric_set *set, const char *arg)
 {
-	char err[512] = "";
+	char err[ERRLEN] = "";
 
 	if (pcost_metric_parse(arg, set, err, sizeof(err)) != 0)
 		fail_msg("'%s' refused: %s", arg, err);
@@ -64,7 +65,7 @@ static double value(const struct pcost_metric_set *set, const char *name, const 
 		    size_t len, const char *unit)
 {
 	struct pcost_metric_value v;
-	char err[512] = "";
+	char err[ERRLEN] = "";
 
 	if (pcost_metric_extract(find(set, name), out, len, err, sizeof(err), &v))
 		fail_msg("%s: %s", name, err);
@@ -72,11 +73,18 @@ static double value(const struct pcost_metric_set *set, const char *name, const 
 	return v.value;
 }
 
+/* pcost_metric_extract of metric name, err of ERRLEN bytes. */
+static int extract(const struct pcost_metric_set *set, const char *name, const char *out,
+		   size_t len, char *err, struct pcost_metric_value *v)
+{
+	return pcost_metric_extract(find(set, name), out, len, err, ERRLEN, v);
+}
+
 static void missing(const struct pcost_metric_set *set, const char *name, const char *out,
 		    size_t len)
 {
 	struct pcost_metric_value v;
-	char err[512];
+	char err[ERRLEN];
 
 	assert_int_equal(pcost_metric_extract(find(set, name), out, len, err, sizeof(err), &v),
 			 -ENOENT);
@@ -104,7 +112,7 @@ static void synthetic_values(void **state)
 	struct pcost_metric_set set = { 0 };
 	struct pcost_metric_value v;
 	size_t len = sizeof(synthetic) - 1;
-	char err[512];
+	char err[ERRLEN];
 
 	(void)state;
 	parse_ok(&set, "ops=^result: ([0-9.,]+) ops$");
@@ -118,21 +126,16 @@ static void synthetic_values(void **state)
 
 	/* The last match wins: 1,234.5 after 12; 0.75 ms after 250 us. */
 	assert_value(value(&set, "ops", synthetic, len, ""), 1234.5);
-	assert_int_equal(pcost_metric_extract(find(&set, "ops"), synthetic, len, err, sizeof(err), &v),
-			 0);
+	assert_int_equal(extract(&set, "ops", synthetic, len, err, &v), 0);
 	assert_int_equal(v.better, PCOST_METRIC_HIGHER);
 	assert_value(value(&set, "lat", synthetic, len, "ms"), 0.75);
 	/* The unit after the group, in the match; unsaid direction: lower for a time. */
-	assert_int_equal(pcost_metric_extract(find(&set, "lat_auto"), synthetic, len, err,
-					      sizeof(err), &v),
-			 0);
+	assert_int_equal(extract(&set, "lat_auto", synthetic, len, err, &v), 0);
 	assert_value(v.value, 0.75);
 	assert_string_equal(v.unit, "ms");
 	assert_int_equal(v.better, PCOST_METRIC_LOWER);
 	/* The user's direction stands whatever the unit. */
-	assert_int_equal(pcost_metric_extract(find(&set, "lat"), synthetic, len, err, sizeof(err),
-					      &v),
-			 0);
+	assert_int_equal(extract(&set, "lat", synthetic, len, err, &v), 0);
 	assert_int_equal(v.better, PCOST_METRIC_LOWER);
 	/* Before the last one, only in the part of the output given. */
 	assert_value(value(&set, "ops", synthetic, 30, ""), 12);
@@ -140,17 +143,13 @@ static void synthetic_values(void **state)
 	assert_value(value(&set, "ratio", synthetic, len, ""), 1200);
 	assert_value(value(&set, "rate", synthetic, len, ""), 22500);
 
-	assert_int_equal(pcost_metric_extract(find(&set, "nope"), synthetic, len, err, sizeof(err),
-					      &v),
-			 -ENOENT);
+	assert_int_equal(extract(&set, "nope", synthetic, len, err, &v), -ENOENT);
 	assert_non_null(strstr(err, "metric 'nope': no match for /absent: ([0-9]+)/"));
 	/* The last lines, blanks skipped, carriage returns as line ends. */
 	assert_non_null(strstr(err, "its last lines: latency: 0.75 ms | ratio=1.2e3 rate=22.5k | "
 				    "stderr: done"));
 	assert_null(strchr(err, '\n'));
-	assert_int_equal(pcost_metric_extract(find(&set, "word"), synthetic, len, err, sizeof(err),
-					      &v),
-			 -EINVAL);
+	assert_int_equal(extract(&set, "word", synthetic, len, err, &v), -EINVAL);
 	assert_string_equal(err, "metric 'word': the match 'warming' is not a number");
 	pcost_metric_set_release(&set);
 }
@@ -162,13 +161,13 @@ static void nul_bytes(void **state)
 	static const char out[] = "junk\0\ntps = 42\nmore\0";
 	struct pcost_metric_set set = { 0 };
 	struct pcost_metric_value v;
-	char err[512];
+	char err[ERRLEN];
 
 	(void)state;
 	parse_ok(&set, "tps=^tps = ([0-9]+)$");
 	assert_value(value(&set, "tps", out, sizeof(out) - 1, ""), 42);
 	parse_ok(&set, "absent=absent ([0-9]+)");
-	assert_int_equal(pcost_metric_extract(set.m[1], "a\0b\nc", 5, err, sizeof(err), &v), -ENOENT);
+	assert_int_equal(extract(&set, "absent", "a\0b\nc", 5, err, &v), -ENOENT);
 	assert_non_null(strstr(err, "its last lines: a b | c"));
 	missing(&set, "tps", out, 9);
 	pcost_metric_set_release(&set);
@@ -183,10 +182,17 @@ static void numbers(void **state)
 		double v;
 		const char *unit;
 	} ok[] = {
-		{ "1,234,567.89", 1234567.89, "" }, { "  42 ", 42, "" },   { "-2.5e-3", -0.0025, "" },
-		{ "12.5k", 12500, "" },		     { "3M", 3e6, "" },	 { "3MiB/s", 3, "MiB/s" },
-		{ "5ms", 5, "ms" },		     { "0.75 ms", 0.75, "ms" }, { "1e3x", 1000, "x" },
-		{ "7 tps", 7, "tps" },		     { "22.5k,", 22500, "," },
+		{ "1,234,567.89", 1234567.89, "" },
+		{ "  42 ", 42, "" },
+		{ "-2.5e-3", -0.0025, "" },
+		{ "12.5k", 12500, "" },
+		{ "3M", 3e6, "" },
+		{ "3MiB/s", 3, "MiB/s" },
+		{ "5ms", 5, "ms" },
+		{ "0.75 ms", 0.75, "ms" },
+		{ "1e3x", 1000, "x" },
+		{ "7 tps", 7, "tps" },
+		{ "22.5k,", 22500, "," },
 	};
 	/* Not ours: a decimal comma, a comma then not three digits, a version. */
 	static const char *const bad[] = { "abc", "", ".", "-", "1.2.3", "1,5", "1,23", ",123" };
@@ -198,8 +204,8 @@ static void numbers(void **state)
 		int rc = pcost_metric_number(ok[i].s, strlen(ok[i].s), &v, unit, sizeof(unit));
 
 		if (rc || fabs(v - ok[i].v) > 1e-12 * fabs(ok[i].v) || strcmp(unit, ok[i].unit))
-			fail_msg("'%s': rc %d, %g '%s'; want %g '%s'", ok[i].s, rc, v, unit, ok[i].v,
-				 ok[i].unit);
+			fail_msg("'%s': rc %d, %g '%s'; want %g '%s'", ok[i].s, rc, v, unit,
+				 ok[i].v, ok[i].unit);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (pcost_metric_number(bad[i], strlen(bad[i]), &v, unit, sizeof(unit)) != -EINVAL)
@@ -234,8 +240,8 @@ static void bad_specs(void **state)
 	static const struct {
 		const char *arg, *says;
 	} bad[] = {
-		{ "tps", "expected NAME[:higher|lower]=REGEX or a preset (pgbench, redis-benchmark, "
-			 "fio, sysbench)" },
+		{ "tps", "expected NAME[:higher|lower]=REGEX or a preset (pgbench, "
+			 "redis-benchmark, fio, sysbench)" },
 		{ "tps=([0-9]", "the regex does not compile: " },
 		{ "tps=[0-9]+", "the regex has 0 capture groups, it needs exactly one" },
 		{ "tps=(a)|(b)", "the regex has 2 capture groups" },
@@ -249,7 +255,7 @@ static void bad_specs(void **state)
 		{ "pgbench", "--metric 'pgbench': a metric named 'tps' is given already" },
 	};
 	struct pcost_metric_set set = { 0 };
-	char err[512];
+	char err[ERRLEN];
 
 	(void)state;
 	parse_ok(&set, "pgbench");
@@ -359,7 +365,7 @@ static void presets_as_sets(void **state)
 	struct pcost_metric_set pg = { 0 }, fio = { 0 };
 	struct pcost_metric_value v[10];
 	bool found[10];
-	char err[512], *out;
+	char err[ERRLEN], *out;
 	size_t len;
 
 	(void)state;
