@@ -172,6 +172,16 @@ void pcost_wl_report_trampoline(struct pcost_wl_result *res)
 	snprintf(res->extra + off, sizeof(res->extra) - off, " uprobe_trampoline=%d", seen);
 }
 
+pcost_ns pcost_wl_spin_ns(pcost_ns ns)
+{
+	pcost_ns t0 = pcost_now_ns(), t;
+
+	do
+		t = pcost_now_ns();
+	while (t - t0 < ns);
+	return t - t0;
+}
+
 pcost_ns pcost_wl_clock_ns(enum pcost_wl_clock clock)
 {
 	struct timespec ts;

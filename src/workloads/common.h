@@ -35,6 +35,12 @@ int pcost_wl_reap(pid_t pid, const char *what);
 struct pcost_wl_result;
 void pcost_wl_report_trampoline(struct pcost_wl_result *res);
 
+/*
+ * Busy work of a known length: spin ns on the monotonic clock from now; returns
+ * the time actually spun (a preemption inside the spin counts in it).
+ */
+pcost_ns pcost_wl_spin_ns(pcost_ns ns);
+
 /* The clock a workload's timed region is read on. */
 enum pcost_wl_clock {
 	PCOST_WL_WALL,	/* CLOCK_MONOTONIC */

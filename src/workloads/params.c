@@ -78,7 +78,7 @@ static int known_keys(const struct pcost_workload *wl, char *buf, size_t len)
 int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 		       struct pcost_params *p, char *err, size_t errlen)
 {
-	char range[160], keys[200];
+	char range[160], keys[200], why[200];
 
 	memset(p, 0, sizeof(*p));
 	p->wl = wl;
@@ -154,6 +154,10 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 			return -EINVAL;
 		}
 		p->given[i] = true;
+	}
+	if (wl->check_params && wl->check_params(p, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "workload %s: %s", wl->name, why);
+		return -EINVAL;
 	}
 	return 0;
 }

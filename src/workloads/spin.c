@@ -18,18 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "workloads/common.h"
 #include "workloads/workload.h"
-
-/* Spin ns on the monotonic clock from now; returns the time actually spun. */
-static pcost_ns spin(pcost_ns ns)
-{
-	pcost_ns t0 = pcost_now_ns(), t;
-
-	do
-		t = pcost_now_ns();
-	while (t - t0 < ns);
-	return t - t0;
-}
 
 /*
  * One clock read: the least of 16 batches of 64.  A timed spin costs its
@@ -81,14 +71,14 @@ static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
 	uint64_t loops = pcost_param_get(p, "loops"), work = pcost_param_get(p, "work");
 	uint64_t inj = env_ns("PCOST_INJECT_EVENT_NS"), fixed = env_ns("PCOST_INJECT_FIXED_NS");
 	pcost_ns rd = inj || fixed ? clock_read_ns() : 0;
-	pcost_ns fixed_spun = fixed ? spin(fixed) + rd : 0, inj_spun = 0, t0, t1;
+	pcost_ns fixed_spun = fixed ? pcost_wl_spin_ns(fixed) + rd : 0, inj_spun = 0, t0, t1;
 	char line[256];
 
 	t0 = pcost_now_ns();
 	for (uint64_t i = 0; i < loops; i++) {
-		spin(work);
+		pcost_wl_spin_ns(work);
 		if (inj)
-			inj_spun += spin(inj) + rd;
+			inj_spun += pcost_wl_spin_ns(inj) + rd;
 	}
 	t1 = pcost_now_ns();
 	res->events = loops;

@@ -55,6 +55,13 @@ struct pcost_workload {
 	const struct pcost_param_desc *params; /* terminated by a row with key == NULL */
 	/* Do the work; 0 or -errno (an error line already printed). */
 	int (*run)(const struct pcost_params *p, struct pcost_wl_result *res);
+	/*
+	 * Optional: parameters that are each in range but wrong together
+	 * (server: role=load without port=).  Called by pcost_params_parse
+	 * last; -EINVAL and one line in err (without the "workload NAME: "
+	 * prefix, which the parser adds).
+	 */
+	int (*check_params)(const struct pcost_params *p, char *err, size_t len);
 	/* Optional: can it run here?  false and a reason in why when not. */
 	bool (*available)(char *why, size_t len);
 };

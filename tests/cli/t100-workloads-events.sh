@@ -1,7 +1,7 @@
 #!/bin/bash
 # t100: every built-in workload reports the events it was asked for and a positive timed_ns.
 . "$(dirname "$0")/lib.bash"
-plan 24
+plan 26
 
 events_are() { # events_are WANT_EVENTS WANT_UNIT WORKLOAD ARGS...
 	local want=$1 unit=$2
@@ -24,6 +24,7 @@ events_are 50 task spawn kind=fork loops=50
 events_are 20 task spawn kind=vfork-exec loops=20
 events_are 200 task spawn kind=thread loops=200
 events_are 0 none null
+events_are 700 request server requests=700 conns=2
 
 # The timed region excludes setup: it never exceeds the wall time of the whole command.
 start=$(date +%s%N)

@@ -1,8 +1,8 @@
 #!/bin/bash
 # t102: a user's kill(1) or timeout(1) ends a workload at once, by the signal, and no
-# process of its own (pipe partner, messaging workers) outlives it.
+# process of its own (pipe partner, messaging workers, the server's service) outlives it.
 . "$(dirname "$0")/lib.bash"
-plan 14
+plan 20
 
 # gone_within SECONDS PGID: every process of the group is gone (zombies count as gone).
 gone_within() {
@@ -47,4 +47,7 @@ stops HUP pipe loops=100000000 mode=thread
 stops TERM messaging groups=2 loops=1000000 mode=thread
 stops TERM spawn kind=vfork-exec loops=100000000
 stops KILL messaging groups=2 loops=1000000
+stops TERM server requests=1000000000 conns=2
+stops INT server requests=1000000000 conns=8 size=100000
+stops KILL server requests=1000000000 conns=2
 done_testing
