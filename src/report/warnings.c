@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Thresholds: judgement calls, stated in README.md (probecost run: Warnings). */
+/* Thresholds: judgement calls, stated in docs/run.md (Warnings). */
 #define LOW_CPU 0.5		/* user+sys below half of elapsed: the runs mostly waited */
 #define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
 #define HIGH_COV 0.10		/* sd/mean above 10% */
