@@ -119,4 +119,33 @@ struct pcost_fit {
 int pcost_block_fit(const uint32_t *block, const double *x, const double *y, size_t n, double conf,
 		    struct pcost_fit *f);
 
+/* ---- robust companions (robust.c) ---- */
+
+/*
+ * The rank k of the Wilcoxon signed-rank interval for n values at conf: the
+ * interval is [W(k), W(M + 1 - k)] of the M = n(n+1)/2 sorted Walsh averages
+ * (1-based), covering with probability >= conf when the values are
+ * symmetric about their centre.  k is R's qsignrank((1 - conf)/2, n), exact
+ * up to n = 50, then the normal approximation with continuity correction.
+ * 0 when no interval reaches conf (n < 6 at 95%).
+ */
+size_t pcost_signrank_k(size_t n, double conf);
+
+/*
+ * Hodges-Lehmann estimate of the centre of x (the median of the Walsh averages
+ * (x_i + x_j)/2, i <= j) and its distribution-free Wilcoxon interval, as R's
+ * wilcox.test(x, conf.int = TRUE) for untied x.  est NaN for n = 0 or a
+ * non-finite x; NaN bounds when no interval reaches conf (n < 6 at 95%).
+ */
+void pcost_hodges_lehmann(const double *x, size_t n, double conf, double *est, double *lo,
+			  double *hi);
+
+/*
+ * Paired ratio, robust: *r = exp(HL(log(x_i / y_i))) - 1 and its Wilcoxon
+ * interval mapped the same way (the log makes a multiplicative cost additive).
+ * All NaN when some x_i or y_i is not positive.
+ */
+void pcost_hl_ratio(const double *x, const double *y, size_t n, double conf, double *r, double *lo,
+		    double *hi);
+
 #endif
