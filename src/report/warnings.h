@@ -16,4 +16,11 @@ struct pcost_run_warnings {
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
 			struct pcost_run_warnings *w);
 
+/*
+ * Append a warning for each figure whose mean and robust companion disagree
+ * (analyze.h *_skewed); run (inside pcost_run_warnings) and probes sessions.
+ */
+void pcost_skew_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 struct pcost_run_warnings *w);
+
 #endif

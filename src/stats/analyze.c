@@ -273,10 +273,22 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 	st->p_value = p.p;
 	st->significant = !isnan(p.p) && p.p < 1 - PCOST_CONF;
 	set3(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi, p.diff, p.diff_lo, p.diff_hi);
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->overhead_robust, &st->overhead_robust_lo,
+		       &st->overhead_robust_hi);
+	/* On the log scale the HL estimate lives on; the delta method carries the se there. */
+	st->overhead_skewed =
+	    pcost_skewed(log1p(p.ratio), log1p(st->overhead_robust), p.ratio_se / (1 + p.ratio));
+	pcost_hl_diff(x, y, n, PCOST_CONF, &st->extra_ns_robust, &st->extra_ns_robust_lo,
+		      &st->extra_ns_robust_hi);
 	if (s->tsc_hz > 0) {
 		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
 		     st->extra_ns_lo, st->extra_ns_hi);
 		scale3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, s->tsc_hz / 1e9);
+		set3(&st->extra_cycles_robust, &st->extra_cycles_robust_lo,
+		     &st->extra_cycles_robust_hi, st->extra_ns_robust, st->extra_ns_robust_lo,
+		     st->extra_ns_robust_hi);
+		scale3(&st->extra_cycles_robust, &st->extra_cycles_robust_lo,
+		       &st->extra_cycles_robust_hi, s->tsc_hz / 1e9);
 	}
 	free(x);
 	free(y);
@@ -309,6 +321,12 @@ static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_co
 		pcost_mean_ci(pe, n, PCOST_CONF, &st->per_event_ns, &st->per_event_ns_lo,
 			      &st->per_event_ns_hi);
 		pcost_mean_ci(fx, n, PCOST_CONF, &st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi);
+		pcost_hodges_lehmann(pe, n, PCOST_CONF, &st->per_event_ns_robust,
+				     &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
+		pcost_hodges_lehmann(fx, n, PCOST_CONF, &st->fixed_ns_robust,
+				     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
+		st->per_event_skewed =
+		    pcost_skewed(st->per_event_ns, st->per_event_ns_robust, pcost_sem(pe, n));
 		st->per_event_source = "timed region";
 	}
 	free(tx);
@@ -350,6 +368,14 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 	       1 / hits);
 	st->dormant_se = p.diff_se / hits;
 	st->dormant_df = p.df;
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->dormant_overhead_robust,
+		       &st->dormant_overhead_robust_lo, &st->dormant_overhead_robust_hi);
+	pcost_hl_diff(x, y, n, PCOST_CONF, &st->dormant_per_hit_ns_robust,
+		      &st->dormant_per_hit_ns_robust_lo, &st->dormant_per_hit_ns_robust_hi);
+	scale3(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
+	       &st->dormant_per_hit_ns_robust_hi, 1 / hits);
+	st->dormant_skewed =
+	    pcost_skewed(st->dormant_per_hit_ns, st->dormant_per_hit_ns_robust, st->dormant_se);
 	free(x);
 	free(y);
 }
@@ -521,6 +547,13 @@ static void fit_group(const struct pcost_session *s, size_t g, struct pcost_conf
 			set3(&st[j].fit_per_event_ns, &st[j].fit_per_event_ns_lo,
 			     &st[j].fit_per_event_ns_hi, f.slope, f.slope_lo, f.slope_hi);
 			st[j].fit_r2 = f.r2;
+			set3(&st[j].fit_fixed_ns_robust, &st[j].fit_fixed_ns_robust_lo,
+			     &st[j].fit_fixed_ns_robust_hi, f.fixed_robust, f.fixed_robust_lo,
+			     f.fixed_robust_hi);
+			set3(&st[j].fit_per_event_ns_robust, &st[j].fit_per_event_ns_robust_lo,
+			     &st[j].fit_per_event_ns_robust_hi, f.slope_robust, f.slope_robust_lo,
+			     f.slope_robust_hi);
+			st[j].fit_per_event_skewed = f.slope_skewed;
 		}
 	}
 	free(blk);
@@ -550,6 +583,13 @@ static void two_costs(const struct pcost_session *s, size_t i, struct pcost_conf
 		     st->fit_per_event_ns, st->fit_per_event_ns_lo, st->fit_per_event_ns_hi);
 		set3(&st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi, st->fit_fixed_ns,
 		     st->fit_fixed_ns_lo, st->fit_fixed_ns_hi);
+		set3(&st->per_event_ns_robust, &st->per_event_ns_robust_lo,
+		     &st->per_event_ns_robust_hi, st->fit_per_event_ns_robust,
+		     st->fit_per_event_ns_robust_lo, st->fit_per_event_ns_robust_hi);
+		set3(&st->fixed_ns_robust, &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi,
+		     st->fit_fixed_ns_robust, st->fit_fixed_ns_robust_lo,
+		     st->fit_fixed_ns_robust_hi);
+		st->per_event_skewed = st->fit_per_event_skewed;
 		st->per_event_source = "scale fit";
 	} else if (isnan(rate_events(&s->configs[i], st))) {
 		st->per_event_why = "no event count (give --events N)";
@@ -575,6 +615,19 @@ static void init_nan(struct pcost_config_stats *st)
 	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = st->dormant_df = NAN;
 	st->p_value = st->fit_r2 = st->overhead_se = st->overhead_df = NAN;
 	set_nan(&st->site_gain, &st->site_gain_lo, &st->site_gain_hi);
+	set_nan(&st->overhead_robust, &st->overhead_robust_lo, &st->overhead_robust_hi);
+	set_nan(&st->extra_ns_robust, &st->extra_ns_robust_lo, &st->extra_ns_robust_hi);
+	set_nan(&st->extra_cycles_robust, &st->extra_cycles_robust_lo, &st->extra_cycles_robust_hi);
+	set_nan(&st->per_event_ns_robust, &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
+	set_nan(&st->fixed_ns_robust, &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
+	set_nan(&st->fit_fixed_ns_robust, &st->fit_fixed_ns_robust_lo, &st->fit_fixed_ns_robust_hi);
+	set_nan(&st->fit_per_event_ns_robust, &st->fit_per_event_ns_robust_lo,
+		&st->fit_per_event_ns_robust_hi);
+	set_nan(&st->dormant_overhead_robust, &st->dormant_overhead_robust_lo,
+		&st->dormant_overhead_robust_hi);
+	set_nan(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
+		&st->dormant_per_hit_ns_robust_hi);
+	set_nan(&st->site_gain_robust, &st->site_gain_robust_lo, &st->site_gain_robust_hi);
 	st->noprobe = st->site_ref = -1;
 }
 
@@ -647,6 +700,14 @@ static void site_gain(const struct pcost_session *s, size_t i, struct pcost_conf
 	pcost_paired(x, y, n, PCOST_CONF, &p);
 	set3(&st[i].site_gain, &st[i].site_gain_lo, &st[i].site_gain_hi, p.ratio + 1,
 	     p.ratio_lo + 1, p.ratio_hi + 1);
+	/* Robust: HL of the per-block log(nop's cost / this one's); none if one is not positive. */
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &st[i].site_gain_robust, &st[i].site_gain_robust_lo,
+		       &st[i].site_gain_robust_hi);
+	st[i].site_gain_skewed = pcost_skewed(log(st[i].site_gain), log1p(st[i].site_gain_robust),
+					      p.ratio_se / st[i].site_gain);
+	set3(&st[i].site_gain_robust, &st[i].site_gain_robust_lo, &st[i].site_gain_robust_hi,
+	     st[i].site_gain_robust + 1, st[i].site_gain_robust_lo + 1,
+	     st[i].site_gain_robust_hi + 1);
 	free(a);
 	free(b);
 	free(ba);

@@ -11,6 +11,14 @@
  * paired design (stats.h: Fieller for ratios, paired t for differences, t over
  * per-block fits for --scale).  NaN: not measured (renderers print null,
  * empty or n/a).
+ *
+ * Robust companions (*_robust, *_robust_lo, *_robust_hi): each mean-based
+ * figure again as the Hodges-Lehmann estimate over the same per-block values
+ * with its distribution-free Wilcoxon interval (robust.c): of the per-block
+ * log-ratios for ratios (overhead, gain), of the per-block differences for
+ * times.  A few slow runs carry a mean, not these.  Bounds NaN below 6 blocks
+ * (no 95% interval exists there).  *_skewed: the mean and its companion are
+ * more than the mean's standard error apart (pcost_skewed).
  */
 #ifndef PCOST_ANALYZE_H
 #define PCOST_ANALYZE_H
@@ -39,6 +47,11 @@ struct pcost_config_stats {
 	bool significant;		/* p < 0.05 (then the overhead interval excludes 0) */
 	double extra_ns, extra_ns_lo, extra_ns_hi; /* mean per-block wall difference */
 	double extra_cycles, extra_cycles_lo, extra_cycles_hi; /* x TSC Hz; NaN when TSC unknown */
+	/* HL of the per-block log(x/y), as a fraction */
+	double overhead_robust, overhead_robust_lo, overhead_robust_hi;
+	bool overhead_skewed;
+	double extra_ns_robust, extra_ns_robust_lo, extra_ns_robust_hi;
+	double extra_cycles_robust, extra_cycles_robust_lo, extra_cycles_robust_hi;
 	uint64_t events;		/* events per run (median of reports / --events); 0 unknown */
 	int64_t monitor_events;		/* what the monitor counted (median), -1 unknown */
 	/*
@@ -57,6 +70,10 @@ struct pcost_config_stats {
 	double per_event_ns, per_event_ns_lo, per_event_ns_hi;
 	double fixed_ns, fixed_ns_lo, fixed_ns_hi;
 	const char *per_event_source;	/* "timed region", "scale fit" or NULL */
+	/* HL over the per-block values the means above average (fit: per-block coefficients) */
+	double per_event_ns_robust, per_event_ns_robust_lo, per_event_ns_robust_hi;
+	double fixed_ns_robust, fixed_ns_robust_lo, fixed_ns_robust_hi;
+	bool per_event_skewed;
 	const char *per_event_why;	/* why per_event_ns is NaN, NULL otherwise */
 	/* --scale: time = fixed + per_event x events over the configurations of one fit group */
 	bool has_fit;
@@ -65,12 +82,19 @@ struct pcost_config_stats {
 	double fit_fixed_ns, fit_fixed_ns_lo, fit_fixed_ns_hi;
 	double fit_per_event_ns, fit_per_event_ns_lo, fit_per_event_ns_hi;
 	double fit_r2;
+	double fit_fixed_ns_robust, fit_fixed_ns_robust_lo, fit_fixed_ns_robust_hi;
+	double fit_per_event_ns_robust, fit_per_event_ns_robust_lo, fit_per_event_ns_robust_hi;
+	bool fit_per_event_skewed;
 	/* probes: a probe build's dormant run against the no-probe build's, same size */
 	int noprobe;			/* index of that configuration, -1 when none */
 	double dormant_overhead, dormant_overhead_lo, dormant_overhead_hi;
 	double dormant_per_hit_ns, dormant_per_hit_ns_lo, dormant_per_hit_ns_hi;
 	const char *dormant_source;	/* "timed region" or "elapsed" */
 	double dormant_se, dormant_df;	/* of dormant_per_hit_ns, to combine layouts */
+	double dormant_overhead_robust, dormant_overhead_robust_lo, dormant_overhead_robust_hi;
+	double dormant_per_hit_ns_robust, dormant_per_hit_ns_robust_lo;
+	double dormant_per_hit_ns_robust_hi;
+	bool dormant_skewed;
 	/*
 	 * The same build at every code layout of the session (layout=... in the
 	 * arguments): the mean of their dormant costs per hit with its interval
@@ -89,6 +113,9 @@ struct pcost_config_stats {
 	 */
 	int site_ref;
 	double site_gain, site_gain_lo, site_gain_hi;
+	/* exp(HL of the per-block log ratios) */
+	double site_gain_robust, site_gain_robust_lo, site_gain_robust_hi;
+	bool site_gain_skewed;
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
 	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
 	/*

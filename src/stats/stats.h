@@ -109,12 +109,18 @@ void pcost_ratio_ci_unpaired(const double *a, size_t na, const double *b, size_t
  * (blocks are the independent replicates of the design).  With fewer than two
  * such blocks: pooled OLS with its classical t intervals (n - 2 df), NaN
  * bounds below 3 points.  r2: of the pooled fit.  -EINVAL / -EDOM as linfit.
+ * The robust companions: Hodges-Lehmann over the per-block coefficients with
+ * the Wilcoxon interval (NaN for the pooled fallback); slope_skewed: the mean
+ * slope and its robust companion disagree (pcost_skewed).
  */
 struct pcost_fit {
 	size_t nblocks;
 	double fixed, fixed_lo, fixed_hi;
 	double slope, slope_lo, slope_hi;
 	double r2;
+	double fixed_robust, fixed_robust_lo, fixed_robust_hi;
+	double slope_robust, slope_robust_lo, slope_robust_hi;
+	bool slope_skewed;
 };
 int pcost_block_fit(const uint32_t *block, const double *x, const double *y, size_t n, double conf,
 		    struct pcost_fit *f);
@@ -147,5 +153,17 @@ void pcost_hodges_lehmann(const double *x, size_t n, double conf, double *est, d
  */
 void pcost_hl_ratio(const double *x, const double *y, size_t n, double conf, double *r, double *lo,
 		    double *hi);
+
+/* Paired differences, robust: HL of x_i - y_i with its Wilcoxon interval. */
+void pcost_hl_diff(const double *x, const double *y, size_t n, double conf, double *d, double *lo,
+		   double *hi);
+
+/*
+ * A mean and its robust companion disagree: they are more than 0.9 se (se: the
+ * mean's standard error) apart, on the scale both are estimated on (log for
+ * ratios).  Why 0.9: robust.c.
+ * False when either is unknown or se is not positive.
+ */
+bool pcost_skewed(double mean, double robust, double se);
 
 #endif

@@ -114,6 +114,15 @@ static void test_paired_t_intervals(void **state)
 	NEAR(st[1].extra_ns_hi, 110.15714776982274, 1e-6);
 	NEAR(st[1].p_value, 4.68693255316292e-5, 1e-9);
 	assert_int_equal(st[1].npairs, 5);
+	/*
+	 * The robust companions at 5 blocks: estimates, no 95% interval (R: for
+	 * hl <- function(v) median of the Walsh averages, expm1(hl(log(x/y))) =
+	 * 0.0949885844153811 and hl(x - y) = 95); 0.12 standard errors from the mean.
+	 */
+	NEAR(st[1].overhead_robust, 0.0949885844153811, 1e-12);
+	NEAR(st[1].extra_ns_robust, 95, 1e-9);
+	assert_true(isnan(st[1].overhead_robust_lo) && isnan(st[1].extra_ns_robust_hi));
+	assert_false(st[1].overhead_skewed);
 	/* TSC unknown: no cycle figure at all, rather than 0. */
 	assert_true(isnan(st[1].extra_cycles) && isnan(st[1].extra_cycles_lo));
 	free(st);
@@ -175,6 +184,17 @@ static void test_per_event_not_startup(void **state)
 	assert_true(st[1].per_event_ns_hi < 0.01);
 	NEAR(st[1].fixed_ns, 1e6, 1e-6);
 	NEAR(st[1].fixed_ns_lo, 1e6, 1e-6);	/* the same 1 ms outside the region in every block */
+	/*
+	 * Robust: HL of the per-block figures, Python: v = [0, 300, -200, 100, -150, 250];
+	 * statistics.median((a + b) / 2 / 50000 for i, a in enumerate(v) for b in v[i:]) = 0.001;
+	 * 6 blocks: the interval is the least and greatest Walsh average, -0.004 .. 0.006.
+	 */
+	NEAR(st[1].per_event_ns_robust, 0.001, 1e-15);
+	NEAR(st[1].per_event_ns_robust_lo, -0.004, 1e-15);
+	NEAR(st[1].per_event_ns_robust_hi, 0.006, 1e-15);
+	NEAR(st[1].fixed_ns_robust, 1e6, 1e-6);
+	NEAR(st[1].fixed_ns_robust_hi, 1e6, 1e-6);
+	assert_false(st[1].per_event_skewed);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -317,6 +337,10 @@ static void test_dormant_layouts(void **state)
 	NEAR(st[3].dormant_all_per_hit_ns, 2, 1e-9);
 	NEAR(st[1].dormant_spread_min, 1, 1e-9);
 	NEAR(st[1].dormant_spread_max, 3, 1e-9);
+	/* Robust per layout: R hl(1 + c(10, 40, -40, -10) / 1000) = 1; 4 blocks: no interval. */
+	NEAR(st[1].dormant_per_hit_ns_robust, 1, 1e-12);
+	NEAR(st[3].dormant_per_hit_ns_robust, 3, 1e-12);
+	assert_true(isnan(st[1].dormant_per_hit_ns_robust_lo));
 	assert_true(st[1].dormant_all_per_hit_ns_lo < 2 && st[1].dormant_all_per_hit_ns_hi > 2);
 	/* Two layouts of equal noise: half the variance of one, over more df. */
 	assert_true(st[1].dormant_all_per_hit_ns_hi - 2 < st[1].dormant_per_hit_ns_hi - 1);
@@ -448,7 +472,100 @@ static void test_site_gain(void **state)
 		assert_true(st[i + 3].site_gain_lo > 1.9 && st[i + 3].site_gain_lo < x / y);
 		assert_true(st[i + 3].site_gain_hi > x / y && st[i + 3].site_gain_hi < 2.2);
 		assert_true(isnan(st[i + 1].site_gain));
+		/* R: b <- 1:5; exp(hl(log((1000 + 10*b) / (500 + 4*(b %% 2))))) = 2.04365079365079
+		 */
+		NEAR(st[i + 3].site_gain_robust, 2.04365079365079, 1e-12);
+		assert_true(isnan(st[i + 3].site_gain_robust_lo));
 	}
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * Eight blocks; the monitor costs 4.2-6.1% in seven and 52% in one (a hiccup).
+ * R 4.2.2: w <- wilcox.test(log(x/y), conf.int = TRUE); expm1(c(w$estimate,
+ * w$conf.int)) = 0.0517470570771855 [0.0459923517884822, 0.264531533810051];
+ * wilcox.test(x - y, conf.int = TRUE): 51797.5 [45770, 286520]; the mean
+ * overhead 0.109397375 is 1.007 of its delta-method standard errors (log scale)
+ * from the robust one: skewed.  The TSC at 2 GHz doubles the ns into cycles.
+ */
+static void test_robust_hiccup(void **state)
+{
+	static const double y[] = {1000, 1010, 990, 1005, 995, 1000, 1002, 998};
+	static const double x[] = {1050,    1071.61, 1031.58, 1060.275,
+				   1040.77, 1052,    1523.04, 1045.904};
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	s.tsc_hz = 2e9;
+	pcost_session_add_config(&s, "pipe", "loops=10", "none", NULL, "round-trip");
+	pcost_session_add_config(&s, "pipe", "loops=10", "strace", NULL, "round-trip");
+	for (uint32_t b = 0; b < 8; b++) {
+		add(&s.configs[0], b, (pcost_ns)(y[b] * 1000), false, false, 10, 1);
+		add(&s.configs[1], b, (pcost_ns)llround(x[b] * 1000), false, false, 10, 1);
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	NEAR(st[1].overhead, 0.109397375, 1e-12);
+	NEAR(st[1].overhead_robust, 0.0517470570771855, 1e-12);
+	NEAR(st[1].overhead_robust_lo, 0.0459923517884822, 1e-12);
+	NEAR(st[1].overhead_robust_hi, 0.264531533810051, 1e-12);
+	NEAR(st[1].extra_ns_robust, 51797.5, 1e-6);
+	NEAR(st[1].extra_ns_robust_lo, 45770, 1e-6);
+	NEAR(st[1].extra_ns_robust_hi, 286520, 1e-6);
+	NEAR(st[1].extra_cycles_robust, 2 * 51797.5, 1e-6);
+	NEAR(st[1].extra_cycles_robust_hi, 2 * 286520, 1e-6);
+	assert_true(st[1].overhead_skewed);
+	assert_true(isnan(st[0].overhead_robust) && !st[0].overhead_skewed);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * --scale, 6 blocks, each exactly on its own line: fixed 500 510 490 505 495 500,
+ * slope 2 2.1 1.9 2.05 1.95 8 (the last block is a spike).  R: S <- c(2, 2.1, 1.9,
+ * 2.05, 1.95, 8); mean(S) = 3, hl(S) = 2.025 (median of the Walsh averages), 6 blocks:
+ * interval [min(S), max(S)] = [1.9, 8]; (3 - 2.025) / (sd(S) / sqrt(6)) = 0.975
+ * standard errors apart: skewed.  Fixed: mean 500, hl 500.
+ */
+static void test_fit_robust(void **state)
+{
+	static const double F[] = {500, 510, 490, 505, 495, 500},
+			    S[] = {2, 2.1, 1.9, 2.05, 1.95, 8};
+	static const uint64_t ev[] = {1000, 2000, 4000};
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	for (int k = 0; k < 3; k++) {
+		char args[32];
+
+		snprintf(args, sizeof(args), "loops=%llu", (unsigned long long)ev[k]);
+		pcost_session_add_config(&s, "pipe", args, "none", NULL, "round-trip");
+		pcost_session_add_config(&s, "pipe", args, "perf-record", NULL, "round-trip");
+		for (uint32_t b = 0; b < 6; b++) {
+			double base = 10.0 * (double)ev[k] + 100 * b;
+
+			add(&s.configs[2 * k], b, (pcost_ns)base, false, false, ev[k], 1 << k);
+			add(&s.configs[2 * k + 1], b,
+			    (pcost_ns)(base + F[b] + S[b] * (double)ev[k]), false, false, ev[k],
+			    1 << k);
+		}
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_true(st[1].has_fit);
+	NEAR(st[1].fit_per_event_ns, 3, 1e-9);
+	NEAR(st[1].fit_per_event_ns_robust, 2.025, 1e-9);
+	NEAR(st[1].fit_per_event_ns_robust_lo, 1.9, 1e-9);
+	NEAR(st[1].fit_per_event_ns_robust_hi, 8, 1e-9);
+	NEAR(st[1].fit_fixed_ns_robust, 500, 1e-6);
+	assert_true(st[1].fit_per_event_skewed);
+	/* No timed region: the two costs and their companions come from the fit. */
+	NEAR(st[1].per_event_ns_robust, 2.025, 1e-9);
+	NEAR(st[1].fixed_ns_robust_lo, 490, 1e-6);
+	assert_true(st[1].per_event_skewed);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -456,17 +573,19 @@ static void test_site_gain(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paired),
-		cmocka_unit_test(test_fit),
-		cmocka_unit_test(test_paired_t_intervals),
-		cmocka_unit_test(test_significance_is_paired),
-		cmocka_unit_test(test_per_event_not_startup),
-		cmocka_unit_test(test_fit_groups_and_intervals),
-		cmocka_unit_test(test_probes_baselines),
-		cmocka_unit_test(test_dormant_layouts),
-		cmocka_unit_test(test_site_gain),
-		cmocka_unit_test(test_argv_split),
-		cmocka_unit_test(test_launch),
+	    cmocka_unit_test(test_paired),
+	    cmocka_unit_test(test_fit),
+	    cmocka_unit_test(test_paired_t_intervals),
+	    cmocka_unit_test(test_significance_is_paired),
+	    cmocka_unit_test(test_per_event_not_startup),
+	    cmocka_unit_test(test_fit_groups_and_intervals),
+	    cmocka_unit_test(test_probes_baselines),
+	    cmocka_unit_test(test_dormant_layouts),
+	    cmocka_unit_test(test_site_gain),
+	    cmocka_unit_test(test_robust_hiccup),
+	    cmocka_unit_test(test_fit_robust),
+	    cmocka_unit_test(test_argv_split),
+	    cmocka_unit_test(test_launch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
