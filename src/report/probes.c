@@ -322,7 +322,8 @@ static void dormant_builds(const struct pcost_session *s, const struct pcost_con
 			continue;
 		if (!header) {
 			fprintf(out, "\n# dormant cost per hit of each build over its %zu code layouts "
-				     "(mean [95%%], spread of the layouts)\n", st[i].dormant_layouts);
+				     "(mean [95%%, t over the layout means], spread of the layouts)\n",
+				st[i].dormant_layouts);
 			if (md)
 				fprintf(out, "| variant | per hit | layouts from .. to |\n|---|---|---|\n");
 			else

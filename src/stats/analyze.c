@@ -339,12 +339,18 @@ static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_co
 	free(fx);
 }
 
-/* probes: a probe build's dormant run against the no-probe build (timed region when both have one). */
+/*
+ * probes: a probe build's dormant run against the no-probe build, from the
+ * timed region when both have one.  Without, the elapsed time gives the
+ * overhead only, labelled: the two builds are two binaries whose start-up
+ * differs, and that difference divided by the hits is no cost per hit.
+ */
 static void dormant(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
 {
 	const struct pcost_config *c = &s->configs[i];
 	struct pcost_paired p;
 	double *x, *y, hits = rate_events(c, st);
+	bool elapsed = false;
 	size_t n;
 
 	set_nan(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi);
@@ -356,20 +362,25 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 	if (n < 2) {
 		free(x);
 		free(y);
-		st->dormant_source = "elapsed";
+		st->dormant_source = "elapsed time (start-up included; no per hit)";
+		elapsed = true;
 		n = pcost_pair_blocks(c, &s->configs[st->noprobe], PCOST_METRIC_WALL, &x, &y, NULL);
 	}
 	pcost_paired(x, y, n, PCOST_CONF, &p);
 	set3(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi, p.ratio,
 	     p.ratio_lo, p.ratio_hi);
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->dormant_overhead_robust,
+		       &st->dormant_overhead_robust_lo, &st->dormant_overhead_robust_hi);
+	if (elapsed) {
+		free(x);
+		free(y);
+		return;
+	}
 	set3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi, p.diff,
 	     p.diff_lo, p.diff_hi);
 	scale3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi,
 	       1 / hits);
 	st->dormant_se = p.diff_se / hits;
-	st->dormant_df = p.df;
-	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->dormant_overhead_robust,
-		       &st->dormant_overhead_robust_lo, &st->dormant_overhead_robust_hi);
 	pcost_hl_diff(x, y, n, PCOST_CONF, &st->dormant_per_hit_ns_robust,
 		      &st->dormant_per_hit_ns_robust_lo, &st->dormant_per_hit_ns_robust_hi);
 	scale3(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
@@ -419,40 +430,43 @@ static bool same_build(const struct pcost_config *a, const struct pcost_config *
 	return !strcmp(x, y);
 }
 
-/* The mean of a build's dormant cost over its code layouts (see analyze.h). */
+/*
+ * The mean of a build's dormant cost over its code layouts (see analyze.h):
+ * a random-effects interval, Student t over the L layout means with L - 1 df.
+ * Each layout mean carries its own blocks' noise and the layout's own offset,
+ * so their spread estimates both; the within-layout standard errors alone
+ * (a fixed-effect pooling) would leave out the variation between layouts,
+ * which is why layouts are measured.  One layout: its own interval.
+ */
 static void dormant_layouts(const struct pcost_session *s, struct pcost_config_stats *st)
 {
+	double *d = xcalloc(s->nconfigs + 1, sizeof(double));
+
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		double sum = 0, var = 0, den = 0, lo = INFINITY, hi = -INFINITY, m, se, df, t;
-		size_t n = 0;
+		size_t n = 0, only = 0;
 
 		if (st[i].noprobe < 0)
 			continue;
-		for (size_t j = 0; j < s->nconfigs; j++) {
-			double d = st[j].dormant_per_hit_ns, v = st[j].dormant_se * st[j].dormant_se;
-
-			if (st[j].noprobe < 0 || !same_build(&s->configs[i], &s->configs[j]) ||
-			    !isfinite(d) || !isfinite(v))
-				continue;
-			sum += d;
-			var += v;
-			den += v > 0 ? v * v / st[j].dormant_df : 0;
-			lo = fmin(lo, d);
-			hi = fmax(hi, d);
-			n++;
-		}
+		for (size_t j = 0; j < s->nconfigs; j++)
+			if (st[j].noprobe >= 0 && same_build(&s->configs[i], &s->configs[j]) &&
+			    isfinite(st[j].dormant_per_hit_ns)) {
+				d[n++] = st[j].dormant_per_hit_ns;
+				only = j;
+			}
 		st[i].dormant_layouts = n;
 		if (!n)
 			continue;
-		m = sum / (double)n;
-		se = sqrt(var) / (double)n;
-		df = den > 0 ? var * var / den : NAN;
-		t = pcost_t_quantile(PCOST_CONF, df);
-		set3(&st[i].dormant_all_per_hit_ns, &st[i].dormant_all_per_hit_ns_lo,
-		     &st[i].dormant_all_per_hit_ns_hi, m, m - t * se, m + t * se);
-		st[i].dormant_spread_min = lo;
-		st[i].dormant_spread_max = hi;
+		if (n == 1)
+			set3(&st[i].dormant_all_per_hit_ns, &st[i].dormant_all_per_hit_ns_lo,
+			     &st[i].dormant_all_per_hit_ns_hi, st[only].dormant_per_hit_ns,
+			     st[only].dormant_per_hit_ns_lo, st[only].dormant_per_hit_ns_hi);
+		else
+			pcost_mean_ci(d, n, PCOST_CONF, &st[i].dormant_all_per_hit_ns,
+				      &st[i].dormant_all_per_hit_ns_lo, &st[i].dormant_all_per_hit_ns_hi);
+		st[i].dormant_spread_min = pcost_min(d, n);
+		st[i].dormant_spread_max = pcost_max(d, n);
 	}
+	free(d);
 }
 
 /* Arguments equal but for one word (the size), in the same order. */
@@ -612,7 +626,7 @@ static void init_nan(struct pcost_config_stats *st)
 	set_nan(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi);
 	set_nan(&st->dormant_all_per_hit_ns, &st->dormant_all_per_hit_ns_lo,
 		&st->dormant_all_per_hit_ns_hi);
-	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = st->dormant_df = NAN;
+	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = NAN;
 	st->p_value = st->fit_r2 = st->overhead_se = st->overhead_df = NAN;
 	set_nan(&st->site_gain, &st->site_gain_lo, &st->site_gain_hi);
 	set_nan(&st->overhead_robust, &st->overhead_robust_lo, &st->overhead_robust_hi);

@@ -89,8 +89,9 @@ struct pcost_config_stats {
 	int noprobe;			/* index of that configuration, -1 when none */
 	double dormant_overhead, dormant_overhead_lo, dormant_overhead_hi;
 	double dormant_per_hit_ns, dormant_per_hit_ns_lo, dormant_per_hit_ns_hi;
-	const char *dormant_source;	/* "timed region" or "elapsed" */
-	double dormant_se, dormant_df;	/* of dormant_per_hit_ns, to combine layouts */
+	/* "timed region", or the elapsed time: overhead only, per hit NaN (start-up is no hit) */
+	const char *dormant_source;
+	double dormant_se;		/* of dormant_per_hit_ns */
 	double dormant_overhead_robust, dormant_overhead_robust_lo, dormant_overhead_robust_hi;
 	double dormant_per_hit_ns_robust, dormant_per_hit_ns_robust_lo;
 	double dormant_per_hit_ns_robust_hi;
@@ -98,8 +99,9 @@ struct pcost_config_stats {
 	/*
 	 * The same build at every code layout of the session (layout=... in the
 	 * arguments): the mean of their dormant costs per hit with its interval
-	 * (independent estimates, Welch-Satterthwaite df) and the spread (least
-	 * and greatest layout).  Equal in the rows of every layout of the build.
+	 * (random effects: Student t over the L layout means, L - 1 df; one
+	 * layout: its own interval) and the spread (least and greatest layout).
+	 * Equal in the rows of every layout of the build.
 	 */
 	size_t dormant_layouts;
 	double dormant_all_per_hit_ns, dormant_all_per_hit_ns_lo, dormant_all_per_hit_ns_hi;

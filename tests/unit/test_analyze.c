@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -303,7 +304,10 @@ static void test_probes_baselines(void **state)
 /*
  * Two code layouts of each build: plain costs 1 ns per hit at the default
  * layout and 3 ns at a64 (the layout, not the probe, moved); the build's figure
- * is their mean, 2 ns, with the spread 1..3 and an interval from both.
+ * is their mean, 2 ns, with the spread 1..3 and a random-effects interval over
+ * the two layout means: R `m <- c(1, 3); mean(m) + c(-1, 1) * qt(0.975, 1) *
+ * sd(m) / sqrt(2)` = [-10.7062047361747, 14.7062047361747] (two layouts say
+ * little about a third; the fixed-effect pooling gave +-0.03 here).
  */
 static void test_dormant_layouts(void **state)
 {
@@ -342,8 +346,8 @@ static void test_dormant_layouts(void **state)
 	NEAR(st[3].dormant_per_hit_ns_robust, 3, 1e-12);
 	assert_true(isnan(st[1].dormant_per_hit_ns_robust_lo));
 	assert_true(st[1].dormant_all_per_hit_ns_lo < 2 && st[1].dormant_all_per_hit_ns_hi > 2);
-	/* Two layouts of equal noise: half the variance of one, over more df. */
-	assert_true(st[1].dormant_all_per_hit_ns_hi - 2 < st[1].dormant_per_hit_ns_hi - 1);
+	NEAR(st[1].dormant_all_per_hit_ns_lo, -10.7062047361747, 1e-9);
+	NEAR(st[1].dormant_all_per_hit_ns_hi, 14.7062047361747, 1e-9);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -570,22 +574,117 @@ static void test_fit_robust(void **state)
 	pcost_session_release(&s);
 }
 
+/* A probes session of one build (plain) and the no-probe build at each layout, 4 blocks. */
+static void layout_session(struct pcost_session *s, const double *per_hit, size_t nlayouts,
+			   bool timed)
+{
+	static const double noise[] = { 10, 40, -40, -10 };
+
+	pcost_session_init(s, PCOST_SESSION_PROBES);
+	for (size_t l = 0; l < nlayouts; l++)
+		for (int v = 0; v < 2; v++) {
+			char args[96];
+			struct pcost_config *c;
+
+			snprintf(args, sizeof(args), "variant=%s kernel=all layout=a%zu",
+				 v ? "plain" : "none", 32 * l);
+			c = pcost_session_add_config(s, "stanford", args, "dormant",
+						     v ? "plain" : "none", "hit");
+			c->expected_events = 1000;
+			for (uint32_t b = 0; b < 4; b++) {
+				double t = 1e6 + b * 100 + v * (1000 * per_hit[l] + noise[b]);
+
+				if (timed)
+					add_timed(c, b, t + 1e6, t, 1000, 1);
+				else
+					add(c, b, (pcost_ns)(t + 1e6), false, false, 1000, 1);
+			}
+		}
+}
+
+/*
+ * The dormant cost over 3 layouts, per hit 0.50, 0.86 and 0.42 ns (the plain
+ * build's layouts in issue 19's 290-s run): random effects, R `m <- c(0.50,
+ * 0.86, 0.42); mean(m) + c(-1, 1) * qt(0.975, 2) * sd(m) / sqrt(3)` =
+ * 0.593333 +- 0.582228687 = [0.0111045867136622, 1.1755620799530044]; the
+ * fixed-effect pooling of the within-layout errors gave +-0.02.
+ */
+static void test_dormant_random_effects(void **state)
+{
+	static const double per_hit[] = { 0.50, 0.86, 0.42 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	layout_session(&s, per_hit, 3, true);
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	for (size_t l = 0; l < 3; l++) {
+		const struct pcost_config_stats *x = &st[2 * l + 1];
+
+		NEAR(x->dormant_per_hit_ns, per_hit[l], 1e-9);
+		assert_int_equal(x->dormant_layouts, 3);
+		NEAR(x->dormant_all_per_hit_ns, 0.593333333333333, 1e-12);
+		NEAR(x->dormant_all_per_hit_ns_lo, 0.0111045867136622, 1e-9);
+		NEAR(x->dormant_all_per_hit_ns_hi, 1.1755620799530044, 1e-9);
+		NEAR(x->dormant_spread_min, 0.42, 1e-9);
+		NEAR(x->dormant_spread_max, 0.86, 1e-9);
+	}
+	free(st);
+	pcost_session_release(&s);
+	/* One layout: the layout's own paired interval, nothing made up for the others. */
+	layout_session(&s, per_hit, 1, true);
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].dormant_layouts, 1);
+	NEAR(st[1].dormant_all_per_hit_ns_lo, st[1].dormant_per_hit_ns_lo, 0);
+	NEAR(st[1].dormant_all_per_hit_ns_hi, st[1].dormant_per_hit_ns_hi, 0);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * No timed region: the two builds' elapsed times differ by their start-up too,
+ * so the dormant overhead is given and labelled, and no cost per hit (the old
+ * code divided the elapsed difference by the hits: 0.5 ns here, all of it the
+ * added 500 ns).
+ */
+static void test_dormant_elapsed(void **state)
+{
+	static const double per_hit[] = { 0.50 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	layout_session(&s, per_hit, 1, false);
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].noprobe, 0);
+	assert_non_null(strstr(st[1].dormant_source, "start-up included"));
+	/* (2e6 + 150 + 500) / (2e6 + 150) - 1 over the blocks' means */
+	NEAR(st[1].dormant_overhead, 500 / (2e6 + 150), 1e-12);
+	assert_true(isnan(st[1].dormant_per_hit_ns) && isnan(st[1].dormant_per_hit_ns_lo));
+	assert_true(isnan(st[1].dormant_all_per_hit_ns));
+	assert_int_equal(st[1].dormant_layouts, 0);
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_paired),
-	    cmocka_unit_test(test_fit),
-	    cmocka_unit_test(test_paired_t_intervals),
-	    cmocka_unit_test(test_significance_is_paired),
-	    cmocka_unit_test(test_per_event_not_startup),
-	    cmocka_unit_test(test_fit_groups_and_intervals),
-	    cmocka_unit_test(test_probes_baselines),
-	    cmocka_unit_test(test_dormant_layouts),
-	    cmocka_unit_test(test_site_gain),
-	    cmocka_unit_test(test_robust_hiccup),
-	    cmocka_unit_test(test_fit_robust),
-	    cmocka_unit_test(test_argv_split),
-	    cmocka_unit_test(test_launch),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_paired_t_intervals),
+		cmocka_unit_test(test_significance_is_paired),
+		cmocka_unit_test(test_per_event_not_startup),
+		cmocka_unit_test(test_fit_groups_and_intervals),
+		cmocka_unit_test(test_probes_baselines),
+		cmocka_unit_test(test_dormant_layouts),
+		cmocka_unit_test(test_site_gain),
+		cmocka_unit_test(test_robust_hiccup),
+		cmocka_unit_test(test_fit_robust),
+		cmocka_unit_test(test_dormant_random_effects),
+		cmocka_unit_test(test_dormant_elapsed),
+		cmocka_unit_test(test_argv_split),
+		cmocka_unit_test(test_launch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -307,13 +307,13 @@ static void test_skew_warning_probes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_run_json),
-	    cmocka_unit_test(test_run_csv_text),
-	    cmocka_unit_test(test_probes),
-	    cmocka_unit_test(test_counters),
-	    cmocka_unit_test(test_busy),
-	    cmocka_unit_test(test_skew_warning_run),
-	    cmocka_unit_test(test_skew_warning_probes),
+		cmocka_unit_test(test_run_json),
+		cmocka_unit_test(test_run_csv_text),
+		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_skew_warning_run),
+		cmocka_unit_test(test_skew_warning_probes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
