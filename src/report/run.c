@@ -170,7 +170,7 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 static void text_fits(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		char fx[64], pe[96];
+		char fx[64], pe[96], lab[160];
 
 		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
@@ -179,8 +179,8 @@ static void text_fits(const struct pcost_session *s, const struct pcost_config_s
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo, st[i].fit_per_event_ns_hi,
 			  s->configs[i].unit ?: "event", pe, sizeof(pe));
 		fprintf(out, "  fit %s on %s: extra = %s fixed + %s (R^2 %.3f, %zu blocks)\n",
-			s->configs[i].monitor, s->configs[i].workload, fx, pe, st[i].fit_r2,
-			st[i].fit_nblocks);
+			monitor_label(&s->configs[i], lab, sizeof(lab)), s->configs[i].workload, fx, pe,
+			st[i].fit_r2, st[i].fit_nblocks);
 	}
 }
 
@@ -473,7 +473,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 				 fx, sizeof(fx));
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
 				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
-		pcost_md_cells(out, s->configs[i].workload, s->configs[i].monitor);
+		pcost_md_cells(out, s->configs[i].workload, monitor_label(&s->configs[i], lab, sizeof(lab)));
 		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
 	}
 	pcost_run_warnings(s, st, &w);

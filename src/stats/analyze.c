@@ -493,11 +493,15 @@ static bool args_differ_in_one_word(const char *a, const char *b)
 	return diff == 1;
 }
 
-/* Same fit: same workload, monitor and variant, and the same arguments but the size. */
+/*
+ * Same fit: same workload, monitor, variant, monitor placement and thread
+ * count, and the same arguments but the size.
+ */
 static bool same_fit_group(const struct pcost_config *a, const struct pcost_config *b)
 {
 	if (!same(a->workload, b->workload) || !same(a->monitor, b->monitor) ||
-	    !same(a->variant, b->variant))
+	    !same(a->variant, b->variant) || !same(a->placement, b->placement) ||
+	    a->threads != b->threads)
 		return false;
 	if (same(a->workload_args, b->workload_args))
 		return true;

@@ -667,6 +667,63 @@ static void test_dormant_elapsed(void **state)
 	pcost_session_release(&s);
 }
 
+/*
+ * --scale with --placement same,split (and --threads on a user's command, whose
+ * arguments do not name the threads): each placement and each thread count is
+ * its own fit.  extra = 500 + 2 x events (same CPU), 100 + 7 x events (split);
+ * the old fit group ignored both and fitted the two monitors' points as one.
+ */
+static void test_fit_groups_placement_threads(void **state)
+{
+	static const double scales[] = { 1, 2, 4 }, fixed[] = { 500, 100 }, slope[] = { 2, 7 };
+	static const char *const place[] = { "same", "split" };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	for (int threads = 0; threads < 2; threads++) {
+		pcost_session_init(&s, PCOST_SESSION_RUN);
+		for (int k = 0; k < 3; k++) {
+			char args[64];
+			uint64_t ev = (uint64_t)(1000 * scales[k]);
+
+			snprintf(args, sizeof(args), threads ? "./spin %llu" : "loops=%llu",
+				 (unsigned long long)ev);
+			for (int m = 0; m < 3; m++) {
+				struct pcost_config *c = pcost_session_add_config(
+					&s, threads ? "command" : "pipe", args, m ? "strace" : "none",
+					NULL, "round-trip");
+
+				/* threads: the none row at 1 thread, strace at 1 and at 2 */
+				if (threads)
+					c->threads = m == 2 ? 2 : 1;
+				else if (m)
+					c->placement = xstrdup(place[m - 1]);
+			}
+			for (uint32_t b = 0; b < 4; b++)
+				for (int m = 0; m < 3; m++) {
+					double base = 10.0 * (double)ev + 50 * b, noise = (b + k) % 2;
+					double extra = m ? fixed[m - 1] + slope[m - 1] * (double)ev + noise : 0;
+
+					add(&s.configs[3 * k + m], b, (pcost_ns)(base + extra), false, false,
+					    ev, scales[k]);
+				}
+		}
+		assert_int_equal(pcost_analyze(&s, &st), 0);
+		for (int m = 1; m < 3; m++) {
+			const struct pcost_config_stats *x = &st[m];
+
+			assert_true(x->has_fit);
+			assert_int_equal(x->fit_group, m);
+			assert_int_equal(st[6 + m].fit_group, m);
+			NEAR(x->fit_per_event_ns, slope[m - 1], 0.001);
+			NEAR(x->fit_fixed_ns, fixed[m - 1], 2);
+		}
+		free(st);
+		pcost_session_release(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -683,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_fit_robust),
 		cmocka_unit_test(test_dormant_random_effects),
 		cmocka_unit_test(test_dormant_elapsed),
+		cmocka_unit_test(test_fit_groups_placement_threads),
 		cmocka_unit_test(test_argv_split),
 		cmocka_unit_test(test_launch),
 	};
