@@ -447,7 +447,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	site_section(s, st, out, md);
 	dormant_section(s, st, out, md);
 	w.n = 0;
-	pcost_skew_warnings(s, st, &w);
+	pcost_stat_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "%s%s %s\n", i ? "" : "\n", md ? "- warning:" : "warning:", w.msg[i]);
 }
@@ -481,7 +481,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"fixed_ns_robust,fixed_ns_robust_lo,fixed_ns_robust_hi,dormant_overhead_robust,"
 		"dormant_overhead_robust_lo,dormant_overhead_robust_hi,dormant_per_hit_ns_robust,"
 		"dormant_per_hit_ns_robust_lo,dormant_per_hit_ns_robust_hi,gain_vs_nop_robust,"
-		"gain_vs_nop_robust_lo,gain_vs_nop_robust_hi\n");
+		"gain_vs_nop_robust_lo,gain_vs_nop_robust_hi,carry_over,carry_over_lo,carry_over_hi,"
+		"carry_over_p\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -521,6 +522,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 			     t->dormant_per_hit_ns_robust_lo, t->dormant_per_hit_ns_robust_hi);
 		pcost_csv_ci(&w, "%.3f", t->site_gain_robust, t->site_gain_robust_lo,
 			     t->site_gain_robust_hi);
+		pcost_csv_carry_over(&w, t);
 		pcost_csv_end(&w);
 	}
 }
@@ -569,6 +571,7 @@ static void json_robust(const struct pcost_session *s, cJSON *o, const struct pc
 		      t->dormant_per_hit_ns_robust_lo, t->dormant_per_hit_ns_robust_hi);
 	pcost_json_ci(o, "gain_vs_nop_robust", t->site_gain_robust, t->site_gain_robust_lo,
 		      t->site_gain_robust_hi);
+	pcost_json_carry_over(o, t);
 }
 
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -623,7 +626,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddItemToArray(rows, o);
 	}
 	w.n = 0;
-	pcost_skew_warnings(s, st, &w);
+	pcost_stat_warnings(s, st, &w);
 	pcost_json_warnings(root, w.msg, w.n);
 	pcost_json_print(root, out);
 }

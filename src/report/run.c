@@ -319,6 +319,7 @@ static void json_costs(cJSON *o, const struct pcost_config_stats *x)
 		      x->fit_fixed_ns_robust_hi);
 	pcost_json_ci(o, "fit_per_event_ns_robust", x->fit_per_event_ns_robust,
 		      x->fit_per_event_ns_robust_lo, x->fit_per_event_ns_robust_hi);
+	pcost_json_carry_over(o, x);
 }
 
 static int json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -375,7 +376,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"extra_cycles_robust_hi,fixed_ns_robust,fixed_ns_robust_lo,fixed_ns_robust_hi,"
 		"per_event_ns_robust,per_event_ns_robust_lo,per_event_ns_robust_hi,"
 		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
-		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi\n");
+		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
+		"carry_over,carry_over_lo,carry_over_hi,carry_over_p\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		bool two = x->nok > 1;
@@ -428,6 +430,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 			     x->fit_fixed_ns_robust_hi);
 		pcost_csv_ci(&c, "%.3f", x->fit_per_event_ns_robust, x->fit_per_event_ns_robust_lo,
 			     x->fit_per_event_ns_robust_hi);
+		pcost_csv_carry_over(&c, x);
 		pcost_csv_end(&c);
 	}
 }

@@ -106,7 +106,28 @@ static void fmt_gain(double v, double lo, double hi, char *buf, size_t len)
 		snprintf(buf, len, "%.2fx", v);
 }
 
-void pcost_skew_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
+/* Runs right after this monitor's differ from those after a baseline run (analyze.h carry_over). */
+static void carry_warning(const struct pcost_session *s, const struct pcost_config_stats *x,
+			  const char *who, struct pcost_run_warnings *w)
+{
+	const char *base = s->configs[x->baseline].monitor;
+
+	if (!x->carry_over_significant)
+		return;
+	if (x->carry_over > 0)
+		add(w, "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] longer than "
+		    "after %s or first (p = %.2g; %zu and %zu runs): what it leaves behind slows "
+		    "the next run; the baseline pays part of it and its overhead is understated",
+		    who, 100 * x->carry_over, 100 * x->carry_over_lo, 100 * x->carry_over_hi, base,
+		    x->carry_over_p, x->carry_after, x->carry_clean);
+	else
+		add(w, "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] less than "
+		    "after %s or first (p = %.2g; %zu and %zu runs): the order of the runs matters; "
+		    "the overheads are biased", who, 100 * x->carry_over, 100 * x->carry_over_lo,
+		    100 * x->carry_over_hi, base, x->carry_over_p, x->carry_after, x->carry_clean);
+}
+
+void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 struct pcost_run_warnings *w)
 {
 	bool probes = s->kind == PCOST_SESSION_PROBES;
@@ -134,6 +155,8 @@ void pcost_skew_warnings(const struct pcost_session *s, const struct pcost_confi
 				x->dormant_per_hit_ns_lo, x->dormant_per_hit_ns_hi,
 				x->dormant_per_hit_ns_robust, x->dormant_per_hit_ns_robust_lo,
 				x->dormant_per_hit_ns_robust_hi);
+		if (x->baseline >= 0)
+			carry_warning(s, x, who, w);
 		if (x->site_gain_skewed) {
 			char m[64], r[64];
 
@@ -216,5 +239,5 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 			    "(%+.1f%%): something else changed between them", m, wl,
 			    100 * x->overhead);
 	}
-	pcost_skew_warnings(s, st, w);
+	pcost_stat_warnings(s, st, w);
 }

@@ -18,9 +18,10 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 
 /*
  * Append a warning for each figure whose mean and robust companion disagree
- * (analyze.h *_skewed); run (inside pcost_run_warnings) and probes sessions.
+ * (analyze.h *_skewed) and each monitor whose runs slow the baseline run after
+ * them (carry_over_significant); run (inside pcost_run_warnings) and probes.
  */
-void pcost_skew_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
+void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 struct pcost_run_warnings *w);
 
 #endif

@@ -780,6 +780,7 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 		dormant(s, i, &st[i]);
 	}
 	dormant_layouts(s, st);
+	pcost_carryover(s, st);
 	fits(s, st);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		two_costs(s, i, &st[i]);

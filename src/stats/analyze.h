@@ -121,6 +121,21 @@ struct pcost_config_stats {
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
 	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
 	/*
+	 * Carry-over (carryover.c): how much longer a run takes right after one of
+	 * this configuration's runs than right after a baseline run or first in
+	 * the session, as a fraction, from the regression log(wall) = configuration
+	 * + block + predecessor over every measured run (carry_after of them ran
+	 * right after this one, carry_clean after a baseline or first), with its t
+	 * interval and p.  The order within each block is shuffled, so the
+	 * predecessor is random.  Positive: this monitor's runs slow the next run;
+	 * the baseline pays part of its cost and its overhead is understated.  NaN
+	 * when no run followed it or none followed a baseline, the design is
+	 * singular, or no time order was recorded (two runs at one position).
+	 */
+	size_t carry_after, carry_clean;
+	double carry_over, carry_over_lo, carry_over_hi, carry_over_p;
+	bool carry_over_significant;	/* carry_over_p < 0.05 (the interval excludes 0) */
+	/*
 	 * probes: measured runs that said whether the kernel optimized the
 	 * site's uprobe, and how many of them it did (0, 0: unknown).
 	 */
@@ -135,6 +150,9 @@ int pcost_optimized_verdict(const struct pcost_config_stats *st);
 
 /* The probe-site encoding of c (its site= or insn= argument) into buf; NULL when none. */
 const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t len);
+
+/* Fill the carry-over figures of every monitored configuration (baselines set first). */
+void pcost_carryover(const struct pcost_session *s, struct pcost_config_stats *st);
 
 /* Analyze every configuration of s; *out gets s->nconfigs rows (caller frees). */
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out);

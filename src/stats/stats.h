@@ -166,4 +166,10 @@ void pcost_hl_diff(const double *x, const double *y, size_t n, double conf, doub
  */
 bool pcost_skewed(double mean, double robust, double se);
 
+/*
+ * Invert the p x p row-major matrix a in place (linsolve.c).  -EDOM, a left
+ * unspecified, when it is singular to working precision.
+ */
+int pcost_matrix_inverse(double *a, size_t p);
+
 #endif

@@ -724,6 +724,73 @@ static void test_fit_groups_placement_threads(void **state)
 	}
 }
 
+/*
+ * Carry-over: none, strace and perf-stat in 12 blocks of hand-set orders; a
+ * run right after a strace run takes 5% longer (rounded to the ns), after
+ * perf-stat nothing; each block has its own offset and each run its own noise
+ * (300 ((37 k) mod 11 - 5) ns for the k-th run of the session).  12 runs ran
+ * right after strace, 11 after perf-stat, 13 after none or first.  Python 3.11,
+ * numpy 1.24 and scipy 1.10, the model by least squares (SVD): X the columns
+ * [1, config is S, config is P, block == 1 .. 11, predecessor S, predecessor P],
+ * y the log walls; beta = numpy.linalg.lstsq(X, y); df = 36 - 16;
+ * s2 = sum((y - X beta)^2) / df; se = sqrt(s2 inv(X'X)[j, j]):
+ *   strace: expm1(beta) = 0.0508252162310457, expm1(beta -+ t.ppf(0.975, 20) se)
+ *   = [0.0497738382747356, 0.0518776471718814], p = 2 t.sf(|beta|/se, 20) =
+ *   9.24543885143509e-29; perf-stat: 9.44537516875293e-06, p = 0.984789990861397.
+ */
+static void test_carry_over(void **state)
+{
+	static const char *const orders[] = { "NSP", "SNP", "PSN", "NPS", "SPN", "PNS",
+					      "SNP", "NSP", "PSN", "NPS", "SNP", "NSP" };
+	static const double noise[] = { 0, 2000, -1500, 1000, -500, 1500,
+					-2000, 500, -1000, 2500, -2500, 300 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+	char prev = 0;
+	int k = 0;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	pcost_session_add_config(&s, "pipe", "loops=10", "none", NULL, "round-trip");
+	pcost_session_add_config(&s, "pipe", "loops=10", "strace", NULL, "round-trip");
+	pcost_session_add_config(&s, "pipe", "loops=10", "perf-stat", NULL, "round-trip");
+	for (uint32_t b = 0; b < 12; b++)
+		for (uint32_t o = 0; o < 3; o++, k++) {
+			char c = orders[b][o];
+			int i = c == 'N' ? 0 : c == 'S' ? 1 : 2;
+			double w = (i ? 1.2e6 : 1e6) + noise[b] + 300 * ((k * 37) % 11 - 5);
+			struct pcost_run_sample x = { .block = b, .order = o, .scale = 1,
+						      .monitor_events = -1 };
+
+			if (prev == 'S')
+				w = round(w * 1.05);
+			x.wall_ns = (pcost_ns)w;
+			pcost_config_add_sample(&s.configs[i], &x);
+			prev = c;
+		}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].carry_after, 12);
+	assert_int_equal(st[1].carry_clean, 13);
+	NEAR(st[1].carry_over, 0.0508252162310457, 1e-12);
+	NEAR(st[1].carry_over_lo, 0.0497738382747356, 1e-10);
+	NEAR(st[1].carry_over_hi, 0.0518776471718814, 1e-10);
+	NEAR(st[1].carry_over_p, 9.24543885143509e-29, 1e-35);
+	assert_true(st[1].carry_over_significant);
+	assert_int_equal(st[2].carry_after, 11);
+	NEAR(st[2].carry_over, 9.44537516875293e-06, 1e-12);
+	NEAR(st[2].carry_over_p, 0.984789990861397, 1e-9);
+	assert_false(st[2].carry_over_significant);
+	assert_true(isnan(st[0].carry_over));
+	free(st);
+	/* Two runs at one position of a block: no time order, no carry-over figure. */
+	s.configs[2].samples[5].order = s.configs[0].samples[5].order;
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_true(isnan(st[1].carry_over) && isnan(st[1].carry_over_p));
+	assert_false(st[1].carry_over_significant);
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -741,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_dormant_random_effects),
 		cmocka_unit_test(test_dormant_elapsed),
 		cmocka_unit_test(test_fit_groups_placement_threads),
+		cmocka_unit_test(test_carry_over),
 		cmocka_unit_test(test_argv_split),
 		cmocka_unit_test(test_launch),
 	};

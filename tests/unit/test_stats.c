@@ -272,6 +272,28 @@ static void test_hl_ratio(void **state)
 	assert_true(isnan(r) && isnan(lo) && isnan(hi));
 }
 
+/*
+ * By hand: [[4, 7], [2, 6]]^-1 = [[0.6, -0.7], [-0.2, 0.4]] (determinant 10); the
+ * 3 x 3 needs a row swap (a zero first pivot): numpy.linalg.inv([[0, 2, 1],
+ * [1, 1, 0], [2, 0, 3]]) = [[-0.375, 0.75, 0.125], [0.375, 0.25, -0.125],
+ * [0.25, -0.5, 0.25]]; a singular matrix is refused.
+ */
+static void test_matrix_inverse(void **state)
+{
+	double a[] = { 4, 7, 2, 6 }, b[] = { 0, 2, 1, 1, 1, 0, 2, 0, 3 }, sing[] = { 1, 2, 2, 4 };
+	static const double ainv[] = { 0.6, -0.7, -0.2, 0.4 };
+	static const double binv[] = { -0.375, 0.75, 0.125, 0.375, 0.25, -0.125, 0.25, -0.5, 0.25 };
+
+	(void)state;
+	assert_int_equal(pcost_matrix_inverse(a, 2), 0);
+	for (size_t i = 0; i < 4; i++)
+		near(a[i], ainv[i], 1e-15);
+	assert_int_equal(pcost_matrix_inverse(b, 3), 0);
+	for (size_t i = 0; i < 9; i++)
+		near(b[i], binv[i], 1e-15);
+	assert_true(pcost_matrix_inverse(sing, 2) < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_rand_below), cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_shuffle),	    cmocka_unit_test(test_signrank_k),
 		cmocka_unit_test(test_hodges_lehmann), cmocka_unit_test(test_hl_ratio),
+		cmocka_unit_test(test_matrix_inverse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
