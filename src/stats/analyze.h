@@ -134,7 +134,8 @@ struct pcost_config_stats {
 	 */
 	size_t carry_after, carry_clean;
 	double carry_over, carry_over_lo, carry_over_hi, carry_over_p;
-	bool carry_over_significant;	/* carry_over_p < 0.05 (the interval excludes 0) */
+	/* carry_over_p < 0.05 / the monitors tested (Bonferroni: 5% false warnings per session) */
+	bool carry_over_significant;
 	/*
 	 * probes: measured runs that said whether the kernel optimized the
 	 * site's uprobe, and how many of them it did (0, 0: unknown).

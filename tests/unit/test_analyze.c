@@ -730,13 +730,15 @@ static void test_fit_groups_placement_threads(void **state)
  * perf-stat nothing; each block has its own offset and each run its own noise
  * (300 ((37 k) mod 11 - 5) ns for the k-th run of the session).  12 runs ran
  * right after strace, 11 after perf-stat, 13 after none or first.  Python 3.11,
- * numpy 1.24 and scipy 1.10, the model by least squares (SVD): X the columns
- * [1, config is S, config is P, block == 1 .. 11, predecessor S, predecessor P],
- * y the log walls; beta = numpy.linalg.lstsq(X, y); df = 36 - 16;
- * s2 = sum((y - X beta)^2) / df; se = sqrt(s2 inv(X'X)[j, j]):
- *   strace: expm1(beta) = 0.0508252162310457, expm1(beta -+ t.ppf(0.975, 20) se)
- *   = [0.0497738382747356, 0.0518776471718814], p = 2 t.sf(|beta|/se, 20) =
- *   9.24543885143509e-29; perf-stat: 9.44537516875293e-06, p = 0.984789990861397.
+ * numpy 1.24 and scipy 1.10, the model by least squares (SVD) in two steps: X
+ * the columns [1, config is S, config is P, block == 1 .. 11, predecessor S,
+ * predecessor P], y the log walls; beta = lstsq(X, y), e = y - X beta; weights
+ * wt = 1 / mean(e^2 over the runs of the run's configuration); beta =
+ * lstsq(X sqrt(wt), y sqrt(wt)); df = 36 - 16; s2 = sum(wt (y - X beta)^2) / df;
+ * se = sqrt(s2 inv(X' wt X)[j, j]):
+ *   strace: expm1(beta) = 0.0508120340483317, expm1(beta -+ t.ppf(0.975, 20) se)
+ *   = [0.0498417520587215, 0.0517832127894165], p = 2 t.sf(|beta|/se, 20) =
+ *   1.86994388728513e-29; perf-stat: -7.62707000534514e-05, p = 0.866413994580577.
  */
 static void test_carry_over(void **state)
 {
@@ -771,14 +773,14 @@ static void test_carry_over(void **state)
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	assert_int_equal(st[1].carry_after, 12);
 	assert_int_equal(st[1].carry_clean, 13);
-	NEAR(st[1].carry_over, 0.0508252162310457, 1e-12);
-	NEAR(st[1].carry_over_lo, 0.0497738382747356, 1e-10);
-	NEAR(st[1].carry_over_hi, 0.0518776471718814, 1e-10);
-	NEAR(st[1].carry_over_p, 9.24543885143509e-29, 1e-35);
+	NEAR(st[1].carry_over, 0.0508120340483317, 1e-12);
+	NEAR(st[1].carry_over_lo, 0.0498417520587215, 1e-10);
+	NEAR(st[1].carry_over_hi, 0.0517832127894165, 1e-10);
+	NEAR(st[1].carry_over_p, 1.86994388728513e-29, 1e-35);
 	assert_true(st[1].carry_over_significant);
 	assert_int_equal(st[2].carry_after, 11);
-	NEAR(st[2].carry_over, 9.44537516875293e-06, 1e-12);
-	NEAR(st[2].carry_over_p, 0.984789990861397, 1e-9);
+	NEAR(st[2].carry_over, -7.62707000534514e-05, 1e-12);
+	NEAR(st[2].carry_over_p, 0.866413994580577, 1e-9);
 	assert_false(st[2].carry_over_significant);
 	assert_true(isnan(st[0].carry_over));
 	free(st);
