@@ -473,8 +473,15 @@ static void test_site_gain(void **state)
 		assert_int_equal(st[i + 2].site_ref, -1);	/* dormant at nop5 */
 		assert_int_equal(st[i + 3].site_ref, (int)i + 1);
 		NEAR(st[i + 3].site_gain, x / y, 1e-9);
-		assert_true(st[i + 3].site_gain_lo > 1.9 && st[i + 3].site_gain_lo < x / y);
-		assert_true(st[i + 3].site_gain_hi > x / y && st[i + 3].site_gain_hi < 2.2);
+		/*
+		 * Fieller, R 4.2.2: b <- 1:5; X <- 1000 + 10*b; Y <- 500 + 4*(b %% 2);
+		 * t <- qt(0.975, 4); A <- mean(Y)^2 - t^2*var(Y)/5; B <- mean(X)*mean(Y) -
+		 * t^2*cov(X, Y)/5; C <- mean(X)^2 - t^2*var(X)/5; (B -+ sqrt(B^2 - A*C))/A
+		 * = [2.00959522416342, 2.09084346821313] around 2.05015923566879.
+		 */
+		NEAR(st[i + 3].site_gain, 2.05015923566879, 1e-9);
+		NEAR(st[i + 3].site_gain_lo, 2.00959522416342, 1e-9);
+		NEAR(st[i + 3].site_gain_hi, 2.09084346821313, 1e-9);
 		assert_true(isnan(st[i + 1].site_gain));
 		/* R: b <- 1:5; exp(hl(log((1000 + 10*b) / (500 + 4*(b %% 2))))) = 2.04365079365079
 		 */

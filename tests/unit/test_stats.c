@@ -294,6 +294,68 @@ static void test_matrix_inverse(void **state)
 	assert_true(pcost_matrix_inverse(sing, 2) < 0);
 }
 
+/*
+ * Three blocks at sizes 1000, 2000, 4000, each fitted on its own; R 4.2.2:
+ * x <- c(1000, 2000, 4000); Y <- rbind(c(2510, 4490, 8530), c(2470, 4520, 8480),
+ * c(2540, 4460, 8550)); co <- t(apply(Y, 1, function(y) coef(lm(y ~ x))));
+ * colMeans(co) -+ qt(0.975, 2) * apply(co, 2, sd) / sqrt(3):
+ *   fixed 491.666666666666 [484.495578783749, 498.837754549583],
+ *   slope 2.00595238095238 [1.99311617043360, 2.01878859147117];
+ *   summary(lm(as.vector(t(Y)) ~ rep(x, 3)))$r.squared = 0.99986286870499.
+ * One block only: the pooled fit, confint(lm(Y[1, ] ~ x)): fixed 490
+ * [157.273457147862, 822.726542852137], slope 2.00857142857143
+ * [1.88281261614614, 2.13433024099672] (t with 1 df).
+ */
+static void test_block_fit(void **state)
+{
+	static const double x[] = { 1000, 2000, 4000, 1000, 2000, 4000, 1000, 2000, 4000 };
+	static const double y[] = { 2510, 4490, 8530, 2470, 4520, 8480, 2540, 4460, 8550 };
+	static const uint32_t blk[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+	struct pcost_fit f;
+
+	(void)state;
+	assert_int_equal(pcost_block_fit(blk, x, y, 9, 0.95, &f), 0);
+	assert_int_equal(f.nblocks, 3);
+	near(f.fixed, 491.666666666666, 1e-9);
+	near(f.fixed_lo, 484.495578783749, 1e-8);
+	near(f.fixed_hi, 498.837754549583, 1e-8);
+	near(f.slope, 2.00595238095238, 1e-12);
+	near(f.slope_lo, 1.99311617043360, 1e-11);
+	near(f.slope_hi, 2.01878859147117, 1e-11);
+	near(f.r2, 0.99986286870499, 1e-12);
+	assert_int_equal(pcost_block_fit(blk, x, y, 3, 0.95, &f), 0);
+	assert_int_equal(f.nblocks, 1);
+	near(f.fixed, 490, 1e-9);
+	near(f.fixed_lo, 157.273457147862, 1e-7);
+	near(f.fixed_hi, 822.726542852137, 1e-7);
+	near(f.slope, 2.00857142857143, 1e-12);
+	near(f.slope_lo, 1.88281261614614, 1e-10);
+	near(f.slope_hi, 2.13433024099672, 1e-10);
+	/* No robust companion for the pooled fallback: there are no blocks to rank. */
+	assert_true(isnan(f.slope_robust));
+}
+
+/*
+ * Two sessions' samples: R 4.2.2, a <- c(100, 104, 98, 102, 101); b <- c(110,
+ * 115, 108, 113); ea <- sd(a)/sqrt(5)/mean(a); eb <- sd(b)/sqrt(4)/mean(b);
+ * se <- sqrt(ea^2 + eb^2); df <- se^4/(ea^4/4 + eb^4/3) (= 5.70130243523574);
+ * exp(log(mean(b)/mean(a)) + c(-1, 1) * qt(0.975, df) * se) - 1 =
+ * [0.0581522588182586, 0.151751598947577] around 0.103960396039604.
+ */
+static void test_ratio_ci_unpaired(void **state)
+{
+	static const double a[] = { 100, 104, 98, 102, 101 }, b[] = { 110, 115, 108, 113 };
+	double r, lo, hi;
+
+	(void)state;
+	pcost_ratio_ci_unpaired(a, 5, b, 4, 0.95, &r, &lo, &hi);
+	near(r, 0.103960396039604, 1e-12);
+	near(lo, 0.0581522588182586, 1e-10);
+	near(hi, 0.151751598947577, 1e-10);
+	pcost_ratio_ci_unpaired(a, 1, b, 4, 0.95, &r, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +365,8 @@ int main(void)
 		cmocka_unit_test(test_shuffle),	    cmocka_unit_test(test_signrank_k),
 		cmocka_unit_test(test_hodges_lehmann), cmocka_unit_test(test_hl_ratio),
 		cmocka_unit_test(test_matrix_inverse),
+		cmocka_unit_test(test_block_fit),
+		cmocka_unit_test(test_ratio_ci_unpaired),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
