@@ -15,6 +15,11 @@
 
 /* Up to this n the interval comes from the exact null distribution of W+ (as R's wilcox.test). */
 #define EXACT_MAX 50
+/*
+ * The n(n+1)/2 Walsh averages are all sorted: 2 million of them (16 MB) at
+ * this n.  No study runs as many blocks; a hostile import must not exhaust memory.
+ */
+#define HL_MAX_N 2000
 
 /* z such that P(|Z| > z) = 1 - conf, by bisection on erfc (monotone). */
 static double normal_quantile(double conf)
@@ -97,7 +102,7 @@ void pcost_hodges_lehmann(const double *x, size_t n, double conf, double *est, d
 	double *walsh;
 
 	*est = *lo = *hi = NAN;
-	if (n == 0)
+	if (n == 0 || n > HL_MAX_N)
 		return;
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(x[i]))

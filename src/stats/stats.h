@@ -140,8 +140,9 @@ size_t pcost_signrank_k(size_t n, double conf);
 /*
  * Hodges-Lehmann estimate of the centre of x (the median of the Walsh averages
  * (x_i + x_j)/2, i <= j) and its distribution-free Wilcoxon interval, as R's
- * wilcox.test(x, conf.int = TRUE) for untied x.  est NaN for n = 0 or a
- * non-finite x; NaN bounds when no interval reaches conf (n < 6 at 95%).
+ * wilcox.test(x, conf.int = TRUE) for untied x.  est NaN for n = 0, n above
+ * 2000 (the Walsh averages are all sorted) or a non-finite x; NaN bounds when
+ * no interval reaches conf (n < 6 at 95%).
  */
 void pcost_hodges_lehmann(const double *x, size_t n, double conf, double *est, double *lo,
 			  double *hi);

@@ -246,6 +246,16 @@ static void test_hodges_lehmann(void **state)
 	pcost_hodges_lehmann(x7, 1, 0.95, &e, &lo, &hi);
 	near(e, 0.05, 0);
 	assert_true(isnan(lo));
+	{
+		/* Past 2000 values (2 million Walsh averages) nothing, rather than memory. */
+		double *big = calloc(2001, sizeof(double));
+
+		pcost_hodges_lehmann(big, 2000, 0.95, &e, &lo, &hi);
+		near(e, 0, 0);
+		pcost_hodges_lehmann(big, 2001, 0.95, &e, &lo, &hi);
+		assert_true(isnan(e));
+		free(big);
+	}
 }
 
 /*
