@@ -2,7 +2,7 @@
 /*
  * robust: the Hodges-Lehmann estimate and its distribution-free interval from
  * the Wilcoxon signed-rank test (Hollander, Wolfe & Chicken, Nonparametric
- * Statistical Methods, 3rd ed., 2014, section 3.2 and 3.3): the companion of
+ * Statistical Methods, 3rd ed., 2014, sections 3.1-3.3): the companion of
  * every mean-based interval, which a few slow runs cannot carry.
  */
 #include "stats/stats.h"
@@ -72,8 +72,10 @@ size_t pcost_signrank_k(size_t n, double conf)
 		free(cnt);
 	} else {
 		/*
-		 * Normal approximation with the continuity correction (Hollander et
-		 * al. eq. 3.27): mean n(n+1)/4, variance n(n+1)(2n+1)/24, rounded.
+		 * Normal approximation of W+ (Hollander et al. 3.3, the large-sample
+		 * interval): mean n(n+1)/4, variance n(n+1)(2n+1)/24, the rank
+		 * rounded (the continuity correction); 434 where the exact says 435
+		 * at n = 50.
 		 */
 		double mu = m / 2, sd = sqrt(m * (double)(2 * n + 1) / 12);
 		double c = floor(mu - normal_quantile(conf) * sd + 0.5);
