@@ -819,8 +819,6 @@ static int measure(const struct opts *o, struct pcost_session *s)
 
 	if (!o->binary && (rc = parse_shape(o, pl)))
 		goto out_free;
-	if (pcost_probe_lttng_reap_stale() > 0)
-		warning("removed an lttng session daemon or traces left by a probecost that was killed");
 	if ((rc = check_binary(o->binary ? o->binary : pcost_self_exe(), path, sizeof(path))))
 		goto out_free;
 	rc = pcost_sdt_read(path, &l);
