@@ -70,7 +70,9 @@ static const char usage_text[] =
 	"  --format F        text, json, csv, markdown (default text)\n"
 	"  --db PATH|URL     the store: an SQLite file or a postgresql:// URL (default\n"
 	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
-	"  --no-store        do not store the session\n";
+	"  --no-store        do not store the session\n"
+	"  --no-wait         refuse (exit 1) while another probes session runs, instead of\n"
+	"                    waiting for it (one at a time: each would count the other's hits)\n";
 
 struct opts {
 	const char *list, *binary, *probe, *via, *variants, *kernel, *db, *cpu, *workload, *sites;
@@ -80,7 +82,7 @@ struct opts {
 	uint64_t scales[MAX_SCALES], threads[MAX_THREADS], hits, runs, warmup;
 	size_t nscales, nthreads;
 	double timeout;
-	bool have_hits, no_store;
+	bool have_hits, no_store, no_wait;
 	enum pcost_format fmt;
 	int cmd_argc;
 	char **cmd_argv;
@@ -806,6 +808,8 @@ static void runner_opts(const struct opts *o, const struct pcost_session *s,
 	ro->timeout_s = o->timeout;
 	ro->seed = s->seed;
 	ro->progress = isatty(2) && pcost_verbosity > 0;
+	ro->exclusive = "probes";
+	ro->no_wait = o->no_wait;
 }
 
 static int measure(const struct opts *o, struct pcost_session *s)
@@ -888,6 +892,7 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "db", required_argument, NULL, 'd' },
 	{ "no-store", no_argument, NULL, 'N' },
+	{ "no-wait", no_argument, NULL, 'n' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -951,6 +956,7 @@ int cmd_probes(int argc, char **argv)
 			o.db = optarg;
 			break;
 		case 'N': o.no_store = true; break;
+		case 'n': o.no_wait = true; break;
 		case 'H':
 			if (pcost_parse_u64(optarg, 0, INT64_MAX, &o.hits))
 				return usage_error("--hits: '%s' is not a count", optarg);

@@ -160,6 +160,11 @@ static void journal_exit_sweep(void *arg)
 
 /* ---- recording ------------------------------------------------------------ */
 
+const char *pcost_state_dir(void)
+{
+	return state_dir;
+}
+
 bool pcost_journal_is_open(void)
 {
 	return journal_fd >= 0;

@@ -48,6 +48,9 @@
 int pcost_journal_open(unsigned *swept, char *err, size_t len);
 bool pcost_journal_is_open(void);
 
+/* The state directory ("" before pcost_journal_open()). */
+const char *pcost_state_dir(void);
+
 /* Record a change made / undone.  No-ops when no journal is open.  Not
  * async-signal-safe (the undo paths of a second Ctrl-C do not record: the
  * journal is then kept and the next sweep finds those things gone). */

@@ -27,6 +27,7 @@
 #include "stats/analyze.h"
 #include "core/cleanup.h"
 #include "core/journal.h"
+#include "core/lock.h"
 #include "core/tracefs.h"
 #include "store/store.h"
 #include "workloads/workload.h"
@@ -820,6 +821,41 @@ static size_t session_binaries(const struct pcost_runner *r, char (*bins)[PATH_M
 	return n;
 }
 
+/*
+ * One session of kind opts.exclusive at a time: wait for the one that runs
+ * (saying whom for; Ctrl-C stops waiting), or refuse with opts.no_wait.  The
+ * lock is held until we exit: it is released only once everything is disarmed.
+ */
+static int take_session_lock(const struct pcost_runner *r, char *err, size_t len)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	const char *kind = r->opts.exclusive;
+	char holder[256] = "";
+	bool said = false;
+	int fd;
+
+	while ((fd = pcost_lock_try(kind, holder, sizeof(holder))) == -EWOULDBLOCK) {
+		if (r->opts.no_wait || pcost_interrupted) {
+			snprintf(err, len, "another %s session runs (%s): %s", kind, holder,
+				 pcost_interrupted ? "interrupted while waiting for it"
+						   : "its armed probes would add to this one's "
+						     "counts and times; wait for it to end, or run "
+						     "without --no-wait");
+			return pcost_interrupted ? -EINTR : -EBUSY;
+		}
+		if (!said)
+			warning("waiting for the %s session of %s to end (armed probes would add to "
+				"each other's counts and times; --no-wait refuses instead)",
+				kind, holder);
+		said = true;
+		nanosleep(&tick, NULL);
+	}
+	if (fd < 0)
+		snprintf(err, len, "cannot take the %s session lock in '%s': %s", kind,
+			 pcost_state_dir(), strerror(-fd));
+	return fd < 0 ? fd : 0;
+}
+
 int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 {
 	char (*bins)[PATH_MAX] = xcalloc(r->nslots + 1, PATH_MAX);
@@ -837,6 +873,8 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 	if (swept)
 		warning("undid %u change%s left by a probecost that was killed (processes, probe "
 			"events, trace instances, temporary files)", swept, swept == 1 ? "" : "s");
+	if (r->opts.exclusive && (rc = take_session_lock(r, err, len)) < 0)
+		goto out_rc;
 	pcost_tracefs_begin();
 	n = session_binaries(r, bins, r->nslots + 1);
 	for (size_t i = 0; i < n; i++)

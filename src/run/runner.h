@@ -51,6 +51,10 @@ struct pcost_runner_opts {
 	uint64_t seed;		/* block order shuffles */
 	const char *probed_binary; /* probes: the file whose probes are armed (NULL) */
 	bool progress;		/* progress bar with ETA on stderr */
+	/* A session kind ("probes") of which one runs at a time (core/lock.h): check()
+	 * waits for the other, or with no_wait refuses (-EBUSY).  NULL: none. */
+	const char *exclusive;
+	bool no_wait;
 	/* Called after each block (may be NULL), e.g. for live output. */
 	void (*on_block)(void *ctx, unsigned block, bool warmup);
 	void *ctx;
