@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -323,7 +324,8 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 
 int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
 {
-	pcost_ns deadline;
+	const pcost_ns again_ns = 100 * 1000 * 1000;
+	pcost_ns deadline, again;
 	bool killed = false;
 
 	if (p->pid <= 0)
@@ -331,8 +333,15 @@ int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
 	if (sig)
 		kill(p->pid, sig);
 	deadline = pcost_now_ns() + grace_ns;
+	again = pcost_now_ns() + again_ns;
 	for (;;) {
 		pid_t r = waitpid(p->pid, &p->status, WNOHANG);
+
+		if (r == 0 && sig && !killed && p->signal_again && pcost_now_ns() >= again) {
+			again = pcost_now_ns() + again_ns;
+			if (p->signal_again(p->pid))
+				kill(p->pid, sig);
+		}
 
 		if (r == p->pid)
 			break;
@@ -377,6 +386,31 @@ void pcost_proc_release(struct pcost_proc *p)
 	p->buf = p->ebuf = NULL;
 	p->len = p->cap = p->elen = p->ecap = 0;
 	p->out = p->err = -1;
+}
+
+/*
+ * bpftrace 0.17's handler for SIGINT and SIGTERM only sets a flag, which its
+ * poll loop reads when epoll_wait(2) fails with EINTR (BPFtrace::poll_perf_events):
+ * a signal that lands while it is elsewhere (preempted after its ready line, on
+ * a loaded machine) is lost, and it polls on for ever.
+ */
+static bool bpftrace_polling(pid_t pid)
+{
+	char path[64], buf[256];
+	long nr;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%ld", &nr) != 1)
+		return false;
+	return nr == SYS_epoll_wait || nr == SYS_epoll_pwait || nr == SYS_epoll_pwait2;
+}
+
+void pcost_proc_stop_as_bpftrace(struct pcost_proc *p)
+{
+	/* SIGTERM: once the loop has ended bpftrace puts SIGINT back to the default,
+	 * which would kill it while it prints its maps or END output. */
+	p->stop_sig = SIGTERM;
+	p->signal_again = bpftrace_polling;
 }
 
 /* Lines a tool prints that are no error: blank, and bpftrace's memlock notice. */
@@ -444,9 +478,11 @@ bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why,
 		snprintf(why + strlen(why), len - strlen(why), " during the run");
 		return true;
 	}
-	if (pcost_proc_stop(p, SIGINT, grace_ns) == -ETIMEDOUT) {
-		snprintf(why, len, "did not stop after SIGINT; killed");
+	int sig = p->stop_sig ? p->stop_sig : SIGINT;
+
+	if (pcost_proc_stop(p, sig, grace_ns) == -ETIMEDOUT) {
+		snprintf(why, len, "did not stop after SIG%s; killed", sigabbrev_np(sig) ?: "?");
 		return true;
 	}
-	return pcost_proc_died(p, SIGINT, why, len);
+	return pcost_proc_died(p, sig, why, len);
 }

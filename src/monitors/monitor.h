@@ -140,6 +140,13 @@ struct pcost_proc {
 	char *ebuf;		/* stderr so far, NUL-terminated */
 	size_t elen, ecap;
 	int status;		/* wait status once reaped, -1 before */
+	/*
+	 * Set after start: the signal stop_checked() stops it with (0: SIGINT) and,
+	 * when not NULL, a test stop() runs every 100 ms while it waits; true sends
+	 * that signal again (a tool that can lose it: bpftrace 0.17, attach.c).
+	 */
+	int stop_sig;
+	bool (*signal_again)(pid_t pid);
 };
 
 /* Start argv; 0 or -errno. */
@@ -160,7 +167,10 @@ void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len);
 /* Once reaped: did it die of a signal other than stop_sig (and our SIGKILL),
  * or exit non-zero?  true + why ("killed by SIGSEGV", "exit 1: ERROR: ..."). */
 bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len);
-/* After a run: stop it with SIGINT (SIGKILL after grace_ns) and say whether it
+/* A bpftrace (0.17 loses a signal that lands outside its epoll_wait): stopped
+ * with SIGTERM, sent again while it sits in epoll_wait.  After start. */
+void pcost_proc_stop_as_bpftrace(struct pcost_proc *p);
+/* After a run: stop it with stop_sig (SIGKILL after grace_ns) and say whether it
  * failed: died during the run, did not stop, died of another signal or exited
  * non-zero.  true + why. */
 bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len);
