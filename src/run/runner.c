@@ -44,8 +44,8 @@ struct pcost_runner_slot {
 	unsigned nfail, nrun;
 	char note[256];		/* the monitor's last note ("lost 12 events"), "" */
 	unsigned nnotes;
-	size_t med_n;		/* baselines: samples when med_s was computed */
-	double med_s;		/* baselines: median wall time of the successful runs, NAN */
+	size_t med_n;		/* samples when med_s was computed */
+	double med_s;		/* median wall time of the successful runs, NAN */
 };
 
 const char *pcost_self_exe(void)
@@ -550,21 +550,40 @@ static double median_wall_s(const struct pcost_config *c)
 	return med;
 }
 
-/* The default limit of a monitored run without --timeout (0: none). */
-static double hang_limit_s(struct pcost_runner *r, const struct pcost_runner_slot *sl)
+/* A slot's median wall time of its successful runs (s), NAN when none; cached. */
+static double slot_median_s(struct pcost_runner *r, struct pcost_runner_slot *sl)
+{
+	const struct pcost_config *c = &r->s->configs[sl->config];
+
+	/* Sorted again only when the configuration has new samples. */
+	if (sl->med_n != c->nsamples || !c->nsamples) {
+		sl->med_s = median_wall_s(c);
+		sl->med_n = c->nsamples;
+	}
+	return sl->med_s;
+}
+
+/*
+ * The default limit of a monitored run without --timeout (0: none): 10 x the
+ * median of the slower of its plain runs and its own runs so far (its warm-up
+ * first) + 10 s.  Its first run, of a monitor nothing is known about yet, may
+ * take PCOST_HANG_FIRST_FACTOR x the plain median + 10 s: a slow monitor is not
+ * a hung one (strace makes a getppid loop ~100 x slower).
+ */
+static double hang_limit_s(struct pcost_runner *r, struct pcost_runner_slot *sl)
 {
 	struct pcost_runner_slot *b;
-	const struct pcost_config *c;
+	double plain, own;
 
 	if (sl->mon->ops->kind == PCOST_MON_BASELINE || !(b = baseline_of(r, sl)))
 		return 0;
-	/* Sorted again only when the plain configuration has new samples. */
-	c = &r->s->configs[b->config];
-	if (b->med_n != c->nsamples || !c->nsamples) {
-		b->med_s = median_wall_s(c);
-		b->med_n = c->nsamples;
-	}
-	return isnan(b->med_s) ? 0 : PCOST_HANG_FACTOR * b->med_s + PCOST_HANG_GRACE_S;
+	plain = slot_median_s(r, b);
+	if (isnan(plain))
+		return 0;
+	if (!r->s->configs[sl->config].nsamples)
+		return PCOST_HANG_FIRST_FACTOR * plain + PCOST_HANG_GRACE_S;
+	own = slot_median_s(r, sl);
+	return PCOST_HANG_FACTOR * (own > plain ? own : plain) + PCOST_HANG_GRACE_S;
 }
 
 /* Has configuration c a successful run? */
@@ -585,7 +604,7 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		       size_t unitlen, uint64_t cpu_mask)
 {
 	struct pcost_runner_opts o = r->opts;
-	bool dflt = o.timeout_s <= 0;
+	bool dflt = o.timeout_s <= 0, first = !r->s->configs[sl->config].nsamples;
 	int rc;
 
 	if (cpu_mask)
@@ -594,8 +613,10 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		o.timeout_s = hang_limit_s(r, sl);
 	rc = pcost_run_once(l, &o, sl->t.report_fd, smp, unit, unitlen);
 	if (dflt && o.timeout_s > 0 && smp->failed && !strncmp(smp->fail_reason, "timeout", 7))
-		set_reason(smp, "hung: killed after %.1f s (%d x the plain run's median + %d s; "
-				"--timeout sets the limit)", o.timeout_s, PCOST_HANG_FACTOR,
+		set_reason(smp, "hung: killed after %.1f s (%d x the median of %s + %d s; --timeout "
+				"sets the limit)", o.timeout_s,
+			   first ? PCOST_HANG_FIRST_FACTOR : PCOST_HANG_FACTOR,
+			   first ? "the plain runs, on its first run" : "its own or the plain runs",
 			   PCOST_HANG_GRACE_S);
 	return rc;
 }

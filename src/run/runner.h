@@ -35,8 +35,10 @@ struct pcost_runner_opts {
 	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */
 	/*
 	 * Per run; the whole process group is killed after it.  0: a monitored
-	 * run is killed after PCOST_HANG_FACTOR x the median of its plain run +
-	 * PCOST_HANG_GRACE_S (a hung monitor), a plain run is never killed.
+	 * run is killed as hung after PCOST_HANG_FACTOR x the median of the slower
+	 * of its plain runs and its own runs + PCOST_HANG_GRACE_S (its first run:
+	 * PCOST_HANG_FIRST_FACTOR x the plain median + PCOST_HANG_GRACE_S); a plain
+	 * run is never killed.
 	 */
 	double timeout_s;
 	double ready_timeout_s;	/* attach monitors' readiness (default 10) */
@@ -62,6 +64,7 @@ struct pcost_runner_opts {
 
 #define PCOST_HANG_FACTOR 10
 #define PCOST_HANG_GRACE_S 10
+#define PCOST_HANG_FIRST_FACTOR 300
 
 /* What one configuration runs. */
 struct pcost_target {
