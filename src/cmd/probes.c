@@ -23,6 +23,7 @@
 #include "probes/arm.h"
 #include "probes/sdt.h"
 #include "report/report.h"
+#include "run/limits.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "workloads/stanford.h"
@@ -649,6 +650,25 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 	return rc;
 }
 
+/* A method asked for (--via) that arms none of the builds would measure nothing: exit 2. */
+static int check_every_method_built(const struct opts *o, const struct plan *pl)
+{
+	for (size_t i = 0; o->via && i < pl->nmethods; i++) {
+		bool built = false;
+
+		for (size_t j = 0; j < pl->nbuilt; j++)
+			built |= pl->built[j].m == pl->methods[i];
+		if (!built)
+			return usage_error(
+			    "--via %s arms none of --variants %s: %s", pl->methods[i]->name,
+			    o->variants ? o->variants : "(the default builds)",
+			    pl->methods[i] == &pcost_probe_lttng
+				? "it arms the lttng build only; add lttng to --variants"
+				: "add a build with probes (not none or lttng) to --variants");
+	}
+	return 0;
+}
+
 /* The built-in workload's configurations: site x variant x threads x method x scale. */
 static int plan_builtin(const struct opts *o, struct pcost_runner *r, struct plan *pl,
 			struct pcost_session *s, const struct pcost_sdt_list *l, const char *path)
@@ -690,7 +710,7 @@ static int plan_builtin(const struct opts *o, struct pcost_runner *r, struct pla
 					rc = add_group(o, r, pl, s, path, &g);
 			}
 	free(sites);
-	return rc;
+	return rc ? rc : check_every_method_built(o, pl);
 }
 
 /* A user's command and probe: every method once, hits checked against --hits. */
@@ -912,6 +932,13 @@ static int check_combination(const struct opts *o)
 		return usage_error("a command after '--' needs --binary and --probe");
 	} else if (o->have_hits) {
 		return usage_error("--hits goes with --binary (stanford knows its hits)");
+	}
+	for (size_t i = 0; i < o->nthreads; i++) {
+		uint64_t mask = 0;
+
+		if ((!o->cpu || !pcost_parse_cpulist(o->cpu, &mask)) &&
+		    pcost_threads_check(o->threads[i], mask))
+			return PCOST_EXIT_USAGE;
 	}
 	return 0;
 }

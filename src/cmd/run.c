@@ -11,13 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "core/cleanup.h"
 #include "core/env.h"
-#include "report/format.h"
 #include "monitors/monitor.h"
+#include "report/format.h"
 #include "report/report.h"
+#include "run/limits.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "workloads/workload.h"
@@ -394,6 +395,9 @@ static int check_args(struct run_args *a)
 	if (a->command && a->nscales && !command_has_n(a))
 		return usage_error("--scale with a command needs {n} in it, replaced by the event "
 				   "count at each scale (e.g. -- ./bench --iterations {n})");
+	for (size_t i = 0; i < a->nthreads; i++)
+		if (pcost_threads_check(a->threads[i], a->ro.cpu_mask))
+			return PCOST_EXIT_USAGE;
 	if (a->command && (a->nthreads || a->placement[0] || a->placement[1]))
 		return usage_error("--threads and --placement need built-in workloads (-w): "
 				   "probecost cannot change your command's threads or CPU");
