@@ -287,12 +287,19 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 		       size_t errlen)
 {
 	struct pcost_db *db = xcalloc(1, sizeof(*db));
+	struct stat st;
 	int flags, rc, fd;
 
 	*out = NULL;
 	db->ops = &pcost_sqlite_ops;
 	db->copy_undo = -1;
 	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = -EISDIR;
+		snprintf(db->err, sizeof(db->err), "'%s' is a directory: give --db a store file in it",
+			 path);
+		goto fail;
+	}
 	if (mode == PCOST_DB_WRITE) {
 		if ((rc = make_parents(path))) {
 			snprintf(db->err, sizeof(db->err), "could not create the directory of '%s': %s",
