@@ -281,9 +281,26 @@ static bool lines_match(const struct pcost_proc *p, regex_t *re)
 	return false;
 }
 
+/* CPU time process pid (all its threads) has used, in clock ticks; 0 when gone. */
+static unsigned long long proc_cpu_ticks(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long u = 0, s = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+		return 0;
+	/* After "pid (comm)": utime and stime are fields 14 and 15. */
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &u, &s) != 2)
+		return 0;
+	return u + s;
+}
+
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns)
 {
-	pcost_ns deadline = pcost_now_ns() + timeout_ns;
+	const pcost_ns second = 1000ULL * 1000 * 1000;
+	pcost_ns deadline = pcost_now_ns() + timeout_ns, cap = deadline + 9 * timeout_ns;
+	unsigned long long cpu = proc_cpu_ticks(p->pid);
 	regex_t re;
 	int rc = -ETIMEDOUT;
 
@@ -310,8 +327,16 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 			rc = -EPIPE;
 			break;
 		}
-		if (now >= deadline)
-			break;
+		if (now >= deadline) {
+			/* Still working (it used CPU since the last look): another second, up to
+			 * 10 x the timeout; neither ready nor working: it is stuck. */
+			unsigned long long c = proc_cpu_ticks(p->pid);
+
+			if (c <= cpu || now >= cap)
+				break;
+			cpu = c;
+			deadline = now + second < cap ? now + second : cap;
+		}
 		r = proc_pump(p, (int)((deadline - now) / 1000000 + 1));
 		if (r < 0) {
 			rc = r == -1 ? -errno : r;

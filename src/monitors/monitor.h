@@ -154,6 +154,8 @@ int pcost_proc_start(struct pcost_proc *p, char *const argv[]);
 /*
  * Read its output until a line matches the extended regex (NULL: return at
  * once) or timeout: 0, -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C).
+ * Past timeout, while it keeps using CPU (bpftrace compiling on a loaded
+ * machine), a second more each time, up to 10 x timeout.
  */
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
 /* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
