@@ -25,8 +25,14 @@
 #include "monitors/table.h"
 #include "monitors/tracepoint_reader.h"
 
-/* Per CPU, in the private instance: room for ~80k syscalls while the reader catches up. */
-#define TP_BUFFER_KB 8192
+/*
+ * The private instance's buffer, per CPU: room while the reader catches up (a
+ * syscall is ~100 bytes, enter and exit): 32 MiB on a few CPUs, down to 8 MiB
+ * (~80k syscalls) where 256 MiB in all would allow less.
+ */
+#define TP_BUFFER_TOTAL_KB (256 * 1024)
+#define TP_BUFFER_MIN_KB (8 * 1024)
+#define TP_BUFFER_MAX_KB (32 * 1024)
 
 struct tp_monitor {
 	struct pcost_monitor m;
@@ -60,6 +66,7 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
 	char name[64], *dir;
+	long ncpu, kb;
 	int rc;
 
 	if (t->ti)
@@ -85,7 +92,10 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	pcost_journal_add("instance", t->inst, NULL);
 	/* The thread group of each thread, to count the workload's own events (saved_tgids). */
 	tracefs_option_enable(t->ti, TRACEFS_OPTION_RECORD_TGID);
-	tracefs_instance_set_buffer_size(t->ti, TP_BUFFER_KB, -1);
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	kb = TP_BUFFER_TOTAL_KB / (ncpu > 0 ? ncpu : 1);
+	kb = kb < TP_BUFFER_MIN_KB ? TP_BUFFER_MIN_KB : kb > TP_BUFFER_MAX_KB ? TP_BUFFER_MAX_KB : kb;
+	tracefs_instance_set_buffer_size(t->ti, (size_t)kb, -1);
 	if (access(t->enable, W_OK) != 0) {
 		snprintf(err, len, "%s is missing: this kernel has no raw_syscalls tracepoints",
 			 t->enable);
