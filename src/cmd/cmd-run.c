@@ -11,13 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd-measure-opts.h"
 #include "cmd/cmd-options.h"
+#include "core/cleanup.h"
 #include "core/env.h"
-#include "core/proc.h"
 #include "core/format.h"
+#include "core/proc.h"
 #include "monitors/monitor.h"
 #include "report/report.h"
 #include "run/runner.h"
@@ -293,6 +293,8 @@ static int check_args(struct run_args *a)
 	if (a->command && a->nscales && !command_has_n(a))
 		return usage_error("--scale with a command needs {n} in it, replaced by the event "
 				   "count at each scale (e.g. -- ./bench --iterations {n})");
+	if (pcost_measure_opts_check(&a->m))
+		return PCOST_EXIT_USAGE;
 	if (a->command && (a->m.nthreads || a->placement[0] || a->placement[1]))
 		return usage_error("--threads and --placement need built-in workloads (-w): "
 				   "probecost cannot change your command's threads or CPU");
