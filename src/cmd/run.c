@@ -14,6 +14,7 @@
 #include "core/cleanup.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/run_count.h"
 #include "core/env.h"
 #include "report/format.h"
 #include "monitors/monitor.h"
@@ -66,6 +67,11 @@ static const char usage_text[] =
 	"                            $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"      --no-store            do not store the session\n"
 	"      --default-study       the default study (what 'probecost run' alone does)\n"
+	"      --count               run COMMAND once, untimed, and print what it did that\n"
+	"                            monitors pay for (syscalls in total and by number, context\n"
+	"                            switches, page faults, tasks, execs, SDT probe hits) and the\n"
+	"                            counter of each; takes --cpu, --timeout and --format\n"
+	"                            (text, json, csv); COMMAND's stdout goes to /dev/null\n"
 	"\n"
 	"  -m none alone measures the baseline alone, as no -m does.\n"
 	"\n"
@@ -76,7 +82,7 @@ static const char usage_text[] =
 enum {
 	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_WARMUP, OPT_MIN_RUNS, OPT_MAX_RUNS,
 	OPT_PRECISION, OPT_MAX_TIME, OPT_SCALE, OPT_CPU, OPT_TIMEOUT, OPT_READY_TIMEOUT, OPT_SEED,
-	OPT_FORMAT, OPT_DB, OPT_NO_STORE, OPT_DEFAULT, OPT_HELP, OPT_THREADS, OPT_PLACEMENT,
+	OPT_FORMAT, OPT_DB, OPT_NO_STORE, OPT_DEFAULT, OPT_HELP, OPT_THREADS, OPT_PLACEMENT, OPT_COUNT,
 };
 
 static const struct option longopts[] = {
@@ -103,6 +109,7 @@ static const struct option longopts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "no-store", no_argument, NULL, OPT_NO_STORE },
 	{ "default-study", no_argument, NULL, OPT_DEFAULT },
+	{ "count", no_argument, NULL, OPT_COUNT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -121,6 +128,7 @@ struct run_args {
 	bool placement[2];	/* --placement: [0] same, [1] split */
 	uint64_t split_mask;	/* the monitor's CPU when split */
 	bool no_store, default_study, seed_given;
+	bool count;		/* --count: one counting run of the command (cmd/run_count.h) */
 	enum pcost_format format;
 	char **command;
 	int ncommand;
@@ -371,6 +379,9 @@ static int one_option(struct run_args *a, int c, char **argv)
 	case OPT_DEFAULT:
 		a->default_study = true;
 		break;
+	case OPT_COUNT:
+		a->count = true;
+		break;
 	case OPT_HELP:
 		fputs(usage_text, stdout);
 		return -1;
@@ -388,6 +399,10 @@ static int check_args(struct run_args *a)
 {
 	if (a->command && a->nworkloads)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
+	if (a->count && (!a->command || a->nworkloads || a->nmonitors || a->attach || a->nscales ||
+			 a->events >= 0 || a->default_study))
+		return usage_error("--count counts one run of your command: give it '-- COMMAND' "
+				   "and no -w, -m, --attach, --scale, --events or --default-study");
 	if (a->command && (a->nscales || command_has_n(a)) && a->events < 0)
 		return usage_error("--scale and {n} need --events N: the events one run of your "
 				   "command makes at scale 1");
@@ -824,6 +839,8 @@ int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (a.count)
+		return pcost_run_count(a.command, a.ro.cpu_mask, a.ro.timeout_s, a.format);
 	apply_defaults(&a);
 	if ((rc = create_monitors(&a, mons, &nmons)))
 		goto out_mons;
