@@ -46,27 +46,33 @@ int pcost_evc_bpf_read(struct pcost_evc_bpf *b, struct pcost_evcount *c);
 void pcost_evc_bpf_close(struct pcost_evc_bpf *b);
 
 /*
- * SDT hits (evcount_sdt.c): each probe site of the main executable is a uprobe
- * event in tracefs (group pcost_PID_count, with the semaphore's offset), and
- * each event one perf_event tracepoint counter on the child: inherited by
- * every task it creates, enabled at its exec.  (A perf uprobe-PMU event
- * cannot be inherited: the kernel reads its path from the user memory of the
- * task that forks, and the fork fails with EFAULT.)
+ * SDT hits (evcount_sdt.c): each probe of the main executable is a uprobe
+ * event in tracefs (group pcost_PID_count; a probe with several sites is one
+ * event with its sites appended, each with its semaphore's offset), and each
+ * event one perf_event tracepoint counter on the child: inherited by every
+ * task it creates, enabled at its exec.  (A perf uprobe-PMU event cannot be
+ * inherited: the kernel reads its path from the user memory of the task that
+ * forks, and the fork fails with EFAULT.)
  */
 struct pcost_evc_sdt_site {
 	uint64_t pc_offset, sem_offset; /* file offsets (sem 0: no semaphore) */
-	size_t probe;			/* its probe's index in c->probes */
-	char event[64];			/* the tracefs event name in the group */
-	char del[128];			/* "-:GROUP/EVENT\n", the line that removes it */
-	volatile bool defined;		/* written to uprobe_events (undo removes it) */
-	bool journaled;			/* written down in the journal */
-	int fd;				/* the counter, -1 when closed */
+	size_t probe;			/* its probe's index in c->probes and events */
+};
+
+/* The tracefs event of one probe, and its counter. */
+struct pcost_evc_sdt_event {
+	char name[64];	       /* the event's name in the group */
+	char del[128];	       /* "-:GROUP/EVENT\n", the line that removes it */
+	volatile bool defined; /* a site written to uprobe_events (undo removes it) */
+	bool journaled;	       /* written down in the journal */
+	int fd;		       /* the counter, -1 when closed */
 };
 
 struct pcost_evc_sdt {
 	char group[32];
-	size_t nsites;
+	size_t nsites, nevents;
 	struct pcost_evc_sdt_site *sites;
+	struct pcost_evc_sdt_event *events; /* one per probe, as c->probes */
 };
 
 /* Read exe's probes into c->probes; 0 when there are some to count, else why. */

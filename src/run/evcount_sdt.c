@@ -42,10 +42,10 @@ static size_t probe_index(struct pcost_evcount *c, const struct pcost_sdt_probe 
 	return c->nprobes++;
 }
 
-/* "s12_towers": the site's number and its probe's name, as a tracefs event name. */
+/* "p12_towers": the probe's number and name, as a tracefs event name. */
 static void event_name(char *buf, size_t len, size_t i, const char *probe)
 {
-	int n = snprintf(buf, len, "s%zu_%.40s", i, probe);
+	int n = snprintf(buf, len, "p%zu_%.40s", i, probe);
 
 	for (int k = 0; k < n && (size_t)k < len; k++)
 		if (!(buf[k] == '_' || (buf[k] >= 'a' && buf[k] <= 'z') ||
@@ -91,13 +91,19 @@ int pcost_evc_sdt_prepare(struct pcost_evc_sdt *s, struct pcost_evcount *c)
 	for (size_t i = 0; i < l.n; i++) {
 		struct pcost_evc_sdt_site *site = &s->sites[i];
 
-		site->fd = -1;
 		site->pc_offset = l.probes[i].pc_offset;
 		site->sem_offset = l.probes[i].sem_offset;
 		site->probe = probe_index(c, &l.probes[i]);
 		c->probes[site->probe].nsites++;
-		event_name(site->event, sizeof(site->event), i, l.probes[i].name);
-		snprintf(site->del, sizeof(site->del), "-:%s/%s\n", s->group, site->event);
+	}
+	s->nevents = c->nprobes;
+	s->events = xcalloc(c->nprobes, sizeof(*s->events));
+	for (size_t p = 0; p < c->nprobes; p++) {
+		struct pcost_evc_sdt_event *ev = &s->events[p];
+
+		ev->fd = -1;
+		event_name(ev->name, sizeof(ev->name), p, c->probes[p].name);
+		snprintf(ev->del, sizeof(ev->del), "-:%s/%s\n", s->group, ev->name);
 	}
 	pcost_sdt_list_release(&l);
 	return 0;
@@ -118,33 +124,45 @@ static int write_str(const char *path, const char *str, int flags)
 	return -e;
 }
 
-/* Define site i's uprobe event and open its counter on pid; 0 or -errno and why. */
-static int arm_site(struct pcost_evc_sdt *s, size_t i, const struct pcost_evcount *c, pid_t pid,
-		    char *why, size_t len)
+/* Define site i as (a probe point of) its probe's uprobe event; 0 or -errno and why. */
+static int define_site(struct pcost_evc_sdt *s, size_t i, const struct pcost_evcount *c, char *why,
+		       size_t len)
 {
-	struct pcost_evc_sdt_site *site = &s->sites[i];
-	char line[PATH_MAX + 256], name[128], path[PATH_MAX], buf[32];
-	struct perf_event_attr attr;
-	uint64_t id;
+	const struct pcost_evc_sdt_site *site = &s->sites[i];
+	struct pcost_evc_sdt_event *ev = &s->events[site->probe];
+	char line[PATH_MAX + 256], name[128];
 	int rc;
 
-	snprintf(name, sizeof(name), "%s/%s", s->group, site->event);
+	snprintf(name, sizeof(name), "%s/%s", s->group, ev->name);
 	if (site->sem_offset)
 		snprintf(line, sizeof(line), "p:%s %s:0x%llx(0x%llx)\n", name, c->exe,
 			 (unsigned long long)site->pc_offset, (unsigned long long)site->sem_offset);
 	else
 		snprintf(line, sizeof(line), "p:%s %s:0x%llx\n", name, c->exe,
 			 (unsigned long long)site->pc_offset);
-	pcost_journal_uprobe(PCOST_TRACEFS, name, c->exe, true);
-	site->journaled = true;
-	site->defined = true; /* a failed write defines nothing: removing it then is harmless */
-	if ((rc = write_str(UPROBE_EVENTS, line, O_APPEND)) < 0) {
-		site->defined = false;
+	if (!ev->journaled)
+		pcost_journal_uprobe(PCOST_TRACEFS, name, c->exe, true);
+	ev->journaled = true;
+	rc = write_str(UPROBE_EVENTS, line, O_APPEND);
+	/* A second site of the same event is appended to it (Linux 5.7+). */
+	if (rc == 0)
+		ev->defined = true;
+	else
 		snprintf(why, len, "could not define the uprobe event %s: %s (see %s/error_log)",
 			 name, strerror(-rc), PCOST_TRACEFS);
-		return rc;
-	}
-	snprintf(path, sizeof(path), PCOST_TRACEFS "/events/%s/id", name);
+	return rc;
+}
+
+/* Open the counter of probe p's event on pid; 0 or -errno and why. */
+static int count_event(struct pcost_evc_sdt *s, size_t p, pid_t pid, char *why, size_t len)
+{
+	struct pcost_evc_sdt_event *ev = &s->events[p];
+	char path[PATH_MAX], buf[32];
+	struct perf_event_attr attr;
+	uint64_t id;
+	int rc;
+
+	snprintf(path, sizeof(path), PCOST_TRACEFS "/events/%s/%s/id", s->group, ev->name);
 	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 ||
 	    pcost_parse_u64(buf, 0, UINT32_MAX, &id) < 0) {
 		snprintf(why, len, "could not read %s", path);
@@ -157,10 +175,11 @@ static int arm_site(struct pcost_evc_sdt *s, size_t i, const struct pcost_evcoun
 	attr.disabled = 1;
 	attr.enable_on_exec = 1;
 	attr.inherit = 1;
-	site->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (site->fd < 0) {
+	ev->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (ev->fd < 0) {
 		rc = -errno;
-		snprintf(why, len, "could not count %s: perf_event_open: %s", name, strerror(-rc));
+		snprintf(why, len, "could not count %s/%s: perf_event_open: %s", s->group, ev->name,
+			 strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -169,38 +188,36 @@ static int arm_site(struct pcost_evc_sdt *s, size_t i, const struct pcost_evcoun
 int pcost_evc_sdt_open(struct pcost_evc_sdt *s, struct pcost_evcount *c, pid_t pid)
 {
 	char why[256];
-	int rc;
+	int rc = 0;
 
 	if (!pcost_tracefs_usable("uprobe_events", true, why, sizeof(why))) {
 		snprintf(c->probes_why, sizeof(c->probes_why), "%s", why);
 		return -EACCES;
 	}
-	for (size_t i = 0; i < s->nsites; i++) {
-		if ((rc = arm_site(s, i, c, pid, why, sizeof(why))) < 0) {
-			snprintf(c->probes_why, sizeof(c->probes_why), "%s", why);
-			pcost_evc_sdt_close(s);
-			return rc;
-		}
+	for (size_t i = 0; i < s->nsites && !rc; i++)
+		rc = define_site(s, i, c, why, sizeof(why));
+	for (size_t p = 0; p < s->nevents && !rc; p++)
+		rc = count_event(s, p, pid, why, sizeof(why));
+	if (rc) {
+		snprintf(c->probes_why, sizeof(c->probes_why), "%s", why);
+		pcost_evc_sdt_close(s);
 	}
-	return 0;
+	return rc;
 }
 
 void pcost_evc_sdt_read(struct pcost_evc_sdt *s, struct pcost_evcount *c)
 {
 	bool ok = true;
 
-	for (size_t p = 0; p < c->nprobes; p++)
-		c->probes[p].hits = 0;
-	for (size_t i = 0; i < s->nsites; i++) {
-		struct pcost_evc_probe *p = &c->probes[s->sites[i].probe];
+	for (size_t p = 0; p < c->nprobes && p < s->nevents; p++) {
 		uint64_t v;
 
-		if (s->sites[i].fd < 0 ||
-		    read(s->sites[i].fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
-			p->hits = -1;
+		if (s->events[p].fd < 0 ||
+		    read(s->events[p].fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+			c->probes[p].hits = -1;
 			ok = false;
-		} else if (p->hits >= 0) {
-			p->hits += (int64_t)v;
+		} else {
+			c->probes[p].hits = (int64_t)v;
 		}
 	}
 	if (!ok)
@@ -212,15 +229,15 @@ void pcost_evc_sdt_read(struct pcost_evc_sdt *s, struct pcost_evcount *c)
 void pcost_evc_sdt_close(struct pcost_evc_sdt *s)
 {
 	/* Counters first: an event with an open counter cannot be removed (EBUSY). */
-	for (size_t i = 0; s->sites && i < s->nsites; i++) {
-		if (s->sites[i].fd >= 0)
-			close(s->sites[i].fd);
-		s->sites[i].fd = -1;
+	for (size_t p = 0; s->events && p < s->nevents; p++) {
+		if (s->events[p].fd >= 0)
+			close(s->events[p].fd);
+		s->events[p].fd = -1;
 	}
-	for (size_t i = 0; s->sites && i < s->nsites; i++) {
-		if (s->sites[i].defined)
-			write_str(UPROBE_EVENTS, s->sites[i].del, O_APPEND);
-		s->sites[i].defined = false;
+	for (size_t p = 0; s->events && p < s->nevents; p++) {
+		if (s->events[p].defined)
+			write_str(UPROBE_EVENTS, s->events[p].del, O_APPEND);
+		s->events[p].defined = false;
 	}
 }
 
@@ -229,13 +246,15 @@ void pcost_evc_sdt_free(struct pcost_evc_sdt *s)
 	char name[128];
 
 	pcost_evc_sdt_close(s);
-	for (size_t i = 0; s->sites && i < s->nsites; i++) {
-		if (!s->sites[i].journaled)
+	for (size_t p = 0; s->events && p < s->nevents; p++) {
+		if (!s->events[p].journaled)
 			continue;
-		snprintf(name, sizeof(name), "%s/%s", s->group, s->sites[i].event);
+		snprintf(name, sizeof(name), "%s/%s", s->group, s->events[p].name);
 		pcost_journal_uprobe(PCOST_TRACEFS, name, NULL, false);
 	}
 	free(s->sites);
+	free(s->events);
 	s->sites = NULL;
-	s->nsites = 0;
+	s->events = NULL;
+	s->nsites = s->nevents = 0;
 }
