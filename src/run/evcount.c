@@ -41,24 +41,50 @@ static const struct evc_counter {
 	const char *system, *event; /* tracepoint */
 	const char *filter;	    /* tracepoint filter, or NULL */
 	const char *source;
+	const char *source_user; /* the same counting user-mode events only (paranoid 2) */
 } counters[] = {
-    {PCOST_EVC_SYSCALLS, PERF_TYPE_TRACEPOINT, 0, "raw_syscalls", "sys_enter", NULL,
-     "perf_event tracepoint raw_syscalls:sys_enter"},
-    {PCOST_EVC_CSWITCHES, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, NULL, NULL, NULL,
-     "perf_event software context-switches"},
-    {PCOST_EVC_MINOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, NULL, NULL, NULL,
-     "perf_event software page-faults-min"},
-    {PCOST_EVC_MAJOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, NULL, NULL, NULL,
-     "perf_event software page-faults-maj"},
-    {PCOST_EVC_TASKS, PERF_TYPE_TRACEPOINT, 0, "sched", "sched_process_fork", NULL,
-     "perf_event tracepoint sched:sched_process_fork"},
+    {.kind = PCOST_EVC_SYSCALLS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "raw_syscalls",
+     .event = "sys_enter",
+     .source = "perf_event tracepoint raw_syscalls:sys_enter"},
+    {.kind = PCOST_EVC_CSWITCHES,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+     .source = "perf_event software context-switches"},
+    {.kind = PCOST_EVC_MINOR_FAULTS,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_PAGE_FAULTS_MIN,
+     .source = "perf_event software page-faults-min",
+     .source_user = "perf_event software page-faults-min:u (user mode only: "
+		    "kernel.perf_event_paranoid 2)"},
+    {.kind = PCOST_EVC_MAJOR_FAULTS,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+     .source = "perf_event software page-faults-maj",
+     .source_user = "perf_event software page-faults-maj:u (user mode only: "
+		    "kernel.perf_event_paranoid 2)"},
+    {.kind = PCOST_EVC_TASKS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "sched",
+     .event = "sched_process_fork",
+     .source = "perf_event tracepoint sched:sched_process_fork"},
     /* CLONE_THREAD is 0x10000 (linux/sched.h); the filter language takes decimals. */
-    {PCOST_EVC_THREADS, PERF_TYPE_TRACEPOINT, 0, "task", "task_newtask", "clone_flags & 65536",
-     "perf_event tracepoint task:task_newtask if clone_flags & CLONE_THREAD"},
-    {PCOST_EVC_EXECS, PERF_TYPE_TRACEPOINT, 0, "sched", "sched_process_exec", NULL,
-     "perf_event tracepoint sched:sched_process_exec"},
-    {PCOST_EVC_TASK_CLOCK, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, NULL, NULL, NULL,
-     "perf_event software task-clock"},
+    {.kind = PCOST_EVC_THREADS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "task",
+     .event = "task_newtask",
+     .filter = "clone_flags & 65536",
+     .source = "perf_event tracepoint task:task_newtask if clone_flags & CLONE_THREAD"},
+    {.kind = PCOST_EVC_EXECS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "sched",
+     .event = "sched_process_exec",
+     .source = "perf_event tracepoint sched:sched_process_exec"},
+    {.kind = PCOST_EVC_TASK_CLOCK,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_TASK_CLOCK,
+     .source = "perf_event software task-clock"},
 };
 #define NCOUNTERS ARRAY_SIZE(counters)
 
@@ -66,8 +92,8 @@ static const char rusage_source[] = "wait4 rusage (the command and the children 
 static const char by_nr_source[] =
     "BPF on raw_syscalls:sys_enter, following the tree through sched_process_fork/exit";
 static const char probes_source[] =
-    "perf_event uprobe per site, counting, inherited, enabled at exec, semaphores by "
-    "ref_ctr_offset";
+    "a tracefs uprobe event per probe (semaphores by ref_ctr_offset), counted by perf_event, "
+    "inherited, enabled at exec";
 
 /* Everything armed for one run, closed by undo() on every exit path. */
 struct evc_state {
@@ -227,6 +253,16 @@ static void open_counters(struct evc_state *st, struct tep_handle *tep, const ch
 		attr.inherit = 1;
 		st->fds[i] =
 		    (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (st->fds[i] < 0 && (errno == EACCES || errno == EPERM) &&
+		    (k->kind == PCOST_EVC_MINOR_FAULTS || k->kind == PCOST_EVC_MAJOR_FAULTS)) {
+			/* kernel.perf_event_paranoid 2: user-space events only.  Faults
+			 * taken in user mode still count (not those of the kernel touching
+			 * user memory: the source says so); switches and task-clock would
+			 * lose all their kernel part: n/a. */
+			attr.exclude_kernel = attr.exclude_hv = 1;
+			st->fds[i] = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
+						  PERF_FLAG_FD_CLOEXEC);
+		}
 		if (st->fds[i] >= 0 && k->filter &&
 		    ioctl(st->fds[i], PERF_EVENT_IOC_SET_FILTER, k->filter) < 0) {
 			e = errno;
@@ -238,12 +274,12 @@ static void open_counters(struct evc_state *st, struct tep_handle *tep, const ch
 			e = errno;
 			snprintf(why, sizeof(why), "perf_event_open: %s%s", strerror(e),
 				 e == EACCES || e == EPERM
-				     ? " (run as root or set kernel.perf_event_paranoid <= 2)"
+				     ? " (run as root or set kernel.perf_event_paranoid <= 1)"
 				     : "");
 			not_counted(c, k->kind, why);
 			continue;
 		}
-		c->source[k->kind] = k->source;
+		c->source[k->kind] = attr.exclude_kernel ? k->source_user : k->source;
 	}
 }
 
