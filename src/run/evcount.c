@@ -613,13 +613,18 @@ static void wait_blocked(pid_t pid)
 {
 	char path[64], buf[256];
 	pcost_ns end = pcost_now_ns() + 5000000000ULL;
+	pid_t ppid, pgrp;
+	char state;
 
 	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
-	while (pcost_now_ns() < end) {
+	while (pcost_now_ns() < end && !pcost_interrupted) {
 		long nr;
 
 		if (pcost_read_file(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%ld", &nr) == 1 &&
 		    nr == SYS_read)
+			return;
+		/* Gone before its read (it could not pin itself): the release says why. */
+		if (proc_ids(pid, &state, &ppid, &pgrp) < 0 || state == 'Z')
 			return;
 		usleep(100);
 	}
