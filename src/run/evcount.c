@@ -90,7 +90,7 @@ static const struct evc_counter {
 
 static const char rusage_source[] = "wait4 rusage (the command and the children it reaped)";
 static const char by_nr_source[] =
-    "BPF on raw_syscalls:sys_enter, following the tree through sched_process_fork/exit";
+    "BPF on the raw tracepoint sys_enter, following the tree through sched_process_fork/exit";
 static const char probes_source[] =
     "a tracefs uprobe event per probe (semaphores by ref_ctr_offset), counted by perf_event, "
     "inherited, enabled at exec";

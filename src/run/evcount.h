@@ -16,10 +16,10 @@
  *   task_clock_ns            perf_event software task-clock
  *     (each counting only, on the child, inherited by every task it creates)
  *   voluntary/involuntary    wait4 rusage of the command (the tasks it reaped)
- *   syscalls by number       BPF programs on raw_syscalls:sys_enter and
+ *   syscalls by number       BPF programs on the raw tracepoint sys_enter and
  *                            sched:sched_process_fork/exit (evcount_bpf.c)
- *   SDT hits per probe       counting uprobe events, one per site, inherited,
- *                            semaphores through ref_ctr_offset
+ *   SDT hits per probe       a tracefs uprobe event per probe (semaphores through
+ *                            ref_ctr_offset), each counted as above (evcount_sdt.c)
  *
  * How it runs: the command is forked and waits on a pipe (stdin /dev/null,
  * stdout and stderr where the options say, pinned when asked, its own process

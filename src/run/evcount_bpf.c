@@ -8,13 +8,17 @@
  * options/event-fork does.  sys_enter counts a member's syscall in a per-CPU
  * array indexed by its number.
  *
+ * sys_enter is a raw tracepoint program (no record is built for it), the two
+ * others tracepoint programs (the child's pid is a field of the record).
+ *
  * Why not the others: this kernel (6.18 here) lacks CONFIG_HIST_TRIGGERS, so a
- * tracefs hist trigger is not there; a perf counter on each of the ~360
- * syscalls:sys_enter_* tracepoints, inherited, made `probecost workload spawn
- * loops=2000` take 6.7 s longer and `pipe loops=20000` 15 s longer under perf
- * stat (each fork copies every event, each switch moves them).  These
- * programs cost every task of the machine one hash lookup per syscall while
- * they are attached, and nothing at forks or switches.
+ * tracefs hist trigger is not there; inherited perf counters on each of the 360
+ * syscalls:sys_enter_* tracepoints (perf stat -e 'syscalls:sys_enter_*') took
+ * 15-22 s where raw_syscalls:sys_enter alone took 0.16-1.25 s, on `probecost
+ * workload` spawn loops=2000, pipe loops=20000 and syscall loops=1000000: 15 s
+ * to set up and tear down 360 events, and spawn 6.5 s more again (each fork
+ * copies every event).  These programs cost every task of the machine one hash
+ * lookup per syscall while they are attached, and nothing at forks or switches.
  */
 #include "run/evcount_internal.h"
 
@@ -86,14 +90,15 @@ static int map_create(enum bpf_map_type type, unsigned key, unsigned value, unsi
 	    JMP_IMM(BPF_JEQ, R0, 0, 3), LDX(BPF_DW, R1, R0, 0), ADD64_IMM(R1, 1),                  \
 	    STX(BPF_DW, R0, R1, 0)
 
-static int prog_load(const struct bpf_insn *insns, size_t n, char *why, size_t len)
+static int prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, size_t n, char *why,
+		     size_t len)
 {
 	static char log[8192];
 	union bpf_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	a.prog_type = type;
 	a.insns = (uint64_t)(uintptr_t)insns;
 	a.insn_cnt = (uint32_t)n;
 	a.license = (uint64_t)(uintptr_t) "Dual MIT/GPL";
@@ -113,6 +118,25 @@ static int prog_load(const struct bpf_insn *insns, size_t n, char *why, size_t l
 		}
 		snprintf(why, len, "could not load the BPF counter: %s%s%s", strerror(e),
 			 last ? ": " : "", last ? last + 1 : "");
+		errno = e;
+	}
+	return fd;
+}
+
+/* Attach a raw tracepoint program to the tracepoint name: its fd. */
+static int attach_raw(int prog, const char *name, char *why, size_t len)
+{
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.raw_tracepoint.name = (uint64_t)(uintptr_t)name;
+	a.raw_tracepoint.prog_fd = (uint32_t)prog;
+	fd = (int)sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &a);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(why, len, "could not attach the BPF counter to %s: %s", name, strerror(e));
 		errno = e;
 	}
 	return fd;
@@ -165,7 +189,6 @@ static bool in_init_pid_ns(void)
 
 int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *why, size_t len)
 {
-	int id_off = pcost_evc_tp_field(tep, "raw_syscalls", "sys_enter", "id");
 	int child_off = pcost_evc_tp_field(tep, "sched", "sched_process_fork", "child_pid");
 	int ids[PCOST_EVC_BPF_PROGS] = {
 	    pcost_evc_tp_id(tep, "raw_syscalls", "sys_enter"),
@@ -182,10 +205,10 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 			 "would see other task ids than it follows");
 		return -ENOTSUP;
 	}
-	if (id_off < 0 || child_off < 0 || ids[0] < 0 || ids[1] < 0 || ids[2] < 0) {
+	if (child_off < 0 || ids[1] < 0 || ids[2] < 0) {
 		snprintf(why, len,
-			 "the tracepoints raw_syscalls:sys_enter and sched:sched_process_"
-			 "fork/exit are not readable in tracefs (run as root)");
+			 "the tracepoints sched:sched_process_fork/exit are not readable in "
+			 "tracefs (run as root)");
 		return -ENOENT;
 	}
 	b->pids_fd = map_create(BPF_MAP_TYPE_HASH, 4, 4, MAX_TASKS);
@@ -200,12 +223,16 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 	}
 	{
 		const int pids = b->pids_fd, counts = b->counts_fd;
-		/* raw_syscalls:sys_enter: a member's syscall, counted by number. */
+		/*
+		 * The raw tracepoint sys_enter (args: regs, id): a member's syscall, counted
+		 * by number.  Raw, so that every other task's syscall costs one lookup, not
+		 * the tracepoint's record as well.
+		 */
 		const struct bpf_insn enter[] = {
 		    MOV64_REG(R6, R1),
 		    LOOKUP_CURRENT(pids),
-		    JMP_IMM(BPF_JEQ, R0, 0, 13), /* to the end */
-		    LDX(BPF_DW, R1, R6, (short)id_off),
+		    JMP_IMM(BPF_JEQ, R0, 0, 13),       /* to the end */
+		    LDX(BPF_DW, R1, R6, 8),	       /* args[1]: the syscall's number */
 		    JMP_IMM(BPF_JLT, R1, NR_SLOTS, 1), /* unsigned: -1 lands in the last slot */
 		    MOV64_IMM(R1, SLOT_OTHER),
 		    STX(BPF_W, FP, R1, -8),
@@ -246,20 +273,26 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 		    EXIT(),
 		};
 		const struct {
+			enum bpf_prog_type type;
 			const struct bpf_insn *insns;
 			size_t n;
 		} progs[PCOST_EVC_BPF_PROGS] = {
-		    {enter, ARRAY_SIZE(enter)},
-		    {fork, ARRAY_SIZE(fork)},
-		    {exit_, ARRAY_SIZE(exit_)},
+		    {BPF_PROG_TYPE_RAW_TRACEPOINT, enter, ARRAY_SIZE(enter)},
+		    {BPF_PROG_TYPE_TRACEPOINT, fork, ARRAY_SIZE(fork)},
+		    {BPF_PROG_TYPE_TRACEPOINT, exit_, ARRAY_SIZE(exit_)},
 		};
 
 		/* Exit and fork first: the tree is tracked before anything is counted. */
 		for (int i = PCOST_EVC_BPF_PROGS - 1; i >= 0; i--) {
 			int e;
 
-			if ((b->prog_fd[i] = prog_load(progs[i].insns, progs[i].n, why, len)) < 0 ||
-			    (b->link_fd[i] = attach(b->prog_fd[i], ids[i], why, len)) < 0) {
+			b->prog_fd[i] =
+			    prog_load(progs[i].type, progs[i].insns, progs[i].n, why, len);
+			if (b->prog_fd[i] >= 0)
+				b->link_fd[i] =
+				    i ? attach(b->prog_fd[i], ids[i], why, len)
+				      : attach_raw(b->prog_fd[i], "sys_enter", why, len);
+			if (b->prog_fd[i] < 0 || b->link_fd[i] < 0) {
 				e = errno;
 				pcost_evc_bpf_close(b);
 				return -e;

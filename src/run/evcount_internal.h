@@ -26,7 +26,7 @@ int pcost_evc_tp_field(struct tep_handle *tep, const char *system, const char *e
 void pcost_evc_close_fds(int *fds, size_t n);
 
 /*
- * Syscalls by number (evcount_bpf.c): BPF programs on raw_syscalls:sys_enter,
+ * Syscalls by number (evcount_bpf.c): BPF programs on the raw tracepoint sys_enter,
  * sched:sched_process_fork and sched:sched_process_exit that follow the tasks
  * descended from the pids added, and count each one's syscalls by number.
  */
