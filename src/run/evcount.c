@@ -88,7 +88,8 @@ static const struct evc_counter {
 };
 #define NCOUNTERS ARRAY_SIZE(counters)
 
-static const char rusage_source[] = "wait4 rusage (the command and the children it reaped)";
+static const char rusage_source[] =
+    "wait4 rusage, less the switches before the release (the command and the children it reaped)";
 static const char by_nr_source[] =
     "BPF on the raw tracepoint sys_enter, following the tree through sched_process_fork/exit";
 static const char probes_source[] =
@@ -630,6 +631,25 @@ static void wait_blocked(pid_t pid)
 	}
 }
 
+/*
+ * The child's switches so far (it sleeps on the go pipe: they stay as they are
+ * until the release), subtracted from its rusage so that the rusage figures
+ * start where the counters do.
+ */
+static void switches_before(pid_t pid, long *vol, long *invol)
+{
+	char path[64], buf[4096], *p;
+
+	*vol = *invol = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0)
+		return;
+	if ((p = strstr(buf, "\nvoluntary_ctxt_switches:")))
+		*vol = strtol(p + 26, NULL, 10);
+	if ((p = strstr(buf, "\nnonvoluntary_ctxt_switches:")))
+		*invol = strtol(p + 29, NULL, 10);
+}
+
 /* Release the child; 0 when it exec'd, else -errno of its exec (or pinning: *stage). */
 static int release_child(int go[2], int ep[2], int *stage)
 {
@@ -660,6 +680,7 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	int go[2] = {-1, -1}, ep[2] = {-1, -1}, rc, reaper = 0, argc = 0, stage;
 	char tep_why[160] = "", jerr[256];
 	pid_t before[256], pid = -1;
+	long vol0 = 0, invol0 = 0;
 	size_t nbefore;
 	struct tep_handle *tep;
 	pcost_ns t0;
@@ -689,6 +710,7 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	open_counters(&st, tep, tep_why, pid, c);
 	open_extras(&st, tep, tep_why, pid, o, c);
 	enable_counters(&st);
+	switches_before(pid, &vol0, &invol0);
 	t0 = pcost_now_ns();
 	if ((rc = release_child(go, ep, &stage)) < 0) {
 		if (stage == STAGE_PIN)
@@ -701,6 +723,8 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 		goto out;
 	}
 	wait_child(pid, t0, o->timeout_s, c);
+	c->v[PCOST_EVC_CSW_VOLUNTARY] -= c->v[PCOST_EVC_CSW_VOLUNTARY] >= vol0 ? vol0 : 0;
+	c->v[PCOST_EVC_CSW_INVOLUNTARY] -= c->v[PCOST_EVC_CSW_INVOLUNTARY] >= invol0 ? invol0 : 0;
 	read_counters(&st, c);
 	read_extras(&st, c);
 	c->left_running = kill_leftovers(pid, before, nbefore);
