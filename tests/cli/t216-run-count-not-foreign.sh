@@ -19,7 +19,8 @@ for _ in $(seq 100); do
 done
 run_pc run --no-store --runs 1 --warmup 0 -w syscall:loops=1000
 is "$rc" 0 "a syscall run beside a counting run goes on (exit 0)"
-like "$err" "another probecost \(pid $pid\) is tracing at the same time" "... and warns, naming it"
+# (It names one probecost: on a shared machine another one may be tracing too.)
+like "$err" "another probecost \(pid [0-9]+\) is tracing at the same time" "... and warns"
 wait $pid
 is "$?" 0 "the counting run ends well too"
 done_testing
