@@ -67,11 +67,7 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
 
-		setpgid(0, 0);
-		pcost_child_die_with_parent(parent);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		pcost_child_setup(parent);
 		if (devnull >= 0)
 			dup2(devnull, 0);
 		dup2(fds[1], 1);
