@@ -101,7 +101,10 @@ void pcost_child_die_with_parent(pid_t parent)
 
 void pcost_child_setup(pid_t parent)
 {
-	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+	/* What probecost catches, and SIGPIPE, which it ignores: a program it starts gets
+	 * the default dispositions, as from a shell (an ignored signal stays ignored
+	 * across exec). */
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction dfl;
 
 	setpgid(0, 0);

@@ -344,8 +344,6 @@ static noreturn void child_main(const struct child_args *a)
 	int nul = open("/dev/null", O_RDWR | O_CLOEXEC), e;
 
 	pcost_child_setup(a->parent);
-	/* probecost ignores SIGPIPE; the command gets the default, as from a shell. */
-	signal(SIGPIPE, SIG_DFL);
 	onto(nul, 0, nul);
 	onto(a->out_fd, 1, nul);
 	onto(a->err_fd, 2, nul);
