@@ -22,6 +22,8 @@
 #include "core/env.h"
 #include "probes/arm.h"
 #include "probes/sdt.h"
+#include "probes/site_safety.h"
+#include "report/emit.h"
 #include "report/report.h"
 #include "run/runner.h"
 #include "store/store.h"
@@ -93,11 +95,87 @@ static int probe_file_error(const char *bin, int rc)
 	return usage_error("'%s': %s", bin, pcost_sdt_strerror(rc));
 }
 
+/* "true", "false" or NULL (unknown) for a fact. */
+static const char *fact_word(int v)
+{
+	return v > 0 ? "true" : v == 0 ? "false" : NULL;
+}
+
+static cJSON *fact_json(int v)
+{
+	return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v > 0);
+}
+
+/* "fft+0x159", or "-" when no function holds the site. */
+static const char *fact_where(const struct pcost_site_facts *sf, char *buf, size_t len)
+{
+	if (!sf->function[0])
+		return "-";
+	snprintf(buf, len, "%s+0x%llx", sf->function, (unsigned long long)sf->fn_offset);
+	return buf;
+}
+
+static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_facts *sf,
+		     enum pcost_format f, size_t i)
+{
+	unsigned long long pc = p->pc, po = p->pc_offset, sm = p->sem, so = p->sem_offset;
+	const char *enc = pcost_site_encoding_name(sf->encoding), *rz = fact_word(sf->red_zone_live),
+		   *op = fact_word(sf->optimizable);
+	char where[96];
+
+	fact_where(sf, where, sizeof(where));
+	if (f == PCOST_FMT_CSV) {
+		printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\",%s,%s,%s,%s,\"%s\"\n", p->provider,
+		       p->name, pc, po, sm, so, p->args, enc, rz ? rz : "", op ? op : "",
+		       sf->function[0] ? where : "", sf->why);
+	} else if (f == PCOST_FMT_TEXT) {
+		char smb[24] = "-", sob[24] = "-";
+
+		if (sm)
+			snprintf(smb, sizeof(smb), "0x%llx", sm);
+		if (so)
+			snprintf(sob, sizeof(sob), "0x%llx", so);
+		printf("%-24s %-14s 0x%-10llx 0x%-8llx %-12s %-10s %-8s %-8s %-11s %-28s %s\n",
+		       p->provider, p->name, pc, po, smb, sob, enc, rz ? rz : "n/a",
+		       op ? op : "n/a", where, p->args);
+	} else if (f == PCOST_FMT_MARKDOWN) {
+		printf("| %s | %s | 0x%llx | 0x%llx | 0x%llx | 0x%llx | `%s` | %s | %s | %s | %s |\n",
+		       p->provider, p->name, pc, po, sm, so, p->args, enc, rz ? rz : "n/a",
+		       op ? op : "n/a", where);
+	} else {
+		cJSON *o = cJSON_CreateObject();
+		char *txt;
+
+		cJSON_AddStringToObject(o, "provider", p->provider);
+		cJSON_AddStringToObject(o, "name", p->name);
+		cJSON_AddNumberToObject(o, "pc", (double)pc);
+		cJSON_AddNumberToObject(o, "pc_offset", (double)po);
+		cJSON_AddNumberToObject(o, "semaphore", (double)sm);
+		cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
+		cJSON_AddStringToObject(o, "args", p->args);
+		cJSON_AddStringToObject(o, "encoding", enc);
+		cJSON_AddItemToObject(o, "red_zone_live", fact_json(sf->red_zone_live));
+		cJSON_AddItemToObject(o, "optimizable", fact_json(sf->optimizable));
+		cJSON_AddItemToObject(o, "function", sf->function[0]
+						     ? cJSON_CreateString(sf->function)
+						     : cJSON_CreateNull());
+		pcost_json_count(o, "function_offset", (double)sf->fn_offset, sf->function[0]);
+		cJSON_AddStringToObject(o, "red_zone_why", sf->why);
+		txt = cJSON_PrintUnformatted(o);
+		printf("%s\n  %s", i ? "," : "", txt);
+		free(txt);
+		cJSON_Delete(o);
+	}
+}
+
 static int list_probes(const char *bin, enum pcost_format f)
 {
 	struct pcost_sdt_list l;
+	struct pcost_site_file *sf = NULL;
 	int rc = pcost_sdt_read(bin, &l);
 
+	if (!rc && l.n)
+		rc = pcost_site_file_open(bin, &sf);
 	if (rc) {
 		pcost_sdt_list_release(&l);
 		return probe_file_error(bin, rc);
@@ -107,54 +185,27 @@ static int list_probes(const char *bin, enum pcost_format f)
 		return usage_error("'%s' has no SDT notes (.note.stapsdt)", bin);
 	}
 	if (f == PCOST_FMT_CSV)
-		printf("provider,name,pc,pc_offset,semaphore,semaphore_offset,args\n");
+		printf("provider,name,pc,pc_offset,semaphore,semaphore_offset,args,encoding,"
+		       "red_zone_live,optimizable,function,red_zone_why\n");
 	else if (f == PCOST_FMT_TEXT)
-		printf("%-24s %-14s %-12s %-10s %-12s %-10s %s\n", "provider", "name", "pc",
-		       "offset", "semaphore", "sem-off", "arguments");
+		printf("%-24s %-14s %-12s %-10s %-12s %-10s %-8s %-8s %-11s %-28s %s\n", "provider",
+		       "name", "pc", "offset", "semaphore", "sem-off", "encoding", "red-zone",
+		       "optimizable", "function", "arguments");
 	else if (f == PCOST_FMT_MARKDOWN)
-		printf("| provider | name | pc | offset | semaphore | sem-off | arguments |\n"
-		       "|---|---|---|---|---|---|---|\n");
+		printf("| provider | name | pc | offset | semaphore | sem-off | arguments | encoding | "
+		       "red zone live | optimizable | function |\n"
+		       "|---|---|---|---|---|---|---|---|---|---|---|\n");
 	else
 		printf("[");
 	for (size_t i = 0; i < l.n; i++) {
-		const struct pcost_sdt_probe *p = &l.probes[i];
-		unsigned long long pc = p->pc, po = p->pc_offset, sm = p->sem, so = p->sem_offset;
+		struct pcost_site_facts facts;
 
-		if (f == PCOST_FMT_CSV)
-			printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\"\n", p->provider, p->name, pc,
-			       po, sm, so, p->args);
-		else if (f == PCOST_FMT_TEXT) {
-			char smb[24] = "-", sob[24] = "-";
-
-			if (sm)
-				snprintf(smb, sizeof(smb), "0x%llx", sm);
-			if (so)
-				snprintf(sob, sizeof(sob), "0x%llx", so);
-			printf("%-24s %-14s 0x%-10llx 0x%-8llx %-12s %-10s %s\n", p->provider, p->name,
-			       pc, po, smb, sob, p->args);
-		}
-		else if (f == PCOST_FMT_MARKDOWN)
-			printf("| %s | %s | 0x%llx | 0x%llx | 0x%llx | 0x%llx | `%s` |\n", p->provider,
-			       p->name, pc, po, sm, so, p->args);
-		else {
-			cJSON *o = cJSON_CreateObject();
-			char *txt;
-
-			cJSON_AddStringToObject(o, "provider", p->provider);
-			cJSON_AddStringToObject(o, "name", p->name);
-			cJSON_AddNumberToObject(o, "pc", (double)pc);
-			cJSON_AddNumberToObject(o, "pc_offset", (double)po);
-			cJSON_AddNumberToObject(o, "semaphore", (double)sm);
-			cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
-			cJSON_AddStringToObject(o, "args", p->args);
-			txt = cJSON_PrintUnformatted(o);
-			printf("%s\n  %s", i ? "," : "", txt);
-			free(txt);
-			cJSON_Delete(o);
-		}
+		pcost_site_facts_at(sf, l.probes[i].pc, &facts);
+		list_row(&l.probes[i], &facts, f, i);
 	}
 	if (f == PCOST_FMT_JSON)
 		printf("\n]\n");
+	pcost_site_file_free(sf);
 	pcost_sdt_list_release(&l);
 	return 0;
 }
@@ -189,6 +240,7 @@ static size_t collect_sites(const struct pcost_sdt_list *l, const char *provider
 		snprintf(sites[n].name, sizeof(sites[n].name), "%s", p->name);
 		sites[n].pc_offset = p->pc_offset;
 		sites[n].sem_offset = p->sem_offset;
+		sites[n].vaddr = p->pc;
 		n++;
 	}
 	return n;
@@ -239,6 +291,9 @@ struct plan {
 		struct pcost_monitor *mon;
 	} built[MAX_MONITORS];
 	size_t nbuilt;
+	struct pcost_site_file *sf;	/* the binary, for its sites' facts; NULL: none known */
+	uint64_t warned[MAX_SITES];	/* sites warned about already (their addresses) */
+	size_t nwarned;
 };
 
 /* A workload `probecost probes` drives: its variants and how to find their sites. */
@@ -553,10 +608,54 @@ static int check_binary(const char *bin, char *abs, size_t len)
 	return 0;
 }
 
+/* Will a method of the plan put a uprobe on the sites (not dormant, not lttng's tracepoints)? */
+static bool plan_arms(const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nmethods; i++)
+		if (pl->methods[i] != &pcost_probe_dormant && pl->methods[i] != &pcost_probe_lttng)
+			return true;
+	return false;
+}
+
+/*
+ * The facts of n sites as one row (false: none known), and, when they will be
+ * armed, a warning for each site that is both optimizable and red-zone live.
+ */
+static bool sites_facts(struct plan *pl, const struct pcost_probe_site *sites, size_t n,
+			struct pcost_site_facts *row)
+{
+	for (size_t i = 0; pl->sf && i < n; i++) {
+		struct pcost_site_facts f;
+		bool seen = false;
+
+		pcost_site_facts_at(pl->sf, sites[i].vaddr, &f);
+		if (i)
+			pcost_site_facts_merge(row, &f);
+		else
+			*row = f;
+		if (f.optimizable <= 0 || f.red_zone_live <= 0 || !plan_arms(pl))
+			continue;
+		for (size_t k = 0; k < pl->nwarned; k++)
+			seen |= pl->warned[k] == sites[i].vaddr;
+		if (seen || pl->nwarned == ARRAY_SIZE(pl->warned))
+			continue;
+		pl->warned[pl->nwarned++] = sites[i].vaddr;
+		warning("%s:%s at %s+0x%llx may change the program once armed: the kernel optimizes "
+			"its nop5 into a CALL, which pushes into the red zone, and the function %s; "
+			"%s",
+			sites[i].provider, sites[i].name, f.function,
+			(unsigned long long)f.fn_offset, f.why,
+			pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
+			       : "built with -mno-red-zone it would be safe");
+	}
+	return pl->sf && n;
+}
+
 static int add_config(struct pcost_runner *r, struct plan *pl, struct pcost_session *s,
 		      const struct pcost_probe_method *m, const char *path,
 		      const struct pcost_probe_site *sites, size_t nsites,
-		      const struct pcost_target *t, int64_t expected, struct pcost_monitor **shared)
+		      const struct pcost_target *t, int64_t expected, struct pcost_monitor **shared,
+		      const struct pcost_site_facts *facts)
 {
 	char err[256];
 	struct pcost_monitor *mon = shared ? *shared : NULL;
@@ -574,6 +673,8 @@ static int add_config(struct pcost_runner *r, struct plan *pl, struct pcost_sess
 	}
 	idx = pcost_runner_add(r, mon, t);
 	s->configs[idx].expected_events = expected;
+	if (facts)
+		pcost_site_facts_to_config(facts, &s->configs[idx]);
 	return 0;
 }
 
@@ -612,6 +713,8 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 	struct pcost_target t = { .workload = pl->wl->name, .workload_args = args,
 				  .variant = g->variant, .unit = "hit", .argv = wargv, .scale = 1,
 				  .events = -1, .report_fd = true };
+	struct pcost_site_facts facts;
+	bool known = sites_facts(pl, g->sites, g->nsites, &facts);
 	int rc = 0;
 
 	for (size_t i = 0; i < pl->nmethods && !rc; i++) {
@@ -641,7 +744,8 @@ static int add_group(const struct opts *o, struct pcost_runner *r, struct plan *
 			t.scale = (double)scale;
 			/* Every unit of scale is the same work: hits scale exactly. */
 			rc = add_config(r, pl, s, pl->methods[i], path, g->sites, g->nsites, &t,
-					g->baseline_only ? 0 : g->unit_hits * (int64_t)scale, mon);
+					g->baseline_only ? 0 : g->unit_hits * (int64_t)scale, mon,
+					known ? &facts : NULL);
 		}
 	}
 	return rc;
@@ -701,6 +805,8 @@ static int plan_binary(const struct opts *o, struct pcost_runner *r, struct plan
 	struct pcost_target t = { .workload = "command", .workload_args = joined, .unit = "hit",
 				  .argv = o->cmd_argv, .scale = 1,
 				  .events = o->have_hits ? (int64_t)o->hits : -1 };
+	struct pcost_site_facts facts;
+	bool known = false;
 	size_t n = 0;
 	int rc;
 
@@ -711,9 +817,11 @@ static int plan_binary(const struct opts *o, struct pcost_runner *r, struct plan
 				 prov, name, path);
 	else /* Methods last: bad input is reported before any note about them. */
 		rc = parse_methods(o, pl);
+	if (!rc)
+		known = sites_facts(pl, sites, n, &facts);
 	for (size_t i = 0; i < pl->nmethods && !rc; i++)
 		rc = add_config(r, pl, s, pl->methods[i], path, sites, n, &t,
-				o->have_hits ? (int64_t)o->hits : -1, NULL);
+				o->have_hits ? (int64_t)o->hits : -1, NULL, known ? &facts : NULL);
 	free(joined);
 	free(sites);
 	return rc;
@@ -832,6 +940,8 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		rc = usage_error("'%s' has no SDT notes (.note.stapsdt)", path);
 		goto out_list;
 	}
+	if (pcost_site_file_open(path, &pl->sf))
+		pl->sf = NULL; /* the facts stay unknown */
 	runner_opts(o, s, &ro);
 	if (o->cpu && pcost_parse_cpulist(o->cpu, &ro.cpu_mask)) {
 		rc = usage_error("--cpu: '%s' is not a CPU list (e.g. 0 or 0-1)", o->cpu);
@@ -848,6 +958,7 @@ static int measure(const struct opts *o, struct pcost_session *s)
 	s->options_json = options_json(o, pl, path);
 	rc = run_and_report(o, &r, pl, s, path);
 out_list:
+	pcost_site_file_free(pl->sf);
 	pcost_sdt_list_release(&l);
 out_free:
 	free(pl);

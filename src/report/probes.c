@@ -103,6 +103,45 @@ static bool has_shape(const struct pcost_session *s)
 	return false;
 }
 
+/* Does the session know its sites' facts (encoding, red zone, optimizable)? */
+static bool has_facts(const struct pcost_session *s)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (s->configs[i].site_encoding[0])
+			return true;
+	return false;
+}
+
+/* A site fact as text: "yes", "no", "n/a" (result.h: 1, -1, 0). */
+static const char *fact_text(int8_t v)
+{
+	return v > 0 ? "yes" : v < 0 ? "no" : "n/a";
+}
+
+/* The facts' columns at the end of a row in row[0..n) (nothing when the session has none). */
+static void text_facts(const struct pcost_session *s, const struct pcost_config *c, char *row,
+		       int n, bool md)
+{
+	bool known = c->site_encoding[0];
+	const char *enc = known ? c->site_encoding : "-",
+		   *rz = known ? fact_text(c->red_zone_live) : "-",
+		   *op = known ? fact_text(c->optimizable) : "-";
+
+	if (!has_facts(s) || n < 0 || (size_t)n >= 512)
+		return;
+	snprintf(row + n, 512 - (size_t)n, md ? " %s | %s | %s |" : " %-8s %-8s %s", enc, rz, op);
+}
+
+/* Print a row of 512 bytes at most without its trailing blanks. */
+static void end_row(char *row, FILE *out)
+{
+	size_t n = strlen(row);
+
+	while (n && row[n - 1] == ' ')
+		row[--n] = '\0';
+	fprintf(out, "%s\n", row);
+}
+
 /* The scale of a configuration's runs (1 when none measured). */
 static double scale_of(const struct pcost_config *c)
 {
@@ -236,7 +275,8 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	const struct pcost_config *c = &s->configs[i];
 	const struct pcost_config_stats *t = &st[i];
 	struct hits_check h = check_hits(c, t);
-	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64];
+	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64], row[512];
+	int n;
 
 	if (t->nok)
 		snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9, 100 * t->wall.cov);
@@ -263,39 +303,50 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 		if (threads_of(c))
 			snprintf(th, sizeof(th), "%u", threads_of(c));
 		if (md)
-			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
-				ph, cy, hi, opt);
+			n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
+				     ov, ph, cy, hi, opt);
 		else
-			fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
-				ph, cy, hi, opt);
+			n = snprintf(row, sizeof(row),
+				     "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %-9s",
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
+				     ov, ph, cy, hi, opt);
 	} else if (md) {
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", label(s, c, lb, sizeof(lb)),
-			c->monitor, el, ov, ph, cy, hi);
+		n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s |",
+			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	} else {
-		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", label(s, c, lb, sizeof(lb)),
-			c->monitor, el, ov, ph, cy, hi);
+		n = snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s",
+			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	}
+	text_facts(s, c, row, n, md);
+	end_row(row, out);
 }
 
 /* The table's header; site, threads and optimized columns when the session has them. */
 static void text_header(const struct pcost_session *s, FILE *out, bool md)
 {
-	bool shape = has_shape(s);
+	bool shape = has_shape(s), facts = has_facts(s);
+	char row[512];
 
-	if (md)
+	if (md) {
 		fprintf(out, "| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
-			     "hits counted / expected |%s\n|---|---|%s---|---|---|---|---|%s\n",
+			     "hits counted / expected |%s%s\n|---|---|%s---|---|---|---|---|%s%s\n",
 			shape ? " site | threads |" : "", shape ? " optimized |" : "",
-			shape ? "---|---|" : "", shape ? "---|" : "");
-	else if (shape)
-		fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n", "variant",
-			"method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
-			"hits counted / expected", "optimized");
+			facts ? " encoding | red zone live | optimizable |" : "",
+			shape ? "---|---|" : "", shape ? "---|" : "", facts ? "---|---|---|" : "");
+		return;
+	}
+	if (shape)
+		snprintf(row, sizeof(row),
+			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %-9s %s", "variant",
+			 "method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
+			 "hits counted / expected", "optimized",
+			 facts ? "encoding red-zone optimizable" : "");
 	else
-		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
-			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
+		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s", "variant",
+			 "method", "elapsed", "overhead", "per hit", "cycles/hit",
+			 "hits counted / expected", facts ? "encoding red-zone optimizable" : "");
+	end_row(row, out);
 }
 
 /*
@@ -458,6 +509,20 @@ static void csv_shape(struct pcost_csv *w, const struct pcost_config *c,
 	pcost_csv_count(w, (double)t->optimized_known, known);
 }
 
+/* encoding, red_zone_live, optimizable: empty when unknown. */
+static void csv_facts(struct pcost_csv *w, const struct pcost_config *c)
+{
+	pcost_csv_str(w, c->site_encoding);
+	if (c->red_zone_live)
+		pcost_csv_bool(w, c->red_zone_live > 0);
+	else
+		pcost_csv_str(w, "");
+	if (c->optimizable)
+		pcost_csv_bool(w, c->optimizable > 0);
+	else
+		pcost_csv_str(w, "");
+}
+
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	struct pcost_csv w = { .out = out };
@@ -467,7 +532,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		     "per_hit_ns_lo,per_hit_ns_hi,fixed_ns,fixed_ns_lo,fixed_ns_hi,dormant_overhead,"
 		     "dormant_overhead_lo,dormant_overhead_hi,dormant_per_hit_ns,dormant_per_hit_ns_lo,"
 		     "dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known,"
-		     "gain_vs_nop,gain_vs_nop_lo,gain_vs_nop_hi\n");
+		     "gain_vs_nop,gain_vs_nop_lo,gain_vs_nop_hi,encoding,red_zone_live,optimizable\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -495,6 +560,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_num(&w, "%g", scale_of(c));
 		csv_shape(&w, c, t);
 		pcost_csv_ci(&w, "%.3f", t->site_gain, t->site_gain_lo, t->site_gain_hi);
+		csv_facts(&w, c);
 		pcost_csv_end(&w);
 	}
 }
@@ -518,6 +584,16 @@ static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcos
 		cJSON_AddNullToObject(o, "optimized");
 	pcost_json_count(o, "optimized_runs", (double)t->optimized_runs,
 			 t->optimized_known && t->baseline >= 0);
+	/* The sites' facts (probes/site_safety.h); null when not known (a stored session). */
+	cJSON_AddItemToObject(o, "encoding", c->site_encoding[0]
+					     ? cJSON_CreateString(c->site_encoding)
+					     : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "red_zone_live", c->red_zone_live
+						  ? cJSON_CreateBool(c->red_zone_live > 0)
+						  : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "optimizable", c->optimizable
+						? cJSON_CreateBool(c->optimizable > 0)
+						: cJSON_CreateNull());
 }
 
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)

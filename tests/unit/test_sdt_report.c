@@ -114,9 +114,10 @@ static void site_threads_optimized(void **state)
 	assert_non_null(strstr(json, "\"optimized\":\tfalse"));
 	assert_non_null(strstr(json, "\"optimized_runs\":\t4"));
 	csv = render(&s, PCOST_FMT_CSV);
-	/* No nop twin in this session: the gain columns are empty. */
-	assert_non_null(strstr(csv, ",nop5,2,4,4,,,\n"));
-	assert_non_null(strstr(csv, ",nop10,2,0,3,,,\n"));
+	/* No nop twin in this session: the gain columns are empty; no site facts either. */
+	assert_non_null(strstr(csv, ",nop5,2,4,4,,,,,,\n"));
+	assert_non_null(strstr(csv, ",nop10,2,0,3,,,,,,\n"));
+	assert_non_null(strstr(json, "\"red_zone_live\":\tnull"));
 	txt = render(&s, PCOST_FMT_TEXT);
 	assert_non_null(strstr(txt, "optimized"));
 	free(json);
@@ -125,11 +126,58 @@ static void site_threads_optimized(void **state)
 	pcost_session_release(&s);
 }
 
+/* The sites' facts, as cmd/probes.c puts them on each row, in every format. */
+static void site_facts(void **state)
+{
+	static const int64_t exact[4] = { 1000, 1000, 1000, 1000 };
+	struct pcost_session s;
+	struct pcost_config *live, *safe;
+	char *json, *csv, *txt, *md;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	s.complete = true;
+	add(&s, "plain site=nop5", "dormant", 10, NULL);
+	live = add(&s, "plain site=nop5", "uprobe", 11, exact);
+	add(&s, "plain site=nop5-nrz", "dormant", 10, NULL);
+	safe = add(&s, "plain site=nop5-nrz", "uprobe", 11, exact);
+	strcpy(live->site_encoding, "nop5");
+	live->red_zone_live = 1;
+	live->optimizable = 1;
+	strcpy(safe->site_encoding, "nop5");
+	safe->red_zone_live = -1;
+	safe->optimizable = 1;
+	json = render(&s, PCOST_FMT_JSON);
+	assert_non_null(strstr(json, "\"encoding\":\t\"nop5\",\n\t\t\t\"red_zone_live\":\ttrue,\n"
+					"\t\t\t\"optimizable\":\ttrue"));
+	assert_non_null(strstr(json, "\"red_zone_live\":\tfalse"));
+	/* The dormant rows were given no facts here: null, not false. */
+	assert_non_null(strstr(json, "\"encoding\":\tnull"));
+	csv = render(&s, PCOST_FMT_CSV);
+	assert_non_null(strstr(csv, ",encoding,red_zone_live,optimizable\n"));
+	assert_non_null(strstr(csv, ",nop5,true,true\n"));
+	assert_non_null(strstr(csv, ",nop5,false,true\n"));
+	txt = render(&s, PCOST_FMT_TEXT);
+	assert_non_null(strstr(txt, "optimizable\n"));
+	assert_non_null(strstr(txt, " nop5     yes      yes\n"));
+	assert_non_null(strstr(txt, " nop5     no       yes\n"));
+	assert_non_null(strstr(txt, " nop5-nrz "));
+	md = render(&s, PCOST_FMT_MARKDOWN);
+	assert_non_null(strstr(md, "| encoding | red zone live | optimizable |\n"));
+	assert_non_null(strstr(md, "| nop5 | yes | yes |\n"));
+	free(json);
+	free(csv);
+	free(txt);
+	free(md);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(known_answers),
 		cmocka_unit_test(site_threads_optimized),
+		cmocka_unit_test(site_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
