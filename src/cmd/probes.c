@@ -49,7 +49,8 @@ static const char usage_text[] =
 	"  --variants LIST   the workload's builds (default all): stanford none,plain,volatile,\n"
 	"                    plain-sem,volatile-sem; uprobe nop,push,ret; sdtargs none,a0,a1,\n"
 	"                    a3,a6,expensive,expensive-sem\n"
-	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10\n"
+	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10, and nop5-nrz\n"
+	"                    (nop5 in code built with -mno-red-zone; stanford and sdtargs)\n"
 	"  --threads LIST    threads each making the hits at once, for each count (default 1)\n"
 	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
 	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
@@ -101,11 +102,6 @@ static const char *fact_word(int v)
 	return v > 0 ? "true" : v == 0 ? "false" : NULL;
 }
 
-static cJSON *fact_json(int v)
-{
-	return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v > 0);
-}
-
 /* "fft+0x159", or "-" when no function holds the site. */
 static const char *fact_where(const struct pcost_site_facts *sf, char *buf, size_t len)
 {
@@ -143,7 +139,7 @@ static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_fa
 		       p->provider, p->name, pc, po, sm, so, p->args, enc, rz ? rz : "n/a",
 		       op ? op : "n/a", where);
 	} else {
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = cJSON_CreateObject(), *fo = pcost_site_facts_json(sf), *it;
 		char *txt;
 
 		cJSON_AddStringToObject(o, "provider", p->provider);
@@ -153,9 +149,9 @@ static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_fa
 		cJSON_AddNumberToObject(o, "semaphore", (double)sm);
 		cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
 		cJSON_AddStringToObject(o, "args", p->args);
-		cJSON_AddStringToObject(o, "encoding", enc);
-		cJSON_AddItemToObject(o, "red_zone_live", fact_json(sf->red_zone_live));
-		cJSON_AddItemToObject(o, "optimizable", fact_json(sf->optimizable));
+		while ((it = fo->child)) /* encoding, red_zone_live, optimizable */
+			cJSON_AddItemToObject(o, it->string, cJSON_DetachItemViaPointer(fo, it));
+		cJSON_Delete(fo);
 		cJSON_AddItemToObject(o, "function", sf->function[0]
 						     ? cJSON_CreateString(sf->function)
 						     : cJSON_CreateNull());
@@ -292,6 +288,7 @@ struct plan {
 	} built[MAX_MONITORS];
 	size_t nbuilt;
 	struct pcost_site_file *sf;	/* the binary, for its sites' facts; NULL: none known */
+	cJSON *site_facts;		/* each configuration's (null: none), for the options */
 	uint64_t warned[MAX_SITES];	/* sites warned about already (their addresses) */
 	size_t nwarned;
 };
@@ -301,7 +298,7 @@ struct probe_wl {
 	const char *name;
 	const char *key;	/* the workload parameter that takes the variant */
 	const char *choices;	/* every variant, comma separated */
-	bool sites;		/* takes --sites (besides nop) */
+	const char *sites;	/* the site encodings it is built in, comma separated */
 	/* Fill g (sites, hits, label) for variant v at site encoding site; 0 or exit code. */
 	int (*group)(const struct plan *pl, const struct pcost_sdt_list *l, const char *path,
 		     const char *v, int site, struct group *g);
@@ -392,39 +389,48 @@ static int uprobe_group(const struct plan *pl, const struct pcost_sdt_list *l, c
 static size_t loop_args(const struct plan *pl, const struct group *g, uint64_t scale,
 			char w[][64])
 {
-	snprintf(w[0], 64, "%s=%s", pl->wl->key, g->variant);
-	snprintf(w[1], 64, "threads=%u", g->threads);
-	snprintf(w[2], 64, "loops=%llu", (unsigned long long)(scale * LOOPS_UNIT));
-	return 3;
+	size_t n = 0;
+
+	snprintf(w[n++], 64, "%s=%s", pl->wl->key, g->variant);
+	/* sdtargs' nop build alone keeps the arguments it always had. */
+	if ((g->site || pl->nsites > 1) && !strcmp(pl->wl->name, "sdtargs"))
+		snprintf(w[n++], 64, "site=%s", pcost_stanford_site_name(g->site));
+	snprintf(w[n++], 64, "threads=%u", g->threads);
+	snprintf(w[n++], 64, "loops=%llu", (unsigned long long)(scale * LOOPS_UNIT));
+	return n;
 }
 
-/* sdtargs: provider pcost_args, probe named after the variant (expensive-sem: expensive_sem). */
+/*
+ * sdtargs: provider pcost_args (pcost_args_nop5, ... in the other site
+ * encodings), probe named after the variant (expensive-sem: expensive_sem).
+ */
 static int sdtargs_group(const struct plan *pl, const struct pcost_sdt_list *l, const char *path,
 			 const char *v, int site, struct group *g)
 {
-	char name[32];
+	char name[32], prov[48];
 
-	if (site)
-		return 0;
 	if (!strcmp(v, "none")) {
 		g->baseline_only = true;
 		return 0;
 	}
+	snprintf(prov, sizeof(prov), "pcost_args%s%s", site ? "_" : "",
+		 pcost_stanford_site_suffix(site));
 	snprintf(name, sizeof(name), "%s", v);
 	name[strcspn(name, "-")] = name[strcspn(name, "-")] ? '_' : '\0';
-	g->nsites = collect_sites(l, "pcost_args", name, g->sites, MAX_SITES);
+	g->nsites = collect_sites(l, prov, name, g->sites, MAX_SITES);
 	if (!g->nsites)
-		return error("'%s' lacks the pcost_args:%s probe (a build problem)", path, name);
+		return error("'%s' lacks the %s:%s probe (a build problem)", path, prov, name);
 	g->unit_hits = LOOPS_UNIT * g->threads;
 	return 0;
 }
 
 static const struct probe_wl probe_wls[] = {
-	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng", true,
-	  stanford_group, stanford_args },
-	{ "uprobe", "insn", "nop,push,ret,lttng", true, uprobe_group, loop_args },
-	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem", false, sdtargs_group,
-	  loop_args },
+	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng",
+	  "nop,nop5,nop10,nop5-nrz", stanford_group, stanford_args },
+	/* Its targets are assembly (uprobe.c): no red zone to keep nop5-nrz apart from nop5. */
+	{ "uprobe", "insn", "nop,push,ret,lttng", "nop,nop5,nop10", uprobe_group, loop_args },
+	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem",
+	  "nop,nop5,nop10,nop5-nrz", sdtargs_group, loop_args },
 };
 
 static int parse_methods(const struct opts *o, struct plan *pl)
@@ -518,15 +524,15 @@ static int parse_shape(const struct opts *o, struct plan *pl)
 		int s = pcost_stanford_site_find(w[i]);
 
 		if (s < 0)
-			return usage_error("--sites: '%s' is not nop, nop5 or nop10", w[i]);
-		if (s && !pl->wl->sites)
-			return usage_error("--sites: the %s workload is built with sdt.h's nop only",
-					   pl->wl->name);
+			return usage_error("--sites: '%s' is not nop, nop5, nop10 or nop5-nrz", w[i]);
+		if (!in_choices(pl->wl->sites, w[i]))
+			return usage_error("--sites: the %s workload is built with %s only",
+					   pl->wl->name, pl->wl->sites);
 		if (pl->nsites < ARRAY_SIZE(pl->sites))
 			pl->sites[pl->nsites++] = s;
 	}
 	if (!pl->nsites)
-		return usage_error("--sites: give at least one of nop, nop5, nop10");
+		return usage_error("--sites: give at least one of %s", pl->wl->sites);
 	for (size_t i = 0; i < o->nthreads; i++)
 		pl->threads[pl->nthreads++] = (unsigned)o->threads[i];
 	pl->threads_given = pl->nthreads > 0;
@@ -673,8 +679,12 @@ static int add_config(struct pcost_runner *r, struct plan *pl, struct pcost_sess
 	}
 	idx = pcost_runner_add(r, mon, t);
 	s->configs[idx].expected_events = expected;
+	if (!pl->site_facts)
+		pl->site_facts = cJSON_CreateArray();
+	while (cJSON_GetArraySize(pl->site_facts) <= idx)
+		cJSON_AddItemToArray(pl->site_facts, cJSON_CreateNull());
 	if (facts)
-		pcost_site_facts_to_config(facts, &s->configs[idx]);
+		cJSON_ReplaceItemInArray(pl->site_facts, idx, pcost_site_facts_json(facts));
 	return 0;
 }
 
@@ -855,6 +865,9 @@ static char *options_json(const struct opts *o, const struct plan *pl, const cha
 		for (size_t i = 0; i < pl->nthreads; i++)
 			cJSON_AddItemToArray(th, cJSON_CreateNumber(pl->threads[i]));
 	}
+	/* Each configuration's site facts (report/probes.c shows them; stored with the options). */
+	if (pl->site_facts)
+		cJSON_AddItemToObject(j, "site_facts", cJSON_Duplicate(pl->site_facts, 1));
 	txt = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);
 	return txt;
@@ -961,6 +974,7 @@ out_list:
 	pcost_site_file_free(pl->sf);
 	pcost_sdt_list_release(&l);
 out_free:
+	cJSON_Delete(pl->site_facts);
 	free(pl);
 	return rc;
 }

@@ -55,13 +55,6 @@ struct pcost_config {
 	int64_t expected_events; /* probes: hits expected; -1 when not known */
 	uint32_t threads;	/* run --threads: threads of the workload; 0 when not varied */
 	char *placement;	/* run --placement: "same" or "split" CPU as the workload; NULL */
-	/*
-	 * probes: the armed sites' facts (probes/site_safety.h), not stored yet:
-	 * their encoding ("nop5"; "" unknown), whether a site keeps data below rsp
-	 * across it, whether this kernel optimizes them (1 yes, -1 no, 0 unknown).
-	 */
-	char site_encoding[8];
-	int8_t red_zone_live, optimizable;
 	size_t nsamples, cap;
 	struct pcost_run_sample *samples;
 };

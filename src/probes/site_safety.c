@@ -3,6 +3,7 @@
 #include "probes/site_safety.h"
 
 #include <capstone/capstone.h>
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -80,7 +81,7 @@ enum pcost_site_encoding pcost_site_encoding_of(const uint8_t *code, size_t len)
  * Linux 6.18 optimizes a uprobe on a 5-byte nop into a CALL to
  * [uprobes-trampoline], whose code enters the kernel through the uprobe
  * syscall (x86-64 number 336).  The syscall refuses a caller outside a
- * trampoline with ENXIO: the way libbpf detects the feature.  A kernel
+ * trampoline with ENXIO (the feature check proposed for libbpf).  A kernel
  * without it answers ENOSYS.  Anything else (seccomp's EPERM, a later kernel
  * that answers differently and may optimize other encodings) is "cannot tell".
  */
@@ -898,15 +899,17 @@ void pcost_site_facts_merge(struct pcost_site_facts *acc, const struct pcost_sit
 		acc->optimizable = -1;
 }
 
-static int8_t stored(int v)
+static cJSON *fact_json(int v)
 {
-	return v > 0 ? 1 : v == 0 ? -1 : 0;
+	return v < 0 ? cJSON_CreateNull() : cJSON_CreateBool(v > 0);
 }
 
-void pcost_site_facts_to_config(const struct pcost_site_facts *f, struct pcost_config *c)
+cJSON *pcost_site_facts_json(const struct pcost_site_facts *f)
 {
-	snprintf(c->site_encoding, sizeof(c->site_encoding), "%s",
-		 pcost_site_encoding_name(f->encoding));
-	c->red_zone_live = stored(f->red_zone_live);
-	c->optimizable = stored(f->optimizable);
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "encoding", pcost_site_encoding_name(f->encoding));
+	cJSON_AddItemToObject(o, "red_zone_live", fact_json(f->red_zone_live));
+	cJSON_AddItemToObject(o, "optimizable", fact_json(f->optimizable));
+	return o;
 }

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/result.h"
+struct cJSON;
 
 enum pcost_site_encoding {
 	PCOST_SITE_OTHER,
@@ -90,7 +90,11 @@ void pcost_site_facts_at(const struct pcost_site_file *f, uint64_t vaddr,
  */
 void pcost_site_facts_merge(struct pcost_site_facts *acc, const struct pcost_site_facts *f);
 
-/* Put a row's facts on its configuration (result.h's convention: 1 yes, -1 no, 0 unknown). */
-void pcost_site_facts_to_config(const struct pcost_site_facts *f, struct pcost_config *c);
+/*
+ * The facts as a JSON object, {"encoding": "nop5", "red_zone_live": true|false|null,
+ * "optimizable": true|false|null}, what a session's options keep for each row
+ * ("site_facts", report/probes.c reads them); caller owns.
+ */
+struct cJSON *pcost_site_facts_json(const struct pcost_site_facts *f);
 
 #endif

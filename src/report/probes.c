@@ -103,33 +103,65 @@ static bool has_shape(const struct pcost_session *s)
 	return false;
 }
 
-/* Does the session know its sites' facts (encoding, red zone, optimizable)? */
-static bool has_facts(const struct pcost_session *s)
+/*
+ * A row's site facts (probes/site_safety.h), from the session's options:
+ * "site_facts", one object or null per configuration (cmd/probes.c).
+ */
+struct row_facts {
+	char encoding[8];		/* "nop5"; "" unknown */
+	int8_t red_zone_live, optimizable; /* 1 yes, -1 no, 0 unknown */
+};
+
+static int8_t fact_of(const cJSON *o, const char *key)
 {
-	for (size_t i = 0; i < s->nconfigs; i++)
-		if (s->configs[i].site_encoding[0])
-			return true;
-	return false;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsBool(v) ? (cJSON_IsTrue(v) ? 1 : -1) : 0;
 }
 
-/* A site fact as text: "yes", "no", "n/a" (result.h: 1, -1, 0). */
+/* One per configuration, or NULL when the session has none (stored before they were kept). */
+static struct row_facts *read_facts(const struct pcost_session *s)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "site_facts"), *e;
+	struct row_facts *fx = NULL;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(a))
+		a = NULL;
+	cJSON_ArrayForEach(e, a) {
+		const cJSON *enc = cJSON_GetObjectItemCaseSensitive(e, "encoding");
+
+		if (i >= s->nconfigs)
+			break;
+		if (!fx)
+			fx = xcalloc(s->nconfigs, sizeof(*fx));
+		if (cJSON_IsString(enc))
+			snprintf(fx[i].encoding, sizeof(fx[i].encoding), "%s", enc->valuestring);
+		fx[i].red_zone_live = fact_of(e, "red_zone_live");
+		fx[i++].optimizable = fact_of(e, "optimizable");
+	}
+	cJSON_Delete(o);
+	return fx;
+}
+
+/* A site fact as text: "yes", "no", "n/a". */
 static const char *fact_text(int8_t v)
 {
 	return v > 0 ? "yes" : v < 0 ? "no" : "n/a";
 }
 
 /* The facts' columns at the end of a row in row[0..n) (nothing when the session has none). */
-static void text_facts(const struct pcost_session *s, const struct pcost_config *c, char *row,
-		       int n, bool md)
+static void text_facts(const struct row_facts *fx, size_t i, char *row, int n, bool md)
 {
-	bool known = c->site_encoding[0];
-	const char *enc = known ? c->site_encoding : "-",
-		   *rz = known ? fact_text(c->red_zone_live) : "-",
-		   *op = known ? fact_text(c->optimizable) : "-";
+	bool known = fx && fx[i].encoding[0];
+	const char *enc = known ? fx[i].encoding : "-",
+		   *rz = known ? fact_text(fx[i].red_zone_live) : "-",
+		   *op = known ? fact_text(fx[i].optimizable) : "-";
 
-	if (!has_facts(s) || n < 0 || (size_t)n >= 512)
+	if (!fx || n < 0 || (size_t)n >= 512)
 		return;
-	snprintf(row + n, 512 - (size_t)n, md ? " %s | %s | %s |" : " %-8s %-8s %s", enc, rz, op);
+	snprintf(row + n, 512 - (size_t)n, md ? " %s | %s | %s |" : " %-8s %-8s %-11s", enc, rz, op);
 }
 
 /* Print a row of 512 bytes at most without its trailing blanks. */
@@ -269,8 +301,8 @@ static void text_title(const struct pcost_session *s, const struct pcost_config_
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
 }
 
-static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
-		     FILE *out, bool md)
+static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st,
+		     const struct row_facts *fx, size_t i, FILE *out, bool md)
 {
 	const struct pcost_config *c = &s->configs[i];
 	const struct pcost_config_stats *t = &st[i];
@@ -302,15 +334,21 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 
 		if (threads_of(c))
 			snprintf(th, sizeof(th), "%u", threads_of(c));
+		/* The facts before optimized: what the kernel should do, then what it did. */
 		if (md)
-			n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+			n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s | %s | %s |",
 				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
-				     ov, ph, cy, hi, opt);
+				     ov, ph, cy, hi);
 		else
 			n = snprintf(row, sizeof(row),
-				     "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %-9s",
+				     "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s",
 				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
-				     ov, ph, cy, hi, opt);
+				     ov, ph, cy, hi);
+		text_facts(fx, i, row, n, md);
+		n = (int)strlen(row);
+		snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s |" : " %s", opt);
+		end_row(row, out);
+		return;
 	} else if (md) {
 		n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s |",
 			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
@@ -318,30 +356,32 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 		n = snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s",
 			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	}
-	text_facts(s, c, row, n, md);
+	text_facts(fx, i, row, n, md);
 	end_row(row, out);
 }
 
 /* The table's header; site, threads and optimized columns when the session has them. */
-static void text_header(const struct pcost_session *s, FILE *out, bool md)
+static void text_header(const struct pcost_session *s, const struct row_facts *fx, FILE *out,
+			bool md)
 {
-	bool shape = has_shape(s), facts = has_facts(s);
+	bool shape = has_shape(s), facts = fx != NULL;
 	char row[512];
 
 	if (md) {
 		fprintf(out, "| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
 			     "hits counted / expected |%s%s\n|---|---|%s---|---|---|---|---|%s%s\n",
-			shape ? " site | threads |" : "", shape ? " optimized |" : "",
+			shape ? " site | threads |" : "",
 			facts ? " encoding | red zone live | optimizable |" : "",
-			shape ? "---|---|" : "", shape ? "---|" : "", facts ? "---|---|---|" : "");
+			shape ? " optimized |" : "", shape ? "---|---|" : "",
+			facts ? "---|---|---|" : "", shape ? "---|" : "");
 		return;
 	}
 	if (shape)
 		snprintf(row, sizeof(row),
-			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %-9s %s", "variant",
+			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %s%s", "variant",
 			 "method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
-			 "hits counted / expected", "optimized",
-			 facts ? "encoding red-zone optimizable" : "");
+			 "hits counted / expected",
+			 facts ? "encoding red-zone optimizable " : "", "optimized");
 	else
 		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s", "variant",
 			 "method", "elapsed", "overhead", "per hit", "cycles/hit",
@@ -444,7 +484,7 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 				fprintf(out, "| variant | method | site | gain | verdict |\n"
 					     "|---|---|---|---|---|\n");
 			else
-				fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", "variant", "method", "site",
+				fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", "variant", "method", "site",
 					"gain", "verdict");
 			header = true;
 		}
@@ -463,18 +503,18 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor,
 				pcost_config_site(c, sb, sizeof(sb)), g, v);
 		else
-			fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", variant_of(c), c->monitor,
+			fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", variant_of(c), c->monitor,
 				pcost_config_site(c, sb, sizeof(sb)), g, v);
 	}
 }
 
-static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
-		 bool md)
+static void text(const struct pcost_session *s, const struct pcost_config_stats *st,
+		 const struct row_facts *fx, FILE *out, bool md)
 {
 	text_title(s, st, out);
-	text_header(s, out, md);
+	text_header(s, fx, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++)
-		text_row(s, st, i, out, md);
+		text_row(s, st, fx, i, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 
@@ -509,21 +549,17 @@ static void csv_shape(struct pcost_csv *w, const struct pcost_config *c,
 	pcost_csv_count(w, (double)t->optimized_known, known);
 }
 
-/* encoding, red_zone_live, optimizable: empty when unknown. */
-static void csv_facts(struct pcost_csv *w, const struct pcost_config *c)
+/* A fact, or an empty field when unknown. */
+static void csv_fact(struct pcost_csv *w, int8_t v)
 {
-	pcost_csv_str(w, c->site_encoding);
-	if (c->red_zone_live)
-		pcost_csv_bool(w, c->red_zone_live > 0);
-	else
-		pcost_csv_str(w, "");
-	if (c->optimizable)
-		pcost_csv_bool(w, c->optimizable > 0);
+	if (v)
+		pcost_csv_bool(w, v > 0);
 	else
 		pcost_csv_str(w, "");
 }
 
-static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+static void csv(const struct pcost_session *s, const struct pcost_config_stats *st,
+		const struct row_facts *fx, FILE *out)
 {
 	struct pcost_csv w = { .out = out };
 
@@ -560,7 +596,10 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_num(&w, "%g", scale_of(c));
 		csv_shape(&w, c, t);
 		pcost_csv_ci(&w, "%.3f", t->site_gain, t->site_gain_lo, t->site_gain_hi);
-		csv_facts(&w, c);
+		/* encoding, red_zone_live, optimizable: empty when unknown. */
+		pcost_csv_str(&w, fx ? fx[i].encoding : "");
+		csv_fact(&w, fx ? fx[i].red_zone_live : 0);
+		csv_fact(&w, fx ? fx[i].optimizable : 0);
 		pcost_csv_end(&w);
 	}
 }
@@ -570,7 +609,13 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
  * every measured run saw the kernel optimize the site, false when none did,
  * null when unknown, mixed, or nothing was armed (dormant).
  */
-static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t)
+static cJSON *json_fact(int8_t v)
+{
+	return v ? cJSON_CreateBool(v > 0) : cJSON_CreateNull();
+}
+
+static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t,
+		       const struct row_facts *f)
 {
 	char sb[32];
 	const char *site = pcost_config_site(c, sb, sizeof(sb));
@@ -584,19 +629,15 @@ static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcos
 		cJSON_AddNullToObject(o, "optimized");
 	pcost_json_count(o, "optimized_runs", (double)t->optimized_runs,
 			 t->optimized_known && t->baseline >= 0);
-	/* The sites' facts (probes/site_safety.h); null when not known (a stored session). */
-	cJSON_AddItemToObject(o, "encoding", c->site_encoding[0]
-					     ? cJSON_CreateString(c->site_encoding)
-					     : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "red_zone_live", c->red_zone_live
-						  ? cJSON_CreateBool(c->red_zone_live > 0)
-						  : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "optimizable", c->optimizable
-						? cJSON_CreateBool(c->optimizable > 0)
-						: cJSON_CreateNull());
+	/* The sites' facts (probes/site_safety.h); null when not known. */
+	cJSON_AddItemToObject(o, "encoding", f && f->encoding[0] ? cJSON_CreateString(f->encoding)
+							       : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "red_zone_live", json_fact(f ? f->red_zone_live : 0));
+	cJSON_AddItemToObject(o, "optimizable", json_fact(f ? f->optimizable : 0));
 }
 
-static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+static void json(const struct pcost_session *s, const struct pcost_config_stats *st,
+		 const struct row_facts *fx, FILE *out)
 {
 	cJSON *root = pcost_json_envelope(s), *rows = pcost_json_statistics(root);
 
@@ -612,7 +653,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
 		cJSON_AddNumberToObject(o, "scale", scale_of(c));
-		json_shape(o, c, t);
+		json_shape(o, c, t, fx ? &fx[i] : NULL);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
 		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));
@@ -652,24 +693,27 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 int pcost_report_probes(const struct pcost_session *s, enum pcost_format f, FILE *out)
 {
 	struct pcost_config_stats *st = NULL;
+	struct row_facts *fx;
 	int rc = pcost_analyze(s, &st);
 
 	if (rc < 0)
 		return rc;
+	fx = read_facts(s);
 	switch (f) {
 	case PCOST_FMT_CSV:
-		csv(s, st, out);
+		csv(s, st, fx, out);
 		break;
 	case PCOST_FMT_JSON:
-		json(s, st, out);
+		json(s, st, fx, out);
 		break;
 	case PCOST_FMT_MARKDOWN:
-		text(s, st, out, true);
+		text(s, st, fx, out, true);
 		break;
 	default:
-		text(s, st, out, false);
+		text(s, st, fx, out, false);
 		break;
 	}
+	free(fx);
 	free(st);
 	return 0;
 }

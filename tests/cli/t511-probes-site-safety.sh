@@ -4,7 +4,7 @@
 # before arming a site both optimizable and red-zone live; and, armed on a kernel that
 # optimizes nop5, the verdicts against what the kernel really does to the fixture.
 . "$(dirname "$0")/lib.bash"
-plan 13
+plan 14
 have make || skip_rest "needs make (the fixture is built from tests/fixtures/redzone)"
 make -s build/fixtures/redzone >/dev/null || skip_rest "cannot build the fixture here"
 FIX=$(readlink -f build/fixtures/redzone)
@@ -52,7 +52,7 @@ strip -o "$T/stripped" "$FIX"
 is "$("$P" probes --list "$T/stripped" --format json | jq -c '[.[0] | .red_zone_live, .function, .encoding]')" \
 	'[null,null,"nop5"]' "stripped: no function to read, red_zone_live unknown; the encoding stays"
 
-# 8-13: armed.  Root, the uprobe PMU, a kernel that optimizes nop5.
+# 8-14: armed.  Root, the uprobe PMU, a kernel that optimizes nop5.
 { is_root && have_uprobe_pmu && [ $opt5 = true ] && have jq; } ||
 	skip_rest "needs root, the uprobe PMU, jq and a kernel with arch_uprobe_optimize"
 armed() { # armed PROBE: probes --binary the fixture (100000 calls), arming redzone:PROBE
@@ -66,6 +66,11 @@ like "$(printf '%s\n' "$err" | grep 'warning:')" 'redzone:live at rz_live\+0x9 m
 is "$warn" 1 "exactly one warning line"
 is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "uprobe") | .encoding, .red_zone_live, .optimizable]')" \
 	'["nop5",true,true]' "the armed row carries the three facts"
+run_pc probes --binary "$FIX" --probe redzone:pushlive --via uprobe -r 1 --warmup 0 --db "$T/p.db" \
+	-- "$FIX" 1000 pushlive
+run_pc report last --format csv --db "$T/p.db"
+like "$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $2 == "uprobe"')" ',nop5,true,true$' \
+	"stored and read back: the row still says nop5, red-zone live, optimizable"
 armed dead
 is "$(printf '%s\n' "$err" | grep -c 'warning:')" 0 "no warning for a site that keeps nothing below rsp"
 armed live1
