@@ -783,7 +783,13 @@ int pcost_site_file_open(const char *path, struct pcost_site_file **out)
 		pcost_site_file_free(f);
 		return -EISDIR;
 	}
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	/*
+	 * read(), not mmap: while a uprobe is registered on the file, the kernel
+	 * puts its int3 (or its optimized call) into every new mapping of the
+	 * file that could execute (uprobe_mmap), our private read-only one too.
+	 * The page cache holds the file's own bytes.
+	 */
+	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh)) {
 		pcost_site_file_free(f);
 		return -ENOEXEC;

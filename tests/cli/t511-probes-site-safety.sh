@@ -4,7 +4,7 @@
 # before arming a site both optimizable and red-zone live; and, armed on a kernel that
 # optimizes nop5, the verdicts against what the kernel really does to the fixture.
 . "$(dirname "$0")/lib.bash"
-plan 14
+plan 15
 have make || skip_rest "needs make (the fixture is built from tests/fixtures/redzone)"
 make -s build/fixtures/redzone >/dev/null || skip_rest "cannot build the fixture here"
 FIX=$(readlink -f build/fixtures/redzone)
@@ -52,7 +52,24 @@ strip -o "$T/stripped" "$FIX"
 is "$("$P" probes --list "$T/stripped" --format json | jq -c '[.[0] | .red_zone_live, .function, .encoding]')" \
 	'[null,null,"nop5"]' "stripped: no function to read, red_zone_live unknown; the encoding stays"
 
-# 8-14: armed.  Root, the uprobe PMU, a kernel that optimizes nop5.
+# 8: while a uprobe is registered on the file, every new mapping of it holds an int3 at
+# the site (uprobe_mmap), a mapping probecost's own reader included: the facts are the
+# file's all the same.  Armed here through tracefs (group t511_PID, not probecost's).
+if is_root && have_tracefs; then
+	ev=t511_$$/live
+	# shellcheck disable=SC2016 # expanded when the cleanup runs
+	on_exit '[ ! -e "$TRACEFS/events/$ev" ] ||
+		{ echo 0 > "$TRACEFS/events/$ev/enable"; echo "-:$ev" >> "$TRACEFS/uprobe_events"; } 2>/dev/null'
+	echo "p:$ev $FIX:$(col live pc_offset)" >> "$TRACEFS/uprobe_events" &&
+		echo 1 > "$TRACEFS/events/$ev/enable"
+	armed_csv=$("$P" probes --list "$FIX" --format csv)
+	echo 0 > "$TRACEFS/events/$ev/enable"; echo "-:$ev" >> "$TRACEFS/uprobe_events"
+	is "$armed_csv" "$csv" "--list while a uprobe is registered on the file: the same facts"
+else
+	skip "needs root and tracefs"
+fi
+
+# 9-15: armed.  Root, the uprobe PMU, a kernel that optimizes nop5.
 { is_root && have_uprobe_pmu && [ $opt5 = true ] && have jq; } ||
 	skip_rest "needs root, the uprobe PMU, jq and a kernel with arch_uprobe_optimize"
 armed() { # armed PROBE: probes --binary the fixture (100000 calls), arming redzone:PROBE
