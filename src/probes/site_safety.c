@@ -124,9 +124,11 @@ struct ins {
 	uint64_t addr;
 	uint16_t size;
 	uint8_t flow;
-	uint64_t taddr; /* a direct branch's target address */
-	int target;	/* its instruction index, -1: outside the function (a tail call) */
-	uint8_t sp, bp; /* enum sp_effect, enum bp_effect */
+	bool call, noret; /* a call; one that does not return (see follow_stack) */
+	bool via_ijmp;	  /* reached by no direct edge: an indirect jump's target (follow_stack) */
+	uint64_t taddr;	  /* a direct branch's target address */
+	int target;	  /* its instruction index, -1: outside the function (a tail call) */
+	uint8_t sp, bp;	  /* enum sp_effect, enum bp_effect */
 	int64_t sp_arg, bp_arg;
 	uint8_t nmem;
 	struct access mem[2];
@@ -144,6 +146,7 @@ struct state {
 	bool reached, sp_ok;
 	uint8_t bpk; /* enum bp_state */
 	int64_t sp, bp;
+	int by_call; /* reached only as the instruction after this call so far, else -1 */
 };
 
 struct fn {
@@ -151,12 +154,12 @@ struct fn {
 	size_t n;
 	struct state *st;
 	int lost_at; /* first instruction changing rsp in a way not followed, -1 */
-	/* The graph: successors of each instruction (an indirect jump: every one), predecessors. */
+	/* The graph: successors of each instruction, predecessors (an indirect jump's: below). */
 	int (*succ)[2];
 	uint8_t *nsucc;
 	size_t *pred_at; /* predecessors of i: pred[pred_at[i] .. pred_at[i + 1]) */
 	int *pred;
-	int *ijmp; /* the indirect jumps, predecessors of every instruction */
+	int *ijmp; /* the indirect jumps, predecessors of every via_ijmp instruction */
 	size_t nijmp;
 };
 
@@ -278,6 +281,7 @@ static void control_flow(csh h, const cs_insn *in, struct ins *d)
 
 	d->flow = F_NEXT;
 	d->target = -1;
+	d->call = cs_insn_group(h, in, X86_GRP_CALL);
 	if (cs_insn_group(h, in, X86_GRP_RET) || in->id == X86_INS_UD2 || in->id == X86_INS_HLT ||
 	    in->id == X86_INS_INT3)
 		d->flow = F_STOP;
@@ -348,7 +352,7 @@ static size_t successors(const struct fn *f, size_t i, int out[2], bool *all)
 	bool next = i + 1 < f->n && f->ins[i + 1].addr == d->addr + d->size;
 
 	*all = d->flow == F_IJMP;
-	if ((d->flow == F_NEXT || d->flow == F_JCC) && next)
+	if ((d->flow == F_NEXT || d->flow == F_JCC) && next && !d->noret)
 		out[n++] = (int)i + 1;
 	if ((d->flow == F_JMP || d->flow == F_JCC) && d->target >= 0)
 		out[n++] = d->target;
@@ -380,16 +384,38 @@ static struct state transfer(const struct ins *d, struct state in)
 	return out;
 }
 
-/* Merge s into f->st[i]; true when it changed (values only ever become unknown). */
-static bool merge(struct fn *f, size_t i, struct state s)
+static bool differ(const struct state *a, const struct state *b)
+{
+	return a->sp_ok != b->sp_ok || (a->sp_ok && a->sp != b->sp) || a->bpk != b->bpk ||
+	       (a->bpk == BPS_KNOWN && a->bp != b->bp);
+}
+
+/*
+ * Merge s, coming from instruction `from` (call: the edge is the fall-through
+ * of a call), into f->st[i]; true when it changed (values only ever become
+ * unknown).  A call's fall-through that disagrees with another path into i is
+ * taken for a call that does not return (abort, __stack_chk_fail, ASan's
+ * reports): *noret gets the call, and the caller starts over without it.
+ */
+static bool merge(struct fn *f, size_t i, struct state s, int call, int *noret)
 {
 	struct state *d = &f->st[i];
 	bool changed = false;
 
+	s.by_call = call;
 	if (!d->reached) {
 		*d = s;
 		d->reached = true;
 		return true;
+	}
+	if (!differ(d, &s)) {
+		if (call < 0)
+			d->by_call = -1;
+		return false;
+	}
+	if ((call >= 0) != (d->by_call >= 0)) {
+		*noret = call >= 0 ? call : d->by_call;
+		return false;
 	}
 	if (d->sp_ok && (!s.sp_ok || s.sp != d->sp)) {
 		d->sp_ok = false;
@@ -402,17 +428,18 @@ static bool merge(struct fn *f, size_t i, struct state s)
 	return changed;
 }
 
-/* rsp and rbp at every instruction, from rsp = 0 at the entry, over the control-flow graph. */
-static void follow_stack(struct fn *f)
+/* One pass from rsp = 0 at the entry; -1, or a call found not to return (merge). */
+static int stack_pass(struct fn *f, size_t *work, bool *queued)
 {
-	size_t *work = xcalloc(f->n + 1, sizeof(*work)), nw = 0;
-	bool *queued = xcalloc(f->n, sizeof(*queued));
+	size_t nw = 0;
+	int noret = -1;
 
-	f->st = xcalloc(f->n, sizeof(*f->st));
-	merge(f, 0, (struct state){.sp_ok = true});
+	memset(f->st, 0, f->n * sizeof(*f->st));
+	memset(queued, 0, f->n * sizeof(*queued));
+	merge(f, 0, (struct state){.sp_ok = true}, -1, &noret);
 	work[nw++] = 0;
 	queued[0] = true;
-	while (nw) {
+	while (nw && noret < 0) {
 		size_t i = work[--nw];
 		struct state out = transfer(&f->ins[i], f->st[i]);
 		int succ[2];
@@ -422,12 +449,60 @@ static void follow_stack(struct fn *f)
 		queued[i] = false;
 		for (size_t k = 0; k < (all ? f->n : ns); k++) {
 			size_t j = all ? k : (size_t)succ[k];
+			int call = f->ins[i].call && j == i + 1 ? (int)i : -1;
 
-			if (merge(f, j, out) && !queued[j]) {
+			if (all && !f->ins[j].via_ijmp)
+				continue;
+			if (merge(f, j, out, call, &noret) && !queued[j]) {
 				work[nw++] = j;
 				queued[j] = true;
 			}
 		}
+	}
+	return noret;
+}
+
+/* Passes until no call is found not to return; false when that does not settle. */
+static bool stack_passes(struct fn *f, size_t *work, bool *queued, bool *found)
+{
+	int call;
+
+	for (int tries = 0; tries < 256; tries++) {
+		if ((call = stack_pass(f, work, queued)) < 0)
+			return true;
+		f->ins[call].noret = true;
+		*found = true;
+	}
+	return false;
+}
+
+/*
+ * rsp and rbp at every instruction, from rsp = 0 at the entry, over the
+ * control-flow graph.  Each call found not to return loses its fall-through
+ * and the walk starts over (a few times at most in real code).  An indirect
+ * jump (a switch's table, a tail call through a pointer) goes to what no
+ * direct edge reaches: first the walk without them, then again with them
+ * going there.
+ */
+static void follow_stack(struct fn *f)
+{
+	size_t *work = xcalloc(f->n + 1, sizeof(*work));
+	bool *queued = xcalloc(f->n, sizeof(*queued)), found = true, ijmp;
+
+	f->st = xcalloc(f->n, sizeof(*f->st));
+	for (int rounds = 0; found && rounds < 16; rounds++) {
+		found = false;
+		for (size_t i = 0; i < f->n; i++)
+			f->ins[i].via_ijmp = false;
+		if (!stack_passes(f, work, queued, &found))
+			break;
+		ijmp = false;
+		for (size_t i = 0; i < f->n; i++)
+			ijmp |= f->st[i].reached && f->ins[i].flow == F_IJMP;
+		for (size_t i = 0; i < f->n; i++)
+			f->ins[i].via_ijmp = ijmp && !f->st[i].reached;
+		if (!stack_passes(f, work, queued, &found))
+			break;
 	}
 	free(work);
 	free(queued);
@@ -532,6 +607,8 @@ static void walk(const struct fn *f, size_t site, bool forward, int64_t rsp_site
 			for (size_t k = 0; k < n; k++) {
 				size_t j = all ? k : (size_t)next[k];
 
+				if (all && !f->ins[j].via_ijmp)
+					continue;
 				if (!seen[j]) {
 					seen[j] = true;
 					if (j != site)
@@ -542,7 +619,7 @@ static void walk(const struct fn *f, size_t site, bool forward, int64_t rsp_site
 		}
 		next = f->pred + f->pred_at[i];
 		n = f->pred_at[i + 1] - f->pred_at[i];
-		for (size_t k = 0; k < n + f->nijmp; k++) {
+		for (size_t k = 0; k < n + (f->ins[i].via_ijmp ? f->nijmp : 0); k++) {
 			size_t j = (size_t)(k < n ? next[k] : f->ijmp[k - n]);
 
 			if (!seen[j]) {
@@ -650,8 +727,8 @@ static int analyze(csh h, const uint8_t *code, size_t len, uint64_t fn, uint64_t
 		fn_release(&f);
 		return -1;
 	}
+	follow_stack(&f); /* first: it finds the calls that do not return */
 	build_graph(&f);
-	follow_stack(&f);
 	if (!f.st[s].reached || !f.st[s].sp_ok) {
 		if (!f.st[s].reached)
 			snprintf(why, wlen, "the site is not reached from the function's entry");

@@ -18,14 +18,15 @@ col() { # col PROBE COLUMN-NAME: the value in the CSV
 		'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } $2 == p { print $k }'
 }
 facts=
-for p in live dead frame nonleaf pushlive loop rbp align live1 live10; do
+PROBES="live dead frame nonleaf pushlive loop rbp align noret switch live1 live10"
+for p in $PROBES; do
 	facts="$facts $p=$(col $p red_zone_live)"
 done
-is "$facts" " live=true dead=false frame=false nonleaf=false pushlive=true loop=true rbp=true align= live1=true live10=true" \
+is "$facts" " live=true dead=false frame=false nonleaf=false pushlive=true loop=true rbp=true align= noret=true switch=true live1=true live10=true" \
 	"red_zone_live of every site (align: rsp not followed, unknown)"
 # The encodings from the bytes at each site's offset, read here with od.
 enc_ok=0
-for p in live dead frame nonleaf pushlive loop rbp align live1 live10; do
+for p in $PROBES; do
 	bytes=$(od -An -tx1 -j $(($(col $p pc_offset))) -N10 "$FIX" | tr -d ' \n')
 	case $bytes in
 	0f1f440000*) want=nop5 ;; 66660f1f840000000000) want=nop10 ;; 90*) want=nop ;; *) want=other ;;
@@ -95,7 +96,7 @@ is "$(printf '%s\n' "$err" | grep -c 'warning:')" 0 "no warning for a live site 
 # The verdicts against the kernel: a site both live and optimizable (and align, which is
 # live but unknown to the analysis) changes the answers once armed; the others do not.
 got="" want=""
-for p in live dead frame nonleaf pushlive loop rbp align live1 live10; do
+for p in $PROBES; do
 	armed $p
 	f=$(printf '%s' "$out" | jq '[.statistics[] | select(.method == "uprobe") | .failed] | add')
 	got="$got $p=$([ "$f" = 0 ] && echo same || echo changed)"

@@ -24,8 +24,11 @@ rz() { # the distinct red_zone_live of the sites of providers matching $1 (awk r
 	printf '%s\n' "$csv" | awk -F, -v p="$1" -v n="$2" '$1 ~ p && $2 ~ n {print $9}' | sort -u |
 		tr '\n' ' '
 }
-is "$(rz '_nop5_nrz$' .)/$(rz '^stanford_.*_nop5$' '^fft$')" "false /true " \
-	"red_zone_live: false at every nop5-nrz site, true at the nop5 builds' fft"
+# The sanitizer build (-O1, ASan) gives fft a frame: nothing below rsp there, at any site.
+fft_rz=true
+[ -z "${PROBECOST_SAN:-}" ] || fft_rz=false
+is "$(rz '_nop5_nrz$' .)/$(rz '^stanford_.*_nop5$' '^fft$')" "false /$fft_rz " \
+	"red_zone_live: false at every nop5-nrz site, $fft_rz at the nop5 builds' fft"
 
 # 6-8: the workloads' own counts.
 report_of uprobe insn=push loops=1000 threads=3
@@ -83,8 +86,8 @@ is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "uprobe") |
 # -mno-red-zone build is optimized all the same, and the kernels' own checks pass armed.
 run_pc probes --variants plain --kernel fft --sites nop5,nop5-nrz --via uprobe --scale 1 -r 1 \
 	--warmup 0 --cpu 0 --no-store --format json
-like "$(printf '%s\n' "$err" | grep -c 'warning: stanford_plain_nop5:fft at fft+0x[0-9a-f]* may change the program')" \
-	'^1$' "one warning, before arming, for stanford_plain_nop5:fft"
+is "$(printf '%s\n' "$err" | grep -c 'warning: stanford_plain_nop5:fft at fft+0x[0-9a-f]* may change the program')" \
+	"$([ $fft_rz = true ] && echo 1 || echo 0)" "a warning before arming stanford_plain_nop5:fft where it is live"
 if grep -qw arch_uprobe_optimize /proc/kallsyms; then
 	is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "uprobe" and .site == "nop5-nrz") |
 		.failed, .hits_counted, .optimized, .red_zone_live, .optimizable]')" \

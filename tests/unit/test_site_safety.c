@@ -49,6 +49,8 @@ static const struct {
     {"loop", "rz_loop", PCOST_SITE_NOP5, 1, "keeps -0x14(%rsp)"},
     {"rbp", "rz_rbp", PCOST_SITE_NOP5, 1, "keeps -0x14(%rsp)"},
     {"align", "rz_align", PCOST_SITE_NOP5, -1, "rsp at the site is not known"},
+    {"noret", "rz_noret", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp)"},
+    {"switch", "rz_switch", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp)"},
     {"live1", "rz_live1", PCOST_SITE_NOP, 1, "keeps -0x10(%rsp)"},
     {"live10", "rz_live10", PCOST_SITE_NOP10, 1, "keeps -0x10(%rsp)"},
 };
