@@ -20,18 +20,18 @@ col() { # col PROBE COLUMN-NAME: the value in the CSV
 facts=
 PROBES="live dead frame nonleaf pushlive loop rbp align noret switch live1 live10"
 for p in $PROBES; do
-	facts="$facts $p=$(col $p red_zone_live)"
+	facts="$facts $p=$(col "$p" red_zone_live)"
 done
 is "$facts" " live=true dead=false frame=false nonleaf=false pushlive=true loop=true rbp=true align= noret=true switch=true live1=true live10=true" \
 	"red_zone_live of every site (align: rsp not followed, unknown)"
 # The encodings from the bytes at each site's offset, read here with od.
 enc_ok=0
 for p in $PROBES; do
-	bytes=$(od -An -tx1 -j $(($(col $p pc_offset))) -N10 "$FIX" | tr -d ' \n')
+	bytes=$(od -An -tx1 -j $(($(col "$p" pc_offset))) -N10 "$FIX" | tr -d ' \n')
 	case $bytes in
 	0f1f440000*) want=nop5 ;; 66660f1f840000000000) want=nop10 ;; 90*) want=nop ;; *) want=other ;;
 	esac
-	[ "$(col $p encoding)" = "$want" ] || { enc_ok=1; diag "$p: $(col $p encoding), bytes $bytes"; }
+	[ "$(col "$p" encoding)" = "$want" ] || { enc_ok=1; diag "$p: $(col "$p" encoding), bytes $bytes"; }
 done
 ok $enc_ok "each site's encoding is what its bytes are"
 is "$(col live optimizable),$(col live1 optimizable),$(col live10 optimizable)" "$opt5,false,false" \
@@ -97,10 +97,10 @@ is "$(printf '%s\n' "$err" | grep -c 'warning:')" 0 "no warning for a live site 
 # live but unknown to the analysis) changes the answers once armed; the others do not.
 got="" want=""
 for p in $PROBES; do
-	armed $p
+	armed "$p"
 	f=$(printf '%s' "$out" | jq '[.statistics[] | select(.method == "uprobe") | .failed] | add')
 	got="$got $p=$([ "$f" = 0 ] && echo same || echo changed)"
-	want="$want $p=$([ "$(col $p red_zone_live)" != false ] && [ "$(col $p optimizable)" = true ] &&
+	want="$want $p=$([ "$(col "$p" red_zone_live)" != false ] && [ "$(col "$p" optimizable)" = true ] &&
 		echo changed || echo same)"
 done
 is "$got" "$want" "armed, each function's answers change exactly where the site is live (or unknown) and optimizable"
