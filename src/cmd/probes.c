@@ -121,9 +121,10 @@ static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_fa
 
 	fact_where(sf, where, sizeof(where));
 	if (f == PCOST_FMT_CSV) {
-		printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\",%s,%s,%s,%s,\"%s\"\n", p->provider,
+		printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\",%s,%s,%s,%s,\"%s\",%s\n", p->provider,
 		       p->name, pc, po, sm, so, p->args, enc, rz ? rz : "", op ? op : "",
-		       sf->function[0] ? where : "", sf->why);
+		       sf->function[0] ? where : "", sf->why,
+		       pcost_sdt_args_below_rsp(p->args) ? "true" : "false");
 	} else if (f == PCOST_FMT_TEXT) {
 		char smb[24] = "-", sob[24] = "-";
 
@@ -157,6 +158,7 @@ static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_fa
 						     : cJSON_CreateNull());
 		pcost_json_count(o, "function_offset", (double)sf->fn_offset, sf->function[0]);
 		cJSON_AddStringToObject(o, "red_zone_why", sf->why);
+		cJSON_AddBoolToObject(o, "args_below_rsp", pcost_sdt_args_below_rsp(p->args));
 		txt = cJSON_PrintUnformatted(o);
 		printf("%s\n  %s", i ? "," : "", txt);
 		free(txt);
@@ -182,7 +184,7 @@ static int list_probes(const char *bin, enum pcost_format f)
 	}
 	if (f == PCOST_FMT_CSV)
 		printf("provider,name,pc,pc_offset,semaphore,semaphore_offset,args,encoding,"
-		       "red_zone_live,optimizable,function,red_zone_why\n");
+		       "red_zone_live,optimizable,function,red_zone_why,args_below_rsp\n");
 	else if (f == PCOST_FMT_TEXT)
 		printf("%-24s %-14s %-12s %-10s %-12s %-10s %-8s %-8s %-11s %-28s %s\n", "provider",
 		       "name", "pc", "offset", "semaphore", "sem-off", "encoding", "red-zone",
@@ -237,6 +239,7 @@ static size_t collect_sites(const struct pcost_sdt_list *l, const char *provider
 		sites[n].pc_offset = p->pc_offset;
 		sites[n].sem_offset = p->sem_offset;
 		sites[n].vaddr = p->pc;
+		sites[n].args_below_rsp = pcost_sdt_args_below_rsp(p->args);
 		n++;
 	}
 	return n;
@@ -639,18 +642,23 @@ static bool sites_facts(struct plan *pl, const struct pcost_probe_site *sites, s
 			pcost_site_facts_merge(row, &f);
 		else
 			*row = f;
-		if (f.optimizable <= 0 || f.red_zone_live <= 0 || !plan_arms(pl))
+		if (f.optimizable <= 0 || (f.red_zone_live <= 0 && !sites[i].args_below_rsp) ||
+		    !plan_arms(pl))
 			continue;
 		for (size_t k = 0; k < pl->nwarned; k++)
 			seen |= pl->warned[k] == sites[i].vaddr;
 		if (seen || pl->nwarned == ARRAY_SIZE(pl->warned))
 			continue;
 		pl->warned[pl->nwarned++] = sites[i].vaddr;
-		warning("%s:%s at %s+0x%llx may change the program once armed: the kernel optimizes "
-			"its nop5 into a CALL, which pushes into the red zone, and the function %s; "
-			"%s",
-			sites[i].provider, sites[i].name, f.function,
-			(unsigned long long)f.fn_offset, f.why,
+		warning("%s:%s at %s+0x%llx %s once armed: the kernel optimizes its nop5 into a CALL, "
+			"which pushes into the red zone%s%s%s; %s",
+			sites[i].provider, sites[i].name, f.function, (unsigned long long)f.fn_offset,
+			f.red_zone_live > 0 ? "may change the program" : "will report wrong arguments",
+			f.red_zone_live > 0 ? ", and the function " : "",
+			f.red_zone_live > 0 ? f.why : "",
+			!sites[i].args_below_rsp     ? ""
+			: f.red_zone_live > 0 ? "; the tracer reads its arguments from there too"
+					      : ", where the tracer reads its arguments from",
 			pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
 			       : "built with -mno-red-zone it would be safe");
 	}

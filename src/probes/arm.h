@@ -46,6 +46,7 @@ struct pcost_probe_site {
 	char symbol[64];		/* "" for an SDT site */
 	uint64_t vaddr;			/* its ELF address (perf probe takes a function's) */
 	bool retprobe;
+	bool args_below_rsp;		/* an argument is read from below rsp (site_safety.h) */
 };
 
 struct pcost_probe_method {

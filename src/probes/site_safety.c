@@ -996,3 +996,19 @@ cJSON *pcost_site_facts_json(const struct pcost_site_facts *f)
 	cJSON_AddItemToObject(o, "optimizable", fact_json(f->optimizable));
 	return o;
 }
+
+bool pcost_sdt_args_below_rsp(const char *args)
+{
+	/* Each argument is SIZE@OPERAND, space separated (sys/sdt.h). */
+	for (const char *a = args; a && *a; a += strcspn(a, " "), a += strspn(a, " ")) {
+		const char *op = memchr(a, '@', strcspn(a, " "));
+		size_t n;
+
+		if (!op)
+			continue;
+		n = strcspn(++op, " ");
+		if (op[0] == '-' && memmem(op, n, "(%rsp", 5))
+			return true;
+	}
+	return false;
+}

@@ -23,6 +23,7 @@
 #ifndef PCOST_SITE_SAFETY_H
 #define PCOST_SITE_SAFETY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -89,6 +90,13 @@ void pcost_site_facts_at(const struct pcost_site_file *f, uint64_t vaddr,
  * none is and some cannot tell; optimizable when all agree, else -1.
  */
 void pcost_site_facts_merge(struct pcost_site_facts *acc, const struct pcost_site_facts *f);
+
+/*
+ * Does an SDT note's argument string ("-8@-24(%rsp) -4@%eax") read an argument
+ * from below rsp?  The optimized uprobe's CALL pushes there before the tracer
+ * reads them: it reads the pushed registers instead.
+ */
+bool pcost_sdt_args_below_rsp(const char *args);
 
 /*
  * The facts as a JSON object, {"encoding": "nop5", "red_zone_live": true|false|null,

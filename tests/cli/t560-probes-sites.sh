@@ -4,7 +4,7 @@
 # optimization as the workload saw it, and bad input.
 . tests/cli/lib.bash
 P=$PROBECOST
-plan 21
+plan 24
 
 # 1-3: every site of a provider holds its encoding's bytes in the file.
 csv=$("$P" probes --list "$P" --format csv)
@@ -24,13 +24,23 @@ rz() { # the distinct red_zone_live of the sites of providers matching $1 (awk r
 	printf '%s\n' "$csv" | awk -F, -v p="$1" -v n="$2" '$1 ~ p && $2 ~ n {print $9}' | sort -u |
 		tr '\n' ' '
 }
-# The sanitizer build (-O1, ASan) gives fft a frame: nothing below rsp there, at any site.
+# The sanitizer build (-O1, ASan) keeps locals in a frame: nothing below rsp there, at any
+# site, neither data (fft's) nor arguments (the volatile builds').
 fft_rz=true
 [ -z "${PROBECOST_SAN:-}" ] || fft_rz=false
 is "$(rz '_nop5_nrz$' .)/$(rz '^stanford_.*_nop5$' '^fft$')" "false /$fft_rz " \
 	"red_zone_live: false at every nop5-nrz site, $fft_rz at the nop5 builds' fft"
 
-# 6-8: the workloads' own counts.
+# 6: where a volatile build reads its arguments from below rsp (towers: -24(%rsp)), the
+# optimized call's pushes land on them; the -mno-red-zone builds read none from there.
+below() { # the distinct args_below_rsp of providers matching $1, probe matching $2
+	printf '%s\n' "$csv" | awk -F, -v p="$1" -v n="$2" '$1 ~ p && $2 ~ n {print $NF}' | sort -u |
+		tr '\n' ' '
+}
+is "$(below '^stanford_volatile_nop5$' '^towers$')/$(below '_nop5_nrz$' .)" "$fft_rz /false " \
+	"args_below_rsp: $fft_rz at volatile nop5 towers (-24(%rsp) in the -O2 build), false at every nop5-nrz site"
+
+# 7-9: the workloads' own counts.
 report_of uprobe insn=push loops=1000 threads=3
 is "$(field events "$report")" 3000 "uprobe: 3 threads x 1000 calls = 3000 hits"
 report_of sdtargs variant=none loops=500
@@ -38,7 +48,7 @@ is "$(field events "$report")" 0 "sdtargs variant=none passes no probe"
 report_of stanford variant=plain site=nop10 kernel=towers scale=2
 is "$(field hits_towers "$report")" 32766 "stanford site=nop10: 2 x 16383 towers hits"
 
-# 9-12: bad input is one line, exit 2.
+# 10-13: bad input is one line, exit 2.
 bad() { # description, expected fragment, args
 	run_pc probes "${@:3}" --via dormant --no-store
 	ok $([ $rc = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"$2"* ]]; echo $?) \
@@ -50,7 +60,7 @@ bad "uprobe's targets have no -mno-red-zone build" "built with nop,nop5,nop10 on
 	--workload uprobe --sites nop5-nrz
 bad "unknown workload" "--workload: 'nope'" --workload nope
 
-# 13-21: armed, exact counts (root, the uprobe PMU and tracefs).
+# 14-24: armed, exact counts (root, the uprobe PMU and tracefs).
 if [ "$(id -u)" != 0 ] || [ ! -r /sys/bus/event_source/devices/uprobe/type ] ||
 	[ ! -w /sys/kernel/tracing/uprobe_events ] || ! command -v jq >/dev/null; then
 	skip_rest "needs root, the uprobe PMU, tracefs and jq"
@@ -95,5 +105,29 @@ if grep -qw arch_uprobe_optimize /proc/kallsyms; then
 		"fft at nop5-nrz: no run failed, every hit counted, optimized, nothing in the red zone"
 else
 	skip "the kernel has no arch_uprobe_optimize"
+fi
+# towers' first argument (from) is 1, 2 or 3.  Optimized at nop5, the volatile build's
+# arguments are read from where the call pushed registers; at nop5-nrz they are right.
+if grep -qw arch_uprobe_optimize /proc/kallsyms && have bpftrace; then
+	from_values() { # SITE: the distinct values bpftrace saw for towers' arg0, sorted
+		local prov=stanford_volatile${1:+_$1}
+		timeout 120 bpftrace -e "usdt:$BINP:$prov:towers { @[arg0] = count(); }" \
+			-c "$BINP workload stanford variant=volatile site=${2:-nop} kernel=towers scale=1" \
+			2>/dev/null | sed -n 's/^@\[\(-*[0-9]*\)\].*/\1/p' | sort -n | tr '\n' ' '
+	}
+	nrz=$(from_values nop5_nrz nop5-nrz) n5=$(from_values nop5 nop5)
+	n5_want="not 1 2 3"
+	[ $fft_rz = true ] || n5_want="1 2 3 "
+	ok "$([ "$nrz" = "1 2 3 " ] && [ -n "$n5" ] &&
+		{ [ "$n5" = "$n5_want" ] || { [ "$n5_want" = "not 1 2 3" ] && [ "$n5" != "1 2 3 " ]; }; }
+		echo $?)" \
+		"towers' from argument, optimized: nop5-nrz sees $nrz; nop5 sees $n5"
+	run_pc probes --variants volatile --kernel towers --sites nop5 --via uprobe --scale 1 -r 1 \
+		--warmup 0 --cpu 0 --no-store
+	is "$(printf '%s\n' "$err" | grep -c 'warning: stanford_volatile_nop5:towers at move+0x[0-9a-f]* will report wrong arguments')" \
+		"$([ $fft_rz = true ] && echo 1 || echo 0)" "a warning before arming a site whose arguments the call overwrites"
+else
+	skip "needs arch_uprobe_optimize and bpftrace"
+	skip "needs arch_uprobe_optimize and bpftrace"
 fi
 done_testing

@@ -175,6 +175,19 @@ static void merge_rows(void **state)
 	assert_int_equal(a.red_zone_live, -1);
 }
 
+/* Arguments read from below rsp: what the optimized uprobe's pushes overwrite. */
+static void args_below_rsp(void **state)
+{
+	(void)state;
+	assert_true(pcost_sdt_args_below_rsp("-8@-24(%rsp) -8@-16(%rsp)"));
+	assert_true(pcost_sdt_args_below_rsp("-4@$0 -8@-8(%rsp,%rax,8)"));
+	assert_false(pcost_sdt_args_below_rsp("-4@%ecx -4@%r8d"));
+	assert_false(pcost_sdt_args_below_rsp("-4@%esi 4@132(%rdi)"));
+	assert_false(pcost_sdt_args_below_rsp("8@8(%rsp) -4@-4(%rbp)"));
+	assert_false(pcost_sdt_args_below_rsp(""));
+	assert_false(pcost_sdt_args_below_rsp("-24(%rsp)")); /* no SIZE@: not an argument */
+}
+
 static void bad_files(void **state)
 {
 	struct pcost_site_file *f = (void *)1;
@@ -189,9 +202,9 @@ static void bad_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(fixture_sites), cmocka_unit_test(encodings),
-	    cmocka_unit_test(raw_functions), cmocka_unit_test(merge_rows),
-	    cmocka_unit_test(bad_files),
+	    cmocka_unit_test(fixture_sites),  cmocka_unit_test(encodings),
+	    cmocka_unit_test(raw_functions),  cmocka_unit_test(merge_rows),
+	    cmocka_unit_test(args_below_rsp), cmocka_unit_test(bad_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
