@@ -104,6 +104,77 @@ static bool has_shape(const struct pcost_session *s)
 	return false;
 }
 
+/*
+ * A row's site facts (probes/site_safety.h), from the session's options:
+ * "site_facts", one object or null per configuration (cmd/probes.c).
+ */
+struct row_facts {
+	char encoding[8];		/* "nop5"; "" unknown */
+	int8_t red_zone_live, optimizable; /* 1 yes, -1 no, 0 unknown */
+};
+
+static int8_t fact_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsBool(v) ? (cJSON_IsTrue(v) ? 1 : -1) : 0;
+}
+
+/* One per configuration, or NULL when the session has none (stored before they were kept). */
+static struct row_facts *read_facts(const struct pcost_session *s)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "site_facts"), *e;
+	struct row_facts *fx = NULL;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(a))
+		a = NULL;
+	cJSON_ArrayForEach(e, a) {
+		const cJSON *enc = cJSON_GetObjectItemCaseSensitive(e, "encoding");
+
+		if (i >= s->nconfigs)
+			break;
+		if (!fx)
+			fx = xcalloc(s->nconfigs, sizeof(*fx));
+		if (cJSON_IsString(enc))
+			snprintf(fx[i].encoding, sizeof(fx[i].encoding), "%s", enc->valuestring);
+		fx[i].red_zone_live = fact_of(e, "red_zone_live");
+		fx[i++].optimizable = fact_of(e, "optimizable");
+	}
+	cJSON_Delete(o);
+	return fx;
+}
+
+/* A site fact as text: "yes", "no", "n/a". */
+static const char *fact_text(int8_t v)
+{
+	return v > 0 ? "yes" : v < 0 ? "no" : "n/a";
+}
+
+/* The facts' columns at the end of a row in row[0..n) (nothing when the session has none). */
+static void text_facts(const struct row_facts *fx, size_t i, char *row, int n, bool md)
+{
+	bool known = fx && fx[i].encoding[0];
+	const char *enc = known ? fx[i].encoding : "-",
+		   *rz = known ? fact_text(fx[i].red_zone_live) : "-",
+		   *op = known ? fact_text(fx[i].optimizable) : "-";
+
+	if (!fx || n < 0 || (size_t)n >= 512)
+		return;
+	snprintf(row + n, 512 - (size_t)n, md ? " %s | %s | %s |" : " %-8s %-8s %-11s", enc, rz, op);
+}
+
+/* Print a row of 512 bytes at most without its trailing blanks. */
+static void end_row(char *row, FILE *out)
+{
+	size_t n = strlen(row);
+
+	while (n && row[n - 1] == ' ')
+		row[--n] = '\0';
+	fprintf(out, "%s\n", row);
+}
+
 static bool several_scales(const struct pcost_session *s)
 {
 	for (size_t i = 1; i < s->nconfigs; i++)
@@ -225,13 +296,14 @@ static void text_title(const struct pcost_session *s, const struct pcost_config_
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
 }
 
-static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
-		     FILE *out, bool md)
+static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st,
+		     const struct row_facts *fx, size_t i, FILE *out, bool md)
 {
 	const struct pcost_config *c = &s->configs[i];
 	const struct pcost_config_stats *t = &st[i];
 	struct hits_check h = check_hits(c, t);
-	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64];
+	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64], row[512];
+	int n;
 
 	if (t->nok)
 		snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9, 100 * t->wall.cov);
@@ -257,40 +329,59 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 
 		if (threads_of(c))
 			snprintf(th, sizeof(th), "%u", threads_of(c));
+		/* The facts before optimized: what the kernel should do, then what it did. */
 		if (md)
-			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
-				ph, cy, hi, opt);
+			n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
+				     ov, ph, cy, hi);
 		else
-			fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
-				ph, cy, hi, opt);
+			n = snprintf(row, sizeof(row),
+				     "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s",
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
+				     ov, ph, cy, hi);
+		text_facts(fx, i, row, n, md);
+		n = (int)strlen(row);
+		snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s |" : " %s", opt);
+		end_row(row, out);
+		return;
 	} else if (md) {
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", label(s, c, lb, sizeof(lb)),
-			c->monitor, el, ov, ph, cy, hi);
+		n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s |",
+			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	} else {
-		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", label(s, c, lb, sizeof(lb)),
-			c->monitor, el, ov, ph, cy, hi);
+		n = snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s",
+			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	}
+	text_facts(fx, i, row, n, md);
+	end_row(row, out);
 }
 
 /* The table's header; site, threads and optimized columns when the session has them. */
-static void text_header(const struct pcost_session *s, FILE *out, bool md)
+static void text_header(const struct pcost_session *s, const struct row_facts *fx, FILE *out,
+			bool md)
 {
-	bool shape = has_shape(s);
+	bool shape = has_shape(s), facts = fx != NULL;
+	char row[512];
 
-	if (md)
+	if (md) {
 		fprintf(out, "| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
-			     "hits counted / expected |%s\n|---|---|%s---|---|---|---|---|%s\n",
-			shape ? " site | threads |" : "", shape ? " optimized |" : "",
-			shape ? "---|---|" : "", shape ? "---|" : "");
-	else if (shape)
-		fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n", "variant",
-			"method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
-			"hits counted / expected", "optimized");
+			     "hits counted / expected |%s%s\n|---|---|%s---|---|---|---|---|%s%s\n",
+			shape ? " site | threads |" : "",
+			facts ? " encoding | red zone live | optimizable |" : "",
+			shape ? " optimized |" : "", shape ? "---|---|" : "",
+			facts ? "---|---|---|" : "", shape ? "---|" : "");
+		return;
+	}
+	if (shape)
+		snprintf(row, sizeof(row),
+			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %s%s", "variant",
+			 "method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
+			 "hits counted / expected",
+			 facts ? "encoding red-zone optimizable " : "", "optimized");
 	else
-		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
-			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
+		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s", "variant",
+			 "method", "elapsed", "overhead", "per hit", "cycles/hit",
+			 "hits counted / expected", facts ? "encoding red-zone optimizable" : "");
+	end_row(row, out);
 }
 
 /*
@@ -389,7 +480,7 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 				fprintf(out, "| variant | method | site | gain | verdict |\n"
 					     "|---|---|---|---|---|\n");
 			else
-				fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", "variant", "method", "site",
+				fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", "variant", "method", "site",
 					"gain", "verdict");
 			header = true;
 		}
@@ -408,20 +499,20 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor,
 				pcost_config_site(c, sb, sizeof(sb)), g, v);
 		else
-			fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", variant_of(c), c->monitor,
+			fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", variant_of(c), c->monitor,
 				pcost_config_site(c, sb, sizeof(sb)), g, v);
 	}
 }
 
-static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
-		 bool md)
+static void text(const struct pcost_session *s, const struct pcost_config_stats *st,
+		 const struct row_facts *fx, FILE *out, bool md)
 {
 	struct pcost_run_warnings w;
 
 	text_title(s, st, out);
-	text_header(s, out, md);
+	text_header(s, fx, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++)
-		text_row(s, st, i, out, md);
+		text_row(s, st, fx, i, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 
@@ -460,7 +551,17 @@ static void csv_shape(struct pcost_csv *w, const struct pcost_config *c,
 	pcost_csv_count(w, (double)t->optimized_known, known);
 }
 
-static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+/* A fact, or an empty field when unknown. */
+static void csv_fact(struct pcost_csv *w, int8_t v)
+{
+	if (v)
+		pcost_csv_bool(w, v > 0);
+	else
+		pcost_csv_str(w, "");
+}
+
+static void csv(const struct pcost_session *s, const struct pcost_config_stats *st,
+		const struct row_facts *fx, FILE *out)
 {
 	struct pcost_csv w = { .out = out };
 
@@ -476,7 +577,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"dormant_overhead_robust_lo,dormant_overhead_robust_hi,dormant_per_hit_ns_robust,"
 		"dormant_per_hit_ns_robust_lo,dormant_per_hit_ns_robust_hi,gain_vs_nop_robust,"
 		"gain_vs_nop_robust_lo,gain_vs_nop_robust_hi,carry_over,carry_over_lo,carry_over_hi,"
-		"carry_over_p\n");
+		"carry_over_p,encoding,red_zone_live,optimizable\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -517,6 +618,10 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_ci(&w, "%.3f", t->site_gain_robust, t->site_gain_robust_lo,
 			     t->site_gain_robust_hi);
 		pcost_csv_carry_over(&w, t);
+		/* encoding, red_zone_live, optimizable: empty when unknown. */
+		pcost_csv_str(&w, fx ? fx[i].encoding : "");
+		csv_fact(&w, fx ? fx[i].red_zone_live : 0);
+		csv_fact(&w, fx ? fx[i].optimizable : 0);
 		pcost_csv_end(&w);
 	}
 }
@@ -526,7 +631,13 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
  * every measured run saw the kernel optimize the site, false when none did,
  * null when unknown, mixed, or nothing was armed (dormant).
  */
-static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t)
+static cJSON *json_fact(int8_t v)
+{
+	return v ? cJSON_CreateBool(v > 0) : cJSON_CreateNull();
+}
+
+static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t,
+		       const struct row_facts *f)
 {
 	char sb[32];
 	const char *site = pcost_config_site(c, sb, sizeof(sb));
@@ -540,6 +651,11 @@ static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcos
 		cJSON_AddNullToObject(o, "optimized");
 	pcost_json_count(o, "optimized_runs", (double)t->optimized_runs,
 			 t->optimized_known && t->baseline >= 0);
+	/* The sites' facts (probes/site_safety.h); null when not known. */
+	cJSON_AddItemToObject(o, "encoding", f && f->encoding[0] ? cJSON_CreateString(f->encoding)
+							       : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "red_zone_live", json_fact(f ? f->red_zone_live : 0));
+	cJSON_AddItemToObject(o, "optimizable", json_fact(f ? f->optimizable : 0));
 }
 
 /* The robust companions (analyze.h): Hodges-Lehmann with the Wilcoxon interval. */
@@ -568,7 +684,8 @@ static void json_robust(const struct pcost_session *s, cJSON *o, const struct pc
 	pcost_json_carry_over(o, t);
 }
 
-static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+static void json(const struct pcost_session *s, const struct pcost_config_stats *st,
+		 const struct row_facts *fx, FILE *out)
 {
 	cJSON *root = pcost_json_envelope(s), *rows = pcost_json_statistics(root);
 	struct pcost_run_warnings w;
@@ -585,7 +702,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
 		cJSON_AddNumberToObject(o, "scale", pcost_config_scale(c));
-		json_shape(o, c, t);
+		json_shape(o, c, t, fx ? &fx[i] : NULL);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
 		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));
@@ -628,24 +745,27 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 int pcost_report_probes(const struct pcost_session *s, enum pcost_format f, FILE *out)
 {
 	struct pcost_config_stats *st = NULL;
+	struct row_facts *fx;
 	int rc = pcost_analyze(s, &st);
 
 	if (rc < 0)
 		return rc;
+	fx = read_facts(s);
 	switch (f) {
 	case PCOST_FMT_CSV:
-		csv(s, st, out);
+		csv(s, st, fx, out);
 		break;
 	case PCOST_FMT_JSON:
-		json(s, st, out);
+		json(s, st, fx, out);
 		break;
 	case PCOST_FMT_MARKDOWN:
-		text(s, st, out, true);
+		text(s, st, fx, out, true);
 		break;
 	default:
-		text(s, st, out, false);
+		text(s, st, fx, out, false);
 		break;
 	}
+	free(fx);
 	free(st);
 	return 0;
 }

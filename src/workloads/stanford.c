@@ -39,12 +39,15 @@ static const char *const layout_names[PCOST_STANFORD_NLAYOUTS] = { "default", "a
  * Probe-site encodings (kernels.c): entry points of each variant per site, in
  * the default layout (the nop encoding is variants[]).
  */
-static const char *const site_names[PCOST_STANFORD_NSITES] = { "nop", "nop5", "nop10" };
+static const char *const site_names[PCOST_STANFORD_NSITES] = { "nop", "nop5", "nop10",
+								"nop5-nrz" };
+/* The encodings in provider and function names (a provider is a C identifier). */
+static const char *const site_ids[PCOST_STANFORD_NSITES] = { "", "nop5", "nop10", "nop5_nrz" };
 #define SITE_FNS(s)                                                                                \
 	{ pcost_stanford_none, pcost_stanford_plain_##s, pcost_stanford_volatile_##s,             \
 	  pcost_stanford_plain_sem_##s, pcost_stanford_volatile_sem_##s }
 static const pcost_stanford_fn site_fns[PCOST_STANFORD_NSITES][PCOST_STANFORD_NVARIANTS] = {
-	{ NULL }, SITE_FNS(nop5), SITE_FNS(nop10),
+	{ NULL }, SITE_FNS(nop5), SITE_FNS(nop10), SITE_FNS(nop5_nrz),
 };
 
 /* Parameter indices: the order of params[] below. */
@@ -65,8 +68,9 @@ static const struct pcost_param_desc params[] = {
 	[P_CLOCK] = { "clock", PCOST_PARAM_ENUM, 0, 0, 0, "wall|cpu",
 		      "time the kernels on the wall clock, or on their threads' CPU time, summed "
 		      "(which a dormant probe's cost shows in, other processes' preemptions do not)" },
-	[P_SITE] = { "site", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10",
-		     "probe-site encoding: sdt.h's nop, or a 5- or 10-byte nop (default layout)" },
+	[P_SITE] = { "site", PCOST_PARAM_ENUM, 0, 0, 0, "nop|nop5|nop10|nop5-nrz",
+		     "probe-site encoding: sdt.h's nop, a 5- or 10-byte nop, or a 5-byte nop in "
+		     "code built with -mno-red-zone (default layout)" },
 	[P_THREADS] = { "threads", PCOST_PARAM_U64, 1, 1, 1024, NULL,
 			"threads, each running the kernels on its own data (hits = threads x one's)" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
@@ -125,12 +129,17 @@ int pcost_stanford_site_find(const char *name)
 	return -1;
 }
 
+const char *pcost_stanford_site_suffix(int site)
+{
+	return site >= 0 && site < PCOST_STANFORD_NSITES ? site_ids[site] : NULL;
+}
+
 int pcost_stanford_site_provider(int v, int site, char *buf, size_t len)
 {
 	if (!pcost_stanford_provider(v) || !pcost_stanford_site_name(site))
 		return -EINVAL;
 	if (site)
-		snprintf(buf, len, "%s_%s", variants[v].provider, site_names[site]);
+		snprintf(buf, len, "%s_%s", variants[v].provider, site_ids[site]);
 	else
 		snprintf(buf, len, "%s", variants[v].provider);
 	return 0;

@@ -126,10 +126,11 @@ static void site_threads_optimized(void **state)
 	/*
 	 * No nop twin in this session: the gain columns are empty, and so is the
 	 * robust gain; then the carry-over, empty too (every run here has position 0
-	 * in its block: no time order): the last seven columns.
+	 * in its block: no time order), and no site facts either: the last ten columns.
 	 */
-	assert_true(csv_row_ends(csv, ",nop5,2,4,4,,,,", ",,,,,,,"));
-	assert_true(csv_row_ends(csv, ",nop10,2,0,3,,,,", ",,,,,,,"));
+	assert_true(csv_row_ends(csv, ",nop5,2,4,4,,,,", ",,,,,,,,,,"));
+	assert_true(csv_row_ends(csv, ",nop10,2,0,3,,,,", ",,,,,,,,,,"));
+	assert_non_null(strstr(json, "\"red_zone_live\":\tnull"));
 	txt = render(&s, PCOST_FMT_TEXT);
 	assert_non_null(strstr(txt, "optimized"));
 	free(json);
@@ -138,11 +139,59 @@ static void site_threads_optimized(void **state)
 	pcost_session_release(&s);
 }
 
+/* The sites' facts, as cmd/probes.c keeps them in the options (one per row), in every format. */
+static void site_facts(void **state)
+{
+	static const int64_t exact[4] = { 1000, 1000, 1000, 1000 };
+	struct pcost_session s;
+	char *json, *csv, *txt, *md;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	s.complete = true;
+	add(&s, "plain site=nop5", "dormant", 10, NULL);
+	add(&s, "plain site=nop5", "uprobe", 11, exact);
+	add(&s, "plain site=nop5-nrz", "dormant", 10, NULL);
+	add(&s, "plain site=nop5-nrz", "uprobe", 11, exact);
+	/* The first dormant row has none; the last a fact not known. */
+	s.options_json = strdup(
+		"{\"via\":\"uprobe\",\"site_facts\":[null,"
+		"{\"encoding\":\"nop5\",\"red_zone_live\":true,\"optimizable\":true},"
+		"{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":true},"
+		"{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":null}]}");
+	json = render(&s, PCOST_FMT_JSON);
+	assert_non_null(strstr(json, "\"encoding\":\t\"nop5\",\n\t\t\t\"red_zone_live\":\ttrue,\n"
+				     "\t\t\t\"optimizable\":\ttrue"));
+	assert_non_null(strstr(json, "\"red_zone_live\":\tfalse,\n\t\t\t\"optimizable\":\tnull"));
+	assert_non_null(strstr(json, "\"encoding\":\tnull,\n\t\t\t\"red_zone_live\":\tnull"));
+	csv = render(&s, PCOST_FMT_CSV);
+	assert_non_null(strstr(csv, ",encoding,red_zone_live,optimizable\n"));
+	assert_non_null(strstr(csv, ",nop5,true,true\n"));
+	assert_non_null(strstr(csv, ",nop5,false,true\n"));
+	assert_non_null(strstr(csv, ",nop5,false,\n"));
+	txt = render(&s, PCOST_FMT_TEXT);
+	/* Before optimized (what the kernel did), which stays the last column. */
+	assert_non_null(strstr(txt, " encoding red-zone optimizable optimized\n"));
+	assert_non_null(strstr(txt, " nop5     yes      yes         n/a\n"));
+	assert_non_null(strstr(txt, " nop5     no       n/a         n/a\n"));
+	assert_non_null(strstr(txt, " nop5-nrz "));
+	md = render(&s, PCOST_FMT_MARKDOWN);
+	assert_non_null(strstr(md, "| encoding | red zone live | optimizable | optimized |\n"));
+	assert_non_null(strstr(md, "| nop5 | yes | yes | n/a |\n"));
+	assert_non_null(strstr(md, "| - | - | - | n/a |\n"));
+	free(json);
+	free(csv);
+	free(txt);
+	free(md);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(known_answers),
 		cmocka_unit_test(site_threads_optimized),
+		cmocka_unit_test(site_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
