@@ -68,4 +68,11 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
  */
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
 
+/*
+ * After a run or probes session is printed: PCOST_EXIT_FAIL (1), with one
+ * error line, when a configuration's outcome is changed-program (the program
+ * failed under the tool and not without it: stats/outcome.h); 0 otherwise.
+ */
+int pcost_changed_exit(const struct pcost_session *s);
+
 #endif

@@ -253,7 +253,7 @@ static int run_and_report(const struct opts *o, struct pcost_runner *r, struct p
 		     : 0;
 	if (rc)
 		error("interrupted: the report covers the runs done so far");
-	else if (pcost_sink_lost())
+	else if ((rc = pcost_changed_exit(s)) == 0 && pcost_sink_lost())
 		rc = PCOST_EXIT_NOT_STORED;
 	return rc;
 }

@@ -713,6 +713,8 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 		error("every run failed%s%s", why ? ": " : "", why ? why : "");
 		return PCOST_EXIT_FAIL;
 	}
+	if ((rc = pcost_changed_exit(s)))
+		return rc;
 	return pcost_sink_lost() ? PCOST_EXIT_NOT_STORED : 0;
 }
 

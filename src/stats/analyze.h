@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "stats/outcome.h"
 #include "stats/stats.h"
 
 /* Confidence of every interval analyze computes. */
@@ -96,6 +97,9 @@ struct pcost_config_stats {
 	 * site's uprobe, and how many of them it did (0, 0: unknown).
 	 */
 	size_t optimized_known, optimized_runs;
+	/* How its runs ended (outcome.h), and in one line what happened, in how many runs. */
+	enum pcost_outcome outcome;
+	char outcome_why[320];
 };
 
 /*
@@ -124,6 +128,9 @@ enum pcost_metric {
  */
 size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
 			 enum pcost_metric m, double **x, double **y, uint32_t **blocks);
+
+/* Is c a baseline: the plain run (monitor none) or the dormant run (probes)? */
+bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c);
 
 /* Whether a sample counts in the statistics: neither warm-up nor failed. */
 bool pcost_sample_measured(const struct pcost_run_sample *x);

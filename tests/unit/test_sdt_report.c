@@ -65,6 +65,8 @@ static void known_answers(void **state)
 	add(&s, "plain", "dormant", 10, NULL);
 	add(&s, "plain", "uprobe", 11, exact);
 	add(&s, "plain", "ftrace", 12, short_by_10);
+	/* The same shortfall, which the tracer said it lost (its note on the run). */
+	strcpy(add(&s, "plain", "lttng", 12, short_by_10)->samples[1].note, "lttng discarded 10 events");
 	txt = render(&s, PCOST_FMT_TEXT);
 	/*
 	 * 1 ms extra inside the timed region over 1000 hits: 1000 ns, 2000 cycles
@@ -74,13 +76,19 @@ static void known_answers(void **state)
 	assert_non_null(strstr(txt, "1000 [982, 1018] ns"));
 	assert_non_null(strstr(txt, "2000 "));
 	assert_non_null(strstr(txt, "1000 / 1000  ok"));
-	assert_non_null(strstr(txt, "10 HITS LOST"));
+	/* A shortfall is the tracer's loss only when the tracer said so. */
+	assert_non_null(strstr(txt, "1000 / 1000  10 MISSING, unsaid"));
+	assert_non_null(strstr(txt, "1000 / 1000  10 HITS LOST"));
+	assert_non_null(strstr(txt, "plain/lttng: ok: 4 runs ok; lttng said: lttng discarded 10 "
+				    "events (in 1)"));
 	/* plain's dormant build against the no-probe one, timed regions: 9.9/8.9 ms = +11.2%, 1 ms / 1000 hits. */
 	assert_non_null(strstr(txt, "+11.2% [+11.2, +11.2]     1000 [982, 1018] ns"));
 	csv = render(&s, PCOST_FMT_CSV);
 	assert_non_null(strstr(csv, "plain,uprobe,4,0,11000000,"));
 	assert_non_null(strstr(csv, ",1000.00,2000.0,1000,1000,0,"));
 	assert_non_null(strstr(csv, ",2000.00,4000.0,1000,1000,10,"));
+	assert_non_null(strstr(csv, ",false,ok,4 runs ok\n"));
+	assert_non_null(strstr(csv, ",true,ok,4 runs ok; lttng said: lttng discarded 10 events (in 1)\n"));
 	assert_null(strstr(csv, "nan"));
 	free(txt);
 	free(csv);
@@ -115,8 +123,8 @@ static void site_threads_optimized(void **state)
 	assert_non_null(strstr(json, "\"optimized_runs\":\t4"));
 	csv = render(&s, PCOST_FMT_CSV);
 	/* No nop twin in this session: the gain columns are empty. */
-	assert_non_null(strstr(csv, ",nop5,2,4,4,,,\n"));
-	assert_non_null(strstr(csv, ",nop10,2,0,3,,,\n"));
+	assert_non_null(strstr(csv, ",nop5,2,4,4,,,,,ok,4 runs ok\n"));
+	assert_non_null(strstr(csv, ",nop10,2,0,3,,,,,ok,4 runs ok\n"));
 	txt = render(&s, PCOST_FMT_TEXT);
 	assert_non_null(strstr(txt, "optimized"));
 	free(json);
