@@ -148,7 +148,7 @@ static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool bas
 	else if (h->lost > 0)
 		snprintf(buf, len, "%lld / %lld  %lld %s", (long long)h->counted,
 			 (long long)h->expected, (long long)h->lost,
-			 h->said ? "HITS LOST" : "MISSING, unsaid");
+			 h->said ? "HITS LOST" : "SHORT");
 	else if (h->extra > 0)
 		snprintf(buf, len, "%lld / %lld  %lld extra hits", (long long)h->counted,
 			 (long long)h->expected, (long long)h->extra);

@@ -77,7 +77,7 @@ static void known_answers(void **state)
 	assert_non_null(strstr(txt, "2000 "));
 	assert_non_null(strstr(txt, "1000 / 1000  ok"));
 	/* A shortfall is the tracer's loss only when the tracer said so. */
-	assert_non_null(strstr(txt, "1000 / 1000  10 MISSING, unsaid"));
+	assert_non_null(strstr(txt, "1000 / 1000  10 SHORT"));
 	assert_non_null(strstr(txt, "1000 / 1000  10 HITS LOST"));
 	assert_non_null(strstr(txt, "plain/lttng: ok: 4 runs ok; lttng said: lttng discarded 10 "
 				    "events (in 1)"));
