@@ -149,6 +149,11 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	for (size_t k = 0; k < c->nsamples; k++) {
 		const struct pcost_run_sample *x = &c->samples[k];
 
+		/* A run that failed but reported says whether the site was optimized all the same. */
+		if (x->optimized && !x->warmup) {
+			st->optimized_known++;
+			st->optimized_runs += x->optimized > 0;
+		}
 		if (!pcost_sample_measured(x))
 			continue;
 		if (x->events)
@@ -161,10 +166,6 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 			other += (double)x->other_cpu_ns;
 			steal += (double)x->steal_ns;
 			nbusy++;
-		}
-		if (x->optimized) {
-			st->optimized_known++;
-			st->optimized_runs += x->optimized > 0;
 		}
 	}
 	if (nev) {

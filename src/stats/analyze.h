@@ -93,8 +93,9 @@ struct pcost_config_stats {
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
 	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
 	/*
-	 * probes: measured runs that said whether the kernel optimized the
-	 * site's uprobe, and how many of them it did (0, 0: unknown).
+	 * probes: runs (warm-up aside, failed ones too) that said whether the
+	 * kernel optimized the site's uprobe, and how many of them it did (0, 0:
+	 * unknown).
 	 */
 	size_t optimized_known, optimized_runs;
 	/* How its runs ended (outcome.h), and in one line what happened, in how many runs. */
