@@ -44,8 +44,9 @@ static const char usage_text[] =
 	"  --workload W      stanford (default), uprobe (a loop calling a probed nop, push or\n"
 	"                    ret), sdtargs (probes of 0/1/3/6 arguments or an expensive one)\n"
 	"  --variants LIST   the workload's builds (default all): stanford none,plain,volatile,\n"
-	"                    plain-sem,volatile-sem; uprobe nop,push,ret; sdtargs none,a0,a1,\n"
-	"                    a3,a6,expensive,expensive-sem\n"
+	"                    plain-sem,volatile-sem; uprobe nop,push,ret (and redzone, a leaf\n"
+	"                    keeping a value in its red zone across a nop5 site); sdtargs\n"
+	"                    none,a0,a1,a3,a6,expensive,expensive-sem\n"
 	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10\n"
 	"  --threads LIST    threads each making the hits at once, for each count (default 1)\n"
 	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
@@ -69,7 +70,12 @@ static const char usage_text[] =
 	"  --format F        text, json, csv, markdown (default text)\n"
 	"  --db PATH|URL     the store: an SQLite file or a postgresql:// URL (default\n"
 	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
-	"  --no-store        do not store the session\n";
+	"  --no-store        do not store the session\n"
+	"\n"
+	"Each row ends with an outcome: ok, changed-program (the workload failed armed and\n"
+	"not dormant), tool-failed, program-failed.\n"
+	"exit status: 0 measured; 1 a runtime failure, or a row is changed-program; 2 bad\n"
+	"input; 3 measured and printed but not stored; 130 interrupted.\n";
 
 struct opts {
 	const char *list;		/* --list BIN */

@@ -15,10 +15,12 @@ static void died_of(const struct pcost_verdict_in *in, char *buf, size_t len)
 	char at[160] = "";
 	size_t n;
 
-	if (s->has_ip_vaddr && in->program && pcost_where(in->program, s->ip_vaddr, at, sizeof(at)) < 0)
+	if (s->has_ip_vaddr && in->program &&
+	    pcost_where(in->program, s->ip_vaddr, at, sizeof(at)) < 0)
 		at[0] = '\0';
 	if (!at[0] && s->has_ip)
-		snprintf(at, sizeof(at), "0x%llx, outside the executable", (unsigned long long)s->ip);
+		snprintf(at, sizeof(at), "0x%llx, outside the executable",
+			 (unsigned long long)s->ip);
 	n = (size_t)snprintf(buf, len, "killed by SIG%s%s%s", sigabbrev_np(s->signal) ?: "?",
 			     at[0] ? " at " : "", at);
 	if (n >= len)
@@ -54,7 +56,8 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 			 in->said->check_why[0] ? in->said->check_why : "(no reason given)");
 		program_failed(smp, why);
 	} else if (in->expected > 0 && smp->has_report && smp->events != (uint64_t)in->expected) {
-		snprintf(why, sizeof(why), "made %llu hits, %lld expected: the program ran differently",
+		snprintf(why, sizeof(why),
+			 "made %llu hits, %lld expected: the program ran differently",
 			 (unsigned long long)smp->events, (long long)in->expected);
 		program_failed(smp, why);
 	} else if (in->tool_failed && !plain) {
@@ -73,7 +76,8 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 		smp->fault = PCOST_FAULT_TOOL;
 		snprintf(smp->fail_reason, sizeof(smp->fail_reason),
 			 "%s counted %lld of the %llu hits the program made and reported no loss",
-			 in->monitor, (long long)smp->monitor_events, (unsigned long long)smp->events);
+			 in->monitor, (long long)smp->monitor_events,
+			 (unsigned long long)smp->events);
 	} else {
 		smp->fault = PCOST_FAULT_NONE;
 	}

@@ -38,12 +38,12 @@
 #include "run/spawn.h"
 
 struct pcost_verdict_in {
-	enum pcost_monitor_kind kind;	/* the monitor's: BASELINE for plain and dormant runs */
-	const char *monitor;		/* its name, for the reasons */
-	bool tool_failed;		/* it failed itself: could not wrap, start or stop */
-	bool report_fd;			/* a built-in workload, which reports its facts */
-	int64_t expected;		/* probes: hits expected (> 0: checked against its own) */
-	const char *program;		/* the workload's executable, to name where it died */
+	enum pcost_monitor_kind kind; /* the monitor's: BASELINE for plain and dormant runs */
+	const char *monitor;	      /* its name, for the reasons */
+	bool tool_failed;	      /* it failed itself: could not wrap, start or stop */
+	bool report_fd;		      /* a built-in workload, which reports its facts */
+	int64_t expected;	      /* probes: hits expected (> 0: checked against its own) */
+	const char *program;	      /* the workload's executable, to name where it died */
 	const struct pcost_run_said *said;
 };
 

@@ -41,8 +41,8 @@ struct tally {
 	size_t runs, ok, program, noted;
 	enum pcost_outcome worst;
 	size_t nworst;
-	const char *why;	/* the first reason of a run at the worst outcome */
-	const char *note;	/* the monitor's last note on a run, NULL */
+	const char *why;  /* the first reason of a run at the worst outcome */
+	const char *note; /* the monitor's last note on a run, NULL */
 };
 
 static void tally(const struct pcost_config *c, bool baseline, bool blame, struct tally *t)
@@ -59,13 +59,20 @@ static void tally(const struct pcost_config *c, bool baseline, bool blame, struc
 			t->note = x->note;
 		}
 		switch (f) {
-		case PCOST_FAULT_NONE: o = PCOST_OUTCOME_OK; t->ok++; break;
-		case PCOST_FAULT_TOOL: o = PCOST_OUTCOME_TOOL_FAILED; break;
+		case PCOST_FAULT_NONE:
+			o = PCOST_OUTCOME_OK;
+			t->ok++;
+			break;
+		case PCOST_FAULT_TOOL:
+			o = PCOST_OUTCOME_TOOL_FAILED;
+			break;
 		case PCOST_FAULT_PROGRAM:
 			t->program++;
 			o = blame ? PCOST_OUTCOME_CHANGED_PROGRAM : PCOST_OUTCOME_PROGRAM_FAILED;
 			break;
-		default: o = PCOST_OUTCOME_UNKNOWN; break;
+		default:
+			o = PCOST_OUTCOME_UNKNOWN;
+			break;
 		}
 		if (!t->nworst || o > t->worst) {
 			t->worst = o;
@@ -101,7 +108,8 @@ static void outcome_of(const struct pcost_session *s, size_t i, struct pcost_con
 	if (t.worst == PCOST_OUTCOME_OK) {
 		n = (size_t)snprintf(w, len, "%zu run%s ok", t.runs, t.runs == 1 ? "" : "s");
 		if (t.note && n < len)
-			snprintf(w + n, len - n, "; %s said: %s (in %zu)", c->monitor, t.note, t.noted);
+			snprintf(w + n, len - n, "; %s said: %s (in %zu)", c->monitor, t.note,
+				 t.noted);
 		return;
 	}
 	n = (size_t)snprintf(w, len, "%zu of %zu runs: %s", t.nworst, t.runs,
@@ -109,10 +117,11 @@ static void outcome_of(const struct pcost_session *s, size_t i, struct pcost_con
 	if (n >= len)
 		return;
 	if (t.worst == PCOST_OUTCOME_CHANGED_PROGRAM)
-		snprintf(w + n, len - n, "; its %s runs: %zu of %zu ok", s->configs[bi].monitor, b.ok,
-			 b.runs);
+		snprintf(w + n, len - n, "; its %s runs: %zu of %zu ok", s->configs[bi].monitor,
+			 b.ok, b.runs);
 	else if (t.worst == PCOST_OUTCOME_UNKNOWN)
-		snprintf(w + n, len - n, " (stored before probecost told the program's failures "
+		snprintf(w + n, len - n,
+			 " (stored before probecost told the program's failures "
 			 "from the tool's)");
 }
 

@@ -11,7 +11,7 @@
 plan 17
 have jq || skip_rest "jq not installed"
 tmpdir
-RUN=(run -w spin:loops=200,work=1000 --runs 2 --warmup 1 --cpu 0)
+RUN=(run -w 'spin:loops=200,work=1000' --runs 2 --warmup 1 --cpu 0)
 # jrow MONITOR-REGEX JQ: the statistics row of that monitor, through JQ.
 jrow() { jq -r --arg m "$1" ".statistics[] | select(.monitor | test(\$m)) | $2" <<< "$out"; }
 

@@ -12,15 +12,18 @@
 #include "stats/analyze.h"
 
 /* n runs of monitor on one build, ending with fault f (and reason) from run `from` on. */
-static struct pcost_config *add(struct pcost_session *s, const char *monitor, size_t n,
-				size_t from, enum pcost_fault f, const char *reason)
+static struct pcost_config *add(struct pcost_session *s, const char *monitor, size_t n, size_t from,
+				enum pcost_fault f, const char *reason)
 {
 	struct pcost_config *c = pcost_session_add_config(s, "stanford", "variant=plain scale=1",
 							  monitor, "plain", "hit");
 
 	for (size_t k = 0; k < n; k++) {
-		struct pcost_run_sample x = { .block = (uint32_t)k, .warmup = k == 0, .scale = 1,
-					      .wall_ns = 1000000, .fault = PCOST_FAULT_NONE,
+		struct pcost_run_sample x = { .block = (uint32_t)k,
+					      .warmup = k == 0,
+					      .scale = 1,
+					      .wall_ns = 1000000,
+					      .fault = PCOST_FAULT_NONE,
 					      .monitor_events = -1 };
 
 		if (k >= from) {
@@ -60,7 +63,7 @@ static void changed_program(void **state)
 	assert_string_equal(st[0].outcome_why, "3 runs ok");
 	assert_int_equal(st[1].outcome, PCOST_OUTCOME_CHANGED_PROGRAM);
 	assert_string_equal(st[1].outcome_why, "2 of 3 runs: killed by SIGSEGV at fft+0x189; its "
-			    "dormant runs: 3 of 3 ok");
+					       "dormant runs: 3 of 3 ok");
 	assert_int_equal(st[2].outcome, PCOST_OUTCOME_OK);
 	assert_int_equal(st[3].outcome, PCOST_OUTCOME_CHANGED_PROGRAM);
 	assert_memory_equal(st[3].outcome_why, "1 of 3 runs", 11);
@@ -111,7 +114,8 @@ static void older_runs(void **state)
 	st = analyze(&s);
 	assert_int_equal(st[0].outcome, PCOST_OUTCOME_OK);
 	assert_int_equal(st[1].outcome, PCOST_OUTCOME_UNKNOWN);
-	assert_string_equal(st[1].outcome_why, "2 of 3 runs: killed by SIGSEGV (stored before "
+	assert_string_equal(st[1].outcome_why,
+			    "2 of 3 runs: killed by SIGSEGV (stored before "
 			    "probecost told the program's failures from the tool's)");
 	assert_int_equal(st[2].outcome, PCOST_OUTCOME_TOOL_FAILED);
 	assert_int_equal(pcost_sample_fault(&s.configs[1].samples[1], true), PCOST_FAULT_PROGRAM);
@@ -132,7 +136,8 @@ static void said_losses(void **state)
 	strcpy(s.configs[1].samples[2].note, "lttng discarded 12 events");
 	st = analyze(&s);
 	assert_int_equal(st[1].outcome, PCOST_OUTCOME_OK);
-	assert_string_equal(st[1].outcome_why, "3 runs ok; lttng said: lttng discarded 12 events (in 1)");
+	assert_string_equal(st[1].outcome_why,
+			    "3 runs ok; lttng said: lttng discarded 12 events (in 1)");
 	free(st);
 	pcost_session_release(&s);
 }

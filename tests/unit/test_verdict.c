@@ -17,8 +17,11 @@ static struct pcost_run_said said;
 /* A run as the runner has it after the reap: exit 0 and a report of 100 events unless changed. */
 static struct pcost_run_sample run(void)
 {
-	struct pcost_run_sample x = { .wait_status = 0, .has_report = true, .events = 100,
-				      .monitor_events = -1, .check = 1 };
+	struct pcost_run_sample x = { .wait_status = 0,
+				      .has_report = true,
+				      .events = 100,
+				      .monitor_events = -1,
+				      .check = 1 };
 
 	memset(&said, 0, sizeof(said));
 	return x;
@@ -26,8 +29,12 @@ static struct pcost_run_sample run(void)
 
 static struct pcost_verdict_in in(enum pcost_monitor_kind kind)
 {
-	return (struct pcost_verdict_in){ .kind = kind, .monitor = "tracer", .report_fd = true,
-					  .expected = -1, .program = "/proc/self/exe", .said = &said };
+	return (struct pcost_verdict_in){ .kind = kind,
+					  .monitor = "tracer",
+					  .report_fd = true,
+					  .expected = -1,
+					  .program = "/proc/self/exe",
+					  .said = &said };
 }
 
 static void a_known_function(void)
@@ -61,8 +68,9 @@ static void program_died(void **state)
 	said.has_ip = true;
 	said.ip = 0x7f0012345678;
 	pcost_run_verdict(&x, &v);
-	assert_string_equal(x.fail_reason,
-			    "killed by SIGBUS at 0x7f0012345678, outside the executable, sent by pid 77");
+	assert_string_equal(
+		x.fail_reason,
+		"killed by SIGBUS at 0x7f0012345678, outside the executable, sent by pid 77");
 }
 
 static void program_checks(void **state)
@@ -76,14 +84,16 @@ static void program_checks(void **state)
 	pcost_run_verdict(&x, &v);
 	assert_int_equal(x.fault, PCOST_FAULT_PROGRAM);
 	assert_true(x.failed);
-	assert_string_equal(x.fail_reason, "failed its own check: kernel fft computed a wrong result");
+	assert_string_equal(x.fail_reason,
+			    "failed its own check: kernel fft computed a wrong result");
 	/* Its own count of hits against the hits expected (probes): 90 made, 100 expected. */
 	x = run();
 	x.events = 90;
 	v.expected = 100;
 	pcost_run_verdict(&x, &v);
 	assert_int_equal(x.fault, PCOST_FAULT_PROGRAM);
-	assert_string_equal(x.fail_reason, "made 90 hits, 100 expected: the program ran differently");
+	assert_string_equal(x.fail_reason,
+			    "made 90 hits, 100 expected: the program ran differently");
 }
 
 /* A failed run: whose it is depends on what stands between probecost and the program. */
@@ -144,8 +154,9 @@ static void tool_runs(void **state)
 	pcost_run_verdict(&x, &v);
 	assert_int_equal(x.fault, PCOST_FAULT_TOOL);
 	assert_false(x.failed);
-	assert_string_equal(x.fail_reason,
-			    "tracer counted 90 of the 100 hits the program made and reported no loss");
+	assert_string_equal(
+		x.fail_reason,
+		"tracer counted 90 of the 100 hits the program made and reported no loss");
 	/* The same shortfall said (the tracer's note): its loss, the run is fine. */
 	x = run();
 	x.monitor_events = 90;
