@@ -437,7 +437,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		char sb[32];
 		const char *site = pcost_config_site(c, sb, sizeof(sb));
 
-		if (st[i].outcome != PCOST_OUTCOME_OK || strchr(st[i].outcome_why, ';'))
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
 			fprintf(out, "%s  %s/%s%s%s: %s: %s\n", md ? "\n" : "", variant_of(c), c->monitor,
 				site ? " " : "", site ? site : "", pcost_outcome_name(st[i].outcome),
 				st[i].outcome_why);

@@ -173,7 +173,7 @@ static void text_outcomes(const struct pcost_session *s, const struct pcost_conf
 	char lab[160];
 
 	for (size_t i = 0; i < s->nconfigs; i++)
-		if (st[i].outcome != PCOST_OUTCOME_OK || strchr(st[i].outcome_why, ';'))
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
 			fprintf(out, "  %s on %s: %s: %s\n",
 				monitor_label(&s->configs[i], lab, sizeof(lab)),
 				s->configs[i].workload, pcost_outcome_name(st[i].outcome),
@@ -452,7 +452,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 			pcost_outcome_name(x->outcome));
 	}
 	for (size_t i = 0, n = 0; i < s->nconfigs; i++)
-		if (st[i].outcome != PCOST_OUTCOME_OK || strchr(st[i].outcome_why, ';'))
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
 			fprintf(out, "%s- %s on %s: %s: %s\n", n++ ? "" : "\n", s->configs[i].monitor,
 				s->configs[i].workload, pcost_outcome_name(st[i].outcome),
 				st[i].outcome_why);

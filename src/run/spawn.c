@@ -320,15 +320,6 @@ static bool report_u64(const char *val, uint64_t *v)
 	return end != val && !*end && !errno;
 }
 
-/* The signal named by signal= (SEGV, BUS, ...), 0 when unknown. */
-static int signal_named(const char *name)
-{
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sigabbrev_np(sig) && !strcmp(sigabbrev_np(sig), name))
-			return sig;
-	return 0;
-}
-
 /*
  * Facts of the report beyond events/unit/timed_ns that a run keeps: nr= names
  * the syscall its events are (the syscall workload), check= and why= its check,
@@ -351,7 +342,7 @@ static void report_fact(const char *key, const char *val, void *ctx)
 	else if (!strcmp(key, "why"))
 		snprintf(said->check_why, sizeof(said->check_why), "%s", val);
 	else if (!strcmp(key, "signal"))
-		said->signal = signal_named(val) ?: SIGSEGV;
+		snprintf(said->signal, sizeof(said->signal), "%s", val[0] ? val : "?");
 	else if (!strcmp(key, "from_pid") && report_u64(val, &v))
 		said->from_pid = (long)v;
 	else if (!strcmp(key, "addr"))

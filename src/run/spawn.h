@@ -30,7 +30,7 @@ struct pcost_runner_opts;
 struct pcost_run_said {
 	char unit[32];		/* unit=, "" when not said */
 	char check_why[160];	/* why= of check=bad */
-	int signal;		/* signal=: the fatal signal it died of, 0 none */
+	char signal[16];	/* signal=: the fatal signal it died of ("SEGV"), "" none */
 	long from_pid;		/* from_pid=: who sent it, 0 when the CPU raised it */
 	bool has_addr, has_ip, has_ip_vaddr;
 	uint64_t addr;		/* addr=: the faulting address */

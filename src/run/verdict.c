@@ -21,8 +21,7 @@ static void died_of(const struct pcost_verdict_in *in, char *buf, size_t len)
 	if (!at[0] && s->has_ip)
 		snprintf(at, sizeof(at), "0x%llx, outside the executable",
 			 (unsigned long long)s->ip);
-	n = (size_t)snprintf(buf, len, "killed by SIG%s%s%s", sigabbrev_np(s->signal) ?: "?",
-			     at[0] ? " at " : "", at);
+	n = (size_t)snprintf(buf, len, "killed by SIG%s%s%s", s->signal, at[0] ? " at " : "", at);
 	if (n >= len)
 		return;
 	if (s->from_pid)
@@ -48,7 +47,7 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 	bool plain = in->kind == PCOST_MON_BASELINE;
 	char why[256];
 
-	if (in->said->signal) {
+	if (in->said->signal[0]) {
 		died_of(in, why, sizeof(why));
 		program_failed(smp, why);
 	} else if (smp->has_report && smp->check < 0) {
@@ -60,7 +59,7 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 			 "made %llu hits, %lld expected: the program ran differently",
 			 (unsigned long long)smp->events, (long long)in->expected);
 		program_failed(smp, why);
-	} else if (in->tool_failed && !plain) {
+	} else if (in->tool_failed) {
 		smp->fault = PCOST_FAULT_TOOL;
 	} else if (smp->failed) {
 		smp->fault = plain || (in->kind != PCOST_MON_WRAP && !timed_out(smp))

@@ -10,7 +10,8 @@
  *   2. it reported check=bad                                 PROGRAM, failed
  *   3. probes: its own hit count differs from the hits expected
  *                                                            PROGRAM, failed
- *   4. the monitor failed (could not wrap, start, stop; hung) TOOL
+ *   4. the monitor failed (could not wrap, start, stop; the dormant
+ *      one's check that the binary is still the one armed too) TOOL
  *   5. the run failed (exit status, signal, timeout):
  *      plain or dormant run (nothing between probecost and the program),
  *      attach and preload monitors (the status is the program's own)

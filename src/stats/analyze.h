@@ -101,6 +101,7 @@ struct pcost_config_stats {
 	/* How its runs ended (outcome.h), and in one line what happened, in how many runs. */
 	enum pcost_outcome outcome;
 	char outcome_why[320];
+	bool outcome_noted;		/* the monitor left a note on a run (outcome_why has it) */
 };
 
 /*

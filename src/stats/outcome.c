@@ -101,6 +101,7 @@ static void outcome_of(const struct pcost_session *s, size_t i, struct pcost_con
 	/* The tool is to blame only when the program did not fail without it. */
 	tally(c, baseline, !baseline && bi >= 0 && !b.program, &t);
 	st[i].outcome = t.runs ? t.worst : PCOST_OUTCOME_UNKNOWN;
+	st[i].outcome_noted = t.note != NULL;
 	if (!t.runs) {
 		snprintf(w, len, "no run");
 		return;

@@ -51,7 +51,7 @@ static void program_died(void **state)
 	(void)state;
 	/* Under a wrapper that hid the signal (exit 0): the fault line decides. */
 	assert_int_equal(pcost_self_vaddr((const void *)a_known_function, &vaddr), 0);
-	said.signal = 11;
+	strcpy(said.signal, "SEGV");
 	said.has_ip = said.has_ip_vaddr = said.has_addr = true;
 	said.ip_vaddr = vaddr;
 	said.addr = 0x10;
@@ -63,7 +63,7 @@ static void program_died(void **state)
 	assert_non_null(strstr(x.fail_reason, "), address 0x10"));
 	/* Sent, not raised; and an instruction outside the executable. */
 	x = run();
-	said.signal = 7;
+	strcpy(said.signal, "BUS");
 	said.from_pid = 77;
 	said.has_ip = true;
 	said.ip = 0x7f0012345678;
@@ -138,6 +138,14 @@ static void tool_runs(void **state)
 	pcost_sample_fail(&x, "monitor did not start: no");
 	pcost_run_verdict(&x, &v);
 	assert_int_equal(x.fault, PCOST_FAULT_TOOL);
+	/* The dormant "monitor" too: its check that the binary is the one armed failed. */
+	x = run();
+	v = in(PCOST_MON_BASELINE);
+	v.tool_failed = true;
+	pcost_sample_fail(&x, "monitor did not start: the binary was replaced");
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_TOOL);
+	v = in(PCOST_MON_ATTACH);
 	/* Exit 0 and no report from a built-in workload: a tool hid how it ended. */
 	x = run();
 	v.tool_failed = false;
