@@ -9,8 +9,8 @@
  *
  * inject:fault=segv|exit|check (with or without the costs) is the known answer
  * of outcomes (stats/outcome.h): PCOST_INJECT_FAULT makes the spin workload,
- * after its timed region, write through a null pointer (SIGSEGV at address
- * 0), exit 3, or report check=bad: the program fails under this monitor and
+ * after its timed region, write to address 8 (SIGSEGV at address 0x8), exit
+ * 3, or report check=bad: the program fails under this monitor and
  * not in its plain runs, so the row must end changed-program.
  */
 #include <stdio.h>

@@ -386,12 +386,15 @@ static void run_io_report(struct run_io *io, struct pcost_run_sample *smp,
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
 		   bool report_fd, struct pcost_run_sample *smp, struct pcost_run_said *said)
 {
+	struct pcost_run_said unsaid;
 	struct spawn_args sa = { .l = l, .cpu_mask = o->cpu_mask };
 	char report_env[] = "PROBECOST_REPORT_FD=3";
 	struct run_io *io = xmalloc(sizeof(*io));
 	pcost_ns t0, deadline = 0;
 	int rc;
 
+	if (!said)
+		said = &unsaid;
 	memset(said, 0, sizeof(*said));
 	smp->wait_status = -1;
 	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;

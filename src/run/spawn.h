@@ -40,7 +40,8 @@ struct pcost_run_said {
 
 /*
  * One run of argv (already wrapped) with the given extra environment; fills
- * *sample's timing, rusage, exit and report fields (check included) and *said.
+ * *sample's timing, rusage, exit and report fields (check included) and *said
+ * (may be NULL).
  * The building block of pcost_runner_measure, usable alone.  Returns 0 (see
  * sample->failed) or -EINTR.
  */

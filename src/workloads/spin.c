@@ -13,8 +13,9 @@
  *
  * Check: none of its own (it computes nothing: its timings are its output).
  * PCOST_INJECT_FAULT (the inject monitor's fault=) makes it fail after its
- * timed region, the known answer of outcomes: segv writes through a null
- * pointer in spin_fault(), exit exits 3, check reports check=bad.
+ * timed region, the known answer of outcomes: segv writes to address 8 (the
+ * first page, never mapped) in spin_fault(), exit exits 3, check reports
+ * check=bad.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,7 +72,11 @@ static void log_facts(const char *facts)
 	close(fd);
 }
 
-/* A write through a null pointer the compiler cannot see coming: SIGSEGV here, at address 0. */
+/*
+ * A write to address 8, in the first page, which is never mapped: SIGSEGV here,
+ * at address 0x8.  Not a null pointer, which the sanitizer build's UBSan would
+ * catch first (and exit 1); the compiler cannot see it coming (volatile).
+ */
 static __attribute__((noinline, noclone)) void spin_fault(int *volatile *where)
 {
 	**where = 1;
@@ -80,13 +85,13 @@ static __attribute__((noinline, noclone)) void spin_fault(int *volatile *where)
 /* PCOST_INJECT_FAULT: fail as asked (segv and exit do not return). */
 static void inject_fault(struct pcost_wl_result *res)
 {
-	static int *volatile null;
+	static int *volatile first_page = (int *)8;
 	const char *f = getenv("PCOST_INJECT_FAULT");
 
 	if (!f || !*f)
 		return;
 	if (!strcmp(f, "segv"))
-		spin_fault(&null);
+		spin_fault(&first_page);
 	if (!strcmp(f, "exit"))
 		exit(3);
 	pcost_wl_check(res, false, "PCOST_INJECT_FAULT=%.40s: failing as asked", f);

@@ -25,6 +25,11 @@ diag "methods: $VIA"
 # rows SITE JQ: the armed rows (not dormant) at that site, through JQ, one a line, sorted unique.
 rows() { jq -r --arg s "$1" ".statistics[] | select(.method != \"dormant\" and .site == \$s) | $2" <<< "$out" | sort -u; }
 
+# 1-8: fft.  The sanitizer build compiles it otherwise (-O1, ASan's checks): nothing of its
+# is in the red zone at its site there.
+if [ -n "${PROBECOST_SAN:-}" ]; then
+	for i in 1 2 3 4 5 6 7 8; do skip "the sanitizer build's fft keeps nothing in the red zone at its site"; done
+else
 run_pc probes --via "$VIA" --variants plain --sites nop,nop5 --kernel fft --scale 1 --runs 2 \
 	--cpu 0 --no-store --format json
 is "$rc" 1 "fft at nop and nop5 sites, armed by $VIA: exit 1"
@@ -42,8 +47,9 @@ table=$(grep -n '^  variant ' <<< "$out" | cut -d: -f1)
 ok $([ -n "$changed" ] && [ -n "$table" ] && [ "$changed" -lt "$table" ]; echo $?) \
 	"text: the CHANGED PROGRAM line before the table (line ${changed:-none}, table at ${table:-none})"
 is "$(grep -c '^  plain/[a-z-]* nop5: changed-program: ' <<< "$out")" "${#via[@]}" "text: one outcome line per armed row"
+fi
 
-# The red-zone fixture: the known answer is every value but the first one changed.
+# 9-12: the red-zone fixture (assembly: the same in every build); the known answer is every value but the first one changed.
 run_pc probes --workload uprobe --variants redzone --via "$VIA" --scale 1 --runs 1 --warmup 0 \
 	--cpu 0 --no-store --format json
 is "$rc" 1 "uprobe redzone armed: exit 1"
