@@ -275,12 +275,13 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	pcost_busy_fill(&cpu0, &cpu1, &smp);
 stop:
 	if (m->ops->stop) {
+		bool was_failed = smp.failed;
 		int src = m->ops->stop(m, &smp);
 
-		if (src < 0 && !smp.failed) {
+		if (src < 0 && !smp.failed)
 			pcost_sample_fail(&smp, "monitor %s failed: %s", m->name, strerror(-src));
-			v.tool_failed = true;
-		}
+		/* Failed by stop(): the monitor's own failure (did not stop, printed no count). */
+		v.tool_failed |= !was_failed && smp.failed;
 		if (m->note[0]) {
 			snprintf(sl->note, sizeof(sl->note), "%s", m->note);
 			snprintf(smp.note, sizeof(smp.note), "%s", m->note);

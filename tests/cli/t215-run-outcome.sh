@@ -8,7 +8,7 @@
 # inject:fault=segv|exit|check makes the spin workload fail as asked (monitors/inject.c);
 # a preloaded shim corrupts one int of the pipe workload (tests/fixtures/outcome/corrupt.c).
 . "$(dirname "$0")/lib.bash"
-plan 17
+plan 19
 have jq || skip_rest "jq not installed"
 tmpdir
 RUN=(run -w 'spin:loops=200,work=1000' --runs 2 --warmup 1 --cpu 0)
@@ -60,6 +60,15 @@ fi
 run_pc run --runs 3 --warmup 0 -m "$F/crash-wrap" --no-store --format json -- /bin/true
 is "$rc/$(jrow . .outcome | tr '\n' ' ')/$(jrow crash .outcome_why)" \
 	"0/ok tool-failed /2 of 2 runs: killed by SIGSEGV" "a crashing wrapper is tool-failed and the session exits 0"
+
+# An attach monitor that dies at stop or during the run: the monitor's failure (it marks the
+# run failed in its stop), not the program's, though nothing stands between it and the program.
+for how in stop run; do
+	arg=""; [ "$how" = run ] && arg=" run"
+	run_pc run --no-store --runs 2 --warmup 0 --attach "$F/attach-segv$arg" --ready '^segv-monitor ready' \
+		--format json -- sleep 0.2
+	is "$rc/$(jrow attach .outcome)" "0/tool-failed" "an attach monitor killed by SIGSEGV at $how: tool-failed, exit 0"
+done
 
 # The store keeps it: show prints the live text, export and import keep the runs' endings.
 run_pc "${RUN[@]}" -m inject:fault=segv --db "$T/a.db"
