@@ -46,8 +46,9 @@ static const char usage_text[] =
 	"  --workload W      stanford (default), uprobe (a loop calling a probed nop, push or\n"
 	"                    ret), sdtargs (probes of 0/1/3/6 arguments or an expensive one)\n"
 	"  --variants LIST   the workload's builds (default all): stanford none,plain,volatile,\n"
-	"                    plain-sem,volatile-sem; uprobe nop,push,ret; sdtargs none,a0,a1,\n"
-	"                    a3,a6,expensive,expensive-sem\n"
+	"                    plain-sem,volatile-sem; uprobe nop,push,ret (and redzone, a leaf\n"
+	"                    keeping a value in its red zone across a nop5 site); sdtargs\n"
+	"                    none,a0,a1,a3,a6,expensive,expensive-sem\n"
 	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10, and nop5-nrz\n"
 	"                    (nop5 in code built with -mno-red-zone; stanford and sdtargs)\n"
 	"  --threads LIST    threads each making the hits at once, for each count (default 1)\n"
@@ -74,7 +75,13 @@ static const char usage_text[] =
 	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"  --no-store        do not store the session\n"
 	"  --no-wait         refuse (exit 1) while another probes session runs, instead of\n"
-	"                    waiting for it (one at a time: each would count the other's hits)\n";
+	"                    waiting for it (one at a time: each would count the other's hits)\n"
+	"\n"
+	"Each row ends with an outcome: ok, changed-program (the workload failed armed and\n"
+	"not dormant), tool-failed, program-failed.\n"
+	"exit status: 0 measured; 1 a runtime failure (with --no-wait: another probes session\n"
+	"runs), or a row is changed-program; 2 bad\n"
+	"input; 3 measured and printed but not stored; 130 interrupted.\n";
 
 struct opts {
 	const char *list;		/* --list BIN */
@@ -309,7 +316,7 @@ static int run_and_report(const struct opts *o, struct pcost_runner *r, struct p
 		     : 0;
 	if (rc)
 		error("interrupted: the report covers the runs done so far");
-	else if (pcost_sink_lost())
+	else if ((rc = pcost_changed_exit(s)) == 0 && pcost_sink_lost())
 		rc = PCOST_EXIT_NOT_STORED;
 	return rc;
 }

@@ -77,9 +77,11 @@ static const char usage_text[] =
 	"\n"
 	"  -m none alone measures the baseline alone, as no -m does.\n"
 	"\n"
-	"exit status: 0 measured (and stored); 1 every run failed, or no monitor asked for is\n"
-	"available; 2 bad usage or bad input; 3 measured and printed but not stored (the\n"
-	"store could not be written: see the warning); 128+N interrupted by signal N.\n";
+	"exit status: 0 measured (and stored); 1 every run failed, a row's outcome is\n"
+	"changed-program (the workload failed under a monitor and not in its plain runs),\n"
+	"or no monitor asked for is available; 2 bad usage or bad input; 3 measured and\n"
+	"printed but not stored (the store could not be written: see the warning); 128+N\n"
+	"interrupted by signal N.\n";
 
 enum {
 	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_SCALE, OPT_DEFAULT, OPT_HELP,
@@ -730,6 +732,8 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 		error("every run failed%s%s", why ? ": " : "", why ? why : "");
 		return PCOST_EXIT_FAIL;
 	}
+	if ((rc = pcost_changed_exit(s)))
+		return rc;
 	return pcost_sink_lost() ? PCOST_EXIT_NOT_STORED : 0;
 }
 

@@ -147,8 +147,8 @@ static int uprobe_group(const struct pcost_probe_plan *pl, const struct pcost_sd
 	g->variant = site ? pcost_stanford_site_name(site) : v;
 	t = pcost_uprobe_target_find(g->variant);
 	memset(s, 0, sizeof(*s));
-	if (!t || pcost_self_file_offset((const void *)t->fn, &s->pc_offset) ||
-	    pcost_self_vaddr((const void *)t->fn, &s->vaddr))
+	if (!t || pcost_self_file_offset((const void *)t->site, &s->pc_offset) ||
+	    pcost_self_vaddr((const void *)t->site, &s->vaddr))
 		return error("uprobe: cannot locate the target '%s' in '%s'", g->variant, path);
 	snprintf(s->provider, sizeof(s->provider), "pcost_uprobe");
 	snprintf(s->name, sizeof(s->name), "%s", t->insn);
@@ -200,7 +200,7 @@ static const struct pcost_probe_wl probe_wls[] = {
 	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng",
 	  "nop,nop5,nop10,nop5-nrz", stanford_group, stanford_args },
 	/* Its targets are assembly (uprobe.c): no red zone to keep nop5-nrz apart from nop5. */
-	{ "uprobe", "insn", "nop,push,ret,lttng", "nop,nop5,nop10", uprobe_group, loop_args },
+	{ "uprobe", "insn", "nop,push,ret,lttng,redzone", "nop,nop5,nop10", uprobe_group, loop_args },
 	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem",
 	  "nop,nop5,nop10,nop5-nrz", sdtargs_group, loop_args },
 };
@@ -261,7 +261,10 @@ static int parse_variants(const struct pcost_probe_request *q, struct pcost_prob
 	char dflt[128];
 	const char *list = q->variants ? q->variants : dflt;
 
-	/* By default every build but lttng's, which plan_builtin adds for the lttng method. */
+	/*
+	 * By default every build but lttng's, which plan_builtin adds for the lttng
+	 * method, and the uprobe workload's redzone, a fixture asked for by name.
+	 */
 	snprintf(dflt, sizeof(dflt), "%s", pl->wl->choices);
 	if (strstr(dflt, ",lttng"))
 		*strstr(dflt, ",lttng") = '\0';

@@ -17,13 +17,20 @@
 #include "report/emit.h"
 #include "report/warnings.h"
 
-/* Worst shortfall of the method's count against the hits expected (negative: extra hits). */
+/*
+ * Worst shortfall of the method's count against the hits expected (negative:
+ * extra hits).  A shortfall is the tracer's loss only when the tracer said so
+ * (its note on the run: ring-buffer drops, lost-event counters); a program that
+ * made other hits than expected failed its run (run/verdict.h), whose count is
+ * not in these.
+ */
 struct hits_check {
 	bool known;		/* some sample carried a count and something was expected */
 	int64_t expected;
 	int64_t counted;	/* median (analyze) */
 	int64_t lost;		/* max over samples of expected - counted, > 0: hits lost */
 	int64_t extra;		/* max over samples of counted - expected */
+	bool said;		/* the tracer said it lost events in a run that came up short */
 };
 
 static struct hits_check check_hits(const struct pcost_config *c,
@@ -47,6 +54,8 @@ static struct hits_check check_hits(const struct pcost_config *c,
 		if (!pcost_sample_measured(x) || x->monitor_events < 0)
 			continue;
 		h.known = true;
+		if (h.expected - x->monitor_events > 0 && x->note[0])
+			h.said = true;
 		if (h.expected - x->monitor_events > h.lost)
 			h.lost = h.expected - x->monitor_events;
 		if (x->monitor_events - h.expected > h.extra)
@@ -209,8 +218,9 @@ static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool bas
 	else if (h->expected < 0)
 		snprintf(buf, len, "%lld counted, none expected given", (long long)h->counted);
 	else if (h->lost > 0)
-		snprintf(buf, len, "%lld / %lld  %lld HITS LOST", (long long)h->counted,
-			 (long long)h->expected, (long long)h->lost);
+		snprintf(buf, len, "%lld / %lld  %lld %s", (long long)h->counted,
+			 (long long)h->expected, (long long)h->lost,
+			 h->said ? "HITS LOST" : "SHORT");
 	else if (h->extra > 0)
 		snprintf(buf, len, "%lld / %lld  %lld extra hits", (long long)h->counted,
 			 (long long)h->expected, (long long)h->extra);
@@ -292,8 +302,10 @@ static void text_title(const struct pcost_session *s, const struct pcost_config_
 	fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n", c0 ? c0->workload : "-", args,
 		(unsigned long long)hits, s->complete ? "" : " (INTERRUPTED: partial)");
 	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time inside the "
-		     "workload's timed region over the dormant run of the same build / hits%s\n\n",
+		     "workload's timed region over the dormant run of the same build / hits%s\n",
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
+	pcost_text_changed(s, st, "armed", "dormant", out);
+	fputc('\n', out);
 }
 
 static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st,
@@ -303,6 +315,7 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	const struct pcost_config_stats *t = &st[i];
 	struct hits_check h = check_hits(c, t);
 	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64], row[512];
+	const char *oc = pcost_outcome_name(t->outcome);
 	int n;
 
 	if (t->nok)
@@ -341,7 +354,7 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 				     ov, ph, cy, hi);
 		text_facts(fx, i, row, n, md);
 		n = (int)strlen(row);
-		snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s |" : " %s", opt);
+		snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s | %s |" : " %-9s %s", opt, oc);
 		end_row(row, out);
 		return;
 	} else if (md) {
@@ -352,6 +365,8 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	}
 	text_facts(fx, i, row, n, md);
+	n = (int)strlen(row);
+	snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s |" : " %s", oc);
 	end_row(row, out);
 }
 
@@ -364,7 +379,7 @@ static void text_header(const struct pcost_session *s, const struct row_facts *f
 
 	if (md) {
 		fprintf(out, "| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
-			     "hits counted / expected |%s%s\n|---|---|%s---|---|---|---|---|%s%s\n",
+			     "hits counted / expected |%s%s outcome |\n|---|---|%s---|---|---|---|---|%s%s---|\n",
 			shape ? " site | threads |" : "",
 			facts ? " encoding | red zone live | optimizable |" : "",
 			shape ? " optimized |" : "", shape ? "---|---|" : "",
@@ -373,14 +388,15 @@ static void text_header(const struct pcost_session *s, const struct row_facts *f
 	}
 	if (shape)
 		snprintf(row, sizeof(row),
-			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %s%s", "variant",
+			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %s%-9s %s", "variant",
 			 "method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
 			 "hits counted / expected",
-			 facts ? "encoding red-zone optimizable " : "", "optimized");
+			 facts ? "encoding red-zone optimizable " : "", "optimized", "outcome");
 	else
-		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s", "variant",
+		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s%s", "variant",
 			 "method", "elapsed", "overhead", "per hit", "cycles/hit",
-			 "hits counted / expected", facts ? "encoding red-zone optimizable" : "");
+			 "hits counted / expected", facts ? "encoding red-zone optimizable " : "",
+			 "outcome");
 	end_row(row, out);
 }
 
@@ -515,13 +531,13 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		text_row(s, st, fx, i, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
+		char sb[32];
+		const char *site = pcost_config_site(c, sb, sizeof(sb));
 
-		for (size_t k = c->nsamples; k-- > 0;)
-			if (c->samples[k].failed && !c->samples[k].warmup) {
-				fprintf(out, "%s  %s/%s failed: %s\n", md ? "\n" : "", variant_of(c),
-					c->monitor, c->samples[k].fail_reason);
-				break;
-			}
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
+			fprintf(out, "%s  %s/%s%s%s: %s: %s\n", md ? "\n" : "", variant_of(c), c->monitor,
+				site ? " " : "", site ? site : "", pcost_outcome_name(st[i].outcome),
+				st[i].outcome_why);
 	}
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why) {
@@ -577,7 +593,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"dormant_overhead_robust_lo,dormant_overhead_robust_hi,dormant_per_hit_ns_robust,"
 		"dormant_per_hit_ns_robust_lo,dormant_per_hit_ns_robust_hi,gain_vs_nop_robust,"
 		"gain_vs_nop_robust_lo,gain_vs_nop_robust_hi,carry_over,carry_over_lo,carry_over_hi,"
-		"carry_over_p,encoding,red_zone_live,optimizable\n");
+		"carry_over_p,encoding,red_zone_live,optimizable,hits_loss_said,outcome,outcome_why\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -622,6 +638,12 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_str(&w, fx ? fx[i].encoding : "");
 		csv_fact(&w, fx ? fx[i].red_zone_live : 0);
 		csv_fact(&w, fx ? fx[i].optimizable : 0);
+		if (h.known && h.lost > 0)
+			pcost_csv_bool(&w, h.said);
+		else
+			pcost_csv_str(&w, "");
+		pcost_csv_str(&w, pcost_outcome_name(t->outcome));
+		pcost_csv_str(&w, t->outcome_why);
 		pcost_csv_end(&w);
 	}
 }
@@ -723,6 +745,13 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		pcost_json_count(o, "hits_expected", (double)h.expected, h.expected >= 0);
 		pcost_json_count(o, "hits_counted", (double)h.counted, h.known);
 		pcost_json_count(o, "hits_lost", (double)h.lost, h.known && h.expected >= 0);
+		/* A shortfall the tracer said it lost (true), or not (false); null: none. */
+		if (h.known && h.lost > 0)
+			cJSON_AddBoolToObject(o, "hits_loss_said", h.said);
+		else
+			cJSON_AddNullToObject(o, "hits_loss_said");
+		cJSON_AddStringToObject(o, "outcome", pcost_outcome_name(t->outcome));
+		cJSON_AddStringToObject(o, "outcome_why", t->outcome_why);
 		pcost_json_ci(o, "dormant_overhead", t->dormant_overhead, t->dormant_overhead_lo,
 			      t->dormant_overhead_hi);
 		pcost_json_ci(o, "dormant_per_hit_ns", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,

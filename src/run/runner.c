@@ -7,6 +7,7 @@
 #include "run/runner.h"
 #include "run/busy.h"
 #include "run/spawn.h"
+#include "run/verdict.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -192,8 +193,8 @@ static bool has_ok_run(const struct pcost_config *c)
  * monitor; started on cpu_mask (0: --cpu's).
  */
 static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
-		       const struct pcost_launch *l, struct pcost_run_sample *smp, char *unit,
-		       size_t unitlen, uint64_t cpu_mask)
+		       const struct pcost_launch *l, struct pcost_run_sample *smp,
+		       struct pcost_run_said *said, uint64_t cpu_mask)
 {
 	struct pcost_runner_opts o = r->opts;
 	bool dflt = o.timeout_s <= 0, first = !r->s->configs[sl->config].nsamples;
@@ -203,7 +204,7 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		o.cpu_mask = cpu_mask;
 	if (dflt)
 		o.timeout_s = hang_limit_s(r, sl);
-	rc = pcost_run_once(l, &o, sl->t.report_fd, smp, unit, unitlen);
+	rc = pcost_run_once(l, &o, sl->t.report_fd, smp, said);
 	if (dflt && o.timeout_s > 0 && smp->failed && !strncmp(smp->fail_reason, "timeout", 7))
 		pcost_sample_fail(smp, "hung: killed after %.1f s (%d x the median of %s + %d s; --timeout "
 				"sets the limit)", o.timeout_s,
@@ -238,9 +239,13 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	struct pcost_config *c = &r->s->configs[sl->config];
 	struct pcost_monitor *m = sl->mon;
 	struct pcost_run_sample smp;
+	struct pcost_run_said said = { 0 };
+	struct pcost_verdict_in v = { .kind = m->ops->kind, .monitor = m->name,
+				      .report_fd = sl->t.report_fd, .expected = c->expected_events,
+				      .program = sl->argv[0], .said = &said };
 	struct pcost_cpu_times cpu0, cpu1;
 	struct pcost_launch l;
-	char unit[32] = "", err[160] = "";
+	char err[160] = "";
 	int rc = 0, started = -1;
 	bool placed = sl->t.monitor_cpu_mask && r->opts.cpu_mask;
 	uint64_t spawn_mask = 0;
@@ -256,6 +261,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	pcost_launch_init(&l, sl->argv);
 	if (m->ops->wrap && (rc = m->ops->wrap(m, &l)) < 0) {
 		pcost_sample_fail(&smp, "monitor %s could not wrap the command: %s", m->name, strerror(-rc));
+		v.tool_failed = true;
 		goto record;
 	}
 	if (placed) {
@@ -281,11 +287,12 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 			else
 				pcost_sample_fail(&smp, "monitor did not start: %s",
 					   err[0] ? err : strerror(-started));
+			v.tool_failed = true;
 			goto stop;
 		}
 	}
 	pcost_cpu_times_read(r->opts.cpu_mask, &cpu0);
-	rc = run_limited(r, sl, &l, &smp, unit, sizeof(unit), spawn_mask);
+	rc = run_limited(r, sl, &l, &smp, &said, spawn_mask);
 	pcost_cpu_times_read(r->opts.cpu_mask, &cpu1);
 	pcost_busy_fill(&cpu0, &cpu1, &smp);
 stop:
@@ -295,22 +302,25 @@ stop:
 
 		if (src < 0 && !smp.failed)
 			pcost_sample_fail(&smp, "monitor %s failed: %s", m->name, strerror(-src));
-		(void)was_failed;
+		/* Failed by stop(): the monitor's own failure (did not stop, printed no count). */
+		v.tool_failed |= !was_failed && smp.failed;
 		if (m->note[0]) {
 			snprintf(sl->note, sizeof(sl->note), "%s", m->note);
+			snprintf(smp.note, sizeof(smp.note), "%s", m->note);
 			sl->nnotes++;
 		}
 	}
 record:
 	pcost_launch_release(&l);
-	if (!smp.has_report && sl->t.events >= 0)
-		smp.events = (uint64_t)sl->t.events;
-	if (unit[0] && (!c->unit || strcmp(c->unit, unit))) {
+	if (said.unit[0] && (!c->unit || strcmp(c->unit, said.unit))) {
 		free(c->unit);
-		c->unit = xstrdup(unit);
+		c->unit = xstrdup(said.unit);
 	}
 	if (rc == -EINTR || pcost_interrupted)
 		return -EINTR; /* an interrupted run is not a measurement */
+	pcost_run_verdict(&smp, &v);
+	if (!smp.has_report && sl->t.events >= 0)
+		smp.events = (uint64_t)sl->t.events;
 	pcost_config_add_sample(c, &smp);
 	sl->nrun++;
 	if (smp.failed)
@@ -543,6 +553,7 @@ static void prepare_all(struct pcost_runner *r)
 			smp.scale = r->slots[i].t.scale;
 			pcost_sample_fail(&smp, "monitor %s could not be prepared: %s", m->name,
 				   why[0] ? why : strerror(-prc));
+			smp.fault = PCOST_FAULT_TOOL;
 			pcost_config_add_sample(&r->s->configs[r->slots[i].config], &smp);
 		}
 	}

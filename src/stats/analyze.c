@@ -14,7 +14,7 @@ static bool same(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-static bool is_baseline(const struct pcost_session *s, const struct pcost_config *c)
+bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c)
 {
 	const char *base = s->kind == PCOST_SESSION_PROBES ? "dormant" : "none";
 
@@ -30,12 +30,12 @@ static int find_baseline(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
 
-	if (is_baseline(s, c))
+	if (pcost_config_is_baseline(s, c))
 		return -1;
 	for (size_t j = 0; j < s->nconfigs; j++) {
 		const struct pcost_config *b = &s->configs[j];
 
-		if (j != i && is_baseline(s, b) && same(b->workload, c->workload) &&
+		if (j != i && pcost_config_is_baseline(s, b) && same(b->workload, c->workload) &&
 		    same(b->workload_args, c->workload_args) && same(b->variant, c->variant))
 			return (int)j;
 	}
@@ -60,13 +60,13 @@ static int find_noprobe(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
 
-	if (s->kind != PCOST_SESSION_PROBES || !is_baseline(s, c) || !c->variant ||
+	if (s->kind != PCOST_SESSION_PROBES || !pcost_config_is_baseline(s, c) || !c->variant ||
 	    !strcmp(c->variant, "none"))
 		return -1;
 	for (size_t j = 0; j < s->nconfigs; j++) {
 		const struct pcost_config *b = &s->configs[j];
 
-		if (is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
+		if (pcost_config_is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
 		    same(b->workload, c->workload) && pcost_config_scale(b) == pcost_config_scale(c) &&
 		    !strcmp(args_without_variant(b->workload_args), args_without_variant(c->workload_args)))
 			return (int)j;
@@ -149,6 +149,11 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	for (size_t k = 0; k < c->nsamples; k++) {
 		const struct pcost_run_sample *x = &c->samples[k];
 
+		/* A run that failed but reported says whether the site was optimized all the same. */
+		if (x->optimized && !x->warmup) {
+			st->optimized_known++;
+			st->optimized_runs += x->optimized > 0;
+		}
 		if (!pcost_sample_measured(x))
 			continue;
 		if (x->events)
@@ -161,10 +166,6 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 			other += (double)x->other_cpu_ns;
 			steal += (double)x->steal_ns;
 			nbusy++;
-		}
-		if (x->optimized) {
-			st->optimized_known++;
-			st->optimized_runs += x->optimized > 0;
 		}
 	}
 	if (nev) {
@@ -779,6 +780,7 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 	for (size_t i = 0; i < s->nconfigs; i++)
 		two_costs(s, i, &st[i]);
 	site_gains(s, st);
+	pcost_outcomes(s, st);
 	*out = st;
 	return 0;
 }

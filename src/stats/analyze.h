@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "stats/outcome.h"
 #include "stats/stats.h"
 
 /* Confidence of every interval analyze computes. */
@@ -137,10 +138,15 @@ struct pcost_config_stats {
 	/* carry_over_p < 0.05 / the monitors tested (Bonferroni: 5% false warnings per session) */
 	bool carry_over_significant;
 	/*
-	 * probes: measured runs that said whether the kernel optimized the
-	 * site's uprobe, and how many of them it did (0, 0: unknown).
+	 * probes: runs (warm-up aside, failed ones too) that said whether the
+	 * kernel optimized the site's uprobe, and how many of them it did (0, 0:
+	 * unknown).
 	 */
 	size_t optimized_known, optimized_runs;
+	/* How its runs ended (outcome.h), and in one line what happened, in how many runs. */
+	enum pcost_outcome outcome;
+	char outcome_why[320];
+	bool outcome_noted;		/* the monitor left a note on a run (outcome_why has it) */
 };
 
 /*
@@ -172,6 +178,9 @@ enum pcost_metric {
  */
 size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
 			 enum pcost_metric m, double **x, double **y, uint32_t **blocks);
+
+/* Is c a baseline: the plain run (monitor none) or the dormant run (probes)? */
+bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c);
 
 /* Whether a sample counts in the statistics: neither warm-up nor failed. */
 bool pcost_sample_measured(const struct pcost_run_sample *x);

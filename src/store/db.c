@@ -28,7 +28,8 @@
  * released step: add one.  v1 kept every raw sample; v2 added the kernel
  * release (for history --kernel) and the indexes history filters use; v3 how
  * busy the machine was; v4 run --threads and --placement; v5 whether the
- * kernel optimized a probes run's uprobe.
+ * kernel optimized a probes run's uprobe; v6 how each run ended (whose
+ * failure, the workload's own check, the monitor's note).
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -81,6 +82,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE config ADD COLUMN placement TEXT;",
 	/* 4 -> 5: probes: did the kernel optimize the run's uprobe (1, 0; NULL: unknown) */
 	"ALTER TABLE run_sample ADD COLUMN optimized INTEGER;",
+	/*
+	 * 5 -> 6: how each run ended (stats/outcome.h): whose failure it was ('none',
+	 * 'program', 'tool'; NULL: not recorded, derived when read), the workload's
+	 * check of its own result (1 ok, 0 bad; NULL: none reported), the monitor's
+	 * note on the run (NULL: none)
+	 */
+	"ALTER TABLE run_sample ADD COLUMN fault TEXT;"
+	"ALTER TABLE run_sample ADD COLUMN self_check INTEGER;"
+	"ALTER TABLE run_sample ADD COLUMN note TEXT;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");

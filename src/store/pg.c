@@ -25,7 +25,7 @@
  * BLOB -> bytea; session.id is an identity column, so ids are unique across
  * every writer.  A later schema adds a migration step here with SQLite's.
  */
-_Static_assert(PCOST_DB_SCHEMA_VERSION == 5, "add the PostgreSQL migration of the new schema");
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 6, "add the PostgreSQL migration of the new schema");
 static const char pg_schema[] =
 	"CREATE TABLE probecost_schema (version integer NOT NULL);"
 	"CREATE TABLE session ("
@@ -56,6 +56,7 @@ static const char pg_schema[] =
 	"  monitor_events bigint NOT NULL,"
 	"  other_cpu_ns bigint, steal_ns bigint,"	/* NULL: not recorded */
 	"  optimized boolean,"			/* NULL: unknown */
+	"  fault text, self_check boolean, note text,"	/* NULL: not recorded, none, none */
 	"  PRIMARY KEY (session_id, config_idx, seq),"
 	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
 	"    ON DELETE CASCADE);"
@@ -69,7 +70,7 @@ static const char pg_schema[] =
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
-	"INSERT INTO probecost_schema VALUES (5);";
+	"INSERT INTO probecost_schema VALUES (6);";
 
 /* From version N (index) to N + 1, for stores made by an older probecost; as SQLite's. */
 static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
@@ -83,6 +84,11 @@ static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 	/* probes: did the kernel optimize the run's uprobe (NULL: unknown) */
 	[4] = "ALTER TABLE run_sample ADD COLUMN optimized boolean;"
 	      "INSERT INTO probecost_schema VALUES (5);",
+	/* how each run ended: whose failure, the workload's check, the monitor's note */
+	[5] = "ALTER TABLE run_sample ADD COLUMN fault text;"
+	      "ALTER TABLE run_sample ADD COLUMN self_check boolean;"
+	      "ALTER TABLE run_sample ADD COLUMN note text;"
+	      "INSERT INTO probecost_schema VALUES (6);",
 };
 
 /* ---- URLs ------------------------------------------------------------------ */

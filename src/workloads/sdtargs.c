@@ -6,8 +6,15 @@
  * DTrace-style providers guard costly arguments.  variant=none is the same
  * loop without a probe: the reference for the dormant cost.  Provider
  * pcost_args (sdtargs.d; macros from dtrace -h, semaphores from dtrace -G).
+ *
+ * Check (check=ok|bad): each thread counts the times it passed its site (the
+ * hits it reports; none: 0), which must be loops, and sums a ^ b ^ c, the
+ * probe's arguments, after the site, which must equal the same sum made
+ * without a site: a probe that changed a local living across the site (a
+ * register, a stack slot, the red zone) fails it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "workloads/common.h"
@@ -81,12 +88,15 @@ static __attribute__((noinline)) long digest(uint64_t x)
 			long a = (long)i, b = (long)(i ^ 0x5a5a), c = (long)(i + t);               \
 			body;                                                                      \
 			__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory");                \
+			sum += (uint64_t)(a ^ b ^ c);                                              \
+			passes++;                                                                  \
 		}                                                                                  \
 	} while (0)
 
 void ARGS_LOOP(void *arg, unsigned t)
 {
 	const struct pcost_sdtargs_job *j = arg;
+	uint64_t passes = 0, sum = 0;
 
 	switch (j->variant) {
 	case V_NONE: LOOP((void)0); break;
@@ -100,9 +110,25 @@ void ARGS_LOOP(void *arg, unsigned t)
 			     PCOST_ARGS_EXPENSIVE_SEM(digest((uint64_t)a)));
 		break;
 	}
+	j->c[t] = (struct pcost_sdtargs_count){ passes, sum };
 }
 
 #ifndef SDTARGS_SITE
+static void args_check(const struct pcost_sdtargs_job *j, unsigned n, struct pcost_wl_result *res)
+{
+	for (unsigned t = 0; t < n; t++) {
+		uint64_t sum = 0;
+
+		for (uint64_t i = 0; i < j->loops; i++)
+			sum += (uint64_t)((long)i ^ (long)(i ^ 0x5a5a) ^ (long)(i + t));
+		pcost_wl_check(res, j->c[t].passes == j->loops, "thread %u passed its site %llu times, "
+			       "not %llu", t + 1, (unsigned long long)j->c[t].passes,
+			       (unsigned long long)j->loops);
+		pcost_wl_check(res, j->c[t].sum == sum,
+			       "thread %u: the probe's arguments, summed after the site, changed", t + 1);
+	}
+}
+
 static int sdtargs_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	/* The loop in each site encoding, in the order of the site parameter. */
@@ -110,12 +136,23 @@ static int sdtargs_run(const struct pcost_params *p, struct pcost_wl_result *res
 		pcost_sdtargs_loop, pcost_sdtargs_loop_nop5, pcost_sdtargs_loop_nop10,
 		pcost_sdtargs_loop_nop5_nrz,
 	};
-	struct pcost_sdtargs_job j = { (unsigned)p->v[P_VARIANT], p->v[P_LOOPS] };
+	unsigned n = (unsigned)p->v[P_THREADS];
+	struct pcost_sdtargs_job j = { (unsigned)p->v[P_VARIANT], p->v[P_LOOPS], NULL };
+	int rc;
 
 	pcost_wl_name_self("sdtargs");
+	j.c = xcalloc(n, sizeof(*j.c));
 	/* Every iteration passes its site once (none: the same loop, no site). */
-	return pcost_wl_probe_threads((unsigned)p->v[P_THREADS], loops[p->v[P_SITE]], &j,
-				      j.variant == V_NONE ? 0 : j.loops, true, res);
+	rc = pcost_wl_probe_threads(n, loops[p->v[P_SITE]], &j, j.variant == V_NONE ? 0 : j.loops,
+				    true, res);
+	if (!rc) {
+		args_check(&j, n, res);
+		res->events = 0; /* the hits it counted itself */
+		for (unsigned t = 0; t < n && j.variant != V_NONE; t++)
+			res->events += j.c[t].passes;
+	}
+	free(j.c);
+	return rc;
 }
 
 const struct pcost_workload pcost_wl_sdtargs = {

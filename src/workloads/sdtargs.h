@@ -10,10 +10,19 @@
 
 #include <stdint.h>
 
-/* What each thread runs: the probe variant (0 none, a0, a1, a3, a6, expensive, -sem), loops. */
+/* What a thread counted and summed after its site, for the workload's check. */
+struct pcost_sdtargs_count {
+	uint64_t passes, sum;
+};
+
+/*
+ * What each thread runs: the probe variant (0 none, a0, a1, a3, a6, expensive,
+ * -sem), loops; c[t]: what thread t counted.
+ */
 struct pcost_sdtargs_job {
 	unsigned variant;
 	uint64_t loops;
+	struct pcost_sdtargs_count *c;
 };
 
 /* The loop of thread t (arg: a struct pcost_sdtargs_job), one per site encoding. */

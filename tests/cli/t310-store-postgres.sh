@@ -127,8 +127,9 @@ psql_ -d v4 -f tests/cli/data/store-v4-pg.sql > /dev/null
 V4=$(url v4)
 run_pc history --db "$V4" --format json
 is "$rc:$(psql_ -d v4 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d v4 -c \
-	"SELECT count(*) || '/' || count(optimized) FROM run_sample")" "0:5:28/0" \
-	"a schema 4 store is migrated to 5 when opened; its old runs' optimized is NULL (unknown)"
+	"SELECT count(*) || '/' || count(optimized) || '/' || count(fault) || '/' || count(self_check) || '/' || count(note) FROM run_sample")" \
+	"0:6:28/0/0/0/0" \
+	"a schema 4 store is migrated to 6 when opened; its old runs' optimized, fault, check and note are NULL (not recorded)"
 "$PROBECOST" export --all --db "$V4" > "$T/v4.json"
 ok $(cmp -s "$T/v4.json" tests/cli/data/store-v4.json; echo $?) \
 	"export --all of the migrated store is byte for byte what the schema 4 probecost exported"

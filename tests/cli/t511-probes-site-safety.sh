@@ -87,7 +87,7 @@ is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "uprobe") |
 run_pc probes --binary "$FIX" --probe redzone:pushlive --via uprobe -r 1 --warmup 0 --db "$T/p.db" \
 	-- "$FIX" 1000 pushlive
 run_pc report last --format csv --db "$T/p.db"
-like "$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $2 == "uprobe"')" ',nop5,true,true$' \
+like "$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $2 == "uprobe"')" ",nop5,true,true," \
 	"stored and read back: the row still says nop5, red-zone live, optimizable"
 armed dead
 is "$(printf '%s\n' "$err" | grep -c 'warning:')" 0 "no warning for a site that keeps nothing below rsp"
