@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +38,8 @@ int pcost_proc_start(struct pcost_proc *p, char *const argv[])
 	return pcost_proc_start_flags(p, argv, 0);
 }
 
-int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags)
+/* Start argv: its output into our pipes, or both streams onto outfd (>= 0). */
+static int proc_start(struct pcost_proc *p, char *const argv[], unsigned flags, int outfd)
 {
 	int fds[2], efds[2];
 	pid_t pid, parent = getpid();
@@ -74,8 +76,13 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 		signal(SIGHUP, SIG_DFL);
 		if (devnull >= 0)
 			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(flags & PCOST_PROC_MERGE ? fds[1] : efds[1], 2);
+		if (outfd >= 0) {
+			dup2(outfd, 1);
+			dup2(outfd, 2);
+		} else {
+			dup2(fds[1], 1);
+			dup2(flags & PCOST_PROC_MERGE ? fds[1] : efds[1], 2);
+		}
 		execvp(argv[0], argv);
 		dprintf(2, "cannot execute '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -87,11 +94,27 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 	p->pid = pid;
 	p->out = fds[0];
 	p->err = efds[0];
+	if (outfd >= 0) {
+		/* Nothing comes through our pipes: its output is in the file. */
+		close(fds[0]);
+		close(efds[0]);
+		p->out = p->err = -1;
+	}
 	p->cap = p->ecap = 4096;
 	p->buf = xmalloc(p->cap);
 	p->ebuf = xmalloc(p->ecap);
 	p->buf[0] = p->ebuf[0] = 0;
 	return 0;
+}
+
+int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags)
+{
+	return proc_start(p, argv, flags, -1);
+}
+
+int pcost_proc_start_to(struct pcost_proc *p, char *const argv[], int fd)
+{
+	return proc_start(p, argv, 0, fd);
 }
 
 /* Read what is there into buf; 0 on EOF (fd closed), 1 when data came, -errno. */
@@ -134,13 +157,13 @@ static int proc_pump(struct pcost_proc *p, int ms)
 	return 0;
 }
 
-static bool lines_match(const struct pcost_proc *p, regex_t *re)
+/* A whole line of text matching re (a partial line might still grow into a match). */
+static bool text_lines_match(const char *text, regex_t *re)
 {
-	/* Whole lines only: a partial line might still grow into a match. */
-	const char *line = p->buf;
+	const char *line = text;
 	const char *nl;
 
-	while ((nl = strchr(line, '\n'))) {
+	while (line && (nl = strchr(line, '\n'))) {
 		char *one = strndup(line, (size_t)(nl - line));
 		bool ok = one && regexec(re, one, 0, NULL, 0) == 0;
 
@@ -150,6 +173,12 @@ static bool lines_match(const struct pcost_proc *p, regex_t *re)
 		line = nl + 1;
 	}
 	return false;
+}
+
+/* Its output, stdout or stderr (a tool says "attached" on either). */
+static bool lines_match(const struct pcost_proc *p, regex_t *re)
+{
+	return text_lines_match(p->buf, re) || text_lines_match(p->ebuf, re);
 }
 
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns)
@@ -320,6 +349,9 @@ bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why,
 		snprintf(why, len, "did not stop after SIGINT; killed");
 		return true;
 	}
+	/* Exit 128 + SIGINT is how many tools (strace) say they stopped on it. */
+	if (WIFEXITED(p->status) && WEXITSTATUS(p->status) == 128 + SIGINT)
+		return false;
 	return pcost_proc_died(p, SIGINT, why, len);
 }
 
@@ -367,4 +399,73 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 				    : 128 + WTERMSIG(p.status);
 	pcost_proc_release(&p);
 	return rc;
+}
+
+/* The keeper's life: wait for a word or the pipe's end; at the end, stop the group. */
+static noreturn void keeper_main(int fd, pid_t pgid, unsigned grace_s)
+{
+	char c = 0;
+	ssize_t n;
+
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1 && c == 'x')
+		_exit(0);
+	/* We are gone without a word: the group goes too, gently first. */
+	kill(-pgid, SIGTERM);
+	for (unsigned i = 0; i < grace_s * 10 && kill(-pgid, 0) == 0; i++)
+		usleep(100000);
+	kill(-pgid, SIGKILL);
+	_exit(0);
+}
+
+int pcost_keeper_start(struct pcost_keeper *k, pid_t pgid, unsigned grace_s)
+{
+	int fds[2];
+	pid_t pid;
+
+	k->pid = 0;
+	k->fd = -1;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		/* Its own group, deaf to the terminal's Ctrl-C; nothing of ours but the pipe. */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		if (fds[0] != 3)
+			dup2(fds[0], 3);
+		close_range(0, 2, 0);
+		close_range(4, ~0U, 0);
+		prctl(PR_SET_NAME, "pcost-keeper");
+		keeper_main(3, pgid, grace_s);
+	}
+	close(fds[0]);
+	k->pid = pid;
+	k->fd = fds[1];
+	return 0;
+}
+
+void pcost_keeper_release(struct pcost_keeper *k)
+{
+	if (k->fd >= 0) {
+		if (write(k->fd, "x", 1) != 1)
+			kill(k->pid, SIGKILL);
+		close(k->fd);
+		k->fd = -1;
+	}
+	if (k->pid > 0)
+		while (waitpid(k->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	k->pid = 0;
 }

@@ -14,6 +14,7 @@
 #include "report/warnings.h"
 #include "store/store.h"
 #include "report/emit.h"
+#include "report/figures.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {
@@ -212,7 +213,11 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	char head[256];
 	unsigned warm, blocks = count_blocks(s, &warm);
 	bool *done = xcalloc(s->nconfigs + 1, sizeof(bool));
+	bool *in = xcalloc(s->nconfigs + 1, sizeof(bool));
 	struct pcost_run_warnings w;
+	struct pcost_report_figures fig;
+
+	pcost_report_figures_init(&fig, s, st);
 
 	opt_str(s, "headline", head, sizeof(head));
 	if (!s->nconfigs)
@@ -243,12 +248,15 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		mw = (int)monitor_width(s, done, g);
 		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %s\n", mw, "monitor", "elapsed",
 			"overhead", "cycles", "fixed", "per event", "events seen / made");
+		for (size_t i = 0; i < s->nconfigs; i++)
+			in[i] = !done[i] && same_group(&s->configs[i], c0);
 		for (size_t i = g; i < s->nconfigs; i++) {
 			if (done[i] || !same_group(&s->configs[i], c0))
 				continue;
 			done[i] = true;
 			text_row(s, st, i, mw, out);
 		}
+		pcost_report_figures_text(&fig, s, in, mw, out);
 		fputc('\n', out);
 	}
 	text_fits(s, st, out);
@@ -261,6 +269,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "warning: %s\n", w.msg[i]);
 	free(done);
+	free(in);
+	pcost_report_figures_release(&fig);
 }
 
 static cJSON *summary_json(const struct pcost_summary *x)
@@ -310,7 +320,9 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 {
 	cJSON *root = pcost_json_envelope(s), *arr = pcost_json_statistics(root);
 	struct pcost_run_warnings w;
+	struct pcost_report_figures fig;
 
+	pcost_report_figures_init(&fig, s, st);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		cJSON *o = cJSON_CreateObject();
@@ -334,8 +346,10 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		cJSON_AddItemToObject(o, "placement", s->configs[i].placement ?
 				      cJSON_CreateString(s->configs[i].placement) : cJSON_CreateNull());
 		json_costs(o, x);
+		pcost_report_figures_json(&fig, s, i, o);
 		cJSON_AddItemToArray(arr, o);
 	}
+	pcost_report_figures_release(&fig);
 	pcost_run_warnings(s, st, &w);
 	pcost_json_warnings(root, w.msg, w.n);
 	pcost_json_print(root, out);
@@ -345,7 +359,9 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	struct pcost_csv c = { .out = out };
+	struct pcost_report_figures fig;
 
+	pcost_report_figures_init(&fig, s, st);
 	fprintf(out, "workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
 		     "wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
 		     "cpu_util,overhead,overhead_lo,overhead_hi,p_value,significant,extra_ns,"
@@ -353,7 +369,9 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		     "monitor_events,fixed_ns,fixed_ns_lo,fixed_ns_hi,per_event_ns,per_event_ns_lo,"
 		     "per_event_ns_hi,per_event_source,fit_fixed_ns,fit_fixed_ns_lo,fit_fixed_ns_hi,"
 		     "fit_per_event_ns,fit_per_event_ns_lo,fit_per_event_ns_hi,fit_r2,other_cpu_ns,"
-		     "steal_ns,outliers,lost_events,threads,placement\n");
+		     "steal_ns,outliers,lost_events,threads,placement");
+	pcost_report_figures_csv_header(&fig, s, out);
+	fputc('\n', out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		bool two = x->nok > 1;
@@ -392,8 +410,10 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_count(&c, (double)x->lost_events, x->has_lost);
 		pcost_csv_count(&c, s->configs[i].threads, s->configs[i].threads > 0);
 		pcost_csv_str(&c, s->configs[i].placement);
+		pcost_report_figures_csv(&fig, s, i, &c);
 		pcost_csv_end(&c);
 	}
+	pcost_report_figures_release(&fig);
 }
 
 static void markdown(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -439,6 +459,13 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
 		pcost_md_cells(out, s->configs[i].workload, s->configs[i].monitor);
 		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
+	}
+	{
+		struct pcost_report_figures fig;
+
+		pcost_report_figures_init(&fig, s, st);
+		pcost_report_figures_markdown(&fig, s, out);
+		pcost_report_figures_release(&fig);
 	}
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)

@@ -32,6 +32,9 @@
 #include "core/result.h"
 #include "core/util.h"
 
+struct pcost_metric_set;
+struct pcost_service;
+
 struct pcost_runner_opts {
 	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */
 	/*
@@ -55,6 +58,20 @@ struct pcost_runner_opts {
 	/* Called after each block (may be NULL), e.g. for live output. */
 	void (*on_block)(void *ctx, unsigned block, bool warmup);
 	void *ctx;
+	/*
+	 * --metric (metric.h; NULL or empty: none): each run's stdout and stderr
+	 * are captured and these figures parsed from them (run/figures.h); the
+	 * session's figures must be declared before measuring.
+	 */
+	const struct pcost_metric_set *metric_set;
+	/*
+	 * --service (service.h; NULL: none), started by the caller: monitors get
+	 * its pid, each run records its CPU time (not counted as another process's
+	 * on a busy machine), it is started again before each block when its
+	 * options say so, and once it is gone the runs fail with its exit status
+	 * and measuring ends (-ECHILD, the reason in err).
+	 */
+	struct pcost_service *service;
 };
 
 #define PCOST_HANG_FACTOR 10
@@ -90,6 +107,8 @@ struct pcost_runner {
 	unsigned blocks_done;	/* all blocks, warm-up included */
 	pcost_ns started_ns;
 	bool checked;		/* pcost_runner_check() passed */
+	bool service_gone;	/* the --service exited: service_why says how */
+	char service_why[200];
 };
 
 void pcost_runner_opts_default(struct pcost_runner_opts *o);

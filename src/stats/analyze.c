@@ -78,6 +78,10 @@ static double metric(const struct pcost_run_sample *x, enum pcost_metric m)
 {
 	if (m == PCOST_METRIC_TIMED)
 		return x->timed_ns ? (double)x->timed_ns : NAN;
+	if (m == PCOST_METRIC_SERVICE_CPU)
+		return x->has_service ? (double)(x->service_user_ns + x->service_sys_ns) : NAN;
+	if (m >= PCOST_METRIC_FIGURE)
+		return x->metrics ? x->metrics[m - PCOST_METRIC_FIGURE] : NAN;
 	return (double)x->wall_ns;
 }
 

@@ -114,6 +114,9 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 enum pcost_metric {
 	PCOST_METRIC_WALL,	/* wall_ns */
 	PCOST_METRIC_TIMED,	/* timed_ns (samples without one are left out) */
+	PCOST_METRIC_SERVICE_CPU, /* --service: its CPU time during the run (user + sys) */
+	/* PCOST_METRIC_FIGURE + k: the session's figure k, sample->metrics[k] (NaN left out) */
+	PCOST_METRIC_FIGURE = 16,
 };
 
 /*
