@@ -2,6 +2,7 @@
 /* result: constructors and destructors of the plain result structs. */
 #include "core/result.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,22 @@ size_t pcost_session_add_metric(struct pcost_session *s, const char *name, const
 	m->unit = xstrdup(unit ? unit : "");
 	m->better = better > 0 ? 1 : better < 0 ? -1 : 0;
 	return s->nmetrics++;
+}
+
+int pcost_session_set_metric(struct pcost_session *s, size_t ci, size_t seq, size_t k, double v)
+{
+	struct pcost_run_sample *x;
+
+	if (ci >= s->nconfigs || seq >= s->configs[ci].nsamples || k >= s->nmetrics)
+		return -1;
+	x = &s->configs[ci].samples[seq];
+	if (!x->metrics) {
+		x->metrics = xcalloc(s->nmetrics, sizeof(double));
+		for (size_t j = 0; j < s->nmetrics; j++)
+			x->metrics[j] = NAN;
+	}
+	x->metrics[k] = v;
+	return 0;
 }
 
 int pcost_session_metric_find(const struct pcost_session *s, const char *name)

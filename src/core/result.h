@@ -135,6 +135,12 @@ void pcost_sample_fail(struct pcost_run_sample *smp, const char *fmt, ...)
 /* Append a figure (strings copied) to the session; returns its index.  Before any sample. */
 size_t pcost_session_add_metric(struct pcost_session *s, const char *name, const char *unit,
 				int better);
+/*
+ * Value v of figure k for sample seq of configuration ci (a store's row): its
+ * metrics array made (NaN elsewhere) when it has none.  -1 when ci, seq or k
+ * is out of range.
+ */
+int pcost_session_set_metric(struct pcost_session *s, size_t ci, size_t seq, size_t k, double v);
 /* The index of the figure called name, or -1. */
 int pcost_session_metric_find(const struct pcost_session *s, const char *name);
 /*
