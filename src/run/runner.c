@@ -183,6 +183,8 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 
 	if (cpu_mask)
 		o.cpu_mask = cpu_mask;
+	/* A load generator left waiting on a service that died is stopped. */
+	o.watch_pid = r->opts.service ? pcost_service_pid(r->opts.service) : 0;
 	if (dflt)
 		o.timeout_s = hang_limit_s(r, sl);
 	rc = pcost_run_capture(l, &o, sl->t.report_fd, smp, unit, unitlen, out);

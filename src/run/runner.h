@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "monitors/monitor.h"
 #include "run/spawn.h"
@@ -72,6 +73,11 @@ struct pcost_runner_opts {
 	 * and measuring ends (-ECHILD, the reason in err).
 	 */
 	struct pcost_service *service;
+	/*
+	 * For pcost_run_once: a run is killed (and fails) when this process
+	 * exits first (0: none).  The runner sets it to the --service's pid.
+	 */
+	pid_t watch_pid;
 };
 
 #define PCOST_HANG_FACTOR 10

@@ -231,12 +231,11 @@ static bool lines_match(regex_t *re, char *buf, size_t n, size_t *done)
 }
 
 /* Read its log as it grows until a line matches, it exits, the time is up or Ctrl-C. */
-static int wait_ready(struct pcost_service *sv, char *err, size_t len)
+static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len)
 {
 	pcost_ns deadline = pcost_now_ns() + (pcost_ns)(sv->o.ready_timeout_s * 1e9);
 	char path[PATH_MAX + 16], tail[400], *buf = xmalloc(65536);
 	size_t have = 0, done;
-	off_t off = lseek(sv->logfd, 0, SEEK_END);
 	int fd, rc = -ETIMEDOUT, st;
 	regex_t re;
 
@@ -250,8 +249,6 @@ static int wait_ready(struct pcost_service *sv, char *err, size_t len)
 		free(buf);
 		return rc;
 	}
-	/* This start's output only: a restart appends to the same log. */
-	off = off < 0 ? 0 : off;
 	for (;;) {
 		ssize_t n = pread(fd, buf + have, 65535 - have, off);
 
@@ -300,6 +297,7 @@ static int wait_ready(struct pcost_service *sv, char *err, size_t len)
 
 int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 {
+	off_t off;
 	int rc;
 
 	if (sv->proc.pid > 0)
@@ -307,6 +305,10 @@ int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 	if ((rc = open_log(sv, err, len)) < 0)
 		return rc;
 	sv->status = -1;
+	/* This start's output only (a restart appends to the same log), from before it runs. */
+	off = lseek(sv->logfd, 0, SEEK_END);
+	if (off < 0)
+		off = 0;
 	if ((rc = start_pinned(sv)) < 0) {
 		snprintf(err, len, "could not start the service '%s': %s", sv->name, strerror(-rc));
 		return rc;
@@ -326,7 +328,7 @@ int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 	}
 	if (!sv->ready)
 		return 0;
-	if ((rc = wait_ready(sv, err, len)) < 0)
+	if ((rc = wait_ready(sv, off, err, len)) < 0)
 		pcost_service_stop(sv);
 	return rc;
 }

@@ -223,6 +223,7 @@ struct run_io {
 	int status;
 	struct rusage ru;
 	bool timed_out, interrupted;
+	bool watched_died;	/* the watched process (opts.watch_pid) exited first: killed */
 	bool capture;		/* ebuf holds stdout too: a failure says its first error line */
 };
 
@@ -261,15 +262,20 @@ static int run_io_open(struct run_io *io, bool report_fd, bool capture)
 	return 0;
 }
 
-/* Wait for the child, reading its pipes; kill its group at the deadline or on Ctrl-C. */
-static void run_io_wait(struct run_io *io, pcost_ns deadline)
+/*
+ * Wait for the child, reading its pipes; kill its group at the deadline, on
+ * Ctrl-C, or when process watch (0: none) exits first.
+ */
+static void run_io_wait(struct run_io *io, pcost_ns deadline, pid_t watch)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, io->pid, 0);
+	int wfd = watch > 0 ? (int)syscall(SYS_pidfd_open, watch, 0) : -1;
 
 	for (;;) {
-		struct pollfd pf[3] = { { .fd = pidfd, .events = POLLIN },
+		struct pollfd pf[4] = { { .fd = pidfd, .events = POLLIN },
 					{ .fd = io->ep[0], .events = POLLIN },
-					{ .fd = io->rp[0], .events = POLLIN } };
+					{ .fd = io->rp[0], .events = POLLIN },
+					{ .fd = wfd, .events = POLLIN } };
 		int ms = -1, r;
 
 		/* No pidfd (old kernel): poll the child every millisecond. */
@@ -284,10 +290,16 @@ static void run_io_wait(struct run_io *io, pcost_ns deadline)
 
 			ms = ms < 0 || left < ms ? left : ms;
 		}
-		r = poll(pf, 3, ms);
+		r = poll(pf, 4, ms);
 		if (r < 0 && errno == EINTR && pcost_interrupted) {
 			io->interrupted = true;
 			kill(-io->pid, SIGKILL);
+		}
+		if (r > 0 && wfd >= 0 && (pf[3].revents & POLLIN) && !io->watched_died) {
+			io->watched_died = true;
+			kill(-io->pid, SIGKILL);
+			close(wfd);
+			wfd = -1;
 		}
 		if (r > 0 && (pf[1].revents & (POLLIN | POLLHUP)))
 			drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
@@ -305,6 +317,8 @@ static void run_io_wait(struct run_io *io, pcost_ns deadline)
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	if (wfd >= 0)
+		close(wfd);
 }
 
 static pcost_ns tv_ns(const struct timeval *tv)
@@ -327,7 +341,9 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 		pcost_sample_fail(smp, "interrupted");
 		return -EINTR;
 	}
-	if (io->timed_out) {
+	if (io->watched_died) {
+		pcost_sample_fail(smp, "killed: the service it loads exited");
+	} else if (io->timed_out) {
 		pcost_sample_fail(smp, "timeout after %g s", timeout_s);
 	} else if (WIFSIGNALED(io->status)) {
 		pcost_sample_fail(smp, "killed by SIG%s", sigabbrev_np(WTERMSIG(io->status)) ?: "?");
@@ -429,7 +445,7 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 	}
 	if (o->timeout_s > 0)
 		deadline = t0 + (pcost_ns)(o->timeout_s * 1e9);
-	run_io_wait(io, deadline);
+	run_io_wait(io, deadline, o->watch_pid);
 	smp->wall_ns = pcost_now_ns() - t0;
 	/* Whatever the workload left behind in its group goes too. */
 	kill(-io->pid, SIGKILL);
