@@ -14,7 +14,7 @@
 #include "report/warnings.h"
 #include "store/store.h"
 #include "report/emit.h"
-#include "report/figures.h"
+#include "report/run_figures.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {

@@ -6,7 +6,7 @@
  */
 #include "run/runner.h"
 #include "run/busy.h"
-#include "run/figures.h"
+#include "run/figure_values.h"
 #include "run/service.h"
 #include "run/spawn.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* report/figures: --metric values, workload facts and a service's CPU in every format. */
-#include "report/figures.h"
+/* report/run_figures: --metric values, workload facts and a service's CPU in every format. */
+#include "report/run_figures.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

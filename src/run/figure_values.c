@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* run/figures: each run's --metric values and workload facts into its sample (see figures.h). */
-#include "run/figures.h"
+/* run/figure_values: each run's --metric values and workload facts into its sample (see figure_values.h). */
+#include "run/figure_values.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run/figures: the figures of each run besides its times, into its sample:
+ * run/figure_values: the figures of each run besides its times, into its sample:
  * the --metric values parsed from what the command printed (metric.h) and the
  * facts a built-in workload reports (server: throughput, p99_us); and the
  * session's list of them (session->metrics).  stats/figures.h analyses them.

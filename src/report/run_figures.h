@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/figures: a run session's figures (--metric values, a workload's facts
+ * report/run_figures: a run session's figures (--metric values, a workload's facts
  * such as the server's p99_us, a --service's CPU time; stats/figures.h) in
  * each format: text lines under each group's table, the "metrics" member of
  * each JSON statistics row, CSV columns at the end of each row (one set per
