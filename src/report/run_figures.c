@@ -79,8 +79,8 @@ static const char *label_of(const struct pcost_config *c, char *buf, size_t len)
 	return buf;
 }
 
-void pcost_report_figures_text(const struct pcost_report_figures *f,
-			       const struct pcost_session *s, const bool *in, int mw, FILE *out)
+void pcost_report_figures_text(const struct pcost_report_figures *f, const struct pcost_session *s,
+			       const bool *in, int mw, FILE *out)
 {
 	char lab[160];
 	bool any = f->service;
@@ -134,8 +134,8 @@ static void json_stats(cJSON *o, const struct pcost_figure_stats *x)
 	cJSON_AddBoolToObject(o, "significant", x->significant);
 }
 
-void pcost_report_figures_json(const struct pcost_report_figures *f,
-			       const struct pcost_session *s, size_t i, cJSON *row)
+void pcost_report_figures_json(const struct pcost_report_figures *f, const struct pcost_session *s,
+			       size_t i, cJSON *row)
 {
 	cJSON *arr = cJSON_AddArrayToObject(row, "metrics");
 
@@ -163,8 +163,8 @@ void pcost_report_figures_json(const struct pcost_report_figures *f,
 	}
 }
 
-static const char *const csv_cols[] = { "mean", "mean_lo", "mean_hi", "change", "change_lo",
-					"change_hi" };
+static const char *const csv_cols[] = { "mean",	  "mean_lo",   "mean_hi",
+					"change", "change_lo", "change_hi" };
 
 void pcost_report_figures_csv_header(const struct pcost_report_figures *f,
 				     const struct pcost_session *s, FILE *out)

@@ -19,8 +19,8 @@
 
 /* The figures of a session, analysed once for a renderer. */
 struct pcost_report_figures {
-	struct pcost_figure_stats *fig;	/* [config * nmetrics + k], NULL when none */
-	struct pcost_figure_stats *svc;	/* [config]: the service's CPU time per run */
+	struct pcost_figure_stats *fig; /* [config * nmetrics + k], NULL when none */
+	struct pcost_figure_stats *svc; /* [config]: the service's CPU time per run */
 	bool *shown;			/* [k]: measured in some run (else left out) */
 	bool service;			/* some run recorded the service's CPU time */
 };
@@ -34,11 +34,11 @@ void pcost_report_figures_release(struct pcost_report_figures *f);
  * better)"), a line per configuration of the group (in[i] true), label width
  * mw; within 100 columns for labels up to 30.
  */
-void pcost_report_figures_text(const struct pcost_report_figures *f,
-			       const struct pcost_session *s, const bool *in, int mw, FILE *out);
+void pcost_report_figures_text(const struct pcost_report_figures *f, const struct pcost_session *s,
+			       const bool *in, int mw, FILE *out);
 /* JSON: row i's "metrics" array and "service_cpu_ns" object (null without a service). */
-void pcost_report_figures_json(const struct pcost_report_figures *f,
-			       const struct pcost_session *s, size_t i, struct cJSON *row);
+void pcost_report_figures_json(const struct pcost_report_figures *f, const struct pcost_session *s,
+			       size_t i, struct cJSON *row);
 /* CSV: the header's columns (each beginning with a comma), then row i's fields. */
 void pcost_report_figures_csv_header(const struct pcost_report_figures *f,
 				     const struct pcost_session *s, FILE *out);

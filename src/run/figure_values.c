@@ -70,15 +70,17 @@ static int into_figure(struct pcost_session *s, size_t k, const struct pcost_met
 	}
 	if (pcost_metric_convert(v->value, v->unit, fm->unit, out) == 0)
 		return 0;
-	snprintf(err, len, "metric '%s': this run printed it in '%s', earlier runs in '%s', "
-		 "which do not convert", fm->name, v->unit[0] ? v->unit : "(no unit)",
+	snprintf(err, len,
+		 "metric '%s': this run printed it in '%s', earlier runs in '%s', "
+		 "which do not convert",
+		 fm->name, v->unit[0] ? v->unit : "(no unit)",
 		 fm->unit[0] ? fm->unit : "(no unit)");
 	return -1;
 }
 
 /* The set's metrics from the output into v; 0, or -1 with the reason in err. */
-static int from_output(struct pcost_session *s, const struct pcost_metric_set *set,
-		       const char *out, size_t outlen, double *v, char *err, size_t len)
+static int from_output(struct pcost_session *s, const struct pcost_metric_set *set, const char *out,
+		       size_t outlen, double *v, char *err, size_t len)
 {
 	struct pcost_metric_value *mv = xcalloc(set->n + 1, sizeof(*mv));
 	bool *found = xcalloc(set->n + 1, sizeof(*found));

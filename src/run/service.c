@@ -91,8 +91,8 @@ static void log_tail(const struct pcost_service *sv, char *out, size_t len)
 		return;
 	size = lseek(fd, 0, SEEK_END);
 	if (size > 0)
-		n = pread(fd, buf, sizeof(buf) - 1, size > (off_t)sizeof(buf) - 1
-				? size - (off_t)sizeof(buf) + 1 : 0);
+		n = pread(fd, buf, sizeof(buf) - 1,
+			  size > (off_t)sizeof(buf) - 1 ? size - (off_t)sizeof(buf) + 1 : 0);
 	close(fd);
 	if (n <= 0)
 		return;
@@ -273,17 +273,21 @@ static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len
 		if (waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid) {
 			ended(sv, st);
 			ended_why(sv, tail, sizeof(tail));
-			snprintf(err, len, "the service '%s' exited before it was ready (a line "
-				 "matching --ready '%s'): %s", sv->name, sv->ready, tail);
+			snprintf(err, len,
+				 "the service '%s' exited before it was ready (a line "
+				 "matching --ready '%s'): %s",
+				 sv->name, sv->ready, tail);
 			rc = -EPIPE;
 			break;
 		}
 		if (pcost_now_ns() >= deadline) {
 			log_tail(sv, tail, sizeof(tail));
-			snprintf(err, len, "the service '%s' was not ready after %g s: no line of its "
+			snprintf(err, len,
+				 "the service '%s' was not ready after %g s: no line of its "
 				 "output (stdout and stderr) matched --ready '%s'; %s%s "
-				 "(--ready-timeout S waits longer)", sv->name, sv->o.ready_timeout_s,
-				 sv->ready, tail[0] ? "its last lines: " : "it printed nothing", tail);
+				 "(--ready-timeout S waits longer)",
+				 sv->name, sv->o.ready_timeout_s, sv->ready,
+				 tail[0] ? "its last lines: " : "it printed nothing", tail);
 			break;
 		}
 		if (n <= 0)

@@ -40,23 +40,23 @@
 
 struct pcost_service_opts {
 	uint64_t cpu_mask;	/* where it runs (0: anywhere) */
-	double ready_timeout_s;	/* how long its readiness may take (0: 10 s) */
+	double ready_timeout_s; /* how long its readiness may take (0: 10 s) */
 	double stop_grace_s;	/* SIGTERM to SIGKILL (0: 10 s) */
-	bool restart_per_block;	/* started again before every block (the runner asks) */
+	bool restart_per_block; /* started again before every block (the runner asks) */
 };
 
 struct pcost_service {
-	char **argv;		/* owned */
-	char *ready;		/* owned; NULL: ready once started */
+	char **argv; /* owned */
+	char *ready; /* owned; NULL: ready once started */
 	struct pcost_service_opts o;
-	struct pcost_proc proc;	/* pid: its leader, 0 when not running */
+	struct pcost_proc proc; /* pid: its leader, 0 when not running */
 	struct pcost_keeper keeper;
-	int status;		/* wait status once it exited, -1 */
-	char dir[PATH_MAX];	/* private directory of its log, "" */
-	int logfd;		/* its log (O_APPEND, ours), -1 */
-	int undo;		/* cleanup handle, -1 */
-	unsigned starts;	/* how many times it was started */
-	char name[64];		/* its argv[0]'s base name, for messages */
+	int status;	    /* wait status once it exited, -1 */
+	char dir[PATH_MAX]; /* private directory of its log, "" */
+	int logfd;	    /* its log (O_APPEND, ours), -1 */
+	int undo;	    /* cleanup handle, -1 */
+	unsigned starts;    /* how many times it was started */
+	char name[64];	    /* its argv[0]'s base name, for messages */
 };
 
 /* argv is copied; ready (may be NULL) is a POSIX extended regex, checked by the caller. */
