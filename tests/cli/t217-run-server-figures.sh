@@ -32,7 +32,7 @@ assert "work doubled: p50 change >= +50% ($(fig 1 p50_us change)), throughput do
 if ! have strace; then
 	skip_rest "strace is not installed (apt-get install strace)"
 fi
-for try in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	port=$((20000 + RANDOM % 40000))
 	run_pc run --no-store --runs 3 --warmup 1 --seed 2 --cpu 0 --format json \
 		--service "$(readlink -f "$P") workload server role=serve port=$port" --ready 'listening on' \

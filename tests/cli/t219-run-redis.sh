@@ -10,7 +10,7 @@ have redis-server || skip_rest "redis-server is not installed (apt-get install r
 have redis-benchmark || skip_rest "redis-benchmark is not installed (apt-get install redis-tools)"
 have strace || skip_rest "strace is not installed (apt-get install strace)"
 tmpdir
-for try in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	port=$((20000 + RANDOM % 40000))
 	run_pc run --no-store --runs 3 --warmup 1 --seed 4 --cpu 0 --format json \
 		--service "redis-server --port $port --bind 127.0.0.1 --save '' --appendonly no --dir $T --daemonize no" \
