@@ -224,7 +224,8 @@ struct run_io {
 	struct rusage ru;
 	bool timed_out, interrupted;
 	bool watched_died;	/* the watched process (opts.watch_pid) exited first: killed */
-	bool capture;		/* ebuf holds stdout too: a failure says its first error line */
+	bool capture;		/* ebuf holds stdout too */
+	bool first_error;	/* a failure says its first error line (a load generator) */
 };
 
 static void run_io_close(struct run_io *io)
@@ -350,7 +351,7 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 	} else if (WIFEXITED(io->status) && WEXITSTATUS(io->status) != 0) {
 		char line[160];
 
-		if (!io->capture || !first_error_line(io->ebuf, io->elen, line, sizeof(line)))
+		if (!io->first_error || !first_error_line(io->ebuf, io->elen, line, sizeof(line)))
 			last_line(io->ebuf, io->elen, line, sizeof(line));
 		pcost_sample_fail(smp, "exit %d%s%s", WEXITSTATUS(io->status), line[0] ? ": " : "", line);
 	}
@@ -445,6 +446,8 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 	}
 	if (o->timeout_s > 0)
 		deadline = t0 + (pcost_ns)(o->timeout_s * 1e9);
+	/* Output captured or a service loaded: the first error says why ("refused"). */
+	io->first_error = capture || o->watch_pid > 0;
 	run_io_wait(io, deadline, o->watch_pid);
 	smp->wall_ns = pcost_now_ns() - t0;
 	/* Whatever the workload left behind in its group goes too. */

@@ -29,7 +29,7 @@ struct pcost_config_stats {
 	size_t nok, nfailed, noutliers;
 	struct pcost_summary wall;	/* ns, measured (non-warm-up, non-failed) samples */
 	struct pcost_summary user, sys;	/* ns */
-	double cpu_util;		/* (user + sys) / wall */
+	double cpu_util;		/* (user + sys + the --service's CPU) / wall */
 	int baseline;			/* index of the baseline config, -1 when this is one */
 	size_t npairs;			/* blocks where this and the baseline both ran */
 	double overhead;		/* mean(this)/mean(baseline) - 1 over the pairs, a fraction */

@@ -4,7 +4,7 @@
 # probecost, killed after a SIGKILL of probecost; {pid} is its pid; its CPU time (a
 # child it reaps burns a known 0.2 s per run) is its own, never other processes'.
 . "$(dirname "$0")/lib.bash"
-plan 21
+plan 22
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 have perl || skip_rest "perl is not installed (apt-get install perl)"
 tmpdir
@@ -64,6 +64,14 @@ is "$(left)" "" "nothing left after a service that was not ready"
 run_pc run --no-store --runs 1 --service "sh -c 'echo cannot bind >&2; exit 2'" --ready x -- true
 like "$rc: $err" "^1: .*exited before it was ready \(a line matching --ready 'x'\): exit 2: cannot bind" \
 	"a service that exits first: exit 1 with its status and last line"
+
+# ---- a load generator that cannot connect: a failed run, its first error line -----
+refused='echo "pgbench: error: connection to server at \"127.0.0.1\", port 1 failed: Connection refused" >&2
+echo "	Is the server running on that host and accepting TCP/IP connections?" >&2
+echo "pgbench: error: could not create connection for setup" >&2; exit 1'
+run_pc "${RUN[@]}" --runs 2 --warmup 0 -- sh -c "$refused"
+like "$rc|$err" '^1\|.*every run failed: exit 1: pgbench: error: connection to server at "127.0.0.1", port 1 failed: Connection refused$' \
+	"a load generator refused: its runs fail with its first error line, not its last"
 
 # ---- it dies during the session: the runs after fail with its status ---------------
 run_pc run --no-store --seed 5 --cpu 0 --service "$SVC $T 2" --ready '^svc ready on' --runs 50 \

@@ -41,6 +41,8 @@ for _ in 1 2 3 4 5; do
 done
 is "$rc $(j '[.statistics[].service_cpu_ns.mean > 0] | all')" "0 true" \
 	"-w server as a --service: its CPU measured in every configuration"
-assert "strace -f -p on the service: p50 up ($(fig 1 p50_us change_lo) .. $(fig 1 p50_us change_hi))" \
-	'ratio_in "$(fig 1 p50_us change_lo)" 0.0001 0 1e9'
+# strace stops the service at each of its syscalls (4 a request): its median latency rises
+# by far more than the noise of three blocks (the interval, not yet narrow, is not asked).
+assert "strace -f -p on the service: p50 up by over 20% ($(fig 1 p50_us change))" \
+	'ratio_in "$(fig 1 p50_us change)" 0.2 1 1e9'
 done_testing
