@@ -11,14 +11,17 @@
 # of a run (pgbench -T: a fixed duration, so every run measures the same time) and
 # pinning (--cpu 0: server, backends and pgbench on one CPU; none: the scheduler's
 # choice).  Part 2: the server started once per session or before every block
-# (--service-per-block), with the first configuration of part 1.
-#   BUDGET=120 WAYS='T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=' SCOPE=1 bash bench/service.sh
+# (--service-per-block), with the first configuration of part 1.  Part 3 (SERVER=1):
+# the built-in -w server (nothing installed), the half-width of its p99 change under
+# perf-record-system in the same budget, at two request counts per run.
+#   BUDGET=120 WAYS='T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=' SCOPE=1 SERVER=1 bash bench/service.sh
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
 BUDGET=${BUDGET:-120}
 WAYS=${WAYS:-T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=}
 SCOPE=${SCOPE:-1}
+SERVER=${SERVER:-1}
 CLIENTS=${CLIENTS:-1}
 for t in jq pgbench perf; do
 	command -v $t > /dev/null || { echo "skip: $t is not installed"; exit 0; }
@@ -87,4 +90,28 @@ for w in $WAYS; do
 done
 # shellcheck disable=SC2086
 [ "$SCOPE" = 1 ] && set -- $WAYS && [ $# -gt 0 ] && way "$1" block
+
+# server N: -w server with N requests a run, pinned to CPU 0, in the budget; a table line.
+server() {
+	local js
+	js=$("$PC" run --no-store --seed 11 --warmup 1 --min-runs 5 --max-runs 100000 --precision 0.001 \
+		--max-time "$BUDGET" --format json --cpu 0 -w "server:requests=$1" -m perf-record-system \
+		2> "$T/err")
+	jq -r --arg l "-w server:requests=$1, --cpu 0" '
+		def f(n): .metrics[] | select(.name == n);
+		def pct(x): if x == null then "n/a" else (x * 1000 | round / 10 | tostring) end;
+		def ch(m): "\(pct(m.change)) [\(pct(m.change_lo)), \(pct(m.change_hi))]";
+		def hw(m): if m.change_lo == null then "n/a" else pct((m.change_hi - m.change_lo) / 2) end;
+		(.statistics[0] | f("throughput")) as $b | (.statistics[1] | f("throughput")) as $t |
+		(.statistics[1] | f("p99_us")) as $p |
+		[$l, ($p.runs | tostring), ($b.mean | round | tostring), ch($t), hw($t), ch($p), hw($p)] |
+		@tsv' <<< "$js" 2> /dev/null |
+		awk -F'\t' '{ printf "%-34s %6s %7s  %-26s %8s  %-26s %8s\n", $1, $2, $3, $4, $5, $6, $7 }' ||
+		printf '%-34s failed: %s\n' "-w server:requests=$1" "$(tail -1 "$T/err")"
+}
+if [ "$SERVER" = 1 ]; then
+	echo "# the built-in server: throughput (req/s) instead of tps, its own p99"
+	server 20000
+	server 100000
+fi
 echo "# +-pp: half-width of the 95% interval of the change, percentage points; blocks: measured blocks in the budget (+1 warm-up)"

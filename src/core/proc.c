@@ -140,7 +140,7 @@ static int read_some(int *fd, char **buf, size_t *len, size_t *cap)
  * Wait up to ms for output on stdout or stderr and read it.  -1 when poll
  * failed (not EINTR), -EIO on a read error, else 0.
  */
-static int proc_pump(struct pcost_proc *p, int ms)
+int pcost_proc_pump(struct pcost_proc *p, int ms)
 {
 	struct pollfd pfd[2] = { { .fd = p->out, .events = POLLIN },
 				 { .fd = p->err, .events = POLLIN } };
@@ -206,13 +206,13 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 		if (p->out < 0) {
 			/* It exited: what it said on stderr may still be in the pipe. */
 			for (int i = 0; i < 10 && p->err >= 0; i++)
-				proc_pump(p, 100);
+				pcost_proc_pump(p, 100);
 			rc = -EPIPE;
 			break;
 		}
 		if (now >= deadline)
 			break;
-		r = proc_pump(p, (int)((deadline - now) / 1000000 + 1));
+		r = pcost_proc_pump(p, (int)((deadline - now) / 1000000 + 1));
 		if (r < 0) {
 			rc = r == -1 ? -errno : r;
 			break;
@@ -246,14 +246,14 @@ int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
 			killed = true;
 		}
 		if (p->out >= 0 || p->err >= 0)
-			proc_pump(p, 10);
+			pcost_proc_pump(p, 10);
 		else
 			usleep(2000);
 	}
 	/* The rest of its output (its children may hold the pipes: do not wait on them). */
 	kill(-p->pid, SIGKILL);
 	for (int i = 0; i < 20 && (p->out >= 0 || p->err >= 0); i++)
-		if (proc_pump(p, 100) < 0)
+		if (pcost_proc_pump(p, 100) < 0)
 			break;
 	if (p->out >= 0)
 		close(p->out);
@@ -377,7 +377,7 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 			late = true;
 			break;
 		}
-		if (proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) < 0)
+		if (pcost_proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) < 0)
 			break;
 	}
 	/* Output closed (or the limit): reap it, SIGKILL at once when late. */

@@ -47,6 +47,8 @@ int pcost_proc_start_to(struct pcost_proc *p, char *const argv[], int fd);
  * extended regex (NULL: return at once) or timeout: 0, -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C).
  */
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
+/* Wait up to ms for its output and read what came; 0, -1 (poll failed) or -EIO. */
+int pcost_proc_pump(struct pcost_proc *p, int ms);
 /* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
 int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns);
 /* Free the buffers (stop first). */
