@@ -44,4 +44,23 @@ bool pcost_figure_measured(const struct pcost_session *s, size_t k);
 /* Did any measured run of s record the --service's CPU time? */
 bool pcost_service_measured(const struct pcost_session *s);
 
+/*
+ * Two stored sessions' figures (compare): for each row of c matched in both, each
+ * figure of a that b has under the same name, its means and the change b vs a,
+ * mean(b)/mean(a) - 1, with the Welch interval on the log ratio (the sessions
+ * share no blocks: pcost_ratio_ci_unpaired), as compare does for the times.
+ */
+struct pcost_figure_compare {
+	char *name;			/* "<row name> / tps" */
+	const char *unit;		/* a's */
+	int better;			/* a's: +1 higher, -1 lower, 0 unknown */
+	size_t na, nb;
+	double mean_a, mean_b, change, change_lo, change_hi;
+};
+struct pcost_compare;
+void pcost_compare_figures(const struct pcost_session *a, const struct pcost_session *b,
+			   const struct pcost_compare *c, struct pcost_figure_compare **out,
+			   size_t *n);
+void pcost_figure_compare_free(struct pcost_figure_compare *f, size_t n);
+
 #endif

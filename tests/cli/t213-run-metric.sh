@@ -5,7 +5,7 @@
 # in JSON, CSV and text, kept by the store; the last match wins, stderr is searched; a
 # regex that never matches fails the runs and the command, naming the metric.
 . "$(dirname "$0")/lib.bash"
-plan 20
+plan 21
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 tmpdir
 export PROBECOST_DB=$T/pc.db
@@ -58,6 +58,15 @@ exported=$out
 run_pc report last --db "$T/other.db" --format json
 is "$(jq -c '.statistics[1].metrics' <<< "$out")" "$(jq -c '.statistics[1].metrics' <<< "$live_json")" \
 	"export and import keep them"
+
+# compare: a session where the command printed tps 80 against one where it printed 100.
+PC_TPS=80 "$P" run --runs 3 --warmup 0 --seed 3 --metric pgbench -- "$F/tps-print" > /dev/null 2>&1
+a=$("$P" history --format json | jq '.[-1].id')
+PC_TPS=100 "$P" run --runs 3 --warmup 0 --seed 3 --metric pgbench -- "$F/tps-print" > /dev/null 2>&1
+run_pc compare "$a" last --format json
+is "$(jq -c '[.figures[] | select(.name | endswith("/ none / tps")) |
+	[.mean_a, .mean_b, (.change * 1e9 | round / 1e9)]][0]' <<< "$out")" "[80,100,0.25]" \
+	"compare: the figures of both sessions, B against A (tps 80 -> 100: +25%)"
 
 # Never matched: the runs fail naming the metric and the output's last lines; exit 1.
 run_pc run --no-store --runs 2 --warmup 0 --metric 'qps:higher=^qps = ([0-9]+)' -- "$F/tps-print"
