@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-options.h"
 #include "stats/compare.h"
+#include "stats/figures.h"
 #include "core/format.h"
 #include "report/plot.h"
 #include "core/util.h"
@@ -134,6 +135,25 @@ static void print_outcomes(const struct pcost_compare *c, bool md)
 	}
 }
 
+/* The figures both sessions have (--metric, a workload's own), B against A. */
+static void print_figures(const struct pcost_session *a, const struct pcost_session *b,
+			  const struct pcost_compare *c, bool md)
+{
+	struct pcost_figure_compare *f;
+	char ch[24], lo[24], hi[24];
+	size_t n;
+
+	pcost_compare_figures(a, b, c, &f, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!i)
+			printf("\nfigures (A -> B; change [95%% CI], Welch):\n");
+		printf("%s%s: %.5g -> %.5g %s, %s [%s, %s]\n", md ? "- " : "  ", f[i].name, f[i].mean_a,
+		       f[i].mean_b, f[i].unit, fmt_pct(f[i].change, ch, sizeof(ch)),
+		       fmt_pct(f[i].change_lo, lo, sizeof(lo)), fmt_pct(f[i].change_hi, hi, sizeof(hi)));
+	}
+	pcost_figure_compare_free(f, n);
+}
+
 static void print_text(const struct pcost_session *a, const struct pcost_session *b,
 		       const struct pcost_compare *c, bool md)
 {
@@ -188,6 +208,7 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 	print_outcomes(c, md);
 	if (a->kind == PCOST_SESSION_PROBES)
 		print_optimized(c, md);
+	print_figures(a, b, c, md);
 	if (any_one) {
 		printf("\n");
 		for (size_t i = 0; i < c->nrows; i++)
@@ -216,6 +237,36 @@ static void add_verdict(cJSON *o, const char *k, int v)
 		cJSON_AddBoolToObject(o, k, v > 0);
 	else
 		cJSON_AddNullToObject(o, k);
+}
+
+/* "figures": [{name, unit, better, n_a, n_b, mean_a, mean_b, change, change_lo, change_hi}] */
+static void json_figures(cJSON *o, const struct pcost_session *a, const struct pcost_session *b,
+			 const struct pcost_compare *c)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "figures");
+	struct pcost_figure_compare *f;
+	size_t n;
+
+	pcost_compare_figures(a, b, c, &f, &n);
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", f[i].name);
+		cJSON_AddStringToObject(x, "unit", f[i].unit);
+		if (f[i].better)
+			cJSON_AddStringToObject(x, "better", f[i].better > 0 ? "higher" : "lower");
+		else
+			cJSON_AddNullToObject(x, "better");
+		cJSON_AddNumberToObject(x, "n_a", (double)f[i].na);
+		cJSON_AddNumberToObject(x, "n_b", (double)f[i].nb);
+		add_num(x, "mean_a", f[i].mean_a);
+		add_num(x, "mean_b", f[i].mean_b);
+		add_num(x, "change", f[i].change);
+		add_num(x, "change_lo", f[i].change_lo);
+		add_num(x, "change_hi", f[i].change_hi);
+		cJSON_AddItemToArray(arr, x);
+	}
+	pcost_figure_compare_free(f, n);
 }
 
 static void print_json(const struct pcost_session *a, const struct pcost_session *b,
@@ -264,6 +315,7 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 		}
 		cJSON_AddItemToArray(rows, x);
 	}
+	json_figures(o, a, b, c);
 	for (size_t i = 0; i < c->ndiffs; i++) {
 		cJSON *x = cJSON_CreateObject();
 

@@ -14,6 +14,7 @@
 #include "report/warnings.h"
 #include "store/store.h"
 #include "report/emit.h"
+#include "report/run_figures.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {
@@ -226,7 +227,11 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	char head[256];
 	unsigned warm, blocks = count_blocks(s, &warm);
 	bool *done = xcalloc(s->nconfigs + 1, sizeof(bool));
+	bool *in = xcalloc(s->nconfigs + 1, sizeof(bool));
 	struct pcost_run_warnings w;
+	struct pcost_report_figures fig;
+
+	pcost_report_figures_init(&fig, s, st);
 
 	opt_str(s, "headline", head, sizeof(head));
 	if (!s->nconfigs)
@@ -260,12 +265,15 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %-20s %s\n", mw, "monitor",
 			"elapsed", "overhead", "cycles", "fixed", "per event", "events seen / made",
 			"outcome");
+		for (size_t i = 0; i < s->nconfigs; i++)
+			in[i] = !done[i] && same_group(&s->configs[i], c0);
 		for (size_t i = g; i < s->nconfigs; i++) {
 			if (done[i] || !same_group(&s->configs[i], c0))
 				continue;
 			done[i] = true;
 			text_row(s, st, i, mw, out);
 		}
+		pcost_report_figures_text(&fig, s, in, mw, out);
 		fputc('\n', out);
 	}
 	text_outcomes(s, st, out);
@@ -279,6 +287,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "warning: %s\n", w.msg[i]);
 	free(done);
+	free(in);
+	pcost_report_figures_release(&fig);
 }
 
 static cJSON *summary_json(const struct pcost_summary *x)
@@ -344,7 +354,9 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 {
 	cJSON *root = pcost_json_envelope(s), *arr = pcost_json_statistics(root);
 	struct pcost_run_warnings w;
+	struct pcost_report_figures fig;
 
+	pcost_report_figures_init(&fig, s, st);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		cJSON *o = cJSON_CreateObject();
@@ -370,8 +382,10 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		cJSON_AddStringToObject(o, "outcome", pcost_outcome_name(x->outcome));
 		cJSON_AddStringToObject(o, "outcome_why", x->outcome_why);
 		json_costs(o, x);
+		pcost_report_figures_json(&fig, s, i, o);
 		cJSON_AddItemToArray(arr, o);
 	}
+	pcost_report_figures_release(&fig);
 	pcost_run_warnings(s, st, &w);
 	pcost_json_warnings(root, w.msg, w.n);
 	pcost_json_print(root, out);
@@ -381,7 +395,9 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	struct pcost_csv c = { .out = out };
+	struct pcost_report_figures fig;
 
+	pcost_report_figures_init(&fig, s, st);
 	fprintf(out,
 		"workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
 		"wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
@@ -397,7 +413,9 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"per_event_ns_robust,per_event_ns_robust_lo,per_event_ns_robust_hi,"
 		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
 		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
-		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,outcome,outcome_why\n");
+		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,outcome,outcome_why");
+	pcost_report_figures_csv_header(&fig, s, out);
+	fputc('\n', out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		bool two = x->nok > 1;
@@ -453,8 +471,10 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_carry_over(&c, x);
 		pcost_csv_str(&c, pcost_outcome_name(x->outcome));
 		pcost_csv_str(&c, x->outcome_why);
+		pcost_report_figures_csv(&fig, s, i, &c);
 		pcost_csv_end(&c);
 	}
+	pcost_report_figures_release(&fig);
 }
 
 static void markdown(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -508,6 +528,13 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
 		pcost_md_cells(out, s->configs[i].workload, monitor_label(&s->configs[i], lab, sizeof(lab)));
 		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
+	}
+	{
+		struct pcost_report_figures fig;
+
+		pcost_report_figures_init(&fig, s, st);
+		pcost_report_figures_markdown(&fig, s, out);
+		pcost_report_figures_release(&fig);
 	}
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)

@@ -48,4 +48,25 @@ struct pcost_run_said {
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
 		   bool report_fd, struct pcost_run_sample *sample, struct pcost_run_said *said);
 
+/* The most of a run's output pcost_run_capture keeps: its last bytes. */
+#define PCOST_OUTPUT_MAX (1u << 20)
+
+/* What one run printed, for its figures (--metric) and its workload's facts. */
+struct pcost_run_output {
+	bool capture;		/* in: stdout and stderr into buf (else stdout is /dev/null) */
+	char *buf;		/* out: what it wrote on both, in order, the last PCOST_OUTPUT_MAX
+				 * bytes, NUL-terminated (malloc'd, caller frees; NULL: none) */
+	size_t len;
+	char report[1024];	/* out: its PROBECOST_REPORT_FD line ("" when none) */
+};
+
+/*
+ * pcost_run_once, and what the run printed into *out (see above).  Both
+ * descriptors are one pipe of ours, read while it runs (no file, no size limit
+ * on the command: what is past PCOST_OUTPUT_MAX is dropped from the front).
+ */
+int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_opts *o,
+		      bool report_fd, struct pcost_run_sample *sample, struct pcost_run_said *said,
+		      struct pcost_run_output *out);
+
 #endif

@@ -78,6 +78,10 @@ static double metric(const struct pcost_run_sample *x, enum pcost_metric m)
 {
 	if (m == PCOST_METRIC_TIMED)
 		return x->timed_ns ? (double)x->timed_ns : NAN;
+	if (m == PCOST_METRIC_SERVICE_CPU)
+		return x->has_service ? (double)(x->service_user_ns + x->service_sys_ns) : NAN;
+	if (m >= PCOST_METRIC_FIGURE)
+		return x->metrics ? x->metrics[m - PCOST_METRIC_FIGURE] : NAN;
 	return (double)x->wall_ns;
 }
 
@@ -192,6 +196,20 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	free(mev);
 }
 
+/* The --service's CPU time per measured run that recorded it (ns), 0 when none did. */
+static double service_cpu_mean(const struct pcost_config *c)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nsamples; k++)
+		if (pcost_sample_measured(&c->samples[k]) && c->samples[k].has_service) {
+			sum += (double)(c->samples[k].service_user_ns + c->samples[k].service_sys_ns);
+			n++;
+		}
+	return n ? sum / (double)n : 0;
+}
+
 static void basic(const struct pcost_config *c, struct pcost_config_stats *st)
 {
 	double *w = xcalloc(c->nsamples + 1, sizeof(double));
@@ -219,6 +237,8 @@ static void basic(const struct pcost_config *c, struct pcost_config_stats *st)
 	pcost_summarize(y, n, &st->sys);
 	st->noutliers = st->wall.noutliers;
 	st->cpu_util = st->wall.mean > 0 ? (st->user.mean + st->sys.mean) / st->wall.mean : 0;
+	/* With a --service, its processes' CPU is the workload's too (the load generator waits). */
+	st->cpu_util += st->wall.mean > 0 ? service_cpu_mean(c) / st->wall.mean : 0;
 	counts(c, st);
 	free(w);
 	free(u);

@@ -38,7 +38,7 @@ struct pcost_config_stats {
 	size_t nok, nfailed, noutliers;
 	struct pcost_summary wall;	/* ns, measured (non-warm-up, non-failed) samples */
 	struct pcost_summary user, sys;	/* ns */
-	double cpu_util;		/* (user + sys) / wall */
+	double cpu_util;		/* (user + sys + the --service's CPU) / wall */
 	int baseline;			/* index of the baseline config, -1 when this is one */
 	size_t npairs;			/* blocks where this and the baseline both ran */
 	double overhead;		/* mean(this)/mean(baseline) - 1 over the pairs, a fraction */
@@ -168,6 +168,9 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 enum pcost_metric {
 	PCOST_METRIC_WALL,	/* wall_ns */
 	PCOST_METRIC_TIMED,	/* timed_ns (samples without one are left out) */
+	PCOST_METRIC_SERVICE_CPU, /* --service: its CPU time during the run (user + sys) */
+	/* PCOST_METRIC_FIGURE + k: the session's figure k, sample->metrics[k] (NaN left out) */
+	PCOST_METRIC_FIGURE = 16,
 };
 
 /*

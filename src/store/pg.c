@@ -25,7 +25,20 @@
  * BLOB -> bytea; session.id is an identity column, so ids are unique across
  * every writer.  A later schema adds a migration step here with SQLite's.
  */
-_Static_assert(PCOST_DB_SCHEMA_VERSION == 6, "add the PostgreSQL migration of the new schema");
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 7, "add the PostgreSQL migration of the new schema");
+/* v7: a run session's figures and each run's values (as SQLite's). */
+#define PG_FIGURE_TABLES                                                                   \
+	"CREATE TABLE metric ("                                                            \
+	"  session_id bigint NOT NULL REFERENCES session(id) ON DELETE CASCADE,"           \
+	"  idx bigint NOT NULL, name text NOT NULL, unit text NOT NULL, better integer NOT NULL," \
+	"  PRIMARY KEY (session_id, idx));"                                                \
+	"CREATE TABLE run_metric ("                                                        \
+	"  session_id bigint NOT NULL, config_idx bigint NOT NULL, seq bigint NOT NULL,"   \
+	"  metric_idx bigint NOT NULL, value double precision NOT NULL,"                   \
+	"  PRIMARY KEY (session_id, config_idx, seq, metric_idx),"                         \
+	"  FOREIGN KEY (session_id, config_idx, seq)"                                      \
+	"    REFERENCES run_sample(session_id, config_idx, seq) ON DELETE CASCADE);"
+
 static const char pg_schema[] =
 	"CREATE TABLE probecost_schema (version integer NOT NULL);"
 	"CREATE TABLE session ("
@@ -57,6 +70,7 @@ static const char pg_schema[] =
 	"  other_cpu_ns bigint, steal_ns bigint,"	/* NULL: not recorded */
 	"  optimized boolean,"			/* NULL: unknown */
 	"  fault text, self_check boolean, note text,"	/* NULL: not recorded, none, none */
+	"  service_user_ns bigint, service_sys_ns bigint,"	/* NULL: no --service */
 	"  PRIMARY KEY (session_id, config_idx, seq),"
 	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
 	"    ON DELETE CASCADE);"
@@ -67,10 +81,11 @@ static const char pg_schema[] =
 	"  n bigint NOT NULL,"
 	"  ns bytea NOT NULL,"			/* n native doubles: every sample, raw */
 	"  PRIMARY KEY (session_id, idx));"
+	PG_FIGURE_TABLES
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
-	"INSERT INTO probecost_schema VALUES (6);";
+	"INSERT INTO probecost_schema VALUES (7);";
 
 /* From version N (index) to N + 1, for stores made by an older probecost; as SQLite's. */
 static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
@@ -89,6 +104,11 @@ static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 	      "ALTER TABLE run_sample ADD COLUMN self_check boolean;"
 	      "ALTER TABLE run_sample ADD COLUMN note text;"
 	      "INSERT INTO probecost_schema VALUES (6);",
+	/* run --metric and a workload's figures; run --service's CPU time per run */
+	[6] = PG_FIGURE_TABLES
+	      "ALTER TABLE run_sample ADD COLUMN service_user_ns bigint;"
+	      "ALTER TABLE run_sample ADD COLUMN service_sys_ns bigint;"
+	      "INSERT INTO probecost_schema VALUES (7);",
 };
 
 /* ---- URLs ------------------------------------------------------------------ */

@@ -694,6 +694,15 @@ static const struct pcost_param_desc server_params[] = {
 	{ 0 },
 };
 
+/* What `run` analyses of each run, with intervals and each monitor's change. */
+static const struct pcost_wl_figure server_figures[] = {
+	{ "throughput", "req/s", +1 },
+	{ "p50_us", "us", -1 },
+	{ "p99_us", "us", -1 },
+	{ "p999_us", "us", -1 },
+	{ NULL, NULL, 0 },
+};
+
 const struct pcost_workload pcost_wl_server = {
 	.name = "server",
 	.summary = "TCP loopback request/response service (epoll) and its closed-loop load "
@@ -703,4 +712,5 @@ const struct pcost_workload pcost_wl_server = {
 	.params = server_params,
 	.run = server_run,
 	.check_params = server_check_params,
+	.figures = server_figures,
 };

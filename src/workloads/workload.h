@@ -54,6 +54,13 @@ struct pcost_wl_result {
 	char check_why[160];
 };
 
+/* A fact of a workload's report line that `run` analyses as a figure (server: p99_us). */
+struct pcost_wl_figure {
+	const char *fact;	/* the report's key, and the figure's name */
+	const char *unit;
+	int better;		/* +1 higher is better, -1 lower */
+};
+
 struct pcost_workload {
 	const char *name;
 	const char *summary;
@@ -71,6 +78,8 @@ struct pcost_workload {
 	int (*check_params)(const struct pcost_params *p, char *err, size_t len);
 	/* Optional: can it run here?  false and a reason in why when not. */
 	bool (*available)(char *why, size_t len);
+	/* Optional: the facts `run` analyses as figures, terminated by a NULL fact. */
+	const struct pcost_wl_figure *figures;
 };
 
 /* The table: for_each_workload(w) { ... } */
