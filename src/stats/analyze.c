@@ -74,7 +74,7 @@ static int find_noprobe(const struct pcost_session *s, size_t i)
 	return -1;
 }
 
-static double metric(const struct pcost_run_sample *x, enum pcost_metric m)
+static double metric(const struct pcost_run_sample *x, enum pcost_sample_metric m)
 {
 	if (m == PCOST_METRIC_TIMED)
 		return x->timed_ns ? (double)x->timed_ns : NAN;
@@ -86,7 +86,7 @@ static double metric(const struct pcost_run_sample *x, enum pcost_metric m)
 }
 
 size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
-			 enum pcost_metric m, double **x, double **y, uint32_t **blocks)
+			 enum pcost_sample_metric m, double **x, double **y, uint32_t **blocks)
 {
 	size_t n = 0;
 

@@ -165,7 +165,7 @@ void pcost_carryover(const struct pcost_session *s, struct pcost_config_stats *s
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out);
 
 /* What pcost_pair_blocks pairs. */
-enum pcost_metric {
+enum pcost_sample_metric {
 	PCOST_METRIC_WALL,	/* wall_ns */
 	PCOST_METRIC_TIMED,	/* timed_ns (samples without one are left out) */
 	PCOST_METRIC_SERVICE_CPU, /* --service: its CPU time during the run (user + sys) */
@@ -180,7 +180,7 @@ enum pcost_metric {
  * malloc'd (caller frees, even when 0 pairs); returns the number of pairs.
  */
 size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
-			 enum pcost_metric m, double **x, double **y, uint32_t **blocks);
+			 enum pcost_sample_metric m, double **x, double **y, uint32_t **blocks);
 
 /* Is c a baseline: the plain run (monitor none) or the dormant run (probes)? */
 bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c);

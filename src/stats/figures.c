@@ -11,7 +11,7 @@
 
 /* One figure (a pairing key of pcost_pair_blocks) of configuration i. */
 static void one(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
-		enum pcost_metric what, struct pcost_figure_stats *f)
+		enum pcost_sample_metric what, struct pcost_figure_stats *f)
 {
 	const struct pcost_config *c = &s->configs[i];
 	double *x, *y;
@@ -50,7 +50,7 @@ void pcost_analyze_figures(const struct pcost_session *s, const struct pcost_con
 	*out = xcalloc(s->nconfigs * s->nmetrics + 1, sizeof(**out));
 	for (size_t i = 0; i < s->nconfigs; i++)
 		for (size_t k = 0; k < s->nmetrics; k++)
-			one(s, st, i, (enum pcost_metric)(PCOST_METRIC_FIGURE + k),
+			one(s, st, i, (enum pcost_sample_metric)(PCOST_METRIC_FIGURE + k),
 			    &(*out)[i * s->nmetrics + k]);
 }
 
