@@ -10,7 +10,7 @@
 # hit / nop5's, blocks paired: gain_vs_nop) lies above 1.  SCALE, RUNS,
 # KERNEL (stanford) may be set.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . bench/lib-probes.bash
 SCALE=${SCALE:-10}
 RUNS=${RUNS:-5}
