@@ -1,5 +1,6 @@
 #!/bin/bash
 # t305-store-run-e2e: real `run` sessions are stored as measured, shown identically, and compared.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 tmpdir
 DB="$T/p.db"

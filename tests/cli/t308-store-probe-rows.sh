@@ -35,7 +35,7 @@ else
 	is "$(sq 'SELECT count(*) || "/" || count(optimized) FROM run_sample')" "28/0" \
 		"the new column is NULL (unknown) in every old run, never 0"
 	"$P" export --all --db "$T/v4.db" > "$T/v4-now.json"
-	ok $(cmp -s "$T/v4-now.json" "$D/store-v4.json"; echo $?) \
+	ok "$(cmp -s "$T/v4-now.json" "$D/store-v4.json"; echo $?)" \
 		"export --all of the migrated store is byte for byte what the schema 4 probecost exported"
 	run_pc report 1 --format json --db "$T/v4.db"
 	is "$(jq -c '[.statistics[] | [.site, .threads, .optimized, .optimized_runs]] | unique' <<< "$out")" \
@@ -68,8 +68,8 @@ else
 	run_pc "${RUN[@]}" --format json --db "$T/run.db"
 	live=$out
 	run_pc report last --format json --db "$T/run.db"
-	ok $([ "$out" = "$live" ] && [ "$(jq -c '[.statistics[] | [.threads, .placement]]' <<< "$live")" = \
-		'[[1,null],[1,"same"],[1,"split"],[2,null],[2,"same"],[2,"split"]]' ]; echo $?) \
+	ok "$([ "$out" = "$live" ] && [ "$(jq -c '[.statistics[] | [.threads, .placement]]' <<< "$live")" = \
+		'[[1,null],[1,"same"],[1,"split"],[2,null],[2,"same"],[2,"split"]]' ]; echo $?)" \
 		"run --threads 1,2 --placement same,split: report --format json is the live JSON, threads and placement in it"
 	run_pc "${RUN[@]}" --db "$T/run.db"
 	live=$out
