@@ -3,7 +3,6 @@
 # from the paired blocks (gain_vs_nop), recomputed here from the session's own
 # samples, in JSON, CSV, text and `show` of the stored session.
 . tests/cli/lib.bash
-P=$PROBECOST
 plan 7
 
 if ! is_root || ! have_uprobe_pmu || ! have jq; then
@@ -17,9 +16,9 @@ j=$out
 printf '%s' "$j" >"$T/live.json"
 row=$(printf '%s' "$j" | jq -c '.statistics[] | select(.method == "uprobe" and .site == "nop5")')
 # Fieller's interval is unbounded (null both ends) when nop5's extra time is not told from 0.
-ok $(printf '%s' "$row" | jq -e '(.gain_vs_nop_lo <= .gain_vs_nop and .gain_vs_nop <= .gain_vs_nop_hi) or
+ok "$(printf '%s' "$row" | jq -e '(.gain_vs_nop_lo <= .gain_vs_nop and .gain_vs_nop <= .gain_vs_nop_hi) or
 	(.gain_vs_nop != null and .gain_vs_nop_lo == null and .gain_vs_nop_hi == null)' \
-	>/dev/null; echo $?) "nop5's gain lies in its interval (or the interval is unbounded): $(printf '%s' "$row" | jq -c '[.gain_vs_nop_lo, .gain_vs_nop, .gain_vs_nop_hi]')"
+	>/dev/null; echo $?)" "nop5's gain lies in its interval (or the interval is unbounded): $(printf '%s' "$row" | jq -c '[.gain_vs_nop_lo, .gain_vs_nop, .gain_vs_nop_hi]')"
 is "$(printf '%s' "$j" | jq -c '[.statistics[] | select(.site == "nop" or .method == "dormant") | .gain_vs_nop] | unique')" \
 	"[null]" "nop and dormant rows have no gain (null)"
 
@@ -33,14 +32,14 @@ want=$(printf '%s' "$j" | jq '
 	diffs("nop") as $x | diffs("nop5") as $y | [$x | keys[] | select($y[.] != null)] as $k
 	| ([$k[] | $x[.]] | add) / ([$k[] | $y[.]] | add)')
 got=$(printf '%s' "$row" | jq '.gain_vs_nop')
-ok $(awk -v a="$got" -v b="$want" 'BEGIN { exit !(b > 0 && (a - b) / b < 1e-9 && (b - a) / b < 1e-9) }'; echo $?) \
+ok "$(awk -v a="$got" -v b="$want" 'BEGIN { exit !(b > 0 && (a - b) / b < 1e-9 && (b - a) / b < 1e-9) }'; echo $?)" \
 	"gain = nop's mean extra time / nop5's over the paired blocks ($got vs $want from the samples)"
 
 # CSV carries the same figure; text and markdown show the section.
 run_pc show 1 --db "$db" --format csv
 col=$(printf '%s\n' "$out" | head -1 | tr ',' '\n' | grep -n '^gain_vs_nop$' | cut -d: -f1)
 csvgain=$(printf '%s\n' "$out" | awk -F, -v c="$col" '$2 == "uprobe" && $1 == "nop5" { print $c }')
-ok $(awk -v a="$csvgain" -v b="$got" 'BEGIN { exit !(a != "" && (a - b) < 0.001 && (b - a) < 0.001) }'; echo $?) \
+ok "$(awk -v a="$csvgain" -v b="$got" 'BEGIN { exit !(a != "" && (a - b) < 0.001 && (b - a) < 0.001) }'; echo $?)" \
 	"show --format csv: gain_vs_nop $csvgain (live $got)"
 run_pc show 1 --db "$db"
 like "$out" "site encodings against nop" "show (text): the site section"
