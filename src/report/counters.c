@@ -46,7 +46,9 @@ static const struct pcost_counter_series *matmul_base(const struct pcost_session
 	for (size_t j = 0; j < s->nseries; j++) {
 		const struct pcost_counter_series *b = &s->series[j];
 
-		if (b->op && !strcmp(b->op, "matmul-base") && !strcmp(b->interface, m->interface) &&
+		/* Every column may be NULL in a store another program wrote. */
+		if (b->op && !strcmp(b->op, "matmul-base") && b->interface && m->interface &&
+		    !strcmp(b->interface, m->interface) &&
 		    b->nevents == m->nevents && b->n)
 			return b;
 	}
