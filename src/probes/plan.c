@@ -161,7 +161,7 @@ static size_t loop_args(const struct pcost_probe_plan *pl, const struct group *g
 {
 	snprintf(w[0], 64, "%s=%s", pl->wl->key, g->variant);
 	snprintf(w[1], 64, "threads=%u", g->threads);
-	snprintf(w[2], 64, "loops=%llu", (unsigned long long)(scale * LOOPS_UNIT));
+	snprintf(w[2], 64, "loops=%llu", (unsigned long long)scale * LOOPS_UNIT);
 	return 3;
 }
 

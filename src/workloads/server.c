@@ -633,7 +633,7 @@ static int both(struct load *l, unsigned port, struct pcost_wl_result *res)
 		rc = -ECHILD;
 	if (!rc && served != l->requests + l->n) {
 		error("server: the service served %llu requests, the load generator sent %llu",
-		      (unsigned long long)served, (unsigned long long)(l->requests + l->n));
+		      (unsigned long long)served, (unsigned long long)l->requests + l->n);
 		l->bad++;
 	}
 	return rc;
@@ -662,7 +662,7 @@ static int server_run(const struct pcost_params *p, struct pcost_wl_result *res)
 			pcost_workload_report(&pcost_wl_server, res);
 			rc = (error("server: %llu of %llu replies were wrong (check=bad)",
 				    (unsigned long long)l.bad,
-				    (unsigned long long)(l.requests + l.n)),
+				    (unsigned long long)l.requests + l.n),
 			      -EIO);
 		}
 	}
