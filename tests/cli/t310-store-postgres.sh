@@ -140,7 +140,7 @@ is "$("$PROBECOST" report 1 --format json --db "$V4" | jq -c '[.statistics[].opt
 	"its probes session reports optimized null, never false"
 # A probes session whose rows have sites, threads and the kernel's optimization.
 if [ "$(id -u)" = 0 ] && [ -e /sys/bus/event_source/devices/uprobe/format/ref_ctr_offset ]; then
-	live=$("$PROBECOST" probes --workload uprobe --sites nop,nop5 --threads 1,2 --via uprobe --scale 1 \
+	live=$("$PROBECOST" probes --workload uprobe --variants nop --sites nop,nop5 --threads 1,2 --via uprobe --scale 1 \
 		-r 1 --warmup 0 --cpu 0 --format json --db "$(url pr)" 2> /dev/null)
 	ok "$([ "$("$PROBECOST" report last --format json --db "$(url pr)")" = "$live" ] &&
 		[ "$(jq '[.statistics[] | select(.optimized != null)] | length' <<< "$live")" -gt 0 ]; echo $?)" \
