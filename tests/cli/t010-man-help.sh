@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t010: --help and the man pages cannot drift apart.  For every command, the
 # long options its --help lists and the options its man page documents (the
 # OPTIONS term lines of docs/man/probecost-CMD.1.scd) are the same set, and every

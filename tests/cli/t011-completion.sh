@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t011: bash completion.  Sources completion/probecost.bash, calls _probecost
 # with COMP_WORDS/COMP_CWORD split as bash splits them (at ':' and '='), and
 # checks COMPREPLY against what probecost itself lists (--help, list --format json).
