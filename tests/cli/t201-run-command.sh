@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: extra times against the wrappers' sleeps, in the ratio 2
 # probecost run -- CMD: raw runs kept, warm-up flagged, and known overheads (wrappers that
 # sleep 0.2 s and 0.4 s) measured as at least their sleep, and in the ratio 2 side by side.
 . "$(dirname "$0")/lib.bash"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: extra times against the wrappers' sleeps, in the ratio 2
 # --format csv and markdown: one row per configuration, with the same figures as JSON.
 . "$(dirname "$0")/lib.bash"
 plan 4

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: the fit of 10 ms sleeps, in a bound
 # t212: --scale on a user's command: {n} becomes the event count at each scale (--events is
 # the count at scale 1), and the fit separates a wrapper's fixed cost from the per-event cost.
 # The command sleeps 10 ms per event: 1, 2 and 4 events; the wrapper sleeps 50 ms once.

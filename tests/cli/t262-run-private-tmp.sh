@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # Tool outputs of wrapper monitors go to a private 0700 directory (mkdtemp), files
 # 0600, removed at exit: a link planted where older versions wrote
 # ($TMPDIR/probecost-MONITOR-XXXXXX, re-created by the tool before each run) is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # run --placement same,split: the monitor starts on the workload's CPU or on another,
 # the workload moves itself to --cpu; rows carry placement; bad input exits 2.
 . tests/cli/lib.bash
