@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t302-store-robust: corrupt, foreign, newer, read-only and busy stores give clear errors; writers coexist.
 # shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t306-report-html: `report --format html` writes one self-contained page per session: every
 # table row of the report, every figure, escaped session text, nothing fetched; headless
 # Chromium renders it and its DOM is counted.  Other commands refuse html.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t307-store-hostile: what users put in a store comes back out: command lines with a tab,
 # 70 KB long or with bytes that are not UTF-8 survive export -> import; show escapes what
 # a terminal would obey; huge, endless and non-regular import inputs are refused early;

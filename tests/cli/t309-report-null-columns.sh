@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t309: a store another program wrote (or a hand edit) may hold NULL in any text column:
 # report of a counters session whose matmul series has a NULL interface prints in every
 # format (it crashed in the matmul pairing, strcmp of NULL) and pairs nothing with it.
