@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t405: csv and markdown carry the same series as json; text shows the skipped list.
 . "$(dirname "$0")/lib.bash"
 plan 3
