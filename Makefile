@@ -1,7 +1,8 @@
 # probecost: build, test, install.  GNU make.
 #
 #   make            build ./probecost
-#   make check      unit tests (cmocka) + CLI tests (prove), then the same under ASan/UBSan
+#   make check      lint, unit tests (cmocka) + CLI tests (prove), then the same under
+#                   ASan/UBSan (less the CLI tests that compare timings)
 #   make bench      side-by-side benchmarks against peer tools (bench/)
 #   make install    PREFIX=/usr/local DESTDIR=   (make uninstall: the same files, removed)
 #
@@ -92,7 +93,8 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) $(SAN_EXTRA_OBJS)
 
 # ---- tests ------------------------------------------------------------------
 # Unit tests print cmocka's summary; CLI tests speak TAP to prove.  The second
-# pass repeats both against the sanitizer build (PROBECOST=build/probecost-san).
+# pass repeats both against the sanitizer build (PROBECOST=build/probecost-san),
+# the CLI tests less those marked no-sanitizer (below).
 # `make check` installs what is missing first (scripts/setup.sh --deps), then
 # re-enters make so pkg-config sees the freshly installed libraries.
 check: deps
@@ -106,14 +108,28 @@ deps:
 TEST_TIMEOUT ?= 900
 TEST_EXEC := timeout -k 10 $(TEST_TIMEOUT) bash
 
+# CLI tests with a line `# parallel-safe` (they arm no probe, leave tracefs alone and
+# compare no timings) run PROVE_JOBS at a time, then the others one at a time.  The
+# sanitizer pass repeats every test but those with a line `# no-sanitizer: REASON`
+# (timings, which ASan only distorts); each of those runs in the first pass.
+CLI_TESTS    := $(sort $(wildcard tests/cli/t*.sh))
+CLI_PARALLEL := $(shell grep -lx '\# parallel-safe' $(CLI_TESTS))
+CLI_NO_SAN   := $(shell grep -l '^\# no-sanitizer: ' $(CLI_TESTS))
+PROVE_JOBS   ?= $(shell n=$$(nproc); echo $$((n > 2 ? n : 2)))
+PROVE_FLAGS  ?=
+# $(call prove_cli,BINARY,TESTS,ENV): TESTS against BINARY, the parallel-safe ones first.
+prove_cli = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' -j$(PROVE_JOBS) \
+		$(filter $(CLI_PARALLEL),$2) || fail=1; \
+	    PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' $(filter-out $(CLI_PARALLEL),$2) || fail=1;
+
 check-tests: probecost build/probecost-san $(UNIT_BINS) $(SAN_UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t || fail=1; done; \
 	 for t in $(SAN_UNIT_BINS); do echo "== $$t (asan/ubsan)"; $$t || fail=1; done; \
 	 echo "== CLI tests (prove)"; \
-	 PROBECOST=$(CURDIR)/probecost prove -f -e '$(TEST_EXEC)' --ext .sh tests/cli/ || fail=1; \
-	 echo "== CLI tests under ASan/UBSan (prove)"; \
-	 PROBECOST=$(CURDIR)/build/probecost-san ASAN_OPTIONS=detect_leaks=1 \
-	   PROBECOST_SAN=1 prove -e '$(TEST_EXEC)' --ext .sh tests/cli/ || fail=1; \
+	 $(call prove_cli,probecost,$(CLI_TESTS)) \
+	 echo "== CLI tests under ASan/UBSan (prove; not: $(notdir $(basename $(CLI_NO_SAN))))"; \
+	 $(call prove_cli,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_TESTS)), \
+		ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
 	 exit $$fail
 
 unit: $(UNIT_BINS)
@@ -181,8 +197,10 @@ format:
 cppcheck:
 	@cppcheck $(CPPCHECK_FLAGS) -j2 src tests/unit && echo "cppcheck: ok"
 
+# Eight files a shellcheck, on every CPU (10 CPU seconds for the lot).
 shellcheck:
-	@shellcheck -x $(SH_CHECKED) && echo "shellcheck: ok ($(words $(SH_CHECKED)) files)"
+	@printf '%s\n' $(SH_CHECKED) | xargs -n 8 -P $(shell nproc) shellcheck -x && \
+	 echo "shellcheck: ok ($(words $(SH_CHECKED)) files)"
 
 # clang (14) does not know gcc's -Wno-format-truncation and -Wno-stringop-truncation;
 # kernels.c is read as one of its variants, as cppcheck reads it.
