@@ -109,6 +109,31 @@ static void print_optimized(const struct pcost_compare *c, bool md)
 	}
 }
 
+/* Both sides known and different: the row is flagged. */
+static bool outcome_changed(const struct pcost_compare_row *r)
+{
+	return r->ia >= 0 && r->ib >= 0 && r->outcome_a != r->outcome_b;
+}
+
+/* The rows whose runs ended otherwise in B than in A (stats/outcome.h), with B's one line. */
+static void print_outcomes(const struct pcost_compare *c, bool md)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (!outcome_changed(r))
+			continue;
+		if (!any)
+			printf("\noutcome changed (A -> B):\n");
+		any = true;
+		printf("%s%s: %s -> %s (%s)\n", md ? "- " : "  ", r->name,
+		       pcost_outcome_name(r->outcome_a), pcost_outcome_name(r->outcome_b),
+		       r->outcome_why_b ? r->outcome_why_b : "");
+	}
+}
+
 static void print_text(const struct pcost_session *a, const struct pcost_session *b,
 		       const struct pcost_compare *c, bool md)
 {
@@ -153,8 +178,14 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 		       sep, ci, sep, fmt_p(r->p, p, sizeof(p)), sep,
 		       r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,
 		       r->has_overhead ? fmt_pct(r->ovh_b, ob, sizeof(ob)) : "-", sep, d,
-		       md ? " | " : "  ", r->regression ? "REGRESSION" : "", md ? " |" : "");
+		       md ? " | " : "  ",
+		       r->regression && outcome_changed(r) ? "REGRESSION, OUTCOME CHANGED"
+		       : r->regression			    ? "REGRESSION"
+		       : outcome_changed(r)		    ? "OUTCOME CHANGED"
+							    : "",
+		       md ? " |" : "");
 	}
+	print_outcomes(c, md);
 	if (a->kind == PCOST_SESSION_PROBES)
 		print_optimized(c, md);
 	if (any_one) {
@@ -223,6 +254,9 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 			add_num(x, "delta_lo", r->delta_lo);
 			add_num(x, "delta_hi", r->delta_hi);
 			cJSON_AddBoolToObject(x, "regression", r->regression);
+			cJSON_AddStringToObject(x, "outcome_a", pcost_outcome_name(r->outcome_a));
+			cJSON_AddStringToObject(x, "outcome_b", pcost_outcome_name(r->outcome_b));
+			cJSON_AddBoolToObject(x, "outcome_changed", outcome_changed(r));
 			if (a->kind == PCOST_SESSION_PROBES) {
 				add_verdict(x, "optimized_a", r->optimized_a);
 				add_verdict(x, "optimized_b", r->optimized_b);
@@ -259,14 +293,17 @@ static const char *csv_verdict(int v)
 static void print_csv(const struct pcost_compare *c)
 {
 	printf("name,in,mean_a_ns,mean_b_ns,change,change_lo,change_hi,p,overhead_a,overhead_b,"
-	       "delta,regression,optimized_a,optimized_b\n");
+	       "delta,regression,optimized_a,optimized_b,outcome_a,outcome_b,outcome_changed\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pcost_compare_row *r = &c->rows[i];
+		bool both = r->ia >= 0 && r->ib >= 0;
 
-		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s\n", r->name,
-		       r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b, r->change,
-		       r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
-		       r->regression, csv_verdict(r->optimized_a), csv_verdict(r->optimized_b));
+		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s,%s,%s,%d\n",
+		       r->name, r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b,
+		       r->change, r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
+		       r->regression, csv_verdict(r->optimized_a), csv_verdict(r->optimized_b),
+		       both ? pcost_outcome_name(r->outcome_a) : "",
+		       both ? pcost_outcome_name(r->outcome_b) : "", outcome_changed(r));
 	}
 }
 
@@ -327,6 +364,11 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	pcost_db_close(db);
+	if (a.id == b.id) {
+		rc = usage_error("'%s' and '%s' are both session %lld: compare two sessions",
+				 o.argv[0], o.argv[1], (long long)a.id);
+		goto out;
+	}
 	if (pcost_compare_sessions(&a, &b, threshold, &cmp)) {
 		rc = usage_error("session %lld is a '%s' session and %lld a '%s' one; compare sessions of one kind",
 				 (long long)a.id, pcost_session_kind_name(a.kind), (long long)b.id,

@@ -68,4 +68,17 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
  */
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
 
+/*
+ * After parsing: what needs several options together (--threads against the
+ * CPUs of --cpu: run/limits.h).  0, or an exit code after one usage line.
+ */
+int pcost_measure_opts_check(const struct pcost_measure_opts *m);
+
+/*
+ * After a run or probes session is printed: PCOST_EXIT_FAIL (1), with one
+ * error line, when a configuration's outcome is changed-program (the program
+ * failed under the tool and not without it: stats/outcome.h); 0 otherwise.
+ */
+int pcost_changed_exit(const struct pcost_session *s);
+
 #endif

@@ -212,6 +212,28 @@ void pcost_sample_fail(struct pcost_run_sample *smp, const char *fmt, ...)
 	va_end(ap);
 }
 
+static const char *const fault_names[] = {
+	[PCOST_FAULT_NONE] = "none",
+	[PCOST_FAULT_PROGRAM] = "program",
+	[PCOST_FAULT_TOOL] = "tool",
+};
+
+const char *pcost_fault_name(enum pcost_fault f)
+{
+	return (unsigned)f < ARRAY_SIZE(fault_names) ? fault_names[f] : NULL;
+}
+
+int pcost_fault_parse(const char *s, enum pcost_fault *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fault_names); i++) {
+		if (s && fault_names[i] && !strcmp(s, fault_names[i])) {
+			*f = (enum pcost_fault)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 double pcost_config_scale(const struct pcost_config *c)
 {
 	return c->nsamples ? c->samples[0].scale : 1;

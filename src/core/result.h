@@ -18,14 +18,40 @@
 
 #include "core/util.h"
 
+/*
+ * Whose doing a run's failure was (the runner's verdict, stored with the run):
+ * the program's (it died of a signal, exited non-zero, failed its own check,
+ * made other hits than expected) or the tool's (the monitor or arming method
+ * did not start, did not stop, crashed, miscounted).  UNKNOWN: not recorded
+ * (runs stored before probecost told them apart); see stats/outcome.h.
+ */
+enum pcost_fault {
+	PCOST_FAULT_UNKNOWN = 0,
+	PCOST_FAULT_NONE,
+	PCOST_FAULT_PROGRAM,
+	PCOST_FAULT_TOOL,
+};
+
+/* "none", "program", "tool"; NULL for UNKNOWN.  parse: -1 on an unknown word. */
+const char *pcost_fault_name(enum pcost_fault f);
+int pcost_fault_parse(const char *s, enum pcost_fault *f);
+
 /* One execution of one configuration (a `run` or `probes` sample). */
 struct pcost_run_sample {
 	uint32_t block;		/* interleaving block, 0-based, warm-up blocks included */
 	uint32_t order;		/* position within the block */
 	bool warmup;		/* warm-up block: kept, never averaged */
-	bool failed;		/* non-zero exit, signal, timeout, monitor failure */
+	bool failed;		/* non-zero exit, signal, timeout, monitor failure, a changed program */
 	int wait_status;	/* raw wait4() status, -1 when not reaped normally */
-	char fail_reason[256];	/* "exit 3", "killed by SIGSEGV", "timeout after 10 s" */
+	/*
+	 * "exit 3", "killed by SIGSEGV at fft+0x4a (...)", "timeout after 10 s"; or, in a
+	 * run that did not fail but whose tool misbehaved (fault TOOL), what it did.
+	 */
+	char fail_reason[256];
+	enum pcost_fault fault;	/* whose failure it was (NONE when it did not fail) */
+	int8_t check;		/* the workload's check of its own result: 1 ok, -1 bad, 0 none */
+	char note[128];		/* the monitor's own warning about this run ("lttng discarded 12
+				 * events"), "" when none: a shortfall it explains is its loss */
 	double scale;		/* multiple of the workload's size (1 without --scale) */
 	pcost_ns wall_ns;	/* CLOCK_MONOTONIC fork -> reap */
 	pcost_ns user_ns, sys_ns; /* wait4 rusage */

@@ -44,8 +44,9 @@ struct pcost_probe_site {
 	char provider[64], name[64];
 	uint64_t pc_offset, sem_offset; /* file offsets; sem_offset 0: no semaphore */
 	char symbol[64];		/* "" for an SDT site */
-	uint64_t vaddr;			/* a function's ELF address (perf probe takes it) */
+	uint64_t vaddr;			/* its ELF address (perf probe takes a function's) */
 	bool retprobe;
+	bool args_below_rsp;		/* an argument is read from below rsp (site_safety.h) */
 };
 
 struct pcost_probe_method {
@@ -106,15 +107,6 @@ void pcost_probe_uprobe_set_cpus(uint64_t mask);
  * probe's function probes, with PID gone); returns how many events were removed.
  */
 int pcost_probe_ftrace_reap_stale(void);
-
-/*
- * Stop the lttng-sessiond and remove the temporary homes (and /var/run/lttng)
- * that a probecost killed outright left; how many things were removed.
- */
-int pcost_probe_lttng_reap_stale(void);
-
-/* Remove a directory tree (or a file); async-signal-safe, for undo functions. */
-void pcost_probe_remove_tree(const char *path);
 
 /* The tracers that run beside the workload (bpftrace, stap, stap-bpf): via_tooltrace.c. */
 extern const struct pcost_monitor_ops pcost_tool_ops;

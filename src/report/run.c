@@ -159,18 +159,32 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 			  pe, sizeof(pe));
 	}
 	fmt_seen(x, me, sizeof(me));
-	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %s", mw, mw, lab, el, ov, cy, fx,
-		pe, me);
+	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %-20s %s", mw, mw, lab, el, ov, cy, fx,
+		pe, me, pcost_outcome_name(x->outcome));
 	if (x->nfailed)
 		fprintf(out, "  (%zu failed)", x->nfailed);
 	fputc('\n', out);
+}
+
+/* Each row that did not end ok (or whose tool left a note): its outcome and what happened. */
+static void text_outcomes(const struct pcost_session *s, const struct pcost_config_stats *st,
+			  FILE *out)
+{
+	char lab[160];
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
+			fprintf(out, "  %s on %s: %s: %s\n",
+				monitor_label(&s->configs[i], lab, sizeof(lab)),
+				s->configs[i].workload, pcost_outcome_name(st[i].outcome),
+				st[i].outcome_why);
 }
 
 /* One line per fit group with a monitor: its two coefficients with their intervals. */
 static void text_fits(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		char fx[64], pe[96];
+		char fx[64], pe[96], lab[160];
 
 		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
@@ -179,8 +193,8 @@ static void text_fits(const struct pcost_session *s, const struct pcost_config_s
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo, st[i].fit_per_event_ns_hi,
 			  s->configs[i].unit ?: "event", pe, sizeof(pe));
 		fprintf(out, "  fit %s on %s: extra = %s fixed + %s (R^2 %.3f, %zu blocks)\n",
-			s->configs[i].monitor, s->configs[i].workload, fx, pe, st[i].fit_r2,
-			st[i].fit_nblocks);
+			monitor_label(&s->configs[i], lab, sizeof(lab)), s->configs[i].workload, fx, pe,
+			st[i].fit_r2, st[i].fit_nblocks);
 	}
 }
 
@@ -240,9 +254,12 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 						: ", INTERRUPTED (partial results)");
 		if (c0->threads)
 			fprintf(out, "# %u thread%s\n", c0->threads, c0->threads == 1 ? "" : "s");
+		if (!g)
+			pcost_text_changed(s, st, "under the monitor", "plain", out);
 		mw = (int)monitor_width(s, done, g);
-		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %s\n", mw, "monitor", "elapsed",
-			"overhead", "cycles", "fixed", "per event", "events seen / made");
+		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %-20s %s\n", mw, "monitor",
+			"elapsed", "overhead", "cycles", "fixed", "per event", "events seen / made",
+			"outcome");
 		for (size_t i = g; i < s->nconfigs; i++) {
 			if (done[i] || !same_group(&s->configs[i], c0))
 				continue;
@@ -251,6 +268,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		}
 		fputc('\n', out);
 	}
+	text_outcomes(s, st, out);
 	text_fits(s, st, out);
 	text_sources(s, st, out);
 	fprintf(out, "  overhead: mean(monitor)/mean(none) - 1 over runs paired by block, [95%% "
@@ -304,6 +322,22 @@ static void json_costs(cJSON *o, const struct pcost_config_stats *x)
 	pcost_json_count(o, "fit_blocks", (double)x->fit_nblocks, x->has_fit);
 	cJSON_AddItemToObject(o, "other_cpu_ns", pcost_json_num(x->other_cpu_ns));
 	cJSON_AddItemToObject(o, "steal_ns", pcost_json_num(x->steal_ns));
+	/* The robust companions (analyze.h): Hodges-Lehmann with the Wilcoxon interval. */
+	pcost_json_ci(o, "overhead_robust", x->overhead_robust, x->overhead_robust_lo,
+		      x->overhead_robust_hi);
+	pcost_json_ci(o, "extra_ns_robust", x->extra_ns_robust, x->extra_ns_robust_lo,
+		      x->extra_ns_robust_hi);
+	pcost_json_ci(o, "extra_cycles_robust", x->extra_cycles_robust, x->extra_cycles_robust_lo,
+		      x->extra_cycles_robust_hi);
+	pcost_json_ci(o, "fixed_ns_robust", x->fixed_ns_robust, x->fixed_ns_robust_lo,
+		      x->fixed_ns_robust_hi);
+	pcost_json_ci(o, "per_event_ns_robust", x->per_event_ns_robust, x->per_event_ns_robust_lo,
+		      x->per_event_ns_robust_hi);
+	pcost_json_ci(o, "fit_fixed_ns_robust", x->fit_fixed_ns_robust, x->fit_fixed_ns_robust_lo,
+		      x->fit_fixed_ns_robust_hi);
+	pcost_json_ci(o, "fit_per_event_ns_robust", x->fit_per_event_ns_robust,
+		      x->fit_per_event_ns_robust_lo, x->fit_per_event_ns_robust_hi);
+	pcost_json_carry_over(o, x);
 }
 
 static int json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -333,6 +367,8 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_json_count(o, "threads", s->configs[i].threads, s->configs[i].threads > 0);
 		cJSON_AddItemToObject(o, "placement", s->configs[i].placement ?
 				      cJSON_CreateString(s->configs[i].placement) : cJSON_CreateNull());
+		cJSON_AddStringToObject(o, "outcome", pcost_outcome_name(x->outcome));
+		cJSON_AddStringToObject(o, "outcome_why", x->outcome_why);
 		json_costs(o, x);
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -346,14 +382,22 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 {
 	struct pcost_csv c = { .out = out };
 
-	fprintf(out, "workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
-		     "wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
-		     "cpu_util,overhead,overhead_lo,overhead_hi,p_value,significant,extra_ns,"
-		     "extra_ns_lo,extra_ns_hi,extra_cycles,extra_cycles_lo,extra_cycles_hi,events,"
-		     "monitor_events,fixed_ns,fixed_ns_lo,fixed_ns_hi,per_event_ns,per_event_ns_lo,"
-		     "per_event_ns_hi,per_event_source,fit_fixed_ns,fit_fixed_ns_lo,fit_fixed_ns_hi,"
-		     "fit_per_event_ns,fit_per_event_ns_lo,fit_per_event_ns_hi,fit_r2,other_cpu_ns,"
-		     "steal_ns,outliers,lost_events,threads,placement\n");
+	fprintf(out,
+		"workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
+		"wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
+		"cpu_util,overhead,overhead_lo,overhead_hi,p_value,significant,extra_ns,"
+		"extra_ns_lo,extra_ns_hi,extra_cycles,extra_cycles_lo,extra_cycles_hi,events,"
+		"monitor_events,fixed_ns,fixed_ns_lo,fixed_ns_hi,per_event_ns,per_event_ns_lo,"
+		"per_event_ns_hi,per_event_source,fit_fixed_ns,fit_fixed_ns_lo,fit_fixed_ns_hi,"
+		"fit_per_event_ns,fit_per_event_ns_lo,fit_per_event_ns_hi,fit_r2,other_cpu_ns,"
+		"steal_ns,outliers,lost_events,threads,placement,overhead_robust,"
+		"overhead_robust_lo,overhead_robust_hi,extra_ns_robust,extra_ns_robust_lo,"
+		"extra_ns_robust_hi,extra_cycles_robust,extra_cycles_robust_lo,"
+		"extra_cycles_robust_hi,fixed_ns_robust,fixed_ns_robust_lo,fixed_ns_robust_hi,"
+		"per_event_ns_robust,per_event_ns_robust_lo,per_event_ns_robust_hi,"
+		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
+		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
+		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,outcome,outcome_why\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		bool two = x->nok > 1;
@@ -392,6 +436,23 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_count(&c, (double)x->lost_events, x->has_lost);
 		pcost_csv_count(&c, s->configs[i].threads, s->configs[i].threads > 0);
 		pcost_csv_str(&c, s->configs[i].placement);
+		pcost_csv_ci(&c, "%.6f", x->overhead_robust, x->overhead_robust_lo,
+			     x->overhead_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->extra_ns_robust, x->extra_ns_robust_lo,
+			     x->extra_ns_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->extra_cycles_robust, x->extra_cycles_robust_lo,
+			     x->extra_cycles_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->fixed_ns_robust, x->fixed_ns_robust_lo,
+			     x->fixed_ns_robust_hi);
+		pcost_csv_ci(&c, "%.3f", x->per_event_ns_robust, x->per_event_ns_robust_lo,
+			     x->per_event_ns_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->fit_fixed_ns_robust, x->fit_fixed_ns_robust_lo,
+			     x->fit_fixed_ns_robust_hi);
+		pcost_csv_ci(&c, "%.3f", x->fit_per_event_ns_robust, x->fit_per_event_ns_robust_lo,
+			     x->fit_per_event_ns_robust_hi);
+		pcost_csv_carry_over(&c, x);
+		pcost_csv_str(&c, pcost_outcome_name(x->outcome));
+		pcost_csv_str(&c, x->outcome_why);
 		pcost_csv_end(&c);
 	}
 }
@@ -401,8 +462,10 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 	char buf[48], ov[64], fx[64], pe[96], me[64], lab[160];
 	struct pcost_run_warnings w;
 
+	pcost_text_changed(s, st, "under the monitor", "plain", out);
 	fprintf(out, "| workload | monitor | elapsed | +- (95%%) | overhead [95%%] | p | fixed [95%%] | "
-		     "per event [95%%] | events seen / made |\n|---|---|---|---|---|---|---|---|---|\n");
+		     "per event [95%%] | events seen / made | outcome |\n"
+		     "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *x = &st[i];
@@ -416,7 +479,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		fprintf(out, "%s | %.1f%% | ", x->nok ? buf : "failed",
 			x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
 		if (x->baseline < 0) {
-			fprintf(out, "- | - | - | - | %s |\n", me);
+			fprintf(out, "- | - | - | - | %s | %s |\n", me, pcost_outcome_name(x->outcome));
 			continue;
 		}
 		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov, sizeof(ov));
@@ -424,8 +487,14 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi, c->unit ?: "event",
 			  pe, sizeof(pe));
 		snprintf(buf, sizeof(buf), isfinite(x->p_value) ? "%.2g" : "n/a", x->p_value);
-		fprintf(out, "%s | %s | %s | %s | %s |\n", ov, buf, fx, pe, me);
+		fprintf(out, "%s | %s | %s | %s | %s | %s |\n", ov, buf, fx, pe, me,
+			pcost_outcome_name(x->outcome));
 	}
+	for (size_t i = 0, n = 0; i < s->nconfigs; i++)
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
+			fprintf(out, "%s- %s on %s: %s: %s\n", n++ ? "" : "\n", s->configs[i].monitor,
+				s->configs[i].workload, pcost_outcome_name(st[i].outcome),
+				st[i].outcome_why);
 	for (size_t i = 0, n = 0; i < s->nconfigs; i++) {
 		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
@@ -437,7 +506,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 				 fx, sizeof(fx));
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
 				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
-		pcost_md_cells(out, s->configs[i].workload, s->configs[i].monitor);
+		pcost_md_cells(out, s->configs[i].workload, monitor_label(&s->configs[i], lab, sizeof(lab)));
 		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
 	}
 	pcost_run_warnings(s, st, &w);

@@ -82,17 +82,10 @@ struct spawn_args {
 /* The child side: runs on the parent's stack (vfork), so only syscalls, then exec. */
 static noreturn void spawn_child(struct spawn_args *a)
 {
-	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction dfl;
 	sigset_t none;
 	int nul;
 
-	setpgid(0, 0);
-	pcost_child_die_with_parent(a->parent);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
-		sigaction(caught[i], &dfl, NULL);
+	pcost_child_setup(a->parent);
 	nul = open("/dev/null", O_RDWR);
 	dup2(nul, 0);
 	dup2(nul, 1);
@@ -189,7 +182,7 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 /* One run in flight: its pipes, what they brought, how it ended. */
 struct run_io {
 	int rp[2], ep[2];	/* report and stderr pipes, -1 when closed */
-	char rbuf[1024], ebuf[2048];
+	char rbuf[2048], ebuf[2048];
 	size_t rlen, elen;
 	pid_t pid;
 	int status;
@@ -307,49 +300,98 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 	return 0;
 }
 
+/* What report_fact fills. */
+struct said_ctx {
+	struct pcost_run_sample *smp;
+	struct pcost_run_said *said;
+};
+
+/* A hexadecimal 0x... or decimal number of the report; false when malformed. */
+static bool report_u64(const char *val, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(val, &end, 0);
+	return end != val && !*end && !errno;
+}
+
 /*
- * Facts of the report line beyond events/unit/timed_ns that a sample keeps:
- * nr= names the syscall its events are (the syscall workload).
+ * Facts of the report beyond events/unit/timed_ns that a run keeps: nr= names
+ * the syscall its events are (the syscall workload), check= and why= its check,
+ * uprobe_trampoline= the kernel's optimization; signal= and the rest of a
+ * fault line (workloads/common.h) how it died.
  */
 static void report_fact(const char *key, const char *val, void *ctx)
 {
-	struct pcost_run_sample *smp = ctx;
-	uint64_t nr;
+	struct said_ctx *c = ctx;
+	struct pcost_run_sample *smp = c->smp;
+	struct pcost_run_said *said = c->said;
+	uint64_t v;
 
 	if (!strcmp(key, "uprobe_trampoline"))
 		smp->optimized = !strcmp(val, "1") ? 1 : -1;
-	else if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
-		smp->event_syscall = (long)nr;
+	else if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &v) == 0)
+		smp->event_syscall = (long)v;
+	else if (!strcmp(key, "check"))
+		smp->check = !strcmp(val, "ok") ? 1 : !strcmp(val, "bad") ? -1 : 0;
+	else if (!strcmp(key, "why"))
+		snprintf(said->check_why, sizeof(said->check_why), "%s", val);
+	else if (!strcmp(key, "signal"))
+		snprintf(said->signal, sizeof(said->signal), "%s", val[0] ? val : "?");
+	else if (!strcmp(key, "from_pid") && report_u64(val, &v))
+		said->from_pid = (long)v;
+	else if (!strcmp(key, "addr"))
+		said->has_addr = report_u64(val, &said->addr);
+	else if (!strcmp(key, "ip"))
+		said->has_ip = report_u64(val, &said->ip);
+	else if (!strcmp(key, "ip_vaddr"))
+		said->has_ip_vaddr = report_u64(val, &said->ip_vaddr);
 }
 
-/* The workload's report line (events=N unit=U timed_ns=T, uprobe_trampoline=0|1). */
-static void run_io_report(struct run_io *io, struct pcost_run_sample *smp, char *unit,
-			  size_t unitlen)
+/*
+ * The workload's report: its line of facts (events=N unit=U timed_ns=T ...),
+ * and a fault line (signal=...) when it died of a fatal signal; a forked
+ * worker's fault line may come beside its parent's report.
+ */
+static void run_io_report(struct run_io *io, struct pcost_run_sample *smp,
+			  struct pcost_run_said *said)
 {
-	char *nl = strchr(io->rbuf, '\n'), u[32] = "";
-	uint64_t ev = 0;
-	pcost_ns timed = 0;
+	struct said_ctx ctx = { smp, said };
+	char *line = io->rbuf, *next;
 
-	if (nl)
-		*nl = 0;
-	if (pcost_report_parse(io->rbuf, &ev, u, sizeof(u), &timed, report_fact, smp) == 0) {
-		smp->has_report = true;
-		smp->events = ev;
-		smp->timed_ns = timed;
-		if (unit && u[0])
-			snprintf(unit, unitlen, "%s", u);
+	for (; line && *line; line = next) {
+		uint64_t ev = 0;
+		pcost_ns timed = 0;
+		char u[32] = "";
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (pcost_report_parse(line, &ev, u, sizeof(u), &timed, report_fact, &ctx) == 0 &&
+		    !smp->has_report) {
+			smp->has_report = true;
+			smp->events = ev;
+			smp->timed_ns = timed;
+			if (u[0])
+				snprintf(said->unit, sizeof(said->unit), "%s", u);
+		}
 	}
 }
 
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *smp, char *unit, size_t unitlen)
+		   bool report_fd, struct pcost_run_sample *smp, struct pcost_run_said *said)
 {
+	struct pcost_run_said unsaid;
 	struct spawn_args sa = { .l = l, .cpu_mask = o->cpu_mask };
 	char report_env[] = "PROBECOST_REPORT_FD=3";
 	struct run_io *io = xmalloc(sizeof(*io));
 	pcost_ns t0, deadline = 0;
 	int rc;
 
+	if (!said)
+		said = &unsaid;
+	memset(said, 0, sizeof(*said));
 	smp->wait_status = -1;
 	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;
 	smp->event_syscall = -1;
@@ -391,7 +433,7 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 	drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
 	rc = run_io_verdict(io, o->timeout_s, smp);
 	if (report_fd && io->rlen)
-		run_io_report(io, smp, unit, unitlen);
+		run_io_report(io, smp, said);
 out:
 	run_io_close(io);
 	free(io);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/result.h"
 #include "monitors/monitor.h"
@@ -21,11 +22,30 @@ struct pcost_runner_opts;
 #define PCOST_WORKLOAD_CPUS_ENV "PROBECOST_WORKLOAD_CPUS"
 
 /*
+ * What a run's workload said on its report descriptor beyond the sample's
+ * stored fields: its unit, why its check failed, and the fatal signal it
+ * reported (workloads/common.h: pcost_wl_report_faults), for the runner's
+ * verdict (run/verdict.h).
+ */
+struct pcost_run_said {
+	char unit[32];		/* unit=, "" when not said */
+	char check_why[160];	/* why= of check=bad */
+	char signal[16];	/* signal=: the fatal signal it died of ("SEGV"), "" none */
+	long from_pid;		/* from_pid=: who sent it, 0 when the CPU raised it */
+	bool has_addr, has_ip, has_ip_vaddr;
+	uint64_t addr;		/* addr=: the faulting address */
+	uint64_t ip;		/* ip=: the interrupted instruction */
+	uint64_t ip_vaddr;	/* ip_vaddr=: ip as an address of the executable's ELF file */
+};
+
+/*
  * One run of argv (already wrapped) with the given extra environment; fills
- * *sample's timing, rusage, exit and report fields.  The building block of
- * pcost_runner_measure, usable alone.  Returns 0 (see sample->failed) or -EINTR.
+ * *sample's timing, rusage, exit and report fields (check included) and *said
+ * (may be NULL).
+ * The building block of pcost_runner_measure, usable alone.  Returns 0 (see
+ * sample->failed) or -EINTR.
  */
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *sample, char *unit, size_t unitlen);
+		   bool report_fd, struct pcost_run_sample *sample, struct pcost_run_said *said);
 
 #endif

@@ -28,7 +28,8 @@
  * released step: add one.  v1 kept every raw sample; v2 added the kernel
  * release (for history --kernel) and the indexes history filters use; v3 how
  * busy the machine was; v4 run --threads and --placement; v5 whether the
- * kernel optimized a probes run's uprobe.
+ * kernel optimized a probes run's uprobe; v6 how each run ended (whose
+ * failure, the workload's own check, the monitor's note).
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -81,6 +82,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE config ADD COLUMN placement TEXT;",
 	/* 4 -> 5: probes: did the kernel optimize the run's uprobe (1, 0; NULL: unknown) */
 	"ALTER TABLE run_sample ADD COLUMN optimized INTEGER;",
+	/*
+	 * 5 -> 6: how each run ended (stats/outcome.h): whose failure it was ('none',
+	 * 'program', 'tool'; NULL: not recorded, derived when read), the workload's
+	 * check of its own result (1 ok, 0 bad; NULL: none reported), the monitor's
+	 * note on the run (NULL: none)
+	 */
+	"ALTER TABLE run_sample ADD COLUMN fault TEXT;"
+	"ALTER TABLE run_sample ADD COLUMN self_check INTEGER;"
+	"ALTER TABLE run_sample ADD COLUMN note TEXT;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");
@@ -284,35 +294,23 @@ static bool dir_writable(const char *path)
 	return ok;
 }
 
-/*
- * A store this process cannot write (file or directory) is read as an
- * immutable snapshot: "file:PATH?immutable=1" opens it with no lock and no
- * -wal/-shm file, which a WAL database otherwise needs to create even to read.
- * Percent-encode what a URI path cannot hold as is.
- */
-static char *immutable_uri(const char *path)
-{
-	char *uri = xmalloc(strlen(path) * 3 + 32), *p = stpcpy(uri, "file:");
-
-	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-		if (*s == '%' || *s == '?' || *s == '#' || *s < 0x21 || *s >= 0x7f)
-			p += sprintf(p, "%%%02X", *s);
-		else
-			*p++ = (char)*s;
-	}
-	strcpy(p, "?immutable=1");
-	return uri;
-}
-
 static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
 		       size_t errlen)
 {
 	struct pcost_db *db = xcalloc(1, sizeof(*db));
+	struct stat st;
 	int flags, rc, fd;
 
 	*out = NULL;
 	db->ops = &pcost_sqlite_ops;
+	db->copy_undo = -1;
 	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = -EISDIR;
+		snprintf(db->err, sizeof(db->err), "'%s' is a directory: give --db a store file in it",
+			 path);
+		goto fail;
+	}
 	if (mode == PCOST_DB_WRITE) {
 		if ((rc = make_parents(path))) {
 			snprintf(db->err, sizeof(db->err), "could not create the directory of '%s': %s",
@@ -341,8 +339,12 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 	if (db->writable) {
 		rc = sqlite3_open_v2(path, &db->h, flags, NULL);
 	} else {
-		char *uri = immutable_uri(path);
+		char *uri = pcost_sqlite_readonly_uri(db, path);
 
+		if (!uri) {
+			rc = -EROFS;
+			goto fail;
+		}
 		rc = sqlite3_open_v2(uri, &db->h, flags, NULL);
 		free(uri);
 	}
@@ -383,6 +385,7 @@ fail:
 	snprintf(err, errlen, "%s", db->err);
 	if (db->h)
 		sqlite3_close(db->h);
+	pcost_sqlite_readonly_release(db);
 	free(db);
 	return rc < 0 ? rc : -EIO;
 }
@@ -390,6 +393,7 @@ fail:
 static void sqlite_close(struct pcost_db *db)
 {
 	sqlite3_close(db->h);
+	pcost_sqlite_readonly_release(db);
 	free(db);
 }
 

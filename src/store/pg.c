@@ -25,7 +25,7 @@
  * BLOB -> bytea; session.id is an identity column, so ids are unique across
  * every writer.  A later schema adds a migration step here with SQLite's.
  */
-_Static_assert(PCOST_DB_SCHEMA_VERSION == 5, "add the PostgreSQL migration of the new schema");
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 6, "add the PostgreSQL migration of the new schema");
 static const char pg_schema[] =
 	"CREATE TABLE probecost_schema (version integer NOT NULL);"
 	"CREATE TABLE session ("
@@ -56,6 +56,7 @@ static const char pg_schema[] =
 	"  monitor_events bigint NOT NULL,"
 	"  other_cpu_ns bigint, steal_ns bigint,"	/* NULL: not recorded */
 	"  optimized boolean,"			/* NULL: unknown */
+	"  fault text, self_check boolean, note text,"	/* NULL: not recorded, none, none */
 	"  PRIMARY KEY (session_id, config_idx, seq),"
 	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
 	"    ON DELETE CASCADE);"
@@ -69,7 +70,7 @@ static const char pg_schema[] =
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
-	"INSERT INTO probecost_schema VALUES (5);";
+	"INSERT INTO probecost_schema VALUES (6);";
 
 /* From version N (index) to N + 1, for stores made by an older probecost; as SQLite's. */
 static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
@@ -83,6 +84,11 @@ static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 	/* probes: did the kernel optimize the run's uprobe (NULL: unknown) */
 	[4] = "ALTER TABLE run_sample ADD COLUMN optimized boolean;"
 	      "INSERT INTO probecost_schema VALUES (5);",
+	/* how each run ended: whose failure, the workload's check, the monitor's note */
+	[5] = "ALTER TABLE run_sample ADD COLUMN fault text;"
+	      "ALTER TABLE run_sample ADD COLUMN self_check boolean;"
+	      "ALTER TABLE run_sample ADD COLUMN note text;"
+	      "INSERT INTO probecost_schema VALUES (6);",
 };
 
 /* ---- URLs ------------------------------------------------------------------ */
@@ -179,6 +185,19 @@ char *pcost_pg_mask_password(const char *text, const char *url)
 	return out;
 }
 
+/*
+ * Does the password secret (length sl) stand at msg + i?  libpq repeats a
+ * password only inside the URL it echoes (":SECRET@"); a bare copy is masked
+ * too once it is long enough (4+) not to be a piece of libpq's own words: a
+ * password "p" must not turn "port 1" into "***ort 1".
+ */
+static bool secret_at(const char *msg, size_t i, size_t n, const char *secret, size_t sl)
+{
+	if (!secret || !sl || i + sl > n || strncmp(msg + i, secret, sl))
+		return false;
+	return sl >= 4 || (i > 0 && msg[i - 1] == ':' && i + sl < n && msg[i + sl] == '@');
+}
+
 /* msg's first line into buf, with every copy of secret (if any) masked. */
 static void one_line(const char *msg, const char *secret, char *buf, size_t len)
 {
@@ -187,7 +206,7 @@ static void one_line(const char *msg, const char *secret, char *buf, size_t len)
 	while (n && (msg[n - 1] == ' ' || msg[n - 1] == '\r'))
 		n--;
 	for (size_t i = 0; i < n && o + 4 < len;) {
-		if (secret && sl && !strncmp(msg + i, secret, sl) && i + sl <= n) {
+		if (secret_at(msg, i, n, secret, sl)) {
 			memcpy(buf + o, "***", 3);
 			o += 3;
 			i += sl;

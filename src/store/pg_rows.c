@@ -121,8 +121,8 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns, optimized) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,"
-		"$17,$18,$19,$20,$21,$22,$23,$24,$25)";
+		" steal_ns, optimized, fault, self_check, note) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,"
+		"$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28)";
 	const struct pcost_run_sample *r = &s->configs[i].samples[j];
 	char why[sizeof(r->fail_reason) + 1];
 	struct pg_params a = { 0 };
@@ -162,6 +162,13 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 		par_bool(&a, r->optimized > 0);
 	else
 		par_text(&a, NULL);
+	/* NULL where not recorded or not said, as in SQLite. */
+	par_text(&a, pcost_fault_name(r->fault));
+	if (r->check)
+		par_bool(&a, r->check > 0);
+	else
+		par_text(&a, NULL);
+	par_text(&a, r->note[0] ? r->note : NULL);
 	return pg_put(p, sql, &a);
 }
 
@@ -353,7 +360,7 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 			   "SELECT config_idx, block, ord, warmup, failed, wait_status, fail_reason,"
 			   " scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt, majflt, nvcsw,"
 			   " nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns,"
-			   " optimized FROM run_sample"
+			   " optimized, fault, self_check, note FROM run_sample"
 			   " WHERE session_id = $1 ORDER BY config_idx, seq",
 			   s->id, &r);
 
@@ -395,6 +402,13 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 		if (!PQgetisnull(r, k, c))
 			x.optimized = get_bool(r, k, c) ? 1 : -1;
 		c++;
+		if (PQgetisnull(r, k, c) || pcost_fault_parse(PQgetvalue(r, k, c), &x.fault))
+			x.fault = PCOST_FAULT_UNKNOWN;
+		c++;
+		if (!PQgetisnull(r, k, c))
+			x.check = get_bool(r, k, c) ? 1 : -1;
+		c++;
+		snprintf(x.note, sizeof(x.note), "%s", PQgetvalue(r, k, c++));
 		pcost_config_add_sample(&s->configs[ci], &x);
 	}
 	PQclear(r);

@@ -106,7 +106,8 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 				   "SELECT config_idx, block, ord, warmup, failed, wait_status,"
 				   " fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 				   " majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events,"
-				   " other_cpu_ns, steal_ns, optimized FROM run_sample"
+				   " other_cpu_ns, steal_ns, optimized, fault, self_check, note"
+				   " FROM run_sample"
 				   " WHERE session_id = ? ORDER BY config_idx, seq",
 				   &st)))
 		return rc;
@@ -149,6 +150,14 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 		if (sqlite3_column_type(st, k) != SQLITE_NULL)
 			r.optimized = sqlite3_column_int(st, k) ? 1 : -1;
 		k++;
+		/* Not recorded (an older probecost), or a word this one does not know: UNKNOWN. */
+		if (pcost_fault_parse((const char *)sqlite3_column_text(st, k++), &r.fault))
+			r.fault = PCOST_FAULT_UNKNOWN;
+		if (sqlite3_column_type(st, k) != SQLITE_NULL)
+			r.check = sqlite3_column_int(st, k) ? 1 : -1;
+		k++;
+		why = sqlite3_column_text(st, k++);
+		snprintf(r.note, sizeof(r.note), "%s", why ? (const char *)why : "");
 		pcost_config_add_sample(&s->configs[ci], &r);
 	}
 	sqlite3_finalize(st);

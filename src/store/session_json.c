@@ -108,6 +108,13 @@ static cJSON *sample_to_json(const struct pcost_run_sample *r)
 	/* probes: whether the kernel optimized the run's uprobe; absent when unknown. */
 	if (r->optimized)
 		cJSON_AddBoolToObject(o, "optimized", r->optimized > 0);
+	/* How it ended (stats/outcome.h); each absent when not recorded or not said. */
+	if (pcost_fault_name(r->fault))
+		add_str(o, "fault", pcost_fault_name(r->fault));
+	if (r->check)
+		cJSON_AddBoolToObject(o, "check", r->check > 0);
+	if (r->note[0])
+		add_str(o, "note", r->note);
 	return o;
 }
 
@@ -335,10 +342,40 @@ static const char *const sample_keys[] = {
 	"wall_ns", "user_ns",	"sys_ns",	  "maxrss_kb", "minflt",    "majflt",	   "nvcsw",
 	"nivcsw",  "has_report", "events",	  "timed_ns", "monitor_events",
 	/* optional: null or absent when not recorded (older exports have none of them) */
-	"other_cpu_ns", "steal_ns", "optimized",
+	"other_cpu_ns", "steal_ns", "optimized", "fault", "check", "note",
 };
 #define SAMPLE_REQUIRED 19
-_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 3, "three optional sample keys");
+_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 6, "six optional sample keys");
+
+/*
+ * How the run ended: fault "none", "program" or "tool", check true or false,
+ * note a string; each null or absent when not recorded (an older export: the
+ * outcome is then derived from what the run has, stats/outcome.h).
+ */
+static int read_ending(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "fault");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "check");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "note");
+	bool b = false;
+	int rc;
+
+	if (f && !cJSON_IsNull(f) &&
+	    (!cJSON_IsString(f) || pcost_fault_parse(f->valuestring, &x->fault)))
+		return fail(r, "fault", "not \"none\", \"program\" or \"tool\"");
+	if (c && !cJSON_IsNull(c)) {
+		if ((rc = get_bool(r, o, "check", &b)))
+			return rc;
+		x->check = b ? 1 : -1;
+	}
+	if (n && !cJSON_IsNull(n)) {
+		if (!cJSON_IsString(n) || !text_ok(n->valuestring, sizeof(x->note)))
+			return fail(r, "note", "not a string of at most %zu bytes of UTF-8 text",
+				    sizeof(x->note) - 1);
+		strcpy(x->note, n->valuestring);
+	}
+	return 0;
+}
 
 /* optimized: true or false; null or absent is unknown (0), never false. */
 static int read_optimized(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
@@ -405,7 +442,8 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 	INT_FIELD(timed_ns, 0, MAX_EXACT_INT);
 	INT_FIELD(monitor_events, -1, MAX_EXACT_INT);
 #undef INT_FIELD
-	if ((rc = read_busy(r, o, &x)) || (rc = read_optimized(r, o, &x)))
+	if ((rc = read_busy(r, o, &x)) || (rc = read_optimized(r, o, &x)) ||
+	    (rc = read_ending(r, o, &x)))
 		return rc;
 	if ((rc = get_bool(r, o, "warmup", &x.warmup)) || (rc = get_bool(r, o, "failed", &x.failed)) ||
 	    (rc = get_bool(r, o, "has_report", &x.has_report)))

@@ -117,7 +117,8 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns, optimized) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" steal_ns, optimized, fault, self_check, note)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
 	int rc = 0;
@@ -162,6 +163,20 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 		/* 1 optimized, 0 not, NULL unknown (never a guess of 0). */
 		if (r->optimized)
 			sqlite3_bind_int(st, k++, r->optimized > 0);
+		else
+			sqlite3_bind_null(st, k++);
+		/* NULL where not recorded or not said, never a guess. */
+		if (pcost_fault_name(r->fault))
+			sqlite3_bind_text(st, k++, pcost_fault_name(r->fault), -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, k++);
+		if (r->check)
+			sqlite3_bind_int(st, k++, r->check > 0);
+		else
+			sqlite3_bind_null(st, k++);
+		if (r->note[0])
+			sqlite3_bind_text(st, k++, r->note, (int)strnlen(r->note, sizeof(r->note)),
+					  SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, k++);
 		rc = step_done(db, st, "could not write to the store");

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* null: does nothing, so a monitor's start-up and shut-down cost stands alone. */
+/*
+ * null: does nothing, so a monitor's start-up and shut-down cost stands alone.
+ * Check: none (it computes nothing: a check there could not fail), so its report
+ * has no check= at all.
+ */
 #include "workloads/workload.h"
 
 static int null_run(const struct pcost_params *p, struct pcost_wl_result *res)

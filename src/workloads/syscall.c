@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* syscall: N raw system calls of one number, after perf bench syscall basic and the nohz_full test (seed 004). */
+/*
+ * syscall: N raw system calls of one number, after perf bench syscall basic and the nohz_full test (seed 004).
+ *
+ * Check (check=ok|bad): the calls take no argument and change nothing, so each
+ * returns what the thread's first did (getppid its parent, an invalid number
+ * -ENOSYS); every thread counts the calls that did, which must be loops: a
+ * call lost, doubled or answered otherwise under a tracer fails it.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,32 +44,43 @@ static long libc_syscall0(long nr)
 	return syscall(nr) < 0 ? -errno : 0;
 }
 
-static long call_loop(long nr, uint64_t loops, bool libc)
+/* loops calls; how many returned what the first did (*first). */
+static uint64_t call_loop(long nr, uint64_t loops, bool libc, long *first)
 {
-	long last = 0;
+	uint64_t same = 0;
+	long r;
 
+	if (!loops)
+		return 0;
+	*first = libc ? libc_syscall0(nr) : raw_syscall0(nr);
+	same = 1;
 	if (libc) {
-		for (uint64_t i = 0; i < loops; i++)
-			last = libc_syscall0(nr);
+		for (uint64_t i = 1; i < loops; i++) {
+			r = libc_syscall0(nr);
+			same += r == *first;
+		}
 	} else {
-		for (uint64_t i = 0; i < loops; i++)
-			last = raw_syscall0(nr);
+		for (uint64_t i = 1; i < loops; i++) {
+			r = raw_syscall0(nr);
+			same += r == *first;
+		}
 	}
-	return last;
+	return same;
 }
 
 struct calls {
 	long nr;
 	uint64_t loops;
 	bool libc;
-	long *last;	/* each thread's last return value */
+	long *first;	/* each thread's first return value */
+	uint64_t *same;	/* and how many of its calls returned it */
 };
 
 static void calls_thread(void *arg, unsigned i)
 {
 	struct calls *c = arg;
 
-	c->last[i] = call_loop(c->nr, c->loops, c->libc);
+	c->same[i] = call_loop(c->nr, c->loops, c->libc, &c->first[i]);
 }
 
 /*
@@ -78,17 +96,24 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 		.loops = pcost_param_get(p, "loops"),
 		.nr = (long)pcost_param_get(p, "nr"),
 		.libc = pcost_param_get(p, "via") == VIA_LIBC,
-		.last = xcalloc(threads, sizeof(long)),
+		.first = xcalloc(threads, sizeof(long)),
+		.same = xcalloc(threads, sizeof(uint64_t)),
 	};
 	int rc = pcost_wl_threads_run(threads, PCOST_WL_WALL, calls_thread, &c, &res->timed_ns);
 
 	if (!rc) {
 		res->events = c.loops * threads;
 		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s", c.nr,
-			 c.last[0] == -ENOSYS ? "ENOSYS" : "ok");
+			 c.first[0] == -ENOSYS ? "ENOSYS" : "ok");
 		pcost_wl_report_threads(res, threads);
+		for (unsigned i = 0; i < threads; i++)
+			pcost_wl_check(res, c.same[i] == c.loops, "thread %u: %llu of %llu calls "
+				       "returned what the first did (%ld)", i + 1,
+				       (unsigned long long)c.same[i], (unsigned long long)c.loops,
+				       c.first[i]);
 	}
-	free(c.last);
+	free(c.first);
+	free(c.same);
 	return rc;
 }
 

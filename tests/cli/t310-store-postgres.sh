@@ -131,8 +131,9 @@ psql_ -d v4 -f tests/cli/data/store-v4-pg.sql > /dev/null
 V4=$(url v4)
 run_pc history --db "$V4" --format json
 is "$rc:$(psql_ -d v4 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d v4 -c \
-	"SELECT count(*) || '/' || count(optimized) FROM run_sample")" "0:5:28/0" \
-	"a schema 4 store is migrated to 5 when opened; its old runs' optimized is NULL (unknown)"
+	"SELECT count(*) || '/' || count(optimized) || '/' || count(fault) || '/' || count(self_check) || '/' || count(note) FROM run_sample")" \
+	"0:6:28/0/0/0/0" \
+	"a schema 4 store is migrated to 6 when opened; its old runs' optimized, fault, check and note are NULL (not recorded)"
 "$PROBECOST" export --all --db "$V4" > "$T/v4.json"
 ok "$(cmp -s "$T/v4.json" tests/cli/data/store-v4.json; echo $?)" \
 	"export --all of the migrated store is byte for byte what the schema 4 probecost exported"
@@ -162,11 +163,11 @@ run_pc history --db "postgresql://fleet:$SECRET@127.0.0.1:1/fleetdb"
 ok "$({ [ $rc = 1 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"could not connect to 'postgresql://fleet:***@"* ]] &&
 	[[ $err != *s3cret* ]]; } && echo 0 || echo 1)" "no server there: exit 1, one line naming the URL"
 run_pc history --db "$(url nosuchdb)"
-ok "$({ [ $rc = 1 ] && [[ $err == *"does not exist; create it"* ]]; } && echo 0 || echo 1)" \
-	"a database that does not exist: exit 1, says to create it"
+ok "$({ [ $rc = 2 ] && [[ $err == *"does not exist; create it"* ]]; } && echo 0 || echo 1)" \
+	"a database that does not exist: exit 2 (the URL names none), says to create it"
 run_pc history --db "$(url empty)"
-ok "$({ [ $rc = 1 ] && [[ $err == *"no store at '$(url empty)' yet"* ]]; } && echo 0 || echo 1)" \
-	"reading a database without a store: exit 1, 'no store yet', nothing created"
+ok "$({ [ $rc = 2 ] && [[ $err == *"no store at '$(url empty)' yet"* ]]; } && echo 0 || echo 1)" \
+	"reading a database without a store: exit 2, 'no store yet', nothing created"
 psql_ -d alien -c "CREATE TABLE session (x int)"
 run_pc import --db "$(url alien)" "$C/session_1.json"
 ok "$({ [ $rc = 2 ] && [[ $err == *"of another program"* ]]; } && echo 0 || echo 1)" \
