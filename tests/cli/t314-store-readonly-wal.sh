@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # A healthy store whose last commits are still in its write-ahead log (a writer that
 # was killed, or a reader that held an old snapshot: nothing was checkpointed), on a
 # filesystem remounted read-only, is read whole: the -wal's commits too.  It was
