@@ -19,7 +19,7 @@
 # Target: coverage >= 0.90 and |bias| <= 3% for every figure.
 #   STUDIES (default 24), QUICK=1 (8 studies, for a look), LOOPS, WORK, EVENT, FIXED, CPU.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 PC=$(realpath "${PROBECOST:-./probecost}")
 CPU=${CPU:-0}
 STUDIES=${STUDIES:-24}

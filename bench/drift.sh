@@ -17,7 +17,7 @@
 # tool's budget a CPU hog starts on CPU $CPU (a spin of 3 ms every 10 ms).
 # Interleaving is what keeps the drift out of the comparison.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 PC=$(realpath "${PROBECOST:-./probecost}")
 CPU=${CPU:-0}
 BUDGET=${BUDGET:-30}
@@ -47,7 +47,7 @@ truth() { awk '{ for (k = 1; k <= NF; k++) { split($k, kv, "="); f[kv[1]] = kv[2
 
 # Three runs each of A and B, to size the fixed-count tools to the budget.
 t0=$(date +%s%N)
-for i in 1 2 3; do taskset -c "$CPU" "${A[@]}"; taskset -c "$CPU" "${B[@]}"; done
+for _ in 1 2 3; do taskset -c "$CPU" "${A[@]}"; taskset -c "$CPU" "${B[@]}"; done
 t1=$(date +%s%N)
 n=$(awk -v b="$BUDGET" -v a="$t0" -v c="$t1" 'BEGIN { p = (c - a) / 1e9 / 3; n = int(b / (p * 1.15)); print (n < 3) ? 3 : n }')
 

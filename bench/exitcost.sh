@@ -8,8 +8,9 @@
 # region) or _exit() (as probecost's messaging workload's do).  Beside them:
 # perf bench sched messaging -l 1 and `probecost workload messaging loops=1`.
 # Median ms of the timed region over ROUNDS interleaved rounds (default 11).
+# shellcheck disable=SC2086 # V[...]: space-separated numbers, split on purpose
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 PC=${PROBECOST:-./probecost}
 ROUNDS=${ROUNDS:-11}
 GROUPS_=${GROUPS_:-10}

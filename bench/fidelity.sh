@@ -21,7 +21,7 @@
 # and shows, unjudged, the time per message at loops=MSG_LOOPS (start and end
 # included) and the time per worker at loops=1 (mostly start and end).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 PC=${PROBECOST:-./probecost}
 ROUNDS=${ROUNDS:-11}
 PIPE_LOOPS=${PIPE_LOOPS:-200000}
@@ -118,6 +118,7 @@ declare -A notes=([total]="(includes each worker's start and end)"
 	[raw]="(the bare instruction vs perf's glibc call)")
 echo "# bench/fidelity: ns per operation, median of $ROUNDS interleaved rounds, 95% interval of the median ratio | $(uname -r), $(nproc) CPUs, groups=$MSG_GROUPS"
 printf '%-42s %-22s %11s %11s %7s %-17s %s\n' workload "perf bench" "ours ns/op" "perf ns/op" ratio "[95%]" verdict
+# shellcheck disable=SC2086 # O, T, R[k]: space-separated numbers, split on purpose
 for k in "${keys[@]}"; do
 	read -r mo _ _ <<<"$(printf '%s\n' ${O[$k]} | median_ci)"
 	read -r mt _ _ <<<"$(printf '%s\n' ${T[$k]} | median_ci)"

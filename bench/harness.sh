@@ -7,7 +7,7 @@
 # each tool reports for /bin/true (its measurement floor).
 # Target: probecost's per-run cost / hyperfine's <= 1.0.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 CPU=${CPU:-0}  # the CPU everything is pinned to
 PC=${PROBECOST:-./probecost}
 RUNS_A=${RUNS_A:-50}
@@ -35,7 +35,7 @@ hf_one() {
 	rm -f "$f"
 }
 pc=() hf=() pcm=() hfm=()
-for r in $(seq "$ROUNDS"); do
+for _ in $(seq "$ROUNDS"); do
 	# Interleaved, so drift hits both tools alike.
 	read -r pa _ < <(pc_one "$RUNS_A"); read -r pb m < <(pc_one "$RUNS_B"); pcm+=("$m")
 	read -r ha _ < <(hf_one "$RUNS_A"); read -r hb m < <(hf_one "$RUNS_B"); hfm+=("$m")

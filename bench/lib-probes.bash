@@ -1,5 +1,6 @@
 # shellcheck shell=bash
 # bench/lib-probes: helpers of bench/sites.sh and bench/threads.sh (sourced).
+# shellcheck disable=SC2034 # PC: for the scripts that source this file
 PC=${PROBECOST:-./probecost}
 
 need_root() {

@@ -6,7 +6,7 @@
 # relative errors combined: ratio r = m2/m1, rel. sd = sqrt(e1^2 + e2^2), 95% = 1.96 sd).
 # Target: probecost's interval is the narrowest and contains the others' point estimates.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 CPU=${CPU:-0}  # the CPU everything is pinned to
 PC=$(realpath "${PROBECOST:-./probecost}")
 BUDGET=${BUDGET:-60}

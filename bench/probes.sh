@@ -9,7 +9,7 @@
 # no-probe build.  Reference: ~0.3 us per uprobe hit on bare-metal Intel
 # (BPF selftests); a VM is slower.  SCALE (default 3) x 289,264 hits per run.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 PC=${PROBECOST:-./probecost}
 SCALE=${SCALE:-3}
 RUNS=${RUNS:-3}
@@ -57,7 +57,7 @@ echo "# dormant cost: probecost probes --via dormant --scale $DSCALE --runs 10 -
 # Cross-check by hand: bpftrace beside the bare workload, the workload's own timing.
 if command -v bpftrace >/dev/null; then
 	timed() { # median timed_ns of RUNS runs of the plain build
-		for i in $(seq "$RUNS"); do
+		for _ in $(seq "$RUNS"); do
 			PROBECOST_REPORT_FD=3 taskset -c 0 "$PC" workload stanford variant=plain \
 				scale="$SCALE" 3>&1 >/dev/null | tr ' ' '\n' | sed -n 's/^timed_ns=//p'
 		done | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
@@ -68,7 +68,7 @@ if command -v bpftrace >/dev/null; then
 	log=$(mktemp)
 	bpftrace -e "usdt:$BIN:stanford_plain:* { @ = count(); }" >"$log" 2>&1 &
 	bp=$!
-	for i in $(seq 200); do grep -q Attaching "$log" && break; sleep 0.1; done
+	for _ in $(seq 200); do grep -q Attaching "$log" && break; sleep 0.1; done
 	sleep 1
 	armed=$(timed)
 	kill -INT $bp; wait $bp 2>/dev/null

@@ -8,7 +8,7 @@
 # 2-vCPU development machine, about 15 min in all with RUNS=3 (the default);
 # RUNS, PIPE_LOOPS and MSG_GROUPS shrink it.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 CPU=${CPU:-0}  # the CPU everything is pinned to
 PC=${PROBECOST:-./probecost}
 RUNS=${RUNS:-3}

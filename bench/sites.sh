@@ -15,7 +15,7 @@
 # without failing the bench.  SCALE, RUNS, KERNEL (stanford; empty: all kernels)
 # may be set.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . bench/lib-probes.bash
 SCALE=${SCALE:-10}
 RUNS=${RUNS:-5}

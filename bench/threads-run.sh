@@ -14,7 +14,7 @@
 # per-thread count.  Per event: the workload's timed region, monitored minus
 # plain, / events, with its 95% interval (per_event_ns_lo/hi).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 PC=${PROBECOST:-./probecost}
 LOOPS=${LOOPS:-50000}
 STANFORD_SCALE=${STANFORD_SCALE:-1}
@@ -56,6 +56,7 @@ session() {
 	# Exact counts: every run of every configuration made threads x the per-thread count.
 	bad=$(jq --argjson l "$2" '[.session.configs[] | .threads as $t | .samples[]
 		| select(.failed | not) | select(.events != $t * $l)] | length' "$js")
+	# shellcheck disable=SC2015 # echo cannot fail: FAIL only when $bad is not 0
 	[ "$bad" = 0 ] && echo "events: every run made threads x $2 ${3}s" \
 		|| { echo "FAIL: $bad runs made another number of ${3}s"; exit 1; }
 }

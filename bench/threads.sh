@@ -10,7 +10,7 @@
 # each).  Every armed row must count every thread's hits.
 # THREADS, SCALE (uprobe), STANFORD_SCALE, RUNS.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . bench/lib-probes.bash
 THREADS=${THREADS:-1,2}
 SCALE=${SCALE:-10}

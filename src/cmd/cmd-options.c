@@ -155,7 +155,7 @@ int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
 
 int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s)
 {
-	int64_t id;
+	int64_t id = 0;
 	int rc = pcost_cli_session_id(db, arg, &id);
 
 	if (rc)

@@ -295,7 +295,7 @@ static int run_and_report(const struct opts *o, struct pcost_runner *r, struct p
 			stale);
 	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
 	r->opts.probed_binary = path;
-	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
+	if (pcost_runner_check(r, err, sizeof(err)) < 0) {
 		pcost_runner_release(r);
 		pcost_probe_plan_release(pl);
 		return error("%s", err);

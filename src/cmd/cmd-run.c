@@ -834,7 +834,7 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 	int rc;
 
 	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
-	if ((rc = pcost_runner_check(r, err, sizeof(err))) < 0) {
+	if (pcost_runner_check(r, err, sizeof(err)) < 0) {
 		error("%s", err);
 		return PCOST_EXIT_FAIL;
 	}

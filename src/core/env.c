@@ -250,6 +250,7 @@ static void cpu_fields(const struct ctx *c, bool live)
 	struct pcost_env *e = c->e;
 	static char cpuinfo[65536];
 	char v[512], flags[8192] = "", online[128];
+	bool smt_read, smt_on;
 
 	if (rd(c, "proc/cpuinfo", cpuinfo, sizeof(cpuinfo)) < 0) {
 		set_unknown(e, "cpu.model", "cannot read /proc/cpuinfo");
@@ -269,11 +270,14 @@ static void cpu_fields(const struct ctx *c, bool live)
 	} else {
 		set_unknown(e, "cpu.online", "cannot read /sys/devices/system/cpu/online");
 	}
-	if (rd(c, "sys/devices/system/cpu/smt/active", v, sizeof(v)) >= 0)
-		set_known(e, "cpu.smt", "%s", !strcmp(v, "1") ? "on" : "off");
+	/* From the file, not pcost_env_get(): a full field table has no cpu.smt row. */
+	smt_read = rd(c, "sys/devices/system/cpu/smt/active", v, sizeof(v)) >= 0;
+	smt_on = smt_read && !strcmp(v, "1");
+	if (smt_read)
+		set_known(e, "cpu.smt", "%s", smt_on ? "on" : "off");
 	else
 		set_unknown(e, "cpu.smt", "cannot read /sys/devices/system/cpu/smt/active");
-	if (!strcmp(pcost_env_get(e, "cpu.smt")->value, "on"))
+	if (smt_on)
 		warn(e, "SMT is on: sibling hyperthreads share a core; pin to one thread per core "
 			"(--cpu) for stable numbers");
 

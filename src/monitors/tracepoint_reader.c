@@ -144,12 +144,10 @@ static bool read_all(struct pcost_tp_reader *r, bool flush)
 	bool got = false;
 
 	for (int c = 0; c < r->ncpu; c++) {
-		int n;
-
 		if (!r->cpus[c])
 			continue;
-		while ((n = flush ? tracefs_cpu_flush(r->cpus[c], r->buf)
-				  : tracefs_cpu_buffered_read(r->cpus[c], r->buf, true)) > 0) {
+		while ((flush ? tracefs_cpu_flush(r->cpus[c], r->buf)
+			      : tracefs_cpu_buffered_read(r->cpus[c], r->buf, true)) > 0) {
 			parse_page(r, r->buf);
 			got = true;
 		}
@@ -192,6 +190,7 @@ static int setup(struct pcost_tp_reader *r, struct tracefs_instance *inst, char 
 	r->ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (!r->kbuf || r->ncpu <= 0)
 		return -ENOMEM;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): r->cpus is an array of pointers */
 	r->cpus = xcalloc((size_t)r->ncpu, sizeof(*r->cpus));
 	for (int c = 0; c < r->ncpu; c++) {
 		/* An offline CPU has no buffer to read: skipped. */

@@ -168,7 +168,7 @@ static size_t loop_args(const struct pcost_probe_plan *pl, const struct group *g
 	if ((g->site || pl->nsites > 1) && !strcmp(pl->wl->name, "sdtargs"))
 		snprintf(w[n++], 64, "site=%s", pcost_stanford_site_name(g->site));
 	snprintf(w[n++], 64, "threads=%u", g->threads);
-	snprintf(w[n++], 64, "loops=%llu", (unsigned long long)(scale * LOOPS_UNIT));
+	snprintf(w[n++], 64, "loops=%llu", (unsigned long long)scale * LOOPS_UNIT);
 	return n;
 }
 

@@ -71,8 +71,8 @@ static void bpftrace_script(const struct pcost_probe_arm *a, const size_t *first
 		else
 			off = add(buf, len, off, "usdt:%s:%s:%s", a->path, s->provider, s->name);
 	}
-	off = add(buf, len, off, " { @hits = count(); }\nEND { printf(\"hits=\"); print(@hits); "
-				 "clear(@hits); }\n%s%s%s", "", "", "");
+	add(buf, len, off, " { @hits = count(); }\nEND { printf(\"hits=\"); print(@hits); "
+			   "clear(@hits); }\n%s%s%s", "", "", "");
 }
 
 /* SystemTap: process("PATH").provider("PROV").mark("NAME") */
@@ -93,8 +93,8 @@ static void stap_script(const struct pcost_probe_arm *a, const size_t *first, si
 			off = add(buf, len, off, "process(\"%s\").provider(\"%s\").mark(\"%s\")",
 				  a->path, s->provider, s->name);
 	}
-	off = add(buf, len, off, " { hits++ }\nprobe end { printf(\"hits=%%d\\n\", hits) }\n%s%s%s",
-		  "", "", "");
+	add(buf, len, off, " { hits++ }\nprobe end { printf(\"hits=%%d\\n\", hits) }\n%s%s%s", "",
+	    "", "");
 }
 
 static const struct tool_desc bpftrace_desc = {

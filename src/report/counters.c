@@ -46,7 +46,9 @@ static const struct pcost_counter_series *matmul_base(const struct pcost_session
 	for (size_t j = 0; j < s->nseries; j++) {
 		const struct pcost_counter_series *b = &s->series[j];
 
-		if (b->op && !strcmp(b->op, "matmul-base") && !strcmp(b->interface, m->interface) &&
+		/* Every column may be NULL in a store another program wrote. */
+		if (b->op && !strcmp(b->op, "matmul-base") && b->interface && m->interface &&
+		    !strcmp(b->interface, m->interface) &&
 		    b->nevents == m->nevents && b->n)
 			return b;
 	}
@@ -57,7 +59,7 @@ static const struct pcost_counter_series *matmul_base(const struct pcost_session
 static unsigned matmul_reads(const struct pcost_session *s)
 {
 	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	cJSON *n = o ? cJSON_GetObjectItemCaseSensitive(o, "matmul_n") : NULL;
+	cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "matmul_n"); /* cJSON: NULL when o is */
 	unsigned r = cJSON_IsNumber(n) && n->valuedouble >= 1 ? (unsigned)n->valuedouble : 128;
 
 	cJSON_Delete(o);
@@ -93,12 +95,12 @@ static bool matmul_figures(const struct pcost_session *s, size_t i, struct matmu
 static void header_lines(const struct pcost_session *s, FILE *out, const char *prefix)
 {
 	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	cJSON *it = o ? cJSON_GetObjectItemCaseSensitive(o, "iterations") : NULL;
-	cJSON *cpu = o ? cJSON_GetObjectItemCaseSensitive(o, "cpu") : NULL;
-	cJSON *tw = o ? cJSON_GetObjectItemCaseSensitive(o, "timer_why") : NULL;
-	cJSON *pw = o ? cJSON_GetObjectItemCaseSensitive(o, "pmu_why") : NULL;
-	cJSON *cnt = o ? cJSON_GetObjectItemCaseSensitive(o, "counting") : NULL;
-	cJSON *mach = o ? cJSON_GetObjectItemCaseSensitive(o, "machine") : NULL;
+	cJSON *it = cJSON_GetObjectItemCaseSensitive(o, "iterations"); /* cJSON: NULL when o is */
+	cJSON *cpu = cJSON_GetObjectItemCaseSensitive(o, "cpu");
+	cJSON *tw = cJSON_GetObjectItemCaseSensitive(o, "timer_why");
+	cJSON *pw = cJSON_GetObjectItemCaseSensitive(o, "pmu_why");
+	cJSON *cnt = cJSON_GetObjectItemCaseSensitive(o, "counting");
+	cJSON *mach = cJSON_GetObjectItemCaseSensitive(o, "machine");
 
 	fprintf(out, "%sprobecost counters", prefix);
 	if (cJSON_IsNumber(it))

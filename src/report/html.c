@@ -170,7 +170,7 @@ static void markdown_to_html(FILE *out, const char *md, const char *head)
 
 		if (*t == '|') {
 			if (b != TABLE) {
-				b = close_block(out, b);
+				close_block(out, b);
 				fputs("<table>\n<thead>", out);
 				table_row(out, t, true);
 				fputs("</thead>\n<tbody>\n", out);
@@ -188,7 +188,7 @@ static void markdown_to_html(FILE *out, const char *md, const char *head)
 			bool warn = !strncmp(t, "- warning: ", 11);
 
 			if (b != LIST) {
-				b = close_block(out, b);
+				close_block(out, b);
 				fputs(warn ? "<ul class=\"warnings\">\n" : "<ul>\n", out);
 				b = LIST;
 			}

@@ -830,7 +830,10 @@ int pcost_chart_fits_draw(const struct pcost_chart_fits *c, struct pcost_plot_ou
 	if ((rc = canvas_open_h(&cv, o, c->title, h, err, errlen)))
 		return rc;
 	title_and_note(cv.cr, c->title, c->note, h);
-	for (size_t k = 0; k < c->nseries; k++)
-		fit_panel(&cv, c, k, cw * (double)(k % ncols), top + ch * (double)(k / ncols), cw, ch);
+	for (size_t k = 0; k < c->nseries; k++) {
+		size_t row = k / ncols, col = k % ncols;
+
+		fit_panel(&cv, c, k, cw * (double)col, top + ch * (double)row, cw, ch);
+	}
 	return canvas_close(&cv, err, errlen);
 }

@@ -276,8 +276,6 @@ static double cycles(const struct pcost_session *s, double ns)
 static void text_title(const struct pcost_session *s, const struct pcost_config_stats *st,
 		       FILE *out)
 {
-	const struct pcost_config *c0 = s->nconfigs ? &s->configs[0] : NULL;
-	const char *args = c0 && c0->workload_args ? c0->workload_args : "";
 	unsigned blocks = 0, warm = 0;
 
 	for (size_t i = 0; i < s->nconfigs; i++)
@@ -290,6 +288,8 @@ static void text_title(const struct pcost_session *s, const struct pcost_config_
 				blocks = x->block + 1;
 		}
 	uint64_t hits = 0;
+	const struct pcost_config *c0 = s->nconfigs ? &s->configs[0] : NULL;
+	const char *args = c0 && c0->workload_args ? c0->workload_args : "";
 
 	/* The variant and the site are columns: drop them from the arguments in the title. */
 	while (!strncmp(args, "variant=", 8) || !strncmp(args, "site=", 5) ||

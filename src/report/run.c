@@ -19,7 +19,7 @@
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {
 	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key); /* cJSON: NULL when o is */
 
 	buf[0] = 0;
 	if (cJSON_IsString(v))

@@ -174,7 +174,7 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 			struct pcost_run_warnings *w)
 {
 	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	cJSON *cpu = o ? cJSON_GetObjectItemCaseSensitive(o, "cpu") : NULL;
+	cJSON *cpu = cJSON_GetObjectItemCaseSensitive(o, "cpu"); /* cJSON: NULL when o is */
 	bool pinned = cJSON_IsString(cpu) && cpu->valuestring[0];
 
 	cJSON_Delete(o);

@@ -654,7 +654,7 @@ static int release_child(int go[2], int ep[2], int *stage)
 	int msg[2] = {0, 0};
 	ssize_t r;
 
-	while ((r = write(go[1], "g", 1)) < 0 && errno == EINTR)
+	while (write(go[1], "g", 1) < 0 && errno == EINTR)
 		;
 	close(go[1]);
 	go[1] = -1;

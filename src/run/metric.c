@@ -188,6 +188,7 @@ int pcost_metric_number(const char *s, size_t len, double *v, char *unit, size_t
 
 static void set_add(struct pcost_metric_set *set, struct pcost_metric *m)
 {
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): set->m is an array of pointers */
 	xgrow((void **)&set->m, &set->cap, set->n + 1, sizeof(*set->m));
 	set->m[set->n++] = m;
 }
@@ -487,7 +488,7 @@ static int match_value(const struct pcost_metric *m, const struct pcost_metric_r
 		trimmed(out, (size_t)g[r->ugroup].rm_so, (size_t)g[r->ugroup].rm_eo, unit, ulen);
 	} else if (!unit[0]) {
 		/* A known unit right after the group, inside the match: "= ([0-9.]+) ms". */
-		size_t a = (size_t)vg->rm_eo, b = a;
+		size_t a = (size_t)vg->rm_eo, b;
 		enum unit_kind k;
 		double f;
 
@@ -543,7 +544,8 @@ int pcost_metric_extract(const struct pcost_metric *m, const char *out, size_t o
 				 m->name, secs);
 			return -EINVAL;
 		}
-		x /= secs;
+		if (rc == 0) /* no match leaves secs unset */
+			x /= secs;
 	}
 	if (rc == -ENOENT) {
 		char *re = pcost_text_escape(m->regex);

@@ -138,8 +138,10 @@ static double median_wall_s(const struct pcost_config *c)
 		if (!c->samples[i].failed)
 			v[n++] = c->samples[i].wall_ns;
 	if (n) {
+		size_t mid = n / 2;
+
 		qsort(v, n, sizeof(*v), cmp_ns);
-		med = (n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2) / 1e9;
+		med = (n % 2 ? (double)v[mid] : ((double)v[mid - 1] + (double)v[mid]) / 2) / 1e9;
 	}
 	free(v);
 	return med;

@@ -145,15 +145,18 @@ static noreturn void spawn_child(struct spawn_args *a)
 static int spawn(struct spawn_args *a, pid_t *pid)
 {
 	sigset_t all, old;
+	pid_t p;
 
 	a->parent = getpid();
 	a->err = 0;
 	a->pin_failed = 0;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	*pid = vfork();
-	if (*pid == 0)
-		spawn_child(a);
+	/* The child may write only the variable vfork's value goes to: a local, not *pid. */
+	p = vfork();
+	if (p == 0)
+		spawn_child(a); /* NOLINT(clang-analyzer-unix.Vfork): syscalls, then exec */
+	*pid = p;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (*pid < 0)
 		return -errno;

@@ -245,6 +245,7 @@ static int get_pragma_int(struct pcost_db *db, const char *sql, int *out)
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
 
+	*out = 0;
 	if (rc != SQLITE_OK)
 		return pcost_db_fail(db, rc, "could not read the store");
 	rc = sqlite3_step(st);

@@ -498,7 +498,7 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 {
 	struct pcost_run_sample x = { 0 };
 	const cJSON *fr;
-	double d;
+	double d = 0; /* the analyzer does not follow fail() (variadic) to its -EINVAL */
 	int rc;
 
 	if ((rc = check_members_opt(r, o, sample_keys, ARRAY_SIZE(sample_keys), SAMPLE_REQUIRED)))
@@ -618,7 +618,7 @@ static int read_series(struct reader *r, const cJSON *o, struct pcost_session *s
 	struct pcost_counter_series *c;
 	const cJSON *arr, *e;
 	size_t n, j = 0;
-	double k;
+	double k = 0;
 	int rc;
 
 	if ((rc = check_members(r, o, series_keys, ARRAY_SIZE(series_keys))))
@@ -728,7 +728,7 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 	const cJSON *v, *arr, *e;
 	char *end;
 	size_t n, i;
-	double d;
+	double d = 0;
 	int rc;
 
 	if (!cJSON_IsObject(j))

@@ -559,7 +559,7 @@ static void load_report(const struct load *l, struct pcost_wl_result *res)
 		 pcost_hist_quantile(h, 0.999) / 1e3, pcost_hist_mean(h) / 1e3,
 		 (double)h->max / 1e3);
 	pcost_wl_check(res, !l->bad, "%llu of %llu replies were wrong or not served",
-		       (unsigned long long)l->bad, (unsigned long long)(l->requests + l->n));
+		       (unsigned long long)l->bad, (unsigned long long)l->requests + l->n);
 }
 
 static void load_init(struct load *l, const struct pcost_params *p)
@@ -640,7 +640,7 @@ static int both(struct load *l, unsigned port, struct pcost_wl_result *res)
 		rc = -ECHILD;
 	if (!rc && served != l->requests + l->n) {
 		error("server: the service served %llu requests, the load generator sent %llu",
-		      (unsigned long long)served, (unsigned long long)(l->requests + l->n));
+		      (unsigned long long)served, (unsigned long long)l->requests + l->n);
 		l->bad++;
 	}
 	return rc;

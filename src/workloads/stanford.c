@@ -231,11 +231,13 @@ static void sk_report(const struct pcost_params *p, unsigned mask, const uint64_
 	int v = (int)p->v[P_VARIANT];
 	size_t off = strlen(res->extra);
 
-	off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s layout=%s",
-				pcost_stanford_variant_name(v), layout_names[p->v[P_LAYOUT]]);
+	snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s layout=%s",
+		 pcost_stanford_variant_name(v), layout_names[p->v[P_LAYOUT]]);
+	/* From strlen, not snprintf's return: a cut line must not move off past the end. */
+	off = strlen(res->extra);
 	if (v != PCOST_STANFORD_LTTNG) /* a tracepoint is no probe-site encoding */
-		off += (size_t)snprintf(res->extra + off, sizeof(res->extra) - off, " site=%s",
-					site_names[p->v[P_SITE]]);
+		snprintf(res->extra + off, sizeof(res->extra) - off, " site=%s",
+			 site_names[p->v[P_SITE]]);
 	pcost_wl_report_threads(res, (unsigned)p->v[P_THREADS]);
 	res->events = 0;
 	for (int i = 0; i < PCOST_SK_N; i++) {

@@ -16,7 +16,10 @@
 # from probecost's own verdict (a broken probecost must not turn a test into a skip):
 #   is_root, have CMD, have_tracefs, have_pmu, have_uprobe_pmu, perf_events_usable
 PROBECOST=${PROBECOST:-./probecost}
+# P, F, T, out, err, rc, report, armed: set here for the tests that source this file.
+# shellcheck disable=SC2034
 P=$PROBECOST
+# shellcheck disable=SC2034
 F=tests/cli/fake
 TRACEFS=/sys/kernel/tracing
 # Tests run beside other tests (and, on a shared machine, other people's) that arm
@@ -87,6 +90,7 @@ _run_cleanups() {
 	local i
 	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}"; done
 }
+# shellcheck disable=SC2034
 tmpdir() { T=$(mktemp -d); on_exit 'rm -rf "$T"'; }
 
 # Probe tests: only what this binary registers, since other probecosts (other
@@ -95,16 +99,17 @@ tmpdir() { T=$(mktemp -d); on_exit 'rm -rf "$T"'; }
 BINP=$(readlink -f "$PROBECOST")
 pids=
 ours_ev() { grep -F " $BINP:" "$TRACEFS/uprobe_events" 2>/dev/null; }
-ours_in() { [ -n "$pids" ] && ls "$TRACEFS/instances" 2>/dev/null | grep -E "^pcost_(${pids// /|})_"; }
+ours_in() { [ -n "$pids" ] && find "$TRACEFS/instances" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | grep -E "^pcost_(${pids// /|})_" | sort; }
 ours_pl() { perf probe -l 2>/dev/null | grep -F "in $BINP "; }
 # interrupt_armed SECS: once some probecost has uprobe events registered (10 s at most),
 # wait SECS, SIGINT probecost $pid and wait for it; sets $armed (the events seen), $rc.
+# shellcheck disable=SC2034,SC2154
 interrupt_armed() {
 	for i in $(seq 100); do ours_ev | grep -q pcost_ && break; sleep 0.1; done
 	armed=$(ours_ev | grep -c .)
 	sleep "$1"
-	kill -INT $pid
-	wait $pid; rc=$?
+	kill -INT "$pid"
+	wait "$pid"; rc=$?
 }
 
 # private_run_tmp "$@" (root): run this test again in a private mount namespace with fresh
@@ -117,6 +122,7 @@ private_run_tmp() {
 }
 
 # run_pc ARGS...: runs probecost, sets $out (stdout), $err (stderr), $rc.
+# shellcheck disable=SC2034
 run_pc() {
 	local o e
 	o=$(mktemp) e=$(mktemp)
@@ -126,6 +132,7 @@ run_pc() {
 	rm -f "$o" "$e"
 }
 # report_of WORKLOAD ARGS...: the PROBECOST_REPORT_FD line of one workload run.
+# shellcheck disable=SC2034
 report_of() {
 	local f
 	f=$(mktemp)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t000: the binary's entry points: help, version, exit codes, list.
 . "$(dirname "$0")/lib.bash"
 plan 14

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t001: probecost env: JSON parses, kernel release matches uname, fixtures, bad options.
 . "$(dirname "$0")/lib.bash"
 plan 9

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t010: --help and the man pages cannot drift apart.  For every command, the
 # long options its --help lists and the options its man page documents (the
 # OPTIONS term lines of docs/man/probecost-CMD.1.scd) are the same set, and every
@@ -16,7 +17,7 @@ code_opts() {
 	{
 		grep -oE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument|"--[a-z][a-z0-9-]*"' "$1" |
 			grep -oE '"-*[a-z][a-z0-9-]*"' | tr -d '"' | sed 's/^-*/--/'
-		for id in $(grep -oE 'PCOST_MOPT_[A-Z_]+' "$1" | sort -u); do
+		grep -oE 'PCOST_MOPT_[A-Z_]+' "$1" | sort -u | while read -r id; do
 			sed -n "s/^[[:space:]]*{ $id, \"\([a-z-]*\)\".*/--\1/p" src/cmd/cmd-measure-opts.c
 		done
 	} | grep -vx -- '--help' | sort -u
@@ -65,14 +66,14 @@ for c in "${cmds[@]}"; do
 done
 is "$bare" "" "every --help and man page with --db says PATH|URL"
 
-pages=$(cd docs/man && ls probecost-*.1.scd | sed 's/^probecost-//; s/\.1\.scd$//' | sort)
+pages=$(cd docs/man && printf '%s\n' probecost-*.1.scd | sed 's/^probecost-//; s/\.1\.scd$//' | sort)
 is "$pages" "$(printf '%s\n' "${cmds[@]}" | sort)" "there is a man page for each command and none for a command that is not"
 # Every registry row is described in its page (as *name* or *name:...*).
 json=$("$PROBECOST" list --format json)
 for pair in monitors:run workloads:workload probes:probes counters:counters; do
 	table=${pair%%:*} page=docs/man/probecost-${pair#*:}.1.scd
 	missing=""
-	for n in $(printf '%s' "$json" | jq -r ".$table[].name | select(test(\"^[a-z][a-z0-9_-]*\$\"))"); do
+	for n in $(printf '%s' "$json" | jq -r ".${table}[].name | select(test(\"^[a-z][a-z0-9_-]*\$\"))"); do
 		grep -qE "\\*$n(\\*|:)" "$page" || missing="$missing $n"
 	done
 	is "$missing" "" "every row of list $table is described in $(basename "$page" .scd)"
@@ -82,7 +83,7 @@ for p in build/man/*.1; do
 	w=$(groff -man -ww -z "$p" 2>&1) || w="$w (groff failed)"
 	[ -n "$w" ] && warn="$warn $p: $w"
 done
-is "$warn" "" "every built page ($(ls build/man/*.1 2>/dev/null | wc -l)) renders without a groff warning"
+is "$warn" "" "every built page ($(find build/man -maxdepth 1 -name '*.1' 2>/dev/null | wc -l)) renders without a groff warning"
 like "$(MANWIDTH=80 man -l build/man/probecost-run.1 2>/dev/null | head -5)" 'probecost-run - measure' \
 	"man ./build/man/probecost-run.1 works from the tree"
 done_testing

@@ -1,7 +1,10 @@
 #!/bin/bash
+# parallel-safe
 # t011: bash completion.  Sources completion/probecost.bash, calls _probecost
 # with COMP_WORDS/COMP_CWORD split as bash splits them (at ':' and '='), and
 # checks COMPREPLY against what probecost itself lists (--help, list --format json).
+# completion/probecost.bash has a local array db; this file's $db is a plain string.
+# shellcheck disable=SC2178,SC2128
 . "$(dirname "$0")/lib.bash"
 
 if ! command -v jq >/dev/null; then
@@ -50,6 +53,7 @@ is "$(comp probes --via '')" "$(names probes)" "probes --via offers every probe 
 is "$(comp probes --variants plain,vol)" "plain,volatile plain,volatile-sem" "probes --variants offers the stanford builds"
 wl=$(comp probes --workload '')
 like "$wl" '(^| )stanford( |$)' "probes --workload offers stanford ($wl)"
+# shellcheck disable=SC2086,SC2046 # word lists, split into lines on purpose
 is "$(comm -23 <(printf '%s\n' $wl) <(printf '%s\n' $(names workloads) | sort) | tr '\n' ' ')" "" \
 	"and only workloads list knows"
 is "$(comp report --format '')" "$("$PROBECOST" report --help | grep -owE 'text|json|csv|markdown|html' | sort -u | words)" \
@@ -62,6 +66,7 @@ db=$(mktemp -d)/store.db
 "$PROBECOST" run -w null -r 1 --warmup 0 --db "$db" >/dev/null 2>&1
 ids=$("$PROBECOST" history --db "$db" --format csv | sed -n '2,$s/,.*//p' | words)
 like "$ids" '^[0-9]+ [0-9]+$' "two sessions stored for the id tests ($ids)"
+# shellcheck disable=SC2086 # $ids: a word list, split on purpose
 is "$(comp report --db "$db" '')" "$(printf '%s\n' last $ids | words)" "report --db DB offers last and the stored ids"
 rm -rf "$(dirname "$db")"
 

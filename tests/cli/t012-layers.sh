@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t012: `make layers` (scripts/layers.sh) passes on this tree and fails on a tree
 # whose include runs back up the order, naming the file and the rooms; rooms on
 # one level may include each other; a room the order does not name fails.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t020: make install into DESTDIR puts exactly the install list in place (PREFIX
 # baked where it must be), and make uninstall removes every file it put there.
 # The example is built against the installed copy through pkg-config and run.

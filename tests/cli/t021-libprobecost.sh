@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t021: libprobecost is the counters library alone: its shared object exports
 # exactly the functions include/probecost/*.h declares, needs no symbol of the
 # CLI, and carries the soname the .pc and the links name.

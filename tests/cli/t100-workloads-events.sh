@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t100: every built-in workload reports the events it was asked for and a positive timed_ns.
 . "$(dirname "$0")/lib.bash"
 plan 26

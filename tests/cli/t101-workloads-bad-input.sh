@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t101: bad workload parameters exit 2 with one line naming the parameter and its range.
 . "$(dirname "$0")/lib.bash"
 plan 16

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t102: a user's kill(1) or timeout(1) ends a workload at once, by the signal, and no
 # process of its own (pipe partner, messaging workers, the server's service) outlives it.
 . "$(dirname "$0")/lib.bash"

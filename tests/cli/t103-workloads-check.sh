@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t103: every built-in workload checks its own result and says so on its report line
 # (check=ok, or check=bad why="..." and exit 1); a workload with nothing to check says
 # nothing.  Known answers: a preloaded shim (tests/fixtures/outcome/corrupt.c) makes each

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: its p50 must grow by the 50 us of work, a latency bound
 # t110: the server workload (TCP loopback service + closed-loop load generator) reports
 # what it was asked for, with figures that hold known answers: events = requests,
 # throughput = events / timed time, Little's law (in flight = throughput x mean latency =

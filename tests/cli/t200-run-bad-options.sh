@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # probecost run: bad options and bad input exit 2 with exactly one line on stderr.
 . "$(dirname "$0")/lib.bash"
 cases=(

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: extra times against the wrappers' sleeps, in the ratio 2
 # probecost run -- CMD: raw runs kept, warm-up flagged, and known overheads (wrappers that
 # sleep 0.2 s and 0.4 s) measured as at least their sleep, and in the ratio 2 side by side.
 . "$(dirname "$0")/lib.bash"
@@ -16,6 +17,7 @@ e2=$(j '.statistics[1].extra_ns'); e4=$(j '.statistics[2].extra_ns')
 assert "extra times ${e2} and ${e4} ns: the 0.2 s slept (up to +25%), ratio within 1.7..2.1" \
 	'ratio_in "$e2" 0.2e9 0.95 1.25 && ratio_in "$e4" "$e2" 1.7 2.1'
 # The sleep is start-up: without a timed region or --scale it is not a cost per event.
+# shellcheck disable=SC2034 # $per: read by assert's eval
 per=$(j '.statistics[1].per_event_ns'); why=$(j '.statistics[1].per_event_why')
 assert "no per-event figure made of start-up / --events ($why)" '[ "$per" = null ] && [ "$why" != null ]'
 warm=$(printf '%s' "$out" | jq '[.. | objects | select(has("warmup")) | select(.warmup == true)] | length')

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # A monitor that crashes is reported and dropped; the other configurations go on.
 . "$(dirname "$0")/lib.bash"
 plan 4

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # A hanging monitor is killed by --timeout; an attach monitor never ready times out; nothing is left behind.
 . "$(dirname "$0")/lib.bash"
 plan 5

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # A monitor that is not installed is skipped with its package; fatal only when nothing is left.
 . "$(dirname "$0")/lib.bash"
 P=$(cd "$(dirname "$P")" && pwd)/$(basename "$P")

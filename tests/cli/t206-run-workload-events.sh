@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # Built-in workload: events come from its report; strace -c counts 4 syscalls a round trip.
 . "$(dirname "$0")/lib.bash"
 plan 3

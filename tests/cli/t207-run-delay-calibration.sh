@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: CPU per delayed call and the fit slope against the injected delay
 # delay:ns=N adds N ns to each libc read/write: the CPU time it adds per delayed call comes
 # out near N, N=40000 costs twice N=20000 side by side in one run, and --scale separates it
 # from start-up as the fit's slope.  The wall time per delayed call is not bounded here:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # Adaptive runs: stop at --min-runs once every overhead CI is narrower than --precision,
 # else at --max-runs, else when --max-time is spent (but never before --min-runs).
 . "$(dirname "$0")/lib.bash"

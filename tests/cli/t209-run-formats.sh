@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: extra times against the wrappers' sleeps, in the ratio 2
 # --format csv and markdown: one row per configuration, with the same figures as JSON.
 . "$(dirname "$0")/lib.bash"
 plan 4
@@ -10,6 +11,7 @@ assert "csv: a header and three rows" '[ "$(printf "%s\n" "$csv" | wc -l)" = 4 ]
 # A column by its header name (the fields here hold no quoted commas).
 col() { printf '%s\n' "$csv" | awk -F, -v name="$1" -v row="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
 	NR == row { print $c }'; }
+# shellcheck disable=SC2034 # $ok1: read by assert's eval
 ok1=$(col runs_ok 3); e1=$(col extra_ns 3); e2=$(col extra_ns 4)
 # Side by side the 0.4 s wrapper costs about twice the 0.2 s one: the load that stretches
 # a run by tens of ms (one 50 ms stretch in 4 runs of 0.1/0.2 s broke a 1.6 bound) moves

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t210: bad input the option parsers used to accept or misreport: each is one line naming
 # the input, exit 2 (or the documented status), and nothing measured on a wrong premise.
 . "$(dirname "$0")/lib.bash"

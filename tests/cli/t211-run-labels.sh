@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t211: what a session that did not finish says about itself: a session killed before its
 # first block still prints its header, marked incomplete; configurations with only a
 # warm-up say so (not "all 0 runs failed: "); a session whose every run failed is FAILED,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: the fit of 10 ms sleeps, in a bound
 # t212: --scale on a user's command: {n} becomes the event count at each scale (--events is
 # the count at scale 1), and the fit separates a wrapper's fixed cost from the per-event cost.
 # The command sleeps 10 ms per event: 1, 2 and 4 events; the wrapper sleeps 50 ms once.
@@ -7,7 +8,7 @@ F=tests/cli/fake
 plan 5
 
 run_pc run --no-store --runs 5 --warmup 1 --seed 5 --format json --events 1 --unit nap \
-	--scale 1,2,4 -m "$F/slow-wrap 0.05 {}" -- /bin/sleep 0.0{n}
+	--scale 1,2,4 -m "$F/slow-wrap 0.05 {}" -- /bin/sleep "0.0{n}"
 is "$rc" 0 "exit 0"
 is "$(printf '%s' "$out" | jq -r '[.statistics[] | select(.monitor == "none") | .workload_args] | join(",")')" \
 	"/bin/sleep 0.01,/bin/sleep 0.02,/bin/sleep 0.04" "{n} replaced by 1, 2 and 4 events"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # Bad input that was accepted silently: --threads 999 ran 999 x 10,000,000 getppid (now
 # at most 4 threads per CPU the workload may run on: more measure the scheduler's time
 # slicing, not the monitor, and each thread makes the full loop count), and

@@ -36,7 +36,7 @@ is "$(printf '%s\n' "$out" | head -1) $kinds" "event,count,unit,counter syscalls
 voluntary_switches involuntary_switches minor_faults major_faults tasks_created threads_created \
 execs task_clock_ns " "CSV: a header and one row per kind"
 run_pc run --count --format json -- /bin/true
-is "$(printf '%s' "$out" | jq -r '.counts | keys_unsorted | join(" ")')" "$(echo "$kinds" | sed 's/ $//')" \
+is "$(printf '%s' "$out" | jq -r '.counts | keys_unsorted | join(" ")')" "${kinds% }" \
 	"JSON: the same kinds"
 
 if ! is_root || ! have_uprobe_pmu; then

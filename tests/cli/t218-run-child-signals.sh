@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t218: the programs probecost starts get the signal dispositions a shell would give
 # them: probecost ignores SIGPIPE and catches SIGINT/SIGTERM/SIGHUP, and an ignored
 # signal stays ignored across exec, so `yes | head` under probecost would run for ever

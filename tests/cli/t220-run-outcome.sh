@@ -19,7 +19,7 @@ run_pc "${RUN[@]}" -m inject:fault=segv --no-store
 is "$rc" 1 "a changed program: run exits 1"
 changed=$(grep -n '^# CHANGED PROGRAM in 1 of 2 rows (inject:event=0,fixed=0,fault=segv): ' <<< "$out" | cut -d: -f1)
 table=$(grep -n '^  monitor ' <<< "$out" | cut -d: -f1)
-ok $([ -n "$changed" ] && [ -n "$table" ] && [ "$changed" -lt "$table" ]; echo $?) \
+ok "$([ -n "$changed" ] && [ -n "$table" ] && [ "$changed" -lt "$table" ]; echo $?)" \
 	"the text says so in one line before the table (line ${changed:-none}, table at ${table:-none})"
 like "$out" "inject:event=0,fixed=0,fault=segv on spin: changed-program: 2 of 2 runs: killed by SIGSEGV at spin_fault\+0x[0-9a-f]+ \(.+\), address 0x8; its none runs: 3 of 3 ok" \
 	"the row's outcome line: how many runs, the signal, the function+offset and instruction, the address (0x8)"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # Tool outputs of wrapper monitors go to a private 0700 directory (mkdtemp), files
 # 0600, removed at exit: a link planted where older versions wrote
 # ($TMPDIR/probecost-MONITOR-XXXXXX, re-created by the tool before each run) is
@@ -20,6 +21,7 @@ is "$mode $uid $fmode" "700 $(id -u) 600" "the directory is 0700 and ours, the f
 is "$(ls -A "$tmp/t")" "" "nothing is left in \$TMPDIR after the run"
 
 # 5-8. A planter replaces every name of the old scheme with a link to the victim.
+# shellcheck disable=SC2015 # (A && B) || C: skip when either is missing, as meant
 command -v perf >/dev/null && command -v strace >/dev/null || {
 	for i in 5 6 7 8; do skip "perf and strace needed (linux-perf, strace)"; done; done_testing; }
 ( seen=()

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # Faults: a signal to the process and its group (timeout 3) still prints what was
 # measured; a hung wrapper without --timeout is killed after the default limit and the
 # session goes on; a monitor killed by a signal is a failed run with a warning; a

@@ -13,6 +13,7 @@ fi
 BINP=$(realpath "$PROBECOST")
 G=t264_$$
 off=$("$PROBECOST" probes --list "$BINP" | awk '$1 == "stanford_plain" && $2 == "fft" { print $4 }')
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
 	[ -n "$bt" ] && kill "$bt" 2>/dev/null
 	echo 0 2>/dev/null >"$T/events/$G/enable"

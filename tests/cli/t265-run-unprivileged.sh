@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # What a user who is not root is told: env sees the tracefs mount (the mount table, not
 # the 0700 directory), and each monitor's reason names its own need.
 . tests/cli/lib.bash

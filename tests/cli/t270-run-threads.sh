@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # run --threads: the syscall workload at 1 and 2 threads; events = threads x loops in
 # every run, every row carries its thread count (JSON, CSV, text); bad input exits 2.
 . tests/cli/lib.bash

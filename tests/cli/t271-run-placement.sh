@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # run --placement same,split: the monitor starts on the workload's CPU or on another,
 # the workload moves itself to --cpu; rows carry placement; bad input exits 2.
 . tests/cli/lib.bash
@@ -25,7 +26,7 @@ if [ "$ncpu" -ge 2 ]; then
 	pid=$!
 	for i in $(seq 50); do
 		wl=$(pgrep -P $pid | head -1)
-		cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/${wl:-0}/status 2>/dev/null)
+		cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/${wl:-0}/status" 2>/dev/null)
 		[ "$cpus" = 1 ] && break; sleep 0.1
 	done
 	pkill -KILL -P $pid 2>/dev/null; wait $pid 2>/dev/null

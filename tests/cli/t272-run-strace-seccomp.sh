@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: tracing getppid against tracing write, a ratio
 # strace-seccomp:trace=SET: strace stops the workload only for SET.  Tracing the
 # workload's own syscall costs far more per call than tracing one it never makes;
 # the parameter is checked; `list monitors` shows it with its availability.

@@ -30,18 +30,18 @@ wait $pid; rc=$?
 is "$rc" 130 "exit 130 after SIGINT"
 like "$(cat "$out")" "INTERRUPTED" "what was measured is printed, marked interrupted"
 for i in $(seq 50); do left || break; sleep 0.1; done
-ok $(left && echo 1 || echo 0) "no tracer or workload left after Ctrl-C"
+ok "$(left && echo 1 || echo 0)" "no tracer or workload left after Ctrl-C"
 if [ $tp = yes ]; then
-	ok $(ls -d "$T"/instances/probecost-$pid >/dev/null 2>&1 && echo 1 || echo 0) "the trace instance was removed"
+	ok "$(ls -d "$T"/instances/probecost-$pid >/dev/null 2>&1 && echo 1 || echo 0)" "the trace instance was removed"
 	"$PROBECOST" run --no-store --runs 1000 --warmup 0 --cpu 0 -w syscall:loops=$mark --threads 2 \
 		-m tracepoint-syscalls >/dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 100); do [ -d "$T/instances/probecost-$pid" ] && left && break; sleep 0.1; done
 	kill -KILL $pid; wait $pid 2>/dev/null
-	ok $([ -d "$T/instances/probecost-$pid" ] && echo 0 || echo 1) "SIGKILL left the instance behind (nothing can undo then)"
+	ok "$([ -d "$T/instances/probecost-$pid" ] && echo 0 || echo 1)" "SIGKILL left the instance behind (nothing can undo then)"
 	pkill -KILL -f "loops=$mark"
 	"$PROBECOST" run --no-store --runs 1 --warmup 0 -w syscall:loops=10 -m tracepoint-syscalls >/dev/null 2>&1
-	ok $([ -d "$T/instances/probecost-$pid" ] && echo 1 || echo 0) "the next run removed it"
+	ok "$([ -d "$T/instances/probecost-$pid" ] && echo 1 || echo 0)" "the next run removed it"
 else
 	for i in 1 2 3; do skip "tracefs not writable here (needs root)"; done
 fi

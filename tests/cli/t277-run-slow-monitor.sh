@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: 40 s of waiting on wall-clock limits (10.6 s and 20 s runs, a hang limit)
 # A slow monitor is not a hung one.  Without --timeout a monitored run was called hung
 # after 10 x the plain run's median + 10 s, however slow the monitor is by nature
 # (strace on syscall:loops=200000 takes 4 s alone, 100 x plain, and was killed at

@@ -1,5 +1,7 @@
 #!/bin/bash
+# parallel-safe
 # t300-store-history: sessions imported into a fresh store are listed, filtered and shown.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 C=tests/fuzz/import_corpus
 tmpdir

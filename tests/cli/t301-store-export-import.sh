@@ -1,5 +1,7 @@
 #!/bin/bash
+# parallel-safe
 # t301-store-export-import: export -> import -> export is lossless; hostile input is refused whole.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 C=tests/fuzz/import_corpus
 tmpdir

@@ -1,5 +1,7 @@
 #!/bin/bash
+# parallel-safe
 # t302-store-robust: corrupt, foreign, newer, read-only and busy stores give clear errors; writers coexist.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 C=tests/fuzz/import_corpus
 tmpdir
@@ -40,7 +42,7 @@ wait
 assert "two concurrent importers both succeed" '[ ! -s "$T/f1" ] && [ ! -s "$T/f2" ] && [ "$("$P" history --db "$T/busy.db" --format json | jq length)" = 121 ]'
 mode=$(stat -c %a "$T/busy.db")
 assert "the store file is private (0600)" '[ "$mode" = 600 ]'
-XDG_DATA_HOME="$T/xdg" PROBECOST_DB= "$P" import "$C/session_3.json" > /dev/null
+XDG_DATA_HOME="$T/xdg" PROBECOST_DB='' "$P" import "$C/session_3.json" > /dev/null
 assert "default path is \$XDG_DATA_HOME/probecost/probecost.db, directory 0700" '[ -f "$T/xdg/probecost/probecost.db" ] && [ "$(stat -c %a "$T/xdg/probecost")" = 700 ]'
 
 # A full disk: a 256 KiB tmpfs (root only; skipped elsewhere).

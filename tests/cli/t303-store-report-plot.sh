@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t303-store-report-plot: `report --plot` draws every session kind, and the drawing shows the
 # session's values: each SVG is read back through the axes on its root (svgvals.pl) and its
 # bars and points must be report --format json's figures, one per row.  PNG and PDF by

@@ -1,5 +1,7 @@
 #!/bin/bash
+# parallel-safe
 # t304-store-compare: compare two stored runs: changes, regressions, --fail-above, one-side rows, env diff, plot.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 D=tests/cli/data
 tmpdir

@@ -1,5 +1,7 @@
 #!/bin/bash
+# no-sanitizer: strace's overhead over the run's own time, a bound ASan's slower start breaks
 # t305-store-run-e2e: real `run` sessions are stored as measured, shown identically, and compared.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 tmpdir
 DB="$T/p.db"

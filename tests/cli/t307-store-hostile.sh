@@ -1,8 +1,10 @@
 #!/bin/bash
+# parallel-safe
 # t307-store-hostile: what users put in a store comes back out: command lines with a tab,
 # 70 KB long or with bytes that are not UTF-8 survive export -> import; show escapes what
 # a terminal would obey; huge, endless and non-regular import inputs are refused early;
 # a damaged store is one exit status; a store the reader cannot write still reads.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 plan 16
 tmpdir

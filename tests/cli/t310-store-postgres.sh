@@ -11,7 +11,8 @@ skip_all() {
 }
 
 # ---- the throwaway cluster: initdb + pg_ctl in a temp dir, its own socket and port ----
-PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+PGBIN=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -1)
+# shellcheck disable=SC2015 # (A && B && C) || skip_all, as meant
 [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] && [ -x "$PGBIN/psql" ] ||
 	skip_all "no PostgreSQL server binaries (ls /usr/lib/postgresql/*/bin/initdb): apt-get install postgresql"
 command -v jq > /dev/null || skip_all "jq is not installed (apt-get install jq)"
@@ -24,6 +25,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 T=$(mktemp -d)
 PGD="$T/pg"
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
 	[ -f "$PGD/data/postmaster.pid" ] && "${AS[@]}" "$PGBIN/pg_ctl" -D "$PGD/data" -m immediate stop > /dev/null 2>&1
 	rm -rf "$T"
@@ -37,7 +39,7 @@ mkdir -m 0700 "$PGD"
 	--auth-local=trust --auth-host=scram-sha-256 > "$T/initdb.log" 2>&1 ||
 	skip_all "initdb failed: $(tail -1 "$T/initdb.log")"
 started=
-for try in 1 2 3 4 5; do
+for _ in 1 2 3 4 5; do
 	PORT=$((20000 + RANDOM % 40000))
 	if "${AS[@]}" "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -t 60 start \
 		-o "-p $PORT -k $PGD -c listen_addresses=127.0.0.1 -F" > /dev/null 2>&1; then
@@ -57,7 +59,7 @@ sq() { sqlite3 -batch "$@"; }
 # ---- the commands against one database -------------------------------------------
 RUN=(run -w null --runs 2 --warmup 1 --seed 7 --cpu 0)
 run_pc -v "${RUN[@]}" --db "$U"
-ok $(([ $rc = 0 ] && [[ $err == *"stored as session 1;"* ]]) && echo 0 || echo 1) \
+ok "$({ [ $rc = 0 ] && [[ $err == *"stored as session 1;"* ]]; } && echo 0 || echo 1)" \
 	"run --db postgresql://: exit 0, stored as session 1"
 live_txt=$out
 run_pc "${RUN[@]}" --format json --db "$U"
@@ -84,7 +86,9 @@ is "$("$PROBECOST" report last --format json --db "$U")" "$live" "probes: the st
 "$PROBECOST" import --db "$T/pc.db" "$T/pc.json" > /dev/null
 for cmd in "history --format json" "show 1" "report 2 --format json" "compare 1 2" \
 	"compare 1 2 --format json" "export --all"; do
+	# shellcheck disable=SC2086 # $cmd: a command line, split into words on purpose
 	a=$("$PROBECOST" $cmd --db "$U" 2>&1)
+	# shellcheck disable=SC2086 # the same
 	b=$("$PROBECOST" $cmd --db "$T/pc.db" 2>&1)
 	is "$a" "$b" "'$cmd' prints the same from PostgreSQL and from SQLite"
 done
@@ -96,17 +100,17 @@ done
 run_pc import --db "$(url rt)" "$T/e1.json"
 is "$rc:$(grep -c '^imported session' <<< "$out")" 0:3 "import of three sessions into PostgreSQL"
 "$PROBECOST" export --db "$(url rt)" --all > "$T/e2.json"
-ok $(cmp -s "$T/e1.json" "$T/e2.json"; echo $?) "SQLite -> PostgreSQL -> export is identical (raw samples, 64-bit seed, counter series)"
+ok "$(cmp -s "$T/e1.json" "$T/e2.json"; echo $?)" "SQLite -> PostgreSQL -> export is identical (raw samples, 64-bit seed, counter series)"
 "$PROBECOST" import --db "$T/b.db" "$T/e2.json" > /dev/null
 "$PROBECOST" export --db "$T/b.db" --all > "$T/e3.json"
-ok $(cmp -s "$T/e1.json" "$T/e3.json"; echo $?) "... -> SQLite again -> export is identical"
+ok "$(cmp -s "$T/e1.json" "$T/e3.json"; echo $?)" "... -> SQLite again -> export is identical"
 # A row the server refuses in the middle of a session: nothing of the import remains.
 psql_ -d rt -c "ALTER TABLE run_sample ADD CONSTRAINT t310_refuse CHECK (seq < 1) NOT VALID"
 before=$(psql_ -d rt -c "SELECT (SELECT count(*) FROM session) || '/' || (SELECT count(*) FROM run_sample)")
 run_pc import --db "$(url rt)" "$T/e1.json"
-ok $(([ $rc = 1 ] && [[ $err == *'violates check constraint "t310_refuse"; nothing imported'* ]] &&
-	[ "$(psql_ -d rt -c "SELECT (SELECT count(*) FROM session) || '/' || (SELECT count(*) FROM run_sample)")" = "$before" ]) &&
-	echo 0 || echo 1) "a row refused mid-session: exit 1, the server's reason, nothing written"
+ok "$({ [ $rc = 1 ] && [[ $err == *'violates check constraint "t310_refuse"; nothing imported'* ]] &&
+	[ "$(psql_ -d rt -c "SELECT (SELECT count(*) FROM session) || '/' || (SELECT count(*) FROM run_sample)")" = "$before" ]; } &&
+	echo 0 || echo 1)" "a row refused mid-session: exit 1, the server's reason, nothing written"
 psql_ -d rt -c "ALTER TABLE run_sample DROP CONSTRAINT t310_refuse"
 a=$("$PROBECOST" history --db "$(url rt)" --kernel 6.1 --monitor strace --workload pipe --format csv)
 b=$("$PROBECOST" history --db "$T/a.db" --kernel 6.1 --monitor strace --workload pipe --format csv)
@@ -132,7 +136,7 @@ is "$rc:$(psql_ -d v4 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d
 	"0:$LATEST:28/0/0/0/0/0" \
 	"a schema 4 store is migrated to the latest ($LATEST) when opened; its old runs' optimized, fault, check, note and service CPU are NULL (not recorded)"
 "$PROBECOST" export --all --db "$V4" > "$T/v4.json"
-ok $(cmp -s "$T/v4.json" tests/cli/data/store-v4.json; echo $?) \
+ok "$(cmp -s "$T/v4.json" tests/cli/data/store-v4.json; echo $?)" \
 	"export --all of the migrated store is byte for byte what the schema 4 probecost exported"
 is "$("$PROBECOST" report 1 --format json --db "$V4" | jq -c '[.statistics[].optimized] | unique')" "[null]" \
 	"its probes session reports optimized null, never false"
@@ -155,10 +159,10 @@ is "$("$PROBECOST" report last --format json --db "$(url pr)")" "$live" \
 	"a session with figures and a service: report --format json from the server is the live JSON"
 # A probes session whose rows have sites, threads and the kernel's optimization.
 if [ "$(id -u)" = 0 ] && [ -e /sys/bus/event_source/devices/uprobe/format/ref_ctr_offset ]; then
-	live=$("$PROBECOST" probes --workload uprobe --sites nop,nop5 --threads 1,2 --via uprobe --scale 1 \
+	live=$("$PROBECOST" probes --workload uprobe --variants nop --sites nop,nop5 --threads 1,2 --via uprobe --scale 1 \
 		-r 1 --warmup 0 --cpu 0 --format json --db "$(url pr)" 2> /dev/null)
-	ok $([ "$("$PROBECOST" report last --format json --db "$(url pr)")" = "$live" ] &&
-		[ "$(jq '[.statistics[] | select(.optimized != null)] | length' <<< "$live")" -gt 0 ]; echo $?) \
+	ok "$([ "$("$PROBECOST" report last --format json --db "$(url pr)")" = "$live" ] &&
+		[ "$(jq '[.statistics[] | select(.optimized != null)] | length' <<< "$live")" -gt 0 ]; echo $?)" \
 		"probes --sites nop,nop5 --threads 1,2: the stored session reports exactly as measured, optimized included"
 else
 	skip "needs root and the uprobe PMU (/sys/bus/event_source/devices/uprobe)"
@@ -168,32 +172,32 @@ fi
 FLEET="postgresql://fleet:$SECRET@127.0.0.1:$PORT/fleetdb"
 MASKED="postgresql://fleet:***@127.0.0.1:$PORT/fleetdb"
 run_pc history --db "postgresql://fleet:$SECRET@127.0.0.1:notaport/fleetdb"
-ok $(([ $rc = 2 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"fleet:***@127.0.0.1:notaport"* ]] &&
-	[[ $err != *s3cret* ]]) && echo 0 || echo 1) "a bad URL: exit 2, one line, the URL without its password"
+ok "$({ [ $rc = 2 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"fleet:***@127.0.0.1:notaport"* ]] &&
+	[[ $err != *s3cret* ]]; } && echo 0 || echo 1)" "a bad URL: exit 2, one line, the URL without its password"
 run_pc history --db "postgresql://fleet:wrong-$SECRET@127.0.0.1:$PORT/fleetdb"
-ok $(([ $rc = 2 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"could not log in to '$MASKED'"* ]] &&
-	[[ $err != *s3cret* ]]) && echo 0 || echo 1) "a wrong password: exit 2, one line, says log in failed"
+ok "$({ [ $rc = 2 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"could not log in to '$MASKED'"* ]] &&
+	[[ $err != *s3cret* ]]; } && echo 0 || echo 1)" "a wrong password: exit 2, one line, says log in failed"
 run_pc history --db "postgresql://fleet:$SECRET@127.0.0.1:1/fleetdb"
-ok $(([ $rc = 1 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"could not connect to 'postgresql://fleet:***@"* ]] &&
-	[[ $err != *s3cret* ]]) && echo 0 || echo 1) "no server there: exit 1, one line naming the URL"
+ok "$({ [ $rc = 1 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"could not connect to 'postgresql://fleet:***@"* ]] &&
+	[[ $err != *s3cret* ]]; } && echo 0 || echo 1)" "no server there: exit 1, one line naming the URL"
 run_pc history --db "$(url nosuchdb)"
-ok $(([ $rc = 2 ] && [[ $err == *"does not exist; create it"* ]]) && echo 0 || echo 1) \
+ok "$({ [ $rc = 2 ] && [[ $err == *"does not exist; create it"* ]]; } && echo 0 || echo 1)" \
 	"a database that does not exist: exit 2 (the URL names none), says to create it"
 run_pc history --db "$(url empty)"
-ok $(([ $rc = 2 ] && [[ $err == *"no store at '$(url empty)' yet"* ]]) && echo 0 || echo 1) \
+ok "$({ [ $rc = 2 ] && [[ $err == *"no store at '$(url empty)' yet"* ]]; } && echo 0 || echo 1)" \
 	"reading a database without a store: exit 2, 'no store yet', nothing created"
 psql_ -d alien -c "CREATE TABLE session (x int)"
 run_pc import --db "$(url alien)" "$C/session_1.json"
-ok $(([ $rc = 2 ] && [[ $err == *"of another program"* ]]) && echo 0 || echo 1) \
+ok "$({ [ $rc = 2 ] && [[ $err == *"of another program"* ]]; } && echo 0 || echo 1)" \
 	"a database with another program's 'session' table is refused (exit 2)"
 run_pc run -w null --runs 1 --db "postgresql://fleet:$SECRET@127.0.0.1:1/fleetdb"
-ok $(([ $rc = 3 ] && [ "$(grep -c 'warning: not storing this session' <<< "$err")" = 1 ] &&
-	[[ $out == *"none"* ]] && [[ $err != *s3cret* ]]) && echo 0 || echo 1) \
+ok "$({ [ $rc = 3 ] && [ "$(grep -c 'warning: not storing this session' <<< "$err")" = 1 ] &&
+	[[ $out == *"none"* ]] && [[ $err != *s3cret* ]]; } && echo 0 || echo 1)" \
 	"run with an unreachable store: one warning, the measurement printed, exit 3, not stored (as SQLite)"
 run_pc run -w null --runs 1 --db "$FLEET"
 hist=$("$PROBECOST" history --db "$FLEET" --format json)
-ok $(([ $rc = 0 ] && [[ $(jq -r '.[0].cmdline' <<< "$hist") == *"'$MASKED'"* ]] &&
-	[[ $hist != *s3cret* ]] && [[ $out$err != *s3cret* ]]) && echo 0 || echo 1) \
+ok "$({ [ $rc = 0 ] && [[ $(jq -r '.[0].cmdline' <<< "$hist") == *"'$MASKED'"* ]] &&
+	[[ $hist != *s3cret* ]] && [[ $out$err != *s3cret* ]]; } && echo 0 || echo 1)" \
 	"a password in --db is neither stored with the session nor printed"
 
 # A role that may only read: history works, a write is refused whole with the grants to give.
@@ -201,8 +205,8 @@ psql_ -c "CREATE ROLE viewer LOGIN" -d rt -c "GRANT SELECT ON ALL TABLES IN SCHE
 V="postgresql://viewer@/rt?host=$PGD&port=$PORT"
 n_rt=$("$PROBECOST" history --db "$(url rt)" --format json | jq length)
 run_pc import --db "$V" "$C/session_1.json"
-ok $(([ $rc = 1 ] && [[ $err == *"permission denied for sequence session_id_seq"*"a writer also INSERT"*"nothing imported" ]] &&
-	[ "$("$PROBECOST" history --db "$V" --format json | jq length)" = "$n_rt" ]) && echo 0 || echo 1) \
+ok "$({ [ $rc = 1 ] && [[ $err == *"permission denied for sequence session_id_seq"*"a writer also INSERT"*"nothing imported" ]] &&
+	[ "$("$PROBECOST" history --db "$V" --format json | jq length)" = "$n_rt" ]; } && echo 0 || echo 1)" \
 	"a read-only role: history reads, import exits 1 naming the grants, nothing written"
 psql_ -d rt -c "GRANT INSERT ON ALL TABLES IN SCHEMA public TO viewer" -c "GRANT USAGE ON SEQUENCE session_id_seq TO viewer"
 run_pc import --db "$V" "$C/session_1.json"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t311: --scale with --placement same,split fits each placement on its own.  The session is
 # hand-made (tests/cli/data/run-scale-placement.json): strace costs 500 ns + 2 ns per round
 # trip on the workload's CPU and 100 ns + 7 ns split; the old fit group ignored the placement

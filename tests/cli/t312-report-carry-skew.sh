@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t312: two hand-made sessions with known answers (tests/cli/data/gen-carry-skew.py made them):
 # run-carry-over.json, where every run right after a strace run takes 5% longer and perf-stat
 # leaves nothing behind; run-skew.json, where strace costs 20% in 15 blocks of 16 and 200% in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # Exit status as the table says (probecost(1), each command's EXIT STATUS): 2 when the
 # input names nothing (no such session, no store at --db, --db a directory, an import
 # file that does not exist), 1 when what it names cannot be reached or read (a server

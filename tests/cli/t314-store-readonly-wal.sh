@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # A healthy store whose last commits are still in its write-ahead log (a writer that
 # was killed, or a reader that held an old snapshot: nothing was checkpointed), on a
 # filesystem remounted read-only, is read whole: the -wal's commits too.  It was
@@ -54,8 +55,8 @@ store "$T/c" 1
 rm "$T/c/store.db-shm"
 mount -o remount,ro "$T/c"
 is "$(sessions "$T/c")" 2 "without its -shm (SQLite cannot build one there): both sessions, from a copy ($(cat "$T/err"))"
-is "$(ls "$T/c" | tr '\n' ' ')" "store.db store.db-wal " "the read-only directory is as it was"
-is "$(ls -d "${TMPDIR:-/tmp}"/probecost-* 2>/dev/null | while read -r d; do [ "$(stat -c %U "$d")" = "$(id -un)" ] && find "$d" -name 'store.db*'; done)" "" \
+is "$(find "$T/c" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort | tr '\n' ' ')" "store.db store.db-wal " "the read-only directory is as it was"
+is "$(find "${TMPDIR:-/tmp}" -mindepth 1 -maxdepth 1 -name 'probecost-*' 2>/dev/null | while read -r d; do [ "$(stat -c %U "$d")" = "$(id -un)" ] && find "$d" -name 'store.db*'; done)" "" \
 	"and no copy is left behind"
 umount "$T/a" "$T/b" "$T/c"
 done_testing

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # compare of a session with itself (compare 1 1, or 1 and last when 1 is the last)
 # exited 0 with a table of zero differences: now one line, exit 2.
 . tests/cli/lib.bash

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t316: a PostgreSQL password never shows in an error, and masking it does not garble
 # libpq's message: with the password "p", "port 1 failed" stays as it is (it read
 # "***ort 1 failed"); a longer password that libpq echoes is masked.  Port 1 on

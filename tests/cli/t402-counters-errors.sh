@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t402: bad input to `probecost counters` is one line and exit 2; impossible events exit 1 and say why.
 . "$(dirname "$0")/lib.bash"
 plan 8

@@ -1,5 +1,6 @@
 #!/bin/bash
 # t403: `--matmul`: reads inside a 128x128 matmul vs the bare loop; values read are sane.
+# shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 plan 4
 perf_events_usable || skip_rest "perf_event_open not allowed here (kernel.perf_event_paranoid, not root)"

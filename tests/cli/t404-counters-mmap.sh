@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t404: perf-mmap is measured where rdpmc works, and skipped with the reason where it cannot.
 . "$(dirname "$0")/lib.bash"
 plan 2

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t405: csv and markdown carry the same series as json; text shows the skipped list.
 . "$(dirname "$0")/lib.bash"
 plan 3
@@ -9,6 +10,7 @@ is "$(printf '%s\n' "$csv" | head -1) $(printf '%s\n' "$csv" | tail -n +2 | wc -
 	"csv header and 5 rows"
 md=$("$P" "${args[@]}" --format markdown 2>/dev/null)
 is "$(printf '%s\n' "$md" | grep -c '^| perf-group | ')" 4 "markdown: 4 perf-group rows"
+# shellcheck disable=SC2034 # $txt: read by assert's eval
 txt=$("$P" counters --interfaces perf-mmap,empty --events 1 --iterations 8 --no-store 2>/dev/null)
 assert "text lists the empty row and perf-mmap (measured or skipped)" \
 	'printf "%s\n" "$txt" | grep -q "^  empty " && [[ "$txt" == *perf-mmap* ]]'

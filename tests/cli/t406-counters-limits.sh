@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t406: too many descriptors is reported as such (per interface); Ctrl-C keeps what was measured.
 . "$(dirname "$0")/lib.bash"
 plan 3

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t407: an unprivileged user gets what kernel.perf_event_paranoid allows, and is told why.
 . "$(dirname "$0")/lib.bash"
 P=$(readlink -f "$P")

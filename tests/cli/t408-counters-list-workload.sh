@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t408: `probecost list counters` shows every row with availability; the matmul workload reports its reads.
 . "$(dirname "$0")/lib.bash"
 plan 4

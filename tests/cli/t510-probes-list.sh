@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # probes --list: the SDT notes of probecost itself and of a system library, and bad input.
 . "$(dirname "$0")/lib.bash"
 plan 10

@@ -33,7 +33,7 @@ for v in plain plain-sem; do
 			skip "$m: $why"
 			continue
 		fi
-		row=$(awk -F, -v v=$v -v m=$m '$1 == v && $2 == m' "$T/csv")
+		row=$(awk -F, -v v="$v" -v m="$m" '$1 == v && $2 == m' "$T/csv")
 		is "$(echo "$row" | cut -d, -f12,13)" "16383,16383" "$v/$m counted the 16383 hits expected" ||
 			diag "$(cat "$T/err")"
 	done

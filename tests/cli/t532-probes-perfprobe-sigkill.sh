@@ -26,9 +26,10 @@ copy() { # copy DEST: probecost with a fresh random build id; prints the id
 }
 PC=$T/pc OTHER=$T/other
 id=$(copy "$PC")
-other_id=$(copy "$OTHER")
+copy "$OTHER" >/dev/null
 link=$HOME/.debug/.build-id/${id:0:2}/${id:2}
 defs() { grep -F " $1:" "$TRACEFS/uprobe_events"; } # defs BINARY: definitions on it
+# shellcheck disable=SC2317 # run by on_exit
 undefine() { # undefine BINARY: remove its definitions
 	defs "$1" | sed 's/^[pr]:\([^ ]*\) .*/-:\1/' | while read -r d; do echo "$d" >>"$TRACEFS/uprobe_events"; done
 }

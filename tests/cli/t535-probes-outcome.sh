@@ -44,7 +44,7 @@ is "$(rows nop5 .hits_counted | tr '\n' ' ')" "null " "no hit count of a changed
 run_pc probes --via "$VIA" --variants plain --sites nop5 --kernel fft --scale 1 --runs 2 --cpu 0 --no-store
 changed=$(grep -n "^# CHANGED PROGRAM in ${#via[@]} of $((${#via[@]} + 1)) rows " <<< "$out" | cut -d: -f1)
 table=$(grep -n '^  variant ' <<< "$out" | cut -d: -f1)
-ok $([ -n "$changed" ] && [ -n "$table" ] && [ "$changed" -lt "$table" ]; echo $?) \
+ok "$([ -n "$changed" ] && [ -n "$table" ] && [ "$changed" -lt "$table" ]; echo $?)" \
 	"text: the CHANGED PROGRAM line before the table (line ${changed:-none}, table at ${table:-none})"
 is "$(grep -c '^  plain/[a-z-]* nop5: changed-program: ' <<< "$out")" "${#via[@]}" "text: one outcome line per armed row"
 fi

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: dormant costs of three layouts against their spread
 # t545: the dormant-cost study (probes --via dormant alone): every build at three code
 # layouts, timed on the thread's CPU clock, each build's cost per hit over its layouts with
 # a random-effects interval; the layout copies run the same work.

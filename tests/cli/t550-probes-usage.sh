@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # probes: --help, bad options (one line, exit 2), and the method rows of `probecost list`.
 . "$(dirname "$0")/lib.bash"
 plan 9

@@ -51,7 +51,7 @@ is "$(field hits_towers "$report")" 32766 "stanford site=nop10: 2 x 16383 towers
 # 10-13: bad input is one line, exit 2.
 bad() { # description, expected fragment, args
 	run_pc probes "${@:3}" --via dormant --no-store
-	ok $([ $rc = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"$2"* ]]; echo $?) \
+	ok "$([ $rc = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"$2"* ]]; echo $?)" \
 		"$1: exit 2, '$err'"
 }
 bad "unknown encoding" "--sites: 'nop7' is not nop, nop5, nop10 or nop5-nrz" --sites nop7

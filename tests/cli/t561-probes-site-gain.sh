@@ -3,7 +3,6 @@
 # from the paired blocks (gain_vs_nop), in JSON, CSV, text and `show` of the
 # stored session.
 . tests/cli/lib.bash
-P=$PROBECOST
 plan 7
 
 if ! is_root || ! have_uprobe_pmu || ! have jq; then
@@ -22,7 +21,7 @@ got=$(printf '%s' "$row" | jq '.gain_vs_nop')
 # and that the gain is the ratio of the two rows' own costs per hit, as the text says.
 want=$(printf '%s' "$j" | jq '[.statistics[] | select(.method == "uprobe")] |
 	(map(select(.site == "nop"))[0].per_hit_ns) / (map(select(.site == "nop5"))[0].per_hit_ns)')
-ok $(awk -v a="$got" -v b="$want" 'BEGIN { exit !(b > 0 && (a - b) / b < 1e-9 && (b - a) / b < 1e-9) }'; echo $?) \
+ok "$(awk -v a="$got" -v b="$want" 'BEGIN { exit !(b > 0 && (a - b) / b < 1e-9 && (b - a) / b < 1e-9) }'; echo $?)" \
 	"gain $got = nop's per hit / nop5's per hit in the table ($want)"
 is "$(printf '%s' "$j" | jq -c '[.statistics[] | select(.site == "nop" or .method == "dormant") | .gain_vs_nop] | unique')" \
 	"[null]" "nop and dormant rows have no gain (null)"
@@ -34,7 +33,7 @@ is "$(printf '%s' "$j" | jq -c '[.statistics[] | select(.method == "uprobe" and 
 run_pc show 1 --db "$db" --format csv
 col=$(printf '%s\n' "$out" | head -1 | tr ',' '\n' | grep -n '^gain_vs_nop$' | cut -d: -f1)
 csvgain=$(printf '%s\n' "$out" | awk -F, -v c="$col" '$2 == "uprobe" && $1 == "nop5" { print $c }')
-ok $(awk -v a="$csvgain" -v b="$got" 'BEGIN { exit !(a != "" && (a - b) < 0.001 && (b - a) < 0.001) }'; echo $?) \
+ok "$(awk -v a="$csvgain" -v b="$got" 'BEGIN { exit !(a != "" && (a - b) < 0.001 && (b - a) < 0.001) }'; echo $?)" \
 	"show --format csv: gain_vs_nop $csvgain (live $got)"
 run_pc show 1 --db "$db"
 like "$out" "site encodings against nop" "show (text): the site section"

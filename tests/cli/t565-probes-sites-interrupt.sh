@@ -13,7 +13,7 @@ if [ "$(id -u)" != 0 ] || [ ! -w $T/uprobe_events ]; then
 fi
 pids=
 ours_ev() { grep -F " $BINP:" $T/uprobe_events 2>/dev/null; }
-ours_in() { [ -n "$pids" ] && ls $T/instances 2>/dev/null | grep -E "^pcost_(${pids// /|})_"; }
+ours_in() { [ -n "$pids" ] && find "$T/instances" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | grep -E "^pcost_(${pids// /|})_" | sort; }
 ours_pl() { perf probe -l 2>/dev/null | grep -F "$BINP"; }
 via=uprobe,ftrace
 command -v perf >/dev/null && via=$via,perf-probe
@@ -30,15 +30,15 @@ start $via
 armed=0
 for i in $(seq 300); do armed=$(ours_ev | grep -c '^r:'); [ "$armed" -gt 0 ] && break; sleep 0.1; done
 kill -INT $pid; wait $pid; rc=$?
-ok $([ "$armed" -gt 0 ]; echo $?) "$armed return probes were registered (r: events)"
-ok $([ "$(ours_ev)" = "$before_ev" ] && [ "$(ours_in)" = "$before_in" ]; echo $?) \
+ok "$([ "$armed" -gt 0 ]; echo $?)" "$armed return probes were registered (r: events)"
+ok "$([ "$(ours_ev)" = "$before_ev" ] && [ "$(ours_in)" = "$before_in" ]; echo $?)" \
 	"SIGINT: uprobe_events and instances as before (exit $rc)"
 is "$(ours_pl)" "$before_pl" "SIGINT: perf probe -l as before"
 start $via
 sleep 0.5
 kill -INT $pid; sleep 0.05; kill -INT $pid; wait $pid
-ok $([ "$(ours_ev)" = "$before_ev" ] && [ "$(ours_in)" = "$before_in" ] &&
-	[ "$(ours_pl)" = "$before_pl" ]; echo $?) "two SIGINTs: everything as before"
+ok "$([ "$(ours_ev)" = "$before_ev" ] && [ "$(ours_in)" = "$before_in" ] &&
+	[ "$(ours_pl)" = "$before_pl" ]; echo $?)" "two SIGINTs: everything as before"
 start ftrace
 sleep 0.3
 kill -KILL $pid; wait $pid 2>/dev/null
@@ -47,6 +47,6 @@ if [ "$left" -gt 0 ]; then ok 0 "SIGKILL left $left events behind (as it must)";
 	skip "the kill came before anything was registered"; fi
 "$P" probes --workload uprobe --variants nop --via dormant --scale 1 --runs 1 --warmup 0 \
 	--no-store >/dev/null 2>&1
-ok $([ "$(grep -c "pcost_${pid}_" $T/uprobe_events)" = 0 ] &&
-	! ls $T/instances | grep -q "pcost_${pid}_"; echo $?) "the next run removed them"
+ok "$([ "$(grep -c "pcost_${pid}_" $T/uprobe_events)" = 0 ] &&
+	! find "$T/instances" -mindepth 1 -maxdepth 1 -name "*pcost_${pid}_*" | grep -q .; echo $?)" "the next run removed them"
 done_testing

@@ -51,7 +51,7 @@ is "$(leftovers)" "" "nothing left: no daemon, no /var/run/lttng, no temporary h
 "$P" probes --via lttng --variants lttng --scale 2 --runs 50 --warmup 0 --cpu 0 --no-store >/dev/null 2>&1 &
 pid=$!
 for i in $(seq 100); do daemon_alive && break; sleep 0.1; done
-ok $(daemon_alive; echo $?) "a session daemon runs during the session"
+ok "$(daemon_alive; echo $?)" "a session daemon runs during the session"
 sleep 1
 kill -INT $pid; wait $pid; rc=$?
 is "$(leftovers)" "" "SIGINT (exit $rc): nothing left"

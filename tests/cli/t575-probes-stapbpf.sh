@@ -13,12 +13,12 @@ if ! command -v stap >/dev/null; then
 fi
 row=$("$P" list probes 2>/dev/null | grep -A1 -E '^  stap-bpf ')
 if [ -w /sys/kernel/debug/tracing/uprobe_events ]; then
-	ok $(! printf '%s' "$row" | grep -q debugfs; echo $?) "debugfs is there: not given as a reason"
+	ok "$(! printf '%s' "$row" | grep -q debugfs; echo $?)" "debugfs is there: not given as a reason"
 else
 	like "$row" "mount debugfs on /sys/kernel/debug" "no debugfs here: the reason says so"
 fi
 if prlimit --memlock=unlimited:unlimited true 2>/dev/null; then
-	ok $(! printf '%s' "$row" | grep -q CAP_SYS_RESOURCE; echo $?) "RLIMIT_MEMLOCK can be raised: not a reason"
+	ok "$(! printf '%s' "$row" | grep -q CAP_SYS_RESOURCE; echo $?)" "RLIMIT_MEMLOCK can be raised: not a reason"
 else
 	like "$row" "needs CAP_SYS_RESOURCE" "RLIMIT_MEMLOCK cannot be raised here: the reason says so"
 fi

@@ -26,10 +26,10 @@ is "$(field events "$report") $(field threads "$report")" "32766 2" \
 
 # 4-5: --threads where the workload has none: one line, exit 2.
 run_pc probes --threads 2 --binary /bin/true --probe p:n -- /bin/true
-ok $([ $rc = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *--threads* ]]; echo $?) \
+ok "$([ $rc = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *--threads* ]]; echo $?)" \
 	"probes --threads with --binary: exit 2, '$err'"
 run_pc run --no-store -w null --threads 2 --runs 1
-ok $([ $rc = 2 ] && [[ $err == *"--threads: workload 'null' has no threads"* ]]; echo $?) \
+ok "$([ $rc = 2 ] && [[ $err == *"--threads: workload 'null' has no threads"* ]]; echo $?)" \
 	"run --threads on a workload without threads: exit 2, '$err'"
 
 # 6-7: run --threads maps onto the stanford workload's threads (no tracer needed).

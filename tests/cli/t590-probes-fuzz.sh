@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # The SDT note reader under libFuzzer + ASan/UBSan for a few seconds, on a corpus of
 # real SDT binaries (make fuzz-sdt-run).  Once per `make check`: the sanitizer pass skips.
 . "$(dirname "$0")/lib.bash"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: dormant time against armed time, a ratio ASan's slower start shrinks
 # Two probes sessions at once: an armed uprobe fires for every process that runs the
 # probed file, so each session would count (and time) the other's hits.  One session
 # at a time: a second one waits for the first, saying whom it waits for, or with
