@@ -9,7 +9,8 @@
 # on_exit (the cluster is stopped on exit).
 pg_cluster() {
 	local skip=$1 scale=${2:-1} as=() started=
-	PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -1)
+	PGBIN=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2> /dev/null | sort -V | tail -1)
+	# shellcheck disable=SC2015 # the skip runs when any test fails: that is the meaning
 	[ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/postgres" ] && [ -x "$PGBIN/pg_ctl" ] ||
 		{ $skip "no PostgreSQL server binaries (ls /usr/lib/postgresql/*/bin/initdb): apt-get install postgresql"; return 1; }
 	have pgbench || { $skip "pgbench is not installed (apt-get install postgresql-client)"; return 1; }
@@ -40,10 +41,12 @@ pg_cluster() {
 	done
 	[ -n "$started" ] || { $skip "the throwaway server did not start: $(tail -1 "$PGD/log" 2> /dev/null)"; return 1; }
 	PGBENCH=(pgbench -h "$PGD" -p "$PORT" -U postgres)
+	# shellcheck disable=SC2015 # the skip runs when either step fails: that is the meaning
 	"${as[@]}" "$PGBIN/createdb" -h "$PGD" -p "$PORT" -U postgres bench > /dev/null 2>&1 &&
 		"${PGBENCH[@]}" -i -s "$scale" -q bench > "$T/pgbench-i.log" 2>&1 ||
 		{ $skip "pgbench -i failed: $(tail -1 "$T/pgbench-i.log")"; return 1; }
 	"${as[@]}" "$PGBIN/pg_ctl" -D "$PGD/data" -w -m fast stop > /dev/null 2>&1
 	# fsync off: the tests measure the CPU path, not this machine's disk.
+	# shellcheck disable=SC2034 # read by the tests that source this file
 	PG_SERVICE="${PG_AS[*]} $PGBIN/postgres -D $PGD/data -p $PORT -k $PGD -c listen_addresses= -F"
 }

@@ -23,6 +23,7 @@ is "$(m 0 tps unit) $(m 0 tps better) $(m 0 latency_avg unit) $(m 0 latency_avg 
 	"tps higher ms lower" "units and directions: the preset's"
 is "$(m 0 tps mean) $(m 0 tps mean_lo) $(m 0 tps mean_hi) $(m 1 tps mean)" "100 100 100 90" \
 	"tps: the last 'tps =' line (100, not the 1 printed before it), 90 under the wrapper"
+# shellcheck disable=SC2317 # called from assert's eval
 close() { awk -v x="$1" -v w="$2" 'BEGIN { exit !(x - w < 1e-9 && w - x < 1e-9) }'; }
 assert "tps change -10% exactly, interval [-10, -10] ($(m 1 tps change))" \
 	'close "$(m 1 tps change)" -0.1 && close "$(m 1 tps change_lo)" -0.1 && close "$(m 1 tps change_hi)" -0.1'

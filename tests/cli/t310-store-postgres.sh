@@ -149,7 +149,7 @@ is "$rc:$(psql_ -d v5 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d
 	'SELECT count(*) FROM metric') $(psql_ -d v5 -c 'SELECT count(*) FROM run_metric')" "0:$LATEST:8/0:0 0" \
 	"a schema 5 store is migrated when opened: no figures, the service's CPU NULL in every run"
 "$PROBECOST" export --all --db "$V5" > "$T/v5.json"
-ok $(cmp -s "$T/v5.json" tests/cli/data/store-v5.json; echo $?) \
+ok "$(cmp -s "$T/v5.json" tests/cli/data/store-v5.json; echo $?)" \
 	"export --all of it is byte for byte what the schema 5 probecost exported"
 # A session with figures and a service's CPU, both ways through the server.
 live=$("$PROBECOST" run --runs 2 --warmup 0 --seed 3 --format json --metric 'v=^v=([0-9]+)' \

@@ -6,7 +6,7 @@
 . tests/cli/lib.bash
 D=tests/cli/data
 plan 8
-have sqlite3 && have jq || skip_rest "the sqlite3 shell and jq are needed (apt-get install sqlite3 jq)"
+{ have sqlite3 && have jq; } || skip_rest "the sqlite3 shell and jq are needed (apt-get install sqlite3 jq)"
 tmpdir
 sq() { sqlite3 -batch "$T/v5.db" "$@"; }
 sqlite3 -batch "$T/v5.db" < "$D/store-v5.sql"
@@ -27,7 +27,7 @@ is "$(rows_v5)|$(sq 'SELECT count(*) || "/" || count(service_user_ns) FROM run_s
 	'SELECT count(*) FROM metric')|$(sq 'SELECT count(*) FROM run_metric')" "$before|8/0|0|0" \
 	"every row and column schema 5 held is unchanged; no figures, no service CPU (NULL)"
 "$P" export --all --db "$T/v5.db" > "$T/v5-now.json"
-ok $(cmp -s "$T/v5-now.json" "$D/store-v5.json"; echo $?) \
+ok "$(cmp -s "$T/v5-now.json" "$D/store-v5.json"; echo $?)" \
 	"export --all of the migrated store is byte for byte what the schema 5 probecost exported"
 
 # A session with figures: stored in the new tables, one row per value the runs gave.
