@@ -28,7 +28,7 @@
  * released step: add one.  v1 kept every raw sample; v2 added the kernel
  * release (for history --kernel) and the indexes history filters use; v3 how
  * busy the machine was; v4 run --threads and --placement; v5 whether the
- * kernel optimized a probes run's uprobe.
+ * kernel optimized a probes run's uprobe; v6 the cost tables of calibrate.
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -81,6 +81,20 @@ static const char *const migrations[] = {
 	"ALTER TABLE config ADD COLUMN placement TEXT;",
 	/* 4 -> 5: probes: did the kernel optimize the run's uprobe (1, 0; NULL: unknown) */
 	"ALTER TABLE run_sample ADD COLUMN optimized INTEGER;",
+	/* 5 -> 6: calibrate's cost tables (store/costs.c); a NULL figure: not measured */
+	"CREATE TABLE cost_table ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created INTEGER NOT NULL, level TEXT NOT NULL, version TEXT, host TEXT, kernel TEXT,"
+	"  cpu TEXT, env_json TEXT, seconds REAL, complete INTEGER NOT NULL,"
+	"  stored INTEGER NOT NULL);"
+	"CREATE TABLE cost_entry ("
+	"  table_id INTEGER NOT NULL REFERENCES cost_table(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  subject TEXT NOT NULL, kind TEXT NOT NULL, event TEXT NOT NULL, status TEXT NOT NULL,"
+	"  ns REAL, lo REAL, hi REAL, df REAL,"
+	"  workload TEXT, method TEXT, why TEXT, session_id INTEGER,"
+	"  PRIMARY KEY (table_id, idx));"
+	"CREATE INDEX cost_table_created ON cost_table(created);",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");
@@ -413,6 +427,8 @@ const struct pcost_db_ops pcost_sqlite_ops = {
 	.load = pcost_sqlite_load,
 	.latest = pcost_sqlite_latest,
 	.list = pcost_sqlite_list,
+	.store_costs = pcost_sqlite_store_costs,
+	.load_costs = pcost_sqlite_load_costs,
 };
 
 /* A URL names a server's backend; anything else is an SQLite file. */
@@ -475,6 +491,16 @@ int pcost_db_list(struct pcost_db *db, const struct pcost_db_filter *f, struct p
 		  size_t *n)
 {
 	return db->ops->list(db, f, rows, n);
+}
+
+int pcost_db_store_costs(struct pcost_db *db, struct pcost_cost_table *t)
+{
+	return db->ops->store_costs(db, t);
+}
+
+int pcost_db_load_costs(struct pcost_db *db, struct pcost_cost_table **out, size_t *n)
+{
+	return db->ops->load_costs(db, out, n);
 }
 
 char *pcost_env_json_kernel(const char *env_json)

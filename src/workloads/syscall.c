@@ -37,11 +37,17 @@ static long libc_syscall0(long nr)
 	return syscall(nr) < 0 ? -errno : 0;
 }
 
-static long call_loop(long nr, uint64_t loops, bool libc)
+static long call_loop(long nr, uint64_t loops, bool libc, pcost_ns inject)
 {
 	long last = 0;
 
-	if (libc) {
+	/* The inject monitor's known cost after each call (its own loop: the plain one is bare). */
+	if (inject) {
+		for (uint64_t i = 0; i < loops; i++) {
+			last = libc ? libc_syscall0(nr) : raw_syscall0(nr);
+			pcost_wl_spin_ns(inject);
+		}
+	} else if (libc) {
 		for (uint64_t i = 0; i < loops; i++)
 			last = libc_syscall0(nr);
 	} else {
@@ -55,6 +61,7 @@ struct calls {
 	long nr;
 	uint64_t loops;
 	bool libc;
+	pcost_ns inject;	/* ns spun after each call (the inject monitor), 0 none */
 	long *last;	/* each thread's last return value */
 };
 
@@ -62,7 +69,7 @@ static void calls_thread(void *arg, unsigned i)
 {
 	struct calls *c = arg;
 
-	c->last[i] = call_loop(c->nr, c->loops, c->libc);
+	c->last[i] = call_loop(c->nr, c->loops, c->libc, c->inject);
 }
 
 /*
@@ -78,9 +85,16 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 		.loops = pcost_param_get(p, "loops"),
 		.nr = (long)pcost_param_get(p, "nr"),
 		.libc = pcost_param_get(p, "via") == VIA_LIBC,
+		.inject = pcost_wl_inject_ns("PCOST_INJECT_EVENT_NS"),
 		.last = xcalloc(threads, sizeof(long)),
 	};
-	int rc = pcost_wl_threads_run(threads, PCOST_WL_WALL, calls_thread, &c, &res->timed_ns);
+	pcost_ns fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS");
+	int rc;
+
+	/* The inject monitor's fixed cost, once, before the timed region. */
+	if (fixed)
+		pcost_wl_spin_ns(fixed);
+	rc = pcost_wl_threads_run(threads, PCOST_WL_WALL, calls_thread, &c, &res->timed_ns);
 
 	if (!rc) {
 		res->events = c.loops * threads;

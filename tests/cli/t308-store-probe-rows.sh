@@ -29,8 +29,8 @@ else
 	before=$(rows_v4)
 	is "$(sq 'PRAGMA user_version')" 4 "the fixture is a schema 4 store"
 	run_pc history --db "$T/v4.db" --format json
-	is "$rc:$(sq 'PRAGMA user_version'):$(jq -c '[.[].kind]' <<< "$out")" '0:5:["probes","run","counters"]' \
-		"opening it migrates it to schema 5 in place; its three sessions are listed"
+	is "$rc:$(sq 'PRAGMA user_version'):$(jq -c '[.[].kind]' <<< "$out")" '0:6:["probes","run","counters"]' \
+		"opening it migrates it to schema 6 in place; its three sessions are listed"
 	is "$(rows_v4)" "$before" "every row and column schema 4 held is unchanged"
 	is "$(sq 'SELECT count(*) || "/" || count(optimized) FROM run_sample')" "28/0" \
 		"the new column is NULL (unknown) in every old run, never 0"

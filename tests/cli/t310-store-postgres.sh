@@ -113,13 +113,13 @@ b=$("$PROBECOST" history --db "$T/a.db" --kernel 6.1 --monitor strace --workload
 is "$a" "$b" "history filters (--kernel, --monitor, --workload) select the same rows"
 
 # Same tables and columns as SQLite's, and the schema version recorded.
-cols_sq=$(for t in session config run_sample series; do
+cols_sq=$(for t in session config run_sample series cost_table cost_entry; do
 	echo "$t: $(sq "$T/a.db" "SELECT group_concat(name, ',') FROM pragma_table_info('$t')")"; done)
-cols_pg=$(for t in session config run_sample series; do
+cols_pg=$(for t in session config run_sample series cost_table cost_entry; do
 	echo "$t: $(psql_ -d rt -c "SELECT string_agg(column_name, ',' ORDER BY ordinal_position)
 		FROM information_schema.columns WHERE table_name = '$t'")"; done)
 is "$cols_pg" "$cols_sq" "the tables and their columns are SQLite's"
-is "$(psql_ -d rt -c 'SELECT version FROM probecost_schema')" "$(sq "$T/a.db" 'PRAGMA user_version')" \
+is "$(psql_ -d rt -c 'SELECT max(version) FROM probecost_schema')" "$(sq "$T/a.db" 'PRAGMA user_version')" \
 	"probecost_schema holds SQLite's user_version"
 
 # ---- a schema 4 store (made by the probecost before schema 5) migrates in place --------
@@ -127,8 +127,8 @@ psql_ -d v4 -f tests/cli/data/store-v4-pg.sql > /dev/null
 V4=$(url v4)
 run_pc history --db "$V4" --format json
 is "$rc:$(psql_ -d v4 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d v4 -c \
-	"SELECT count(*) || '/' || count(optimized) FROM run_sample")" "0:5:28/0" \
-	"a schema 4 store is migrated to 5 when opened; its old runs' optimized is NULL (unknown)"
+	"SELECT count(*) || '/' || count(optimized) FROM run_sample")" "0:6:28/0" \
+	"a schema 4 store is migrated to 6 when opened; its old runs' optimized is NULL (unknown)"
 "$PROBECOST" export --all --db "$V4" > "$T/v4.json"
 ok $(cmp -s "$T/v4.json" tests/cli/data/store-v4.json; echo $?) \
 	"export --all of the migrated store is byte for byte what the schema 4 probecost exported"

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * count: the events a command makes, for the cost model (stats/predict.h):
+ * syscalls, context switches, page faults, tasks created, execs and CPU time
+ * of its whole process tree, counted in untimed runs (never a monitor that is
+ * measured), as the mean and standard error over those runs.
+ *
+ * Counted by perf stat's counting mode (perf_event counters opened on the
+ * command and inherited by every task it creates): the tracepoints
+ * raw_syscalls:sys_enter, sched:sched_process_fork and sched:sched_process_exec
+ * and the software events context-switches, page-faults and task-clock.  A
+ * kind perf cannot count here is NaN with perf's reason.  Syscalls by name
+ * are not counted (by_nr_counted false).
+ */
+#ifndef PCOST_COUNT_H
+#define PCOST_COUNT_H
+
+#include <stdint.h>
+
+#include "stats/predict.h"
+
+struct pcost_count_opts {
+	unsigned runs;	   /* counting runs (at least 1) */
+	uint64_t cpu_mask; /* pin the command (0: not pinned) */
+	double timeout_s;  /* kill a run after this (0: never) */
+};
+
+/*
+ * Count argv's events (its stdout discarded) into *c (initialized here; the
+ * plain time base_ns is left NaN for the caller).  Returns 0; -ECHILD when the
+ * command failed (exit status or signal: err says how, with the last line of
+ * its error output); -errno with err when it could not be counted.
+ */
+int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, struct pcost_counts *c,
+			char *err, size_t len);
+/* Free what *c holds (by_nr); the struct itself stays. */
+void pcost_counts_release(struct pcost_counts *c);
+
+#endif
