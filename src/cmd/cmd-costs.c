@@ -61,7 +61,14 @@ static int on_opt(int c, const char *arg, void *ctx)
 	return PCOST_EXIT_USAGE;
 }
 
-/* The newest table of each (host, kernel), complete ones first; marks keep[]. */
+/* Two tables of one machine and kernel (host and kernel release). */
+static bool same_machine(const struct pcost_cost_table *a, const struct pcost_cost_table *b)
+{
+	return !strcmp(a->host ? a->host : "", b->host ? b->host : "") &&
+	       !strcmp(a->kernel ? a->kernel : "", b->kernel ? b->kernel : "");
+}
+
+/* The newest table of each machine and kernel (t is newest first), a complete one when any is. */
 static void newest_each(const struct pcost_cost_table *t, size_t n, bool *keep)
 {
 	for (int pass = 0; pass < 2; pass++)
@@ -71,12 +78,8 @@ static void newest_each(const struct pcost_cost_table *t, size_t n, bool *keep)
 			if (pass == 0 && !t[i].complete)
 				continue;
 			for (size_t j = 0; j < n && !seen; j++)
-				seen = keep[j] &&
-				       !strcmp(t[j].host ? t[j].host : "",
-					       t[i].host ? t[i].host : "") &&
-				       !strcmp(t[j].kernel ? t[j].kernel : "",
-					       t[i].kernel ? t[i].kernel : "");
-			keep[i] = !seen;
+				seen = keep[j] && same_machine(&t[j], &t[i]);
+			keep[i] = keep[i] || !seen;
 		}
 }
 

@@ -209,8 +209,12 @@ static void fleet(const struct pcost_cost_table *t, size_t n, bool md, FILE *out
 			fprintf(out, "  [%zu] %s\n", i + 1, name);
 		}
 		fprintf(out, "\n  %-26s %-18s", "subject", "event");
-		for (size_t i = 0; i < n; i++)
-			fprintf(out, " [%zu]%-26s", i + 1, "");
+		for (size_t i = 0; i < n; i++) {
+			char col[16];
+
+			snprintf(col, sizeof(col), "[%zu]", i + 1);
+			fprintf(out, " %-30s", col);
+		}
 		fputs("\n", out);
 	}
 	for (size_t r = 0; r < nk; r++) {
@@ -331,8 +335,8 @@ static void csv_all(const struct pcost_cost_table *t, size_t n, FILE *out)
 			pcost_csv_str(&c, e->kind ? e->kind : "");
 			pcost_csv_str(&c, pcost_cost_event_name(e->event));
 			pcost_csv_str(&c, pcost_cost_status_name(e->status));
-			pcost_csv_ci(&c, "%.6g", e->ns, e->lo, e->hi);
-			pcost_csv_num(&c, "%.6g", e->df);
+			pcost_csv_ci(&c, "%.2f", e->ns, e->lo, e->hi);
+			pcost_csv_num(&c, "%.1f", e->df);
 			pcost_csv_str(&c, e->workload ? e->workload : "");
 			pcost_csv_str(&c, e->method ? e->method : "");
 			pcost_csv_str(&c, e->why ? e->why : "");

@@ -22,6 +22,8 @@
 #include "stats/stats.h"
 
 #define MAX_RUNS 64
+#define MAX_NAMES 32
+#define NV (PCOST_CNT_N + MAX_NAMES)
 
 /* The perf event of each kind, in the order given to -e. */
 static const char *const perf_events[PCOST_CNT_N] = {
@@ -51,14 +53,15 @@ static void undo_tmp(void *arg)
  * msec; a value "<not counted>" or "<not supported>" leaves the kind NaN with
  * that reason.
  */
-static void parse_perf(const char *text, double *v, char (*why)[160])
+static void parse_perf(const char *text, const struct pcost_count_opts *o, double *v,
+		       char (*why)[160])
 {
 	const char *line = text, *nl;
 
-	for (int k = 0; k < PCOST_CNT_N; k++) {
+	for (size_t k = 0; k < PCOST_CNT_N + o->nnames; k++)
 		v[k] = NAN;
+	for (int k = 0; k < PCOST_CNT_N; k++)
 		snprintf(why[k], sizeof(why[k]), "perf stat printed no %s", perf_events[k]);
-	}
 	for (; line && *line; line = nl ? nl + 1 : NULL) {
 		char one[512], *f[4] = { 0 }, *save = NULL, *p;
 		int nf = 0;
@@ -82,6 +85,10 @@ static void parse_perf(const char *text, double *v, char (*why)[160])
 		}
 		if (nf < 3)
 			continue;
+		for (size_t i = 0; i < o->nnames; i++)
+			if (!strncmp(f[2], "syscalls:sys_enter_", 19) &&
+			    !strcmp(f[2] + 19, o->names[i]))
+				v[PCOST_CNT_N + i] = f[0][0] == '<' ? NAN : strtod(f[0], NULL);
 		for (int k = 0; k < PCOST_CNT_N; k++) {
 			if (strcmp(f[2], perf_events[k]))
 				continue;
@@ -104,8 +111,7 @@ static void counts_init(struct pcost_counts *c)
 	for (int k = 0; k < PCOST_CNT_N; k++)
 		c->n[k] = c->se[k] = NAN;
 	c->base_ns = c->base_se = c->base_df = NAN;
-	snprintf(c->by_nr_why, sizeof(c->by_nr_why),
-		 "perf stat counts syscalls in total, not by name");
+	snprintf(c->by_nr_why, sizeof(c->by_nr_why), "perf stat counted no syscall by name");
 }
 
 /* One counting run into v[]; 0, -ECHILD (the command failed) or -errno, err set. */
@@ -113,7 +119,7 @@ static int count_once(char *const *argv, const char *out, const struct pcost_cou
 		      double *v, char (*why)[160], char *err, size_t len)
 {
 	static char buf[1 << 16];
-	char events[256] = "", *text;
+	char events[2048] = "", *text;
 	size_t na = 0, nw = 0;
 	char **pv;
 	int rc;
@@ -121,6 +127,9 @@ static int count_once(char *const *argv, const char *out, const struct pcost_cou
 	for (int k = 0; k < PCOST_CNT_N; k++)
 		snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
 			 k ? "," : "", perf_events[k]);
+	for (size_t i = 0; i < o->nnames; i++)
+		snprintf(events + strlen(events), sizeof(events) - strlen(events),
+			 ",syscalls:sys_enter_%s", o->names[i]);
 	while (argv[na])
 		na++;
 	pv = xcalloc(na + 10, sizeof(*pv));
@@ -134,7 +143,8 @@ static int count_once(char *const *argv, const char *out, const struct pcost_cou
 	pv[nw++] = "--";
 	for (size_t i = 0; i < na; i++)
 		pv[nw++] = argv[i];
-	rc = pcost_proc_run(pv, PCOST_PROC_MERGE,
+	/* The command's output is not read (as the runner's runs): only its errors. */
+	rc = pcost_proc_run(pv, PCOST_PROC_NULL_OUT,
 			    o->timeout_s > 0 ? (pcost_ns)(o->timeout_s * 1e9) : 0, NULL, buf,
 			    sizeof(buf));
 	free(pv);
@@ -175,23 +185,50 @@ static int count_once(char *const *argv, const char *out, const struct pcost_cou
 		snprintf(err, len, "perf stat wrote no counts: %s", buf);
 		return -EIO;
 	}
-	parse_perf(text, v, why);
+	parse_perf(text, o, v, why);
 	free(text);
 	return 0;
+}
+
+/* Every name asked has a syscalls:sys_enter_NAME tracepoint here: true, else false and why. */
+static bool names_ok(const struct pcost_count_opts *o, struct pcost_counts *c)
+{
+	for (size_t i = 0; i < o->nnames; i++) {
+		char file[96];
+
+		if (strspn(o->names[i], "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+			    strlen(o->names[i]) ||
+		    strlen(o->names[i]) >= sizeof(c->by_nr[0].name)) {
+			snprintf(c->by_nr_why, sizeof(c->by_nr_why), "'%s' is not a syscall name",
+				 o->names[i]);
+			return false;
+		}
+		snprintf(file, sizeof(file), "events/syscalls/sys_enter_%s/id", o->names[i]);
+		if (!pcost_tracefs_usable(file, false, c->by_nr_why, sizeof(c->by_nr_why)))
+			return false;
+	}
+	return true;
 }
 
 int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, struct pcost_counts *c,
 			char *err, size_t len)
 {
 	unsigned runs = o->runs < 1 ? 1 : o->runs > MAX_RUNS ? MAX_RUNS : o->runs;
-	double v[MAX_RUNS][PCOST_CNT_N];
+	double v[MAX_RUNS][NV];
 	struct tmp_out tmp;
 	cpu_set_t saved;
+	size_t named = 0;
+	bool names;
 	int undo, rc = 0;
 
 	counts_init(c);
+	if (o->nnames > MAX_NAMES) {
+		snprintf(err, len, "at most %d syscalls are counted by name", MAX_NAMES);
+		return -E2BIG;
+	}
 	if ((rc = pcost_tracefs_mount(err, len)) < 0)
 		return rc;
+	names = names_ok(o, c);
 	if ((rc = pcost_private_dir_make(tmp.dir, sizeof(tmp.dir), err, len)) < 0)
 		return rc;
 	snprintf(tmp.out, sizeof(tmp.out), "%s/counts", tmp.dir);
@@ -200,8 +237,15 @@ int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, str
 	sched_getaffinity(0, sizeof(saved), &saved);
 	if (o->cpu_mask && (rc = pcost_pin_mask(o->cpu_mask)) < 0)
 		snprintf(err, len, "could not pin to the CPUs asked: %s", strerror(-rc));
-	for (unsigned r = 0; r < runs && !rc && !pcost_interrupted; r++)
-		rc = count_once(argv, tmp.out, o, v[r], c->why, err, len);
+	/* A name without a tracepoint: none by name (by_nr_why says why), the rest counted. */
+	{
+		struct pcost_count_opts o2 = *o;
+
+		o2.nnames = names ? o->nnames : 0;
+		for (unsigned r = 0; r < runs && !rc && !pcost_interrupted; r++)
+			rc = count_once(argv, tmp.out, &o2, v[r], c->why, err, len);
+		named = o2.nnames;
+	}
 	sched_setaffinity(0, sizeof(saved), &saved);
 	pcost_cleanup_pop(undo, 0);
 	pcost_private_dir_remove(tmp.dir);
@@ -221,6 +265,25 @@ int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, str
 		/* One run: what it counted is taken as exact (predict.h). */
 		c->se[k] = runs > 1 ? pcost_sem(x, runs) : 0;
 	}
+	if (!named)
+		return 0;
+	c->by_nr = xcalloc(named, sizeof(*c->by_nr));
+	for (size_t i = 0; i < named; i++) {
+		double x[MAX_RUNS];
+
+		for (unsigned r = 0; r < runs; r++)
+			x[r] = v[r][PCOST_CNT_N + i];
+		snprintf(c->by_nr[i].name, sizeof(c->by_nr[i].name), "%s", o->names[i]);
+		c->by_nr[i].n = pcost_mean(x, runs);
+		c->by_nr[i].se = runs > 1 ? pcost_sem(x, runs) : 0;
+		if (!isfinite(c->by_nr[i].n)) {
+			snprintf(c->by_nr_why, sizeof(c->by_nr_why),
+				 "perf stat could not count syscalls:sys_enter_%s", o->names[i]);
+			return 0;
+		}
+	}
+	c->nby_nr = named;
+	c->by_nr_counted = true;
 	return 0;
 }
 

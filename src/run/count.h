@@ -10,7 +10,9 @@
  * raw_syscalls:sys_enter, sched:sched_process_fork and sched:sched_process_exec
  * and the software events context-switches, page-faults and task-clock.  A
  * kind perf cannot count here is NaN with perf's reason.  Syscalls by name
- * are not counted (by_nr_counted false).
+ * are counted for the names asked (the tracepoints syscalls:sys_enter_NAME),
+ * what strace-seccomp's model needs; by_nr_counted false when none was asked
+ * or one has no tracepoint here.
  */
 #ifndef PCOST_COUNT_H
 #define PCOST_COUNT_H
@@ -20,9 +22,11 @@
 #include "stats/predict.h"
 
 struct pcost_count_opts {
-	unsigned runs;	   /* counting runs (at least 1) */
-	uint64_t cpu_mask; /* pin the command (0: not pinned) */
-	double timeout_s;  /* kill a run after this (0: never) */
+	unsigned runs;		  /* counting runs (at least 1) */
+	uint64_t cpu_mask;	  /* pin the command (0: not pinned) */
+	double timeout_s;	  /* kill a run after this (0: never) */
+	const char *const *names; /* syscalls to count by name (by_nr), NULL */
+	size_t nnames;
 };
 
 /*

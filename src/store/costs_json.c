@@ -245,6 +245,7 @@ static int read_table(struct rd *r, const cJSON *o, struct pcost_cost_table *t)
 	    (rc = num(r, o, "seconds", 0, 1e9, true, &t->seconds)))
 		return rc;
 	t->created = (int64_t)created;
+	t->id = isfinite(id) ? (int64_t)id : 0;
 	if (!cJSON_IsBool(complete))
 		return bad(r, "'complete' must be true or false");
 	t->complete = cJSON_IsTrue(complete);
