@@ -28,7 +28,7 @@
 
 static const char usage_text[] =
 	"usage: probecost run [-w WORKLOAD[:k=v,...]]... [-m MONITOR]... [options] [-- COMMAND ARGS...]\n"
-	"       probecost run                      the default study (see README.md)\n"
+	"       probecost run                      the default study (see docs/run.md)\n"
 	"\n"
 	"Runs each workload plain (monitor 'none') and under each monitor, in interleaved\n"
 	"blocks, and prints elapsed time, the overhead, the extra cycles and the monitor's\n"

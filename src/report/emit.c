@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/analyze.h"
 #include "store/store.h"
 
 static cJSON *object_or_null(const char *text)
@@ -73,6 +74,20 @@ void pcost_json_ci(cJSON *o, const char *name, double v, double lo, double hi)
 void pcost_json_count(cJSON *o, const char *name, double v, bool known)
 {
 	cJSON_AddItemToObject(o, name, known ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+}
+
+void pcost_json_carry_over(cJSON *o, const struct pcost_config_stats *x)
+{
+	pcost_json_ci(o, "carry_over", x->carry_over, x->carry_over_lo, x->carry_over_hi);
+	cJSON_AddItemToObject(o, "carry_over_p", pcost_json_num(x->carry_over_p));
+	pcost_json_count(o, "carry_over_runs", (double)x->carry_after, x->baseline >= 0);
+	pcost_json_count(o, "carry_clean_runs", (double)x->carry_clean, x->baseline >= 0);
+}
+
+void pcost_csv_carry_over(struct pcost_csv *c, const struct pcost_config_stats *x)
+{
+	pcost_csv_ci(c, "%.6f", x->carry_over, x->carry_over_lo, x->carry_over_hi);
+	pcost_csv_num(c, "%.6g", x->carry_over_p);
 }
 
 static void sep(struct pcost_csv *c)

@@ -26,6 +26,7 @@
 #include "core/result.h"
 
 struct cJSON;
+struct pcost_config_stats;
 
 /* The envelope with every member but statistics and warnings; caller owns. */
 struct cJSON *pcost_json_envelope(const struct pcost_session *s);
@@ -41,6 +42,11 @@ struct cJSON *pcost_json_num(double v);
 void pcost_json_ci(struct cJSON *o, const char *name, double v, double lo, double hi);
 /* An integer count, or null when unknown (known false). */
 void pcost_json_count(struct cJSON *o, const char *name, double v, bool known);
+/*
+ * carry_over, _lo, _hi, _p, carry_over_runs (runs right after this
+ * configuration's) and carry_clean_runs (after a baseline run or first).
+ */
+void pcost_json_carry_over(struct cJSON *o, const struct pcost_config_stats *x);
 
 struct pcost_csv {
 	FILE *out;
@@ -57,6 +63,8 @@ void pcost_csv_bool(struct pcost_csv *c, bool v);
 void pcost_csv_ci(struct pcost_csv *c, const char *fmt, double v, double lo, double hi);
 /* End the row. */
 void pcost_csv_end(struct pcost_csv *c);
+/* carry_over, carry_over_lo, carry_over_hi, carry_over_p. */
+void pcost_csv_carry_over(struct pcost_csv *c, const struct pcost_config_stats *x);
 
 /*
  * Text: "8.10 [7.20, 9.00] ms" (one unit for the three, from the largest),

@@ -15,6 +15,7 @@
 #include "stats/analyze.h"
 #include "report/report.h"
 #include "report/emit.h"
+#include "report/warnings.h"
 
 /* Worst shortfall of the method's count against the hits expected (negative: extra hits). */
 struct hits_check {
@@ -315,7 +316,8 @@ static void dormant_builds(const struct pcost_session *s, const struct pcost_con
 			continue;
 		if (!header) {
 			fprintf(out, "\n# dormant cost per hit of each build over its %zu code layouts "
-				     "(mean [95%%], spread of the layouts)\n", st[i].dormant_layouts);
+				     "(mean [95%%, t over the layout means], spread of the layouts)\n",
+				st[i].dormant_layouts);
 			if (md)
 				fprintf(out, "| variant | per hit | layouts from .. to |\n|---|---|---|\n");
 			else
@@ -414,6 +416,8 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
 		 bool md)
 {
+	struct pcost_run_warnings w;
+
 	text_title(s, st, out);
 	text_header(s, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++)
@@ -436,6 +440,10 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	fit_section(s, st, out, md);
 	site_section(s, st, out, md);
 	dormant_section(s, st, out, md);
+	w.n = 0;
+	pcost_stat_warnings(s, st, &w);
+	for (size_t i = 0; i < w.n; i++)
+		fprintf(out, "%s%s %s\n", i ? "" : "\n", md ? "- warning:" : "warning:", w.msg[i]);
 }
 
 /* site, threads, and in how many of the runs that said the kernel optimized the site. */
@@ -456,12 +464,19 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 {
 	struct pcost_csv w = { .out = out };
 
-	fprintf(out, "variant,method,runs,failed,elapsed_mean_ns,elapsed_cov,overhead,overhead_lo,"
-		     "overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost,"
-		     "per_hit_ns_lo,per_hit_ns_hi,fixed_ns,fixed_ns_lo,fixed_ns_hi,dormant_overhead,"
-		     "dormant_overhead_lo,dormant_overhead_hi,dormant_per_hit_ns,dormant_per_hit_ns_lo,"
-		     "dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known,"
-		     "gain_vs_nop,gain_vs_nop_lo,gain_vs_nop_hi\n");
+	fprintf(out,
+		"variant,method,runs,failed,elapsed_mean_ns,elapsed_cov,overhead,overhead_lo,"
+		"overhead_hi,per_hit_ns,per_hit_cycles,hits_expected,hits_counted,hits_lost,"
+		"per_hit_ns_lo,per_hit_ns_hi,fixed_ns,fixed_ns_lo,fixed_ns_hi,dormant_overhead,"
+		"dormant_overhead_lo,dormant_overhead_hi,dormant_per_hit_ns,dormant_per_hit_ns_lo,"
+		"dormant_per_hit_ns_hi,scale,site,threads,optimized_runs,optimized_known,"
+		"gain_vs_nop,gain_vs_nop_lo,gain_vs_nop_hi,overhead_robust,overhead_robust_lo,"
+		"overhead_robust_hi,per_hit_ns_robust,per_hit_ns_robust_lo,per_hit_ns_robust_hi,"
+		"fixed_ns_robust,fixed_ns_robust_lo,fixed_ns_robust_hi,dormant_overhead_robust,"
+		"dormant_overhead_robust_lo,dormant_overhead_robust_hi,dormant_per_hit_ns_robust,"
+		"dormant_per_hit_ns_robust_lo,dormant_per_hit_ns_robust_hi,gain_vs_nop_robust,"
+		"gain_vs_nop_robust_lo,gain_vs_nop_robust_hi,carry_over,carry_over_lo,carry_over_hi,"
+		"carry_over_p\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -489,6 +504,19 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_num(&w, "%g", pcost_config_scale(c));
 		csv_shape(&w, c, t);
 		pcost_csv_ci(&w, "%.3f", t->site_gain, t->site_gain_lo, t->site_gain_hi);
+		pcost_csv_ci(&w, "%.5f", t->overhead_robust, t->overhead_robust_lo,
+			     t->overhead_robust_hi);
+		pcost_csv_ci(&w, "%.2f", t->per_event_ns_robust, t->per_event_ns_robust_lo,
+			     t->per_event_ns_robust_hi);
+		pcost_csv_ci(&w, "%.0f", t->fixed_ns_robust, t->fixed_ns_robust_lo,
+			     t->fixed_ns_robust_hi);
+		pcost_csv_ci(&w, "%.5f", t->dormant_overhead_robust, t->dormant_overhead_robust_lo,
+			     t->dormant_overhead_robust_hi);
+		pcost_csv_ci(&w, "%.3f", t->dormant_per_hit_ns_robust,
+			     t->dormant_per_hit_ns_robust_lo, t->dormant_per_hit_ns_robust_hi);
+		pcost_csv_ci(&w, "%.3f", t->site_gain_robust, t->site_gain_robust_lo,
+			     t->site_gain_robust_hi);
+		pcost_csv_carry_over(&w, t);
 		pcost_csv_end(&w);
 	}
 }
@@ -514,9 +542,36 @@ static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcos
 			 t->optimized_known && t->baseline >= 0);
 }
 
+/* The robust companions (analyze.h): Hodges-Lehmann with the Wilcoxon interval. */
+static void json_robust(const struct pcost_session *s, cJSON *o, const struct pcost_config_stats *t)
+{
+	pcost_json_ci(o, "overhead_robust", t->overhead_robust, t->overhead_robust_lo,
+		      t->overhead_robust_hi);
+	pcost_json_ci(o, "extra_ns_robust", t->extra_ns_robust, t->extra_ns_robust_lo,
+		      t->extra_ns_robust_hi);
+	pcost_json_ci(o, "per_hit_ns_robust", t->per_event_ns_robust, t->per_event_ns_robust_lo,
+		      t->per_event_ns_robust_hi);
+	pcost_json_ci(o, "per_hit_cycles_robust", cycles(s, t->per_event_ns_robust),
+		      cycles(s, t->per_event_ns_robust_lo), cycles(s, t->per_event_ns_robust_hi));
+	pcost_json_ci(o, "fixed_ns_robust", t->fixed_ns_robust, t->fixed_ns_robust_lo,
+		      t->fixed_ns_robust_hi);
+	pcost_json_ci(o, "fit_fixed_ns_robust", t->fit_fixed_ns_robust, t->fit_fixed_ns_robust_lo,
+		      t->fit_fixed_ns_robust_hi);
+	pcost_json_ci(o, "fit_per_event_ns_robust", t->fit_per_event_ns_robust,
+		      t->fit_per_event_ns_robust_lo, t->fit_per_event_ns_robust_hi);
+	pcost_json_ci(o, "dormant_overhead_robust", t->dormant_overhead_robust,
+		      t->dormant_overhead_robust_lo, t->dormant_overhead_robust_hi);
+	pcost_json_ci(o, "dormant_per_hit_ns_robust", t->dormant_per_hit_ns_robust,
+		      t->dormant_per_hit_ns_robust_lo, t->dormant_per_hit_ns_robust_hi);
+	pcost_json_ci(o, "gain_vs_nop_robust", t->site_gain_robust, t->site_gain_robust_lo,
+		      t->site_gain_robust_hi);
+	pcost_json_carry_over(o, t);
+}
+
 static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	cJSON *root = pcost_json_envelope(s), *rows = pcost_json_statistics(root);
+	struct pcost_run_warnings w;
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
@@ -561,9 +616,12 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddItemToObject(o, "dormant_spread_min_ns", pcost_json_num(t->dormant_spread_min));
 		cJSON_AddItemToObject(o, "dormant_spread_max_ns", pcost_json_num(t->dormant_spread_max));
 		pcost_json_ci(o, "gain_vs_nop", t->site_gain, t->site_gain_lo, t->site_gain_hi);
+		json_robust(s, o, t);
 		cJSON_AddItemToArray(rows, o);
 	}
-	pcost_json_warnings(root, NULL, 0);
+	w.n = 0;
+	pcost_stat_warnings(s, st, &w);
+	pcost_json_warnings(root, w.msg, w.n);
 	pcost_json_print(root, out);
 }
 

@@ -170,7 +170,7 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 static void text_fits(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		char fx[64], pe[96];
+		char fx[64], pe[96], lab[160];
 
 		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
@@ -179,8 +179,8 @@ static void text_fits(const struct pcost_session *s, const struct pcost_config_s
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo, st[i].fit_per_event_ns_hi,
 			  s->configs[i].unit ?: "event", pe, sizeof(pe));
 		fprintf(out, "  fit %s on %s: extra = %s fixed + %s (R^2 %.3f, %zu blocks)\n",
-			s->configs[i].monitor, s->configs[i].workload, fx, pe, st[i].fit_r2,
-			st[i].fit_nblocks);
+			monitor_label(&s->configs[i], lab, sizeof(lab)), s->configs[i].workload, fx, pe,
+			st[i].fit_r2, st[i].fit_nblocks);
 	}
 }
 
@@ -304,6 +304,22 @@ static void json_costs(cJSON *o, const struct pcost_config_stats *x)
 	pcost_json_count(o, "fit_blocks", (double)x->fit_nblocks, x->has_fit);
 	cJSON_AddItemToObject(o, "other_cpu_ns", pcost_json_num(x->other_cpu_ns));
 	cJSON_AddItemToObject(o, "steal_ns", pcost_json_num(x->steal_ns));
+	/* The robust companions (analyze.h): Hodges-Lehmann with the Wilcoxon interval. */
+	pcost_json_ci(o, "overhead_robust", x->overhead_robust, x->overhead_robust_lo,
+		      x->overhead_robust_hi);
+	pcost_json_ci(o, "extra_ns_robust", x->extra_ns_robust, x->extra_ns_robust_lo,
+		      x->extra_ns_robust_hi);
+	pcost_json_ci(o, "extra_cycles_robust", x->extra_cycles_robust, x->extra_cycles_robust_lo,
+		      x->extra_cycles_robust_hi);
+	pcost_json_ci(o, "fixed_ns_robust", x->fixed_ns_robust, x->fixed_ns_robust_lo,
+		      x->fixed_ns_robust_hi);
+	pcost_json_ci(o, "per_event_ns_robust", x->per_event_ns_robust, x->per_event_ns_robust_lo,
+		      x->per_event_ns_robust_hi);
+	pcost_json_ci(o, "fit_fixed_ns_robust", x->fit_fixed_ns_robust, x->fit_fixed_ns_robust_lo,
+		      x->fit_fixed_ns_robust_hi);
+	pcost_json_ci(o, "fit_per_event_ns_robust", x->fit_per_event_ns_robust,
+		      x->fit_per_event_ns_robust_lo, x->fit_per_event_ns_robust_hi);
+	pcost_json_carry_over(o, x);
 }
 
 static int json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -346,14 +362,22 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 {
 	struct pcost_csv c = { .out = out };
 
-	fprintf(out, "workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
-		     "wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
-		     "cpu_util,overhead,overhead_lo,overhead_hi,p_value,significant,extra_ns,"
-		     "extra_ns_lo,extra_ns_hi,extra_cycles,extra_cycles_lo,extra_cycles_hi,events,"
-		     "monitor_events,fixed_ns,fixed_ns_lo,fixed_ns_hi,per_event_ns,per_event_ns_lo,"
-		     "per_event_ns_hi,per_event_source,fit_fixed_ns,fit_fixed_ns_lo,fit_fixed_ns_hi,"
-		     "fit_per_event_ns,fit_per_event_ns_lo,fit_per_event_ns_hi,fit_r2,other_cpu_ns,"
-		     "steal_ns,outliers,lost_events,threads,placement\n");
+	fprintf(out,
+		"workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
+		"wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
+		"cpu_util,overhead,overhead_lo,overhead_hi,p_value,significant,extra_ns,"
+		"extra_ns_lo,extra_ns_hi,extra_cycles,extra_cycles_lo,extra_cycles_hi,events,"
+		"monitor_events,fixed_ns,fixed_ns_lo,fixed_ns_hi,per_event_ns,per_event_ns_lo,"
+		"per_event_ns_hi,per_event_source,fit_fixed_ns,fit_fixed_ns_lo,fit_fixed_ns_hi,"
+		"fit_per_event_ns,fit_per_event_ns_lo,fit_per_event_ns_hi,fit_r2,other_cpu_ns,"
+		"steal_ns,outliers,lost_events,threads,placement,overhead_robust,"
+		"overhead_robust_lo,overhead_robust_hi,extra_ns_robust,extra_ns_robust_lo,"
+		"extra_ns_robust_hi,extra_cycles_robust,extra_cycles_robust_lo,"
+		"extra_cycles_robust_hi,fixed_ns_robust,fixed_ns_robust_lo,fixed_ns_robust_hi,"
+		"per_event_ns_robust,per_event_ns_robust_lo,per_event_ns_robust_hi,"
+		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
+		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
+		"carry_over,carry_over_lo,carry_over_hi,carry_over_p\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		bool two = x->nok > 1;
@@ -392,6 +416,21 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_count(&c, (double)x->lost_events, x->has_lost);
 		pcost_csv_count(&c, s->configs[i].threads, s->configs[i].threads > 0);
 		pcost_csv_str(&c, s->configs[i].placement);
+		pcost_csv_ci(&c, "%.6f", x->overhead_robust, x->overhead_robust_lo,
+			     x->overhead_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->extra_ns_robust, x->extra_ns_robust_lo,
+			     x->extra_ns_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->extra_cycles_robust, x->extra_cycles_robust_lo,
+			     x->extra_cycles_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->fixed_ns_robust, x->fixed_ns_robust_lo,
+			     x->fixed_ns_robust_hi);
+		pcost_csv_ci(&c, "%.3f", x->per_event_ns_robust, x->per_event_ns_robust_lo,
+			     x->per_event_ns_robust_hi);
+		pcost_csv_ci(&c, "%.0f", x->fit_fixed_ns_robust, x->fit_fixed_ns_robust_lo,
+			     x->fit_fixed_ns_robust_hi);
+		pcost_csv_ci(&c, "%.3f", x->fit_per_event_ns_robust, x->fit_per_event_ns_robust_lo,
+			     x->fit_per_event_ns_robust_hi);
+		pcost_csv_carry_over(&c, x);
 		pcost_csv_end(&c);
 	}
 }
@@ -437,7 +476,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 				 fx, sizeof(fx));
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
 				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
-		pcost_md_cells(out, s->configs[i].workload, s->configs[i].monitor);
+		pcost_md_cells(out, s->configs[i].workload, monitor_label(&s->configs[i], lab, sizeof(lab)));
 		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
 	}
 	pcost_run_warnings(s, st, &w);

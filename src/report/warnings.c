@@ -2,6 +2,8 @@
 /* run_warnings: CPU far below elapsed, a slow first block, high CoV, outliers, lost events, failures. */
 #include "report/warnings.h"
 
+#include "report/emit.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdint.h>
@@ -9,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Thresholds: judgement calls, stated in README.md (probecost run: Warnings). */
+/* Thresholds: judgement calls, stated in docs/run.md (Warnings). */
 #define LOW_CPU 0.5		/* user+sys below half of elapsed: the runs mostly waited */
 #define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
 #define HIGH_COV 0.10		/* sd/mean above 10% */
@@ -59,6 +61,113 @@ static void busy_warning(const struct pcost_session *s, const struct pcost_confi
 		    "timings carry their interference", 100 * lo, s->configs[ilo].monitor,
 		    s->configs[ilo].workload, 100 * hi, s->configs[ihi].monitor,
 		    s->configs[ihi].workload, 100 * steal);
+}
+
+/*
+ * A mean-based figure and its robust companion disagree (analyze.h *_skewed):
+ * say both, and which side the few runs that carry the mean are on.
+ */
+static void skew_warning(struct pcost_run_warnings *w, const char *who, const char *what,
+			 const char *mean, const char *robust, bool mean_higher)
+{
+	add(w, "%s: %s mean %s, robust %s (Hodges-Lehmann): the cost is skewed; %s", who, what,
+	    mean, robust,
+	    mean_higher ? "rare slow runs carry the mean"
+			: "rare slow baseline runs pull the mean down");
+}
+
+static void skew_pct(struct pcost_run_warnings *w, const char *who, const char *what, double v,
+		     double lo, double hi, double r, double rlo, double rhi)
+{
+	char m[64], b[64];
+
+	pcost_text_pct_ci(v, lo, hi, true, m, sizeof(m));
+	pcost_text_pct_ci(r, rlo, rhi, true, b, sizeof(b));
+	skew_warning(w, who, what, m, b, v > r);
+}
+
+static void skew_ns(struct pcost_run_warnings *w, const char *who, const char *what,
+		    const char *per, double v, double lo, double hi, double r, double rlo,
+		    double rhi)
+{
+	char m[96], b[96];
+
+	pcost_text_ns_ci(v, lo, hi, per, m, sizeof(m));
+	pcost_text_ns_ci(r, rlo, rhi, per, b, sizeof(b));
+	skew_warning(w, who, what, m, b, v > r);
+}
+
+/* "1.80x [1.70, 1.90]", or without brackets when there is no interval. */
+static void fmt_gain(double v, double lo, double hi, char *buf, size_t len)
+{
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%.2fx [%.2f, %.2f]", v, lo, hi);
+	else
+		snprintf(buf, len, "%.2fx", v);
+}
+
+/* Runs right after this monitor's differ from those after a baseline run (analyze.h carry_over). */
+static void carry_warning(const struct pcost_session *s, const struct pcost_config_stats *x,
+			  const char *who, struct pcost_run_warnings *w)
+{
+	const char *base = s->configs[x->baseline].monitor;
+
+	if (!x->carry_over_significant)
+		return;
+	if (x->carry_over > 0)
+		add(w, "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] longer than "
+		    "after %s or first (p = %.2g; %zu and %zu runs): what it leaves behind slows "
+		    "the next run; the baseline pays part of it and its overhead is understated",
+		    who, 100 * x->carry_over, 100 * x->carry_over_lo, 100 * x->carry_over_hi, base,
+		    x->carry_over_p, x->carry_after, x->carry_clean);
+	else
+		add(w, "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] less than "
+		    "after %s or first (p = %.2g; %zu and %zu runs): the order of the runs matters; "
+		    "the overheads are biased", who, 100 * x->carry_over, 100 * x->carry_over_lo,
+		    100 * x->carry_over_hi, base, x->carry_over_p, x->carry_after, x->carry_clean);
+}
+
+void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 struct pcost_run_warnings *w)
+{
+	bool probes = s->kind == PCOST_SESSION_PROBES;
+
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		const struct pcost_config_stats *x = &st[i];
+		char who[160];
+
+		if (probes)
+			snprintf(who, sizeof(who), "%s/%s", c->variant ? c->variant : "-",
+				 c->monitor);
+		else
+			snprintf(who, sizeof(who), "%s on %s", c->monitor, c->workload);
+		if (x->overhead_skewed)
+			skew_pct(w, who, "overhead", x->overhead, x->overhead_lo, x->overhead_hi,
+				 x->overhead_robust, x->overhead_robust_lo, x->overhead_robust_hi);
+		if (x->per_event_skewed)
+			skew_ns(w, who, probes ? "per hit" : "per event", probes ? "hit" : c->unit,
+				x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi,
+				x->per_event_ns_robust, x->per_event_ns_robust_lo,
+				x->per_event_ns_robust_hi);
+		if (x->dormant_skewed)
+			skew_ns(w, who, "dormant per hit", "hit", x->dormant_per_hit_ns,
+				x->dormant_per_hit_ns_lo, x->dormant_per_hit_ns_hi,
+				x->dormant_per_hit_ns_robust, x->dormant_per_hit_ns_robust_lo,
+				x->dormant_per_hit_ns_robust_hi);
+		if (x->baseline >= 0)
+			carry_warning(s, x, who, w);
+		if (x->site_gain_skewed) {
+			char m[64], r[64];
+
+			fmt_gain(x->site_gain, x->site_gain_lo, x->site_gain_hi, m, sizeof(m));
+			fmt_gain(x->site_gain_robust, x->site_gain_robust_lo,
+				 x->site_gain_robust_hi, r, sizeof(r));
+			/* A few slow blocks: nop's raise the gain, this site's lower it. */
+			add(w, "%s: gain against nop mean %s, robust %s (Hodges-Lehmann): the cost "
+			    "per hit is skewed; a few blocks carry the mean", who, m, r);
+		}
+	}
 }
 
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
@@ -130,4 +239,5 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 			    "(%+.1f%%): something else changed between them", m, wl,
 			    100 * x->overhead);
 	}
+	pcost_stat_warnings(s, st, w);
 }

@@ -16,4 +16,12 @@ struct pcost_run_warnings {
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
 			struct pcost_run_warnings *w);
 
+/*
+ * Append a warning for each figure whose mean and robust companion disagree
+ * (analyze.h *_skewed) and each monitor whose runs slow the baseline run after
+ * them (carry_over_significant); run (inside pcost_run_warnings) and probes.
+ */
+void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 struct pcost_run_warnings *w);
+
 #endif

@@ -267,10 +267,22 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 	st->p_value = p.p;
 	st->significant = !isnan(p.p) && p.p < 1 - PCOST_CONF;
 	set3(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi, p.diff, p.diff_lo, p.diff_hi);
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->overhead_robust, &st->overhead_robust_lo,
+		       &st->overhead_robust_hi);
+	/* On the log scale the HL estimate lives on; the delta method carries the se there. */
+	st->overhead_skewed =
+	    pcost_skewed(log1p(p.ratio), log1p(st->overhead_robust), p.ratio_se / (1 + p.ratio));
+	pcost_hl_diff(x, y, n, PCOST_CONF, &st->extra_ns_robust, &st->extra_ns_robust_lo,
+		      &st->extra_ns_robust_hi);
 	if (s->tsc_hz > 0) {
 		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
 		     st->extra_ns_lo, st->extra_ns_hi);
 		scale3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, s->tsc_hz / 1e9);
+		set3(&st->extra_cycles_robust, &st->extra_cycles_robust_lo,
+		     &st->extra_cycles_robust_hi, st->extra_ns_robust, st->extra_ns_robust_lo,
+		     st->extra_ns_robust_hi);
+		scale3(&st->extra_cycles_robust, &st->extra_cycles_robust_lo,
+		       &st->extra_cycles_robust_hi, s->tsc_hz / 1e9);
 	}
 	free(x);
 	free(y);
@@ -303,6 +315,12 @@ static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_co
 		pcost_mean_ci(pe, n, PCOST_CONF, &st->per_event_ns, &st->per_event_ns_lo,
 			      &st->per_event_ns_hi);
 		pcost_mean_ci(fx, n, PCOST_CONF, &st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi);
+		pcost_hodges_lehmann(pe, n, PCOST_CONF, &st->per_event_ns_robust,
+				     &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
+		pcost_hodges_lehmann(fx, n, PCOST_CONF, &st->fixed_ns_robust,
+				     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
+		st->per_event_skewed =
+		    pcost_skewed(st->per_event_ns, st->per_event_ns_robust, pcost_sem(pe, n));
 		st->per_event_source = "timed region";
 	}
 	free(tx);
@@ -315,12 +333,18 @@ static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_co
 	free(fx);
 }
 
-/* probes: a probe build's dormant run against the no-probe build (timed region when both have one). */
+/*
+ * probes: a probe build's dormant run against the no-probe build, from the
+ * timed region when both have one.  Without, the elapsed time gives the
+ * overhead only, labelled: the two builds are two binaries whose start-up
+ * differs, and that difference divided by the hits is no cost per hit.
+ */
 static void dormant(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
 {
 	const struct pcost_config *c = &s->configs[i];
 	struct pcost_paired p;
 	double *x, *y, hits = rate_events(c, st);
+	bool elapsed = false;
 	size_t n;
 
 	set_nan(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi);
@@ -332,18 +356,31 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 	if (n < 2) {
 		free(x);
 		free(y);
-		st->dormant_source = "elapsed";
+		st->dormant_source = "elapsed time (start-up included; no per hit)";
+		elapsed = true;
 		n = pcost_pair_blocks(c, &s->configs[st->noprobe], PCOST_METRIC_WALL, &x, &y, NULL);
 	}
 	pcost_paired(x, y, n, PCOST_CONF, &p);
 	set3(&st->dormant_overhead, &st->dormant_overhead_lo, &st->dormant_overhead_hi, p.ratio,
 	     p.ratio_lo, p.ratio_hi);
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->dormant_overhead_robust,
+		       &st->dormant_overhead_robust_lo, &st->dormant_overhead_robust_hi);
+	if (elapsed) {
+		free(x);
+		free(y);
+		return;
+	}
 	set3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi, p.diff,
 	     p.diff_lo, p.diff_hi);
 	scale3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi,
 	       1 / hits);
 	st->dormant_se = p.diff_se / hits;
-	st->dormant_df = p.df;
+	pcost_hl_diff(x, y, n, PCOST_CONF, &st->dormant_per_hit_ns_robust,
+		      &st->dormant_per_hit_ns_robust_lo, &st->dormant_per_hit_ns_robust_hi);
+	scale3(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
+	       &st->dormant_per_hit_ns_robust_hi, 1 / hits);
+	st->dormant_skewed =
+	    pcost_skewed(st->dormant_per_hit_ns, st->dormant_per_hit_ns_robust, st->dormant_se);
 	free(x);
 	free(y);
 }
@@ -387,40 +424,43 @@ static bool same_build(const struct pcost_config *a, const struct pcost_config *
 	return !strcmp(x, y);
 }
 
-/* The mean of a build's dormant cost over its code layouts (see analyze.h). */
+/*
+ * The mean of a build's dormant cost over its code layouts (see analyze.h):
+ * a random-effects interval, Student t over the L layout means with L - 1 df.
+ * Each layout mean carries its own blocks' noise and the layout's own offset,
+ * so their spread estimates both; the within-layout standard errors alone
+ * (a fixed-effect pooling) would leave out the variation between layouts,
+ * which is why layouts are measured.  One layout: its own interval.
+ */
 static void dormant_layouts(const struct pcost_session *s, struct pcost_config_stats *st)
 {
+	double *d = xcalloc(s->nconfigs + 1, sizeof(double));
+
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		double sum = 0, var = 0, den = 0, lo = INFINITY, hi = -INFINITY, m, se, df, t;
-		size_t n = 0;
+		size_t n = 0, only = 0;
 
 		if (st[i].noprobe < 0)
 			continue;
-		for (size_t j = 0; j < s->nconfigs; j++) {
-			double d = st[j].dormant_per_hit_ns, v = st[j].dormant_se * st[j].dormant_se;
-
-			if (st[j].noprobe < 0 || !same_build(&s->configs[i], &s->configs[j]) ||
-			    !isfinite(d) || !isfinite(v))
-				continue;
-			sum += d;
-			var += v;
-			den += v > 0 ? v * v / st[j].dormant_df : 0;
-			lo = fmin(lo, d);
-			hi = fmax(hi, d);
-			n++;
-		}
+		for (size_t j = 0; j < s->nconfigs; j++)
+			if (st[j].noprobe >= 0 && same_build(&s->configs[i], &s->configs[j]) &&
+			    isfinite(st[j].dormant_per_hit_ns)) {
+				d[n++] = st[j].dormant_per_hit_ns;
+				only = j;
+			}
 		st[i].dormant_layouts = n;
 		if (!n)
 			continue;
-		m = sum / (double)n;
-		se = sqrt(var) / (double)n;
-		df = den > 0 ? var * var / den : NAN;
-		t = pcost_t_quantile(PCOST_CONF, df);
-		set3(&st[i].dormant_all_per_hit_ns, &st[i].dormant_all_per_hit_ns_lo,
-		     &st[i].dormant_all_per_hit_ns_hi, m, m - t * se, m + t * se);
-		st[i].dormant_spread_min = lo;
-		st[i].dormant_spread_max = hi;
+		if (n == 1)
+			set3(&st[i].dormant_all_per_hit_ns, &st[i].dormant_all_per_hit_ns_lo,
+			     &st[i].dormant_all_per_hit_ns_hi, st[only].dormant_per_hit_ns,
+			     st[only].dormant_per_hit_ns_lo, st[only].dormant_per_hit_ns_hi);
+		else
+			pcost_mean_ci(d, n, PCOST_CONF, &st[i].dormant_all_per_hit_ns,
+				      &st[i].dormant_all_per_hit_ns_lo, &st[i].dormant_all_per_hit_ns_hi);
+		st[i].dormant_spread_min = pcost_min(d, n);
+		st[i].dormant_spread_max = pcost_max(d, n);
 	}
+	free(d);
 }
 
 /* Arguments equal but for one word (the size), in the same order. */
@@ -447,11 +487,15 @@ static bool args_differ_in_one_word(const char *a, const char *b)
 	return diff == 1;
 }
 
-/* Same fit: same workload, monitor and variant, and the same arguments but the size. */
+/*
+ * Same fit: same workload, monitor, variant, monitor placement and thread
+ * count, and the same arguments but the size.
+ */
 static bool same_fit_group(const struct pcost_config *a, const struct pcost_config *b)
 {
 	if (!same(a->workload, b->workload) || !same(a->monitor, b->monitor) ||
-	    !same(a->variant, b->variant))
+	    !same(a->variant, b->variant) || !same(a->placement, b->placement) ||
+	    a->threads != b->threads)
 		return false;
 	if (same(a->workload_args, b->workload_args))
 		return true;
@@ -515,6 +559,13 @@ static void fit_group(const struct pcost_session *s, size_t g, struct pcost_conf
 			set3(&st[j].fit_per_event_ns, &st[j].fit_per_event_ns_lo,
 			     &st[j].fit_per_event_ns_hi, f.slope, f.slope_lo, f.slope_hi);
 			st[j].fit_r2 = f.r2;
+			set3(&st[j].fit_fixed_ns_robust, &st[j].fit_fixed_ns_robust_lo,
+			     &st[j].fit_fixed_ns_robust_hi, f.fixed_robust, f.fixed_robust_lo,
+			     f.fixed_robust_hi);
+			set3(&st[j].fit_per_event_ns_robust, &st[j].fit_per_event_ns_robust_lo,
+			     &st[j].fit_per_event_ns_robust_hi, f.slope_robust, f.slope_robust_lo,
+			     f.slope_robust_hi);
+			st[j].fit_per_event_skewed = f.slope_skewed;
 		}
 	}
 	free(blk);
@@ -544,6 +595,13 @@ static void two_costs(const struct pcost_session *s, size_t i, struct pcost_conf
 		     st->fit_per_event_ns, st->fit_per_event_ns_lo, st->fit_per_event_ns_hi);
 		set3(&st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi, st->fit_fixed_ns,
 		     st->fit_fixed_ns_lo, st->fit_fixed_ns_hi);
+		set3(&st->per_event_ns_robust, &st->per_event_ns_robust_lo,
+		     &st->per_event_ns_robust_hi, st->fit_per_event_ns_robust,
+		     st->fit_per_event_ns_robust_lo, st->fit_per_event_ns_robust_hi);
+		set3(&st->fixed_ns_robust, &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi,
+		     st->fit_fixed_ns_robust, st->fit_fixed_ns_robust_lo,
+		     st->fit_fixed_ns_robust_hi);
+		st->per_event_skewed = st->fit_per_event_skewed;
 		st->per_event_source = "scale fit";
 	} else if (isnan(rate_events(&s->configs[i], st))) {
 		st->per_event_why = "no event count (give --events N)";
@@ -566,9 +624,22 @@ static void init_nan(struct pcost_config_stats *st)
 	set_nan(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi);
 	set_nan(&st->dormant_all_per_hit_ns, &st->dormant_all_per_hit_ns_lo,
 		&st->dormant_all_per_hit_ns_hi);
-	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = st->dormant_df = NAN;
+	st->dormant_spread_min = st->dormant_spread_max = st->dormant_se = NAN;
 	st->p_value = st->fit_r2 = st->overhead_se = st->overhead_df = NAN;
 	set_nan(&st->site_gain, &st->site_gain_lo, &st->site_gain_hi);
+	set_nan(&st->overhead_robust, &st->overhead_robust_lo, &st->overhead_robust_hi);
+	set_nan(&st->extra_ns_robust, &st->extra_ns_robust_lo, &st->extra_ns_robust_hi);
+	set_nan(&st->extra_cycles_robust, &st->extra_cycles_robust_lo, &st->extra_cycles_robust_hi);
+	set_nan(&st->per_event_ns_robust, &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
+	set_nan(&st->fixed_ns_robust, &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
+	set_nan(&st->fit_fixed_ns_robust, &st->fit_fixed_ns_robust_lo, &st->fit_fixed_ns_robust_hi);
+	set_nan(&st->fit_per_event_ns_robust, &st->fit_per_event_ns_robust_lo,
+		&st->fit_per_event_ns_robust_hi);
+	set_nan(&st->dormant_overhead_robust, &st->dormant_overhead_robust_lo,
+		&st->dormant_overhead_robust_hi);
+	set_nan(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
+		&st->dormant_per_hit_ns_robust_hi);
+	set_nan(&st->site_gain_robust, &st->site_gain_robust_lo, &st->site_gain_robust_hi);
 	st->noprobe = st->site_ref = -1;
 }
 
@@ -641,6 +712,14 @@ static void site_gain(const struct pcost_session *s, size_t i, struct pcost_conf
 	pcost_paired(x, y, n, PCOST_CONF, &p);
 	set3(&st[i].site_gain, &st[i].site_gain_lo, &st[i].site_gain_hi, p.ratio + 1,
 	     p.ratio_lo + 1, p.ratio_hi + 1);
+	/* Robust: HL of the per-block log(nop's cost / this one's); none if one is not positive. */
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &st[i].site_gain_robust, &st[i].site_gain_robust_lo,
+		       &st[i].site_gain_robust_hi);
+	st[i].site_gain_skewed = pcost_skewed(log(st[i].site_gain), log1p(st[i].site_gain_robust),
+					      p.ratio_se / st[i].site_gain);
+	set3(&st[i].site_gain_robust, &st[i].site_gain_robust_lo, &st[i].site_gain_robust_hi,
+	     st[i].site_gain_robust + 1, st[i].site_gain_robust_lo + 1,
+	     st[i].site_gain_robust_hi + 1);
 	free(a);
 	free(b);
 	free(ba);
@@ -695,6 +774,7 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 		dormant(s, i, &st[i]);
 	}
 	dormant_layouts(s, st);
+	pcost_carryover(s, st);
 	fits(s, st);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		two_costs(s, i, &st[i]);

@@ -11,6 +11,14 @@
  * paired design (stats.h: Fieller for ratios, paired t for differences, t over
  * per-block fits for --scale).  NaN: not measured (renderers print null,
  * empty or n/a).
+ *
+ * Robust companions (*_robust, *_robust_lo, *_robust_hi): each mean-based
+ * figure again as the Hodges-Lehmann estimate over the same per-block values
+ * with its distribution-free Wilcoxon interval (robust.c): of the per-block
+ * log-ratios for ratios (overhead, gain), of the per-block differences for
+ * times.  A few slow runs carry a mean, not these.  Bounds NaN below 6 blocks
+ * (no 95% interval exists there).  *_skewed: the mean and its companion are
+ * more than the mean's standard error apart (pcost_skewed).
  */
 #ifndef PCOST_ANALYZE_H
 #define PCOST_ANALYZE_H
@@ -39,6 +47,11 @@ struct pcost_config_stats {
 	bool significant;		/* p < 0.05 (then the overhead interval excludes 0) */
 	double extra_ns, extra_ns_lo, extra_ns_hi; /* mean per-block wall difference */
 	double extra_cycles, extra_cycles_lo, extra_cycles_hi; /* x TSC Hz; NaN when TSC unknown */
+	/* HL of the per-block log(x/y), as a fraction */
+	double overhead_robust, overhead_robust_lo, overhead_robust_hi;
+	bool overhead_skewed;
+	double extra_ns_robust, extra_ns_robust_lo, extra_ns_robust_hi;
+	double extra_cycles_robust, extra_cycles_robust_lo, extra_cycles_robust_hi;
 	uint64_t events;		/* events per run (median of reports / --events); 0 unknown */
 	int64_t monitor_events;		/* what the monitor counted (median), -1 unknown */
 	/*
@@ -57,6 +70,10 @@ struct pcost_config_stats {
 	double per_event_ns, per_event_ns_lo, per_event_ns_hi;
 	double fixed_ns, fixed_ns_lo, fixed_ns_hi;
 	const char *per_event_source;	/* "timed region", "scale fit" or NULL */
+	/* HL over the per-block values the means above average (fit: per-block coefficients) */
+	double per_event_ns_robust, per_event_ns_robust_lo, per_event_ns_robust_hi;
+	double fixed_ns_robust, fixed_ns_robust_lo, fixed_ns_robust_hi;
+	bool per_event_skewed;
 	const char *per_event_why;	/* why per_event_ns is NaN, NULL otherwise */
 	/* --scale: time = fixed + per_event x events over the configurations of one fit group */
 	bool has_fit;
@@ -65,17 +82,26 @@ struct pcost_config_stats {
 	double fit_fixed_ns, fit_fixed_ns_lo, fit_fixed_ns_hi;
 	double fit_per_event_ns, fit_per_event_ns_lo, fit_per_event_ns_hi;
 	double fit_r2;
+	double fit_fixed_ns_robust, fit_fixed_ns_robust_lo, fit_fixed_ns_robust_hi;
+	double fit_per_event_ns_robust, fit_per_event_ns_robust_lo, fit_per_event_ns_robust_hi;
+	bool fit_per_event_skewed;
 	/* probes: a probe build's dormant run against the no-probe build's, same size */
 	int noprobe;			/* index of that configuration, -1 when none */
 	double dormant_overhead, dormant_overhead_lo, dormant_overhead_hi;
 	double dormant_per_hit_ns, dormant_per_hit_ns_lo, dormant_per_hit_ns_hi;
-	const char *dormant_source;	/* "timed region" or "elapsed" */
-	double dormant_se, dormant_df;	/* of dormant_per_hit_ns, to combine layouts */
+	/* "timed region", or the elapsed time: overhead only, per hit NaN (start-up is no hit) */
+	const char *dormant_source;
+	double dormant_se;		/* of dormant_per_hit_ns */
+	double dormant_overhead_robust, dormant_overhead_robust_lo, dormant_overhead_robust_hi;
+	double dormant_per_hit_ns_robust, dormant_per_hit_ns_robust_lo;
+	double dormant_per_hit_ns_robust_hi;
+	bool dormant_skewed;
 	/*
 	 * The same build at every code layout of the session (layout=... in the
 	 * arguments): the mean of their dormant costs per hit with its interval
-	 * (independent estimates, Welch-Satterthwaite df) and the spread (least
-	 * and greatest layout).  Equal in the rows of every layout of the build.
+	 * (random effects: Student t over the L layout means, L - 1 df; one
+	 * layout: its own interval) and the spread (least and greatest layout).
+	 * Equal in the rows of every layout of the build.
 	 */
 	size_t dormant_layouts;
 	double dormant_all_per_hit_ns, dormant_all_per_hit_ns_lo, dormant_all_per_hit_ns_hi;
@@ -89,8 +115,27 @@ struct pcost_config_stats {
 	 */
 	int site_ref;
 	double site_gain, site_gain_lo, site_gain_hi;
+	/* exp(HL of the per-block log ratios) */
+	double site_gain_robust, site_gain_robust_lo, site_gain_robust_hi;
+	bool site_gain_skewed;
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
 	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
+	/*
+	 * Carry-over (carryover.c): how much longer a run takes right after one of
+	 * this configuration's runs than right after a baseline run or first in
+	 * the session, as a fraction, from the regression log(wall) = configuration
+	 * + block + predecessor over every measured run (carry_after of them ran
+	 * right after this one, carry_clean after a baseline or first), with its t
+	 * interval and p.  The order within each block is shuffled, so the
+	 * predecessor is random.  Positive: this monitor's runs slow the next run;
+	 * the baseline pays part of its cost and its overhead is understated.  NaN
+	 * when no run followed it or none followed a baseline, the design is
+	 * singular, or no time order was recorded (two runs at one position).
+	 */
+	size_t carry_after, carry_clean;
+	double carry_over, carry_over_lo, carry_over_hi, carry_over_p;
+	/* carry_over_p < 0.05 / the monitors tested (Bonferroni: 5% false warnings per session) */
+	bool carry_over_significant;
 	/*
 	 * probes: measured runs that said whether the kernel optimized the
 	 * site's uprobe, and how many of them it did (0, 0: unknown).
@@ -106,6 +151,9 @@ int pcost_optimized_verdict(const struct pcost_config_stats *st);
 
 /* The probe-site encoding of c (its site= or insn= argument) into buf; NULL when none. */
 const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t len);
+
+/* Fill the carry-over figures of every monitored configuration (baselines set first). */
+void pcost_carryover(const struct pcost_session *s, struct pcost_config_stats *st);
 
 /* Analyze every configuration of s; *out gets s->nconfigs rows (caller frees). */
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out);

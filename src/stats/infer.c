@@ -206,6 +206,8 @@ int pcost_block_fit(const uint32_t *block, const double *x, const double *y, siz
 	memset(f, 0, sizeof(*f));
 	f->fixed = f->fixed_lo = f->fixed_hi = NAN;
 	f->slope = f->slope_lo = f->slope_hi = f->r2 = NAN;
+	f->fixed_robust = f->fixed_robust_lo = f->fixed_robust_hi = NAN;
+	f->slope_robust = f->slope_robust_lo = f->slope_robust_hi = NAN;
 	for (size_t i = 0; i < n; i++)
 		pt[i] = (struct fit_pt){ block[i], x[i], y[i] };
 	qsort(pt, n, sizeof(*pt), cmp_pt);
@@ -230,6 +232,11 @@ int pcost_block_fit(const uint32_t *block, const double *x, const double *y, siz
 		 */
 		pcost_mean_ci(fa, nb, conf, &f->fixed, &f->fixed_lo, &f->fixed_hi);
 		pcost_mean_ci(fb, nb, conf, &f->slope, &f->slope_lo, &f->slope_hi);
+		pcost_hodges_lehmann(fa, nb, conf, &f->fixed_robust, &f->fixed_robust_lo,
+				     &f->fixed_robust_hi);
+		pcost_hodges_lehmann(fb, nb, conf, &f->slope_robust, &f->slope_robust_lo,
+				     &f->slope_robust_hi);
+		f->slope_skewed = pcost_skewed(f->slope, f->slope_robust, pcost_sem(fb, nb));
 	} else if (rc == 0) {
 		pooled_fit(x, y, n, conf, f);
 	}

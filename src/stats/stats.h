@@ -109,14 +109,68 @@ void pcost_ratio_ci_unpaired(const double *a, size_t na, const double *b, size_t
  * (blocks are the independent replicates of the design).  With fewer than two
  * such blocks: pooled OLS with its classical t intervals (n - 2 df), NaN
  * bounds below 3 points.  r2: of the pooled fit.  -EINVAL / -EDOM as linfit.
+ * The robust companions: Hodges-Lehmann over the per-block coefficients with
+ * the Wilcoxon interval (NaN for the pooled fallback); slope_skewed: the mean
+ * slope and its robust companion disagree (pcost_skewed).
  */
 struct pcost_fit {
 	size_t nblocks;
 	double fixed, fixed_lo, fixed_hi;
 	double slope, slope_lo, slope_hi;
 	double r2;
+	double fixed_robust, fixed_robust_lo, fixed_robust_hi;
+	double slope_robust, slope_robust_lo, slope_robust_hi;
+	bool slope_skewed;
 };
 int pcost_block_fit(const uint32_t *block, const double *x, const double *y, size_t n, double conf,
 		    struct pcost_fit *f);
+
+/* ---- robust companions (robust.c) ---- */
+
+/*
+ * The rank k of the Wilcoxon signed-rank interval for n values at conf: the
+ * interval is [W(k), W(M + 1 - k)] of the M = n(n+1)/2 sorted Walsh averages
+ * (1-based), covering with probability >= conf when the values are
+ * symmetric about their centre.  k is R's qsignrank((1 - conf)/2, n), exact
+ * up to n = 50, then the normal approximation with continuity correction.
+ * 0 when no interval reaches conf (n < 6 at 95%).
+ */
+size_t pcost_signrank_k(size_t n, double conf);
+
+/*
+ * Hodges-Lehmann estimate of the centre of x (the median of the Walsh averages
+ * (x_i + x_j)/2, i <= j) and its distribution-free Wilcoxon interval, as R's
+ * wilcox.test(x, conf.int = TRUE) for untied x.  est NaN for n = 0, n above
+ * 2000 (the Walsh averages are all sorted) or a non-finite x; NaN bounds when
+ * no interval reaches conf (n < 6 at 95%).
+ */
+void pcost_hodges_lehmann(const double *x, size_t n, double conf, double *est, double *lo,
+			  double *hi);
+
+/*
+ * Paired ratio, robust: *r = exp(HL(log(x_i / y_i))) - 1 and its Wilcoxon
+ * interval mapped the same way (the log makes a multiplicative cost additive).
+ * All NaN when some x_i or y_i is not positive.
+ */
+void pcost_hl_ratio(const double *x, const double *y, size_t n, double conf, double *r, double *lo,
+		    double *hi);
+
+/* Paired differences, robust: HL of x_i - y_i with its Wilcoxon interval. */
+void pcost_hl_diff(const double *x, const double *y, size_t n, double conf, double *d, double *lo,
+		   double *hi);
+
+/*
+ * A mean and its robust companion disagree: they are more than 0.9 se (se: the
+ * mean's standard error) apart, on the scale both are estimated on (log for
+ * ratios).  Why 0.9: robust.c.
+ * False when either is unknown or se is not positive.
+ */
+bool pcost_skewed(double mean, double robust, double se);
+
+/*
+ * Invert the p x p row-major matrix a in place (linsolve.c).  -EDOM, a left
+ * unspecified, when it is singular to working precision.
+ */
+int pcost_matrix_inverse(double *a, size_t p);
 
 #endif

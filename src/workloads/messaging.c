@@ -2,7 +2,7 @@
 /*
  * messaging: groups of senders and receivers passing messages, after hackbench
  * / perf bench sched messaging, whose protocol it follows step for step (see
- * "Why it matches perf bench" below and README "Benchmarks").
+ * "Why it matches perf bench" below and bench/results/fidelity.md).
  */
 #include <errno.h>
 #include <poll.h>
@@ -20,7 +20,7 @@
 
 /*
  * What it shares with perf bench, and the one thing it does not (measured with
- * bench/fidelity.sh; README "bench/fidelity"):
+ * bench/fidelity.sh; bench/results/fidelity.md):
  * - the channels are made group by group as the workers are forked, and each
  *   process closes the ends it does not use, so a worker holds what perf's
  *   workers hold (not every channel of every group);

@@ -92,7 +92,7 @@ is "$(still_after 10 "$procs") $(ls -A "$tmp/t")" " " "no process and no tempora
 after=$(stanford_ns)
 ok $(( base > 0 && after > 0 ? 0 : 1 )) "stanford measured before ($base ns) and after ($after ns)"
 ratio=$(awk -v a="$after" -v b="$base" 'BEGIN { printf "%.2f", a / b }')
-# A USDT probe left armed makes it 30-50x slower (README, Safety); load moves it < 2x.
+# A USDT probe left armed makes it 30-50x slower (docs/safety.md); load moves it < 2x.
 ok "$(awk -v r="$ratio" 'BEGIN { print (r < 3) ? 0 : 1 }')" "after the sweep stanford takes $ratio x its time before (< 3)"
 is "$(ls "$tmp/state" | grep -c journal)" 0 "the state directory holds no journal of a dead process"
 done_testing

@@ -30,12 +30,12 @@ for m in strace-count bpftrace-syscalls tracepoint-syscalls; do
 done
 case " ${mons[*]} " in
 *" perf-trace "*)
-	# Per run: made - seen; the row's lost_events is their median (the lower one of two,
-	# so that it pairs with the row's seen, the upper median of the counts).
-	want=$(printf '%s' "$out" | jq '[.session.configs[] | select(.monitor == "perf-trace" and .threads == 2)
-		| .samples[] | select(.failed | not) | .events - .monitor_events] | sort | .[(length - 1) / 2 | floor]')
+	# Known: 2 threads made 2 x N getppid (what they were asked); perf trace sees most of
+	# them (it lost about 0.1% when measured by hand): the row's lost is made - seen, at
+	# least 0 and under 5% of what was made.
 	read -r made s l <<<"$(seen perf-trace 2)"
-	is "$l $((made - s))" "$want $want" "perf trace: lost_events is the median over runs of made - seen, = made - seen of the row ($l)"
+	assert "perf trace: made $made (2 x $N), seen $s, lost $l = made - seen, in [0, 5%)" \
+		'[ "$made" = $((2 * N)) ] && [ "$l" = $((made - s)) ] && [ "$l" -ge 0 ] && [ $((20 * l)) -lt "$made" ]'
 	bad=$(printf '%s' "$out" | jq '[.session.configs[] | select(.monitor == "perf-trace") | .samples[]
 		| select(.failed | not) | select(.monitor_events > .events or .monitor_events < 0)] | length')
 	is "$bad" 0 "perf trace never saw more getppid calls than were made, nor none"

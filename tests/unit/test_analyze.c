@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -114,6 +115,15 @@ static void test_paired_t_intervals(void **state)
 	NEAR(st[1].extra_ns_hi, 110.15714776982274, 1e-6);
 	NEAR(st[1].p_value, 4.68693255316292e-5, 1e-9);
 	assert_int_equal(st[1].npairs, 5);
+	/*
+	 * The robust companions at 5 blocks: estimates, no 95% interval (R: for
+	 * hl <- function(v) median of the Walsh averages, expm1(hl(log(x/y))) =
+	 * 0.0949885844153811 and hl(x - y) = 95); 0.12 standard errors from the mean.
+	 */
+	NEAR(st[1].overhead_robust, 0.0949885844153811, 1e-12);
+	NEAR(st[1].extra_ns_robust, 95, 1e-9);
+	assert_true(isnan(st[1].overhead_robust_lo) && isnan(st[1].extra_ns_robust_hi));
+	assert_false(st[1].overhead_skewed);
 	/* TSC unknown: no cycle figure at all, rather than 0. */
 	assert_true(isnan(st[1].extra_cycles) && isnan(st[1].extra_cycles_lo));
 	free(st);
@@ -175,6 +185,17 @@ static void test_per_event_not_startup(void **state)
 	assert_true(st[1].per_event_ns_hi < 0.01);
 	NEAR(st[1].fixed_ns, 1e6, 1e-6);
 	NEAR(st[1].fixed_ns_lo, 1e6, 1e-6);	/* the same 1 ms outside the region in every block */
+	/*
+	 * Robust: HL of the per-block figures, Python: v = [0, 300, -200, 100, -150, 250];
+	 * statistics.median((a + b) / 2 / 50000 for i, a in enumerate(v) for b in v[i:]) = 0.001;
+	 * 6 blocks: the interval is the least and greatest Walsh average, -0.004 .. 0.006.
+	 */
+	NEAR(st[1].per_event_ns_robust, 0.001, 1e-15);
+	NEAR(st[1].per_event_ns_robust_lo, -0.004, 1e-15);
+	NEAR(st[1].per_event_ns_robust_hi, 0.006, 1e-15);
+	NEAR(st[1].fixed_ns_robust, 1e6, 1e-6);
+	NEAR(st[1].fixed_ns_robust_hi, 1e6, 1e-6);
+	assert_false(st[1].per_event_skewed);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -283,7 +304,10 @@ static void test_probes_baselines(void **state)
 /*
  * Two code layouts of each build: plain costs 1 ns per hit at the default
  * layout and 3 ns at a64 (the layout, not the probe, moved); the build's figure
- * is their mean, 2 ns, with the spread 1..3 and an interval from both.
+ * is their mean, 2 ns, with the spread 1..3 and a random-effects interval over
+ * the two layout means: R `m <- c(1, 3); mean(m) + c(-1, 1) * qt(0.975, 1) *
+ * sd(m) / sqrt(2)` = [-10.7062047361747, 14.7062047361747] (two layouts say
+ * little about a third; the fixed-effect pooling gave +-0.03 here).
  */
 static void test_dormant_layouts(void **state)
 {
@@ -317,9 +341,13 @@ static void test_dormant_layouts(void **state)
 	NEAR(st[3].dormant_all_per_hit_ns, 2, 1e-9);
 	NEAR(st[1].dormant_spread_min, 1, 1e-9);
 	NEAR(st[1].dormant_spread_max, 3, 1e-9);
+	/* Robust per layout: R hl(1 + c(10, 40, -40, -10) / 1000) = 1; 4 blocks: no interval. */
+	NEAR(st[1].dormant_per_hit_ns_robust, 1, 1e-12);
+	NEAR(st[3].dormant_per_hit_ns_robust, 3, 1e-12);
+	assert_true(isnan(st[1].dormant_per_hit_ns_robust_lo));
 	assert_true(st[1].dormant_all_per_hit_ns_lo < 2 && st[1].dormant_all_per_hit_ns_hi > 2);
-	/* Two layouts of equal noise: half the variance of one, over more df. */
-	assert_true(st[1].dormant_all_per_hit_ns_hi - 2 < st[1].dormant_per_hit_ns_hi - 1);
+	NEAR(st[1].dormant_all_per_hit_ns_lo, -10.7062047361747, 1e-9);
+	NEAR(st[1].dormant_all_per_hit_ns_hi, 14.7062047361747, 1e-9);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -445,10 +473,329 @@ static void test_site_gain(void **state)
 		assert_int_equal(st[i + 2].site_ref, -1);	/* dormant at nop5 */
 		assert_int_equal(st[i + 3].site_ref, (int)i + 1);
 		NEAR(st[i + 3].site_gain, x / y, 1e-9);
-		assert_true(st[i + 3].site_gain_lo > 1.9 && st[i + 3].site_gain_lo < x / y);
-		assert_true(st[i + 3].site_gain_hi > x / y && st[i + 3].site_gain_hi < 2.2);
+		/*
+		 * Fieller, R 4.2.2: b <- 1:5; X <- 1000 + 10*b; Y <- 500 + 4*(b %% 2);
+		 * t <- qt(0.975, 4); A <- mean(Y)^2 - t^2*var(Y)/5; B <- mean(X)*mean(Y) -
+		 * t^2*cov(X, Y)/5; C <- mean(X)^2 - t^2*var(X)/5; (B -+ sqrt(B^2 - A*C))/A
+		 * = [2.00959522416342, 2.09084346821313] around 2.05015923566879.
+		 */
+		NEAR(st[i + 3].site_gain, 2.05015923566879, 1e-9);
+		NEAR(st[i + 3].site_gain_lo, 2.00959522416342, 1e-9);
+		NEAR(st[i + 3].site_gain_hi, 2.09084346821313, 1e-9);
 		assert_true(isnan(st[i + 1].site_gain));
+		/* R: b <- 1:5; exp(hl(log((1000 + 10*b) / (500 + 4*(b %% 2))))) = 2.04365079365079
+		 */
+		NEAR(st[i + 3].site_gain_robust, 2.04365079365079, 1e-12);
+		assert_true(isnan(st[i + 3].site_gain_robust_lo));
 	}
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * Eight blocks; the monitor costs 4.2-6.1% in seven and 52% in one (a hiccup).
+ * R 4.2.2: w <- wilcox.test(log(x/y), conf.int = TRUE); expm1(c(w$estimate,
+ * w$conf.int)) = 0.0517470570771855 [0.0459923517884822, 0.264531533810051];
+ * wilcox.test(x - y, conf.int = TRUE): 51797.5 [45770, 286520]; the mean
+ * overhead 0.109397375 is 1.007 of its delta-method standard errors (log scale)
+ * from the robust one: skewed.  The TSC at 2 GHz doubles the ns into cycles.
+ */
+static void test_robust_hiccup(void **state)
+{
+	static const double y[] = {1000, 1010, 990, 1005, 995, 1000, 1002, 998};
+	static const double x[] = {1050,    1071.61, 1031.58, 1060.275,
+				   1040.77, 1052,    1523.04, 1045.904};
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	s.tsc_hz = 2e9;
+	pcost_session_add_config(&s, "pipe", "loops=10", "none", NULL, "round-trip");
+	pcost_session_add_config(&s, "pipe", "loops=10", "strace", NULL, "round-trip");
+	for (uint32_t b = 0; b < 8; b++) {
+		add(&s.configs[0], b, (pcost_ns)(y[b] * 1000), false, false, 10, 1);
+		add(&s.configs[1], b, (pcost_ns)llround(x[b] * 1000), false, false, 10, 1);
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	NEAR(st[1].overhead, 0.109397375, 1e-12);
+	NEAR(st[1].overhead_robust, 0.0517470570771855, 1e-12);
+	NEAR(st[1].overhead_robust_lo, 0.0459923517884822, 1e-12);
+	NEAR(st[1].overhead_robust_hi, 0.264531533810051, 1e-12);
+	NEAR(st[1].extra_ns_robust, 51797.5, 1e-6);
+	NEAR(st[1].extra_ns_robust_lo, 45770, 1e-6);
+	NEAR(st[1].extra_ns_robust_hi, 286520, 1e-6);
+	NEAR(st[1].extra_cycles_robust, 2 * 51797.5, 1e-6);
+	NEAR(st[1].extra_cycles_robust_hi, 2 * 286520, 1e-6);
+	assert_true(st[1].overhead_skewed);
+	assert_true(isnan(st[0].overhead_robust) && !st[0].overhead_skewed);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * --scale, 6 blocks, each exactly on its own line: fixed 500 510 490 505 495 500,
+ * slope 2 2.1 1.9 2.05 1.95 8 (the last block is a spike).  R: S <- c(2, 2.1, 1.9,
+ * 2.05, 1.95, 8); mean(S) = 3, hl(S) = 2.025 (median of the Walsh averages), 6 blocks:
+ * interval [min(S), max(S)] = [1.9, 8]; (3 - 2.025) / (sd(S) / sqrt(6)) = 0.975
+ * standard errors apart: skewed.  Fixed: mean 500, hl 500.
+ */
+static void test_fit_robust(void **state)
+{
+	static const double F[] = {500, 510, 490, 505, 495, 500},
+			    S[] = {2, 2.1, 1.9, 2.05, 1.95, 8};
+	static const uint64_t ev[] = {1000, 2000, 4000};
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	for (int k = 0; k < 3; k++) {
+		char args[32];
+
+		snprintf(args, sizeof(args), "loops=%llu", (unsigned long long)ev[k]);
+		pcost_session_add_config(&s, "pipe", args, "none", NULL, "round-trip");
+		pcost_session_add_config(&s, "pipe", args, "perf-record", NULL, "round-trip");
+		for (uint32_t b = 0; b < 6; b++) {
+			double base = 10.0 * (double)ev[k] + 100 * b;
+
+			add(&s.configs[2 * k], b, (pcost_ns)base, false, false, ev[k], 1 << k);
+			add(&s.configs[2 * k + 1], b,
+			    (pcost_ns)(base + F[b] + S[b] * (double)ev[k]), false, false, ev[k],
+			    1 << k);
+		}
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_true(st[1].has_fit);
+	NEAR(st[1].fit_per_event_ns, 3, 1e-9);
+	NEAR(st[1].fit_per_event_ns_robust, 2.025, 1e-9);
+	NEAR(st[1].fit_per_event_ns_robust_lo, 1.9, 1e-9);
+	NEAR(st[1].fit_per_event_ns_robust_hi, 8, 1e-9);
+	NEAR(st[1].fit_fixed_ns_robust, 500, 1e-6);
+	assert_true(st[1].fit_per_event_skewed);
+	/* No timed region: the two costs and their companions come from the fit. */
+	NEAR(st[1].per_event_ns_robust, 2.025, 1e-9);
+	NEAR(st[1].fixed_ns_robust_lo, 490, 1e-6);
+	assert_true(st[1].per_event_skewed);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/* A probes session of one build (plain) and the no-probe build at each layout, 4 blocks. */
+static void layout_session(struct pcost_session *s, const double *per_hit, size_t nlayouts,
+			   bool timed)
+{
+	static const double noise[] = { 10, 40, -40, -10 };
+
+	pcost_session_init(s, PCOST_SESSION_PROBES);
+	for (size_t l = 0; l < nlayouts; l++)
+		for (int v = 0; v < 2; v++) {
+			char args[96];
+			struct pcost_config *c;
+
+			snprintf(args, sizeof(args), "variant=%s kernel=all layout=a%zu",
+				 v ? "plain" : "none", 32 * l);
+			c = pcost_session_add_config(s, "stanford", args, "dormant",
+						     v ? "plain" : "none", "hit");
+			c->expected_events = 1000;
+			for (uint32_t b = 0; b < 4; b++) {
+				double t = 1e6 + b * 100 + v * (1000 * per_hit[l] + noise[b]);
+
+				if (timed)
+					add_timed(c, b, t + 1e6, t, 1000, 1);
+				else
+					add(c, b, (pcost_ns)(t + 1e6), false, false, 1000, 1);
+			}
+		}
+}
+
+/*
+ * The dormant cost over 3 layouts, per hit 0.50, 0.86 and 0.42 ns (the plain
+ * build's layouts in issue 19's 290-s run): random effects, R `m <- c(0.50,
+ * 0.86, 0.42); mean(m) + c(-1, 1) * qt(0.975, 2) * sd(m) / sqrt(3)` =
+ * 0.593333 +- 0.582228687 = [0.0111045867136622, 1.1755620799530044]; the
+ * fixed-effect pooling of the within-layout errors gave +-0.02.
+ */
+static void test_dormant_random_effects(void **state)
+{
+	static const double per_hit[] = { 0.50, 0.86, 0.42 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	layout_session(&s, per_hit, 3, true);
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	for (size_t l = 0; l < 3; l++) {
+		const struct pcost_config_stats *x = &st[2 * l + 1];
+
+		NEAR(x->dormant_per_hit_ns, per_hit[l], 1e-9);
+		assert_int_equal(x->dormant_layouts, 3);
+		NEAR(x->dormant_all_per_hit_ns, 0.593333333333333, 1e-12);
+		NEAR(x->dormant_all_per_hit_ns_lo, 0.0111045867136622, 1e-9);
+		NEAR(x->dormant_all_per_hit_ns_hi, 1.1755620799530044, 1e-9);
+		NEAR(x->dormant_spread_min, 0.42, 1e-9);
+		NEAR(x->dormant_spread_max, 0.86, 1e-9);
+	}
+	free(st);
+	pcost_session_release(&s);
+	/* One layout: the layout's own paired interval, nothing made up for the others. */
+	layout_session(&s, per_hit, 1, true);
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].dormant_layouts, 1);
+	NEAR(st[1].dormant_all_per_hit_ns_lo, st[1].dormant_per_hit_ns_lo, 0);
+	NEAR(st[1].dormant_all_per_hit_ns_hi, st[1].dormant_per_hit_ns_hi, 0);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * No timed region: the two builds' elapsed times differ by their start-up too,
+ * so the dormant overhead is given and labelled, and no cost per hit (the old
+ * code divided the elapsed difference by the hits: 0.5 ns here, all of it the
+ * added 500 ns).
+ */
+static void test_dormant_elapsed(void **state)
+{
+	static const double per_hit[] = { 0.50 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	layout_session(&s, per_hit, 1, false);
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].noprobe, 0);
+	assert_non_null(strstr(st[1].dormant_source, "start-up included"));
+	/* (2e6 + 150 + 500) / (2e6 + 150) - 1 over the blocks' means */
+	NEAR(st[1].dormant_overhead, 500 / (2e6 + 150), 1e-12);
+	assert_true(isnan(st[1].dormant_per_hit_ns) && isnan(st[1].dormant_per_hit_ns_lo));
+	assert_true(isnan(st[1].dormant_all_per_hit_ns));
+	assert_int_equal(st[1].dormant_layouts, 0);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * --scale with --placement same,split (and --threads on a user's command, whose
+ * arguments do not name the threads): each placement and each thread count is
+ * its own fit.  extra = 500 + 2 x events (same CPU), 100 + 7 x events (split);
+ * the old fit group ignored both and fitted the two monitors' points as one.
+ */
+static void test_fit_groups_placement_threads(void **state)
+{
+	static const double scales[] = { 1, 2, 4 }, fixed[] = { 500, 100 }, slope[] = { 2, 7 };
+	static const char *const place[] = { "same", "split" };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	for (int threads = 0; threads < 2; threads++) {
+		pcost_session_init(&s, PCOST_SESSION_RUN);
+		for (int k = 0; k < 3; k++) {
+			char args[64];
+			uint64_t ev = (uint64_t)(1000 * scales[k]);
+
+			snprintf(args, sizeof(args), threads ? "./spin %llu" : "loops=%llu",
+				 (unsigned long long)ev);
+			for (int m = 0; m < 3; m++) {
+				struct pcost_config *c = pcost_session_add_config(
+					&s, threads ? "command" : "pipe", args, m ? "strace" : "none",
+					NULL, "round-trip");
+
+				/* threads: the none row at 1 thread, strace at 1 and at 2 */
+				if (threads)
+					c->threads = m == 2 ? 2 : 1;
+				else if (m)
+					c->placement = xstrdup(place[m - 1]);
+			}
+			for (uint32_t b = 0; b < 4; b++)
+				for (int m = 0; m < 3; m++) {
+					double base = 10.0 * (double)ev + 50 * b, noise = (b + k) % 2;
+					double extra = m ? fixed[m - 1] + slope[m - 1] * (double)ev + noise : 0;
+
+					add(&s.configs[3 * k + m], b, (pcost_ns)(base + extra), false, false,
+					    ev, scales[k]);
+				}
+		}
+		assert_int_equal(pcost_analyze(&s, &st), 0);
+		for (int m = 1; m < 3; m++) {
+			const struct pcost_config_stats *x = &st[m];
+
+			assert_true(x->has_fit);
+			assert_int_equal(x->fit_group, m);
+			assert_int_equal(st[6 + m].fit_group, m);
+			NEAR(x->fit_per_event_ns, slope[m - 1], 0.001);
+			NEAR(x->fit_fixed_ns, fixed[m - 1], 2);
+		}
+		free(st);
+		pcost_session_release(&s);
+	}
+}
+
+/*
+ * Carry-over: none, strace and perf-stat in 12 blocks of hand-set orders; a
+ * run right after a strace run takes 5% longer (rounded to the ns), after
+ * perf-stat nothing; each block has its own offset and each run its own noise
+ * (300 ((37 k) mod 11 - 5) ns for the k-th run of the session).  12 runs ran
+ * right after strace, 11 after perf-stat, 13 after none or first.  Python 3.11,
+ * numpy 1.24 and scipy 1.10, the model by least squares (SVD) in two steps: X
+ * the columns [1, config is S, config is P, block == 1 .. 11, predecessor S,
+ * predecessor P], y the log walls; beta = lstsq(X, y), e = y - X beta; weights
+ * wt = 1 / mean(e^2 over the runs of the run's configuration); beta =
+ * lstsq(X sqrt(wt), y sqrt(wt)); df = 36 - 16; s2 = sum(wt (y - X beta)^2) / df;
+ * se = sqrt(s2 inv(X' wt X)[j, j]):
+ *   strace: expm1(beta) = 0.0508120340483317, expm1(beta -+ t.ppf(0.975, 20) se)
+ *   = [0.0498417520587215, 0.0517832127894165], p = 2 t.sf(|beta|/se, 20) =
+ *   1.86994388728513e-29; perf-stat: -7.62707000534514e-05, p = 0.866413994580577.
+ */
+static void test_carry_over(void **state)
+{
+	static const char *const orders[] = { "NSP", "SNP", "PSN", "NPS", "SPN", "PNS",
+					      "SNP", "NSP", "PSN", "NPS", "SNP", "NSP" };
+	static const double noise[] = { 0, 2000, -1500, 1000, -500, 1500,
+					-2000, 500, -1000, 2500, -2500, 300 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+	char prev = 0;
+	int k = 0;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	pcost_session_add_config(&s, "pipe", "loops=10", "none", NULL, "round-trip");
+	pcost_session_add_config(&s, "pipe", "loops=10", "strace", NULL, "round-trip");
+	pcost_session_add_config(&s, "pipe", "loops=10", "perf-stat", NULL, "round-trip");
+	for (uint32_t b = 0; b < 12; b++)
+		for (uint32_t o = 0; o < 3; o++, k++) {
+			char c = orders[b][o];
+			int i = c == 'N' ? 0 : c == 'S' ? 1 : 2;
+			double w = (i ? 1.2e6 : 1e6) + noise[b] + 300 * ((k * 37) % 11 - 5);
+			struct pcost_run_sample x = { .block = b, .order = o, .scale = 1,
+						      .monitor_events = -1 };
+
+			if (prev == 'S')
+				w = round(w * 1.05);
+			x.wall_ns = (pcost_ns)w;
+			pcost_config_add_sample(&s.configs[i], &x);
+			prev = c;
+		}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].carry_after, 12);
+	assert_int_equal(st[1].carry_clean, 13);
+	NEAR(st[1].carry_over, 0.0508120340483317, 1e-12);
+	NEAR(st[1].carry_over_lo, 0.0498417520587215, 1e-10);
+	NEAR(st[1].carry_over_hi, 0.0517832127894165, 1e-10);
+	NEAR(st[1].carry_over_p, 1.86994388728513e-29, 1e-35);
+	assert_true(st[1].carry_over_significant);
+	assert_int_equal(st[2].carry_after, 11);
+	NEAR(st[2].carry_over, -7.62707000534514e-05, 1e-12);
+	NEAR(st[2].carry_over_p, 0.866413994580577, 1e-9);
+	assert_false(st[2].carry_over_significant);
+	assert_true(isnan(st[0].carry_over));
+	free(st);
+	/* Two runs at one position of a block: no time order, no carry-over figure. */
+	s.configs[2].samples[5].order = s.configs[0].samples[5].order;
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_true(isnan(st[1].carry_over) && isnan(st[1].carry_over_p));
+	assert_false(st[1].carry_over_significant);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -465,6 +812,12 @@ int main(void)
 		cmocka_unit_test(test_probes_baselines),
 		cmocka_unit_test(test_dormant_layouts),
 		cmocka_unit_test(test_site_gain),
+		cmocka_unit_test(test_robust_hiccup),
+		cmocka_unit_test(test_fit_robust),
+		cmocka_unit_test(test_dormant_random_effects),
+		cmocka_unit_test(test_dormant_elapsed),
+		cmocka_unit_test(test_fit_groups_placement_threads),
+		cmocka_unit_test(test_carry_over),
 		cmocka_unit_test(test_argv_split),
 		cmocka_unit_test(test_launch),
 	};

@@ -85,6 +85,9 @@ static void test_run_json(void **state)
 	assert_true(cJSON_IsString(cJSON_GetObjectItem(m, "per_event_why")));
 	assert_true(cJSON_IsNumber(cJSON_GetObjectItem(m, "overhead_lo")));
 	assert_true(cJSON_IsNumber(cJSON_GetObjectItem(m, "extra_ns_hi")));
+	/* 3 measured blocks: the robust estimate, no 95% interval (it needs 6). */
+	assert_true(cJSON_IsNumber(cJSON_GetObjectItem(m, "overhead_robust")));
+	assert_true(is_null(m, "overhead_robust_lo") && is_null(m, "extra_ns_robust_hi"));
 	cJSON_Delete(j);
 	free(txt);
 	pcost_session_release(&s);
@@ -181,6 +184,126 @@ static void test_busy(void **state)
 	pcost_session_release(&s);
 }
 
+static double num(cJSON *o, const char *k)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!cJSON_IsNumber(v))
+		fail_msg("\"%s\" is not a number", k);
+	return v->valuedouble;
+}
+
+static bool has_warning(cJSON *j, const char *text)
+{
+	cJSON *w;
+
+	cJSON_ArrayForEach(
+	    w, cJSON_GetObjectItem(j, "warnings")) if (strstr(w->valuestring, text)) return true;
+	return false;
+}
+
+/*
+ * The mean and its robust companion disagree: a warning with both.  Run: the
+ * hiccup of test_analyze's test_robust_hiccup (R: 0.0517470570771855
+ * [0.0459923517884822, 0.264531533810051], mean 0.109397375).
+ */
+static void test_skew_warning_run(void **state)
+{
+	static const double y[] = {1000, 1010, 990, 1005, 995, 1000, 1002, 998};
+	static const double x[] = {1050,    1071.61, 1031.58, 1060.275,
+				   1040.77, 1052,    1523.04, 1045.904};
+	struct pcost_session s;
+	char *txt;
+	cJSON *j, *m;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	s.complete = true;
+	pcost_session_add_config(&s, "pipe", "loops=10", "none", NULL, "round-trip");
+	pcost_session_add_config(&s, "pipe", "loops=10", "strace", NULL, "round-trip");
+	for (uint32_t b = 0; b < 8; b++)
+		for (int c = 0; c < 2; c++) {
+			struct pcost_run_sample r = {
+			    .block = b, .order = (uint32_t)c, .scale = 1, .monitor_events = -1};
+
+			r.wall_ns = (pcost_ns)llround((c ? x[b] : y[b]) * 1000);
+			r.user_ns = r.wall_ns;
+			pcost_config_add_sample(&s.configs[c], &r);
+		}
+	txt = render(&s, PCOST_FMT_TEXT);
+	if (!strstr(txt, "warning: strace on pipe: overhead mean +10.9% [") ||
+	    !strstr(txt, "], robust +5.2% [+4.6, +26.5] (Hodges-Lehmann): the cost is skewed; "
+			 "rare slow runs carry the mean"))
+		fail_msg("no skew warning in:\n%s", txt);
+	free(txt);
+	txt = render(&s, PCOST_FMT_JSON);
+	j = cJSON_Parse(txt);
+	m = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "statistics"), 1);
+	assert_true(fabs(num(m, "overhead_robust") - 0.0517470570771855) < 1e-12);
+	assert_true(fabs(num(m, "overhead_robust_hi") - 0.264531533810051) < 1e-12);
+	assert_true(fabs(num(m, "extra_ns_robust") - 51797.5) < 1e-6);
+	assert_true(has_warning(j, "rare slow runs carry the mean"));
+	cJSON_Delete(j);
+	free(txt);
+	txt = render(&s, PCOST_FMT_CSV);
+	/* The robust columns come last: overhead_robust is the 48th. */
+	assert_non_null(strstr(txt, ",placement,overhead_robust,overhead_robust_lo,"));
+	assert_non_null(strstr(txt, ",0.051747,0.045992,0.264532,51798,45770,286520,"));
+	free(txt);
+	pcost_session_release(&s);
+}
+
+/*
+ * Probes: one armed method over 8 blocks, per hit 500 510 490 505 495 501 2000 502 ns
+ * over the dormant run: mean 687.875, R wilcox.test(v, conf.int = TRUE): 502.25
+ * [495, 1251]; 0.99 standard errors apart.
+ */
+static void test_skew_warning_probes(void **state)
+{
+	static const double per[] = {500, 510, 490, 505, 495, 501, 2000, 502};
+	struct pcost_session s;
+	char *txt;
+	cJSON *j, *m;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	s.complete = true;
+	for (int c = 0; c < 2; c++) {
+		struct pcost_config *k =
+		    pcost_session_add_config(&s, "stanford", "variant=plain kernel=towers",
+					     c ? "uprobe" : "dormant", "plain", "hit");
+
+		k->expected_events = 1000;
+		for (uint32_t b = 0; b < 8; b++) {
+			struct pcost_run_sample r = {.block = b,
+						     .order = (uint32_t)c,
+						     .scale = 1,
+						     .monitor_events = -1,
+						     .events = 1000};
+
+			r.timed_ns = (pcost_ns)(1e6 + 1000 * b + (c ? per[b] * 1000 : 0));
+			r.wall_ns = r.timed_ns + 500000;
+			pcost_config_add_sample(k, &r);
+		}
+	}
+	txt = render(&s, PCOST_FMT_TEXT);
+	if (!strstr(txt, "warning: plain/uprobe: per hit mean 688 [") ||
+	    !strstr(txt, "robust 502 [495, 1251] ns/hit (Hodges-Lehmann): the cost is skewed"))
+		fail_msg("no skew warning in:\n%s", txt);
+	free(txt);
+	txt = render(&s, PCOST_FMT_JSON);
+	j = cJSON_Parse(txt);
+	m = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "statistics"), 1);
+	assert_true(fabs(num(m, "per_hit_ns") - 687.875) < 1e-9);
+	assert_true(fabs(num(m, "per_hit_ns_robust") - 502.25) < 1e-9);
+	assert_true(fabs(num(m, "per_hit_ns_robust_lo") - 495) < 1e-9);
+	assert_true(fabs(num(m, "per_hit_ns_robust_hi") - 1251) < 1e-9);
+	assert_true(has_warning(j, "plain/uprobe: per hit mean"));
+	cJSON_Delete(j);
+	free(txt);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_skew_warning_run),
+		cmocka_unit_test(test_skew_warning_probes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

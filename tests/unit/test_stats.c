@@ -181,13 +181,202 @@ static void test_paired(void **state)
 	assert_true(isnan(p.ratio_lo) && isnan(p.diff_lo) && isnan(p.p));
 }
 
+/*
+ * The Wilcoxon interval's rank k against R 4.2.2: qsignrank(0.025, n) for n <= 50
+ * (exact), e.g. `Rscript -e 'qsignrank(0.025, c(6, 7, 8, 10, 20, 30, 49, 50))'` =
+ * 1 3 4 9 53 138 416 435; below n = 6 no interval reaches 95%; above 50 the normal
+ * approximation `floor(n*(n+1)/4 - qnorm(0.975)*sqrt(n*(n+1)*(2*n+1)/24) + 0.5)` =
+ * 454 (n 51), 1955 (n 100), 232345 (n 1000).
+ */
+static void test_signrank_k(void **state)
+{
+	static const struct { size_t n, k; } ref[] = {
+		{ 1, 0 },    { 5, 0 },	   { 6, 1 },	 { 7, 3 },	{ 8, 4 },	  { 10, 9 },
+		{ 20, 53 },  { 30, 138 }, { 49, 416 }, { 50, 435 }, { 51, 454 }, { 100, 1955 },
+		{ 1000, 232345 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRLEN(ref); i++)
+		if (pcost_signrank_k(ref[i].n, 0.95) != ref[i].k)
+			fail_msg("n %zu: k %zu, want %zu", ref[i].n, pcost_signrank_k(ref[i].n, 0.95),
+				 ref[i].k);
+	/* qsignrank(0.05, 10) = 11: a 90% interval drops more Walsh averages. */
+	assert_int_equal(pcost_signrank_k(10, 0.90), 11);
+}
+
+/*
+ * Hodges-Lehmann and its interval against R 4.2.2 wilcox.test(x, conf.int = TRUE):
+ *   x <- c(0.05, 0.12, -0.02, 0.31, 0.08, 0.09, 0.15) -> 0.1 [0.03, 0.215];
+ *   five values: the estimate 3.125 (R's 93.75% interval is below the 95% asked: none here);
+ *   60 values (normal approximation): the Walsh averages k = 649 from each end,
+ *   `ws <- sort((outer(z,z,"+")/2)[!lower.tri(diag(60))]); c(median(ws), ws[649], ws[1182])`
+ *   = 10.28375 [9.8145, 10.7165]; R's own wilcox.test(z, conf.int = TRUE, exact = FALSE)
+ *   (root-finding on the corrected z) gives 10.28351 [9.81446, 10.71651].
+ */
+static void test_hodges_lehmann(void **state)
+{
+	static const double x7[] = { 0.05, 0.12, -0.02, 0.31, 0.08, 0.09, 0.15 };
+	static const double x5[] = { 3.1, 2.7, 3.9, 3.3, 2.95 };
+	/* set.seed(1); z <- round(rnorm(60, 10, 2), 3) */
+	static const double z[] = {
+		8.747,	10.367, 8.329,	13.191, 10.659, 8.359,	10.975, 11.477, 11.152, 9.389,
+		13.024, 10.78,	8.758,	5.571,	12.25,	9.91,	9.968,	11.888, 11.642, 11.188,
+		11.838, 11.564, 10.149, 6.021,	11.24,	9.888,	9.688,	7.058,	9.044,	10.836,
+		12.717, 9.794,	10.775, 9.892,	7.246,	9.17,	9.211,	9.881,	12.2,	11.526,
+		9.671,	9.493,	11.394, 11.113, 8.622,	8.585,	10.729, 11.537, 9.775,	11.762,
+		10.796, 8.776,	10.682, 7.741,	12.866, 13.961, 9.266,	7.912,	11.139, 9.73,
+	};
+	double e, lo, hi;
+
+	(void)state;
+	pcost_hodges_lehmann(x7, 7, 0.95, &e, &lo, &hi);
+	near(e, 0.1, 1e-15);
+	near(lo, 0.03, 1e-15);
+	near(hi, 0.215, 1e-15);
+	pcost_hodges_lehmann(x5, 5, 0.95, &e, &lo, &hi);
+	near(e, 3.125, 1e-15);
+	assert_true(isnan(lo) && isnan(hi));
+	pcost_hodges_lehmann(z, ARRLEN(z), 0.95, &e, &lo, &hi);
+	near(e, 10.28375, 1e-12);
+	near(lo, 9.8145, 1e-12);
+	near(hi, 10.7165, 1e-12);
+	pcost_hodges_lehmann(x7, 0, 0.95, &e, &lo, &hi);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	pcost_hodges_lehmann(x7, 1, 0.95, &e, &lo, &hi);
+	near(e, 0.05, 0);
+	assert_true(isnan(lo));
+	{
+		/* Past 2000 values (2 million Walsh averages) nothing, rather than memory. */
+		double *big = calloc(2001, sizeof(double));
+
+		pcost_hodges_lehmann(big, 2000, 0.95, &e, &lo, &hi);
+		near(e, 0, 0);
+		pcost_hodges_lehmann(big, 2001, 0.95, &e, &lo, &hi);
+		assert_true(isnan(e));
+		free(big);
+	}
+}
+
+/*
+ * Eight paired blocks, the monitor costs 4.2-6.1% in seven and 52% in one (a
+ * hiccup).  R 4.2.2: d <- log(x/y); w <- wilcox.test(d, conf.int = TRUE);
+ * expm1(c(w$estimate, w$conf.int)) = 0.0517470570771856 [0.0459923517884823,
+ * 0.264531533810051], while mean(x)/mean(y) - 1 = 0.109397375: the hiccup
+ * carries the mean, not the robust figure.
+ */
+static void test_hl_ratio(void **state)
+{
+	static const double y[] = { 1000, 1010, 990, 1005, 995, 1000, 1002, 998 };
+	static const double x[] = { 1050, 1071.61, 1031.58, 1060.275, 1040.77, 1052, 1523.04, 1045.904 };
+	static const double neg[] = { 1000, -1, 990, 1005, 995, 1000, 1002, 998 };
+	double r, lo, hi;
+
+	(void)state;
+	pcost_hl_ratio(x, y, 8, 0.95, &r, &lo, &hi);
+	near(r, 0.0517470570771856, 1e-12);
+	near(lo, 0.0459923517884823, 1e-12);
+	near(hi, 0.264531533810051, 1e-12);
+	/* A time that is not positive has no log: nothing, rather than a wrong figure. */
+	pcost_hl_ratio(x, neg, 8, 0.95, &r, &lo, &hi);
+	assert_true(isnan(r) && isnan(lo) && isnan(hi));
+}
+
+/*
+ * By hand: [[4, 7], [2, 6]]^-1 = [[0.6, -0.7], [-0.2, 0.4]] (determinant 10); the
+ * 3 x 3 needs a row swap (a zero first pivot): numpy.linalg.inv([[0, 2, 1],
+ * [1, 1, 0], [2, 0, 3]]) = [[-0.375, 0.75, 0.125], [0.375, 0.25, -0.125],
+ * [0.25, -0.5, 0.25]]; a singular matrix is refused.
+ */
+static void test_matrix_inverse(void **state)
+{
+	double a[] = { 4, 7, 2, 6 }, b[] = { 0, 2, 1, 1, 1, 0, 2, 0, 3 }, sing[] = { 1, 2, 2, 4 };
+	static const double ainv[] = { 0.6, -0.7, -0.2, 0.4 };
+	static const double binv[] = { -0.375, 0.75, 0.125, 0.375, 0.25, -0.125, 0.25, -0.5, 0.25 };
+
+	(void)state;
+	assert_int_equal(pcost_matrix_inverse(a, 2), 0);
+	for (size_t i = 0; i < 4; i++)
+		near(a[i], ainv[i], 1e-15);
+	assert_int_equal(pcost_matrix_inverse(b, 3), 0);
+	for (size_t i = 0; i < 9; i++)
+		near(b[i], binv[i], 1e-15);
+	assert_true(pcost_matrix_inverse(sing, 2) < 0);
+}
+
+/*
+ * Three blocks at sizes 1000, 2000, 4000, each fitted on its own; R 4.2.2:
+ * x <- c(1000, 2000, 4000); Y <- rbind(c(2510, 4490, 8530), c(2470, 4520, 8480),
+ * c(2540, 4460, 8550)); co <- t(apply(Y, 1, function(y) coef(lm(y ~ x))));
+ * colMeans(co) -+ qt(0.975, 2) * apply(co, 2, sd) / sqrt(3):
+ *   fixed 491.666666666666 [484.495578783749, 498.837754549583],
+ *   slope 2.00595238095238 [1.99311617043360, 2.01878859147117];
+ *   summary(lm(as.vector(t(Y)) ~ rep(x, 3)))$r.squared = 0.99986286870499.
+ * One block only: the pooled fit, confint(lm(Y[1, ] ~ x)): fixed 490
+ * [157.273457147862, 822.726542852137], slope 2.00857142857143
+ * [1.88281261614614, 2.13433024099672] (t with 1 df).
+ */
+static void test_block_fit(void **state)
+{
+	static const double x[] = { 1000, 2000, 4000, 1000, 2000, 4000, 1000, 2000, 4000 };
+	static const double y[] = { 2510, 4490, 8530, 2470, 4520, 8480, 2540, 4460, 8550 };
+	static const uint32_t blk[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+	struct pcost_fit f;
+
+	(void)state;
+	assert_int_equal(pcost_block_fit(blk, x, y, 9, 0.95, &f), 0);
+	assert_int_equal(f.nblocks, 3);
+	near(f.fixed, 491.666666666666, 1e-9);
+	near(f.fixed_lo, 484.495578783749, 1e-8);
+	near(f.fixed_hi, 498.837754549583, 1e-8);
+	near(f.slope, 2.00595238095238, 1e-12);
+	near(f.slope_lo, 1.99311617043360, 1e-11);
+	near(f.slope_hi, 2.01878859147117, 1e-11);
+	near(f.r2, 0.99986286870499, 1e-12);
+	assert_int_equal(pcost_block_fit(blk, x, y, 3, 0.95, &f), 0);
+	assert_int_equal(f.nblocks, 1);
+	near(f.fixed, 490, 1e-9);
+	near(f.fixed_lo, 157.273457147862, 1e-7);
+	near(f.fixed_hi, 822.726542852137, 1e-7);
+	near(f.slope, 2.00857142857143, 1e-12);
+	near(f.slope_lo, 1.88281261614614, 1e-10);
+	near(f.slope_hi, 2.13433024099672, 1e-10);
+	/* No robust companion for the pooled fallback: there are no blocks to rank. */
+	assert_true(isnan(f.slope_robust));
+}
+
+/*
+ * Two sessions' samples: R 4.2.2, a <- c(100, 104, 98, 102, 101); b <- c(110,
+ * 115, 108, 113); ea <- sd(a)/sqrt(5)/mean(a); eb <- sd(b)/sqrt(4)/mean(b);
+ * se <- sqrt(ea^2 + eb^2); df <- se^4/(ea^4/4 + eb^4/3) (= 5.70130243523574);
+ * exp(log(mean(b)/mean(a)) + c(-1, 1) * qt(0.975, df) * se) - 1 =
+ * [0.0581522588182586, 0.151751598947577] around 0.103960396039604.
+ */
+static void test_ratio_ci_unpaired(void **state)
+{
+	static const double a[] = { 100, 104, 98, 102, 101 }, b[] = { 110, 115, 108, 113 };
+	double r, lo, hi;
+
+	(void)state;
+	pcost_ratio_ci_unpaired(a, 5, b, 4, 0.95, &r, &lo, &hi);
+	near(r, 0.103960396039604, 1e-12);
+	near(lo, 0.0581522588182586, 1e-10);
+	near(hi, 0.151751598947577, 1e-10);
+	pcost_ratio_ci_unpaired(a, 1, b, 4, 0.95, &r, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptive), cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_welch),	    cmocka_unit_test(test_linfit),
 		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_rand_below), cmocka_unit_test(test_paired),
-		cmocka_unit_test(test_shuffle),
+		cmocka_unit_test(test_shuffle),	    cmocka_unit_test(test_signrank_k),
+		cmocka_unit_test(test_hodges_lehmann), cmocka_unit_test(test_hl_ratio),
+		cmocka_unit_test(test_matrix_inverse),
+		cmocka_unit_test(test_block_fit),
+		cmocka_unit_test(test_ratio_ci_unpaired),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
