@@ -238,8 +238,8 @@ END {
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (err[j] < err[i]) { t = err[i]; err[i] = err[j]; err[j] = t }
 	med = n % 2 ? err[(n + 1) / 2] : (err[n / 2] + err[n / 2 + 1]) / 2
 	printf "\npairs with a model: %d; measured inside the predicted interval: %d (%.0f%%, target >= 80%%): %s\n",
-		n, inside, 100 * inside / n, inside / n >= 0.8 ? "met" : "missed"
+		n, inside, 100 * inside / n, (inside / n >= 0.8 ? "met" : "missed")
 	printf "median absolute error of the predicted extra time: %.1f%% (target <= 20%%): %s\n",
-		100 * med, med <= 0.2 ? "met" : "missed"
+		100 * med, (med <= 0.2 ? "met" : "missed")
 	if (nomodel != "") printf "no model:%s\n", nomodel
 }' "$rows"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/cleanup.h"
 #include "core/env.h"
@@ -28,13 +29,20 @@
 #define MAX_MONS 24
 
 /* The workloads of the session, each run plain and under the monitors that need it. */
-enum target_id { T_NULL, T_SYS_S, T_SYS_M, T_SYS_L, T_PIPE, T_SPAWN, T_SPIN, T_N };
+enum target_id { T_NULL, T_TRUE, T_SYS_S, T_SYS_M, T_SYS_L, T_PIPE, T_SPAWN, T_SPIN, T_N };
 
 static const struct {
 	const char *workload, *args;
 	double loops; /* events of its timed region (1: the null run, priced whole) */
 } targets[T_N] = {
+	/* The start-up every workload shares (counted, never measured: its events are less). */
 	[T_NULL] = { "null", "", 1 },
+	/*
+	 * The fixed cost: true(1), the smallest program there is, so the run's own
+	 * start-up (30-odd syscalls, not the probecost binary's 500 and its 40
+	 * libraries) adds the least variation.
+	 */
+	[T_TRUE] = { "command", "true", 1 },
 	[T_SYS_S] = { "syscall", "loops=2000", 2000 },
 	[T_SYS_M] = { "syscall", "loops=20000", 20000 },
 	[T_SYS_L] = { "syscall", "loops=200000", 200000 },
@@ -147,7 +155,8 @@ static enum target_id target_of(const char *monitor, enum pcost_cost_event ev)
 	case PCOST_CE_SAMPLE:
 		return T_SPIN;
 	default:
-		return T_NULL;
+		/* inject's fixed spin is the probecost workloads' (null's), not true's. */
+		return base_is(monitor, "inject") ? T_NULL : T_TRUE;
 	}
 }
 
@@ -224,11 +233,37 @@ static void share_record_terms(struct cal *c)
 	}
 }
 
-/* argv of `probecost workload NAME ARGS...` (caller frees with pcost_argv_free). */
+/* The fixed-cost runs: a whole run, not a timed region (the null and true targets). */
+static bool whole_run(enum target_id t)
+{
+	return t == T_NULL || t == T_TRUE;
+}
+
+/* The true(1) binary, or NULL. */
+static const char *true_path(void)
+{
+	static const char *const paths[] = { "/usr/bin/true", "/bin/true" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+		if (!access(paths[i], X_OK))
+			return paths[i];
+	return NULL;
+}
+
+/*
+ * argv of `probecost workload NAME ARGS...`, or of true(1) (caller frees with
+ * pcost_argv_free).
+ */
 static char **workload_argv(enum target_id t)
 {
-	char *line = xasprintf("x workload %s %s", targets[t].workload, targets[t].args);
-	char **v;
+	char *line, **v;
+
+	if (t == T_TRUE) {
+		v = xcalloc(2, sizeof(*v));
+		v[0] = xstrdup(true_path() ? true_path() : "true");
+		return v;
+	}
+	line = xasprintf("x workload %s %s", targets[t].workload, targets[t].args);
 
 	if (pcost_argv_split(line, &v) < 0)
 		abort(); /* our own constant words */
@@ -244,12 +279,12 @@ static void add_config(struct cal *c, struct pcost_runner *r, struct pcost_monit
 	char **argv = workload_argv(t);
 	struct pcost_target tg = {
 		.workload = targets[t].workload,
-		.workload_args = targets[t].args,
+		.workload_args = t == T_TRUE ? argv[0] : targets[t].args,
 		.unit = NULL,
 		.argv = argv,
 		.scale = 1,
 		.events = -1,
-		.report_fd = true,
+		.report_fd = t != T_TRUE,
 	};
 
 	*idx = pcost_runner_add(r, m, &tg);
@@ -345,7 +380,7 @@ static double per_loop(const struct cal *c, enum target_id t, enum pcost_cost_ev
 
 	if (ev == PCOST_CE_RUN)
 		return 1;
-	if (k < 0 || !c->counted[t] || (t != T_NULL && !c->counted[T_NULL]))
+	if (k < 0 || !c->counted[t] || (!whole_run(t) && !c->counted[T_NULL]))
 		return NAN;
 	/*
 	 * strace-seccomp:trace=getppid: the syscall workload's calls are the
@@ -360,7 +395,7 @@ static double per_loop(const struct cal *c, enum target_id t, enum pcost_cost_ev
 			return 0;
 	}
 	n = c->counts[t].n[k];
-	if (t != T_NULL)
+	if (!whole_run(t))
 		n = (n - c->counts[T_NULL].n[k]) / targets[t].loops;
 	if (ev == PCOST_CE_SAMPLE) {
 		const char *f = strstr(monitor, "freq=");
@@ -387,7 +422,7 @@ static int measured(const struct cal *c, int cfg, enum target_id t, double *v, d
 		snprintf(why, len, "every run failed%s%s", r ? ": " : "", r ? r : "");
 		return -1;
 	}
-	if (t == T_NULL) {
+	if (whole_run(t)) {
 		*v = st->extra_ns;
 		lo = st->extra_ns_lo;
 		hi = st->extra_ns_hi;
@@ -421,9 +456,12 @@ static void derive(struct cal *c, struct pcost_cost_table *tab, struct cal_mon *
 	bool less = false;
 
 	subject_of(cm->name, ev, subject, sizeof(subject));
-	snprintf(wl, sizeof(wl), "%s%s%s", targets[t].workload, *targets[t].args ? " " : "",
-		 targets[t].args);
-	snprintf(how, sizeof(how), "%s", t == T_NULL ? "whole-run extra time" : "timed region");
+	if (t == T_TRUE)
+		snprintf(wl, sizeof(wl), "%s", true_path() ? true_path() : "true");
+	else
+		snprintf(wl, sizeof(wl), "%s%s%s", targets[t].workload, *targets[t].args ? " " : "",
+			 targets[t].args);
+	snprintf(how, sizeof(how), "%s", whole_run(t) ? "whole-run extra time" : "timed region");
 	e = pcost_cost_add(tab, subject, "monitor", ev, wl, NULL);
 	e->session_id = c->s.id;
 	if (measured(c, cm->cfg[ev], t, &p, &se, &df, why, sizeof(why)) < 0) {
@@ -458,14 +496,14 @@ static void derive(struct cal *c, struct pcost_cost_table *tab, struct cal_mon *
 		kse = pcost_cost_se(ke);
 		v[nv] = nk * nk * (isfinite(kse) ? kse * kse : 0);
 		vdf[nv++] = ke->df;
-		snprintf(how + strlen(how), sizeof(how) - strlen(how), ", less %.3g %s%s", nk,
+		snprintf(how + strlen(how), sizeof(how) - strlen(how), ", less %.4g x %s%s", nk,
 			 pcost_cost_event_name((enum pcost_cost_event)k),
-			 t == T_NULL ? "s" : "/loop");
+			 whole_run(t) ? "" : " a loop");
 		less = true;
 	}
 	if (nt != 1)
-		snprintf(how + strlen(how), sizeof(how) - strlen(how), ", over %.4g %s/loop", nt,
-			 pcost_cost_event_name(ev));
+		snprintf(how + strlen(how), sizeof(how) - strlen(how), ", over %.4g x %s a loop",
+			 nt, pcost_cost_event_name(ev));
 	var = 0;
 	for (size_t i = 0; i < nv; i++)
 		var += v[i];
