@@ -6,6 +6,7 @@
  */
 #include "run/calibrate.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -575,8 +576,14 @@ static void session_start(struct cal *c)
 	c->s.tsc_hz = e->tsc_hz;
 	c->s.seed = c->o->seed;
 	pcost_env_headline(e, headline, sizeof(headline));
-	c->s.options_json = xasprintf("{\"headline\":\"%s\",\"calibrate\":\"%s\"}", headline,
-				      c->o->thorough ? "thorough" : "quick");
+	{
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "headline", headline);
+		cJSON_AddStringToObject(o, "calibrate", c->o->thorough ? "thorough" : "quick");
+		c->s.options_json = cJSON_PrintUnformatted(o);
+		cJSON_Delete(o);
+	}
 }
 
 static void release(struct cal *c)
