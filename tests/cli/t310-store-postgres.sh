@@ -3,7 +3,7 @@
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash
 C=tests/fuzz/import_corpus
-NTESTS=40
+NTESTS=43
 plan $NTESTS
 skip_all() {
 	for ((i = 0; i < NTESTS; i++)); do skip "$1"; done
@@ -248,5 +248,24 @@ n_imp=$(jq '[.[] | select(.cmdline | contains("-w null") | not)] | length' "$T/p
 # Warnings about the busy machine are expected; a store error or a failed command is not.
 is "$n_imp:$(grep -c -E 'error|not storing|failed' "$T/par.err")" "$((W * 2)):0" \
 	"every imported session stored once per writer; no writer saw an error"
+
+# ---- cost tables: the fleet's store ------------------------------------------------------
+# Two machines' tables (the fixture, and it again from a machine on another kernel) through
+# a server print as they do from SQLite, side by side with the field that differs.
+CD=$(url pc)
+jq '.kernel = "6.18.0-other" | .host = "fixture-b" | .env.fields."kernel.release" = "6.18.0-other" |
+	.entries[1].cost_ns = 5000 | .entries[1].cost_ns_lo = 4800 | .entries[1].cost_ns_hi = 5200' \
+	tests/cli/data/costs-a.json > "$T/costs-b.json"
+for db in "$CD" "$T/c.db"; do
+	"$PROBECOST" costs --import tests/cli/data/costs-a.json --db "$db" > /dev/null
+	"$PROBECOST" costs --import "$T/costs-b.json" --db "$db" > /dev/null
+done
+run_pc costs --db "$CD"
+like "$out" 'strace +per syscall +5000 \[4800, 5200\] ns +7100 \[6900, 7300\] ns' \
+	"costs --db postgresql://: the two machines side by side"
+like "$out" 'kernel\.release: \[1\] 6\.18\.0-other; \[2\] 6\.1\.0-fixture' "... with the fingerprint field that differs"
+is "$("$PROBECOST" costs --db "$CD" --format json | jq -c '.tables | map(del(.id))')" \
+	"$("$PROBECOST" costs --db "$T/c.db" --format json | jq -c '.tables | map(del(.id))')" \
+	"the tables read back from the server are SQLite's, figure for figure (NULL where unmeasured)"
 
 done_testing
