@@ -30,6 +30,7 @@ static const struct {
 	[PCOST_CE_SAMPLE] = { "sample", "per sample" },
 	[PCOST_CE_HIT] = { "hit", "per probe hit" },
 	[PCOST_CE_READ] = { "read", "per counter read" },
+	[PCOST_CE_SIDEBAND] = { "sideband", "side-band wait a run" },
 };
 
 const char *pcost_cost_status_name(enum pcost_cost_status s)

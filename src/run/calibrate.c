@@ -375,6 +375,7 @@ static double per_loop(const struct cal *c, enum target_id t, enum pcost_cost_ev
 		[PCOST_CE_SAMPLE] = PCOST_CNT_TASK_CLOCK_NS,
 		[PCOST_CE_HIT] = -1,
 		[PCOST_CE_READ] = -1,
+		[PCOST_CE_SIDEBAND] = -1,
 	};
 	int k = kind[ev];
 	double n, hz;

@@ -158,14 +158,19 @@ static int count_once(char *const *argv, const char *out, const struct pcost_cou
 		return rc;
 	}
 	if (rc) {
-		/* perf stat exits with the command's status; its last line is the command's error. */
+		/*
+		 * perf stat exits with the command's status (mostly: perf 6.1 exits 0
+		 * for about one failing command in ten; the plain runs that follow
+		 * catch those); the last line is the command's error.
+		 */
 		char *last = buf + strlen(buf);
 
 		while (last > buf && last[-1] == '\n')
 			*--last = 0;
 		last = strrchr(buf, '\n');
-		snprintf(err, len, "'%s' failed (%s %d)%s%s", argv[0], rc > 128 ? "signal" : "exit",
-			 rc > 128 ? rc - 128 : rc, buf[0] ? ": " : "", last ? last + 1 : buf);
+		snprintf(err, len, "'%s' failed: %s %d%s%s", argv[0],
+			 rc > 128 ? "killed by signal" : "exit", rc > 128 ? rc - 128 : rc,
+			 buf[0] ? ": " : "", last ? last + 1 : buf);
 		return -ECHILD;
 	}
 	text = NULL;

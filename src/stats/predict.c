@@ -111,7 +111,11 @@ double pcost_cost_se(const struct pcost_cost_entry *e)
 	return half / t;
 }
 
-/* Welch-Satterthwaite: (sum v)^2 / sum (v^2 / df); components with df <= 0 or v = 0 drop out. */
+/*
+ * Welch-Satterthwaite: (sum v)^2 / sum (v^2 / df).  A component of unknown or
+ * infinite df (a large-sample or model figure) adds nothing to the sum: it
+ * counts as known exactly in its variance, as a normal quantile would.
+ */
 static double ws_df(const double *v, const double *df, size_t n)
 {
 	double num = 0, den = 0;
@@ -120,8 +124,6 @@ static double ws_df(const double *v, const double *df, size_t n)
 		num += v[i];
 		if (v[i] > 0 && isfinite(df[i]) && df[i] > 0)
 			den += v[i] * v[i] / df[i];
-		else if (v[i] > 0)
-			return NAN; /* a variance of unknown df: the normal quantile */
 	}
 	return den > 0 ? num * num / den : INFINITY;
 }
@@ -160,7 +162,8 @@ void pcost_predict_combine(struct pcost_prediction *p, double count_df, double b
 		struct pcost_prediction_term *t = &p->terms[i];
 
 		t->share = p->extra_ns != 0 ? t->extra_ns / p->extra_ns : NAN;
-		if (fabs(t->extra_ns) > best) {
+		/* The side-band term corrects the fixed cost; it is never the one that dominates. */
+		if (t->event != PCOST_CE_SIDEBAND && fabs(t->extra_ns) > best) {
 			best = fabs(t->extra_ns);
 			p->dominant = (int)i;
 		}
@@ -261,6 +264,7 @@ static int count_of(const char *monitor, enum pcost_cost_event ev, const struct 
 		[PCOST_CE_SAMPLE] = PCOST_CNT_TASK_CLOCK_NS,
 		[PCOST_CE_HIT] = -1,
 		[PCOST_CE_READ] = -1,
+		[PCOST_CE_SIDEBAND] = -1,
 	};
 	int k = by_event[ev];
 	bool seccomp = !strncmp(monitor, "strace-seccomp", 14);
@@ -302,6 +306,45 @@ static int count_of(const char *monitor, enum pcost_cost_event ev, const struct 
 		*se *= hz / 1e9;
 	}
 	return 0;
+}
+
+/*
+ * perf record's side-band thread (BPF events) polls in 1000 ms windows
+ * (tools/perf/util/sideband_evlist.c, evlist__poll(evlist, 1000)), and perf
+ * record waits for the current window to end before it exits.  Its fixed
+ * cost was measured on true(1), which ends almost at once: a whole window's
+ * wait.  A command that runs T0 < 0.8 s ends inside the first window and
+ * waits T0 less (give or take the start-up's phase: sd 0.1 s); a longer one
+ * ends at a phase nothing here knows, uniform over the window: half a window
+ * less on average, sd 1 s / sqrt(12).  Added as a term of its own.
+ */
+#define SIDEBAND_WINDOW_NS 1e9
+
+static void sideband(struct pcost_prediction *p, const char *monitor, const struct pcost_counts *c)
+{
+	struct pcost_prediction_term *t;
+	double adj, sd;
+
+	if (strcmp(monitor, "perf-record") && strncmp(monitor, "perf-record:", 12))
+		return;
+	if (!(c->base_ns > 0) || p->nterms >= PCOST_CE_N)
+		return;
+	if (c->base_ns < 0.8 * SIDEBAND_WINDOW_NS) {
+		adj = -c->base_ns;
+		sd = 0.1 * SIDEBAND_WINDOW_NS;
+	} else {
+		adj = -SIDEBAND_WINDOW_NS / 2;
+		sd = SIDEBAND_WINDOW_NS / sqrt(12);
+	}
+	t = &p->terms[p->nterms++];
+	memset(t, 0, sizeof(*t));
+	t->event = PCOST_CE_SIDEBAND;
+	t->count = 1;
+	t->cost_ns = adj;
+	t->cost_se = sd;
+	t->cost_df = INFINITY;
+	t->cost_lo = adj - 1.959964 * sd;
+	t->cost_hi = adj + 1.959964 * sd;
 }
 
 static void no_model(struct pcost_prediction *p, const char *fmt, const char *a, const char *b)
@@ -364,6 +407,7 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 		term->cost_df = e->df;
 	}
 	p->has_model = true;
+	sideband(p, monitor, c);
 	pcost_predict_combine(p, c->df, c->base_ns, c->base_se, c->base_df);
 }
 

@@ -13,8 +13,10 @@
  * k.  Which kinds a monitor pays for is the model's table (predict.c): strace
  * pays per syscall, context switch and task, perf stat per context switch
  * and task, bpftrace per syscall, perf record per sample (CPU time x its
- * frequency), context switch and task.  The overhead is O = E / T0, T0 the
- * command's plain run time.
+ * frequency), context switch and task.  perf record also gets a side-band
+ * term: its exit waits for its side-band thread's 1 s poll window, whose
+ * phase depends on how long the command ran (predict.c).  The overhead is
+ * O = E / T0, T0 the command's plain run time.
  *
  * The interval (delta method, the terms independent).  Each cost's standard
  * error is its 95% interval's half-width over Student's t at its degrees of

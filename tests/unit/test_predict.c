@@ -154,10 +154,20 @@ static void test_record_samples(void **state)
 	c.base_ns = 2.5e9;
 	pcost_predict(&t, "perf-record:freq=999", &c, &p);
 	assert_true(p.has_model);
-	/* Terms come in the order of the events: run, cswitch, task, sample. */
+	/* Terms come in the order of the events: run, cswitch, task, sample, then the side-band. */
 	assert_int_equal(p.terms[3].event, PCOST_CE_SAMPLE);
 	near(p.terms[3].count, 1998, 1e-9);
-	near(p.extra_ns, 1e8 + 1998 * 3000 + 1000 + 1e4, 1e-3);
+	/* 2.5 s plain: the side-band window's phase is unknown, half a window less on average. */
+	assert_int_equal(p.nterms, 5);
+	assert_int_equal(p.terms[4].event, PCOST_CE_SIDEBAND);
+	near(p.terms[4].cost_ns, -5e8, 1e-6);
+	near(p.terms[4].cost_se, 1e9 / sqrt(12), 1e-3);
+	near(p.extra_ns, 1e8 + 1998 * 3000 + 1000 + 1e4 - 5e8, 1e-3);
+	/* 0.3 s plain: it ends inside the first window, which is 0.3 s shorter. */
+	c.base_ns = 3e8;
+	pcost_predict(&t, "perf-record:freq=999", &c, &p);
+	near(p.terms[4].cost_ns, -3e8, 1e-6);
+	c.base_ns = 2.5e9;
 	/* Without a frequency: perf's default, 4000 Hz, priced by the freq=4000 entries. */
 	pcost_predict(&t, "perf-record", &c, &p);
 	assert_false(p.has_model);
