@@ -285,13 +285,47 @@ static void test_env_mismatch(void **state)
 	assert_int_equal(pcost_costs_env_mismatch(a, "not json", diff, sizeof(diff)), -1);
 }
 
+/* Which table prices this machine: the newest matching one; this host's stale one is refused. */
+static void test_pick(void **state)
+{
+	const char *here = "{\"fields\":{\"kernel.release\":\"6.18.1\"}}";
+	const char *old = "{\"fields\":{\"kernel.release\":\"6.1.0\"}}";
+	struct pcost_cost_table t[3];
+	char why[256];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		pcost_cost_table_init(&t[i]);
+		t[i].complete = true;
+		t[i].id = 3 - i;
+	}
+	/* Newest first: this host on an old kernel, another machine, this host on this kernel. */
+	t[0].host = strdup("a");
+	t[0].env_json = strdup(old);
+	t[1].host = strdup("b");
+	t[1].env_json = strdup(old);
+	t[2].host = strdup("a");
+	t[2].env_json = strdup(here);
+	assert_int_equal(pcost_costs_pick(t, 3, "a", here, why, sizeof(why)), 2);
+	/* Without the matching one: this host's newest is stale, refused with the field. */
+	assert_int_equal(pcost_costs_pick(t, 2, "a", here, why, sizeof(why)), -2);
+	assert_non_null(strstr(why, "kernel.release 6.1.0 -> 6.18.1"));
+	/* Another host's tables only: none is this machine's (calibrate first). */
+	assert_int_equal(pcost_costs_pick(t, 2, "c", here, why, sizeof(why)), -1);
+	/* An incomplete table never prices. */
+	t[2].complete = false;
+	assert_int_equal(pcost_costs_pick(&t[2], 1, "a", here, why, sizeof(why)), -1);
+	for (int i = 0; i < 3; i++)
+		pcost_cost_table_release(&t[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
 		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
 		cmocka_unit_test(test_no_model),       cmocka_unit_test(test_cost_se),
-		cmocka_unit_test(test_env_mismatch),
+		cmocka_unit_test(test_env_mismatch),   cmocka_unit_test(test_pick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
