@@ -27,13 +27,13 @@ int pcost_report_rows(const struct pcost_session *s, enum pcost_format f, FILE *
 int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FILE *out);
 
 /*
- * The cost tables t[0..n) (costs.c): one table row by row, several side by
+ * The cost tables t[0..n) (costtables.c): one table row by row, several side by
  * side (a column a machine and kernel) with the fingerprint fields in which
  * they differ.  Every format, html a whole page.  0, or -errno.
  */
 int pcost_report_costs(const struct pcost_cost_table *t, size_t n, enum pcost_format f, FILE *out);
 
-/* What `probecost predict` prints (predict.c). */
+/* What `probecost predict` prints (prediction.c). */
 struct pcost_predict_report {
 	const char *command;		/* the command, argv joined */
 	const struct pcost_cost_table *table;

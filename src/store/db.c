@@ -81,7 +81,7 @@ static const char *const migrations[] = {
 	"ALTER TABLE config ADD COLUMN placement TEXT;",
 	/* 4 -> 5: probes: did the kernel optimize the run's uprobe (1, 0; NULL: unknown) */
 	"ALTER TABLE run_sample ADD COLUMN optimized INTEGER;",
-	/* 5 -> 6: calibrate's cost tables (store/costs.c); a NULL figure: not measured */
+	/* 5 -> 6: calibrate's cost tables (store/cost_rows.c); a NULL figure: not measured */
 	"CREATE TABLE cost_table ("
 	"  id INTEGER PRIMARY KEY,"
 	"  created INTEGER NOT NULL, level TEXT NOT NULL, version TEXT, host TEXT, kernel TEXT,"

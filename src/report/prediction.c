@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/predict: what `probecost predict` prints -- each monitor's predicted
+ * report/prediction: what `probecost predict` prints -- each monitor's predicted
  * extra time and overhead with its interval and the term that dominates, or
  * "no model" and why; with --verify, the measured figures beside them.
  */
