@@ -106,7 +106,10 @@ int pcost_cli_read_export(const char *path, char **buf, size_t *len)
 
 	if ((fd = open_input(path, err, sizeof(err))) < 0) {
 		error("%s", err);
-		return fd == -EINVAL || fd == -EFBIG ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
+		/* A name that is no file is bad input; one that cannot be read, a failure. */
+		return fd == -EINVAL || fd == -EFBIG || fd == -ENOENT || fd == -ENOTDIR
+			       ? PCOST_EXIT_USAGE
+			       : PCOST_EXIT_FAIL;
 	}
 	rc = slurp(fd, path, buf, len, err, sizeof(err));
 	if (fd)

@@ -88,4 +88,10 @@ int pcost_measure_parse(int argc, char **argv, const struct option *own, const c
 int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,
 			   char **argv);
 
+/*
+ * After parsing: what needs several options together (--threads against the
+ * CPUs of --cpu: run/limits.h).  0, or an exit code after one usage line.
+ */
+int pcost_measure_opts_check(const struct pcost_measure_opts *m);
+
 #endif

@@ -198,7 +198,7 @@ int pcost_calibrate_probes(const struct pcost_calibrate_opts *o, struct pcost_co
 		free(pl);
 		return 0; /* every method unavailable: the entries say why */
 	}
-	if (pcost_probe_ftrace_reap_stale() < 0 || pcost_probe_lttng_reap_stale() < 0)
+	if (pcost_probe_ftrace_reap_stale() < 0)
 		warning("could not sweep the probes a killed probecost left");
 	if (!realpath(pcost_self_exe(), path)) {
 		snprintf(err, len, "cannot resolve the probecost binary's path: %s",

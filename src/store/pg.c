@@ -197,6 +197,19 @@ char *pcost_pg_mask_password(const char *text, const char *url)
 	return out;
 }
 
+/*
+ * Does the password secret (length sl) stand at msg + i?  libpq repeats a
+ * password only inside the URL it echoes (":SECRET@"); a bare copy is masked
+ * too once it is long enough (4+) not to be a piece of libpq's own words: a
+ * password "p" must not turn "port 1" into "***ort 1".
+ */
+static bool secret_at(const char *msg, size_t i, size_t n, const char *secret, size_t sl)
+{
+	if (!secret || !sl || i + sl > n || strncmp(msg + i, secret, sl))
+		return false;
+	return sl >= 4 || (i > 0 && msg[i - 1] == ':' && i + sl < n && msg[i + sl] == '@');
+}
+
 /* msg's first line into buf, with every copy of secret (if any) masked. */
 static void one_line(const char *msg, const char *secret, char *buf, size_t len)
 {
@@ -205,7 +218,7 @@ static void one_line(const char *msg, const char *secret, char *buf, size_t len)
 	while (n && (msg[n - 1] == ' ' || msg[n - 1] == '\r'))
 		n--;
 	for (size_t i = 0; i < n && o + 4 < len;) {
-		if (secret && sl && !strncmp(msg + i, secret, sl) && i + sl <= n) {
+		if (secret_at(msg, i, n, secret, sl)) {
 			memcpy(buf + o, "***", 3);
 			o += 3;
 			i += sl;
