@@ -260,13 +260,7 @@ static int measure(const struct predict_args *a, struct pcost_session *s,
 	pcost_runner_release(&r);
 	if (rc == -EINTR || pcost_interrupted)
 		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
-	/*
-	 * Every run failed: the command's own failure ("exit 3: its last line of
-	 * stderr"), before the runner's "nothing left to measure".  This is also
-	 * where a failing command is caught when its counting runs did not see
-	 * it: perf stat 6.1 exits 0 for a child that exited non-zero in about one
-	 * run in ten (seen here, 3 of 30).
-	 */
+	/* Every run failed: the command's own failure ("exit 3: its last line of stderr"). */
 	if (pcost_session_failed(s)) {
 		const char *why = pcost_session_fail_reason(s);
 

@@ -65,12 +65,12 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 		return -e;
 	}
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
+		int devnull = open("/dev/null", O_RDONLY);
 
 		pcost_child_setup(parent);
 		if (devnull >= 0)
 			dup2(devnull, 0);
-		dup2(flags & PCOST_PROC_NULL_OUT && devnull >= 0 ? devnull : fds[1], 1);
+		dup2(fds[1], 1);
 		dup2(flags & PCOST_PROC_MERGE ? fds[1] : efds[1], 2);
 		execvp(argv[0], argv);
 		dprintf(2, "cannot execute '%s': %s\n", argv[0], strerror(errno));

@@ -43,8 +43,6 @@ struct pcost_proc {
 int pcost_proc_start(struct pcost_proc *p, char *const argv[]);
 /* PCOST_PROC_MERGE: its stderr goes into the stdout pipe (one stream, in order). */
 #define PCOST_PROC_MERGE 1u
-/* PCOST_PROC_NULL_OUT: its stdout goes to /dev/null (a command whose output is not read). */
-#define PCOST_PROC_NULL_OUT 2u
 int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags);
 /*
  * Read its output until a line matches the extended regex (NULL: return at

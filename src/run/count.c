@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * run/count: a command's events for the cost model, from perf stat in counting
- * mode over untimed runs; the mean and the standard error of each kind.
+ * run/count: a command's events for the cost model, from untimed counting
+ * runs of run/evcount.c; the mean and the standard error of each kind over
+ * the runs, and the syscalls the model needs by name.
  */
 #include "run/count.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,93 +17,115 @@
 
 #include "core/cleanup.h"
 #include "core/journal.h"
-#include "core/proc.h"
-#include "core/tracefs.h"
-#include "core/util.h"
+#include "run/evcount.h"
 #include "stats/stats.h"
 
 #define MAX_RUNS 64
 #define MAX_NAMES 32
 #define NV (PCOST_CNT_N + MAX_NAMES)
 
-/* The perf event of each kind, in the order given to -e. */
-static const char *const perf_events[PCOST_CNT_N] = {
-	[PCOST_CNT_SYSCALLS] = "raw_syscalls:sys_enter",
-	[PCOST_CNT_CSWITCHES] = "context-switches",
-	[PCOST_CNT_FAULTS] = "page-faults",
-	[PCOST_CNT_TASKS] = "sched:sched_process_fork",
-	[PCOST_CNT_EXECS] = "sched:sched_process_exec",
-	[PCOST_CNT_TASK_CLOCK_NS] = "task-clock",
+/* The evcount kinds each model count sums. */
+static const struct {
+	enum pcost_evc_kind a, b; /* b == PCOST_EVC_N: a alone */
+} kinds[PCOST_CNT_N] = {
+	[PCOST_CNT_SYSCALLS] = { PCOST_EVC_SYSCALLS, PCOST_EVC_N },
+	[PCOST_CNT_CSWITCHES] = { PCOST_EVC_CSWITCHES, PCOST_EVC_N },
+	[PCOST_CNT_FAULTS] = { PCOST_EVC_MINOR_FAULTS, PCOST_EVC_MAJOR_FAULTS },
+	[PCOST_CNT_TASKS] = { PCOST_EVC_TASKS, PCOST_EVC_N },
+	[PCOST_CNT_EXECS] = { PCOST_EVC_EXECS, PCOST_EVC_N },
+	[PCOST_CNT_TASK_CLOCK_NS] = { PCOST_EVC_TASK_CLOCK, PCOST_EVC_N },
 };
 
-struct tmp_out {
-	char dir[PATH_MAX], out[PATH_MAX + 8];
+/* The command's standard error goes to a file in a private directory (its last line on failure). */
+struct err_file {
+	char dir[PATH_MAX], path[PATH_MAX + 8];
 };
 
-/* Undo (async-signal-safe): perf's output file and its private directory. */
-static void undo_tmp(void *arg)
+/* Undo (async-signal-safe): the file and its directory. */
+static void undo_err(void *arg)
 {
-	struct tmp_out *t = arg;
+	struct err_file *f = arg;
 
-	unlink(t->out);
-	rmdir(t->dir);
+	unlink(f->path);
+	rmdir(f->dir);
 }
 
-/*
- * perf stat -x, lines: "VALUE,UNIT,EVENT,RUNTIME,PCT,...".  task-clock is in
- * msec; a value "<not counted>" or "<not supported>" leaves the kind NaN with
- * that reason.
- */
-static void parse_perf(const char *text, const struct pcost_count_opts *o, double *v,
-		       char (*why)[160])
+/* The last non-empty line of the file at fd, into buf ("" when none). */
+static void last_line(int fd, char *buf, size_t len)
 {
-	const char *line = text, *nl;
+	char tail[1024];
+	off_t end = lseek(fd, 0, SEEK_END);
+	off_t from = end > (off_t)sizeof(tail) - 1 ? end - (off_t)sizeof(tail) + 1 : 0;
+	ssize_t n = end > 0 ? pread(fd, tail, (size_t)(end - from), from) : 0;
+	char *nl;
 
-	for (size_t k = 0; k < PCOST_CNT_N + o->nnames; k++)
-		v[k] = NAN;
-	for (int k = 0; k < PCOST_CNT_N; k++)
-		snprintf(why[k], sizeof(why[k]), "perf stat printed no %s", perf_events[k]);
-	for (; line && *line; line = nl ? nl + 1 : NULL) {
-		char one[512], *f[4] = { 0 }, *save = NULL, *p;
-		int nf = 0;
+	buf[0] = 0;
+	if (n <= 0)
+		return;
+	tail[n] = 0;
+	while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r' || tail[n - 1] == ' '))
+		tail[--n] = 0;
+	nl = strrchr(tail, '\n');
+	snprintf(buf, len, "%s", nl ? nl + 1 : tail);
+}
 
-		nl = strchr(line, '\n');
-		snprintf(one, sizeof(one), "%.*s", (int)(nl ? nl - line : (long)strlen(line)),
-			 line);
-		if (one[0] == '#' || !one[0])
-			continue;
-		/* strtok_r would merge empty fields (an empty unit): split by hand. */
-		for (p = one, save = one; nf < 4; p++) {
-			if (*p == ',' || !*p) {
-				bool end = !*p;
+/* One run's counts into v[] (NaN and why when not counted); names[i] into v[PCOST_CNT_N + i]. */
+static void take(const struct pcost_evcount *ec, const struct pcost_count_opts *o, double *v,
+		 struct pcost_counts *c)
+{
+	for (int k = 0; k < PCOST_CNT_N; k++) {
+		int64_t a = ec->v[kinds[k].a];
+		int64_t b = kinds[k].b < PCOST_EVC_N ? ec->v[kinds[k].b] : 0;
 
-				*p = 0;
-				f[nf++] = save;
-				save = p + 1;
-				if (end)
-					break;
-			}
-		}
-		if (nf < 3)
-			continue;
-		for (size_t i = 0; i < o->nnames; i++)
-			if (!strncmp(f[2], "syscalls:sys_enter_", 19) &&
-			    !strcmp(f[2] + 19, o->names[i]))
-				v[PCOST_CNT_N + i] = f[0][0] == '<' ? NAN : strtod(f[0], NULL);
-		for (int k = 0; k < PCOST_CNT_N; k++) {
-			if (strcmp(f[2], perf_events[k]))
-				continue;
-			if (f[0][0] == '<') {
-				snprintf(why[k], sizeof(why[k]), "perf stat: %s %s", perf_events[k],
-					 f[0]);
-			} else {
-				v[k] = strtod(f[0], NULL);
-				if (k == PCOST_CNT_TASK_CLOCK_NS)
-					v[k] *= !strcmp(f[1], "msec") ? 1e6 : 1;
-				why[k][0] = 0;
-			}
+		if (a < 0 || b < 0) {
+			v[k] = NAN;
+			snprintf(c->why[k], sizeof(c->why[k]), "%s",
+				 ec->why[a < 0 ? kinds[k].a : kinds[k].b]);
+		} else {
+			v[k] = (double)(a + b);
 		}
 	}
+	for (size_t i = 0; i < o->nnames; i++) {
+		/* A syscall the tree never made has no row: 0 when the table was counted. */
+		v[PCOST_CNT_N + i] = ec->by_nr_counted ? 0 : NAN;
+		for (size_t j = 0; j < ec->nby_nr; j++)
+			if (!strcmp(ec->by_nr[j].name, o->names[i]))
+				v[PCOST_CNT_N + i] = (double)ec->by_nr[j].count;
+	}
+	if (!ec->by_nr_counted && o->nnames)
+		snprintf(c->by_nr_why, sizeof(c->by_nr_why), "%s", ec->by_nr_why);
+}
+
+/* One counting run; 0, -ECHILD (the command failed: err says how) or -errno. */
+static int count_once(char *const *argv, const struct pcost_count_opts *o, int err_fd, double *v,
+		      struct pcost_counts *c, char *err, size_t len)
+{
+	struct pcost_evcount_opts eo = {
+		.cpu_mask = o->cpu_mask,
+		.timeout_s = o->timeout_s,
+		.no_by_nr = !o->nnames,
+		.no_probes = true,
+		.out_fd = -1, /* discarded, as in the runner's runs */
+		.err_fd = err_fd,
+	};
+	struct pcost_evcount ec;
+	int rc;
+
+	if (ftruncate(err_fd, 0) < 0 || lseek(err_fd, 0, SEEK_SET) < 0)
+		return -errno;
+	rc = pcost_evcount_run(argv, &eo, &ec, err, len);
+	if (rc == 0 && ec.fail[0]) {
+		char line[256];
+
+		last_line(err_fd, line, sizeof(line));
+		snprintf(err, len, "'%s' failed: %s%s%s", argv[0], ec.fail, line[0] ? ": " : "",
+			 line);
+		rc = -ECHILD;
+	} else if (rc == 0) {
+		take(&ec, o, v, c);
+	}
+	pcost_evcount_release(&ec);
+	return rc;
 }
 
 static void counts_init(struct pcost_counts *c)
@@ -111,184 +134,71 @@ static void counts_init(struct pcost_counts *c)
 	for (int k = 0; k < PCOST_CNT_N; k++)
 		c->n[k] = c->se[k] = NAN;
 	c->base_ns = c->base_se = c->base_df = NAN;
-	snprintf(c->by_nr_why, sizeof(c->by_nr_why), "perf stat counted no syscall by name");
+	snprintf(c->by_nr_why, sizeof(c->by_nr_why), "no syscall was asked for by name");
 }
 
-/* One counting run into v[]; 0, -ECHILD (the command failed) or -errno, err set. */
-static int count_once(char *const *argv, const char *out, const struct pcost_count_opts *o,
-		      double *v, char (*why)[160], char *err, size_t len)
+/* Mean and standard error over the runs (one run: taken as exact, predict.h). */
+static void mean_se(double (*v)[NV], unsigned runs, size_t k, double *n, double *se)
 {
-	static char buf[1 << 16];
-	char events[2048] = "", *text;
-	size_t na = 0, nw = 0;
-	char **pv;
-	int rc;
+	double x[MAX_RUNS];
 
-	for (int k = 0; k < PCOST_CNT_N; k++)
-		snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
-			 k ? "," : "", perf_events[k]);
-	for (size_t i = 0; i < o->nnames; i++)
-		snprintf(events + strlen(events), sizeof(events) - strlen(events),
-			 ",syscalls:sys_enter_%s", o->names[i]);
-	while (argv[na])
-		na++;
-	pv = xcalloc(na + 10, sizeof(*pv));
-	pv[nw++] = "perf";
-	pv[nw++] = "stat";
-	pv[nw++] = "-x,";
-	pv[nw++] = "-o";
-	pv[nw++] = (char *)out;
-	pv[nw++] = "-e";
-	pv[nw++] = events;
-	pv[nw++] = "--";
-	for (size_t i = 0; i < na; i++)
-		pv[nw++] = argv[i];
-	/* The command's output is not read (as the runner's runs): only its errors. */
-	rc = pcost_proc_run(pv, PCOST_PROC_NULL_OUT,
-			    o->timeout_s > 0 ? (pcost_ns)(o->timeout_s * 1e9) : 0, NULL, buf,
-			    sizeof(buf));
-	free(pv);
-	if (rc == -ETIMEDOUT) {
-		snprintf(err, len, "'%s' ran past --timeout %g s", argv[0], o->timeout_s);
-		return rc;
-	}
-	if (rc < 0) {
-		snprintf(err, len, "could not run perf stat to count '%s': %s (install linux-perf)",
-			 argv[0], strerror(-rc));
-		return rc;
-	}
-	if (rc) {
-		/*
-		 * perf stat exits with the command's status (mostly: perf 6.1 exits 0
-		 * for about one failing command in ten; the plain runs that follow
-		 * catch those); the last line is the command's error.
-		 */
-		char *last = buf + strlen(buf);
-
-		while (last > buf && last[-1] == '\n')
-			*--last = 0;
-		last = strrchr(buf, '\n');
-		snprintf(err, len, "'%s' failed: %s %d%s%s", argv[0],
-			 rc > 128 ? "killed by signal" : "exit", rc > 128 ? rc - 128 : rc,
-			 buf[0] ? ": " : "", last ? last + 1 : buf);
-		return -ECHILD;
-	}
-	text = NULL;
-	{
-		FILE *f = fopen(out, "r");
-		size_t n = 0;
-
-		if (f) {
-			if (getdelim(&text, &n, 0, f) < 0) {
-				free(text);
-				text = NULL;
-			}
-			fclose(f);
-		}
-	}
-	if (!text) {
-		snprintf(err, len, "perf stat wrote no counts: %s", buf);
-		return -EIO;
-	}
-	parse_perf(text, o, v, why);
-	free(text);
-	return 0;
-}
-
-/* Every name asked has a syscalls:sys_enter_NAME tracepoint here: true, else false and why. */
-static bool names_ok(const struct pcost_count_opts *o, struct pcost_counts *c)
-{
-	for (size_t i = 0; i < o->nnames; i++) {
-		char file[96];
-
-		if (strspn(o->names[i], "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-			    strlen(o->names[i]) ||
-		    strlen(o->names[i]) >= sizeof(c->by_nr[0].name)) {
-			snprintf(c->by_nr_why, sizeof(c->by_nr_why), "'%s' is not a syscall name",
-				 o->names[i]);
-			return false;
-		}
-		snprintf(file, sizeof(file), "events/syscalls/sys_enter_%s/id", o->names[i]);
-		if (!pcost_tracefs_usable(file, false, c->by_nr_why, sizeof(c->by_nr_why)))
-			return false;
-	}
-	return true;
+	for (unsigned r = 0; r < runs; r++)
+		x[r] = v[r][k];
+	*n = pcost_mean(x, runs);
+	*se = runs > 1 ? pcost_sem(x, runs) : 0;
 }
 
 int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, struct pcost_counts *c,
 			char *err, size_t len)
 {
 	unsigned runs = o->runs < 1 ? 1 : o->runs > MAX_RUNS ? MAX_RUNS : o->runs;
-	double v[MAX_RUNS][NV];
-	struct tmp_out tmp;
-	cpu_set_t saved;
-	size_t named = 0;
-	bool names;
-	int undo, rc = 0;
+	double(*v)[NV] = xcalloc(runs, sizeof(*v));
+	struct err_file f;
+	int undo, fd, rc = 0;
 
 	counts_init(c);
 	if (o->nnames > MAX_NAMES) {
+		free(v);
 		snprintf(err, len, "at most %d syscalls are counted by name", MAX_NAMES);
 		return -E2BIG;
 	}
-	if ((rc = pcost_tracefs_mount(err, len)) < 0)
+	if ((rc = pcost_private_dir_make(f.dir, sizeof(f.dir), err, len)) < 0) {
+		free(v);
 		return rc;
-	names = names_ok(o, c);
-	if ((rc = pcost_private_dir_make(tmp.dir, sizeof(tmp.dir), err, len)) < 0)
-		return rc;
-	snprintf(tmp.out, sizeof(tmp.out), "%s/counts", tmp.dir);
-	undo = pcost_cleanup_push(undo_tmp, &tmp);
-	/* Pin probecost while it starts the command: the command inherits the mask. */
-	sched_getaffinity(0, sizeof(saved), &saved);
-	if (o->cpu_mask && (rc = pcost_pin_mask(o->cpu_mask)) < 0)
-		snprintf(err, len, "could not pin to the CPUs asked: %s", strerror(-rc));
-	/* A name without a tracepoint: none by name (by_nr_why says why), the rest counted. */
-	{
-		struct pcost_count_opts o2 = *o;
-
-		o2.nnames = names ? o->nnames : 0;
-		for (unsigned r = 0; r < runs && !rc && !pcost_interrupted; r++)
-			rc = count_once(argv, tmp.out, &o2, v[r], c->why, err, len);
-		named = o2.nnames;
 	}
-	sched_setaffinity(0, sizeof(saved), &saved);
+	snprintf(f.path, sizeof(f.path), "%s/stderr", f.dir);
+	undo = pcost_cleanup_push(undo_err, &f);
+	fd = open(f.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, len, "could not create '%s': %s", f.path, strerror(errno));
+	}
+	for (unsigned r = 0; r < runs && !rc && !pcost_interrupted; r++)
+		rc = count_once(argv, o, fd, v[r], c, err, len);
+	if (fd >= 0)
+		close(fd);
 	pcost_cleanup_pop(undo, 0);
-	pcost_private_dir_remove(tmp.dir);
+	pcost_private_dir_remove(f.dir);
 	if (!rc && pcost_interrupted)
 		rc = -EINTR;
-	if (rc)
+	if (rc) {
+		free(v);
 		return rc;
-	c->df = runs - 1;
-	for (int k = 0; k < PCOST_CNT_N; k++) {
-		double x[MAX_RUNS];
-
-		if (!isfinite(v[0][k]))
-			continue;
-		for (unsigned r = 0; r < runs; r++)
-			x[r] = v[r][k];
-		c->n[k] = pcost_mean(x, runs);
-		/* One run: what it counted is taken as exact (predict.h). */
-		c->se[k] = runs > 1 ? pcost_sem(x, runs) : 0;
 	}
-	if (!named)
-		return 0;
-	c->by_nr = xcalloc(named, sizeof(*c->by_nr));
-	for (size_t i = 0; i < named; i++) {
-		double x[MAX_RUNS];
-
-		for (unsigned r = 0; r < runs; r++)
-			x[r] = v[r][PCOST_CNT_N + i];
-		snprintf(c->by_nr[i].name, sizeof(c->by_nr[i].name), "%s", o->names[i]);
-		c->by_nr[i].n = pcost_mean(x, runs);
-		c->by_nr[i].se = runs > 1 ? pcost_sem(x, runs) : 0;
-		if (!isfinite(c->by_nr[i].n)) {
-			snprintf(c->by_nr_why, sizeof(c->by_nr_why),
-				 "perf stat could not count syscalls:sys_enter_%s", o->names[i]);
-			return 0;
+	c->df = runs - 1;
+	for (int k = 0; k < PCOST_CNT_N; k++)
+		if (isfinite(v[0][k]))
+			mean_se(v, runs, (size_t)k, &c->n[k], &c->se[k]);
+	c->by_nr_counted = o->nnames && isfinite(v[0][PCOST_CNT_N]);
+	if (c->by_nr_counted) {
+		c->nby_nr = o->nnames;
+		c->by_nr = xcalloc(o->nnames, sizeof(*c->by_nr));
+		for (size_t i = 0; i < o->nnames; i++) {
+			snprintf(c->by_nr[i].name, sizeof(c->by_nr[i].name), "%s", o->names[i]);
+			mean_se(v, runs, PCOST_CNT_N + i, &c->by_nr[i].n, &c->by_nr[i].se);
 		}
 	}
-	c->nby_nr = named;
-	c->by_nr_counted = true;
+	free(v);
 	return 0;
 }
 

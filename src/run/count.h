@@ -2,17 +2,13 @@
 /*
  * count: the events a command makes, for the cost model (stats/predict.h):
  * syscalls, context switches, page faults, tasks created, execs and CPU time
- * of its whole process tree, counted in untimed runs (never a monitor that is
- * measured), as the mean and standard error over those runs.
- *
- * Counted by perf stat's counting mode (perf_event counters opened on the
- * command and inherited by every task it creates): the tracepoints
- * raw_syscalls:sys_enter, sched:sched_process_fork and sched:sched_process_exec
- * and the software events context-switches, page-faults and task-clock.  A
- * kind perf cannot count here is NaN with perf's reason.  Syscalls by name
- * are counted for the names asked (the tracepoints syscalls:sys_enter_NAME),
- * what strace-seccomp's model needs; by_nr_counted false when none was asked
- * or one has no tracepoint here.
+ * of its whole process tree, counted in untimed runs (run/evcount.h: never a
+ * monitor that is measured), as the mean and standard error over those runs;
+ * and the syscalls of the names asked for (strace-seccomp's set), from
+ * evcount's count by number.  A kind evcount could not count here is NaN
+ * with its reason, never 0.  The command's output is discarded, as in the
+ * runner's runs (a pipe to read would add switches); its standard error goes
+ * to a private file whose last line names a failure.
  */
 #ifndef PCOST_COUNT_H
 #define PCOST_COUNT_H

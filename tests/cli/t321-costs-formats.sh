@@ -5,13 +5,13 @@
 # fingerprint field that differs; --import refuses a bad file whole.
 . "$(dirname "$0")/lib.bash"
 have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
-plan 17
+plan 18
 tmpdir
 DB=$T/c.db
 A=tests/cli/data/costs-a.json
 
 run_pc costs --db "$DB"
-is "$rc" 1 "no store yet: exit 1"
+is "$rc" 2 "no store there: exit 2 (as every store command)"
 run_pc costs --import "$A" --db "$DB"
 is "$rc:$out" "0:imported cost table 7 as 1 (fixture-a, Linux 6.1.0-fixture, 11 entries)" \
 	"--import stores the fixture as table 1"
@@ -66,4 +66,7 @@ n=$("$PROBECOST" costs --all --db "$DB" --format json | jq '.tables | length')
 is "$rc:$n:$(grep -c . <<< "$err")" "2:2:1" "a bad entry: exit 2, one line, nothing imported (still 2 tables)"
 run_pc costs --table 99 --db "$DB"
 is "$rc" 2 "--table 99: no such table, exit 2"
+"$PROBECOST" run -w null --runs 1 --warmup 0 --db "$T/e.db" > /dev/null 2>&1
+run_pc costs --db "$T/e.db"
+is "$rc" 1 "a store with no cost table yet: exit 1, calibrate first"
 done_testing
