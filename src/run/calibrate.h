@@ -19,11 +19,13 @@
  *   per sample           spin (1 us a loop)    timed region per loop over the
  *                                              samples a loop takes (CPU time
  *                                              x frequency)
- *   per run (fixed)      null                  whole-run extra time less the
- *                                              null run's own events' cost
+ *   per run (fixed)      true(1)               whole-run extra time less the
+ *                                              run's own events' cost (the
+ *                                              inject monitor: the null
+ *                                              workload, where it spins)
  *
  * The events each workload makes per loop are counted (run/count.h) on its
- * plain run, less what the null workload makes, so a cost is what is left
+ * plain run, less what the null workload's start-up makes, so a cost is what is left
  * once the other terms the monitor pays for are taken out (status
  * "derived"), with their variances added (Welch-Satterthwaite df).
  *
