@@ -87,9 +87,7 @@ static int one_option(int c, void *ctx)
 			return usage_error("too many -m (at most %d)",
 					   PCOST_CALIBRATE_MAX_MONITORS);
 		if (!pcost_calibrate_monitor_ok(optarg, why, sizeof(why)))
-			return usage_error("-m %s; calibrate measures the monitors predict prices "
-					   "(see 'probecost calibrate --help')",
-					   why);
+			return usage_error("-m: %s", why);
 		a->o.monitors[a->o.nmonitors++] = optarg;
 		return 0;
 	case 'r':

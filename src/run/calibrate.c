@@ -99,19 +99,16 @@ static bool base_is(const char *monitor, const char *base)
 bool pcost_calibrate_monitor_ok(const char *monitor, char *why, size_t len)
 {
 	const char *nm = NULL;
-	char err[256];
-	struct pcost_monitor *m;
+	struct pcost_monitor *m = pcost_monitor_create(monitor, why, len);
 
+	if (!m)
+		return false; /* unknown or malformed: why says so */
+	pcost_monitor_free(m);
 	if (!pcost_model_events(monitor, &nm) || !strcmp(monitor, "none")) {
 		snprintf(why, len, "'%s': %s", monitor,
 			 nm ? nm : "the baseline has no cost to calibrate");
 		return false;
 	}
-	if (!(m = pcost_monitor_create(monitor, err, sizeof(err)))) {
-		snprintf(why, len, "%s", err);
-		return false;
-	}
-	pcost_monitor_free(m);
 	return true;
 }
 
@@ -292,7 +289,10 @@ static void add_config(struct cal *c, struct pcost_runner *r, struct pcost_monit
 	pcost_argv_free(argv);
 }
 
-/* Create the monitors, note the unavailable ones, add every configuration. */
+/*
+ * Create the monitors, note the unavailable ones, add every configuration:
+ * 0; 1 when no monitor is available here (nothing to run); -errno.
+ */
 static int add_all(struct cal *c, struct pcost_runner *r, char *err, size_t len)
 {
 	struct pcost_monitor *none = pcost_monitor_create("none", err, len);
@@ -317,10 +317,9 @@ static int add_all(struct cal *c, struct pcost_runner *r, char *err, size_t len)
 			c->used[t] = true;
 		}
 	}
-	if (!navail) {
-		snprintf(err, len, "no monitor to calibrate is available here: %s", c->mons[0].why);
-		return -ENOENT;
-	}
+	/* None available: nothing to measure, every entry unavailable with its reason. */
+	if (!navail)
+		return 1;
 	/* Targets in order, each: plain, then every monitor that needs it. */
 	for (int t = 0; t < T_N; t++) {
 		if (!c->used[t])
@@ -618,6 +617,11 @@ int pcost_calibrate(const struct pcost_calibrate_opts *o, struct pcost_cost_tabl
 	pcost_runner_init(&r, &c->s, &ro);
 	if ((rc = add_all(c, &r, err, len)) < 0)
 		goto out_runner;
+	if (rc == 1) {
+		derive_all(c, t);
+		rc = 0;
+		goto out_runner;
+	}
 	if ((rc = pcost_runner_check(&r, err, len)) < 0)
 		goto out_runner;
 	count_targets(c);
