@@ -337,15 +337,15 @@ static int verify(const struct predict_args *a, int argc, char **argv,
 }
 
 /*
- * The syscall names of every strace-seccomp:trace=NAME,... asked (classes and
- * negations are not names: the model says so), to count by name; *buf holds
- * them (caller frees).
+ * The syscalls to count by name: the model's classes (a decoding tracer pays
+ * by class) and the names of every strace-seccomp:trace=NAME,... asked
+ * (classes and negations are not names: the model says so); *buf holds the
+ * sets' names (caller frees).
  */
-static size_t seccomp_names(const struct predict_args *a, const char **names, size_t max,
-			    char **buf)
+static size_t count_names(const struct predict_args *a, const char **names, size_t max, char **buf)
 {
 	char *save = NULL;
-	size_t n = 0;
+	size_t n = pcost_model_syscall_names(names, max);
 
 	*buf = NULL;
 	for (size_t i = 0; i < a->nmonitors; i++) {
@@ -359,14 +359,20 @@ static size_t seccomp_names(const struct predict_args *a, const char **names, si
 		*buf = joined;
 	}
 	for (char *w = *buf ? strtok_r(*buf, ",", &save) : NULL; w && n < max;
-	     w = strtok_r(NULL, ",", &save))
-		names[n++] = w;
+	     w = strtok_r(NULL, ",", &save)) {
+		size_t k = 0;
+
+		while (k < n && strcmp(names[k], w))
+			k++;
+		if (k == n)
+			names[n++] = w;
+	}
 	return n;
 }
 
 static int predict(struct predict_args *a, int argc, char **argv, struct pcost_cost_table *t)
 {
-	const char *names[32];
+	const char *names[128];
 	char *nbuf;
 	struct pcost_count_opts co = { .runs = a->count_runs,
 				       .cpu_mask = a->m.ro.cpu_mask,
@@ -385,7 +391,7 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 					  .p = p };
 	int rc;
 
-	co.nnames = seccomp_names(a, names, ARRAY_SIZE(names), &nbuf);
+	co.nnames = count_names(a, names, ARRAY_SIZE(names), &nbuf);
 	rc = pcost_count_command(a->command, &co, &c, err, sizeof(err));
 
 	if (rc == -EINTR) {

@@ -22,6 +22,8 @@ static const struct {
 } events[PCOST_CE_N] = {
 	[PCOST_CE_RUN] = { "run", "per run" },
 	[PCOST_CE_SYSCALL] = { "syscall", "per syscall" },
+	[PCOST_CE_SYSCALL_DECODED] = { "syscall-decoded", "per decoded syscall" },
+	[PCOST_CE_SYSCALL_DIR] = { "getdents", "per getdents64" },
 	[PCOST_CE_SYSCALL_UNTRACED] = { "syscall-untraced", "per untraced syscall" },
 	[PCOST_CE_CSWITCH] = { "cswitch", "per context switch" },
 	[PCOST_CE_FAULT] = { "fault", "per page fault" },

@@ -30,7 +30,11 @@ enum pcost_cost_status {
 /* The events an entry is priced per (the "run" event is the fixed cost of one run). */
 enum pcost_cost_event {
 	PCOST_CE_RUN,		   /* once per run: start-up and tear-down */
-	PCOST_CE_SYSCALL,	   /* a system call the monitor traces */
+	PCOST_CE_SYSCALL,	   /* a system call the monitor traces (one without pointer
+				    * arguments a decoding tracer reads: getppid's kind) */
+	PCOST_CE_SYSCALL_DECODED,  /* one whose path, struct or buffer a decoding tracer
+				    * (strace, perf trace) reads and prints: newfstatat's kind */
+	PCOST_CE_SYSCALL_DIR,	   /* a directory listing (getdents64), decoded entry by entry */
 	PCOST_CE_SYSCALL_UNTRACED, /* a system call it filters out (strace --seccomp-bpf) */
 	PCOST_CE_CSWITCH,	   /* a context switch of the watched tasks */
 	PCOST_CE_FAULT,		   /* a page fault */

@@ -30,7 +30,21 @@
 #define MAX_MONS 24
 
 /* The workloads of the session, each run plain and under the monitors that need it. */
-enum target_id { T_NULL, T_TRUE, T_SYS_S, T_SYS_M, T_SYS_L, T_PIPE, T_SPAWN, T_SPIN, T_N };
+enum target_id {
+	T_NULL,
+	T_TRUE,
+	T_SYS_S,
+	T_SYS_M,
+	T_SYS_L,
+	T_STAT_S,
+	T_STAT_M,
+	T_DIR_S,
+	T_DIR_M,
+	T_PIPE,
+	T_SPAWN,
+	T_SPIN,
+	T_N
+};
 
 static const struct {
 	const char *workload, *args;
@@ -47,6 +61,11 @@ static const struct {
 	[T_SYS_S] = { "syscall", "loops=2000", 2000 },
 	[T_SYS_M] = { "syscall", "loops=20000", 20000 },
 	[T_SYS_L] = { "syscall", "loops=200000", 200000 },
+	/* Decoded calls: newfstatat of "/"; a listing of "/" (and the lseek that rewinds it). */
+	[T_STAT_S] = { "syscall", "args=stat loops=2000", 2000 },
+	[T_STAT_M] = { "syscall", "args=stat loops=20000", 20000 },
+	[T_DIR_S] = { "syscall", "args=dir loops=500", 500 },
+	[T_DIR_M] = { "syscall", "args=dir loops=2000", 2000 },
 	[T_PIPE] = { "pipe", "loops=5000", 5000 },
 	[T_SPAWN] = { "spawn", "kind=fork loops=200", 200 },
 	[T_SPIN] = { "spin", "loops=250000 work=1000", 250000 },
@@ -56,7 +75,6 @@ static const struct {
 struct cal_mon {
 	char name[96];	 /* as created ("strace-seccomp:trace=getppid") */
 	unsigned events; /* the terms it prices */
-	bool untraced;	 /* strace-seccomp's untraced instance: prices SYSCALL_UNTRACED */
 	struct pcost_monitor *m;
 	bool available;
 	char why[256];
@@ -141,9 +159,15 @@ static enum target_id syscall_target(const char *monitor)
 
 static enum target_id target_of(const char *monitor, enum pcost_cost_event ev)
 {
+	bool small = syscall_target(monitor) == T_SYS_S;
+
 	switch (ev) {
 	case PCOST_CE_SYSCALL:
 		return syscall_target(monitor);
+	case PCOST_CE_SYSCALL_DECODED:
+		return small ? T_STAT_S : T_STAT_M;
+	case PCOST_CE_SYSCALL_DIR:
+		return small ? T_DIR_S : T_DIR_M;
 	case PCOST_CE_SYSCALL_UNTRACED:
 		return T_SYS_L;
 	case PCOST_CE_CSWITCH:
@@ -158,7 +182,7 @@ static enum target_id target_of(const char *monitor, enum pcost_cost_event ev)
 	}
 }
 
-static struct cal_mon *add_mon(struct cal *c, const char *name, unsigned events, bool untraced)
+static struct cal_mon *add_mon(struct cal *c, const char *name, unsigned events)
 {
 	struct cal_mon *cm;
 
@@ -171,7 +195,6 @@ static struct cal_mon *add_mon(struct cal *c, const char *name, unsigned events,
 	memset(cm, 0, sizeof(*cm));
 	snprintf(cm->name, sizeof(cm->name), "%s", name);
 	cm->events = events;
-	cm->untraced = untraced;
 	for (int e = 0; e < PCOST_CE_N; e++)
 		cm->cfg[e] = -1;
 	return cm;
@@ -179,22 +202,25 @@ static struct cal_mon *add_mon(struct cal *c, const char *name, unsigned events,
 
 /*
  * A monitor asked for, as the instances that price its terms: strace-seccomp
- * traced (trace=getppid, the syscall workload's call) and untraced
- * (trace=getpid, which the workload never calls); perf-record at perf's
- * default frequency without one.
+ * with the set that makes each workload's call the class priced (getppid:
+ * plain, newfstatat: decoded, getdents64: listings; getpid, which no
+ * workload calls: untraced); perf-record at perf's default frequency without
+ * one.
  */
 static void plan_monitor(struct cal *c, const char *monitor)
 {
 	unsigned ev = pcost_model_events(monitor, NULL);
 
 	if (base_is(monitor, "strace-seccomp")) {
-		add_mon(c, "strace-seccomp:trace=getppid", ev & ~EV(PCOST_CE_SYSCALL_UNTRACED),
-			false);
-		add_mon(c, "strace-seccomp:trace=getpid", EV(PCOST_CE_SYSCALL_UNTRACED), true);
+		add_mon(c, "strace-seccomp:trace=getppid",
+			EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL) | EV(PCOST_CE_TASK));
+		add_mon(c, "strace-seccomp:trace=newfstatat", EV(PCOST_CE_SYSCALL_DECODED));
+		add_mon(c, "strace-seccomp:trace=getdents64", EV(PCOST_CE_SYSCALL_DIR));
+		add_mon(c, "strace-seccomp:trace=getpid", EV(PCOST_CE_SYSCALL_UNTRACED));
 	} else if (!strcmp(monitor, "perf-record")) {
-		add_mon(c, "perf-record:freq=4000", ev, false);
+		add_mon(c, "perf-record:freq=4000", ev);
 	} else {
-		add_mon(c, monitor, ev, false);
+		add_mon(c, monitor, ev);
 	}
 }
 
@@ -344,8 +370,15 @@ static int add_all(struct cal *c, struct pcost_runner *r, char *err, size_t len)
 /* Count each target's plain run (and the null run's, which every other is less). */
 static void count_targets(struct cal *c)
 {
-	struct pcost_count_opts co = { .runs = 1, .cpu_mask = c->o->cpu_mask, .timeout_s = 120 };
+	/* By name: the model's classes, and the sets of the strace-seccomp instances. */
+	const char *names[96];
+	struct pcost_count_opts co = {
+		.runs = 1, .cpu_mask = c->o->cpu_mask, .timeout_s = 120, .names = names
+	};
 
+	co.nnames = pcost_model_syscall_names(names, ARRAY_SIZE(names) - 2);
+	names[co.nnames++] = "getppid";
+	names[co.nnames++] = "getpid";
 	c->used[T_NULL] = true;
 	for (int t = 0; t < T_N && !pcost_interrupted; t++) {
 		char **argv;
@@ -359,52 +392,28 @@ static void count_targets(struct cal *c)
 	}
 }
 
-/* Events of kind ev a loop of target t makes (less the null run's); NaN when not counted. */
+/*
+ * What monitor's event ev counts a loop of target t makes (the model's count
+ * of the target, less the null run's start-up); the whole run's for the
+ * fixed-cost targets; NaN when not counted.
+ */
 static double per_loop(const struct cal *c, enum target_id t, enum pcost_cost_event ev,
 		       const char *monitor)
 {
-	static const int kind[PCOST_CE_N] = {
-		[PCOST_CE_RUN] = -1,
-		[PCOST_CE_SYSCALL] = PCOST_CNT_SYSCALLS,
-		[PCOST_CE_SYSCALL_UNTRACED] = PCOST_CNT_SYSCALLS,
-		[PCOST_CE_CSWITCH] = PCOST_CNT_CSWITCHES,
-		[PCOST_CE_FAULT] = PCOST_CNT_FAULTS,
-		[PCOST_CE_TASK] = PCOST_CNT_TASKS,
-		[PCOST_CE_EXEC] = PCOST_CNT_EXECS,
-		[PCOST_CE_SAMPLE] = PCOST_CNT_TASK_CLOCK_NS,
-		[PCOST_CE_HIT] = -1,
-		[PCOST_CE_READ] = -1,
-		[PCOST_CE_SIDEBAND] = -1,
-	};
-	int k = kind[ev];
-	double n, hz;
+	double n, n0, se;
+	char why[160];
 
 	if (ev == PCOST_CE_RUN)
 		return 1;
-	if (k < 0 || !c->counted[t] || (!whole_run(t) && !c->counted[T_NULL]))
+	if (!c->counted[t] || (!whole_run(t) && !c->counted[T_NULL]))
 		return NAN;
-	/*
-	 * strace-seccomp:trace=getppid: the syscall workload's calls are the
-	 * traced ones; every other workload's calls (and the null run's) pass
-	 * the filter untraced.
-	 */
-	if (base_is(monitor, "strace-seccomp") &&
-	    (ev == PCOST_CE_SYSCALL || ev == PCOST_CE_SYSCALL_UNTRACED)) {
-		bool sys = t == T_SYS_S || t == T_SYS_M || t == T_SYS_L;
-
-		if (sys == (ev == PCOST_CE_SYSCALL_UNTRACED) && strstr(monitor, "trace=getppid"))
-			return 0;
-	}
-	n = c->counts[t].n[k];
-	if (!whole_run(t))
-		n = (n - c->counts[T_NULL].n[k]) / targets[t].loops;
-	if (ev == PCOST_CE_SAMPLE) {
-		const char *f = strstr(monitor, "freq=");
-
-		hz = f ? strtod(f + 5, NULL) : 4000;
-		n *= hz / 1e9;
-	}
-	return n;
+	if (pcost_model_count(monitor, ev, &c->counts[t], &n, &se, why, sizeof(why)) < 0)
+		return NAN;
+	if (whole_run(t))
+		return n;
+	if (pcost_model_count(monitor, ev, &c->counts[T_NULL], &n0, &se, why, sizeof(why)) < 0)
+		return NAN;
+	return (n - n0) / targets[t].loops;
 }
 
 /* The measured figure of a configuration: per loop of the timed region, or the whole-run extra. */
@@ -480,7 +489,7 @@ static void derive(struct cal *c, struct pcost_cost_table *tab, struct cal_mon *
 	num = p;
 	v[nv] = se * se;
 	vdf[nv++] = df;
-	for (int k = 0; k < PCOST_CE_N && !cm->untraced; k++) {
+	for (int k = 0; k < PCOST_CE_N; k++) {
 		char ks[96];
 		const struct pcost_cost_entry *ke;
 		double nk, kse;
@@ -527,8 +536,10 @@ out:
 
 /* The order terms are priced in: each takes out the ones before it. */
 static const enum pcost_cost_event order[] = {
-	PCOST_CE_SYSCALL, PCOST_CE_SYSCALL_UNTRACED, PCOST_CE_CSWITCH,
-	PCOST_CE_TASK,	  PCOST_CE_SAMPLE,	     PCOST_CE_RUN,
+	PCOST_CE_SYSCALL,	  PCOST_CE_SYSCALL_UNTRACED,
+	PCOST_CE_SYSCALL_DECODED, PCOST_CE_SYSCALL_DIR,
+	PCOST_CE_CSWITCH,	  PCOST_CE_TASK,
+	PCOST_CE_SAMPLE,	  PCOST_CE_RUN,
 };
 
 static void unavailable(struct pcost_cost_table *tab, const struct cal_mon *cm)

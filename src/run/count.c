@@ -21,7 +21,7 @@
 #include "stats/stats.h"
 
 #define MAX_RUNS 64
-#define MAX_NAMES 32
+#define MAX_NAMES 128
 #define NV (PCOST_CNT_N + MAX_NAMES)
 
 /* The evcount kinds each model count sums. */

@@ -110,6 +110,21 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 void pcost_predict_combine(struct pcost_prediction *p, double count_df, double base_ns,
 			   double base_se, double base_df);
 
+/*
+ * The count the model prices monitor's event ev by, from c: 1 for the fixed
+ * cost; a decoding tracer's syscalls by class (plain, decoded, directory,
+ * and strace-seccomp's untraced ones) from the counts by name; samples as
+ * CPU time x the frequency.  0, or -1 with why when it was not counted.
+ * calibrate prices its workloads' loops with it too.
+ */
+int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
+		      double *n, double *se, char *why, size_t len);
+
+/* The class a syscall of that name is priced in: SYSCALL, SYSCALL_DECODED or SYSCALL_DIR. */
+enum pcost_cost_event pcost_syscall_class(const char *name);
+/* The names the classes list (to count by name); how many were written. */
+size_t pcost_model_syscall_names(const char **out, size_t max);
+
 /* Standard error of an entry's figure from its interval and df (NaN when it has none). */
 double pcost_cost_se(const struct pcost_cost_entry *e);
 

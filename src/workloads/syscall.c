@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* syscall: N raw system calls of one number, after perf bench syscall basic and the nohz_full test (seed 004). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,6 +31,26 @@ static inline long raw_syscall0(long nr)
 
 enum { VIA_RAW, VIA_LIBC };
 
+/*
+ * args=stat and args=dir: calls whose arguments a tracer reads and decodes
+ * (a path in, a struct out; a directory's entries), where strace pays more
+ * than for a call that takes none (calibrate prices them apart).
+ */
+enum { ARGS_NONE, ARGS_STAT, ARGS_DIR };
+
+/* One call of the args=stat or args=dir kind; fd: "/" opened as a directory (dir). */
+static long decoded_call(int kind, int fd)
+{
+	struct stat st;
+	char buf[4096];
+
+	if (kind == ARGS_STAT)
+		return syscall(SYS_newfstatat, AT_FDCWD, "/", &st, 0);
+	/* Rewind, then list "/" again: two calls a loop, the second decoded entry by entry. */
+	lseek(fd, 0, SEEK_SET);
+	return syscall(SYS_getdents64, fd, buf, sizeof(buf));
+}
+
 /* Through the C library, as perf bench syscall basic does (getppid()) and as seed 004's syscall(). */
 static long libc_syscall0(long nr)
 {
@@ -37,9 +59,22 @@ static long libc_syscall0(long nr)
 	return syscall(nr) < 0 ? -errno : 0;
 }
 
-static long call_loop(long nr, uint64_t loops, bool libc, pcost_ns inject)
+static long call_loop(long nr, uint64_t loops, bool libc, pcost_ns inject, int kind)
 {
 	long last = 0;
+
+	if (kind != ARGS_NONE) {
+		int fd = kind == ARGS_DIR ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+		for (uint64_t i = 0; i < loops; i++) {
+			last = decoded_call(kind, fd);
+			if (inject)
+				pcost_wl_spin_ns(inject);
+		}
+		if (fd >= 0)
+			close(fd);
+		return last < 0 ? -errno : 0;
+	}
 
 	/* The inject monitor's known cost after each call (its own loop: the plain one is bare). */
 	if (inject) {
@@ -62,6 +97,7 @@ struct calls {
 	uint64_t loops;
 	bool libc;
 	pcost_ns inject;	/* ns spun after each call (the inject monitor), 0 none */
+	int kind;	/* ARGS_*: args=none|stat|dir */
 	long *last;	/* each thread's last return value */
 };
 
@@ -69,7 +105,7 @@ static void calls_thread(void *arg, unsigned i)
 {
 	struct calls *c = arg;
 
-	c->last[i] = call_loop(c->nr, c->loops, c->libc, c->inject);
+	c->last[i] = call_loop(c->nr, c->loops, c->libc, c->inject, c->kind);
 }
 
 /*
@@ -86,6 +122,7 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 		.nr = (long)pcost_param_get(p, "nr"),
 		.libc = pcost_param_get(p, "via") == VIA_LIBC,
 		.inject = pcost_wl_inject_ns("PCOST_INJECT_EVENT_NS"),
+		.kind = (int)pcost_param_get(p, "args"),
 		.last = xcalloc(threads, sizeof(long)),
 	};
 	pcost_ns fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS");
@@ -98,8 +135,13 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 
 	if (!rc) {
 		res->events = c.loops * threads;
-		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s", c.nr,
-			 c.last[0] == -ENOSYS ? "ENOSYS" : "ok");
+		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s",
+			 c.kind == ARGS_STAT  ? (long)SYS_newfstatat
+			 : c.kind == ARGS_DIR ? (long)SYS_getdents64
+					      : c.nr,
+			 c.last[0] == -ENOSYS ? "ENOSYS"
+			 : c.last[0] < 0      ? "error"
+					      : "ok");
 		pcost_wl_report_threads(res, threads);
 	}
 	free(c.last);
@@ -118,6 +160,9 @@ static const struct pcost_param_desc syscall_params[] = {
 	  "the bare syscall instruction, or the C library (getppid(), syscall())" },
 	{ "threads", PCOST_PARAM_U64, 1, 1, 1024, NULL,
 	  "threads, each making loops calls (events = threads x loops)" },
+	{ "args", PCOST_PARAM_ENUM, ARGS_NONE, 0, 0, "none|stat|dir",
+	  "none: nr with no arguments; stat: newfstatat of \"/\" (a path in, a struct out); "
+	  "dir: getdents64 of \"/\" after the lseek that rewinds it (two calls a loop)" },
 	{ 0 },
 };
 

@@ -50,6 +50,8 @@ static void strace_table(struct pcost_cost_table *t)
 	pcost_cost_table_init(t);
 	entry(t, "strace", PCOST_CE_RUN, 2e6, 1.8e6, 2.2e6, 4);
 	entry(t, "strace", PCOST_CE_SYSCALL, 7000, 6500, 7500, 4);
+	entry(t, "strace", PCOST_CE_SYSCALL_DECODED, 9000, 8500, 9500, 4);
+	entry(t, "strace", PCOST_CE_SYSCALL_DIR, 30000, 25000, 35000, 4);
 	entry(t, "strace", PCOST_CE_CSWITCH, 1000, 500, 1500, 4);
 	entry(t, "strace", PCOST_CE_TASK, 2e5, 1.5e5, 2.5e5, 4);
 }
@@ -63,6 +65,8 @@ static void strace_counts(struct pcost_counts *c)
 	c->se[PCOST_CNT_CSWITCHES] = 10;
 	c->n[PCOST_CNT_TASKS] = 2;
 	c->se[PCOST_CNT_TASKS] = 0;
+	/* Counted by name, none of the decoded kinds: every syscall is getppid's kind. */
+	c->by_nr_counted = true;
 	c->df = 2;
 	c->base_ns = 1e9;
 	c->base_se = 1e7;
@@ -91,7 +95,8 @@ static void test_combine_known(void **state)
 	strace_counts(&c);
 	pcost_predict(&t, "strace", &c, &p);
 	assert_true(p.has_model);
-	assert_int_equal(p.nterms, 4);
+	/* The decoded and listing terms are there, at 0 calls: the figures are the four terms'. */
+	assert_int_equal(p.nterms, 6);
 	near(p.extra_ns, 289.5e6, 1e-3);
 	near(p.extra_se, 7384010.517459534, 1e-3);
 	near(p.extra_df, 4.0010145810778415, 1e-9);
@@ -180,7 +185,9 @@ static void test_seccomp_split(void **state)
 {
 	struct pcost_count_nr nr[] = { { "read", 300, 0 },
 				       { "write", 200, 0 },
-				       { "openat", 10, 0 } };
+				       { "openat", 10, 0 },
+				       { "getppid", 40, 0 },
+				       { "getdents64", 5, 0 } };
 	struct pcost_cost_table t;
 	struct pcost_counts c;
 	struct pcost_prediction p;
@@ -189,6 +196,8 @@ static void test_seccomp_split(void **state)
 	pcost_cost_table_init(&t);
 	entry(&t, "strace-seccomp", PCOST_CE_RUN, 1e6, 0.9e6, 1.1e6, 4);
 	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL, 8000, 7000, 9000, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_DECODED, 10000, 9000, 11000, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_DIR, 30000, 20000, 40000, 4);
 	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_UNTRACED, 50, 40, 60, 4);
 	entry(&t, "strace-seccomp", PCOST_CE_TASK, 1e5, 0.9e5, 1.1e5, 4);
 	counts_init(&c);
@@ -196,13 +205,19 @@ static void test_seccomp_split(void **state)
 	c.n[PCOST_CNT_TASKS] = 0;
 	c.by_nr_counted = true;
 	c.by_nr = nr;
-	c.nby_nr = 3;
+	c.nby_nr = 5;
 	c.base_ns = 1e8;
-	pcost_predict(&t, "strace-seccomp:trace=read,openat", &c, &p);
+	/* The set's calls by class (getppid plain; read, openat decoded; getdents64 a listing),
+	 * the other 1000 - 355 calls untraced. */
+	pcost_predict(&t, "strace-seccomp:trace=read,openat,getppid,getdents64", &c, &p);
 	assert_true(p.has_model);
-	near(p.terms[1].count, 310, 1e-12);
-	near(p.terms[2].count, 690, 1e-12);
-	near(p.extra_ns, 1e6 + 310 * 8000 + 690 * 50, 1e-6);
+	assert_int_equal(p.terms[1].event, PCOST_CE_SYSCALL);
+	near(p.terms[1].count, 40, 1e-12);
+	near(p.terms[2].count, 310, 1e-12);
+	near(p.terms[3].count, 5, 1e-12);
+	assert_int_equal(p.terms[4].event, PCOST_CE_SYSCALL_UNTRACED);
+	near(p.terms[4].count, 645, 1e-12);
+	near(p.extra_ns, 1e6 + 40 * 8000 + 310 * 10000 + 5 * 30000 + 645 * 50, 1e-6);
 	/* A class is not priced. */
 	pcost_predict(&t, "strace-seccomp:trace=%file", &c, &p);
 	assert_false(p.has_model);
@@ -213,6 +228,36 @@ static void test_seccomp_split(void **state)
 	pcost_predict(&t, "strace-seccomp:trace=read", &c, &p);
 	assert_false(p.has_model);
 	assert_non_null(strstr(p.why, "no BPF here"));
+	pcost_cost_table_release(&t);
+}
+
+/* strace traces every call: plain = all less the decoded and the listings, each at its cost. */
+static void test_strace_classes(void **state)
+{
+	struct pcost_count_nr nr[] = { { "newfstatat", 54000, 0 },
+				       { "getdents64", 4000, 0 },
+				       { "openat", 2000, 0 } };
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p;
+
+	(void)state;
+	strace_table(&t);
+	strace_counts(&c);
+	c.n[PCOST_CNT_SYSCALLS] = 66000;
+	c.by_nr = nr;
+	c.nby_nr = 3;
+	pcost_predict(&t, "strace", &c, &p);
+	assert_true(p.has_model);
+	near(p.terms[1].count, 66000 - 56000 - 4000, 1e-9);
+	near(p.terms[2].count, 56000, 1e-9);
+	near(p.terms[3].count, 4000, 1e-9);
+	near(p.extra_ns, 2e6 + 6000 * 7000 + 56000 * 9000 + 4000 * 30000 + 100 * 1000 + 2 * 2e5,
+	     1e-3);
+	assert_int_equal(pcost_syscall_class("newfstatat"), PCOST_CE_SYSCALL_DECODED);
+	assert_int_equal(pcost_syscall_class("getdents64"), PCOST_CE_SYSCALL_DIR);
+	assert_int_equal(pcost_syscall_class("getppid"), PCOST_CE_SYSCALL);
+	assert_int_equal(pcost_syscall_class("close"), PCOST_CE_SYSCALL);
 	pcost_cost_table_release(&t);
 }
 
@@ -324,8 +369,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
 		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
-		cmocka_unit_test(test_no_model),       cmocka_unit_test(test_cost_se),
-		cmocka_unit_test(test_env_mismatch),   cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_strace_classes), cmocka_unit_test(test_no_model),
+		cmocka_unit_test(test_cost_se),	       cmocka_unit_test(test_env_mismatch),
+		cmocka_unit_test(test_pick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
