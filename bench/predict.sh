@@ -17,12 +17,12 @@
 # Targets: the measured extra time inside the predicted interval for >= 80% of the pairs
 # with a model; the median absolute error of the predicted extra time <= 20%.
 #
-#   DB (default: a fresh store here, calibrated first), RUNS (3), CPU (the table's),
+#   DB (default: a fresh store here, calibrated first), RUNS (5), CPU (the table's),
 #   ONLY="gzip xz" (a subset of the programs), KEEP=1 (keep the work directory).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 command -v jq >/dev/null || { echo "skip: jq not installed (Debian package jq)"; exit 0; }
 W=$(mktemp -d /tmp/pcost-predict.XXXXXX)
 chmod 0755 "$W"
@@ -148,7 +148,10 @@ pg_up() {
 	local bin port
 	bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 	[ -x "$bin/initdb" ] && [ -x "$bin/pg_ctl" ] || { PG_WHY="no PostgreSQL server binaries (apt-get install postgresql)"; return 1; }
-	command -v pgbench >/dev/null || { PG_WHY="no pgbench (apt-get install postgresql-client)"; return 1; }
+	# The server's own pgbench: Debian's /usr/bin/pgbench is a wrapper that wants a
+	# postgresql-client-<version> package besides.
+	PGBENCH=$bin/pgbench
+	[ -x "$PGBENCH" ] || { PG_WHY="no $PGBENCH (apt-get install postgresql)"; return 1; }
 	id postgres >/dev/null 2>&1 || { PG_WHY="no 'postgres' user to run the server as"; return 1; }
 	mkdir -m 0700 "$W/pg" && chown postgres: "$W/pg"
 	runuser -u postgres -- "$bin/initdb" -D "$W/pg/data" -U postgres --no-sync --auth-local=trust >"$W/pg.log" 2>&1 ||
@@ -160,7 +163,7 @@ pg_up() {
 	PG_STOP="runuser -u postgres -- '$bin/pg_ctl' -D '$W/pg/data' -m immediate stop"
 	PGARGS=(-h "$W/pg" -p "$port" -U postgres)
 	"$bin/psql" "${PGARGS[@]}" -q -c "CREATE DATABASE bench" postgres >/dev/null &&
-		pgbench "${PGARGS[@]}" -i -q -s 2 bench >/dev/null 2>&1 ||
+		"$PGBENCH" "${PGARGS[@]}" -i -q -s 2 bench >/dev/null 2>&1 ||
 		{ PG_WHY="pgbench -i failed"; return 1; }
 }
 
@@ -185,7 +188,7 @@ add make-j2 "" make -s -B -j2 -C "$W/cproj"
 add tar "" tar -cf /dev/null -C /usr include
 PG_WHY=
 if pg_up; then
-	add pgbench "" pgbench "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
+	add pgbench "" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
 fi
 
 # The cost table first (unless DB already has one of this machine), retried while another
