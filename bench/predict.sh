@@ -179,7 +179,8 @@ MONS=(-m strace -m strace-seccomp:trace=openat -m perf-stat -m perf-record -m bp
 declare -a NAMES CMDS EXTRA
 add() { NAMES+=("$1"); EXTRA+=("$2"); shift 2; CMDS+=("$(printf '%q ' "$@")"); }
 add gzip "" gzip -9 -c "$W/big.txt"
-add xz "" xz -3 -T1 -c "$W/big.txt"
+# xz -1: its default level takes 20 s a run on this machine (40 runs of it: a quarter hour).
+add xz "" xz -1 -T1 -c "$W/big.txt"
 add sqlite3 "" sqlite3 :memory: ".read $W/script.sql"
 add python3 "" "$PY" -c "import sys; sys.path.insert(0, '$W/py'); import pctree"
 add git-log "" git -C "$W/repo" log --stat -n 60
@@ -215,12 +216,13 @@ for i in "${!NAMES[@]}"; do
 	eval "cmd=(${CMDS[i]})"
 	# shellcheck disable=SC2206 # EXTRA holds option words
 	extra=(${EXTRA[i]})
-	say "$name: predicting and measuring (load before: $(load); $(($(date +%s) - t0)) s so far)"
+	before=$(load)
+	say "$name: predicting and measuring (load before: $before; $(($(date +%s) - t0)) s so far)"
 	# shellcheck disable=SC2154 # cmd is set by eval
 	"$PC" predict --verify "${MONS[@]}" "${extra[@]}" --runs "$RUNS" --count-runs 2 --plain-runs 3 \
 		--timeout 300 --seed "$((i + 1))" ${CPU:+--cpu "$CPU"} --db "$DB" --format json -- "${cmd[@]}" \
 		>"$W/$name.json" 2>"$W/$name.err" || { say "$name failed: $(tail -2 "$W/$name.err")"; continue; }
-	jq -r --arg p "$name" --arg load "$(load)" '.statistics[] |
+	jq -r --arg p "$name" --arg load "$before / $(load)" '.statistics[] |
 		[$p, .monitor, (.model | tostring), .predicted_extra_ns, .predicted_extra_ns_lo,
 		 .predicted_extra_ns_hi, .measured_extra_ns, .measured_extra_ns_lo, .measured_extra_ns_hi,
 		 .measured_in_predicted, .predicted_in_measured, .error, (.why // ""),
@@ -237,7 +239,7 @@ function ms(x) { return x == "null" ? "n/a" : sprintf("%.1f", x / 1e6) }
 function pct(x) { return x == "null" ? "n/a" : sprintf("%+.0f%%", 100 * x) }
 BEGIN {
 	printf "%-11s %-28s %-30s %-30s %-6s %-6s %-7s %s\n", "program", "monitor", "predicted extra ms [95%]",
-		"measured extra ms [95%]", "m in p", "p in m", "error", "load (1/5/15 min)"
+		"measured extra ms [95%]", "m in p", "p in m", "error", "load before / after (1, 5, 15 min)"
 }
 {
 	pred = $3 == "true" ? sprintf("%s [%s, %s]", ms($4), ms($5), ms($6)) : "no model"

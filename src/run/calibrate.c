@@ -40,10 +40,7 @@ enum target_id {
 	T_STAT_M,
 	T_DIR_S,
 	T_DIR_M,
-	T_PIPE,
-	T_SPAWN,
-	T_SPIN,
-	T_N
+	T_PIPE, T_SPAWN, T_EXEC, T_SPIN, T_N
 };
 
 static const struct {
@@ -68,6 +65,8 @@ static const struct {
 	[T_DIR_M] = { "syscall", "args=dir loops=2000", 2000 },
 	[T_PIPE] = { "pipe", "loops=5000", 5000 },
 	[T_SPAWN] = { "spawn", "kind=fork loops=200", 200 },
+	/* vfork + exec of true + wait: an exec and the new image's start-up (counted). */
+	[T_EXEC] = { "spawn", "kind=vfork-exec loops=100", 100 },
 	[T_SPIN] = { "spin", "loops=250000 work=1000", 250000 },
 };
 
@@ -174,6 +173,8 @@ static enum target_id target_of(const char *monitor, enum pcost_cost_event ev)
 		return T_PIPE;
 	case PCOST_CE_TASK:
 		return T_SPAWN;
+	case PCOST_CE_EXEC:
+		return T_EXEC;
 	case PCOST_CE_SAMPLE:
 		return T_SPIN;
 	default:
@@ -213,7 +214,8 @@ static void plan_monitor(struct cal *c, const char *monitor)
 
 	if (base_is(monitor, "strace-seccomp")) {
 		add_mon(c, "strace-seccomp:trace=getppid",
-			EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL) | EV(PCOST_CE_TASK));
+			EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL) | EV(PCOST_CE_TASK) |
+				EV(PCOST_CE_EXEC));
 		add_mon(c, "strace-seccomp:trace=newfstatat", EV(PCOST_CE_SYSCALL_DECODED));
 		add_mon(c, "strace-seccomp:trace=getdents64", EV(PCOST_CE_SYSCALL_DIR));
 		add_mon(c, "strace-seccomp:trace=getpid", EV(PCOST_CE_SYSCALL_UNTRACED));
@@ -536,10 +538,8 @@ out:
 
 /* The order terms are priced in: each takes out the ones before it. */
 static const enum pcost_cost_event order[] = {
-	PCOST_CE_SYSCALL,	  PCOST_CE_SYSCALL_UNTRACED,
-	PCOST_CE_SYSCALL_DECODED, PCOST_CE_SYSCALL_DIR,
-	PCOST_CE_CSWITCH,	  PCOST_CE_TASK,
-	PCOST_CE_SAMPLE,	  PCOST_CE_RUN,
+	PCOST_CE_SYSCALL, PCOST_CE_SYSCALL_UNTRACED, PCOST_CE_SYSCALL_DECODED, PCOST_CE_SYSCALL_DIR,
+	PCOST_CE_CSWITCH, PCOST_CE_TASK, PCOST_CE_EXEC, PCOST_CE_SAMPLE, PCOST_CE_RUN,
 };
 
 static void unavailable(struct pcost_cost_table *tab, const struct cal_mon *cm)

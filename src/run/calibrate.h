@@ -16,6 +16,9 @@
  *                                              its switches per round trip
  *   per task             spawn kind=fork       timed region per fork, less its
  *                                              syscalls' and switches' cost
+ *   per exec             spawn kind=vfork-exec timed region per vfork+exec of
+ *                                              true, less its task's, syscalls'
+ *                                              and switches' cost
  *   per sample           spin (1 us a loop)    timed region per loop over the
  *                                              samples a loop takes (CPU time
  *                                              x frequency)

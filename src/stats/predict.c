@@ -20,6 +20,12 @@
 #define EV(e) (1u << (e))
 /* A tracer that decodes arguments pays per syscall by class (plain, decoded, directory). */
 #define DECODER (EV(PCOST_CE_SYSCALL) | EV(PCOST_CE_SYSCALL_DECODED) | EV(PCOST_CE_SYSCALL_DIR))
+/*
+ * A tracer that follows tasks pays per task created and per exec (strace
+ * handles each exec's event and the new image; perf record writes its mmap
+ * and comm records).
+ */
+#define TASKS (EV(PCOST_CE_TASK) | EV(PCOST_CE_EXEC))
 
 /*
  * What each monitor pays for.  A monitor pays for an event when it does work
@@ -39,17 +45,16 @@ static const struct model_row {
 	unsigned events;
 	const char *no_model; /* non-NULL: why the model cannot price it */
 } model_rows[] = {
-	{ "strace", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_CSWITCH) | EV(PCOST_CE_TASK), NULL },
-	{ "strace-count", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_CSWITCH) | EV(PCOST_CE_TASK),
+	{ "strace", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_CSWITCH) | TASKS, NULL },
+	{ "strace-count", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_CSWITCH) | TASKS, NULL },
+	{ "strace-seccomp", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_SYSCALL_UNTRACED) | TASKS,
 	  NULL },
-	{ "strace-seccomp",
-	  EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_SYSCALL_UNTRACED) | EV(PCOST_CE_TASK), NULL },
-	{ "perf-trace", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_TASK), NULL },
+	{ "perf-trace", EV(PCOST_CE_RUN) | DECODER | TASKS, NULL },
 	{ "bpftrace-syscalls", EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL), NULL },
 	{ "tracepoint-syscalls", EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL), NULL },
 	{ "perf-stat", EV(PCOST_CE_RUN) | EV(PCOST_CE_CSWITCH) | EV(PCOST_CE_TASK), NULL },
-	{ "perf-record",
-	  EV(PCOST_CE_RUN) | EV(PCOST_CE_SAMPLE) | EV(PCOST_CE_CSWITCH) | EV(PCOST_CE_TASK), NULL },
+	{ "perf-record", EV(PCOST_CE_RUN) | EV(PCOST_CE_SAMPLE) | EV(PCOST_CE_CSWITCH) | TASKS,
+	  NULL },
 	/* The known answer: the syscall workload spins the injected cost at each call. */
 	{ "inject", EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL), NULL },
 	{ "none", EV(PCOST_CE_RUN), NULL },

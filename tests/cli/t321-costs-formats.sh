@@ -13,7 +13,7 @@ A=tests/cli/data/costs-a.json
 run_pc costs --db "$DB"
 is "$rc" 2 "no store there: exit 2 (as every store command)"
 run_pc costs --import "$A" --db "$DB"
-is "$rc:$out" "0:imported cost table 7 as 1 (fixture-a, Linux 6.1.0-fixture, 13 entries)" \
+is "$rc:$out" "0:imported cost table 7 as 1 (fixture-a, Linux 6.1.0-fixture, 14 entries)" \
 	"--import stores the fixture as table 1"
 
 # text: the strace rows with their intervals, the unavailable one with its reason.
@@ -32,12 +32,12 @@ is "$(jq -c '[.statistics[] | select(.subject == "strace" and .event == "task") 
 	"json: strace per task with its interval and status"
 is "$(jq -c '[.statistics[] | select(.status == "unavailable") | .cost_ns] | unique' <<< "$out")" \
 	'[null]' "json: unavailable entries have a null cost"
-is "$(jq '.tables[0].entries | length' <<< "$out")" 13 "json: the table with its 13 entries"
+is "$(jq '.tables[0].entries | length' <<< "$out")" 14 "json: the table with its 14 entries"
 printf '%s' "$out" > "$T/back.json"
 
 # csv: empty fields for what was not measured, plain decimals.
 run_pc costs --db "$DB" --format csv
-is "$(grep -c . <<< "$out")" 14 "csv: a header and 13 rows"
+is "$(grep -c . <<< "$out")" 15 "csv: a header and 14 rows"
 is "$(grep '^1,fixture-a,6.1.0-fixture,bpftrace-syscalls,monitor,run,' <<< "$out" | cut -d, -f7-11)" \
 	"unavailable,,,," "csv: an unavailable entry has empty cost fields"
 like "$out" ',perf-read,counter,read,derived,1100.00,1050.00,1150.00,' "csv: a counter read, plain decimals"
@@ -46,7 +46,7 @@ like "$out" ',perf-read,counter,read,derived,1100.00,1050.00,1150.00,' "csv: a c
 run_pc costs --db "$DB" --format markdown
 like "$out" '\| uprobe@nop5 \| per probe hit \| 520 \[500, 540\] ns \| measured \|' "markdown: the probe row"
 run_pc costs --db "$DB" --format html
-is "$(grep -c '<tr>' <<< "$out")" 14 "html: a page with a table of 13 rows and its header"
+is "$(grep -c '<tr>' <<< "$out")" 15 "html: a page with a table of 14 rows and its header"
 
 # The fleet: the same table again from a machine on another kernel (imported back).
 jq '.tables[0] | .kernel = "6.18.0-other" | .env.fields."kernel.release" = "6.18.0-other" |

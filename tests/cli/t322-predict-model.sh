@@ -41,11 +41,11 @@ is "$rc" 0 "predict on the syscall workload: exit 0"
 row() { jq -c ".statistics[] | select(.monitor == \"$1\")" <<< "$out"; }
 S=$(row strace)
 # Every figure from the table's entries: fixed + count x cost for each term.
-is "$(jq -r '[.terms[].event] | join(",")' <<< "$S")" "run,syscall,syscall-decoded,getdents,cswitch,task" \
-	"strace: its six terms (syscalls by class)"
+is "$(jq -r '[.terms[].event] | join(",")' <<< "$S")" "run,syscall,syscall-decoded,getdents,cswitch,task,exec" \
+	"strace: its seven terms (syscalls by class, execs)"
 term() { jq "[.terms[] | select(.event == \"$1\") | .count][0]" <<< "$S"; }
 sum=$(jq -n "2500000 + $(term syscall) * 7100 + $(term syscall-decoded) * 9500 + $(term getdents) * 30000 +
-	$(term cswitch) * 1200 + $(term task) * 250000")
+	$(term cswitch) * 1200 + $(term task) * 250000 + $(term exec) * 400000")
 assert "strace: predicted extra $(jq .predicted_extra_ns <<< "$S") = fixed + sum of count x cost ($sum)" \
 	'ratio_in "$(jq .predicted_extra_ns <<< "$S")" "$sum" 0.999999 1.000001'
 n=$(term syscall)

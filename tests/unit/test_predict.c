@@ -54,6 +54,7 @@ static void strace_table(struct pcost_cost_table *t)
 	entry(t, "strace", PCOST_CE_SYSCALL_DIR, 30000, 25000, 35000, 4);
 	entry(t, "strace", PCOST_CE_CSWITCH, 1000, 500, 1500, 4);
 	entry(t, "strace", PCOST_CE_TASK, 2e5, 1.5e5, 2.5e5, 4);
+	entry(t, "strace", PCOST_CE_EXEC, 5e5, 4e5, 6e5, 4);
 }
 
 static void strace_counts(struct pcost_counts *c)
@@ -65,6 +66,9 @@ static void strace_counts(struct pcost_counts *c)
 	c->se[PCOST_CNT_CSWITCHES] = 10;
 	c->n[PCOST_CNT_TASKS] = 2;
 	c->se[PCOST_CNT_TASKS] = 0;
+	/* No exec: the exec term is there at 0 and changes no figure. */
+	c->n[PCOST_CNT_EXECS] = 0;
+	c->se[PCOST_CNT_EXECS] = 0;
 	/* Counted by name, none of the decoded kinds: every syscall is getppid's kind. */
 	c->by_nr_counted = true;
 	c->df = 2;
@@ -95,8 +99,8 @@ static void test_combine_known(void **state)
 	strace_counts(&c);
 	pcost_predict(&t, "strace", &c, &p);
 	assert_true(p.has_model);
-	/* The decoded and listing terms are there, at 0 calls: the figures are the four terms'. */
-	assert_int_equal(p.nterms, 6);
+	/* The decoded, listing and exec terms are there, at 0: the figures are the four terms'. */
+	assert_int_equal(p.nterms, 7);
 	near(p.extra_ns, 289.5e6, 1e-3);
 	near(p.extra_se, 7384010.517459534, 1e-3);
 	near(p.extra_df, 4.0010145810778415, 1e-9);
@@ -152,26 +156,28 @@ static void test_record_samples(void **state)
 	entry(&t, "perf-record:freq=999", PCOST_CE_SAMPLE, 3000, 2000, 4000, 5);
 	entry(&t, "perf-record:freq=999", PCOST_CE_CSWITCH, 100, 50, 150, 5);
 	entry(&t, "perf-record:freq=999", PCOST_CE_TASK, 1e4, 0, 2e4, 5);
+	entry(&t, "perf-record:freq=999", PCOST_CE_EXEC, 2e5, 1e5, 3e5, 5);
 	counts_init(&c);
 	c.n[PCOST_CNT_TASK_CLOCK_NS] = 2e9;
 	c.n[PCOST_CNT_CSWITCHES] = 10;
 	c.n[PCOST_CNT_TASKS] = 1;
+	c.n[PCOST_CNT_EXECS] = 1;
 	c.base_ns = 2.5e9;
 	pcost_predict(&t, "perf-record:freq=999", &c, &p);
 	assert_true(p.has_model);
-	/* Terms come in the order of the events: run, cswitch, task, sample, then the side-band. */
-	assert_int_equal(p.terms[3].event, PCOST_CE_SAMPLE);
-	near(p.terms[3].count, 1998, 1e-9);
+	/* Terms in the order of the events: run, cswitch, task, exec, sample, then the side-band. */
+	assert_int_equal(p.terms[4].event, PCOST_CE_SAMPLE);
+	near(p.terms[4].count, 1998, 1e-9);
 	/* 2.5 s plain: the side-band window's phase is unknown, half a window less on average. */
-	assert_int_equal(p.nterms, 5);
-	assert_int_equal(p.terms[4].event, PCOST_CE_SIDEBAND);
-	near(p.terms[4].cost_ns, -5e8, 1e-6);
-	near(p.terms[4].cost_se, 1e9 / sqrt(12), 1e-3);
-	near(p.extra_ns, 1e8 + 1998 * 3000 + 1000 + 1e4 - 5e8, 1e-3);
+	assert_int_equal(p.nterms, 6);
+	assert_int_equal(p.terms[5].event, PCOST_CE_SIDEBAND);
+	near(p.terms[5].cost_ns, -5e8, 1e-6);
+	near(p.terms[5].cost_se, 1e9 / sqrt(12), 1e-3);
+	near(p.extra_ns, 1e8 + 1998 * 3000 + 1000 + 1e4 + 2e5 - 5e8, 1e-3);
 	/* 0.3 s plain: it ends inside the first window, which is 0.3 s shorter. */
 	c.base_ns = 3e8;
 	pcost_predict(&t, "perf-record:freq=999", &c, &p);
-	near(p.terms[4].cost_ns, -3e8, 1e-6);
+	near(p.terms[5].cost_ns, -3e8, 1e-6);
 	c.base_ns = 2.5e9;
 	/* Without a frequency: perf's default, 4000 Hz, priced by the freq=4000 entries. */
 	pcost_predict(&t, "perf-record", &c, &p);
@@ -200,9 +206,11 @@ static void test_seccomp_split(void **state)
 	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_DIR, 30000, 20000, 40000, 4);
 	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_UNTRACED, 50, 40, 60, 4);
 	entry(&t, "strace-seccomp", PCOST_CE_TASK, 1e5, 0.9e5, 1.1e5, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_EXEC, 3e5, 2e5, 4e5, 4);
 	counts_init(&c);
 	c.n[PCOST_CNT_SYSCALLS] = 1000;
 	c.n[PCOST_CNT_TASKS] = 0;
+	c.n[PCOST_CNT_EXECS] = 1;
 	c.by_nr_counted = true;
 	c.by_nr = nr;
 	c.nby_nr = 5;
@@ -217,7 +225,7 @@ static void test_seccomp_split(void **state)
 	near(p.terms[3].count, 5, 1e-12);
 	assert_int_equal(p.terms[4].event, PCOST_CE_SYSCALL_UNTRACED);
 	near(p.terms[4].count, 645, 1e-12);
-	near(p.extra_ns, 1e6 + 40 * 8000 + 310 * 10000 + 5 * 30000 + 645 * 50, 1e-6);
+	near(p.extra_ns, 1e6 + 40 * 8000 + 310 * 10000 + 5 * 30000 + 645 * 50 + 3e5, 1e-6);
 	/* A class is not priced. */
 	pcost_predict(&t, "strace-seccomp:trace=%file", &c, &p);
 	assert_false(p.has_model);
@@ -253,7 +261,7 @@ static void test_strace_classes(void **state)
 	near(p.terms[2].count, 56000, 1e-9);
 	near(p.terms[3].count, 4000, 1e-9);
 	near(p.extra_ns, 2e6 + 6000 * 7000 + 56000 * 9000 + 4000 * 30000 + 100 * 1000 + 2 * 2e5,
-	     1e-3);
+	     1e-3); /* and 0 execs */
 	assert_int_equal(pcost_syscall_class("newfstatat"), PCOST_CE_SYSCALL_DECODED);
 	assert_int_equal(pcost_syscall_class("getdents64"), PCOST_CE_SYSCALL_DIR);
 	assert_int_equal(pcost_syscall_class("getppid"), PCOST_CE_SYSCALL);
