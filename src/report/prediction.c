@@ -43,6 +43,26 @@ static void grouped(double v, char *buf, size_t len)
 	*o = 0;
 }
 
+/* What count x cost counts, in words. */
+static const char *plural(enum pcost_cost_event e)
+{
+	static const char *const names[PCOST_CE_N] = {
+		[PCOST_CE_SYSCALL] = "syscalls",
+		[PCOST_CE_SYSCALL_DECODED] = "decoded syscalls",
+		[PCOST_CE_SYSCALL_DIR] = "getdents64 calls",
+		[PCOST_CE_SYSCALL_UNTRACED] = "untraced syscalls",
+		[PCOST_CE_CSWITCH] = "context switches",
+		[PCOST_CE_FAULT] = "page faults",
+		[PCOST_CE_TASK] = "tasks",
+		[PCOST_CE_EXEC] = "execs",
+		[PCOST_CE_SAMPLE] = "samples",
+		[PCOST_CE_HIT] = "probe hits",
+		[PCOST_CE_READ] = "counter reads",
+	};
+
+	return e < PCOST_CE_N && names[e] ? names[e] : pcost_cost_event_name(e);
+}
+
 /* "96% of it from 41,000 syscalls at 17.9 us" */
 static void dominant(const struct pcost_prediction *p, char *buf, size_t len)
 {
@@ -60,8 +80,7 @@ static void dominant(const struct pcost_prediction *p, char *buf, size_t len)
 		return;
 	}
 	grouped(t->count, n, sizeof(n));
-	snprintf(buf, len, "%.0f%% of it from %s %ss at %s", 100 * t->share, n,
-		 pcost_cost_event_name(t->event), c);
+	snprintf(buf, len, "%.0f%% of it from %s %s at %s", 100 * t->share, n, plural(t->event), c);
 }
 
 static void counts_line(const struct pcost_predict_report *r, FILE *out)
