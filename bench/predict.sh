@@ -17,7 +17,8 @@
 # Targets: the measured extra time inside the predicted interval for >= 80% of the pairs
 # with a model; the median absolute error of the predicted extra time <= 20%.
 #
-#   DB (default: a fresh store here, calibrated first), RUNS (5), CPU (the table's),
+#   DB (default: a fresh store here, calibrated first with --thorough), RUNS (5 blocks for the
+#   programs of a second or more, twice as many for the short ones), CPU (the table's),
 #   ONLY="gzip xz" (a subset of the programs), KEEP=1 (keep the work directory).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -176,20 +177,22 @@ gen_cproj "$W/cproj"
 make -s -C "$W/cproj" -j2 >/dev/null 2>&1
 
 MONS=(-m strace -m strace-seccomp:trace=openat -m perf-stat -m perf-record -m bpftrace-syscalls)
-declare -a NAMES CMDS EXTRA
-add() { NAMES+=("$1"); EXTRA+=("$2"); shift 2; CMDS+=("$(printf '%q ' "$@")"); }
-add gzip "" gzip -9 -c "$W/big.txt"
+declare -a NAMES CMDS EXTRA BLOCKS
+# add NAME EXTRA-OPTIONS BLOCKS COMMAND...: the CPU-bound programs of a second or more get
+# RUNS blocks, the short ones twice as many (cheap, and their costs are a few ms).
+add() { NAMES+=("$1"); EXTRA+=("$2"); BLOCKS+=("$3"); shift 3; CMDS+=("$(printf '%q ' "$@")"); }
+add gzip "" "$RUNS" gzip -9 -c "$W/big.txt"
 # xz -1: its default level takes 20 s a run on this machine (40 runs of it: a quarter hour).
-add xz "" xz -1 -T1 -c "$W/big.txt"
-add sqlite3 "" sqlite3 :memory: ".read $W/script.sql"
-add python3 "" "$PY" -c "import sys; sys.path.insert(0, '$W/py'); import pctree"
-add git-log "" git -C "$W/repo" log --stat -n 60
-add git-status "${LTRACE:+-m ltrace}" git -C "$W/repo" status --porcelain
-add make-j2 "" make -s -B -j2 -C "$W/cproj"
-add tar "" tar -cf /dev/null -C /usr include
+add xz "" "$RUNS" xz -1 -T1 -c "$W/big.txt"
+add sqlite3 "" "$RUNS" sqlite3 :memory: ".read $W/script.sql"
+add python3 "" "$((2 * RUNS))" "$PY" -c "import sys; sys.path.insert(0, '$W/py'); import pctree"
+add git-log "" "$((2 * RUNS))" git -C "$W/repo" log --stat -n 60
+add git-status "${LTRACE:+-m ltrace}" "$((2 * RUNS))" git -C "$W/repo" status --porcelain
+add make-j2 "" "$RUNS" make -s -B -j2 -C "$W/cproj"
+add tar "" "$((2 * RUNS))" tar -cf /dev/null -C /usr include
 PG_WHY=
 if pg_up; then
-	add pgbench "" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
+	add pgbench "" "$((2 * RUNS))" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
 fi
 
 # The cost table first (unless DB already has one of this machine), retried while another
@@ -197,7 +200,9 @@ fi
 if ! "$PC" costs --db "$DB" >/dev/null 2>&1; then
 	for try in $(seq 20); do
 		say "calibrating (try $try, load $(load))"
-		"$PC" calibrate ${CPU:+--cpu "$CPU"} --db "$DB" >"$W/calibrate.txt" 2>"$W/calibrate.err" && break
+		# --thorough: 10 blocks a term, so the table's intervals are not what limits.
+		"$PC" calibrate --thorough ${CPU:+--cpu "$CPU"} --db "$DB" >"$W/calibrate.txt" \
+			2>"$W/calibrate.err" && break
 		grep -q 'is armed on what it would measure' "$W/calibrate.err" || { cat "$W/calibrate.err" >&2; exit 1; }
 		say "  $(grep -o 'process [0-9]* has [^;]*' "$W/calibrate.err" | head -1): waiting 30 s"
 		sleep 30
@@ -219,7 +224,7 @@ for i in "${!NAMES[@]}"; do
 	before=$(load)
 	say "$name: predicting and measuring (load before: $before; $(($(date +%s) - t0)) s so far)"
 	# shellcheck disable=SC2154 # cmd is set by eval
-	"$PC" predict --verify "${MONS[@]}" "${extra[@]}" --runs "$RUNS" --count-runs 2 --plain-runs 3 \
+	"$PC" predict --verify "${MONS[@]}" "${extra[@]}" --runs "${BLOCKS[i]}" --count-runs 2 --plain-runs 3 \
 		--timeout 300 --seed "$((i + 1))" ${CPU:+--cpu "$CPU"} --db "$DB" --format json -- "${cmd[@]}" \
 		>"$W/$name.json" 2>"$W/$name.err" || { say "$name failed: $(tail -2 "$W/$name.err")"; continue; }
 	jq -r --arg p "$name" --arg load "$before / $(load)" '.statistics[] |
