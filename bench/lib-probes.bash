@@ -24,11 +24,14 @@ ph_jq='def lohi: if (.per_hit_ns_lo // null) != null then [.per_hit_ns_lo, .per_
 	 " [" + ($i[0] | round | tostring) + ", " + ($i[1] | round | tostring) + "]" end)
 	end;
 	def order: . as $x | if type == "number" then $x else
-		(["nop", "nop5", "nop10", "push", "ret", "lttng"] | index($x)) // 99 end;'
+		(["nop", "nop5", "nop5-nrz", "nop10", "push", "ret", "lttng"] | index($x)) // 99 end;'
 
 # site_table JSON COLUMN [ROWKEY]: one line per method (and per ROWKEY value, e.g.
 # site), one column per value of COLUMN (site or threads): per hit ns [95%
-# interval] and whether the kernel optimized the site.
+# interval], whether the kernel optimized the site, and RZ! where a site of the
+# build keeps data in the red zone and is optimizable (red_zone_live and
+# optimizable: the optimized uprobe's call overwrites them).  A configuration
+# whose runs all failed shows "failed" instead.
 site_table() {
 	local rk=${3:-}
 	jq -r "$ph_jq"' def key: .method + (if "'"$rk"'" == "" then "" else " " + (.'"${rk:-method}"' | tostring) end);
@@ -41,16 +44,25 @@ site_table() {
 		($keys[] as $k | "  " + ($k | pad(17)) +
 		 ([$cols[] as $c | [$rows[] | select(key == $k and .'"$2"' == $c)][0] |
 		   if . == null then "  " + ("-" | pad(28)) else
-		   "  " + (ph + " ns " + (if .optimized == true then "opt" elif .optimized == false then "trap"
-		                          else "?" end) | pad(28)) end] | add))' "$1"
+		   "  " + ((if .failed > 0 and .runs == 0 then "failed" else ph + " ns " +
+		            (if .optimized == true then "opt" elif .optimized == false then "trap"
+		             else "?" end) end) +
+		           (if .red_zone_live == true and .optimizable == true then " RZ!" else "" end)
+		           | pad(28)) end] | add))' "$1"
 	echo "  (per hit: ns [95% interval]; opt: the kernel optimized the site (a call through"
-	echo "   [uprobes-trampoline]), trap: it stayed an int3 trap, ?: unknown)"
+	echo "   [uprobes-trampoline]), trap: it stayed an int3 trap, ?: unknown; RZ!: flagged before"
+	echo "   arming: a site keeps data below rsp, which the optimized call overwrites;"
+	echo "   failed: every run failed)"
 }
 
-# Every armed row counted its hits and has a per-hit figure.
+# Every armed row counted its hits and has a per-hit figure, but those flagged before
+# arming (a site red-zone live and optimizable), which are listed apart.
 check_rows() {
-	local bad
-	bad=$(jq '[.statistics[] | select(.method != "dormant" and
+	local bad flagged='(.red_zone_live == true and .optimizable == true)'
+	jq -r '.statistics[] | select(.method != "dormant" and '"$flagged"' and .failed > 0)
+		| "  flagged before arming, and its runs failed: \(.variant) \(.method) site=\(.site): " +
+		  "\(.failed) of \(.failed + .runs) runs"' "$1"
+	bad=$(jq '[.statistics[] | select(.method != "dormant" and ('"$flagged"' | not) and
 		(.failed > 0 or .per_hit_ns == null or .hits_lost != 0))] | length' "$1")
 	[ "$bad" = 0 ] && return 0
 	echo "  $bad armed configurations failed, lost hits or have no per-hit figure:"
@@ -63,12 +75,12 @@ check_rows() {
 	return 1
 }
 
-# Per method: does nop5 pay?  nop's cost per hit / nop5's over the paired blocks
-# (gain_vs_nop, Fieller's 95% interval): pays when the interval lies above 1.
+# Per method: does nop5 (and nop5-nrz) pay?  nop's cost per hit / nop5's over the
+# paired blocks (gain_vs_nop, Fieller's 95% interval): pays when the interval lies above 1.
 nop5_verdict() {
-	jq -r '[.statistics[] | select(.method != "dormant" and .site == "nop5")][] |
-		if .gain_vs_nop == null then "  nop5 vs nop, \(.method): not measured"
-		else "  nop5 vs nop, \(.method): \(.gain_vs_nop * 100 | round / 100)x per hit " +
+	jq -r '[.statistics[] | select(.method != "dormant" and (.site == "nop5" or .site == "nop5-nrz"))][] |
+		if .gain_vs_nop == null then "  \(.site) vs nop, \(.method): not measured"
+		else "  \(.site) vs nop, \(.method): \(.gain_vs_nop * 100 | round / 100)x per hit " +
 			(if .gain_vs_nop_lo == null then "(no interval)"
 			 else "[\(.gain_vs_nop_lo * 100 | round / 100), \(.gain_vs_nop_hi * 100 | round / 100)]; " +
 				(if .gain_vs_nop_lo > 1 then "pays (interval above 1)"

@@ -168,6 +168,14 @@ _probecost()
 	run:-m | run:--monitor | predict:-m | predict:--monitor | calibrate:-m | calibrate:--monitor)
 		_probecost_spec "$bin" monitors "$cur"
 		return 0 ;;
+	run:--metric)
+		# The presets its --help names (a NAME=REGEX of one's own is not completed).
+		# shellcheck disable=SC2046
+		_probecost_reply "" "$cur" $(printf '%s\n' "$help" | sed -n 's/^ *presets: //p')
+		return 0 ;;
+	run:--service)
+		mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		return 0 ;;
 	counters:--interfaces)
 		# shellcheck disable=SC2046
 		_probecost_list "$bin" "$cur" $(_probecost_names "$bin" counters)

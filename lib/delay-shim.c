@@ -23,6 +23,19 @@ static uint64_t *counter;	/* MAP_SHARED: forked children add to the same count *
 
 static inline uint64_t now_ns(void);
 
+/*
+ * The real read and write.  Also called at first use: a library the program
+ * links (libcap-ng, through libaudit) may read() from its own constructor,
+ * which can run before this one.
+ */
+static void resolve(void)
+{
+	if (!real_read)
+		real_read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	if (!real_write)
+		real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+}
+
 /* Smallest of 16 batches of 64 reads: the cost of a read without interruptions. */
 static uint64_t measure_clock(void)
 {
@@ -44,8 +57,7 @@ __attribute__((constructor)) static void shim_init(void)
 {
 	const char *ns = getenv("PCOST_DELAY_NS"), *path = getenv("PCOST_DELAY_COUNT");
 
-	real_read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
-	real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	resolve();
 	delay_ns = ns ? strtoull(ns, NULL, 10) : 0;
 	clock_ns = measure_clock();
 	if (path) {
@@ -83,12 +95,16 @@ static void spin(void)
 
 ssize_t read(int fd, void *buf, size_t n)
 {
+	if (!real_read)
+		resolve();
 	spin();
 	return real_read(fd, buf, n);
 }
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
+	if (!real_write)
+		resolve();
 	spin();
 	return real_write(fd, buf, n);
 }

@@ -12,6 +12,7 @@ STANFORD_SEM      := plain_sem volatile_sem
 STANFORD_SRC      := src/workloads/stanford/kernels.c
 STANFORD_D        := src/workloads/stanford/stanford.d
 STANFORD_HDRS     := $(STANFORD_SEM:%=build/gen/stanford_%.h)
+STANFORD_DEPS     := src/workloads/stanford/kernels.h src/workloads/site_nops.h
 DTRACE            ?= dtrace
 
 GEN_HEADERS    += $(STANFORD_HDRS)
@@ -32,11 +33,11 @@ build/obj/stanford/sem_%.o: build/gen/stanford_%.d
 	@mkdir -p $(dir $@)
 	@echo "  DTRACE -G $@"; $(DTRACE) -G -s $< -o $@
 
-build/obj/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/workloads/stanford/kernels.h
+build/obj/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) $(STANFORD_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(BASE_CFLAGS) $(CFLAGS) -DSTANFORD_VARIANT_$* -c -o $@ $<
 
-build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) src/workloads/stanford/kernels.h
+build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) $(STANFORD_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -DSTANFORD_VARIANT_$* -c -o $@ $<
 
@@ -55,12 +56,12 @@ STANFORD_LAYOUT_FLAGS_a64 := -falign-functions=64 -falign-loops=64 -falign-jumps
 OBJCOPY ?= objcopy
 
 define stanford_layout_rules
-build/obj/stanford/kernels_%_$(1).o: $$(STANFORD_SRC) $$(STANFORD_HDRS) src/workloads/stanford/kernels.h
+build/obj/stanford/kernels_%_$(1).o: $$(STANFORD_SRC) $$(STANFORD_HDRS) $$(STANFORD_DEPS)
 	@mkdir -p $$(dir $$@)
 	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $$(CFLAGS) $$(STANFORD_LAYOUT_FLAGS_$(1)) \
 		-DSTANFORD_VARIANT_$$* -DSTANFORD_LAYOUT=_$(1) -c -o $$@ $$< && \
 		$$(OBJCOPY) --remove-section=.note.stapsdt $$@
-build/san/stanford/kernels_%_$(1).o: $$(STANFORD_SRC) $$(STANFORD_HDRS) src/workloads/stanford/kernels.h
+build/san/stanford/kernels_%_$(1).o: $$(STANFORD_SRC) $$(STANFORD_HDRS) $$(STANFORD_DEPS)
 	@mkdir -p $$(dir $$@)
 	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $$(SAN_FLAGS) $$(STANFORD_LAYOUT_FLAGS_$(1)) \
 		-DSTANFORD_VARIANT_$$* -DSTANFORD_LAYOUT=_$(1) -c -o $$@ $$< && \
@@ -74,7 +75,11 @@ $(foreach l,$(STANFORD_LAYOUTS),$(eval $(call stanford_layout_rules,$(l))))
 # Each probe variant again with its sites emitted as a 5-byte and a 10-byte nop
 # (-DSTANFORD_SITE_<s>, see kernels.c): objects build/{obj,san}/stanford/<s>/
 # kernels_<v>.o, providers stanford_<v>_<s>, entry points pcost_stanford_<v>_<s>.
-STANFORD_SITES     := nop5 nop10
+# nop5_nrz (site nop5-nrz) is nop5 compiled with -mno-red-zone: the 6.18 optimized
+# uprobe CALLs into [uprobes-trampoline], which pushes below rsp, and a leaf
+# function (fft) keeps data there otherwise.
+STANFORD_SITES     := nop5 nop10 nop5_nrz
+STANFORD_SITE_FLAGS_nop5_nrz := -mno-red-zone
 STANFORD_SITE_VARS := plain volatile plain_sem volatile_sem
 STANFORD_SITE_SEMS := $(foreach s,$(STANFORD_SITES),$(STANFORD_SEM:%=%_$(s)))
 STANFORD_SITE_HDRS := $(STANFORD_SITE_SEMS:%=build/gen/stanford_%.h)
@@ -87,9 +92,10 @@ SAN_EXTRA_OBJS += $(foreach s,$(STANFORD_SITES),$(STANFORD_SITE_VARS:%=build/san
 
 # $(1): site, $(2): obj or san, $(3): its compiler flags
 define stanford_site_rule
-build/$(2)/stanford/$(1)/kernels_%.o: $$(STANFORD_SRC) $$(STANFORD_SITE_HDRS) src/workloads/stanford/kernels.h
+build/$(2)/stanford/$(1)/kernels_%.o: $$(STANFORD_SRC) $$(STANFORD_SITE_HDRS) $$(STANFORD_DEPS)
 	@mkdir -p $$(dir $$@)
-	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $(3) -DSTANFORD_VARIANT_$$* -DSTANFORD_SITE_$(1) -c -o $$@ $$<
+	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $(3) $$(STANFORD_SITE_FLAGS_$(1)) -DSTANFORD_VARIANT_$$* \
+		-DSTANFORD_SITE_$(1) -c -o $$@ $$<
 endef
 $(foreach s,$(STANFORD_SITES),$(eval $(call stanford_site_rule,$(s),obj,$$(CFLAGS))))
 $(foreach s,$(STANFORD_SITES),$(eval $(call stanford_site_rule,$(s),san,$$(SAN_FLAGS))))
@@ -145,6 +151,43 @@ build/obj/sdtargs_sem.o: $(SDTARGS_D)
 	@mkdir -p $(dir $@)
 	@echo "  DTRACE -G $@"; $(DTRACE) -G -s $< -o $@
 
+# The loop again in each probe-site encoding: sdtargs.c with -DSDTARGS_SITE=<s>,
+# provider pcost_args_<s> (its own dtrace -h header and -G semaphores), entry
+# pcost_sdtargs_loop_<s>; nop5_nrz is nop5 compiled with -mno-red-zone, as stanford's.
+SDTARGS_SITES := nop5 nop10 nop5_nrz
+SDTARGS_SITE_NOP_nop5 := PCOST_SITE_NOP5
+SDTARGS_SITE_NOP_nop10 := PCOST_SITE_NOP10
+SDTARGS_SITE_NOP_nop5_nrz := PCOST_SITE_NOP5
+
+GEN_HEADERS    += $(SDTARGS_SITES:%=build/gen/pcost_args_%.h)
+EXTRA_OBJS     += $(SDTARGS_SITES:%=build/obj/sdtargs/%.o) $(SDTARGS_SITES:%=build/obj/sdtargs/sem_%.o)
+SAN_EXTRA_OBJS += $(SDTARGS_SITES:%=build/san/sdtargs/%.o) $(SDTARGS_SITES:%=build/obj/sdtargs/sem_%.o)
+
+build/gen/pcost_args_%.d: $(SDTARGS_D)
+	@mkdir -p $(dir $@)
+	@echo "  GEN $@"; sed 's/^provider pcost_args /provider pcost_args_$* /' $< > $@
+
+build/gen/pcost_args_%.h: build/gen/pcost_args_%.d
+	@echo "  DTRACE -h $@"; $(DTRACE) -h -s $< -o $@
+
+build/obj/sdtargs/sem_%.o: build/gen/pcost_args_%.d
+	@mkdir -p $(dir $@)
+	@echo "  DTRACE -G $@"; $(DTRACE) -G -s $< -o $@
+
+# $(1): obj or san, $(2): its compiler flags
+define sdtargs_site_rule
+build/$(1)/sdtargs/%.o: src/workloads/sdtargs.c src/workloads/sdtargs.h src/workloads/site_nops.h \
+		build/gen/pcost_args_%.h
+	@mkdir -p $$(dir $$@)
+	@echo "  CC $$@"; $$(CC) $$(BASE_CFLAGS) $(2) $$(STANFORD_SITE_FLAGS_$$*) -DSDTARGS_SITE=$$* \
+		-DSDTARGS_SITE_UP=$$$$(echo $$* | tr a-z A-Z) -DSDTARGS_SITE_NOP=$$(SDTARGS_SITE_NOP_$$*) \
+		-c -o $$@ $$<
+endef
+$(eval $(call sdtargs_site_rule,obj,$$(CFLAGS)))
+$(eval $(call sdtargs_site_rule,san,$$(SAN_FLAGS)))
+
+.PRECIOUS: build/gen/pcost_args_%.d build/gen/pcost_args_%.h
+
 # ---- LTTng-UST builds (probecost probes --via lttng) -------------------------
 # kernels.c with -DSTANFORD_VARIANT_lttng (a tracepoint per site) and the
 # provider of src/workloads/stanford/lttng_tp.h, in a shared object the
@@ -155,7 +198,7 @@ ifneq ($(shell $(PKG_CONFIG) --exists lttng-ust 2>/dev/null && echo yes),)
 LTTNG_CFLAGS := $(BASE_CFLAGS) -O2 -fPIC $(shell $(PKG_CONFIG) --cflags lttng-ust)
 
 build/lttng/%.o: src/workloads/stanford/%.c src/workloads/stanford/lttng_tp.h \
-		src/workloads/stanford/kernels.h
+		$(STANFORD_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) $(LTTNG_CFLAGS) -DSTANFORD_VARIANT_lttng -c -o $@ $<
 

@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-options.h"
 #include "stats/compare.h"
+#include "stats/figures.h"
 #include "core/format.h"
 #include "report/plot.h"
 #include "core/util.h"
@@ -109,6 +110,50 @@ static void print_optimized(const struct pcost_compare *c, bool md)
 	}
 }
 
+/* Both sides known and different: the row is flagged. */
+static bool outcome_changed(const struct pcost_compare_row *r)
+{
+	return r->ia >= 0 && r->ib >= 0 && r->outcome_a != r->outcome_b;
+}
+
+/* The rows whose runs ended otherwise in B than in A (stats/outcome.h), with B's one line. */
+static void print_outcomes(const struct pcost_compare *c, bool md)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (!outcome_changed(r))
+			continue;
+		if (!any)
+			printf("\noutcome changed (A -> B):\n");
+		any = true;
+		printf("%s%s: %s -> %s (%s)\n", md ? "- " : "  ", r->name,
+		       pcost_outcome_name(r->outcome_a), pcost_outcome_name(r->outcome_b),
+		       r->outcome_why_b ? r->outcome_why_b : "");
+	}
+}
+
+/* The figures both sessions have (--metric, a workload's own), B against A. */
+static void print_figures(const struct pcost_session *a, const struct pcost_session *b,
+			  const struct pcost_compare *c, bool md)
+{
+	struct pcost_figure_compare *f;
+	char ch[24], lo[24], hi[24];
+	size_t n;
+
+	pcost_compare_figures(a, b, c, &f, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!i)
+			printf("\nfigures (A -> B; change [95%% CI], Welch):\n");
+		printf("%s%s: %.5g -> %.5g %s, %s [%s, %s]\n", md ? "- " : "  ", f[i].name, f[i].mean_a,
+		       f[i].mean_b, f[i].unit, fmt_pct(f[i].change, ch, sizeof(ch)),
+		       fmt_pct(f[i].change_lo, lo, sizeof(lo)), fmt_pct(f[i].change_hi, hi, sizeof(hi)));
+	}
+	pcost_figure_compare_free(f, n);
+}
+
 static void print_text(const struct pcost_session *a, const struct pcost_session *b,
 		       const struct pcost_compare *c, bool md)
 {
@@ -153,10 +198,17 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 		       sep, ci, sep, fmt_p(r->p, p, sizeof(p)), sep,
 		       r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,
 		       r->has_overhead ? fmt_pct(r->ovh_b, ob, sizeof(ob)) : "-", sep, d,
-		       md ? " | " : "  ", r->regression ? "REGRESSION" : "", md ? " |" : "");
+		       md ? " | " : "  ",
+		       r->regression && outcome_changed(r) ? "REGRESSION, OUTCOME CHANGED"
+		       : r->regression			    ? "REGRESSION"
+		       : outcome_changed(r)		    ? "OUTCOME CHANGED"
+							    : "",
+		       md ? " |" : "");
 	}
+	print_outcomes(c, md);
 	if (a->kind == PCOST_SESSION_PROBES)
 		print_optimized(c, md);
+	print_figures(a, b, c, md);
 	if (any_one) {
 		printf("\n");
 		for (size_t i = 0; i < c->nrows; i++)
@@ -185,6 +237,36 @@ static void add_verdict(cJSON *o, const char *k, int v)
 		cJSON_AddBoolToObject(o, k, v > 0);
 	else
 		cJSON_AddNullToObject(o, k);
+}
+
+/* "figures": [{name, unit, better, n_a, n_b, mean_a, mean_b, change, change_lo, change_hi}] */
+static void json_figures(cJSON *o, const struct pcost_session *a, const struct pcost_session *b,
+			 const struct pcost_compare *c)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "figures");
+	struct pcost_figure_compare *f;
+	size_t n;
+
+	pcost_compare_figures(a, b, c, &f, &n);
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", f[i].name);
+		cJSON_AddStringToObject(x, "unit", f[i].unit);
+		if (f[i].better)
+			cJSON_AddStringToObject(x, "better", f[i].better > 0 ? "higher" : "lower");
+		else
+			cJSON_AddNullToObject(x, "better");
+		cJSON_AddNumberToObject(x, "n_a", (double)f[i].na);
+		cJSON_AddNumberToObject(x, "n_b", (double)f[i].nb);
+		add_num(x, "mean_a", f[i].mean_a);
+		add_num(x, "mean_b", f[i].mean_b);
+		add_num(x, "change", f[i].change);
+		add_num(x, "change_lo", f[i].change_lo);
+		add_num(x, "change_hi", f[i].change_hi);
+		cJSON_AddItemToArray(arr, x);
+	}
+	pcost_figure_compare_free(f, n);
 }
 
 static void print_json(const struct pcost_session *a, const struct pcost_session *b,
@@ -223,6 +305,9 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 			add_num(x, "delta_lo", r->delta_lo);
 			add_num(x, "delta_hi", r->delta_hi);
 			cJSON_AddBoolToObject(x, "regression", r->regression);
+			cJSON_AddStringToObject(x, "outcome_a", pcost_outcome_name(r->outcome_a));
+			cJSON_AddStringToObject(x, "outcome_b", pcost_outcome_name(r->outcome_b));
+			cJSON_AddBoolToObject(x, "outcome_changed", outcome_changed(r));
 			if (a->kind == PCOST_SESSION_PROBES) {
 				add_verdict(x, "optimized_a", r->optimized_a);
 				add_verdict(x, "optimized_b", r->optimized_b);
@@ -230,6 +315,7 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 		}
 		cJSON_AddItemToArray(rows, x);
 	}
+	json_figures(o, a, b, c);
 	for (size_t i = 0; i < c->ndiffs; i++) {
 		cJSON *x = cJSON_CreateObject();
 
@@ -259,14 +345,17 @@ static const char *csv_verdict(int v)
 static void print_csv(const struct pcost_compare *c)
 {
 	printf("name,in,mean_a_ns,mean_b_ns,change,change_lo,change_hi,p,overhead_a,overhead_b,"
-	       "delta,regression,optimized_a,optimized_b\n");
+	       "delta,regression,optimized_a,optimized_b,outcome_a,outcome_b,outcome_changed\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pcost_compare_row *r = &c->rows[i];
+		bool both = r->ia >= 0 && r->ib >= 0;
 
-		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s\n", r->name,
-		       r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b, r->change,
-		       r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
-		       r->regression, csv_verdict(r->optimized_a), csv_verdict(r->optimized_b));
+		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s,%s,%s,%d\n",
+		       r->name, r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b,
+		       r->change, r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
+		       r->regression, csv_verdict(r->optimized_a), csv_verdict(r->optimized_b),
+		       both ? pcost_outcome_name(r->outcome_a) : "",
+		       both ? pcost_outcome_name(r->outcome_b) : "", outcome_changed(r));
 	}
 }
 

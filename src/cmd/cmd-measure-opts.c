@@ -9,6 +9,7 @@
 #include "cmd/cmd-options.h"
 #include "core/util.h"
 #include "run/limits.h"
+#include "stats/analyze.h"
 
 enum mopt_type { MOPT_U64, MOPT_DOUBLE, MOPT_FLAG, MOPT_OTHER };
 
@@ -228,4 +229,22 @@ int pcost_measure_opts_check(const struct pcost_measure_opts *m)
 		if (pcost_threads_check(m->threads[i], m->ro.cpu_mask))
 			return PCOST_EXIT_USAGE;
 	return 0;
+}
+
+int pcost_changed_exit(const struct pcost_session *s)
+{
+	struct pcost_config_stats *st = NULL;
+	char mons[160];
+	size_t n;
+
+	if (pcost_analyze(s, &st) < 0)
+		return 0;
+	n = pcost_changed_rows(s, st, mons, sizeof(mons));
+	free(st);
+	if (!n)
+		return 0;
+	error("the program changed under %s: %zu row%s ended changed-program (it failed where its "
+	      "%s runs did not)", mons, n, n == 1 ? "" : "s",
+	      s->kind == PCOST_SESSION_PROBES ? "dormant" : "plain");
+	return PCOST_EXIT_FAIL;
 }

@@ -94,4 +94,11 @@ int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg,
  */
 int pcost_measure_opts_check(const struct pcost_measure_opts *m);
 
+/*
+ * After a run or probes session is printed: PCOST_EXIT_FAIL (1), with one
+ * error line, when a configuration's outcome is changed-program (the program
+ * failed under the tool and not without it: stats/outcome.h); 0 otherwise.
+ */
+int pcost_changed_exit(const struct pcost_session *s);
+
 #endif

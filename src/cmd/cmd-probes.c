@@ -26,6 +26,8 @@
 #include "probes/arm.h"
 #include "probes/plan.h"
 #include "probes/sdt.h"
+#include "probes/site_safety.h"
+#include "report/emit.h"
 #include "report/report.h"
 #include "run/runner.h"
 #include "store/store.h"
@@ -44,9 +46,11 @@ static const char usage_text[] =
 	"  --workload W      stanford (default), uprobe (a loop calling a probed nop, push or\n"
 	"                    ret), sdtargs (probes of 0/1/3/6 arguments or an expensive one)\n"
 	"  --variants LIST   the workload's builds (default all): stanford none,plain,volatile,\n"
-	"                    plain-sem,volatile-sem; uprobe nop,push,ret; sdtargs none,a0,a1,\n"
-	"                    a3,a6,expensive,expensive-sem\n"
-	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10\n"
+	"                    plain-sem,volatile-sem; uprobe nop,push,ret (and redzone, a leaf\n"
+	"                    keeping a value in its red zone across a nop5 site); sdtargs\n"
+	"                    none,a0,a1,a3,a6,expensive,expensive-sem\n"
+	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10, and nop5-nrz\n"
+	"                    (nop5 in code built with -mno-red-zone; stanford and sdtargs)\n"
 	"  --threads LIST    threads each making the hits at once, for each count (default 1)\n"
 	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
 	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
@@ -71,7 +75,13 @@ static const char usage_text[] =
 	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"  --no-store        do not store the session\n"
 	"  --no-wait         refuse (exit 1) while another probes session runs, instead of\n"
-	"                    waiting for it (one at a time: each would count the other's hits)\n";
+	"                    waiting for it (one at a time: each would count the other's hits)\n"
+	"\n"
+	"Each row ends with an outcome: ok, changed-program (the workload failed armed and\n"
+	"not dormant), tool-failed, program-failed.\n"
+	"exit status: 0 measured; 1 a runtime failure (with --no-wait: another probes session\n"
+	"runs), or a row is changed-program; 2 bad\n"
+	"input; 3 measured and printed but not stored; 130 interrupted.\n";
 
 struct opts {
 	const char *list;		/* --list BIN */
@@ -89,11 +99,84 @@ static int probe_file_error(const char *bin, int rc)
 	return usage_error("'%s': %s", bin, pcost_sdt_strerror(rc));
 }
 
+/* "true", "false" or NULL (unknown) for a fact. */
+static const char *fact_word(int v)
+{
+	return v > 0 ? "true" : v == 0 ? "false" : NULL;
+}
+
+/* "fft+0x159", or "-" when no function holds the site. */
+static const char *fact_where(const struct pcost_site_facts *sf, char *buf, size_t len)
+{
+	if (!sf->function[0])
+		return "-";
+	snprintf(buf, len, "%s+0x%llx", sf->function, (unsigned long long)sf->fn_offset);
+	return buf;
+}
+
+static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_facts *sf,
+		     enum pcost_format f, size_t i)
+{
+	unsigned long long pc = p->pc, po = p->pc_offset, sm = p->sem, so = p->sem_offset;
+	const char *enc = pcost_site_encoding_name(sf->encoding), *rz = fact_word(sf->red_zone_live),
+		   *op = fact_word(sf->optimizable);
+	char where[96];
+
+	fact_where(sf, where, sizeof(where));
+	if (f == PCOST_FMT_CSV) {
+		printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\",%s,%s,%s,%s,\"%s\",%s\n", p->provider,
+		       p->name, pc, po, sm, so, p->args, enc, rz ? rz : "", op ? op : "",
+		       sf->function[0] ? where : "", sf->why,
+		       pcost_sdt_args_below_rsp(p->args) ? "true" : "false");
+	} else if (f == PCOST_FMT_TEXT) {
+		char smb[24] = "-", sob[24] = "-";
+
+		if (sm)
+			snprintf(smb, sizeof(smb), "0x%llx", sm);
+		if (so)
+			snprintf(sob, sizeof(sob), "0x%llx", so);
+		printf("%-24s %-14s 0x%-10llx 0x%-8llx %-12s %-10s %-8s %-8s %-11s %-28s %s\n",
+		       p->provider, p->name, pc, po, smb, sob, enc, rz ? rz : "n/a",
+		       op ? op : "n/a", where, p->args);
+	} else if (f == PCOST_FMT_MARKDOWN) {
+		printf("| %s | %s | 0x%llx | 0x%llx | 0x%llx | 0x%llx | `%s` | %s | %s | %s | %s |\n",
+		       p->provider, p->name, pc, po, sm, so, p->args, enc, rz ? rz : "n/a",
+		       op ? op : "n/a", where);
+	} else {
+		cJSON *o = cJSON_CreateObject(), *fo = pcost_site_facts_json(sf), *it;
+		char *txt;
+
+		cJSON_AddStringToObject(o, "provider", p->provider);
+		cJSON_AddStringToObject(o, "name", p->name);
+		cJSON_AddNumberToObject(o, "pc", (double)pc);
+		cJSON_AddNumberToObject(o, "pc_offset", (double)po);
+		cJSON_AddNumberToObject(o, "semaphore", (double)sm);
+		cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
+		cJSON_AddStringToObject(o, "args", p->args);
+		while ((it = fo->child)) /* encoding, red_zone_live, optimizable */
+			cJSON_AddItemToObject(o, it->string, cJSON_DetachItemViaPointer(fo, it));
+		cJSON_Delete(fo);
+		cJSON_AddItemToObject(o, "function", sf->function[0]
+						     ? cJSON_CreateString(sf->function)
+						     : cJSON_CreateNull());
+		pcost_json_count(o, "function_offset", (double)sf->fn_offset, sf->function[0]);
+		cJSON_AddStringToObject(o, "red_zone_why", sf->why);
+		cJSON_AddBoolToObject(o, "args_below_rsp", pcost_sdt_args_below_rsp(p->args));
+		txt = cJSON_PrintUnformatted(o);
+		printf("%s\n  %s", i ? "," : "", txt);
+		free(txt);
+		cJSON_Delete(o);
+	}
+}
+
 static int list_probes(const char *bin, enum pcost_format f)
 {
 	struct pcost_sdt_list l;
+	struct pcost_site_file *sf = NULL;
 	int rc = pcost_sdt_read(bin, &l);
 
+	if (!rc && l.n)
+		rc = pcost_site_file_open(bin, &sf);
 	if (rc) {
 		pcost_sdt_list_release(&l);
 		return probe_file_error(bin, rc);
@@ -103,54 +186,27 @@ static int list_probes(const char *bin, enum pcost_format f)
 		return usage_error("'%s' has no SDT notes (.note.stapsdt)", bin);
 	}
 	if (f == PCOST_FMT_CSV)
-		printf("provider,name,pc,pc_offset,semaphore,semaphore_offset,args\n");
+		printf("provider,name,pc,pc_offset,semaphore,semaphore_offset,args,encoding,"
+		       "red_zone_live,optimizable,function,red_zone_why,args_below_rsp\n");
 	else if (f == PCOST_FMT_TEXT)
-		printf("%-24s %-14s %-12s %-10s %-12s %-10s %s\n", "provider", "name", "pc",
-		       "offset", "semaphore", "sem-off", "arguments");
+		printf("%-24s %-14s %-12s %-10s %-12s %-10s %-8s %-8s %-11s %-28s %s\n", "provider",
+		       "name", "pc", "offset", "semaphore", "sem-off", "encoding", "red-zone",
+		       "optimizable", "function", "arguments");
 	else if (f == PCOST_FMT_MARKDOWN)
-		printf("| provider | name | pc | offset | semaphore | sem-off | arguments |\n"
-		       "|---|---|---|---|---|---|---|\n");
+		printf("| provider | name | pc | offset | semaphore | sem-off | arguments | encoding | "
+		       "red zone live | optimizable | function |\n"
+		       "|---|---|---|---|---|---|---|---|---|---|---|\n");
 	else
 		printf("[");
 	for (size_t i = 0; i < l.n; i++) {
-		const struct pcost_sdt_probe *p = &l.probes[i];
-		unsigned long long pc = p->pc, po = p->pc_offset, sm = p->sem, so = p->sem_offset;
+		struct pcost_site_facts facts;
 
-		if (f == PCOST_FMT_CSV)
-			printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\"\n", p->provider, p->name, pc,
-			       po, sm, so, p->args);
-		else if (f == PCOST_FMT_TEXT) {
-			char smb[24] = "-", sob[24] = "-";
-
-			if (sm)
-				snprintf(smb, sizeof(smb), "0x%llx", sm);
-			if (so)
-				snprintf(sob, sizeof(sob), "0x%llx", so);
-			printf("%-24s %-14s 0x%-10llx 0x%-8llx %-12s %-10s %s\n", p->provider, p->name,
-			       pc, po, smb, sob, p->args);
-		}
-		else if (f == PCOST_FMT_MARKDOWN)
-			printf("| %s | %s | 0x%llx | 0x%llx | 0x%llx | 0x%llx | `%s` |\n", p->provider,
-			       p->name, pc, po, sm, so, p->args);
-		else {
-			cJSON *o = cJSON_CreateObject();
-			char *txt;
-
-			cJSON_AddStringToObject(o, "provider", p->provider);
-			cJSON_AddStringToObject(o, "name", p->name);
-			cJSON_AddNumberToObject(o, "pc", (double)pc);
-			cJSON_AddNumberToObject(o, "pc_offset", (double)po);
-			cJSON_AddNumberToObject(o, "semaphore", (double)sm);
-			cJSON_AddNumberToObject(o, "semaphore_offset", (double)so);
-			cJSON_AddStringToObject(o, "args", p->args);
-			txt = cJSON_PrintUnformatted(o);
-			printf("%s\n  %s", i ? "," : "", txt);
-			free(txt);
-			cJSON_Delete(o);
-		}
+		pcost_site_facts_at(sf, l.probes[i].pc, &facts);
+		list_row(&l.probes[i], &facts, f, i);
 	}
 	if (f == PCOST_FMT_JSON)
 		printf("\n]\n");
+	pcost_site_file_free(sf);
 	pcost_sdt_list_release(&l);
 	return 0;
 }
@@ -191,7 +247,8 @@ static int check_binary(const char *bin, char *abs, size_t len)
 }
 
 /* What was asked, for `show` and `compare`. */
-static char *options_json(const struct opts *o, const struct pcost_probe_plan *pl, const char *path)
+static char *options_json(const struct opts *o, const struct pcost_probe_plan *pl, const char *path,
+			  const cJSON *site_facts)
 {
 	cJSON *j = cJSON_CreateObject();
 	char via[160] = "", *txt;
@@ -218,6 +275,9 @@ static char *options_json(const struct opts *o, const struct pcost_probe_plan *p
 		for (size_t i = 0; i < pl->nthreads; i++)
 			cJSON_AddItemToArray(th, cJSON_CreateNumber(pl->threads[i]));
 	}
+	/* Each configuration's site facts (report/probes.c shows them; stored with the options). */
+	if (site_facts)
+		cJSON_AddItemToObject(j, "site_facts", cJSON_Duplicate(site_facts, 1));
 	txt = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);
 	return txt;
@@ -256,7 +316,7 @@ static int run_and_report(const struct opts *o, struct pcost_runner *r, struct p
 		     : 0;
 	if (rc)
 		error("interrupted: the report covers the runs done so far");
-	else if (pcost_sink_lost())
+	else if ((rc = pcost_changed_exit(s)) == 0 && pcost_sink_lost())
 		rc = PCOST_EXIT_NOT_STORED;
 	return rc;
 }
@@ -277,6 +337,7 @@ static int measure(const struct opts *o, struct pcost_session *s)
 	struct pcost_runner_opts ro;
 	struct pcost_runner r;
 	struct pcost_sdt_list l = { 0 };
+	cJSON *site_facts = NULL;
 	char path[PATH_MAX];
 	int rc;
 
@@ -293,6 +354,8 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		rc = usage_error("'%s' has no SDT notes (.note.stapsdt)", path);
 		goto out_list;
 	}
+	if (pcost_site_file_open(path, &pl->sf))
+		pl->sf = NULL; /* the facts stay unknown */
 	runner_opts(o, s, &ro);
 	pcost_runner_init(&r, s, &ro);
 	pcost_probe_uprobe_set_cpus(ro.cpu_mask);
@@ -308,17 +371,25 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		int idx = pcost_runner_add(&r, c->mon, &t);
 
 		s->configs[idx].expected_events = c->expected;
+		if (!site_facts)
+			site_facts = cJSON_CreateArray();
+		while (cJSON_GetArraySize(site_facts) <= idx)
+			cJSON_AddItemToArray(site_facts, cJSON_CreateNull());
+		if (c->facts_known)
+			cJSON_ReplaceItemInArray(site_facts, idx, pcost_site_facts_json(&c->facts));
 	}
 	if (rc) {
 		pcost_runner_release(&r);
 		pcost_probe_plan_release(pl);
 		goto out_list;
 	}
-	s->options_json = options_json(o, pl, path);
+	s->options_json = options_json(o, pl, path, site_facts);
 	rc = run_and_report(o, &r, pl, s, path);
 out_list:
+	pcost_site_file_free(pl->sf);
 	pcost_sdt_list_release(&l);
 out_free:
+	cJSON_Delete(site_facts);
 	free(pl);
 	return rc;
 }

@@ -7,7 +7,7 @@
 
 #include "core/cleanup.h"
 #include "core/util.h"
-#include "report/evcounts.h"
+#include "report/counts.h"
 #include "run/evcount.h"
 
 int pcost_run_count(char **command, uint64_t cpu_mask, double timeout_s, enum pcost_format f)

@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <sched.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +22,10 @@
 #include "core/proc.h"
 #include "monitors/monitor.h"
 #include "report/report.h"
+#include "run/figure_values.h"
+#include "run/metric.h"
 #include "run/runner.h"
+#include "run/service.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
@@ -39,7 +43,18 @@ static const char usage_text[] =
 	"  -m, --monitor M           a monitor ('probecost list monitors'); 'CMD ARGS' with a\n"
 	"                            space is a custom wrapper, {} marks where the workload goes\n"
 	"      --attach CMD          a custom attach monitor started beside each run\n"
-	"      --ready REGEX         ... ready when a line of its output matches REGEX\n"
+	"      --ready REGEX         after --attach or --service: that one is ready when a line\n"
+	"                            of its output (stdout or stderr) matches REGEX\n"
+	"      --service CMD         a server started once for the session (stopped at the end):\n"
+	"                            the workload is its load generator; {pid} in a monitor's\n"
+	"                            command is its pid, and perf-stat, perf-record, strace and\n"
+	"                            bpftrace-syscalls watch its processes\n"
+	"      --service-per-block   start the service again before every block\n"
+	"      --metric NAME[:higher|lower]=REGEX\n"
+	"                            a figure COMMAND prints (REGEX, one capture group, on its\n"
+	"                            stdout and stderr; the last match), analysed as elapsed\n"
+	"                            time is (repeatable); or one of the presets:\n"
+	"                            presets: pgbench redis-benchmark fio sysbench\n"
 	"      --events N            events one run of COMMAND does (for cost per event); with\n"
 	"                            --scale, the count at scale 1, and {n} in COMMAND is\n"
 	"                            replaced by the count at each scale\n"
@@ -77,13 +92,15 @@ static const char usage_text[] =
 	"\n"
 	"  -m none alone measures the baseline alone, as no -m does.\n"
 	"\n"
-	"exit status: 0 measured (and stored); 1 every run failed, or no monitor asked for is\n"
-	"available; 2 bad usage or bad input; 3 measured and printed but not stored (the\n"
-	"store could not be written: see the warning); 128+N interrupted by signal N.\n";
+	"exit status: 0 measured (and stored); 1 every run failed, a row's outcome is\n"
+	"changed-program (the workload failed under a monitor and not in its plain runs),\n"
+	"or no monitor asked for is available; 2 bad usage or bad input; 3 measured and\n"
+	"printed but not stored (the store could not be written: see the warning); 128+N\n"
+	"interrupted by signal N.\n";
 
 enum {
 	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_SCALE, OPT_DEFAULT, OPT_HELP,
-	OPT_PLACEMENT, OPT_COUNT,
+	OPT_PLACEMENT, OPT_COUNT, OPT_SERVICE, OPT_SERVICE_PER_BLOCK, OPT_METRIC,
 };
 
 static const struct option own_longopts[] = {
@@ -96,6 +113,9 @@ static const struct option own_longopts[] = {
 	{ "unit", required_argument, NULL, OPT_UNIT },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
+	{ "service", required_argument, NULL, OPT_SERVICE },
+	{ "service-per-block", no_argument, NULL, OPT_SERVICE_PER_BLOCK },
+	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "default-study", no_argument, NULL, OPT_DEFAULT },
 	{ "count", no_argument, NULL, OPT_COUNT },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -125,6 +145,10 @@ struct run_args {
 	bool count;		/* --count: one counting run of the command (cmd/cmd-run-count.h) */
 	char **command;
 	int ncommand;
+	const char *service, *service_ready; /* --service CMD, its --ready */
+	bool service_per_block;
+	int last_ready_owner;	/* the --attach (1) or --service (2) a --ready follows */
+	struct pcost_metric_set metrics; /* --metric */
 	/* The shared options: runner options (ro), --threads (nthreads 0: the workload's
 	 * own), --cpu, --format, --db, --no-store, --seed. */
 	struct pcost_measure_opts m;
@@ -235,6 +259,26 @@ static int events_option(struct run_args *a)
 	return 0;
 }
 
+/*
+ * --ready REGEX: of the --attach or --service it follows.  An empty REGEX
+ * would match any line, the first one it prints whatever it says: refused.
+ */
+static int ready_option(struct run_args *a)
+{
+	if (!a->last_ready_owner)
+		return usage_error("--ready '%s' says when --attach CMD or --service CMD is ready: "
+				   "give it after one of them", optarg);
+	if (!*optarg)
+		return usage_error("--ready '': an empty regex matches any line; give what the "
+				   "ready line says (e.g. --ready 'ready to accept'), or no --ready "
+				   "to go on at once");
+	if (a->last_ready_owner == 1)
+		a->ready = optarg;
+	else
+		a->service_ready = optarg;
+	return 0;
+}
+
 /* One option c (value optarg) into a; 0, -1 after --help, or an exit code. */
 static int one_option(struct run_args *a, int c, char **argv)
 {
@@ -251,10 +295,27 @@ static int one_option(struct run_args *a, int c, char **argv)
 		break;
 	case OPT_ATTACH:
 		a->attach = optarg;
+		a->last_ready_owner = 1;
+		break;
+	case OPT_SERVICE:
+		if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
+			return usage_error("--service '': give the server's command (e.g. --service "
+					   "'redis-server --port 7000')");
+		a->service = optarg;
+		a->last_ready_owner = 2;
+		break;
+	case OPT_SERVICE_PER_BLOCK:
+		a->service_per_block = true;
 		break;
 	case OPT_READY:
-		a->ready = optarg;
+		return ready_option(a);
+	case OPT_METRIC: {
+		char err[512];
+
+		if (pcost_metric_parse(optarg, &a->metrics, err, sizeof(err)) < 0)
+			return usage_error("%s", err);
 		break;
+	}
 	case OPT_UNIT:
 		if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
 			return usage_error("--unit '%s': expected one word of at most 31 characters",
@@ -293,15 +354,49 @@ static int one_option(struct run_args *a, int c, char **argv)
 	return 0;
 }
 
+/* A word of -m or --attach that holds {pid}, or NULL. */
+static const char *pid_word(const struct run_args *a)
+{
+	for (size_t i = 0; i < a->nmonitors; i++)
+		if (strstr(a->monitors[i], "{pid}"))
+			return a->monitors[i];
+	return a->attach && strstr(a->attach, "{pid}") ? a->attach : NULL;
+}
+
+/* --service, --metric and {pid}: what goes with what; 0 or an exit code. */
+static int check_service_args(const struct run_args *a)
+{
+	const char *w = pid_word(a);
+	regex_t re;
+
+	if (w && !a->service)
+		return usage_error("'%s': {pid} is the pid of --service CMD; give --service (or "
+				   "write the pid)", w);
+	if (a->service_per_block && !a->service)
+		return usage_error("--service-per-block needs --service CMD");
+	if (a->metrics.n && !a->command)
+		return usage_error("--metric reads what your command prints: give '-- COMMAND' "
+				   "(a built-in workload's figures come by themselves)");
+	if (a->service_ready && regcomp(&re, a->service_ready, REG_EXTENDED | REG_NOSUB) != 0)
+		return usage_error("--ready '%s' is not a valid extended regular expression",
+				   a->service_ready);
+	if (a->service_ready)
+		regfree(&re);
+	return 0;
+}
+
 /* The options that only make sense together; 0 or an exit code. */
 static int check_args(struct run_args *a)
 {
+	int rc;
+
 	if (a->command && a->nworkloads)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
 	if (a->count && (!a->command || a->nworkloads || a->nmonitors || a->attach || a->nscales ||
-			 a->events >= 0 || a->default_study))
+			 a->events >= 0 || a->default_study || a->service || a->metrics.n))
 		return usage_error("--count counts one run of your command: give it '-- COMMAND' "
-				   "and no -w, -m, --attach, --scale, --events or --default-study");
+				   "and no -w, -m, --attach, --scale, --events, --service, --metric "
+				   "or --default-study");
 	if (a->command && (a->nscales || command_has_n(a)) && a->events < 0)
 		return usage_error("--scale and {n} need --events N: the events one run of your "
 				   "command makes at scale 1");
@@ -315,15 +410,17 @@ static int check_args(struct run_args *a)
 				   "probecost cannot change your command's threads or CPU");
 	if ((a->events >= 0 || a->unit) && !a->command)
 		return usage_error("--events and --unit describe your own command ('-- COMMAND')");
-	if (a->ready && !a->attach)
-		return usage_error("--ready needs --attach CMD");
-	if (!a->command && !a->nworkloads && !a->nmonitors && !a->attach && !a->nscales)
+	if ((rc = check_service_args(a)))
+		return rc;
+	if (!a->command && !a->nworkloads && !a->nmonitors && !a->attach && !a->nscales &&
+	    !a->service && !a->metrics.n)
 		a->default_study = true;
 	else if (!a->command && !a->nworkloads && !a->default_study)
 		return usage_error("nothing to run: give -w WORKLOAD or '-- COMMAND' (or no "
 				   "options at all for the default study)");
-	if (a->default_study && (a->command || a->nworkloads || a->nmonitors || a->attach))
-		return usage_error("--default-study takes no -w, -m, --attach or command");
+	if (a->default_study && (a->command || a->nworkloads || a->nmonitors || a->attach ||
+				  a->service))
+		return usage_error("--default-study takes no -w, -m, --attach, --service or command");
 	if (a->m.ro.min_runs > a->m.ro.max_runs)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->m.ro.min_runs,
 				   a->m.ro.max_runs);
@@ -453,19 +550,10 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 /* word with every "{n}" replaced by n; caller frees. */
 static char *subst_n(const char *word, uint64_t n)
 {
-	char num[24], *out = xstrdup(""), *tmp;
-	const char *p = word, *q;
+	char num[24];
 
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)n);
-	while ((q = strstr(p, "{n}"))) {
-		tmp = xasprintf("%s%.*s%s", out, (int)(q - p), p, num);
-		free(out);
-		out = tmp;
-		p = q + 3;
-	}
-	tmp = xasprintf("%s%s", out, p);
-	free(out);
-	return tmp;
+	return pcost_replace_all(word, "{n}", num);
 }
 
 /*
@@ -527,6 +615,10 @@ static char *options_json(const struct run_args *a, const char *headline)
 		pcost_format_cpumask(a->split_mask, cpus, sizeof(cpus));
 		cJSON_AddStringToObject(o, "split_cpu", cpus);
 	}
+	if (a->service) {
+		cJSON_AddStringToObject(o, "service", a->service);
+		cJSON_AddBoolToObject(o, "service_per_block", a->service_per_block);
+	}
 	if (a->nscales) {
 		cJSON *s = cJSON_AddArrayToObject(o, "scale");
 
@@ -561,6 +653,25 @@ static void apply_defaults(struct run_args *a)
 }
 
 /*
+ * One -m word: with --service, a built-in's service form where it has one
+ * (pointed at the service's processes); a tool without one wraps the load
+ * generator, which is said.
+ */
+static struct pcost_monitor *create_one(const struct run_args *a, const char *word, char *err,
+					size_t len)
+{
+	struct pcost_monitor *m = a->service ? pcost_monitor_service_create(word, err, len) : NULL;
+
+	if (m || !(m = pcost_monitor_create(word, err, len)))
+		return m;
+	if (a->service && m->ops->kind == PCOST_MON_WRAP && !strchr(word, ' '))
+		warning("monitor %s has no service form: it watches the load generator, not the "
+			"service (perf-stat, perf-record, strace and bpftrace-syscalls watch the "
+			"service; perf-record-system watches everything)", m->name);
+	return m;
+}
+
+/*
  * Monitors: none first, then each -m (and --attach) that is available here,
  * into mons[*n]; 0 or an exit code (what was created is in mons either way).
  */
@@ -575,7 +686,7 @@ static int create_monitors(const struct run_args *a, struct pcost_monitor **mons
 		char why[256];
 
 		if (i < a->nmonitors)
-			m = pcost_monitor_create(a->monitors[i], err, sizeof(err));
+			m = create_one(a, a->monitors[i], err, sizeof(err));
 		else
 			m = pcost_monitor_attach_create(a->attach, a->ready, err, sizeof(err));
 		if (!m)
@@ -662,6 +773,7 @@ static int add_workloads(const struct run_args *a, struct pcost_runner *r,
 				t.workload_args = args;
 				t.unit = unit;
 				t.argv = wargv;
+				pcost_figures_declare_workload(r->s, pcost_workload_find(name));
 				for (size_t m = 0; m < nmons; m++)
 					add_placed(a, r, mons[m], &t);
 				pcost_argv_free(wargv);
@@ -685,6 +797,35 @@ static int add_targets(struct pcost_runner *r, const struct run_args *a,
 	return add_workloads(a, r, mons, nmons) < 0 ? PCOST_EXIT_USAGE : 0;
 }
 
+/* Start --service before measuring (nothing is stored when it does not start); 0 or 1. */
+static int service_start(struct pcost_service *sv)
+{
+	char err[768];
+	int rc = pcost_service_start(sv, err, sizeof(err));
+
+	if (rc == -EINTR)
+		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
+	if (rc < 0) {
+		error("%s", err);
+		return PCOST_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* Each required --metric that no run's output had, said with its last lines; true if any. */
+static bool metric_never_matched(const struct pcost_session *s, const struct pcost_metric_set *set)
+{
+	char why[512];
+	bool any = false;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (pcost_figures_unmatched(s, set, i, why, sizeof(why))) {
+			error("%s", why);
+			any = true;
+		}
+	return any;
+}
+
 /* Measure into the store, print the report; the exit code. */
 static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 			      const struct run_args *a)
@@ -697,8 +838,12 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 		error("%s", err);
 		return PCOST_EXIT_FAIL;
 	}
+	if (r->opts.service && (rc = service_start(r->opts.service)))
+		return rc;
 	pcost_sink_begin(s, a->m.db, a->m.no_store);
 	rc = pcost_runner_measure(r, err, sizeof(err));
+	if (r->opts.service)
+		pcost_service_stop(r->opts.service);
 	if (rc < 0 && rc != -EINTR && !s->nconfigs) {
 		pcost_sink_end(s);
 		error("%s", err);
@@ -724,13 +869,35 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
 	if (rc < 0)
 		return PCOST_EXIT_FAIL;
+	if (metric_never_matched(s, &a->metrics))
+		return PCOST_EXIT_FAIL;
 	if (pcost_session_failed(s)) {
 		const char *why = pcost_session_fail_reason(s);
 
 		error("every run failed%s%s", why ? ": " : "", why ? why : "");
 		return PCOST_EXIT_FAIL;
 	}
+	if ((rc = pcost_changed_exit(s)))
+		return rc;
 	return pcost_sink_lost() ? PCOST_EXIT_NOT_STORED : 0;
+}
+
+/* --service CMD into sv (split into words, no shell), on the session's CPUs; 0 or 2. */
+static int service_init(struct run_args *a, struct pcost_service *sv)
+{
+	struct pcost_service_opts o = {
+		.cpu_mask = a->m.ro.cpu_mask,
+		.ready_timeout_s = a->m.ro.ready_timeout_s,
+		.restart_per_block = a->service_per_block,
+	};
+	char **argv;
+
+	if (pcost_argv_split(a->service, &argv) < 0)
+		return usage_error("--service '%s': unterminated quote or empty command", a->service);
+	pcost_service_init(sv, argv, a->service_ready, &o);
+	pcost_argv_free(argv);
+	a->m.ro.service = sv;
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -740,25 +907,39 @@ int cmd_run(int argc, char **argv)
 	struct run_args a;
 	struct pcost_session s;
 	struct pcost_runner r;
+	struct pcost_service sv;
 	int rc = parse_args(argc, argv, &a);
 
-	if (rc)
+	if (rc) {
+		pcost_metric_set_release(&a.metrics);
 		return rc < 0 ? 0 : rc;
-	if (a.count)
-		return pcost_run_count(a.command, a.m.ro.cpu_mask, a.m.ro.timeout_s, a.m.fmt);
+	}
+	if (a.count) {
+		rc = pcost_run_count(a.command, a.m.ro.cpu_mask, a.m.ro.timeout_s, a.m.fmt);
+		pcost_metric_set_release(&a.metrics);
+		return rc;
+	}
 	apply_defaults(&a);
 	if ((rc = create_monitors(&a, mons, &nmons)))
 		goto out_mons;
 	session_start(&s, &a, argc, argv);
+	pcost_figures_declare_set(&s, &a.metrics);
 	a.m.ro.progress = isatty(2) && pcost_verbosity > 0;
+	a.m.ro.metric_set = &a.metrics;
+	if (a.service && (rc = service_init(&a, &sv)))
+		goto out_session;
 	pcost_runner_init(&r, &s, &a.m.ro);
 	rc = add_targets(&r, &a, mons, nmons);
 	if (!rc)
 		rc = measure_and_report(&r, &s, &a);
 	pcost_runner_release(&r);
+	if (a.service)
+		pcost_service_release(&sv);
+out_session:
 	pcost_session_release(&s);
 out_mons:
 	for (size_t m = 0; m < nmons; m++)
 		pcost_monitor_free(mons[m]);
+	pcost_metric_set_release(&a.metrics);
 	return rc;
 }

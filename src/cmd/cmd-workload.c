@@ -39,7 +39,10 @@ static void usage(FILE *out)
 	fprintf(out, "usage: probecost workload NAME [key=value ...] [--print]\n\n"
 		     "Runs one built-in workload.  When PROBECOST_REPORT_FD names an open\n"
 		     "descriptor it writes one line there: events=N unit=UNIT timed_ns=T\n"
-		     "(work done, its unit, nanoseconds of the timed region, setup excluded).\n"
+		     "(work done, its unit, nanoseconds of the timed region, setup excluded),\n"
+		     "check=ok|bad (its check of its own result) and more facts; a fatal\n"
+		     "signal writes signal=NAME ... ip=... there instead.  Exit 1 when the\n"
+		     "check fails (its facts are still reported).\n"
 		     "--print prints a human line instead (total time, usecs/op, ops/sec).\n\n"
 		     "workloads:\n");
 	for_each_workload(w) {
@@ -124,12 +127,17 @@ int cmd_workload(int argc, char **argv)
 	if ((rc = pin_from_env()) != 0)
 		return rc;
 	pcost_wl_name_self(w->name);
+	pcost_wl_report_faults();
 	rc = w->run(&params, &res);
-	if (rc < 0)
+	/* A failure without a check is said already; a bad check still reports its facts. */
+	if (rc < 0 && res.check >= 0)
 		return PCOST_EXIT_FAIL;
 	rc = pcost_workload_report(w, &res);
 	if (rc < 0)
 		return error("could not write the report to PROBECOST_REPORT_FD: %s", strerror(-rc)),
+		       PCOST_EXIT_FAIL;
+	if (res.check < 0)
+		return error("workload %s failed its own check: %s", w->name, res.check_why),
 		       PCOST_EXIT_FAIL;
 	if (print) {
 		double secs = (double)res.timed_ns / 1e9;
@@ -145,6 +153,8 @@ int cmd_workload(int argc, char **argv)
 		if (strcmp(w->unit, "none"))
 			printf("     %llu %s%s%s\n", (unsigned long long)res.events, w->unit,
 			       res.events == 1 ? "" : "s", res.extra);
+		if (res.check)
+			printf("     check: ok\n");
 	}
 	return 0;
 }

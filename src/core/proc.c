@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +38,8 @@ int pcost_proc_start(struct pcost_proc *p, char *const argv[])
 	return pcost_proc_start_flags(p, argv, 0);
 }
 
-int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags)
+/* Start argv: its output into our pipes, or both streams onto outfd (>= 0). */
+static int proc_start(struct pcost_proc *p, char *const argv[], unsigned flags, int outfd)
 {
 	int fds[2], efds[2];
 	pid_t pid, parent = getpid();
@@ -70,8 +72,13 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 		pcost_child_setup(parent);
 		if (devnull >= 0)
 			dup2(devnull, 0);
-		dup2(fds[1], 1);
-		dup2(flags & PCOST_PROC_MERGE ? fds[1] : efds[1], 2);
+		if (outfd >= 0) {
+			dup2(outfd, 1);
+			dup2(outfd, 2);
+		} else {
+			dup2(fds[1], 1);
+			dup2(flags & PCOST_PROC_MERGE ? fds[1] : efds[1], 2);
+		}
 		execvp(argv[0], argv);
 		dprintf(2, "cannot execute '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -83,11 +90,27 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 	p->pid = pid;
 	p->out = fds[0];
 	p->err = efds[0];
+	if (outfd >= 0) {
+		/* Nothing comes through our pipes: its output is in the file. */
+		close(fds[0]);
+		close(efds[0]);
+		p->out = p->err = -1;
+	}
 	p->cap = p->ecap = 4096;
 	p->buf = xmalloc(p->cap);
 	p->ebuf = xmalloc(p->ecap);
 	p->buf[0] = p->ebuf[0] = 0;
 	return 0;
+}
+
+int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags)
+{
+	return proc_start(p, argv, flags, -1);
+}
+
+int pcost_proc_start_to(struct pcost_proc *p, char *const argv[], int fd)
+{
+	return proc_start(p, argv, 0, fd);
 }
 
 /* Read what is there into buf; 0 on EOF (fd closed), 1 when data came, -errno. */
@@ -113,7 +136,7 @@ static int read_some(int *fd, char **buf, size_t *len, size_t *cap)
  * Wait up to ms for output on stdout or stderr and read it.  -1 when poll
  * failed (not EINTR), -EIO on a read error, else 0.
  */
-static int proc_pump(struct pcost_proc *p, int ms)
+int pcost_proc_pump(struct pcost_proc *p, int ms)
 {
 	struct pollfd pfd[2] = { { .fd = p->out, .events = POLLIN },
 				 { .fd = p->err, .events = POLLIN } };
@@ -130,13 +153,13 @@ static int proc_pump(struct pcost_proc *p, int ms)
 	return 0;
 }
 
-static bool lines_match(const struct pcost_proc *p, regex_t *re)
+/* A whole line of text matching re (a partial line might still grow into a match). */
+static bool text_lines_match(const char *text, regex_t *re)
 {
-	/* Whole lines only: a partial line might still grow into a match. */
-	const char *line = p->buf;
+	const char *line = text;
 	const char *nl;
 
-	while ((nl = strchr(line, '\n'))) {
+	while (line && (nl = strchr(line, '\n'))) {
 		char *one = strndup(line, (size_t)(nl - line));
 		bool ok = one && regexec(re, one, 0, NULL, 0) == 0;
 
@@ -161,6 +184,12 @@ static unsigned long long proc_cpu_ticks(pid_t pid)
 	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &u, &s) != 2)
 		return 0;
 	return u + s;
+}
+
+/* Its output, stdout or stderr (a tool says "attached" on either). */
+static bool lines_match(const struct pcost_proc *p, regex_t *re)
+{
+	return text_lines_match(p->buf, re) || text_lines_match(p->ebuf, re);
 }
 
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns)
@@ -190,7 +219,7 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 		if (p->out < 0) {
 			/* It exited: what it said on stderr may still be in the pipe. */
 			for (int i = 0; i < 10 && p->err >= 0; i++)
-				proc_pump(p, 100);
+				pcost_proc_pump(p, 100);
 			rc = -EPIPE;
 			break;
 		}
@@ -204,7 +233,7 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 			cpu = c;
 			deadline = now + second < cap ? now + second : cap;
 		}
-		r = proc_pump(p, (int)((deadline - now) / 1000000 + 1));
+		r = pcost_proc_pump(p, (int)((deadline - now) / 1000000 + 1));
 		if (r < 0) {
 			rc = r == -1 ? -errno : r;
 			break;
@@ -246,14 +275,14 @@ int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
 			killed = true;
 		}
 		if (p->out >= 0 || p->err >= 0)
-			proc_pump(p, 10);
+			pcost_proc_pump(p, 10);
 		else
 			usleep(2000);
 	}
 	/* The rest of its output (its children may hold the pipes: do not wait on them). */
 	kill(-p->pid, SIGKILL);
 	for (int i = 0; i < 20 && (p->out >= 0 || p->err >= 0); i++)
-		if (proc_pump(p, 100) < 0)
+		if (pcost_proc_pump(p, 100) < 0)
 			break;
 	if (p->out >= 0)
 		close(p->out);
@@ -351,6 +380,9 @@ bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why,
 		snprintf(why, len, "did not stop after SIG%s; killed", sigabbrev_np(sig) ?: "?");
 		return true;
 	}
+	/* Exit 128 + SIGINT is how many tools (strace) say they stopped on it. */
+	if (sig == SIGINT && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 128 + SIGINT)
+		return false;
 	return pcost_proc_died(p, sig, why, len);
 }
 
@@ -376,7 +408,7 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 			late = true;
 			break;
 		}
-		if (proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) < 0)
+		if (pcost_proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) < 0)
 			break;
 	}
 	/* Output closed (or the limit): reap it, SIGKILL at once when late. */
@@ -398,4 +430,73 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 				    : 128 + WTERMSIG(p.status);
 	pcost_proc_release(&p);
 	return rc;
+}
+
+/* The keeper's life: wait for a word or the pipe's end; at the end, stop the group. */
+static noreturn void keeper_main(int fd, pid_t pgid, unsigned grace_s)
+{
+	char c = 0;
+	ssize_t n;
+
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1 && c == 'x')
+		_exit(0);
+	/* We are gone without a word: the group goes too, gently first. */
+	kill(-pgid, SIGTERM);
+	for (unsigned i = 0; i < grace_s * 10 && kill(-pgid, 0) == 0; i++)
+		usleep(100000);
+	kill(-pgid, SIGKILL);
+	_exit(0);
+}
+
+int pcost_keeper_start(struct pcost_keeper *k, pid_t pgid, unsigned grace_s)
+{
+	int fds[2];
+	pid_t pid;
+
+	k->pid = 0;
+	k->fd = -1;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		/* Its own group, deaf to the terminal's Ctrl-C; nothing of ours but the pipe. */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		if (fds[0] != 3)
+			dup2(fds[0], 3);
+		close_range(0, 2, 0);
+		close_range(4, ~0U, 0);
+		prctl(PR_SET_NAME, "pcost-keeper");
+		keeper_main(3, pgid, grace_s);
+	}
+	close(fds[0]);
+	k->pid = pid;
+	k->fd = fds[1];
+	return 0;
+}
+
+void pcost_keeper_release(struct pcost_keeper *k)
+{
+	if (k->fd >= 0) {
+		if (write(k->fd, "x", 1) != 1)
+			kill(k->pid, SIGKILL);
+		close(k->fd);
+		k->fd = -1;
+	}
+	if (k->pid > 0)
+		while (waitpid(k->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	k->pid = 0;
 }

@@ -45,12 +45,20 @@ int pcost_proc_start(struct pcost_proc *p, char *const argv[]);
 #define PCOST_PROC_MERGE 1u
 int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags);
 /*
- * Read its output until a line matches the extended regex (NULL: return at
- * once) or timeout: 0, -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C).
- * Past timeout, while it keeps using CPU (bpftrace compiling on a loaded
- * machine), a second more each time, up to 10 x timeout.
+ * Start argv with its stdout and stderr both on fd (a file of ours: a
+ * service's log), nothing in our pipes (p->out and p->err are -1).
+ */
+int pcost_proc_start_to(struct pcost_proc *p, char *const argv[], int fd);
+/*
+ * Read its output until a line of its stdout or of its stderr matches the
+ * extended regex (NULL: return at once) or timeout: 0, -ETIMEDOUT, -EPIPE
+ * (it exited first), -EINTR (Ctrl-C).  Past timeout, while it keeps using CPU
+ * (bpftrace compiling on a loaded machine), a second more each time, up to 10 x
+ * timeout.
  */
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
+/* Wait up to ms for its output and read what came; 0, -1 (poll failed) or -EIO. */
+int pcost_proc_pump(struct pcost_proc *p, int ms);
 /* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
 int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns);
 /* Free the buffers (stop first). */
@@ -64,7 +72,8 @@ void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len);
 bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len);
 /* After a run: stop it with stop_sig (SIGKILL after grace_ns) and say whether it
  * failed: died during the run, did not stop, died of another signal or exited
- * non-zero.  true + why. */
+ * non-zero (but 128 + SIGINT, a tool's word for "stopped by SIGINT").  true +
+ * why. */
 bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len);
 
 /*
@@ -77,5 +86,22 @@ bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why,
  */
 int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, volatile pid_t *pidp,
 		   char *out, size_t len);
+
+/*
+ * A keeper of a process group that must not outlive us, even when we are
+ * SIGKILLed and its leader's PR_SET_PDEATHSIG is gone (a --service that
+ * changed its user, e.g. setpriv to run PostgreSQL as postgres: the kernel
+ * clears the death signal on a change of credentials).  A process of its own
+ * group (Ctrl-C does not reach it) that waits on a pipe of ours: when the pipe
+ * closes unsaid (we died) it sends the group SIGTERM and, grace_s later,
+ * SIGKILL.  pcost_keeper_release() says the group is taken care of: it exits
+ * doing nothing, and is reaped.
+ */
+struct pcost_keeper {
+	pid_t pid;		/* 0 when none */
+	int fd;			/* our end of its pipe, -1 */
+};
+int pcost_keeper_start(struct pcost_keeper *k, pid_t pgid, unsigned grace_s);
+void pcost_keeper_release(struct pcost_keeper *k);
 
 #endif

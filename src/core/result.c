@@ -2,6 +2,7 @@
 /* result: constructors and destructors of the plain result structs. */
 #include "core/result.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,8 @@ void pcost_session_release(struct pcost_session *s)
 		free(c->variant);
 		free(c->unit);
 		free(c->placement);
+		for (size_t k = 0; k < c->nsamples; k++)
+			free(c->samples[k].metrics);
 		free(c->samples);
 	}
 	for (size_t i = 0; i < s->nseries; i++) {
@@ -66,6 +69,11 @@ void pcost_session_release(struct pcost_session *s)
 		free(c->note);
 		free(c->ns);
 	}
+	for (size_t k = 0; k < s->nmetrics; k++) {
+		free(s->metrics[k].name);
+		free(s->metrics[k].unit);
+	}
+	free(s->metrics);
 	free(s->configs);
 	free(s->series);
 	free(s->cmdline);
@@ -91,6 +99,43 @@ struct pcost_config *pcost_session_add_config(struct pcost_session *s, const cha
 	c->unit = dup_or_null(unit);
 	c->expected_events = -1;
 	return c;
+}
+
+size_t pcost_session_add_metric(struct pcost_session *s, const char *name, const char *unit,
+				int better)
+{
+	struct pcost_session_metric *m;
+
+	s->metrics = xrealloc(s->metrics, (s->nmetrics + 1) * sizeof(*s->metrics));
+	m = &s->metrics[s->nmetrics];
+	m->name = xstrdup(name);
+	m->unit = xstrdup(unit ? unit : "");
+	m->better = better > 0 ? 1 : better < 0 ? -1 : 0;
+	return s->nmetrics++;
+}
+
+int pcost_session_set_metric(struct pcost_session *s, size_t ci, size_t seq, size_t k, double v)
+{
+	struct pcost_run_sample *x;
+
+	if (ci >= s->nconfigs || seq >= s->configs[ci].nsamples || k >= s->nmetrics)
+		return -1;
+	x = &s->configs[ci].samples[seq];
+	if (!x->metrics) {
+		x->metrics = xcalloc(s->nmetrics, sizeof(double));
+		for (size_t j = 0; j < s->nmetrics; j++)
+			x->metrics[j] = NAN;
+	}
+	x->metrics[k] = v;
+	return 0;
+}
+
+int pcost_session_metric_find(const struct pcost_session *s, const char *name)
+{
+	for (size_t k = 0; k < s->nmetrics; k++)
+		if (!strcmp(s->metrics[k].name, name))
+			return (int)k;
+	return -1;
 }
 
 struct pcost_run_sample *pcost_config_add_sample(struct pcost_config *c,
@@ -210,6 +255,28 @@ void pcost_sample_fail(struct pcost_run_sample *smp, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(smp->fail_reason, sizeof(smp->fail_reason), fmt, ap);
 	va_end(ap);
+}
+
+static const char *const fault_names[] = {
+	[PCOST_FAULT_NONE] = "none",
+	[PCOST_FAULT_PROGRAM] = "program",
+	[PCOST_FAULT_TOOL] = "tool",
+};
+
+const char *pcost_fault_name(enum pcost_fault f)
+{
+	return (unsigned)f < ARRAY_SIZE(fault_names) ? fault_names[f] : NULL;
+}
+
+int pcost_fault_parse(const char *s, enum pcost_fault *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fault_names); i++) {
+		if (s && fault_names[i] && !strcmp(s, fault_names[i])) {
+			*f = (enum pcost_fault)i;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 double pcost_config_scale(const struct pcost_config *c)

@@ -18,14 +18,40 @@
 
 #include "core/util.h"
 
+/*
+ * Whose doing a run's failure was (the runner's verdict, stored with the run):
+ * the program's (it died of a signal, exited non-zero, failed its own check,
+ * made other hits than expected) or the tool's (the monitor or arming method
+ * did not start, did not stop, crashed, miscounted).  UNKNOWN: not recorded
+ * (runs stored before probecost told them apart); see stats/outcome.h.
+ */
+enum pcost_fault {
+	PCOST_FAULT_UNKNOWN = 0,
+	PCOST_FAULT_NONE,
+	PCOST_FAULT_PROGRAM,
+	PCOST_FAULT_TOOL,
+};
+
+/* "none", "program", "tool"; NULL for UNKNOWN.  parse: -1 on an unknown word. */
+const char *pcost_fault_name(enum pcost_fault f);
+int pcost_fault_parse(const char *s, enum pcost_fault *f);
+
 /* One execution of one configuration (a `run` or `probes` sample). */
 struct pcost_run_sample {
 	uint32_t block;		/* interleaving block, 0-based, warm-up blocks included */
 	uint32_t order;		/* position within the block */
 	bool warmup;		/* warm-up block: kept, never averaged */
-	bool failed;		/* non-zero exit, signal, timeout, monitor failure */
+	bool failed;		/* non-zero exit, signal, timeout, monitor failure, a changed program */
 	int wait_status;	/* raw wait4() status, -1 when not reaped normally */
-	char fail_reason[256];	/* "exit 3", "killed by SIGSEGV", "timeout after 10 s" */
+	/*
+	 * "exit 3", "killed by SIGSEGV at fft+0x4a (...)", "timeout after 10 s"; or, in a
+	 * run that did not fail but whose tool misbehaved (fault TOOL), what it did.
+	 */
+	char fail_reason[256];
+	enum pcost_fault fault;	/* whose failure it was (NONE when it did not fail) */
+	int8_t check;		/* the workload's check of its own result: 1 ok, -1 bad, 0 none */
+	char note[128];		/* the monitor's own warning about this run ("lttng discarded 12
+				 * events"), "" when none: a shortfall it explains is its loss */
 	double scale;		/* multiple of the workload's size (1 without --scale) */
 	pcost_ns wall_ns;	/* CLOCK_MONOTONIC fork -> reap */
 	pcost_ns user_ns, sys_ns; /* wait4 rusage */
@@ -43,6 +69,16 @@ struct pcost_run_sample {
 	/* For the monitor's stop(), not stored: */
 	pid_t pid;		/* the process the runner started, 0 when none */
 	long event_syscall;	/* the syscall the workload's events are (its report's nr=), -1 */
+	/*
+	 * The session's figures (--metric, a workload's own), one value per
+	 * session->metrics[k], NaN where the run did not give it; NULL when the
+	 * session has none.  Malloc'd; owned by the configuration once added
+	 * (pcost_config_add_sample takes it), freed by pcost_session_release.
+	 */
+	double *metrics;
+	/* --service: the CPU time its processes used during the run (has_service) */
+	bool has_service;
+	pcost_ns service_user_ns, service_sys_ns;
 };
 
 /* One configuration: a workload (or a user's command) under one monitor. */
@@ -71,6 +107,17 @@ struct pcost_counter_series {
 	double *ns;		/* every sample, in nanoseconds */
 };
 
+/*
+ * A figure of the session besides the times: a --metric parsed from the
+ * command's output, or a fact a built-in workload reports (server: throughput,
+ * p99_us).  Every run sample holds one value of each.
+ */
+struct pcost_session_metric {
+	char *name;		/* [A-Za-z][A-Za-z0-9_]* */
+	char *unit;		/* "tps", "us", "req/s"; "" when none */
+	int better;		/* +1 higher is better, -1 lower, 0 not known yet */
+};
+
 enum pcost_session_kind { PCOST_SESSION_RUN, PCOST_SESSION_PROBES, PCOST_SESSION_COUNTERS };
 
 struct pcost_session {
@@ -90,6 +137,9 @@ struct pcost_session {
 
 	size_t nseries, cap_series;
 	struct pcost_counter_series *series;
+
+	size_t nmetrics;	/* figures every sample has a value of (sample->metrics) */
+	struct pcost_session_metric *metrics;
 };
 
 const char *pcost_session_kind_name(enum pcost_session_kind k);
@@ -108,7 +158,21 @@ double pcost_config_scale(const struct pcost_config *c);
 /* Mark a sample failed, with its reason (printf format) in fail_reason. */
 void pcost_sample_fail(struct pcost_run_sample *smp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Append a sample (copied) to a configuration; returns the stored copy. */
+/* Append a figure (strings copied) to the session; returns its index.  Before any sample. */
+size_t pcost_session_add_metric(struct pcost_session *s, const char *name, const char *unit,
+				int better);
+/*
+ * Value v of figure k for sample seq of configuration ci (a store's row): its
+ * metrics array made (NaN elsewhere) when it has none.  -1 when ci, seq or k
+ * is out of range.
+ */
+int pcost_session_set_metric(struct pcost_session *s, size_t ci, size_t seq, size_t k, double v);
+/* The index of the figure called name, or -1. */
+int pcost_session_metric_find(const struct pcost_session *s, const char *name);
+/*
+ * Append a sample (copied) to a configuration; returns the stored copy.  Its
+ * metrics array, if any, now belongs to the configuration.
+ */
 struct pcost_run_sample *pcost_config_add_sample(struct pcost_config *c,
 						 const struct pcost_run_sample *sample);
 /* Append a counter series (strings copied, ns copied); returns it. */

@@ -401,3 +401,22 @@ int pcost_pin_mask(uint64_t mask)
 		return -errno;
 	return 0;
 }
+
+char *pcost_replace_all(const char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), n = 0, o = 0;
+	const char *p, *q;
+	char *out;
+
+	for (p = s; (q = strstr(p, from)); p = q + fl)
+		n++;
+	out = xmalloc(strlen(s) + n * tl + 1);
+	for (p = s; (q = strstr(p, from)); p = q + fl) {
+		memcpy(out + o, p, (size_t)(q - p));
+		o += (size_t)(q - p);
+		memcpy(out + o, to, tl);
+		o += tl;
+	}
+	strcpy(out + o, p);
+	return out;
+}

@@ -62,6 +62,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s with every occurrence of from (not empty) replaced by to; malloc'd. */
+char *pcost_replace_all(const char *s, const char *from, const char *to);
 /* Grow *p (of *cap elements of size sz) so that it holds at least want. */
 void xgrow(void **p, size_t *cap, size_t want, size_t sz);
 

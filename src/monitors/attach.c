@@ -20,11 +20,31 @@
 #include "core/cleanup.h"
 #include "core/journal.h"
 #include "core/proc.h"
+#include "core/ptree.h"
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/monitor_table.h"
 
-enum attach_flavour { ATT_CUSTOM, ATT_BPFTRACE, ATT_PERF_SYSTEM };
+enum attach_flavour {
+	ATT_CUSTOM,
+	ATT_BPFTRACE,
+	ATT_PERF_SYSTEM,
+	/* the service forms (run --service): pointed at the service's processes */
+	ATT_PERF_PID,		/* perf stat / record -p PIDS, enabled by its control fifo */
+	ATT_STRACE_PID,		/* strace -f -p PIDS, ready once it traces every one */
+	ATT_BPFTRACE_PID,	/* bpftrace filtered to the service's tree */
+};
+
+/* perf with --control: enabled through its fifo, ready on its ack. */
+static bool perf_ctl(enum attach_flavour f)
+{
+	return f == ATT_PERF_SYSTEM || f == ATT_PERF_PID;
+}
+
+static bool is_bpftrace(enum attach_flavour f)
+{
+	return f == ATT_BPFTRACE || f == ATT_BPFTRACE_PID;
+}
 
 struct attach_monitor {
 	struct pcost_monitor m;
@@ -36,13 +56,14 @@ struct attach_monitor {
 	char dir[PATH_MAX];	/* private temp directory (perf data, fifos), "" when none */
 	int undo;
 	int ctl, ack;		/* perf --control fifos, -1 */
+	char pids[4096];	/* service forms: the service's processes at start(), "1,2,3" */
 };
 
 /* Undo: remove the private directory's files and itself (async-signal-safe calls only). */
 static void remove_dir(void *arg)
 {
 	struct attach_monitor *a = arg;
-	static const char *const names[] = { "perf.data", "perf.data.old", "ctl", "ack" };
+	static const char *const names[] = { "perf.data", "perf.data.old", "ctl", "ack", "out" };
 	char path[PATH_MAX + 32];
 
 	if (!a->dir[0])
@@ -67,9 +88,9 @@ static int attach_prepare(struct pcost_monitor *m, char *err, size_t len)
 	int rc;
 
 	/* bpftrace finds tracepoints through tracefs: mounted by us, put back at exit. */
-	if (a->flavour == ATT_BPFTRACE)
+	if (is_bpftrace(a->flavour))
 		return pcost_tracefs_mount(err, len);
-	if (a->flavour != ATT_PERF_SYSTEM || a->dir[0])
+	if (!perf_ctl(a->flavour) || a->dir[0])
 		return 0;
 	if ((rc = pcost_private_dir_make(a->dir, sizeof(a->dir), err, len)) < 0)
 		return rc;
@@ -86,27 +107,113 @@ fail:
 	return -errno;
 }
 
+/* Every from in *w becomes to. */
+static void replace_all(char **w, const char *from, const char *to)
+{
+	char *next = pcost_replace_all(*w, from, to);
+
+	free(*w);
+	*w = next;
+}
+
+/*
+ * bpftrace on the service's tree: its processes now, and every process one of
+ * them forks from then on (sched_process_fork; the backends a server forks per
+ * connection), counted by syscall as bpftrace-syscalls counts; END clears the
+ * set so only the counts print.
+ */
+static char *service_program(const char *pids)
+{
+	char *seed = xstrdup(""), *prog, *list = xstrdup(pids), *save = NULL;
+
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *next = xasprintf("%s@svc[%s] = 1; ", seed, t);
+
+		free(seed);
+		seed = next;
+	}
+	prog = xasprintf("BEGIN { %sprintf(\"probecost-ready\\n\"); } "
+			 "tracepoint:sched:sched_process_fork /@svc[pid]/ { @svc[args->child_pid] = 1; } "
+			 "tracepoint:raw_syscalls:sys_enter /@svc[pid]/ "
+			 "{ @syscalls[pid, comm, args->id] = count(); } "
+			 "END { clear(@svc); printf(\"probecost-end\\n\"); }",
+			 seed);
+	free(seed);
+	free(list);
+	return prog;
+}
+
+/*
+ * The argv of this start: "{DIR}" is the private directory; "{pid}" the
+ * service's pid, "{PIDS}" its processes (comma separated), "{SVCPROG}" the
+ * bpftrace program on them.
+ */
 static char **expand_argv(struct attach_monitor *a)
 {
 	size_t n = 0;
-	char **v;
+	char **v, pid[24];
 
 	while (a->argv[n])
 		n++;
+	snprintf(pid, sizeof(pid), "%d", (int)a->m.service_pid);
+	a->pids[0] = 0;
+	if (a->m.service_pid > 0)
+		pcost_ptree_list(a->m.service_pid, a->pids, sizeof(a->pids));
 	v = xcalloc(n + 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
-		char *w = xstrdup(a->argv[i]), *at;
+		char *w = xstrdup(a->argv[i]);
 
-		/* Every "{DIR}" becomes the private directory. */
-		while ((at = strstr(w, "{DIR}"))) {
-			char *next = xasprintf("%.*s%s%s", (int)(at - w), w, a->dir, at + 5);
-
+		replace_all(&w, "{DIR}", a->dir);
+		if (a->m.service_pid > 0) {
+			replace_all(&w, "{pid}", pid);
+			replace_all(&w, "{PIDS}", a->pids);
+		}
+		if (!strcmp(w, "{SVCPROG}")) {
 			free(w);
-			w = next;
+			w = service_program(a->pids);
 		}
 		v[i] = w;
 	}
 	return v;
+}
+
+/* Is every process of list ("1,2,3") traced (TracerPid in /proc/PID/status)? */
+static bool all_traced(const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		char path[64], buf[2048], *t;
+		long pid = strtol(p, (char **)&p, 10);
+
+		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+		/* A process that is gone needs no tracer. */
+		if (pcost_read_file(path, buf, sizeof(buf)) > 0 && (t = strstr(buf, "TracerPid:")) &&
+		    strtol(t + 10, NULL, 10) == 0)
+			return false;
+		p += *p == ',';
+	}
+	return true;
+}
+
+/* strace -p attaches one process after the other: ready once it traces them all. */
+static int strace_ready(struct attach_monitor *a, pcost_ns timeout_ns)
+{
+	pcost_ns deadline = pcost_now_ns() + timeout_ns;
+
+	for (;;) {
+		if (all_traced(a->pids))
+			return 0;
+		if (pcost_interrupted)
+			return -EINTR;
+		if (waitpid(a->proc.pid, &a->proc.status, WNOHANG) == a->proc.pid) {
+			a->proc.pid = -a->proc.pid; /* reaped: stop() must not wait again */
+			return -EPIPE;
+		}
+		if (pcost_now_ns() >= deadline)
+			return -ETIMEDOUT;
+		usleep(1000);
+	}
 }
 
 /* perf record -D -1 starts disabled; "enable" on its control fifo, "ack" back = recording. */
@@ -147,6 +254,24 @@ static int perf_enable(struct attach_monitor *a, pcost_ns timeout_ns)
 	}
 }
 
+/* What a start that timed out waited for, and what the tool said meanwhile. */
+static void wait_said(struct attach_monitor *a, char *err, size_t len)
+{
+	char line[160] = "";
+	const char *what = a->ready ? "a line of its output (stdout or stderr) matching --ready"
+			   : perf_ctl(a->flavour) ? "its ack on the control fifo after 'enable'"
+			   : a->flavour == ATT_STRACE_PID ? "it to trace every process of the service"
+							  : "nothing";
+	int o;
+
+	pcost_proc_error_line(&a->proc, line, sizeof(line));
+	o = snprintf(err, len, "waited for %s%s%s%s from '%s'; ", what, a->ready ? " '" : "",
+		     a->ready ? a->ready : "", a->ready ? "'" : "", a->argv[0]);
+	if (o > 0 && (size_t)o < len)
+		snprintf(err + o, len - (size_t)o, line[0] ? "its last line: %s" : "it printed nothing",
+			 line);
+}
+
 static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
 {
 	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
@@ -159,10 +284,12 @@ static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 		snprintf(err, len, "could not start '%s': %s", a->argv[0], strerror(-rc));
 		return rc;
 	}
-	if (a->flavour == ATT_BPFTRACE)
+	if (is_bpftrace(a->flavour))
 		pcost_proc_stop_as_bpftrace(&a->proc);
-	if (a->flavour == ATT_PERF_SYSTEM)
+	if (perf_ctl(a->flavour))
 		rc = perf_enable(a, timeout_ns);
+	else if (a->flavour == ATT_STRACE_PID)
+		rc = strace_ready(a, timeout_ns);
 	else
 		rc = pcost_proc_wait_ready(&a->proc, a->ready, timeout_ns);
 	if (rc == -EPIPE) {
@@ -171,8 +298,8 @@ static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 		pcost_proc_error_line(&a->proc, line, sizeof(line));
 		snprintf(err, len, "'%s' exited before it was ready%s%s", a->argv[0],
 			 line[0] ? ": " : "", line);
-	} else if (rc == -ETIMEDOUT && a->ready) {
-		snprintf(err, len, "no output line of '%s' matched '%s'", a->argv[0], a->ready);
+	} else if (rc == -ETIMEDOUT) {
+		wait_said(a, err, len);
 	}
 	return rc;
 }
@@ -194,11 +321,12 @@ static void set_failed(struct pcost_monitor *m, struct pcost_run_sample *smp, co
  * "pc-NAME" (the workload names itself just before its work): what the runner's
  * child did before the exec is not the workload's.  -1 when the map is not there.
  */
-static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *smp)
+static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *smp, bool service)
 {
 	const char *p = out;
 	int64_t total = 0, mine = 0;
-	bool any = false;
+	/* The service's program says it ended: an empty map (no syscall of the tree) is 0. */
+	bool any = service && strstr(out, "probecost-end");
 
 	while ((p = strstr(p, "@syscalls["))) {
 		long long pid, nr, n;
@@ -214,7 +342,8 @@ static int64_t bpftrace_calls(const char *out, const struct pcost_run_sample *sm
 	}
 	if (!any)
 		return -1;
-	return smp->event_syscall >= 0 && smp->pid > 0 ? mine : total;
+	/* The service's form counts the service's tree: all of it. */
+	return !service && smp->event_syscall >= 0 && smp->pid > 0 ? mine : total;
 }
 
 /* What bpftrace printed at exit: its map; "Lost N events" when its buffers overflowed. */
@@ -222,7 +351,8 @@ static void bpftrace_count(struct attach_monitor *a, struct pcost_run_sample *sm
 {
 	const char *lost = a->proc.buf ? strstr(a->proc.buf, "Lost ") : NULL;
 
-	smp->monitor_events = a->proc.buf ? bpftrace_calls(a->proc.buf, smp) : -1;
+	smp->monitor_events =
+		a->proc.buf ? bpftrace_calls(a->proc.buf, smp, a->flavour == ATT_BPFTRACE_PID) : -1;
 	if (smp->monitor_events < 0)
 		set_failed(&a->m, smp, "printed no count at exit");
 	if (lost)
@@ -240,6 +370,7 @@ static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 		pcost_child_remove(-a->proc.pid);
 		a->proc.pid = 0;
 	}
+	/* bpftrace is stopped with SIGTERM, sent again while it waits (stop_as_bpftrace). */
 	if (pcost_proc_stop_checked(&a->proc, a->grace_ns, why, sizeof(why)))
 		set_failed(m, smp, why);
 	if (a->ctl >= 0)
@@ -247,10 +378,10 @@ static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 	if (a->ack >= 0)
 		close(a->ack);
 	a->ctl = a->ack = -1;
-	if (a->flavour == ATT_BPFTRACE && !smp->failed)
+	if (is_bpftrace(a->flavour) && !smp->failed)
 		bpftrace_count(a, smp);
 	pcost_proc_release(&a->proc);
-	if (a->flavour == ATT_PERF_SYSTEM) {
+	if (perf_ctl(a->flavour)) {
 		char path[PATH_MAX + 16];
 
 		snprintf(path, sizeof(path), "%s/perf.data", a->dir);
@@ -409,3 +540,37 @@ const struct pcost_monitor_def pcost_monitor_def_attach = {
 	"your own command beside the workload, ready when its output matches RE", NULL, NULL, NULL,
 	attach_def_new
 };
+
+/* ---- service forms (run --service) ------------------------------------------------ */
+
+static struct pcost_monitor *service_perf(const char *name, const char *const *argv)
+{
+	return &attach_new(name, ATT_PERF_PID, argv, NULL)->m;
+}
+
+struct pcost_monitor *pcost_monitor_service_create(const char *word, char *err, size_t len)
+{
+	/* perf: -p follows the listed processes and (inherit, perf's default) what they fork. */
+	static const char *const stat[] = { "perf", "stat", "-p", "{PIDS}", "-o", "{DIR}/out",
+					    "-D", "-1", "--control", "fifo:{DIR}/ctl,{DIR}/ack", NULL };
+	static const char *const record[] = { "perf", "record", "-p", "{PIDS}", "-q", "-e",
+					      "cpu-clock", "-g", "-o", "{DIR}/perf.data", "-D",
+					      "-1", "--control", "fifo:{DIR}/ctl,{DIR}/ack", NULL };
+	/* strace: -f follows what they fork; every listed process attached before ready. */
+	static const char *const strace[] = { "strace", "-f", "-qq", "-o", "/dev/null", "-p",
+					      "{PIDS}", NULL };
+	static const char *const bpf[] = { "bpftrace", "-e", "{SVCPROG}", NULL };
+	struct attach_monitor *a = NULL;
+
+	(void)err;
+	(void)len;
+	if (!strcmp(word, "perf-stat"))
+		return service_perf("perf-stat", stat);
+	if (!strcmp(word, "perf-record"))
+		return service_perf("perf-record", record);
+	if (!strcmp(word, "strace"))
+		a = attach_new("strace", ATT_STRACE_PID, strace, NULL);
+	else if (!strcmp(word, "bpftrace-syscalls"))
+		a = attach_new("bpftrace-syscalls", ATT_BPFTRACE_PID, bpf, "^probecost-ready");
+	return a ? &a->m : NULL;
+}

@@ -85,6 +85,11 @@ struct pcost_monitor {
 	const struct pcost_monitor_ops *ops;
 	char name[96];		/* as shown and stored: "perf-stat", "delay:ns=500", "custom" */
 	char note[256];		/* a warning from the last stop() ("perf trace lost 12 events"), or "" */
+	/*
+	 * --service: its leader's pid, set by the runner before each wrap() and
+	 * start(); "{pid}" in a monitor's command becomes it.  0: no service.
+	 */
+	pid_t service_pid;
 };
 
 /* The `run` monitor table: name, kind, summary, and a factory. */
@@ -118,6 +123,15 @@ struct pcost_monitor *pcost_monitor_create(const char *word, char *err, size_t l
  * its output matches the POSIX extended regex ready (NULL: ready at once). */
 struct pcost_monitor *pcost_monitor_attach_create(const char *cmd, const char *ready, char *err,
 						  size_t len);
+/*
+ * run --service: the service form of a built-in monitor, pointed at the
+ * service's processes ({pid} and its descendants, listed at each start) instead
+ * of wrapping the load generator: perf-stat and perf-record (perf -p, enabled
+ * through its control fifo), strace (-f -p, ready once every process is
+ * traced), bpftrace-syscalls (the tree's syscalls: its processes at start and
+ * what they fork).  NULL when word has none: it wraps the load generator.
+ */
+struct pcost_monitor *pcost_monitor_service_create(const char *word, char *err, size_t len);
 /* Is it usable here?  false + why (the package to install, the sysctl to set). */
 bool pcost_monitor_available(const struct pcost_monitor *m, char *why, size_t len);
 void pcost_monitor_free(struct pcost_monitor *m);

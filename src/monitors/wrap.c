@@ -80,8 +80,14 @@ static int wrap_wrap(struct pcost_monitor *m, struct pcost_launch *l)
 			continue;
 		const char *word = !strcmp(w->words[i], "{TMP}") ? w->tmp : w->words[i];
 		size_t pos = i < w->at ? i : i - 1 + nwork;
+		char pid[24], *with_pid = NULL;
 
+		if (m->service_pid > 0) {
+			snprintf(pid, sizeof(pid), "%d", (int)m->service_pid);
+			word = with_pid = pcost_replace_all(word, "{pid}", pid);
+		}
 		pcost_launch_insert(l, pos, (char *const *)&word, 1);
+		free(with_pid);
 	}
 	if (w->dir[0]) {
 		/* A fresh empty file per run, 0600 (perf would rename an old one away). */
@@ -428,7 +434,20 @@ const struct pcost_monitor_def pcost_monitor_def_strace_seccomp = {
 	"strace", "strace", strace_seccomp_ok, strace_seccomp_new
 };
 
-/* -m 'CMD ARGS': the user's wrapper, split into argv (no shell); "{}" marks the workload. */
+/* Does a word of words hold part (exactly "{}"; "{pid}" anywhere in a word)? */
+static bool has_word_part(char **words, const char *part)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (!strcmp(part, "{}") ? !strcmp(words[i], part) : !!strstr(words[i], part))
+			return true;
+	return false;
+}
+
+/*
+ * -m 'CMD ARGS': the user's wrapper, split into argv (no shell); "{}" marks the
+ * workload.  With "{pid}" (run --service) and no "{}", it is pointed at the
+ * service: an attach monitor, started beside each run, ready at once.
+ */
 static struct pcost_monitor *custom_new(const char *line, char *err, size_t len)
 {
 	struct pcost_monitor *m;
@@ -449,6 +468,14 @@ static struct pcost_monitor *custom_new(const char *line, char *err, size_t len)
 			pcost_argv_free(words);
 			return NULL;
 		}
+	if (has_word_part(words, "{pid}") && !has_word_part(words, "{}")) {
+		/* Pointed at the service, not wrapping the load generator: it runs beside. */
+		pcost_argv_free(words);
+		m = pcost_monitor_attach_create(line, NULL, err, len);
+		if (m)
+			snprintf(m->name, sizeof(m->name), "%s", line);
+		return m;
+	}
 	m = wrap_new("custom", (const char *const *)words, PARSE_NONE);
 	w = container_of(m, struct wrap_monitor, m);
 	for (size_t i = 0; i < w->nwords; i++)

@@ -44,8 +44,9 @@ struct pcost_probe_site {
 	char provider[64], name[64];
 	uint64_t pc_offset, sem_offset; /* file offsets; sem_offset 0: no semaphore */
 	char symbol[64];		/* "" for an SDT site */
-	uint64_t vaddr;			/* a function's ELF address (perf probe takes it) */
+	uint64_t vaddr;			/* its ELF address (perf probe takes a function's) */
 	bool retprobe;
+	bool args_below_rsp;		/* an argument is read from below rsp (site_safety.h) */
 };
 
 struct pcost_probe_method {

@@ -43,6 +43,8 @@ static size_t collect_sites(const struct pcost_sdt_list *l, const char *provider
 		snprintf(sites[n].name, sizeof(sites[n].name), "%s", p->name);
 		sites[n].pc_offset = p->pc_offset;
 		sites[n].sem_offset = p->sem_offset;
+		sites[n].vaddr = p->pc;
+		sites[n].args_below_rsp = pcost_sdt_args_below_rsp(p->args);
 		n++;
 	}
 	return n;
@@ -69,7 +71,7 @@ struct pcost_probe_wl {
 	const char *name;
 	const char *key;	/* the workload parameter that takes the variant */
 	const char *choices;	/* every variant, comma separated */
-	bool sites;		/* takes --sites (besides nop) */
+	const char *sites;	/* the site encodings it is built in, comma separated */
 	/* Fill g (sites, hits, label) for variant v at site encoding site; 0 or exit code. */
 	int (*group)(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l, const char *path,
 		     const char *v, int site, struct group *g);
@@ -145,8 +147,8 @@ static int uprobe_group(const struct pcost_probe_plan *pl, const struct pcost_sd
 	g->variant = site ? pcost_stanford_site_name(site) : v;
 	t = pcost_uprobe_target_find(g->variant);
 	memset(s, 0, sizeof(*s));
-	if (!t || pcost_self_file_offset((const void *)t->fn, &s->pc_offset) ||
-	    pcost_self_vaddr((const void *)t->fn, &s->vaddr))
+	if (!t || pcost_self_file_offset((const void *)t->site, &s->pc_offset) ||
+	    pcost_self_vaddr((const void *)t->site, &s->vaddr))
 		return error("uprobe: cannot locate the target '%s' in '%s'", g->variant, path);
 	snprintf(s->provider, sizeof(s->provider), "pcost_uprobe");
 	snprintf(s->name, sizeof(s->name), "%s", t->insn);
@@ -159,39 +161,48 @@ static int uprobe_group(const struct pcost_probe_plan *pl, const struct pcost_sd
 static size_t loop_args(const struct pcost_probe_plan *pl, const struct group *g, uint64_t scale,
 			char w[][64])
 {
-	snprintf(w[0], 64, "%s=%s", pl->wl->key, g->variant);
-	snprintf(w[1], 64, "threads=%u", g->threads);
-	snprintf(w[2], 64, "loops=%llu", (unsigned long long)(scale * LOOPS_UNIT));
-	return 3;
+	size_t n = 0;
+
+	snprintf(w[n++], 64, "%s=%s", pl->wl->key, g->variant);
+	/* sdtargs' nop build alone keeps the arguments it always had. */
+	if ((g->site || pl->nsites > 1) && !strcmp(pl->wl->name, "sdtargs"))
+		snprintf(w[n++], 64, "site=%s", pcost_stanford_site_name(g->site));
+	snprintf(w[n++], 64, "threads=%u", g->threads);
+	snprintf(w[n++], 64, "loops=%llu", (unsigned long long)(scale * LOOPS_UNIT));
+	return n;
 }
 
-/* sdtargs: provider pcost_args, probe named after the variant (expensive-sem: expensive_sem). */
+/*
+ * sdtargs: provider pcost_args (pcost_args_nop5, ... in the other site
+ * encodings), probe named after the variant (expensive-sem: expensive_sem).
+ */
 static int sdtargs_group(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l, const char *path,
 			 const char *v, int site, struct group *g)
 {
-	char name[32];
+	char name[32], prov[48];
 
-	if (site)
-		return 0;
 	if (!strcmp(v, "none")) {
 		g->baseline_only = true;
 		return 0;
 	}
+	snprintf(prov, sizeof(prov), "pcost_args%s%s", site ? "_" : "",
+		 pcost_stanford_site_suffix(site));
 	snprintf(name, sizeof(name), "%s", v);
 	name[strcspn(name, "-")] = name[strcspn(name, "-")] ? '_' : '\0';
-	g->nsites = collect_sites(l, "pcost_args", name, g->sites, MAX_SITES);
+	g->nsites = collect_sites(l, prov, name, g->sites, MAX_SITES);
 	if (!g->nsites)
-		return error("'%s' lacks the pcost_args:%s probe (a build problem)", path, name);
+		return error("'%s' lacks the %s:%s probe (a build problem)", path, prov, name);
 	g->unit_hits = LOOPS_UNIT * g->threads;
 	return 0;
 }
 
 static const struct pcost_probe_wl probe_wls[] = {
-	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng", true,
-	  stanford_group, stanford_args },
-	{ "uprobe", "insn", "nop,push,ret,lttng", true, uprobe_group, loop_args },
-	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem", false, sdtargs_group,
-	  loop_args },
+	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng",
+	  "nop,nop5,nop10,nop5-nrz", stanford_group, stanford_args },
+	/* Its targets are assembly (uprobe.c): no red zone to keep nop5-nrz apart from nop5. */
+	{ "uprobe", "insn", "nop,push,ret,lttng,redzone", "nop,nop5,nop10", uprobe_group, loop_args },
+	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem",
+	  "nop,nop5,nop10,nop5-nrz", sdtargs_group, loop_args },
 };
 
 static int parse_methods(const struct pcost_probe_request *q, struct pcost_probe_plan *pl)
@@ -250,7 +261,10 @@ static int parse_variants(const struct pcost_probe_request *q, struct pcost_prob
 	char dflt[128];
 	const char *list = q->variants ? q->variants : dflt;
 
-	/* By default every build but lttng's, which plan_builtin adds for the lttng method. */
+	/*
+	 * By default every build but lttng's, which plan_builtin adds for the lttng
+	 * method, and the uprobe workload's redzone, a fixture asked for by name.
+	 */
 	snprintf(dflt, sizeof(dflt), "%s", pl->wl->choices);
 	if (strstr(dflt, ",lttng"))
 		*strstr(dflt, ",lttng") = '\0';
@@ -286,15 +300,15 @@ int pcost_probe_plan_shape(const struct pcost_probe_request *q, struct pcost_pro
 		int s = pcost_stanford_site_find(w[i]);
 
 		if (s < 0)
-			return usage_error("--sites: '%s' is not nop, nop5 or nop10", w[i]);
-		if (s && !pl->wl->sites)
-			return usage_error("--sites: the %s workload is built with sdt.h's nop only",
-					   pl->wl->name);
+			return usage_error("--sites: '%s' is not nop, nop5, nop10 or nop5-nrz", w[i]);
+		if (!in_choices(pl->wl->sites, w[i]))
+			return usage_error("--sites: the %s workload is built with %s only",
+					   pl->wl->name, pl->wl->sites);
 		if (pl->nsites < ARRAY_SIZE(pl->sites))
 			pl->sites[pl->nsites++] = s;
 	}
 	if (!pl->nsites)
-		return usage_error("--sites: give at least one of nop, nop5, nop10");
+		return usage_error("--sites: give at least one of %s", pl->wl->sites);
 	for (size_t i = 0; i < q->nthreads; i++)
 		pl->threads[pl->nthreads++] = q->threads[i];
 	pl->threads_given = pl->nthreads > 0;
@@ -343,10 +357,59 @@ static int parse_layouts(const struct pcost_probe_request *q, struct pcost_probe
 
 
 
+/* Will a method of the plan put a uprobe on the sites (not dormant, not lttng's tracepoints)? */
+static bool plan_arms(const struct pcost_probe_plan *pl)
+{
+	for (size_t i = 0; i < pl->nmethods; i++)
+		if (pl->methods[i] != &pcost_probe_dormant && pl->methods[i] != &pcost_probe_lttng)
+			return true;
+	return false;
+}
+
+/*
+ * The facts of n sites as one row (false: none known), and, when they will be
+ * armed, a warning for each site that is both optimizable and red-zone live.
+ */
+static bool sites_facts(struct pcost_probe_plan *pl, const struct pcost_probe_site *sites, size_t n,
+			struct pcost_site_facts *row)
+{
+	for (size_t i = 0; pl->sf && i < n; i++) {
+		struct pcost_site_facts f;
+		bool seen = false;
+
+		pcost_site_facts_at(pl->sf, sites[i].vaddr, &f);
+		if (i)
+			pcost_site_facts_merge(row, &f);
+		else
+			*row = f;
+		if (f.optimizable <= 0 || (f.red_zone_live <= 0 && !sites[i].args_below_rsp) ||
+		    !plan_arms(pl))
+			continue;
+		for (size_t k = 0; k < pl->nwarned; k++)
+			seen |= pl->warned[k] == sites[i].vaddr;
+		if (seen || pl->nwarned == ARRAY_SIZE(pl->warned))
+			continue;
+		pl->warned[pl->nwarned++] = sites[i].vaddr;
+		warning("%s:%s at %s+0x%llx %s once armed: the kernel optimizes its nop5 into a CALL, "
+			"which pushes into the red zone%s%s%s; %s",
+			sites[i].provider, sites[i].name, f.function, (unsigned long long)f.fn_offset,
+			f.red_zone_live > 0 ? "may change the program" : "will report wrong arguments",
+			f.red_zone_live > 0 ? ", and the function " : "",
+			f.red_zone_live > 0 ? f.why : "",
+			!sites[i].args_below_rsp     ? ""
+			: f.red_zone_live > 0 ? "; the tracer reads its arguments from there too"
+					      : ", where the tracer reads its arguments from",
+			pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
+			       : "built with -mno-red-zone it would be safe");
+	}
+	return pl->sf && n;
+}
+
 /* One configuration into the plan: method m's monitor (made, or shared) and the run's target. */
 static int add_config(struct pcost_probe_plan *pl, const struct pcost_probe_method *m,
 		      const char *path, const struct pcost_probe_site *sites, size_t nsites,
-		      const struct pcost_probe_config *t, struct pcost_monitor **shared)
+		      const struct pcost_probe_config *t, struct pcost_monitor **shared,
+		      const struct pcost_site_facts *facts)
 {
 	char err[256];
 	struct pcost_monitor *mon = shared ? *shared : NULL;
@@ -370,6 +433,9 @@ static int add_config(struct pcost_probe_plan *pl, const struct pcost_probe_meth
 	c->args = xstrdup(t->args);
 	c->variant = t->variant ? xstrdup(t->variant) : NULL;
 	c->argv = pcost_argv_dup(t->argv);
+	c->facts_known = facts != NULL;
+	if (facts)
+		c->facts = *facts;
 	return 0;
 }
 
@@ -408,6 +474,8 @@ static int add_group(const struct pcost_probe_request *q, struct pcost_probe_pla
 	struct pcost_probe_config t = { .workload = (char *)pl->wl->name, .args = args,
 					.variant = (char *)g->variant, .argv = wargv, .scale = 1,
 					.events = -1, .report_fd = true };
+	struct pcost_site_facts facts;
+	bool known = sites_facts(pl, g->sites, g->nsites, &facts);
 	int rc = 0;
 
 	for (size_t i = 0; i < pl->nmethods && !rc; i++) {
@@ -437,7 +505,8 @@ static int add_group(const struct pcost_probe_request *q, struct pcost_probe_pla
 			t.scale = (double)scale;
 			/* Every unit of scale is the same work: hits scale exactly. */
 			t.expected = g->baseline_only ? 0 : g->unit_hits * (int64_t)scale;
-			rc = add_config(pl, pl->methods[i], path, g->sites, g->nsites, &t, mon);
+			rc = add_config(pl, pl->methods[i], path, g->sites, g->nsites, &t, mon,
+					known ? &facts : NULL);
 		}
 	}
 	return rc;
@@ -515,6 +584,8 @@ static int plan_binary(const struct pcost_probe_request *q, struct pcost_probe_p
 	struct pcost_probe_config t = { .workload = "command", .args = joined, .argv = q->cmd_argv,
 					.scale = 1, .events = q->have_hits ? (int64_t)q->hits : -1,
 					.expected = q->have_hits ? (int64_t)q->hits : -1 };
+	struct pcost_site_facts facts;
+	bool known = false;
 	size_t n = 0;
 	int rc;
 
@@ -525,8 +596,10 @@ static int plan_binary(const struct pcost_probe_request *q, struct pcost_probe_p
 				 prov, name, path);
 	else /* Methods last: bad input is reported before any note about them. */
 		rc = parse_methods(q, pl);
+	if (!rc)
+		known = sites_facts(pl, sites, n, &facts);
 	for (size_t i = 0; i < pl->nmethods && !rc; i++)
-		rc = add_config(pl, pl->methods[i], path, sites, n, &t, NULL);
+		rc = add_config(pl, pl->methods[i], path, sites, n, &t, NULL, known ? &facts : NULL);
 	free(joined);
 	free(sites);
 	return rc;

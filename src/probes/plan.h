@@ -16,6 +16,7 @@
 
 #include "probes/arm.h"
 #include "probes/sdt.h"
+#include "probes/site_safety.h"
 #include "workloads/stanford.h"
 
 #define PCOST_PROBE_MAX_SCALES 8
@@ -45,6 +46,8 @@ struct pcost_probe_config {
 	int64_t events;			/* the runner's events: -1, from the workload's report */
 	bool report_fd;			/* a built-in workload: it reports on PROBECOST_REPORT_FD */
 	int64_t expected;		/* hits expected (-1: unknown) */
+	bool facts_known;		/* facts: its sites' facts (site_safety.h), merged */
+	struct pcost_site_facts facts;
 };
 
 struct pcost_probe_wl;
@@ -79,6 +82,11 @@ struct pcost_probe_plan {
 		struct pcost_monitor *mon;
 	} built[PCOST_PROBE_MAX_MONITORS];
 	size_t nbuilt;
+	struct pcost_site_file *sf;	/* the binary, for its sites' facts; NULL: none known.
+					   The caller opens it before pcost_probe_plan_build and
+					   frees it. */
+	uint64_t warned[256];		/* sites warned about already (their addresses) */
+	size_t nwarned;
 	/* The configurations, in the order the runner gets them. */
 	struct pcost_probe_config *cfg;
 	size_t ncfg, cap;
@@ -94,7 +102,10 @@ int pcost_probe_plan_shape(const struct pcost_probe_request *q, struct pcost_pro
 /*
  * The methods and every configuration, from the probes l of path (the
  * probecost binary, or --binary); 0 or an exit code (error printed).  The
- * monitors are made here and armed only when the runner starts them.
+ * monitors are made here and armed only when the runner starts them.  With
+ * pl->sf, each configuration carries its sites' facts, and a site that the
+ * plan arms, that the kernel optimizes and whose red zone is live (or whose
+ * arguments are read from below rsp) is warned about once.
  */
 int pcost_probe_plan_build(const struct pcost_probe_request *q, struct pcost_probe_plan *pl,
 			   const struct pcost_sdt_list *l, const char *path);

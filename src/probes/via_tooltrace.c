@@ -220,8 +220,9 @@ static int tool_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 		why[0] = 0;
 	st->running = false;
 	if (why[0]) {
-		sample->failed = true;
-		snprintf(sample->fail_reason, sizeof(sample->fail_reason), "%s %s", d->exe, why);
+		/* A run that failed already keeps its reason (the program's comes first). */
+		if (!sample->failed)
+			pcost_sample_fail(sample, "%s %s", d->exe, why);
 		snprintf(m->note, sizeof(m->note), "%s %s", d->exe, why);
 		pcost_proc_release(&st->proc);
 		return 0;

@@ -194,3 +194,15 @@ void pcost_md_cells(FILE *out, const char *a, const char *b)
 	md_text(out, b);
 	fputs(" | ", out);
 }
+
+void pcost_text_changed(const struct pcost_session *s, const struct pcost_config_stats *st,
+			const char *under, const char *base, FILE *out)
+{
+	char mons[160];
+	size_t n = pcost_changed_rows(s, st, mons, sizeof(mons));
+
+	if (n)
+		fprintf(out, "# CHANGED PROGRAM in %zu of %zu rows (%s): the workload failed %s and "
+			     "not in its %s runs: see each row's outcome\n",
+			n, s->nconfigs, mons, under, base);
+}

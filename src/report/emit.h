@@ -75,6 +75,17 @@ void pcost_text_ns_ci(double v, double lo, double hi, const char *per, char *buf
 /* "+1.8% [+1.2, +2.4]", then "?" when not sig. */
 void pcost_text_pct_ci(double v, double lo, double hi, bool sig, char *buf, size_t len);
 
+struct pcost_config_stats;
+
+/*
+ * Text: the one line a session with changed-program rows (stats/outcome.h)
+ * has before its table, nothing otherwise: "# CHANGED PROGRAM in 2 of 5 rows
+ * (uprobe, ftrace): the workload failed UNDER (armed, under a monitor) and
+ * not in its BASE (dormant, plain) runs: see each row's outcome".
+ */
+void pcost_text_changed(const struct pcost_session *s, const struct pcost_config_stats *st,
+			const char *under, const char *base, FILE *out);
+
 /*
  * Markdown: the first cells of a row, "| A | B | ", from session text (a user's
  * command, a custom monitor): '|' escaped as "\|", line breaks as spaces.

@@ -17,13 +17,20 @@
 #include "report/emit.h"
 #include "report/warnings.h"
 
-/* Worst shortfall of the method's count against the hits expected (negative: extra hits). */
+/*
+ * Worst shortfall of the method's count against the hits expected (negative:
+ * extra hits).  A shortfall is the tracer's loss only when the tracer said so
+ * (its note on the run: ring-buffer drops, lost-event counters); a program that
+ * made other hits than expected failed its run (run/verdict.h), whose count is
+ * not in these.
+ */
 struct hits_check {
 	bool known;		/* some sample carried a count and something was expected */
 	int64_t expected;
 	int64_t counted;	/* median (analyze) */
 	int64_t lost;		/* max over samples of expected - counted, > 0: hits lost */
 	int64_t extra;		/* max over samples of counted - expected */
+	bool said;		/* the tracer said it lost events in a run that came up short */
 };
 
 static struct hits_check check_hits(const struct pcost_config *c,
@@ -47,6 +54,8 @@ static struct hits_check check_hits(const struct pcost_config *c,
 		if (!pcost_sample_measured(x) || x->monitor_events < 0)
 			continue;
 		h.known = true;
+		if (h.expected - x->monitor_events > 0 && x->note[0])
+			h.said = true;
 		if (h.expected - x->monitor_events > h.lost)
 			h.lost = h.expected - x->monitor_events;
 		if (x->monitor_events - h.expected > h.extra)
@@ -104,6 +113,77 @@ static bool has_shape(const struct pcost_session *s)
 	return false;
 }
 
+/*
+ * A row's site facts (probes/site_safety.h), from the session's options:
+ * "site_facts", one object or null per configuration (cmd/probes.c).
+ */
+struct row_facts {
+	char encoding[8];		/* "nop5"; "" unknown */
+	int8_t red_zone_live, optimizable; /* 1 yes, -1 no, 0 unknown */
+};
+
+static int8_t fact_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsBool(v) ? (cJSON_IsTrue(v) ? 1 : -1) : 0;
+}
+
+/* One per configuration, or NULL when the session has none (stored before they were kept). */
+static struct row_facts *read_facts(const struct pcost_session *s)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "site_facts"), *e;
+	struct row_facts *fx = NULL;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(a))
+		a = NULL;
+	cJSON_ArrayForEach(e, a) {
+		const cJSON *enc = cJSON_GetObjectItemCaseSensitive(e, "encoding");
+
+		if (i >= s->nconfigs)
+			break;
+		if (!fx)
+			fx = xcalloc(s->nconfigs, sizeof(*fx));
+		if (cJSON_IsString(enc))
+			snprintf(fx[i].encoding, sizeof(fx[i].encoding), "%s", enc->valuestring);
+		fx[i].red_zone_live = fact_of(e, "red_zone_live");
+		fx[i++].optimizable = fact_of(e, "optimizable");
+	}
+	cJSON_Delete(o);
+	return fx;
+}
+
+/* A site fact as text: "yes", "no", "n/a". */
+static const char *fact_text(int8_t v)
+{
+	return v > 0 ? "yes" : v < 0 ? "no" : "n/a";
+}
+
+/* The facts' columns at the end of a row in row[0..n) (nothing when the session has none). */
+static void text_facts(const struct row_facts *fx, size_t i, char *row, int n, bool md)
+{
+	bool known = fx && fx[i].encoding[0];
+	const char *enc = known ? fx[i].encoding : "-",
+		   *rz = known ? fact_text(fx[i].red_zone_live) : "-",
+		   *op = known ? fact_text(fx[i].optimizable) : "-";
+
+	if (!fx || n < 0 || (size_t)n >= 512)
+		return;
+	snprintf(row + n, 512 - (size_t)n, md ? " %s | %s | %s |" : " %-8s %-8s %-11s", enc, rz, op);
+}
+
+/* Print a row of 512 bytes at most without its trailing blanks. */
+static void end_row(char *row, FILE *out)
+{
+	size_t n = strlen(row);
+
+	while (n && row[n - 1] == ' ')
+		row[--n] = '\0';
+	fprintf(out, "%s\n", row);
+}
+
 static bool several_scales(const struct pcost_session *s)
 {
 	for (size_t i = 1; i < s->nconfigs; i++)
@@ -138,8 +218,9 @@ static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool bas
 	else if (h->expected < 0)
 		snprintf(buf, len, "%lld counted, none expected given", (long long)h->counted);
 	else if (h->lost > 0)
-		snprintf(buf, len, "%lld / %lld  %lld HITS LOST", (long long)h->counted,
-			 (long long)h->expected, (long long)h->lost);
+		snprintf(buf, len, "%lld / %lld  %lld %s", (long long)h->counted,
+			 (long long)h->expected, (long long)h->lost,
+			 h->said ? "HITS LOST" : "SHORT");
 	else if (h->extra > 0)
 		snprintf(buf, len, "%lld / %lld  %lld extra hits", (long long)h->counted,
 			 (long long)h->expected, (long long)h->extra);
@@ -221,17 +302,21 @@ static void text_title(const struct pcost_session *s, const struct pcost_config_
 	fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n", c0 ? c0->workload : "-", args,
 		(unsigned long long)hits, s->complete ? "" : " (INTERRUPTED: partial)");
 	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time inside the "
-		     "workload's timed region over the dormant run of the same build / hits%s\n\n",
+		     "workload's timed region over the dormant run of the same build / hits%s\n",
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
+	pcost_text_changed(s, st, "armed", "dormant", out);
+	fputc('\n', out);
 }
 
-static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
-		     FILE *out, bool md)
+static void text_row(const struct pcost_session *s, const struct pcost_config_stats *st,
+		     const struct row_facts *fx, size_t i, FILE *out, bool md)
 {
 	const struct pcost_config *c = &s->configs[i];
 	const struct pcost_config_stats *t = &st[i];
 	struct hits_check h = check_hits(c, t);
-	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64];
+	char el[64], ov[64], ph[64] = "-", cy[32] = "-", hi[96], lb[64], row[512];
+	const char *oc = pcost_outcome_name(t->outcome);
+	int n;
 
 	if (t->nok)
 		snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9, 100 * t->wall.cov);
@@ -257,40 +342,62 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 
 		if (threads_of(c))
 			snprintf(th, sizeof(th), "%u", threads_of(c));
+		/* The facts before optimized: what the kernel should do, then what it did. */
 		if (md)
-			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
-				ph, cy, hi, opt);
+			n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
+				     ov, ph, cy, hi);
 		else
-			fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n",
-				label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el, ov,
-				ph, cy, hi, opt);
+			n = snprintf(row, sizeof(row),
+				     "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s",
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
+				     ov, ph, cy, hi);
+		text_facts(fx, i, row, n, md);
+		n = (int)strlen(row);
+		snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s | %s |" : " %-9s %s", opt, oc);
+		end_row(row, out);
+		return;
 	} else if (md) {
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", label(s, c, lb, sizeof(lb)),
-			c->monitor, el, ov, ph, cy, hi);
+		n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s |",
+			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	} else {
-		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", label(s, c, lb, sizeof(lb)),
-			c->monitor, el, ov, ph, cy, hi);
+		n = snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s",
+			     label(s, c, lb, sizeof(lb)), c->monitor, el, ov, ph, cy, hi);
 	}
+	text_facts(fx, i, row, n, md);
+	n = (int)strlen(row);
+	snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s |" : " %s", oc);
+	end_row(row, out);
 }
 
 /* The table's header; site, threads and optimized columns when the session has them. */
-static void text_header(const struct pcost_session *s, FILE *out, bool md)
+static void text_header(const struct pcost_session *s, const struct row_facts *fx, FILE *out,
+			bool md)
 {
-	bool shape = has_shape(s);
+	bool shape = has_shape(s), facts = fx != NULL;
+	char row[512];
 
-	if (md)
+	if (md) {
 		fprintf(out, "| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
-			     "hits counted / expected |%s\n|---|---|%s---|---|---|---|---|%s\n",
-			shape ? " site | threads |" : "", shape ? " optimized |" : "",
-			shape ? "---|---|" : "", shape ? "---|" : "");
-	else if (shape)
-		fprintf(out, "  %-16s %-11s %-6s %-7s %-21s %-25s %-24s %-10s %-28s %s\n", "variant",
-			"method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
-			"hits counted / expected", "optimized");
+			     "hits counted / expected |%s%s outcome |\n|---|---|%s---|---|---|---|---|%s%s---|\n",
+			shape ? " site | threads |" : "",
+			facts ? " encoding | red zone live | optimizable |" : "",
+			shape ? " optimized |" : "", shape ? "---|---|" : "",
+			facts ? "---|---|---|" : "", shape ? "---|" : "");
+		return;
+	}
+	if (shape)
+		snprintf(row, sizeof(row),
+			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %s%-9s %s", "variant",
+			 "method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
+			 "hits counted / expected",
+			 facts ? "encoding red-zone optimizable " : "", "optimized", "outcome");
 	else
-		fprintf(out, "  %-16s %-11s %-21s %-25s %-24s %-10s %s\n", "variant", "method",
-			"elapsed", "overhead", "per hit", "cycles/hit", "hits counted / expected");
+		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s%s", "variant",
+			 "method", "elapsed", "overhead", "per hit", "cycles/hit",
+			 "hits counted / expected", facts ? "encoding red-zone optimizable " : "",
+			 "outcome");
+	end_row(row, out);
 }
 
 /*
@@ -389,7 +496,7 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 				fprintf(out, "| variant | method | site | gain | verdict |\n"
 					     "|---|---|---|---|---|\n");
 			else
-				fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", "variant", "method", "site",
+				fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", "variant", "method", "site",
 					"gain", "verdict");
 			header = true;
 		}
@@ -408,29 +515,29 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor,
 				pcost_config_site(c, sb, sizeof(sb)), g, v);
 		else
-			fprintf(out, "  %-16s %-11s %-6s %-24s %s\n", variant_of(c), c->monitor,
+			fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", variant_of(c), c->monitor,
 				pcost_config_site(c, sb, sizeof(sb)), g, v);
 	}
 }
 
-static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out,
-		 bool md)
+static void text(const struct pcost_session *s, const struct pcost_config_stats *st,
+		 const struct row_facts *fx, FILE *out, bool md)
 {
 	struct pcost_run_warnings w;
 
 	text_title(s, st, out);
-	text_header(s, out, md);
+	text_header(s, fx, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++)
-		text_row(s, st, i, out, md);
+		text_row(s, st, fx, i, out, md);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
+		char sb[32];
+		const char *site = pcost_config_site(c, sb, sizeof(sb));
 
-		for (size_t k = c->nsamples; k-- > 0;)
-			if (c->samples[k].failed && !c->samples[k].warmup) {
-				fprintf(out, "%s  %s/%s failed: %s\n", md ? "\n" : "", variant_of(c),
-					c->monitor, c->samples[k].fail_reason);
-				break;
-			}
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
+			fprintf(out, "%s  %s/%s%s%s: %s: %s\n", md ? "\n" : "", variant_of(c), c->monitor,
+				site ? " " : "", site ? site : "", pcost_outcome_name(st[i].outcome),
+				st[i].outcome_why);
 	}
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why) {
@@ -460,7 +567,17 @@ static void csv_shape(struct pcost_csv *w, const struct pcost_config *c,
 	pcost_csv_count(w, (double)t->optimized_known, known);
 }
 
-static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+/* A fact, or an empty field when unknown. */
+static void csv_fact(struct pcost_csv *w, int8_t v)
+{
+	if (v)
+		pcost_csv_bool(w, v > 0);
+	else
+		pcost_csv_str(w, "");
+}
+
+static void csv(const struct pcost_session *s, const struct pcost_config_stats *st,
+		const struct row_facts *fx, FILE *out)
 {
 	struct pcost_csv w = { .out = out };
 
@@ -476,7 +593,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"dormant_overhead_robust_lo,dormant_overhead_robust_hi,dormant_per_hit_ns_robust,"
 		"dormant_per_hit_ns_robust_lo,dormant_per_hit_ns_robust_hi,gain_vs_nop_robust,"
 		"gain_vs_nop_robust_lo,gain_vs_nop_robust_hi,carry_over,carry_over_lo,carry_over_hi,"
-		"carry_over_p\n");
+		"carry_over_p,encoding,red_zone_live,optimizable,hits_loss_said,outcome,outcome_why\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *t = &st[i];
@@ -517,6 +634,16 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_ci(&w, "%.3f", t->site_gain_robust, t->site_gain_robust_lo,
 			     t->site_gain_robust_hi);
 		pcost_csv_carry_over(&w, t);
+		/* encoding, red_zone_live, optimizable: empty when unknown. */
+		pcost_csv_str(&w, fx ? fx[i].encoding : "");
+		csv_fact(&w, fx ? fx[i].red_zone_live : 0);
+		csv_fact(&w, fx ? fx[i].optimizable : 0);
+		if (h.known && h.lost > 0)
+			pcost_csv_bool(&w, h.said);
+		else
+			pcost_csv_str(&w, "");
+		pcost_csv_str(&w, pcost_outcome_name(t->outcome));
+		pcost_csv_str(&w, t->outcome_why);
 		pcost_csv_end(&w);
 	}
 }
@@ -526,7 +653,13 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
  * every measured run saw the kernel optimize the site, false when none did,
  * null when unknown, mixed, or nothing was armed (dormant).
  */
-static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t)
+static cJSON *json_fact(int8_t v)
+{
+	return v ? cJSON_CreateBool(v > 0) : cJSON_CreateNull();
+}
+
+static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcost_config_stats *t,
+		       const struct row_facts *f)
 {
 	char sb[32];
 	const char *site = pcost_config_site(c, sb, sizeof(sb));
@@ -540,6 +673,11 @@ static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcos
 		cJSON_AddNullToObject(o, "optimized");
 	pcost_json_count(o, "optimized_runs", (double)t->optimized_runs,
 			 t->optimized_known && t->baseline >= 0);
+	/* The sites' facts (probes/site_safety.h); null when not known. */
+	cJSON_AddItemToObject(o, "encoding", f && f->encoding[0] ? cJSON_CreateString(f->encoding)
+							       : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "red_zone_live", json_fact(f ? f->red_zone_live : 0));
+	cJSON_AddItemToObject(o, "optimizable", json_fact(f ? f->optimizable : 0));
 }
 
 /* The robust companions (analyze.h): Hodges-Lehmann with the Wilcoxon interval. */
@@ -568,7 +706,8 @@ static void json_robust(const struct pcost_session *s, cJSON *o, const struct pc
 	pcost_json_carry_over(o, t);
 }
 
-static void json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
+static void json(const struct pcost_session *s, const struct pcost_config_stats *st,
+		 const struct row_facts *fx, FILE *out)
 {
 	cJSON *root = pcost_json_envelope(s), *rows = pcost_json_statistics(root);
 	struct pcost_run_warnings w;
@@ -585,7 +724,7 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
 		cJSON_AddNumberToObject(o, "scale", pcost_config_scale(c));
-		json_shape(o, c, t);
+		json_shape(o, c, t, fx ? &fx[i] : NULL);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
 		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));
@@ -606,6 +745,13 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		pcost_json_count(o, "hits_expected", (double)h.expected, h.expected >= 0);
 		pcost_json_count(o, "hits_counted", (double)h.counted, h.known);
 		pcost_json_count(o, "hits_lost", (double)h.lost, h.known && h.expected >= 0);
+		/* A shortfall the tracer said it lost (true), or not (false); null: none. */
+		if (h.known && h.lost > 0)
+			cJSON_AddBoolToObject(o, "hits_loss_said", h.said);
+		else
+			cJSON_AddNullToObject(o, "hits_loss_said");
+		cJSON_AddStringToObject(o, "outcome", pcost_outcome_name(t->outcome));
+		cJSON_AddStringToObject(o, "outcome_why", t->outcome_why);
 		pcost_json_ci(o, "dormant_overhead", t->dormant_overhead, t->dormant_overhead_lo,
 			      t->dormant_overhead_hi);
 		pcost_json_ci(o, "dormant_per_hit_ns", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
@@ -628,24 +774,27 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 int pcost_report_probes(const struct pcost_session *s, enum pcost_format f, FILE *out)
 {
 	struct pcost_config_stats *st = NULL;
+	struct row_facts *fx;
 	int rc = pcost_analyze(s, &st);
 
 	if (rc < 0)
 		return rc;
+	fx = read_facts(s);
 	switch (f) {
 	case PCOST_FMT_CSV:
-		csv(s, st, out);
+		csv(s, st, fx, out);
 		break;
 	case PCOST_FMT_JSON:
-		json(s, st, out);
+		json(s, st, fx, out);
 		break;
 	case PCOST_FMT_MARKDOWN:
-		text(s, st, out, true);
+		text(s, st, fx, out, true);
 		break;
 	default:
-		text(s, st, out, false);
+		text(s, st, fx, out, false);
 		break;
 	}
+	free(fx);
 	free(st);
 	return 0;
 }

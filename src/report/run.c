@@ -14,6 +14,7 @@
 #include "report/warnings.h"
 #include "store/store.h"
 #include "report/emit.h"
+#include "report/run_figures.h"
 
 static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
 {
@@ -159,11 +160,25 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 			  pe, sizeof(pe));
 	}
 	fmt_seen(x, me, sizeof(me));
-	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %s", mw, mw, lab, el, ov, cy, fx,
-		pe, me);
+	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %-20s %s", mw, mw, lab, el, ov, cy, fx,
+		pe, me, pcost_outcome_name(x->outcome));
 	if (x->nfailed)
 		fprintf(out, "  (%zu failed)", x->nfailed);
 	fputc('\n', out);
+}
+
+/* Each row that did not end ok (or whose tool left a note): its outcome and what happened. */
+static void text_outcomes(const struct pcost_session *s, const struct pcost_config_stats *st,
+			  FILE *out)
+{
+	char lab[160];
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
+			fprintf(out, "  %s on %s: %s: %s\n",
+				monitor_label(&s->configs[i], lab, sizeof(lab)),
+				s->configs[i].workload, pcost_outcome_name(st[i].outcome),
+				st[i].outcome_why);
 }
 
 /* One line per fit group with a monitor: its two coefficients with their intervals. */
@@ -212,7 +227,11 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	char head[256];
 	unsigned warm, blocks = count_blocks(s, &warm);
 	bool *done = xcalloc(s->nconfigs + 1, sizeof(bool));
+	bool *in = xcalloc(s->nconfigs + 1, sizeof(bool));
 	struct pcost_run_warnings w;
+	struct pcost_report_figures fig;
+
+	pcost_report_figures_init(&fig, s, st);
 
 	opt_str(s, "headline", head, sizeof(head));
 	if (!s->nconfigs)
@@ -240,17 +259,24 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 						: ", INTERRUPTED (partial results)");
 		if (c0->threads)
 			fprintf(out, "# %u thread%s\n", c0->threads, c0->threads == 1 ? "" : "s");
+		if (!g)
+			pcost_text_changed(s, st, "under the monitor", "plain", out);
 		mw = (int)monitor_width(s, done, g);
-		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %s\n", mw, "monitor", "elapsed",
-			"overhead", "cycles", "fixed", "per event", "events seen / made");
+		fprintf(out, "\n  %-*s %-19s %-24s %-9s %-24s %-30s %-20s %s\n", mw, "monitor",
+			"elapsed", "overhead", "cycles", "fixed", "per event", "events seen / made",
+			"outcome");
+		for (size_t i = 0; i < s->nconfigs; i++)
+			in[i] = !done[i] && same_group(&s->configs[i], c0);
 		for (size_t i = g; i < s->nconfigs; i++) {
 			if (done[i] || !same_group(&s->configs[i], c0))
 				continue;
 			done[i] = true;
 			text_row(s, st, i, mw, out);
 		}
+		pcost_report_figures_text(&fig, s, in, mw, out);
 		fputc('\n', out);
 	}
+	text_outcomes(s, st, out);
 	text_fits(s, st, out);
 	text_sources(s, st, out);
 	fprintf(out, "  overhead: mean(monitor)/mean(none) - 1 over runs paired by block, [95%% "
@@ -261,6 +287,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "warning: %s\n", w.msg[i]);
 	free(done);
+	free(in);
+	pcost_report_figures_release(&fig);
 }
 
 static cJSON *summary_json(const struct pcost_summary *x)
@@ -326,7 +354,9 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 {
 	cJSON *root = pcost_json_envelope(s), *arr = pcost_json_statistics(root);
 	struct pcost_run_warnings w;
+	struct pcost_report_figures fig;
 
+	pcost_report_figures_init(&fig, s, st);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		cJSON *o = cJSON_CreateObject();
@@ -349,9 +379,13 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_json_count(o, "threads", s->configs[i].threads, s->configs[i].threads > 0);
 		cJSON_AddItemToObject(o, "placement", s->configs[i].placement ?
 				      cJSON_CreateString(s->configs[i].placement) : cJSON_CreateNull());
+		cJSON_AddStringToObject(o, "outcome", pcost_outcome_name(x->outcome));
+		cJSON_AddStringToObject(o, "outcome_why", x->outcome_why);
 		json_costs(o, x);
+		pcost_report_figures_json(&fig, s, i, o);
 		cJSON_AddItemToArray(arr, o);
 	}
+	pcost_report_figures_release(&fig);
 	pcost_run_warnings(s, st, &w);
 	pcost_json_warnings(root, w.msg, w.n);
 	pcost_json_print(root, out);
@@ -361,7 +395,9 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	struct pcost_csv c = { .out = out };
+	struct pcost_report_figures fig;
 
+	pcost_report_figures_init(&fig, s, st);
 	fprintf(out,
 		"workload,workload_args,monitor,unit,runs_ok,runs_failed,wall_mean_ns,"
 		"wall_ci_lo_ns,wall_ci_hi_ns,wall_sd_ns,wall_median_ns,user_mean_ns,sys_mean_ns,"
@@ -377,7 +413,9 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"per_event_ns_robust,per_event_ns_robust_lo,per_event_ns_robust_hi,"
 		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
 		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
-		"carry_over,carry_over_lo,carry_over_hi,carry_over_p\n");
+		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,outcome,outcome_why");
+	pcost_report_figures_csv_header(&fig, s, out);
+	fputc('\n', out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
 		bool two = x->nok > 1;
@@ -431,8 +469,12 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_ci(&c, "%.3f", x->fit_per_event_ns_robust, x->fit_per_event_ns_robust_lo,
 			     x->fit_per_event_ns_robust_hi);
 		pcost_csv_carry_over(&c, x);
+		pcost_csv_str(&c, pcost_outcome_name(x->outcome));
+		pcost_csv_str(&c, x->outcome_why);
+		pcost_report_figures_csv(&fig, s, i, &c);
 		pcost_csv_end(&c);
 	}
+	pcost_report_figures_release(&fig);
 }
 
 static void markdown(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -440,8 +482,10 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 	char buf[48], ov[64], fx[64], pe[96], me[64], lab[160];
 	struct pcost_run_warnings w;
 
+	pcost_text_changed(s, st, "under the monitor", "plain", out);
 	fprintf(out, "| workload | monitor | elapsed | +- (95%%) | overhead [95%%] | p | fixed [95%%] | "
-		     "per event [95%%] | events seen / made |\n|---|---|---|---|---|---|---|---|---|\n");
+		     "per event [95%%] | events seen / made | outcome |\n"
+		     "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *x = &st[i];
@@ -455,7 +499,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		fprintf(out, "%s | %.1f%% | ", x->nok ? buf : "failed",
 			x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
 		if (x->baseline < 0) {
-			fprintf(out, "- | - | - | - | %s |\n", me);
+			fprintf(out, "- | - | - | - | %s | %s |\n", me, pcost_outcome_name(x->outcome));
 			continue;
 		}
 		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov, sizeof(ov));
@@ -463,8 +507,14 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi, c->unit ?: "event",
 			  pe, sizeof(pe));
 		snprintf(buf, sizeof(buf), isfinite(x->p_value) ? "%.2g" : "n/a", x->p_value);
-		fprintf(out, "%s | %s | %s | %s | %s |\n", ov, buf, fx, pe, me);
+		fprintf(out, "%s | %s | %s | %s | %s | %s |\n", ov, buf, fx, pe, me,
+			pcost_outcome_name(x->outcome));
 	}
+	for (size_t i = 0, n = 0; i < s->nconfigs; i++)
+		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
+			fprintf(out, "%s- %s on %s: %s: %s\n", n++ ? "" : "\n", s->configs[i].monitor,
+				s->configs[i].workload, pcost_outcome_name(st[i].outcome),
+				st[i].outcome_why);
 	for (size_t i = 0, n = 0; i < s->nconfigs; i++) {
 		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
@@ -478,6 +528,13 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
 		pcost_md_cells(out, s->configs[i].workload, monitor_label(&s->configs[i], lab, sizeof(lab)));
 		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
+	}
+	{
+		struct pcost_report_figures fig;
+
+		pcost_report_figures_init(&fig, s, st);
+		pcost_report_figures_markdown(&fig, s, out);
+		pcost_report_figures_release(&fig);
 	}
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)

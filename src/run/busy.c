@@ -47,7 +47,10 @@ void pcost_busy_fill(const struct pcost_cpu_times *before, const struct pcost_cp
 	if (!before->ok || !after->ok || after->busy < before->busy || after->steal < before->steal)
 		return;
 	busy = (double)(after->busy - before->busy) * tick;
+	/* The run's own, and its --service's: the system measured, never interference. */
 	own = (double)(smp->user_ns + smp->sys_ns);
+	if (smp->has_service)
+		own += (double)(smp->service_user_ns + smp->service_sys_ns);
 	smp->has_busy = true;
 	smp->other_cpu_ns = busy > own ? (pcost_ns)(busy - own) : 0;
 	smp->steal_ns = (pcost_ns)((double)(after->steal - before->steal) * tick);

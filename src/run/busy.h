@@ -22,7 +22,8 @@ void pcost_cpu_times_read(uint64_t cpu_mask, struct pcost_cpu_times *t);
 
 /*
  * Fill smp->other_cpu_ns, steal_ns and has_busy from two readings around the
- * run; the run's own CPU time (smp->user_ns + sys_ns) is taken out.  Tick
+ * run; the run's own CPU time (smp->user_ns + sys_ns) is taken out, and its
+ * --service's (service_user_ns + service_sys_ns) when it has one.  Tick
  * resolution (USER_HZ, usually 100): one run's figure is coarse, their mean is not.
  */
 void pcost_busy_fill(const struct pcost_cpu_times *before, const struct pcost_cpu_times *after,

@@ -6,7 +6,10 @@
  */
 #include "run/runner.h"
 #include "run/busy.h"
+#include "run/figure_values.h"
+#include "run/service.h"
 #include "run/spawn.h"
+#include "run/verdict.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -192,8 +195,8 @@ static bool has_ok_run(const struct pcost_config *c)
  * monitor; started on cpu_mask (0: --cpu's).
  */
 static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
-		       const struct pcost_launch *l, struct pcost_run_sample *smp, char *unit,
-		       size_t unitlen, uint64_t cpu_mask)
+		       const struct pcost_launch *l, struct pcost_run_sample *smp,
+		       struct pcost_run_said *said, uint64_t cpu_mask, struct pcost_run_output *out)
 {
 	struct pcost_runner_opts o = r->opts;
 	bool dflt = o.timeout_s <= 0, first = !r->s->configs[sl->config].nsamples;
@@ -201,9 +204,11 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 
 	if (cpu_mask)
 		o.cpu_mask = cpu_mask;
+	/* A load generator left waiting on a service that died is stopped. */
+	o.watch_pid = r->opts.service ? pcost_service_pid(r->opts.service) : 0;
 	if (dflt)
 		o.timeout_s = hang_limit_s(r, sl);
-	rc = pcost_run_once(l, &o, sl->t.report_fd, smp, unit, unitlen);
+	rc = pcost_run_capture(l, &o, sl->t.report_fd, smp, said, out);
 	if (dflt && o.timeout_s > 0 && smp->failed && !strncmp(smp->fail_reason, "timeout", 7))
 		pcost_sample_fail(smp, "hung: killed after %.1f s (%d x the median of %s + %d s; --timeout "
 				"sets the limit)", o.timeout_s,
@@ -232,18 +237,98 @@ static int start_placed(struct pcost_monitor *m, uint64_t mask, pcost_ns timeout
 	return rc;
 }
 
+/* ---- the service -------------------------------------------------------------- */
+
+/* Its tree's CPU time around one run. */
+struct service_cpu {
+	bool ok[2];
+	pcost_ns user[2], sys[2];
+};
+
+static void service_cpu_read(struct pcost_runner *r, struct service_cpu *c, int k)
+{
+	if (!k)
+		memset(c, 0, sizeof(*c));
+	c->ok[k] = r->opts.service && pcost_service_cpu(r->opts.service, &c->user[k], &c->sys[k]);
+}
+
+static void service_cpu_fill(const struct service_cpu *c, struct pcost_run_sample *smp)
+{
+	if (!c->ok[0] || !c->ok[1])
+		return;
+	smp->has_service = true;
+	smp->service_user_ns = c->user[1] > c->user[0] ? c->user[1] - c->user[0] : 0;
+	smp->service_sys_ns = c->sys[1] > c->sys[0] ? c->sys[1] - c->sys[0] : 0;
+}
+
+/* Before a run: the monitor gets the service's pid; false (the run failed) once it is gone. */
+static bool service_before(struct pcost_runner *r, struct pcost_monitor *m,
+			   struct pcost_run_sample *smp)
+{
+	struct pcost_service *sv = r->opts.service;
+
+	m->service_pid = sv ? pcost_service_pid(sv) : 0;
+	if (!sv)
+		return true;
+	if (!r->service_gone && pcost_service_alive(sv, r->service_why, sizeof(r->service_why)))
+		return true;
+	r->service_gone = true;
+	smp->wait_status = -1;
+	pcost_sample_fail(smp, "the service had exited (%s)", r->service_why);
+	return false;
+}
+
+/* After a run: the service died during it: the run failed, whatever it said. */
+static void service_after(struct pcost_runner *r, struct pcost_run_sample *smp)
+{
+	if (!r->opts.service || r->service_gone ||
+	    pcost_service_alive(r->opts.service, r->service_why, sizeof(r->service_why)))
+		return;
+	r->service_gone = true;
+	pcost_sample_fail(smp, "the service exited during the run (%s)", r->service_why);
+}
+
+/* Before a block: the service started again when it is per block (not before the first). */
+static int service_block(struct pcost_runner *r, unsigned block, char *err, size_t len)
+{
+	struct pcost_service *sv = r->opts.service;
+	char why[400];
+	int rc;
+
+	if (!sv || !sv->o.restart_per_block || block == 0 || r->service_gone)
+		return 0;
+	if ((rc = pcost_service_restart(sv, why, sizeof(why))) < 0) {
+		if (rc == -EINTR)
+			return rc;
+		snprintf(err, len, "before block %u: %s", block, why);
+	}
+	return rc;
+}
+
+/* Runs capture their output: figures are parsed from it. */
+static bool captures(const struct pcost_runner *r)
+{
+	return r->opts.metric_set && pcost_figures_set_size(r->opts.metric_set);
+}
+
 static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsigned block,
 		    unsigned order, bool warmup)
 {
 	struct pcost_config *c = &r->s->configs[sl->config];
 	struct pcost_monitor *m = sl->mon;
 	struct pcost_run_sample smp;
+	struct pcost_run_said said = { 0 };
+	struct pcost_verdict_in v = { .kind = m->ops->kind, .monitor = m->name,
+				      .report_fd = sl->t.report_fd, .expected = c->expected_events,
+				      .program = sl->argv[0], .said = &said };
 	struct pcost_cpu_times cpu0, cpu1;
 	struct pcost_launch l;
-	char unit[32] = "", err[160] = "";
+	char err[160] = "";
 	int rc = 0, started = -1;
 	bool placed = sl->t.monitor_cpu_mask && r->opts.cpu_mask;
 	uint64_t spawn_mask = 0;
+	struct pcost_run_output out = { .capture = captures(r) };
+	struct service_cpu svc;
 
 	memset(&smp, 0, sizeof(smp));
 	smp.block = block;
@@ -254,8 +339,11 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	smp.event_syscall = -1;
 	m->note[0] = 0;
 	pcost_launch_init(&l, sl->argv);
+	if (!service_before(r, m, &smp))
+		goto record;
 	if (m->ops->wrap && (rc = m->ops->wrap(m, &l)) < 0) {
 		pcost_sample_fail(&smp, "monitor %s could not wrap the command: %s", m->name, strerror(-rc));
+		v.tool_failed = true;
 		goto record;
 	}
 	if (placed) {
@@ -281,12 +369,16 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 			else
 				pcost_sample_fail(&smp, "monitor did not start: %s",
 					   err[0] ? err : strerror(-started));
+			v.tool_failed = true;
 			goto stop;
 		}
 	}
+	service_cpu_read(r, &svc, 0);
 	pcost_cpu_times_read(r->opts.cpu_mask, &cpu0);
-	rc = run_limited(r, sl, &l, &smp, unit, sizeof(unit), spawn_mask);
+	rc = run_limited(r, sl, &l, &smp, &said, spawn_mask, &out);
 	pcost_cpu_times_read(r->opts.cpu_mask, &cpu1);
+	service_cpu_read(r, &svc, 1);
+	service_cpu_fill(&svc, &smp);
 	pcost_busy_fill(&cpu0, &cpu1, &smp);
 stop:
 	if (m->ops->stop) {
@@ -295,22 +387,30 @@ stop:
 
 		if (src < 0 && !smp.failed)
 			pcost_sample_fail(&smp, "monitor %s failed: %s", m->name, strerror(-src));
-		(void)was_failed;
+		/* Failed by stop(): the monitor's own failure (did not stop, printed no count). */
+		v.tool_failed |= !was_failed && smp.failed;
 		if (m->note[0]) {
 			snprintf(sl->note, sizeof(sl->note), "%s", m->note);
+			snprintf(smp.note, sizeof(smp.note), "%s", m->note);
 			sl->nnotes++;
 		}
 	}
 record:
 	pcost_launch_release(&l);
+	if (said.unit[0] && (!c->unit || strcmp(c->unit, said.unit))) {
+		free(c->unit);
+		c->unit = xstrdup(said.unit);
+	}
+	if (rc == -EINTR || pcost_interrupted) {
+		free(out.buf);
+		return -EINTR; /* an interrupted run is not a measurement */
+	}
+	service_after(r, &smp);
+	pcost_figures_extract(r->s, r->opts.metric_set, out.buf, out.len, out.report, &smp);
+	free(out.buf);
+	pcost_run_verdict(&smp, &v);
 	if (!smp.has_report && sl->t.events >= 0)
 		smp.events = (uint64_t)sl->t.events;
-	if (unit[0] && (!c->unit || strcmp(c->unit, unit))) {
-		free(c->unit);
-		c->unit = xstrdup(unit);
-	}
-	if (rc == -EINTR || pcost_interrupted)
-		return -EINTR; /* an interrupted run is not a measurement */
 	pcost_config_add_sample(c, &smp);
 	sl->nrun++;
 	if (smp.failed)
@@ -543,6 +643,7 @@ static void prepare_all(struct pcost_runner *r)
 			smp.scale = r->slots[i].t.scale;
 			pcost_sample_fail(&smp, "monitor %s could not be prepared: %s", m->name,
 				   why[0] ? why : strerror(-prc));
+			smp.fault = PCOST_FAULT_TOOL;
 			pcost_config_add_sample(&r->s->configs[r->slots[i].config], &smp);
 		}
 	}
@@ -578,6 +679,8 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		pcost_shuffle(order, n, &rng);
 		if (r->opts.timeout_s <= 0)
 			baselines_first(r, order, n);
+		if ((rc = service_block(r, block, err, len)) < 0)
+			break;
 		for (size_t k = 0; k < n && rc == 0; k++) {
 			rc = run_slot(r, &r->slots[order[k]], block, (unsigned)k, warm);
 			active++;
@@ -591,6 +694,12 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		r->blocks_done++;
 		for (size_t i = 0; i < r->s->nconfigs; i++)
 			pcost_sink_config(r->s, i);
+		if (r->service_gone) {
+			snprintf(err, len, "the service exited during block %u (%s): nothing more "
+				 "measured", block, r->service_why);
+			rc = -ECHILD;
+			break;
+		}
 		if (r->opts.on_block)
 			r->opts.on_block(r->opts.ctx, block, warm);
 		measured = r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0;

@@ -26,11 +26,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "monitors/monitor.h"
 #include "run/spawn.h"
 #include "core/result.h"
 #include "core/util.h"
+
+struct pcost_metric_set;
+struct pcost_service;
 
 struct pcost_runner_opts {
 	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */
@@ -61,6 +65,25 @@ struct pcost_runner_opts {
 	/* Called after each block (may be NULL), e.g. for live output. */
 	void (*on_block)(void *ctx, unsigned block, bool warmup);
 	void *ctx;
+	/*
+	 * --metric (metric.h; NULL or empty: none): each run's stdout and stderr
+	 * are captured and these figures parsed from them (run/figures.h); the
+	 * session's figures must be declared before measuring.
+	 */
+	const struct pcost_metric_set *metric_set;
+	/*
+	 * --service (service.h; NULL: none), started by the caller: monitors get
+	 * its pid, each run records its CPU time (not counted as another process's
+	 * on a busy machine), it is started again before each block when its
+	 * options say so, and once it is gone the runs fail with its exit status
+	 * and measuring ends (-ECHILD, the reason in err).
+	 */
+	struct pcost_service *service;
+	/*
+	 * For pcost_run_once: a run is killed (and fails) when this process
+	 * exits first (0: none).  The runner sets it to the --service's pid.
+	 */
+	pid_t watch_pid;
 };
 
 #define PCOST_HANG_FACTOR 10
@@ -97,6 +120,8 @@ struct pcost_runner {
 	unsigned blocks_done;	/* all blocks, warm-up included */
 	pcost_ns started_ns;
 	bool checked;		/* pcost_runner_check() passed */
+	bool service_gone;	/* the --service exited: service_why says how */
+	char service_why[200];
 };
 
 void pcost_runner_opts_default(struct pcost_runner_opts *o);

@@ -28,6 +28,32 @@
 
 extern char **environ;
 
+/*
+ * The first line of buf that says it is an error ("pgbench: error: connection
+ * ... refused" comes before "could not create connection for setup"); false
+ * when none does.
+ */
+static bool first_error_line(const char *buf, size_t len, char *out, size_t outlen)
+{
+	static const char *const words[] = { "error", "refused", "fatal", "failed" };
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		char line[256];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+			if (strcasestr(line, words[i])) {
+				snprintf(out, outlen, "%s", line);
+				return true;
+			}
+		p += n + 1;
+	}
+	return false;
+}
+
 /* Last non-empty line of buf, for "exit 1: perf: command not found". */
 static void last_line(const char *buf, size_t len, char *out, size_t outlen)
 {
@@ -74,6 +100,7 @@ struct spawn_args {
 	char **env;
 	uint64_t cpu_mask;
 	int report_w, err_w;
+	bool merge;		/* stdout into the stderr pipe too */
 	pid_t parent;
 	volatile int err;	/* errno of what failed in the child, 0 */
 	volatile int pin_failed;
@@ -88,7 +115,7 @@ static noreturn void spawn_child(struct spawn_args *a)
 	pcost_child_setup(a->parent);
 	nul = open("/dev/null", O_RDWR);
 	dup2(nul, 0);
-	dup2(nul, 1);
+	dup2(a->merge ? a->err_w : nul, 1);
 	dup2(a->err_w, 2);
 	if (a->report_w >= 0 && a->report_w != 3)
 		dup2(a->report_w, 3);
@@ -162,6 +189,9 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 				/* Keep the last part: a failure's reason is at the end. */
 				size_t drop = *len + (size_t)n - (cap - 1);
 
+				/* A large buffer drops half at once: one move per half-fill. */
+				if (cap > 65536 && drop < *len / 2)
+					drop = *len / 2;
 				if (drop > *len)
 					drop = *len;
 				memmove(buf, buf + drop, *len - drop);
@@ -179,12 +209,16 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 /* One run in flight: its pipes, what they brought, how it ended. */
 struct run_io {
 	int rp[2], ep[2];	/* report and stderr pipes, -1 when closed */
-	char rbuf[1024], ebuf[2048];
-	size_t rlen, elen;
+	char rbuf[2048], ebuf_small[2048];
+	char *ebuf;		/* ebuf_small, or a PCOST_OUTPUT_MAX buffer when capturing */
+	size_t rlen, elen, ecap;
 	pid_t pid;
 	int status;
 	struct rusage ru;
 	bool timed_out, interrupted;
+	bool watched_died;	/* the watched process (opts.watch_pid) exited first: killed */
+	bool capture;		/* ebuf holds stdout too */
+	bool first_error;	/* a failure says its first error line (a load generator) */
 };
 
 static void run_io_close(struct run_io *io)
@@ -203,9 +237,13 @@ static void run_io_close(struct run_io *io)
  * must not see EAGAIN on its report) and inheritable (the report end lands on
  * fd 3, and a dup2 onto itself would keep close-on-exec).
  */
-static int run_io_open(struct run_io *io, bool report_fd)
+static int run_io_open(struct run_io *io, bool report_fd, bool capture)
 {
 	memset(io, 0, sizeof(*io));
+	io->ebuf = capture ? xmalloc(PCOST_OUTPUT_MAX + 1) : io->ebuf_small;
+	io->ecap = capture ? PCOST_OUTPUT_MAX + 1 : sizeof(io->ebuf_small);
+	io->ebuf[0] = 0;
+	io->capture = capture;
 	io->rp[0] = io->rp[1] = io->ep[0] = io->ep[1] = -1;
 	if (pipe2(io->ep, O_CLOEXEC | O_NONBLOCK) < 0 ||
 	    (report_fd && pipe2(io->rp, O_CLOEXEC | O_NONBLOCK) < 0))
@@ -218,15 +256,20 @@ static int run_io_open(struct run_io *io, bool report_fd)
 	return 0;
 }
 
-/* Wait for the child, reading its pipes; kill its group at the deadline or on Ctrl-C. */
-static void run_io_wait(struct run_io *io, pcost_ns deadline)
+/*
+ * Wait for the child, reading its pipes; kill its group at the deadline, on
+ * Ctrl-C, or when process watch (0: none) exits first.
+ */
+static void run_io_wait(struct run_io *io, pcost_ns deadline, pid_t watch)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, io->pid, 0);
+	int wfd = watch > 0 ? (int)syscall(SYS_pidfd_open, watch, 0) : -1;
 
 	for (;;) {
-		struct pollfd pf[3] = { { .fd = pidfd, .events = POLLIN },
+		struct pollfd pf[4] = { { .fd = pidfd, .events = POLLIN },
 					{ .fd = io->ep[0], .events = POLLIN },
-					{ .fd = io->rp[0], .events = POLLIN } };
+					{ .fd = io->rp[0], .events = POLLIN },
+					{ .fd = wfd, .events = POLLIN } };
 		int ms = -1, r;
 
 		/* No pidfd (old kernel): poll the child every millisecond. */
@@ -241,13 +284,19 @@ static void run_io_wait(struct run_io *io, pcost_ns deadline)
 
 			ms = ms < 0 || left < ms ? left : ms;
 		}
-		r = poll(pf, 3, ms);
+		r = poll(pf, 4, ms);
 		if (r < 0 && errno == EINTR && pcost_interrupted) {
 			io->interrupted = true;
 			kill(-io->pid, SIGKILL);
 		}
+		if (r > 0 && wfd >= 0 && (pf[3].revents & POLLIN) && !io->watched_died) {
+			io->watched_died = true;
+			kill(-io->pid, SIGKILL);
+			close(wfd);
+			wfd = -1;
+		}
 		if (r > 0 && (pf[1].revents & (POLLIN | POLLHUP)))
-			drain(&io->ep[0], io->ebuf, sizeof(io->ebuf), &io->elen, true);
+			drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
 		if (r > 0 && (pf[2].revents & (POLLIN | POLLHUP)))
 			drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
 		if (io->interrupted || (pidfd >= 0 && r > 0 && (pf[0].revents & POLLIN))) {
@@ -262,6 +311,8 @@ static void run_io_wait(struct run_io *io, pcost_ns deadline)
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	if (wfd >= 0)
+		close(wfd);
 }
 
 static pcost_ns tv_ns(const struct timeval *tv)
@@ -284,66 +335,131 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 		pcost_sample_fail(smp, "interrupted");
 		return -EINTR;
 	}
-	if (io->timed_out) {
+	if (io->watched_died) {
+		pcost_sample_fail(smp, "killed: the service it loads exited");
+	} else if (io->timed_out) {
 		pcost_sample_fail(smp, "timeout after %g s", timeout_s);
 	} else if (WIFSIGNALED(io->status)) {
 		pcost_sample_fail(smp, "killed by SIG%s", sigabbrev_np(WTERMSIG(io->status)) ?: "?");
 	} else if (WIFEXITED(io->status) && WEXITSTATUS(io->status) != 0) {
-		char line[80];
+		char line[160];
 
-		last_line(io->ebuf, io->elen, line, sizeof(line));
+		if (!io->first_error || !first_error_line(io->ebuf, io->elen, line, sizeof(line)))
+			last_line(io->ebuf, io->elen, line, sizeof(line));
 		pcost_sample_fail(smp, "exit %d%s%s", WEXITSTATUS(io->status), line[0] ? ": " : "", line);
 	}
 	return 0;
 }
 
+/* What report_fact fills. */
+struct said_ctx {
+	struct pcost_run_sample *smp;
+	struct pcost_run_said *said;
+};
+
+/* A hexadecimal 0x... or decimal number of the report; false when malformed. */
+static bool report_u64(const char *val, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(val, &end, 0);
+	return end != val && !*end && !errno;
+}
+
 /*
- * Facts of the report line beyond events/unit/timed_ns that a sample keeps:
- * nr= names the syscall its events are (the syscall workload).
+ * Facts of the report beyond events/unit/timed_ns that a run keeps: nr= names
+ * the syscall its events are (the syscall workload), check= and why= its check,
+ * uprobe_trampoline= the kernel's optimization; signal= and the rest of a
+ * fault line (workloads/common.h) how it died.
  */
 static void report_fact(const char *key, const char *val, void *ctx)
 {
-	struct pcost_run_sample *smp = ctx;
-	uint64_t nr;
+	struct said_ctx *c = ctx;
+	struct pcost_run_sample *smp = c->smp;
+	struct pcost_run_said *said = c->said;
+	uint64_t v;
 
 	if (!strcmp(key, "uprobe_trampoline"))
 		smp->optimized = !strcmp(val, "1") ? 1 : -1;
-	else if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &nr) == 0)
-		smp->event_syscall = (long)nr;
+	else if (!strcmp(key, "nr") && pcost_parse_u64(val, 0, 100000, &v) == 0)
+		smp->event_syscall = (long)v;
+	else if (!strcmp(key, "check"))
+		smp->check = !strcmp(val, "ok") ? 1 : !strcmp(val, "bad") ? -1 : 0;
+	else if (!strcmp(key, "why"))
+		snprintf(said->check_why, sizeof(said->check_why), "%s", val);
+	else if (!strcmp(key, "signal"))
+		snprintf(said->signal, sizeof(said->signal), "%s", val[0] ? val : "?");
+	else if (!strcmp(key, "from_pid") && report_u64(val, &v))
+		said->from_pid = (long)v;
+	else if (!strcmp(key, "addr"))
+		said->has_addr = report_u64(val, &said->addr);
+	else if (!strcmp(key, "ip"))
+		said->has_ip = report_u64(val, &said->ip);
+	else if (!strcmp(key, "ip_vaddr"))
+		said->has_ip_vaddr = report_u64(val, &said->ip_vaddr);
 }
 
-/* The workload's report line (events=N unit=U timed_ns=T, uprobe_trampoline=0|1). */
-static void run_io_report(struct run_io *io, struct pcost_run_sample *smp, char *unit,
-			  size_t unitlen)
+/*
+ * The workload's report: its line of facts (events=N unit=U timed_ns=T ...),
+ * and a fault line (signal=...) when it died of a fatal signal; a forked
+ * worker's fault line may come beside its parent's report.
+ */
+static void run_io_report(struct run_io *io, struct pcost_run_sample *smp,
+			  struct pcost_run_said *said)
 {
-	char *nl = strchr(io->rbuf, '\n'), u[32] = "";
-	uint64_t ev = 0;
-	pcost_ns timed = 0;
+	struct said_ctx ctx = { smp, said };
+	char *line = io->rbuf, *next;
 
-	if (nl)
-		*nl = 0;
-	if (pcost_report_parse(io->rbuf, &ev, u, sizeof(u), &timed, report_fact, smp) == 0) {
-		smp->has_report = true;
-		smp->events = ev;
-		smp->timed_ns = timed;
-		if (unit && u[0])
-			snprintf(unit, unitlen, "%s", u);
+	for (; line && *line; line = next) {
+		uint64_t ev = 0;
+		pcost_ns timed = 0;
+		char u[32] = "";
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (pcost_report_parse(line, &ev, u, sizeof(u), &timed, report_fact, &ctx) == 0 &&
+		    !smp->has_report) {
+			smp->has_report = true;
+			smp->events = ev;
+			smp->timed_ns = timed;
+			if (u[0])
+				snprintf(said->unit, sizeof(said->unit), "%s", u);
+		}
 	}
 }
 
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *smp, char *unit, size_t unitlen)
+		   bool report_fd, struct pcost_run_sample *smp, struct pcost_run_said *said)
 {
-	struct spawn_args sa = { .l = l, .cpu_mask = o->cpu_mask };
+	return pcost_run_capture(l, o, report_fd, smp, said, NULL);
+}
+
+int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_opts *o,
+		      bool report_fd, struct pcost_run_sample *smp, struct pcost_run_said *said,
+		      struct pcost_run_output *out)
+{
+	bool capture = out && out->capture;
+	struct pcost_run_said unsaid;
+	struct spawn_args sa = { .l = l, .cpu_mask = o->cpu_mask, .merge = capture };
 	char report_env[] = "PROBECOST_REPORT_FD=3";
 	struct run_io *io = xmalloc(sizeof(*io));
 	pcost_ns t0, deadline = 0;
 	int rc;
 
+	if (!said)
+		said = &unsaid;
+	memset(said, 0, sizeof(*said));
 	smp->wait_status = -1;
 	smp->monitor_events = smp->monitor_events ? smp->monitor_events : -1;
 	smp->event_syscall = -1;
-	if ((rc = run_io_open(io, report_fd)) < 0) {
+	if (out) {
+		out->buf = NULL;
+		out->len = 0;
+		out->report[0] = 0;
+	}
+	if ((rc = run_io_open(io, report_fd, capture)) < 0) {
 		pcost_sample_fail(smp, "could not create a pipe: %s", strerror(-rc));
 		goto out;
 	}
@@ -372,18 +488,27 @@ int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts 
 	}
 	if (o->timeout_s > 0)
 		deadline = t0 + (pcost_ns)(o->timeout_s * 1e9);
-	run_io_wait(io, deadline);
+	/* Output captured or a service loaded: the first error says why ("refused"). */
+	io->first_error = capture || o->watch_pid > 0;
+	run_io_wait(io, deadline, o->watch_pid);
 	smp->wall_ns = pcost_now_ns() - t0;
 	/* Whatever the workload left behind in its group goes too. */
 	kill(-io->pid, SIGKILL);
 	pcost_child_remove(io->pid);
-	drain(&io->ep[0], io->ebuf, sizeof(io->ebuf), &io->elen, true);
+	drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
 	drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
 	rc = run_io_verdict(io, o->timeout_s, smp);
+	if (out && io->rlen)
+		snprintf(out->report, sizeof(out->report), "%.*s", (int)strcspn(io->rbuf, "\n"),
+			 io->rbuf);
 	if (report_fd && io->rlen)
-		run_io_report(io, smp, unit, unitlen);
+		run_io_report(io, smp, said);
 out:
 	run_io_close(io);
+	if (capture) {
+		out->buf = io->ebuf;
+		out->len = io->elen;
+	}
 	free(io);
 	return rc;
 }

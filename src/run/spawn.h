@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/result.h"
 #include "monitors/monitor.h"
@@ -21,11 +22,51 @@ struct pcost_runner_opts;
 #define PCOST_WORKLOAD_CPUS_ENV "PROBECOST_WORKLOAD_CPUS"
 
 /*
+ * What a run's workload said on its report descriptor beyond the sample's
+ * stored fields: its unit, why its check failed, and the fatal signal it
+ * reported (workloads/common.h: pcost_wl_report_faults), for the runner's
+ * verdict (run/verdict.h).
+ */
+struct pcost_run_said {
+	char unit[32];		/* unit=, "" when not said */
+	char check_why[160];	/* why= of check=bad */
+	char signal[16];	/* signal=: the fatal signal it died of ("SEGV"), "" none */
+	long from_pid;		/* from_pid=: who sent it, 0 when the CPU raised it */
+	bool has_addr, has_ip, has_ip_vaddr;
+	uint64_t addr;		/* addr=: the faulting address */
+	uint64_t ip;		/* ip=: the interrupted instruction */
+	uint64_t ip_vaddr;	/* ip_vaddr=: ip as an address of the executable's ELF file */
+};
+
+/*
  * One run of argv (already wrapped) with the given extra environment; fills
- * *sample's timing, rusage, exit and report fields.  The building block of
- * pcost_runner_measure, usable alone.  Returns 0 (see sample->failed) or -EINTR.
+ * *sample's timing, rusage, exit and report fields (check included) and *said
+ * (may be NULL).
+ * The building block of pcost_runner_measure, usable alone.  Returns 0 (see
+ * sample->failed) or -EINTR.
  */
 int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *sample, char *unit, size_t unitlen);
+		   bool report_fd, struct pcost_run_sample *sample, struct pcost_run_said *said);
+
+/* The most of a run's output pcost_run_capture keeps: its last bytes. */
+#define PCOST_OUTPUT_MAX (1u << 20)
+
+/* What one run printed, for its figures (--metric) and its workload's facts. */
+struct pcost_run_output {
+	bool capture;		/* in: stdout and stderr into buf (else stdout is /dev/null) */
+	char *buf;		/* out: what it wrote on both, in order, the last PCOST_OUTPUT_MAX
+				 * bytes, NUL-terminated (malloc'd, caller frees; NULL: none) */
+	size_t len;
+	char report[1024];	/* out: its PROBECOST_REPORT_FD line ("" when none) */
+};
+
+/*
+ * pcost_run_once, and what the run printed into *out (see above).  Both
+ * descriptors are one pipe of ours, read while it runs (no file, no size limit
+ * on the command: what is past PCOST_OUTPUT_MAX is dropped from the front).
+ */
+int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_opts *o,
+		      bool report_fd, struct pcost_run_sample *sample, struct pcost_run_said *said,
+		      struct pcost_run_output *out);
 
 #endif

@@ -14,7 +14,7 @@ static bool same(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-static bool is_baseline(const struct pcost_session *s, const struct pcost_config *c)
+bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c)
 {
 	const char *base = s->kind == PCOST_SESSION_PROBES ? "dormant" : "none";
 
@@ -30,12 +30,12 @@ static int find_baseline(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
 
-	if (is_baseline(s, c))
+	if (pcost_config_is_baseline(s, c))
 		return -1;
 	for (size_t j = 0; j < s->nconfigs; j++) {
 		const struct pcost_config *b = &s->configs[j];
 
-		if (j != i && is_baseline(s, b) && same(b->workload, c->workload) &&
+		if (j != i && pcost_config_is_baseline(s, b) && same(b->workload, c->workload) &&
 		    same(b->workload_args, c->workload_args) && same(b->variant, c->variant))
 			return (int)j;
 	}
@@ -60,13 +60,13 @@ static int find_noprobe(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
 
-	if (s->kind != PCOST_SESSION_PROBES || !is_baseline(s, c) || !c->variant ||
+	if (s->kind != PCOST_SESSION_PROBES || !pcost_config_is_baseline(s, c) || !c->variant ||
 	    !strcmp(c->variant, "none"))
 		return -1;
 	for (size_t j = 0; j < s->nconfigs; j++) {
 		const struct pcost_config *b = &s->configs[j];
 
-		if (is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
+		if (pcost_config_is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
 		    same(b->workload, c->workload) && pcost_config_scale(b) == pcost_config_scale(c) &&
 		    !strcmp(args_without_variant(b->workload_args), args_without_variant(c->workload_args)))
 			return (int)j;
@@ -74,15 +74,19 @@ static int find_noprobe(const struct pcost_session *s, size_t i)
 	return -1;
 }
 
-static double metric(const struct pcost_run_sample *x, enum pcost_metric m)
+static double metric(const struct pcost_run_sample *x, enum pcost_sample_metric m)
 {
 	if (m == PCOST_METRIC_TIMED)
 		return x->timed_ns ? (double)x->timed_ns : NAN;
+	if (m == PCOST_METRIC_SERVICE_CPU)
+		return x->has_service ? (double)(x->service_user_ns + x->service_sys_ns) : NAN;
+	if (m >= PCOST_METRIC_FIGURE)
+		return x->metrics ? x->metrics[m - PCOST_METRIC_FIGURE] : NAN;
 	return (double)x->wall_ns;
 }
 
 size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
-			 enum pcost_metric m, double **x, double **y, uint32_t **blocks)
+			 enum pcost_sample_metric m, double **x, double **y, uint32_t **blocks)
 {
 	size_t n = 0;
 
@@ -149,6 +153,11 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	for (size_t k = 0; k < c->nsamples; k++) {
 		const struct pcost_run_sample *x = &c->samples[k];
 
+		/* A run that failed but reported says whether the site was optimized all the same. */
+		if (x->optimized && !x->warmup) {
+			st->optimized_known++;
+			st->optimized_runs += x->optimized > 0;
+		}
 		if (!pcost_sample_measured(x))
 			continue;
 		if (x->events)
@@ -161,10 +170,6 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 			other += (double)x->other_cpu_ns;
 			steal += (double)x->steal_ns;
 			nbusy++;
-		}
-		if (x->optimized) {
-			st->optimized_known++;
-			st->optimized_runs += x->optimized > 0;
 		}
 	}
 	if (nev) {
@@ -189,6 +194,20 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	st->steal_ns = nbusy ? steal / (double)nbusy : NAN;
 	free(ev);
 	free(mev);
+}
+
+/* The --service's CPU time per measured run that recorded it (ns), 0 when none did. */
+static double service_cpu_mean(const struct pcost_config *c)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nsamples; k++)
+		if (pcost_sample_measured(&c->samples[k]) && c->samples[k].has_service) {
+			sum += (double)(c->samples[k].service_user_ns + c->samples[k].service_sys_ns);
+			n++;
+		}
+	return n ? sum / (double)n : 0;
 }
 
 static void basic(const struct pcost_config *c, struct pcost_config_stats *st)
@@ -218,6 +237,8 @@ static void basic(const struct pcost_config *c, struct pcost_config_stats *st)
 	pcost_summarize(y, n, &st->sys);
 	st->noutliers = st->wall.noutliers;
 	st->cpu_util = st->wall.mean > 0 ? (st->user.mean + st->sys.mean) / st->wall.mean : 0;
+	/* With a --service, its processes' CPU is the workload's too (the load generator waits). */
+	st->cpu_util += st->wall.mean > 0 ? service_cpu_mean(c) / st->wall.mean : 0;
 	counts(c, st);
 	free(w);
 	free(u);
@@ -779,6 +800,7 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 	for (size_t i = 0; i < s->nconfigs; i++)
 		two_costs(s, i, &st[i]);
 	site_gains(s, st);
+	pcost_outcomes(s, st);
 	*out = st;
 	return 0;
 }

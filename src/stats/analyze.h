@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "stats/outcome.h"
 #include "stats/stats.h"
 
 /* Confidence of every interval analyze computes. */
@@ -37,7 +38,7 @@ struct pcost_config_stats {
 	size_t nok, nfailed, noutliers;
 	struct pcost_summary wall;	/* ns, measured (non-warm-up, non-failed) samples */
 	struct pcost_summary user, sys;	/* ns */
-	double cpu_util;		/* (user + sys) / wall */
+	double cpu_util;		/* (user + sys + the --service's CPU) / wall */
 	int baseline;			/* index of the baseline config, -1 when this is one */
 	size_t npairs;			/* blocks where this and the baseline both ran */
 	double overhead;		/* mean(this)/mean(baseline) - 1 over the pairs, a fraction */
@@ -137,10 +138,15 @@ struct pcost_config_stats {
 	/* carry_over_p < 0.05 / the monitors tested (Bonferroni: 5% false warnings per session) */
 	bool carry_over_significant;
 	/*
-	 * probes: measured runs that said whether the kernel optimized the
-	 * site's uprobe, and how many of them it did (0, 0: unknown).
+	 * probes: runs (warm-up aside, failed ones too) that said whether the
+	 * kernel optimized the site's uprobe, and how many of them it did (0, 0:
+	 * unknown).
 	 */
 	size_t optimized_known, optimized_runs;
+	/* How its runs ended (outcome.h), and in one line what happened, in how many runs. */
+	enum pcost_outcome outcome;
+	char outcome_why[320];
+	bool outcome_noted;		/* the monitor left a note on a run (outcome_why has it) */
 };
 
 /*
@@ -159,9 +165,12 @@ void pcost_carryover(const struct pcost_session *s, struct pcost_config_stats *s
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out);
 
 /* What pcost_pair_blocks pairs. */
-enum pcost_metric {
+enum pcost_sample_metric {
 	PCOST_METRIC_WALL,	/* wall_ns */
 	PCOST_METRIC_TIMED,	/* timed_ns (samples without one are left out) */
+	PCOST_METRIC_SERVICE_CPU, /* --service: its CPU time during the run (user + sys) */
+	/* PCOST_METRIC_FIGURE + k: the session's figure k, sample->metrics[k] (NaN left out) */
+	PCOST_METRIC_FIGURE = 16,
 };
 
 /*
@@ -171,7 +180,10 @@ enum pcost_metric {
  * malloc'd (caller frees, even when 0 pairs); returns the number of pairs.
  */
 size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
-			 enum pcost_metric m, double **x, double **y, uint32_t **blocks);
+			 enum pcost_sample_metric m, double **x, double **y, uint32_t **blocks);
+
+/* Is c a baseline: the plain run (monitor none) or the dormant run (probes)? */
+bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c);
 
 /* Whether a sample counts in the statistics: neither warm-up nor failed. */
 bool pcost_sample_measured(const struct pcost_run_sample *x);

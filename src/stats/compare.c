@@ -85,6 +85,7 @@ static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, c
 	r->ib = ib;
 	r->mean_a = r->mean_b = r->change = r->change_lo = r->change_hi = r->p = NAN;
 	r->ovh_a = r->ovh_b = r->delta_pts = r->delta_lo = r->delta_hi = NAN;
+	r->outcome_a = r->outcome_b = PCOST_OUTCOME_UNKNOWN;
 	return r;
 }
 
@@ -116,6 +117,9 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 		if (sa && sb) {
 			r->optimized_a = pcost_optimized_verdict(&sa[i]);
 			r->optimized_b = pcost_optimized_verdict(&sb[j]);
+			r->outcome_a = sa[i].outcome;
+			r->outcome_b = sb[j].outcome;
+			r->outcome_why_b = xstrdup(sb[j].outcome_why);
 		}
 		if (sa && sb && sa[i].baseline >= 0 && sb[j].baseline >= 0 && isfinite(sa[i].overhead) &&
 		    isfinite(sb[j].overhead)) {
@@ -217,8 +221,10 @@ int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_ses
 
 void pcost_compare_release(struct pcost_compare *c)
 {
-	for (size_t i = 0; i < c->nrows; i++)
+	for (size_t i = 0; i < c->nrows; i++) {
 		free(c->rows[i].name);
+		free(c->rows[i].outcome_why_b);
+	}
 	for (size_t i = 0; i < c->ndiffs; i++) {
 		free(c->diffs[i].key);
 		free(c->diffs[i].a);

@@ -3,8 +3,9 @@
  * compare: two stored sessions side by side.  Configurations match on
  * (workload, workload_args, monitor, variant); counter series on (interface,
  * op, events).  For each match: both means, the change with a Welch interval and
- * Welch's test, the overheads (analyze.h) and their change in points, and
- * (probes) whether the kernel optimized the row's uprobe on each side.
+ * Welch's test, the overheads (analyze.h) and their change in points,
+ * (probes) whether the kernel optimized the row's uprobe on each side, and how
+ * each side's runs ended (outcome.h): a row whose outcome changed is flagged.
  */
 #ifndef PCOST_COMPARE_H
 #define PCOST_COMPARE_H
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "stats/outcome.h"
 
 struct pcost_compare_row {
 	char *name;		/* "pipe loops=1000 / strace" */
@@ -34,6 +36,9 @@ struct pcost_compare_row {
 	bool gated;		/* counts for --fail-above (overheads and counter costs, not baselines) */
 	bool regression;	/* delta_pts > threshold and delta_lo > 0 (and p < 0.05 for means) */
 	int optimized_a, optimized_b; /* probes: pcost_optimized_verdict() of each side (0 unknown) */
+	/* How each side's runs ended (outcome.h), and B's one line; unknown where not analyzed. */
+	enum pcost_outcome outcome_a, outcome_b;
+	char *outcome_why_b;
 };
 
 struct pcost_env_diff {

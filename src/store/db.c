@@ -28,7 +28,10 @@
  * released step: add one.  v1 kept every raw sample; v2 added the kernel
  * release (for history --kernel) and the indexes history filters use; v3 how
  * busy the machine was; v4 run --threads and --placement; v5 whether the
- * kernel optimized a probes run's uprobe; v6 the cost tables of calibrate.
+ * kernel optimized a probes run's uprobe; v6 how each run ended (whose
+ * failure, the workload's own check, the monitor's note); v7 a run session's
+ * figures (--metric, a workload's facts: their definitions and each run's values)
+ * and the CPU time of its --service per run; v8 the cost tables of calibrate.
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -81,7 +84,33 @@ static const char *const migrations[] = {
 	"ALTER TABLE config ADD COLUMN placement TEXT;",
 	/* 4 -> 5: probes: did the kernel optimize the run's uprobe (1, 0; NULL: unknown) */
 	"ALTER TABLE run_sample ADD COLUMN optimized INTEGER;",
-	/* 5 -> 6: calibrate's cost tables (store/cost_rows.c); a NULL figure: not measured */
+	/*
+	 * 5 -> 6: how each run ended (stats/outcome.h): whose failure it was ('none',
+	 * 'program', 'tool'; NULL: not recorded, derived when read), the workload's
+	 * check of its own result (1 ok, 0 bad; NULL: none reported), the monitor's
+	 * note on the run (NULL: none)
+	 */
+	"ALTER TABLE run_sample ADD COLUMN fault TEXT;"
+	"ALTER TABLE run_sample ADD COLUMN self_check INTEGER;"
+	"ALTER TABLE run_sample ADD COLUMN note TEXT;",
+	/*
+	 * 6 -> 7: run --metric and a workload's figures: what each is (better: 1
+	 * higher, -1 lower, 0 not known) and each run's value (no row: the run gave
+	 * none); run --service: its CPU time during each run (NULL: no service).
+	 */
+	"CREATE TABLE metric ("
+	"  session_id INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL, name TEXT NOT NULL, unit TEXT NOT NULL, better INTEGER NOT NULL,"
+	"  PRIMARY KEY (session_id, idx));"
+	"CREATE TABLE run_metric ("
+	"  session_id INTEGER NOT NULL, config_idx INTEGER NOT NULL, seq INTEGER NOT NULL,"
+	"  metric_idx INTEGER NOT NULL, value REAL NOT NULL,"
+	"  PRIMARY KEY (session_id, config_idx, seq, metric_idx),"
+	"  FOREIGN KEY (session_id, config_idx, seq) REFERENCES run_sample(session_id, config_idx, seq)"
+	"    ON DELETE CASCADE);"
+	"ALTER TABLE run_sample ADD COLUMN service_user_ns INTEGER;"
+	"ALTER TABLE run_sample ADD COLUMN service_sys_ns INTEGER;",
+	/* 7 -> 8: calibrate's cost tables (store/cost_rows.c); a NULL figure: not measured */
 	"CREATE TABLE cost_table ("
 	"  id INTEGER PRIMARY KEY,"
 	"  created INTEGER NOT NULL, level TEXT NOT NULL, version TEXT, host TEXT, kernel TEXT,"

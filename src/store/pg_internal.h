@@ -33,7 +33,7 @@ static inline struct pg_db *pg_of(struct pcost_db *db)
 
 /*
  * Parameters of one statement, all sent as text except bytea (binary).  The
- * widest statement, a run_sample row, binds 25; one more is a bug, not a
+ * widest statement, a run_sample row, binds 27; one more is a bug, not a
  * buffer overflow.
  */
 #define PG_MAX_PARAMS 32

@@ -7,6 +7,7 @@
 #include "store/pg_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -121,8 +122,9 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns, optimized) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,"
-		"$17,$18,$19,$20,$21,$22,$23,$24,$25)";
+		" steal_ns, optimized, fault, self_check, note, service_user_ns, service_sys_ns)"
+		" VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,"
+		"$21,$22,$23,$24,$25,$26,$27,$28,$29,$30)";
 	const struct pcost_run_sample *r = &s->configs[i].samples[j];
 	char why[sizeof(r->fail_reason) + 1];
 	struct pg_params a = { 0 };
@@ -162,7 +164,58 @@ static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t 
 		par_bool(&a, r->optimized > 0);
 	else
 		par_text(&a, NULL);
+	/* NULL where not recorded or not said, as in SQLite. */
+	par_text(&a, pcost_fault_name(r->fault));
+	if (r->check)
+		par_bool(&a, r->check > 0);
+	else
+		par_text(&a, NULL);
+	par_text(&a, r->note[0] ? r->note : NULL);
+	if (r->has_service) {
+		par_i64(&a, (int64_t)r->service_user_ns);
+		par_i64(&a, (int64_t)r->service_sys_ns);
+	} else {
+		par_text(&a, NULL);
+		par_text(&a, NULL);
+	}
 	return pg_put(p, sql, &a);
+}
+
+/* The session's figures and every run's values (no row for a value the run did not give). */
+static int insert_metrics(struct pg_db *p, const struct pcost_session *s)
+{
+	static const char def_sql[] = "INSERT INTO metric (session_id, idx, name, unit, better)"
+				      " VALUES ($1,$2,$3,$4,$5)";
+	static const char val_sql[] = "INSERT INTO run_metric (session_id, config_idx, seq,"
+				      " metric_idx, value) VALUES ($1,$2,$3,$4,$5)";
+	int rc = 0;
+
+	for (size_t k = 0; k < s->nmetrics && !rc; k++) {
+		struct pg_params a = { 0 };
+
+		par_i64(&a, s->id);
+		par_i64(&a, (int64_t)k);
+		par_text(&a, s->metrics[k].name);
+		par_text(&a, s->metrics[k].unit);
+		par_i64(&a, s->metrics[k].better);
+		rc = pg_put(p, def_sql, &a);
+	}
+	for (size_t i = 0; i < s->nconfigs && !rc; i++)
+		for (size_t j = 0; j < s->configs[i].nsamples && !rc; j++)
+			for (size_t k = 0; k < s->nmetrics && !rc; k++) {
+				const double *v = s->configs[i].samples[j].metrics;
+				struct pg_params a = { 0 };
+
+				if (!v || isnan(v[k]))
+					continue;
+				par_i64(&a, s->id);
+				par_i64(&a, (int64_t)i);
+				par_i64(&a, (int64_t)j);
+				par_i64(&a, (int64_t)k);
+				par_f64(&a, v[k]);
+				rc = pg_put(p, val_sql, &a);
+			}
+	return rc;
 }
 
 static int insert_series(struct pg_db *p, const struct pcost_session *s, size_t i)
@@ -203,6 +256,8 @@ static int insert_whole(struct pg_db *p, const struct pcost_session *s)
 		for (size_t j = 0; j < s->configs[i].nsamples && !rc; j++)
 			rc = insert_sample(p, s, i, j);
 	}
+	if (!rc)
+		rc = insert_metrics(p, s);
 	for (size_t i = 0; i < s->nseries && !rc; i++)
 		rc = insert_series(p, s, i);
 	if (piped) {
@@ -353,7 +408,8 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 			   "SELECT config_idx, block, ord, warmup, failed, wait_status, fail_reason,"
 			   " scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt, majflt, nvcsw,"
 			   " nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns,"
-			   " optimized FROM run_sample"
+			   " optimized, fault, self_check, note, service_user_ns, service_sys_ns"
+			   " FROM run_sample"
 			   " WHERE session_id = $1 ORDER BY config_idx, seq",
 			   s->id, &r);
 
@@ -395,8 +451,52 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 		if (!PQgetisnull(r, k, c))
 			x.optimized = get_bool(r, k, c) ? 1 : -1;
 		c++;
+		if (PQgetisnull(r, k, c) || pcost_fault_parse(PQgetvalue(r, k, c), &x.fault))
+			x.fault = PCOST_FAULT_UNKNOWN;
+		c++;
+		if (!PQgetisnull(r, k, c))
+			x.check = get_bool(r, k, c) ? 1 : -1;
+		c++;
+		snprintf(x.note, sizeof(x.note), "%s", PQgetvalue(r, k, c++));
+		x.has_service = !PQgetisnull(r, k, c);
+		x.service_user_ns = (pcost_ns)get_i64(r, k, c++);
+		x.service_sys_ns = (pcost_ns)get_i64(r, k, c++);
 		pcost_config_add_sample(&s->configs[ci], &x);
 	}
+	PQclear(r);
+	return rc;
+}
+
+/* The session's figures, then each run's values (samples loaded first). */
+static int load_metrics(struct pg_db *p, struct pcost_session *s)
+{
+	PGresult *r = NULL;
+	int rc = select_of(p, "SELECT idx, name, unit, better FROM metric WHERE session_id = $1"
+			      " ORDER BY idx", s->id, &r);
+
+	if (rc)
+		return rc;
+	for (int k = 0; k < PQntuples(r) && !rc; k++) {
+		if (get_i64(r, k, 0) != (int64_t)s->nmetrics) {
+			snprintf(p->base.err, sizeof(p->base.err), "session %lld: figure %zu is missing",
+				 (long long)s->id, s->nmetrics);
+			rc = -EBADMSG;
+		} else {
+			pcost_session_add_metric(s, get_text(r, k, 1), get_text(r, k, 2),
+						 (int)get_i64(r, k, 3));
+		}
+	}
+	PQclear(r);
+	if (rc || !s->nmetrics || (rc = select_of(p, "SELECT config_idx, seq, metric_idx, value"
+						  " FROM run_metric WHERE session_id = $1", s->id, &r)))
+		return rc;
+	for (int k = 0; k < PQntuples(r) && !rc; k++)
+		if (pcost_session_set_metric(s, (size_t)get_i64(r, k, 0), (size_t)get_i64(r, k, 1),
+					     (size_t)get_i64(r, k, 2), get_f64(r, k, 3)) < 0) {
+			snprintf(p->base.err, sizeof(p->base.err),
+				 "session %lld: a figure's value of no run", (long long)s->id);
+			rc = -EBADMSG;
+		}
 	PQclear(r);
 	return rc;
 }
@@ -454,6 +554,8 @@ int pcost_pg_load(struct pcost_db *db, int64_t id, struct pcost_session *s)
 		rc = load_configs(p, s);
 	if (!rc)
 		rc = load_samples(p, s);
+	if (!rc)
+		rc = load_metrics(p, s);
 	if (!rc)
 		rc = load_series(p, s);
 	pcost_pg_rollback(p, 0);

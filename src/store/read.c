@@ -106,7 +106,8 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 				   "SELECT config_idx, block, ord, warmup, failed, wait_status,"
 				   " fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 				   " majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events,"
-				   " other_cpu_ns, steal_ns, optimized FROM run_sample"
+				   " other_cpu_ns, steal_ns, optimized, fault, self_check, note,"
+				   " service_user_ns, service_sys_ns FROM run_sample"
 				   " WHERE session_id = ? ORDER BY config_idx, seq",
 				   &st)))
 		return rc;
@@ -149,8 +150,60 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 		if (sqlite3_column_type(st, k) != SQLITE_NULL)
 			r.optimized = sqlite3_column_int(st, k) ? 1 : -1;
 		k++;
+		/* Not recorded (an older probecost), or a word this one does not know: UNKNOWN. */
+		if (pcost_fault_parse((const char *)sqlite3_column_text(st, k++), &r.fault))
+			r.fault = PCOST_FAULT_UNKNOWN;
+		if (sqlite3_column_type(st, k) != SQLITE_NULL)
+			r.check = sqlite3_column_int(st, k) ? 1 : -1;
+		k++;
+		why = sqlite3_column_text(st, k++);
+		snprintf(r.note, sizeof(r.note), "%s", why ? (const char *)why : "");
+		r.has_service = sqlite3_column_type(st, k) != SQLITE_NULL;
+		r.service_user_ns = (pcost_ns)sqlite3_column_int64(st, k++);
+		r.service_sys_ns = (pcost_ns)sqlite3_column_int64(st, k++);
 		pcost_config_add_sample(&s->configs[ci], &r);
 	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The session's figures, then each run's values (samples loaded first). */
+static int load_metrics(struct pcost_db *db, struct pcost_session *s)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if ((rc = pcost_db_prepare(db, "SELECT idx, name, unit, better FROM metric"
+				       " WHERE session_id = ? ORDER BY idx", &st)))
+		return rc;
+	sqlite3_bind_int64(st, 1, s->id);
+	while (step_row(db, st, &rc)) {
+		if (sqlite3_column_int64(st, 0) != (int64_t)s->nmetrics) {
+			snprintf(db->err, sizeof(db->err), "session %lld: figure %zu is missing",
+				 (long long)s->id, s->nmetrics);
+			rc = -EBADMSG;
+			break;
+		}
+		pcost_session_add_metric(s, (const char *)sqlite3_column_text(st, 1),
+					 (const char *)sqlite3_column_text(st, 2),
+					 sqlite3_column_int(st, 3));
+	}
+	sqlite3_finalize(st);
+	if (rc || !s->nmetrics || (rc = pcost_db_prepare(db, "SELECT config_idx, seq, metric_idx,"
+							 " value FROM run_metric WHERE session_id = ?",
+							 &st)))
+		return rc;
+	sqlite3_bind_int64(st, 1, s->id);
+	while (step_row(db, st, &rc))
+		if (pcost_session_set_metric(s, (size_t)sqlite3_column_int64(st, 0),
+					     (size_t)sqlite3_column_int64(st, 1),
+					     (size_t)sqlite3_column_int64(st, 2),
+					     sqlite3_column_double(st, 3)) < 0) {
+			snprintf(db->err, sizeof(db->err), "session %lld: a figure's value of no run",
+				 (long long)s->id);
+			rc = -EBADMSG;
+			break;
+		}
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -203,6 +256,8 @@ int pcost_sqlite_load(struct pcost_db *db, int64_t id, struct pcost_session *s)
 		rc = load_configs(db, s);
 	if (!rc)
 		rc = load_samples(db, s);
+	if (!rc)
+		rc = load_metrics(db, s);
 	if (!rc)
 		rc = load_series(db, s);
 	sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);

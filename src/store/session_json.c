@@ -75,7 +75,7 @@ static void add_json_text(cJSON *o, const char *k, const char *text)
 	}
 }
 
-static cJSON *sample_to_json(const struct pcost_run_sample *r)
+static cJSON *sample_to_json(const struct pcost_session *s, const struct pcost_run_sample *r)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -108,7 +108,45 @@ static cJSON *sample_to_json(const struct pcost_run_sample *r)
 	/* probes: whether the kernel optimized the run's uprobe; absent when unknown. */
 	if (r->optimized)
 		cJSON_AddBoolToObject(o, "optimized", r->optimized > 0);
+	/* How it ended (stats/outcome.h); each absent when not recorded or not said. */
+	if (pcost_fault_name(r->fault))
+		add_str(o, "fault", pcost_fault_name(r->fault));
+	if (r->check)
+		cJSON_AddBoolToObject(o, "check", r->check > 0);
+	if (r->note[0])
+		add_str(o, "note", r->note);
+	/* run --service: its CPU time during the run; absent without one. */
+	if (r->has_service) {
+		add_num(o, "service_user_ns", (double)r->service_user_ns);
+		add_num(o, "service_sys_ns", (double)r->service_sys_ns);
+	}
+	/* The session's figures: one value each, null where the run gave none. */
+	if (s->nmetrics) {
+		cJSON *m = cJSON_AddArrayToObject(o, "metrics");
+
+		for (size_t k = 0; k < s->nmetrics; k++)
+			cJSON_AddItemToArray(m, r->metrics && isfinite(r->metrics[k])
+						       ? cJSON_CreateNumber(r->metrics[k])
+						       : cJSON_CreateNull());
+	}
 	return o;
+}
+
+static cJSON *metrics_to_json(const struct pcost_session *s)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t k = 0; k < s->nmetrics; k++) {
+		cJSON *o = cJSON_CreateObject();
+		int b = s->metrics[k].better;
+
+		add_str(o, "name", s->metrics[k].name);
+		add_str(o, "unit", s->metrics[k].unit);
+		cJSON_AddItemToObject(o, "better", b ? cJSON_CreateString(b > 0 ? "higher" : "lower")
+						     : cJSON_CreateNull());
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
 }
 
 cJSON *pcost_session_to_json(const struct pcost_session *s)
@@ -130,6 +168,8 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 	cJSON_AddBoolToObject(o, "complete", s->complete);
 	add_json_text(o, "env", s->env_json);
 	add_json_text(o, "options", s->options_json);
+	if (s->nmetrics)
+		cJSON_AddItemToObject(o, "metrics", metrics_to_json(s));
 
 	configs = cJSON_AddArrayToObject(o, "configs");
 	for (size_t i = 0; i < s->nconfigs; i++) {
@@ -148,7 +188,7 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 			add_str(co, "placement", c->placement);
 		samples = cJSON_AddArrayToObject(co, "samples");
 		for (size_t j = 0; j < c->nsamples; j++)
-			cJSON_AddItemToArray(samples, sample_to_json(&c->samples[j]));
+			cJSON_AddItemToArray(samples, sample_to_json(s, &c->samples[j]));
 		cJSON_AddItemToArray(configs, co);
 	}
 
@@ -178,6 +218,7 @@ struct reader {
 	size_t errlen;
 	char where[96];		/* "configs[3].samples[17]" */
 	size_t ci;		/* index of the configuration being read */
+	size_t nmetrics;	/* the session's figures: values each sample has */
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(struct reader *r, const char *key,
@@ -335,10 +376,88 @@ static const char *const sample_keys[] = {
 	"wall_ns", "user_ns",	"sys_ns",	  "maxrss_kb", "minflt",    "majflt",	   "nvcsw",
 	"nivcsw",  "has_report", "events",	  "timed_ns", "monitor_events",
 	/* optional: null or absent when not recorded (older exports have none of them) */
-	"other_cpu_ns", "steal_ns", "optimized",
+	"other_cpu_ns", "steal_ns", "optimized", "fault", "check", "note", "service_user_ns",
+	"service_sys_ns", "metrics",
 };
 #define SAMPLE_REQUIRED 19
-_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 3, "three optional sample keys");
+_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 9, "nine optional sample keys");
+
+/*
+ * How the run ended: fault "none", "program" or "tool", check true or false,
+ * note a string; each null or absent when not recorded (an older export: the
+ * outcome is then derived from what the run has, stats/outcome.h).
+ */
+static int read_ending(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "fault");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "check");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "note");
+	bool b = false;
+	int rc;
+
+	if (f && !cJSON_IsNull(f) &&
+	    (!cJSON_IsString(f) || pcost_fault_parse(f->valuestring, &x->fault)))
+		return fail(r, "fault", "not \"none\", \"program\" or \"tool\"");
+	if (c && !cJSON_IsNull(c)) {
+		if ((rc = get_bool(r, o, "check", &b)))
+			return rc;
+		x->check = b ? 1 : -1;
+	}
+	if (n && !cJSON_IsNull(n)) {
+		if (!cJSON_IsString(n) || !text_ok(n->valuestring, sizeof(x->note)))
+			return fail(r, "note", "not a string of at most %zu bytes of UTF-8 text",
+				    sizeof(x->note) - 1);
+		strcpy(x->note, n->valuestring);
+	}
+	return 0;
+}
+
+/* run --service: service_user_ns and service_sys_ns, both or neither. */
+static int read_service(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+{
+	double d;
+	int rc;
+
+	if (!cJSON_HasObjectItem(o, "service_user_ns") && !cJSON_HasObjectItem(o, "service_sys_ns"))
+		return 0;
+	if ((rc = get_int(r, o, "service_user_ns", 0, MAX_EXACT_INT, &d)))
+		return rc;
+	x->service_user_ns = (pcost_ns)d;
+	if ((rc = get_int(r, o, "service_sys_ns", 0, MAX_EXACT_INT, &d)))
+		return rc;
+	x->service_sys_ns = (pcost_ns)d;
+	x->has_service = true;
+	return 0;
+}
+
+/* metrics: one finite number or null per figure of the session (r->nmetrics); absent: none. */
+static int read_sample_metrics(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "metrics"), *e;
+	size_t n, k = 0;
+
+	if (!arr)
+		return 0;
+	if (!get_array(r, o, "metrics", r->nmetrics, &n))
+		return -EINVAL;
+	if (n != r->nmetrics)
+		return fail(r, "metrics", "%zu values for the session's %zu figures", n, r->nmetrics);
+	if (!n)
+		return 0;
+	x->metrics = xcalloc(n + 1, sizeof(double));
+	cJSON_ArrayForEach(e, arr) {
+		if (cJSON_IsNull(e)) {
+			x->metrics[k++] = NAN;
+		} else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) {
+			x->metrics[k++] = e->valuedouble;
+		} else {
+			free(x->metrics);
+			x->metrics = NULL;
+			return fail(r, "metrics", "element %zu is not a finite number or null", k);
+		}
+	}
+	return 0;
+}
 
 /* optimized: true or false; null or absent is unknown (0), never false. */
 static int read_optimized(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
@@ -405,7 +524,8 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 	INT_FIELD(timed_ns, 0, MAX_EXACT_INT);
 	INT_FIELD(monitor_events, -1, MAX_EXACT_INT);
 #undef INT_FIELD
-	if ((rc = read_busy(r, o, &x)) || (rc = read_optimized(r, o, &x)))
+	if ((rc = read_busy(r, o, &x)) || (rc = read_optimized(r, o, &x)) ||
+	    (rc = read_ending(r, o, &x)) || (rc = read_service(r, o, &x)))
 		return rc;
 	if ((rc = get_bool(r, o, "warmup", &x.warmup)) || (rc = get_bool(r, o, "failed", &x.failed)) ||
 	    (rc = get_bool(r, o, "has_report", &x.has_report)))
@@ -421,6 +541,8 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 			    "longer than %zu bytes, not UTF-8 or has control characters",
 			    sizeof(x.fail_reason) - 1);
 	strcpy(x.fail_reason, fr->valuestring);
+	if ((rc = read_sample_metrics(r, o, &x)))
+		return rc;
 	*out = x;
 	return 0;
 }
@@ -540,7 +662,66 @@ out:
 static const char *const session_keys[] = {
 	"format",  "format_version", "id",  "kind",    "started", "cmdline", "version", "seed",
 	"tsc_hz",  "complete",	     "env", "options", "configs", "series",
+	/* optional: run sessions with figures (--metric, a workload's facts) */
+	"metrics",
 };
+#define SESSION_KEYS_REQUIRED 14
+
+/* A figure's name as --metric takes it: [A-Za-z][A-Za-z0-9_]*, under 48 bytes. */
+static bool figure_name_ok(const char *n)
+{
+	size_t l = strlen(n);
+
+	return l > 0 && l < 48 && ((*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z')) &&
+	       strspn(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == l;
+}
+
+static const char *const metric_keys[] = { "name", "unit", "better" };
+
+/* The session's figures: [{name, unit, better: "higher"|"lower"|null}]; absent: none. */
+static int read_metrics(struct reader *r, const cJSON *j, struct pcost_session *s)
+{
+	const cJSON *arr, *e;
+	size_t n, i = 0;
+	int rc = 0;
+
+	if (!cJSON_HasObjectItem(j, "metrics"))
+		return 0;
+	if (!(arr = get_array(r, j, "metrics", 1024, &n)))
+		return -EINVAL;
+	cJSON_ArrayForEach(e, arr) {
+		char *name = NULL, *unit = NULL;
+		const cJSON *b;
+		int better = 0;
+
+		snprintf(r->where, sizeof(r->where), "metrics[%zu]", i++);
+		if ((rc = check_members(r, e, metric_keys, ARRAY_SIZE(metric_keys))) ||
+		    (rc = get_str(r, e, "name", 48, false, &name)) ||
+		    (rc = get_str(r, e, "unit", 16, false, &unit)))
+			goto next;
+		b = cJSON_GetObjectItemCaseSensitive(e, "better");
+		if (cJSON_IsString(b) && !strcmp(b->valuestring, "higher"))
+			better = 1;
+		else if (cJSON_IsString(b) && !strcmp(b->valuestring, "lower"))
+			better = -1;
+		else if (!cJSON_IsNull(b))
+			rc = fail(r, "better", "not \"higher\", \"lower\" or null");
+		if (!rc && !figure_name_ok(name))
+			rc = fail(r, "name", "not a letter then letters, digits or _");
+		if (!rc && pcost_session_metric_find(s, name) >= 0)
+			rc = fail(r, "name", "'%s' given twice", name);
+		if (!rc)
+			pcost_session_add_metric(s, name, unit, better);
+next:
+		free(name);
+		free(unit);
+		if (rc)
+			return rc;
+	}
+	r->where[0] = '\0';
+	r->nmetrics = s->nmetrics;
+	return 0;
+}
 
 static int read_session(struct reader *r, const cJSON *j, struct pcost_session *s)
 {
@@ -560,7 +741,8 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 		return fail(r, "format_version",
 			    "%g is newer than this probecost reads (%d); upgrade probecost",
 			    v->valuedouble, FORMAT_VERSION);
-	if ((rc = check_members(r, j, session_keys, ARRAY_SIZE(session_keys))) ||
+	if ((rc = check_members_opt(r, j, session_keys, ARRAY_SIZE(session_keys),
+				    SESSION_KEYS_REQUIRED)) ||
 	    (rc = get_int(r, j, "format_version", 1, FORMAT_VERSION, &d)))
 		return rc;
 	v = cJSON_GetObjectItemCaseSensitive(j, "kind");
@@ -591,6 +773,8 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 	    (rc = get_object_text(r, j, "options", &s->options_json)))
 		return rc;
 
+	if ((rc = read_metrics(r, j, s)))
+		return rc;
 	if (!(arr = get_array(r, j, "configs", MAX_CONFIGS, &n)))
 		return -EINVAL;
 	s->configs = xcalloc(n ? n : 1, sizeof(*s->configs));

@@ -8,6 +8,7 @@
 #include "store/db_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,51 @@ static int insert_config_row(struct pcost_db *db, const struct pcost_session *s,
 	return rc;
 }
 
+/*
+ * The session's figures (again each time: a figure's unit and direction may
+ * come with its first value) and the values of samples [from, n) of config i.
+ */
+static int insert_run_metrics(struct pcost_db *db, const struct pcost_session *s, size_t i,
+			      size_t from)
+{
+	static const char def_sql[] = "INSERT OR REPLACE INTO metric (session_id, idx, name, unit,"
+				      " better) VALUES (?,?,?,?,?)";
+	static const char val_sql[] = "INSERT INTO run_metric (session_id, config_idx, seq,"
+				      " metric_idx, value) VALUES (?,?,?,?,?)";
+	const struct pcost_config *c = &s->configs[i];
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!s->nmetrics)
+		return 0;
+	if ((rc = pcost_db_prepare(db, def_sql, &st)))
+		return rc;
+	for (size_t k = 0; k < s->nmetrics && !rc; k++) {
+		sqlite3_bind_int64(st, 1, s->id);
+		sqlite3_bind_int64(st, 2, (int64_t)k);
+		bind_text(st, 3, s->metrics[k].name);
+		bind_text(st, 4, s->metrics[k].unit);
+		sqlite3_bind_int(st, 5, s->metrics[k].better);
+		rc = step_done(db, st, "could not write to the store");
+	}
+	sqlite3_finalize(st);
+	if (rc || (rc = pcost_db_prepare(db, val_sql, &st)))
+		return rc;
+	for (size_t j = from; j < c->nsamples && !rc; j++)
+		for (size_t k = 0; c->samples[j].metrics && k < s->nmetrics && !rc; k++) {
+			if (isnan(c->samples[j].metrics[k]))
+				continue;
+			sqlite3_bind_int64(st, 1, s->id);
+			sqlite3_bind_int64(st, 2, (int64_t)i);
+			sqlite3_bind_int64(st, 3, (int64_t)j);
+			sqlite3_bind_int64(st, 4, (int64_t)k);
+			sqlite3_bind_double(st, 5, c->samples[j].metrics[k]);
+			rc = step_done(db, st, "could not write to the store");
+		}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int insert_samples(struct pcost_db *db, const struct pcost_session *s, size_t i,
 			  size_t from)
 {
@@ -117,7 +163,8 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
 		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
 		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns, optimized) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" steal_ns, optimized, fault, self_check, note, service_user_ns, service_sys_ns)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
 	int rc = 0;
@@ -164,10 +211,31 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 			sqlite3_bind_int(st, k++, r->optimized > 0);
 		else
 			sqlite3_bind_null(st, k++);
+		/* NULL where not recorded or not said, never a guess. */
+		if (pcost_fault_name(r->fault))
+			sqlite3_bind_text(st, k++, pcost_fault_name(r->fault), -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, k++);
+		if (r->check)
+			sqlite3_bind_int(st, k++, r->check > 0);
+		else
+			sqlite3_bind_null(st, k++);
+		if (r->note[0])
+			sqlite3_bind_text(st, k++, r->note, (int)strnlen(r->note, sizeof(r->note)),
+					  SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, k++);
+		if (r->has_service) {
+			sqlite3_bind_int64(st, k++, (int64_t)r->service_user_ns);
+			sqlite3_bind_int64(st, k++, (int64_t)r->service_sys_ns);
+		} else {
+			sqlite3_bind_null(st, k++);
+			sqlite3_bind_null(st, k++);
+		}
 		rc = step_done(db, st, "could not write to the store");
 	}
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : insert_run_metrics(db, s, i, from);
 }
 
 static int insert_series(struct pcost_db *db, const struct pcost_session *s, size_t i)

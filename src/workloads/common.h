@@ -20,6 +20,31 @@ void pcost_wl_name_self(const char *name);
  * inherit it until they exec.
  */
 void pcost_wl_end_on_signals(void);
+/*
+ * Before the work, when PROBECOST_REPORT_FD names a descriptor: a fatal
+ * signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT) writes one line
+ * there before the process dies of it, so the runner knows the program died
+ * and where, even under a tool that hides its child's signal (perf stat):
+ *
+ *   signal=SEGV code=1 pid=P addr=0x10 ip=0x55d0c1a2b3c4 ip_vaddr=0x1b3c4 [from_pid=Q]
+ *
+ * addr: the faulting address (si_addr); ip: the interrupted instruction;
+ * ip_vaddr: ip as an address of the executable's ELF file (absent when ip is
+ * outside it), which the runner names as function+offset (probes/where.h);
+ * from_pid: the sender when the signal was sent, not raised by a fault.
+ * Only write(2) inside the handler (async-signal-safe); the signal is then
+ * re-raised with its default action.  Forked children inherit it.
+ */
+void pcost_wl_report_faults(void);
+
+/*
+ * The workload's check of its own result, into res: ok keeps a good check
+ * good; a bad one (ok false) sticks, with the first reason (printf format).
+ */
+struct pcost_wl_result;
+void pcost_wl_check(struct pcost_wl_result *res, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* read/write exactly n bytes, retrying on EINTR and short transfers; 0 or -errno (-EPIPE at EOF). */
 int pcost_read_full(int fd, void *buf, size_t n);
 int pcost_write_full(int fd, const void *buf, size_t n);
@@ -32,7 +57,6 @@ int pcost_wl_reap(pid_t pid, const char *what);
  * uprobe on a 5-byte nop into a call (nothing when /proc/self/maps is
  * unreadable).  Call it at the end of the timed region, while still armed.
  */
-struct pcost_wl_result;
 void pcost_wl_report_trampoline(struct pcost_wl_result *res);
 
 /*

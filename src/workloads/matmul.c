@@ -2,6 +2,12 @@
 /*
  * matmul: 128x128 naive double matmul reading performance counters after
  * each outer iteration, after the "Raw Multiple Read" test of seed 001.
+ *
+ * Check (check=ok|bad): each product's entries must add up to the sum over k
+ * of (column k of a's sum) x (row k of b's sum), worked out without the
+ * product; every entry is a multiple of 1/8 far below 2^50, so both sums are
+ * exact and must be equal to the last bit.  A counter read that disturbed the
+ * registers or memory of the multiplication fails it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +17,7 @@
 
 #include "counters/counters.h"
 #include "probecost/counters.h"
+#include "workloads/common.h"
 #include "workloads/matmul.h"
 #include "workloads/workload.h"
 
@@ -68,13 +75,31 @@ static void read_row(void *arg, unsigned i)
 	r->reads++;
 }
 
+/* The sum of every entry of a x b (n x n), without the product: sum over k of colsum(a, k) x rowsum(b, k). */
+static double product_sum(unsigned n, const double *a, const double *b)
+{
+	double sum = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		double ca = 0, rb = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			ca += a[(size_t)i * n + k];
+			rb += b[(size_t)k * n + i];
+		}
+		sum += ca * rb;
+	}
+	return sum;
+}
+
 static int matmul_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	static const char *const ev[] = { "task-clock", "page-faults" };
 	unsigned n = (unsigned)pcost_param_get(p, "n");
 	uint64_t reps = pcost_param_get(p, "reps"), mode = pcost_param_get(p, "reads");
 	struct row_reader rr = { 0 };
-	double *a, *b, *c, sum = 0;
+	double *a, *b, *c, sum = 0, want;
+	uint64_t wrong = 0;
 	pcost_ns t0, t1;
 	int rc = 0;
 
@@ -102,11 +127,16 @@ static int matmul_run(const struct pcost_params *p, struct pcost_wl_result *res)
 		a[i] = (double)(i % 7) * 0.5;
 		b[i] = (double)(i % 11) * 0.25;
 	}
+	want = product_sum(n, a, b);
 	if (rr.c)
 		rc = pcost_counters_start(rr.c);
 	t0 = pcost_now_ns();
-	for (uint64_t r = 0; r < reps && !rc && !rr.rc; r++)
-		sum += pcost_matmul(n, a, b, c, rr.c ? read_row : NULL, &rr);
+	for (uint64_t r = 0; r < reps && !rc && !rr.rc; r++) {
+		double one = pcost_matmul(n, a, b, c, rr.c ? read_row : NULL, &rr);
+
+		wrong += one != want;
+		sum += one;
+	}
 	t1 = pcost_now_ns();
 	if (rr.c) {
 		pcost_counters_stop(rr.c);
@@ -125,6 +155,8 @@ static int matmul_run(const struct pcost_params *p, struct pcost_wl_result *res)
 	snprintf(res->extra, sizeof(res->extra),
 		 " reads=%lu decreasing=%lu task_clock_ns=%llu checksum=%.6g", rr.reads,
 		 rr.decreasing, (unsigned long long)rr.prev[0], sum);
+	pcost_wl_check(res, !wrong, "%llu of %llu products did not add up to %.17g",
+		       (unsigned long long)wrong, (unsigned long long)reps, want);
 	return 0;
 }
 

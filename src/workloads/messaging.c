@@ -3,11 +3,17 @@
  * messaging: groups of senders and receivers passing messages, after hackbench
  * / perf bench sched messaging, whose protocol it follows step for step (see
  * "Why it matches perf bench" below and bench/results/fidelity.md).
+ *
+ * Check (check=ok|bad): a sender's i-th message is `size` bytes of (i + 1) &
+ * 0xff (perf's are zeros); each receiver sums every byte it reads, which must
+ * be fds senders x size x the sum over i of (i + 1) & 0xff: every byte sent
+ * was received, with its content, whatever the interleaving.
  */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -70,6 +76,7 @@ struct messaging {
 	pthread_t *tids;
 	pid_t *pids;
 	size_t nworkers, started;
+	size_t wrong;		/* receivers whose bytes did not add up */
 };
 
 static int fdpair(const struct messaging *m, int fds[2])
@@ -98,24 +105,47 @@ static int ready_and_wait(const struct worker *w)
 	return 0;
 }
 
+/* How a worker ends (its exit status, or its thread's return value). */
+enum { WORK_OK, WORK_BROKEN, WORK_WRONG };
+
+/* What one receiver must read in all: fds senders x size bytes of (i + 1) & 0xff per loop i. */
+static uint64_t bytes_sum(const struct worker *w)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < w->loops; i++)
+		sum += (i + 1) & 0xff;
+	return sum * w->nfds * w->size;
+}
+
 static int work(const struct worker *w)
 {
-	char *buf = xcalloc(1, w->size);
-	int rc = -1;
+	unsigned char *buf = xcalloc(1, w->size);
+	uint64_t sum = 0;
+	int rc = WORK_BROKEN;
 
 	if (ready_and_wait(w) < 0)
 		goto out;
 	if (w->sender) {
-		for (uint64_t i = 0; i < w->loops; i++)
+		for (uint64_t i = 0; i < w->loops; i++) {
+			memset(buf, (int)((i + 1) & 0xff), w->size);
 			for (unsigned j = 0; j < w->nfds; j++)
 				if (pcost_write_full(w->out[j], buf, w->size) < 0)
 					goto out;
+		}
 	} else {
-		for (uint64_t i = 0; i < w->loops * w->nfds; i++)
+		for (uint64_t i = 0; i < w->loops * w->nfds; i++) {
 			if (pcost_read_full(w->in, buf, w->size) < 0)
 				goto out;
+			for (uint64_t k = 0; k < w->size; k++)
+				sum += buf[k];
+		}
+		if (sum != bytes_sum(w)) {
+			rc = WORK_WRONG;
+			goto out;
+		}
 	}
-	rc = 0;
+	rc = WORK_OK;
 out:
 	free(buf);
 	return rc;
@@ -123,7 +153,7 @@ out:
 
 static void *work_thread(void *arg)
 {
-	return work(arg) ? (void *)1 : NULL;
+	return (void *)(intptr_t)work(arg);
 }
 
 static void worker_exit(const struct worker *w, pid_t parent)
@@ -136,7 +166,7 @@ static void worker_exit(const struct worker *w, pid_t parent)
 	pcost_wl_name_self(w->sender ? "msg-send" : "msg-recv");
 	if (!w->sender && w->in_peer >= 0)
 		close(w->in_peer);
-	rc = work(w) ? 1 : 0;
+	rc = work(w);
 	/* Not exit(): see "Not shared" above. */
 	_exit(rc);
 }
@@ -235,15 +265,19 @@ static int run_timed(struct messaging *m, pcost_ns *elapsed)
 	if (pcost_write_full(m->wake[1], "W", 1) < 0)
 		return -EPIPE;
 	for (size_t i = 0; i < m->started; i++) {
+		int end = WORK_BROKEN, status;
+
 		if (m->threads) {
 			void *ret;
 
 			pthread_join(m->tids[i], &ret);
-			if (ret && !rc)
-				rc = -EPIPE;
-		} else if (pcost_wl_reap(-1, "messaging worker") < 0 && !rc) {
-			rc = -ECHILD;	/* -1: whichever worker ends first, as perf's wait() */
+			end = (int)(intptr_t)ret;
+		} else if (wait(&status) > 0) {	/* whichever worker ends first, as perf's wait() */
+			end = WIFEXITED(status) ? WEXITSTATUS(status) : WORK_BROKEN;
 		}
+		m->wrong += end == WORK_WRONG;
+		if (end != WORK_OK && end != WORK_WRONG && !rc)
+			rc = (error("a messaging worker failed"), -ECHILD);
 	}
 	*elapsed = pcost_now_ns() - t0;
 	return rc;
@@ -306,6 +340,8 @@ static int messaging_run(const struct pcost_params *p, struct pcost_wl_result *r
 	} else {
 		res->events = (uint64_t)m.groups * m.nfds * m.nfds * m.loops;
 		res->timed_ns = elapsed;
+		pcost_wl_check(res, !m.wrong, "%zu of %zu receivers read other bytes than were sent",
+			       m.wrong, (size_t)m.groups * m.nfds);
 	}
 	messaging_release(&m);
 	return rc;

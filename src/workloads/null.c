@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* null: does nothing, so a monitor's start-up and shut-down cost stands alone (and inject's fixed one). */
+/*
+ * null: does nothing, so a monitor's start-up and shut-down cost stands alone
+ * (and the inject monitor's fixed one).  Check: none (it computes nothing: a
+ * check there could not fail), so its report has no check= at all.
+ */
 #include "workloads/common.h"
 #include "workloads/workload.h"
 

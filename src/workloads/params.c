@@ -229,11 +229,28 @@ const char *pcost_syscall_name(long nr)
 	return NULL;
 }
 
+/* " check=ok", or " check=bad why=\"...\"" (a quote or line break in the reason becomes '). */
+static void format_check(const struct pcost_wl_result *r, char *buf, size_t len)
+{
+	size_t n;
+
+	buf[0] = '\0';
+	if (!r->check)
+		return;
+	n = (size_t)snprintf(buf, len, " check=%s", r->check > 0 ? "ok" : "bad");
+	if (r->check > 0 || n >= len)
+		return;
+	snprintf(buf + n, len - n, " why=\"%s\"", r->check_why[0] ? r->check_why : "unsaid");
+	for (char *p = buf + n + 6; *p && p[1]; p++)
+		if (*p == '"' || *p == '\n' || *p == '\r')
+			*p = '\'';
+}
+
 int pcost_workload_report(const struct pcost_workload *wl, const struct pcost_wl_result *r)
 {
 	const char *env = getenv("PROBECOST_REPORT_FD");
 	uint64_t fd;
-	char line[1024];
+	char line[1024], check[sizeof(r->check_why) + 32];
 	int n;
 
 	if (!env || !*env)
@@ -242,9 +259,10 @@ int pcost_workload_report(const struct pcost_workload *wl, const struct pcost_wl
 		return -EBADF;
 	if (fcntl((int)fd, F_GETFD) < 0)
 		return -EBADF;
-	n = snprintf(line, sizeof(line), "events=%llu unit=%s timed_ns=%llu%s\n",
+	format_check(r, check, sizeof(check));
+	n = snprintf(line, sizeof(line), "events=%llu unit=%s timed_ns=%llu%s%s\n",
 		     (unsigned long long)r->events, wl->unit, (unsigned long long)r->timed_ns,
-		     r->extra);
+		     r->extra, check);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return -EOVERFLOW;
 	if (write((int)fd, line, (size_t)n) != n)
@@ -252,40 +270,65 @@ int pcost_workload_report(const struct pcost_workload *wl, const struct pcost_wl
 	return 0;
 }
 
+/* The next KEY=VALUE word of *p (VALUE may be "quoted", spaces and all): 0, 1 at the end, -EINVAL. */
+static int next_fact(char **p, char **key, char **val)
+{
+	char *s = *p + strspn(*p, " \t\n"), *eq;
+
+	if (!*s)
+		return 1;
+	*key = s;
+	eq = s + strcspn(s, "= \t\n");
+	if (*eq != '=' || eq == s)
+		return -EINVAL;
+	*eq = '\0';
+	*val = eq + 1;
+	if (**val == '"') {
+		char *end = strchr(++*val, '"');
+
+		if (!end)
+			return -EINVAL;
+		*end = '\0';
+		*p = end + 1;
+		return 0;
+	}
+	s = *val + strcspn(*val, " \t\n");
+	*p = s + (*s != '\0');
+	*s = '\0';
+	return 0;
+}
+
 int pcost_report_parse(const char *line, uint64_t *events, char *unit, size_t unitlen,
 		       pcost_ns *timed_ns,
 		       void (*other)(const char *key, const char *val, void *ctx), void *ctx)
 {
-	char buf[2048], *save = NULL, *tok;
+	char buf[2048], *p = buf, *key, *val;
 	bool have_events = false;
+	int rc;
 
 	snprintf(buf, sizeof(buf), "%s", line);
 	*events = 0;
 	*timed_ns = 0;
 	if (unit && unitlen)
 		unit[0] = '\0';
-	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-		char *eq = strchr(tok, '=');
+	while ((rc = next_fact(&p, &key, &val)) == 0) {
 		uint64_t v;
 
-		if (!eq || eq == tok)
-			return -EINVAL;
-		*eq = '\0';
-		if (!strcmp(tok, "events")) {
-			if (pcost_parse_u64(eq + 1, 0, UINT64_MAX, &v) < 0)
+		if (!strcmp(key, "events")) {
+			if (pcost_parse_u64(val, 0, UINT64_MAX, &v) < 0)
 				return -EINVAL;
 			*events = v;
 			have_events = true;
-		} else if (!strcmp(tok, "timed_ns")) {
-			if (pcost_parse_u64(eq + 1, 0, UINT64_MAX, &v) < 0)
+		} else if (!strcmp(key, "timed_ns")) {
+			if (pcost_parse_u64(val, 0, UINT64_MAX, &v) < 0)
 				return -EINVAL;
 			*timed_ns = v;
-		} else if (!strcmp(tok, "unit")) {
+		} else if (!strcmp(key, "unit")) {
 			if (unit && unitlen)
-				snprintf(unit, unitlen, "%s", eq + 1);
+				snprintf(unit, unitlen, "%s", val);
 		} else if (other) {
-			other(tok, eq + 1, ctx);
+			other(key, val, ctx);
 		}
 	}
-	return have_events ? 0 : -EINVAL;
+	return rc < 0 || !have_events ? -EINVAL : 0;
 }

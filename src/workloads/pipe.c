@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* pipe: ping-pong of a 4-byte int over two pipes, after Ingo Molnar's pipe-test-1m.c (seed 000). */
+/*
+ * pipe: ping-pong of a 4-byte int over two pipes, after Ingo Molnar's pipe-test-1m.c (seed 000).
+ *
+ * Check (check=ok|bad): round trip i carries the int i (the seed sends an
+ * uninitialized one): the partner must receive 0, 1, 2, ... in order and the
+ * workload must get each one back, loops of them: every byte sent was
+ * received, in order, with its content.
+ */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,26 +24,30 @@ struct pp {
 	uint64_t loops;
 };
 
+/* What the partner's loop ends with: all well, a broken pipe, a wrong int received. */
+enum { ECHO_OK, ECHO_BROKEN, ECHO_WRONG };
+
 /* The seed's child loop: read from pipe_1, write back on pipe_2. */
 static int echo_side(struct pp *pp)
 {
-	int m = 0;
+	int m = 0, wrong = 0;
 
 	/* One "ready" int first, so the parent's clock starts with both sides running. */
 	if (pcost_write_full(pp->p2[1], &m, sizeof(m)) < 0)
-		return -1;
+		return ECHO_BROKEN;
 	for (uint64_t i = 0; i < pp->loops; i++) {
 		if (pcost_read_full(pp->p1[0], &m, sizeof(int)) < 0 ||
 		    pcost_write_full(pp->p2[1], &m, sizeof(int)) < 0)
-			return -1;
+			return ECHO_BROKEN;
+		wrong |= m != (int)i;
 	}
-	return 0;
+	return wrong ? ECHO_WRONG : ECHO_OK;
 }
 
 static void *echo_thread(void *arg)
 {
 	pcost_wl_name_self("pipe-echo");
-	return echo_side(arg) ? (void *)1 : NULL;
+	return (void *)(intptr_t)echo_side(arg);
 }
 
 static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
@@ -45,7 +57,8 @@ static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
 	pthread_t th;
 	pid_t pid = -1;
 	pcost_ns t0, t1;
-	int m = 0, rc = 0;
+	uint64_t wrong = 0;
+	int m = 0, rc = 0, echo = ECHO_OK, status;
 
 	if (pipe(pp.p1) < 0 || pipe(pp.p2) < 0)
 		return error("could not create pipes: %s", strerror(errno)), -errno;
@@ -60,7 +73,7 @@ static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
 			pcost_wl_name_self("pipe-echo");
 			close(pp.p1[1]);
 			close(pp.p2[0]);
-			_exit(echo_side(&pp) ? 1 : 0);
+			_exit(echo_side(&pp));
 		}
 	}
 	if (pcost_read_full(pp.p2[0], &m, sizeof(m)) < 0)
@@ -68,11 +81,13 @@ static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
 
 	t0 = pcost_now_ns();
 	for (uint64_t i = 0; i < pp.loops; i++) {
+		m = (int)i;
 		if (pcost_write_full(pp.p1[1], &m, sizeof(int)) < 0 ||
 		    pcost_read_full(pp.p2[0], &m, sizeof(int)) < 0) {
 			rc = -EPIPE;
 			break;
 		}
+		wrong += m != (int)i;
 	}
 	t1 = pcost_now_ns();
 
@@ -80,17 +95,22 @@ static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
 		void *ret;
 
 		pthread_join(th, &ret);
-		if (ret)
-			rc = -EPIPE;
-	} else if (pcost_wl_reap(pid, "pipe echo process") < 0) {
-		rc = -ECHILD;
+		echo = (int)(intptr_t)ret;
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		echo = WIFEXITED(status) ? WEXITSTATUS(status) : ECHO_BROKEN;
 	}
 	for (int i = 0; i < 2; i++) {
 		close(pp.p1[i]);
 		close(pp.p2[i]);
 	}
-	if (rc)
-		return error("pipe ping-pong broke off"), rc;
+	if (rc || echo == ECHO_BROKEN)
+		return error("pipe ping-pong broke off"), rc ? rc : -EPIPE;
+	pcost_wl_check(res, echo == ECHO_OK, "the partner received other ints than 0, 1, 2, ... "
+		       "in order");
+	pcost_wl_check(res, !wrong, "%llu of %llu round trips came back with another int",
+		       (unsigned long long)wrong, (unsigned long long)pp.loops);
 	res->events = pp.loops;
 	res->timed_ns = t1 - t0;
 	return 0;

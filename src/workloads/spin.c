@@ -10,6 +10,12 @@
  * spin lengthens it, as it would lengthen the monitor's work.  With
  * PCOST_SPIN_LOG=PATH each run also appends its facts to PATH (the harnesses
  * read them: the runner keeps only events and the timed region).
+ *
+ * Check: none of its own (it computes nothing: its timings are its output).
+ * PCOST_INJECT_FAULT (the inject monitor's fault=) makes it fail after its
+ * timed region, the known answer of outcomes: segv writes to address 8 (the
+ * first page, never mapped) in spin_fault(), exit exits 3, check reports
+ * check=bad.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +64,31 @@ static void log_facts(const char *facts)
 	close(fd);
 }
 
+/*
+ * A write to address 8, in the first page, which is never mapped: SIGSEGV here,
+ * at address 0x8.  Not a null pointer, which the sanitizer build's UBSan would
+ * catch first (and exit 1); the compiler cannot see it coming (volatile).
+ */
+static __attribute__((noinline, noclone)) void spin_fault(int *volatile *where)
+{
+	**where = 1;
+}
+
+/* PCOST_INJECT_FAULT: fail as asked (segv and exit do not return). */
+static void inject_fault(struct pcost_wl_result *res)
+{
+	static int *volatile first_page = (int *)8;
+	const char *f = getenv("PCOST_INJECT_FAULT");
+
+	if (!f || !*f)
+		return;
+	if (!strcmp(f, "segv"))
+		spin_fault(&first_page);
+	if (!strcmp(f, "exit"))
+		exit(3);
+	pcost_wl_check(res, false, "PCOST_INJECT_FAULT=%.40s: failing as asked", f);
+}
+
 static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t loops = pcost_param_get(p, "loops"), work = pcost_param_get(p, "work");
@@ -83,6 +114,7 @@ static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
 		 (unsigned long long)res->timed_ns, (unsigned long long)inj_spun,
 		 (unsigned long long)fixed_spun);
 	log_facts(line);
+	inject_fault(res);
 	return 0;
 }
 

@@ -13,8 +13,11 @@
 /* The LTTng-UST build: a variant outside the binary (workloads/lttng.h), site nop only. */
 #define PCOST_STANFORD_LTTNG 5
 
-/* Probe-site encodings: nop (what sdt.h emits), nop5, nop10. */
-#define PCOST_STANFORD_NSITES 3
+/*
+ * Probe-site encodings: nop (what sdt.h emits), nop5, nop10, and nop5-nrz (a
+ * nop5 in code built with -mno-red-zone, safe to optimize into a CALL).
+ */
+#define PCOST_STANFORD_NSITES 4
 
 /* Code layouts of every build: default, a32, a64 (mk/probes.mk). */
 #define PCOST_STANFORD_NLAYOUTS 3
@@ -41,6 +44,8 @@ int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
 /* Name of site encoding i ("nop5"), NULL when out of range; its index, -1 when unknown. */
 const char *pcost_stanford_site_name(int site);
 int pcost_stanford_site_find(const char *name);
+/* What site encoding site adds to provider and symbol names ("", "nop5", "nop5_nrz"). */
+const char *pcost_stanford_site_suffix(int site);
 /* Provider of variant v in site encoding site ("stanford_plain_nop5"); -EINVAL for none. */
 int pcost_stanford_site_provider(int v, int site, char *buf, size_t len);
 

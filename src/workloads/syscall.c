@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* syscall: N raw system calls of one number, after perf bench syscall basic and the nohz_full test (seed 004). */
+/*
+ * syscall: N raw system calls of one number, after perf bench syscall basic and the nohz_full test (seed 004).
+ *
+ * Check (check=ok|bad): the calls take no argument and change nothing, so each
+ * returns what the thread's first did (getppid its parent, an invalid number
+ * -ENOSYS); every thread counts the calls that did, which must be loops: a
+ * call lost, doubled or answered otherwise under a tracer fails it.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,6 +38,14 @@ static inline long raw_syscall0(long nr)
 
 enum { VIA_RAW, VIA_LIBC };
 
+/* Through the C library, as perf bench syscall basic does (getppid()) and as seed 004's syscall(). */
+static long libc_syscall0(long nr)
+{
+	if (nr == SYS_getppid)
+		return getppid();
+	return syscall(nr) < 0 ? -errno : 0;
+}
+
 /*
  * args=stat and args=dir: calls whose arguments a tracer reads and decodes
  * (a path in, a struct out; a directory's entries), where strace pays more
@@ -51,61 +66,78 @@ static long decoded_call(int kind, int fd)
 	return syscall(SYS_getdents64, fd, buf, sizeof(buf));
 }
 
-/* Through the C library, as perf bench syscall basic does (getppid()) and as seed 004's syscall(). */
-static long libc_syscall0(long nr)
+static long one_call(long nr, bool libc, int kind, int fd)
 {
-	if (nr == SYS_getppid)
-		return getppid();
-	return syscall(nr) < 0 ? -errno : 0;
+	if (kind != ARGS_NONE)
+		return decoded_call(kind, fd);
+	return libc ? libc_syscall0(nr) : raw_syscall0(nr);
 }
 
-static long call_loop(long nr, uint64_t loops, bool libc, pcost_ns inject, int kind)
+/*
+ * The loop with a decoded kind or the inject monitor's known cost after each
+ * call (a loop of its own: the plain ones stay bare); as call_loop.
+ */
+static uint64_t call_loop_other(long nr, uint64_t loops, bool libc, long *first,
+				pcost_ns inject, int kind)
 {
-	long last = 0;
+	int fd = kind == ARGS_DIR ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	uint64_t same = 1;
 
-	if (kind != ARGS_NONE) {
-		int fd = kind == ARGS_DIR ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-
-		for (uint64_t i = 0; i < loops; i++) {
-			last = decoded_call(kind, fd);
-			if (inject)
-				pcost_wl_spin_ns(inject);
-		}
-		if (fd >= 0)
-			close(fd);
-		return last < 0 ? -errno : 0;
-	}
-
-	/* The inject monitor's known cost after each call (its own loop: the plain one is bare). */
-	if (inject) {
-		for (uint64_t i = 0; i < loops; i++) {
-			last = libc ? libc_syscall0(nr) : raw_syscall0(nr);
+	*first = one_call(nr, libc, kind, fd);
+	if (inject)
+		pcost_wl_spin_ns(inject);
+	for (uint64_t i = 1; i < loops; i++) {
+		same += one_call(nr, libc, kind, fd) == *first;
+		if (inject)
 			pcost_wl_spin_ns(inject);
-		}
-	} else if (libc) {
-		for (uint64_t i = 0; i < loops; i++)
-			last = libc_syscall0(nr);
-	} else {
-		for (uint64_t i = 0; i < loops; i++)
-			last = raw_syscall0(nr);
 	}
-	return last;
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
+/* loops calls; how many returned what the first did (*first). */
+static uint64_t call_loop(long nr, uint64_t loops, bool libc, long *first, pcost_ns inject,
+			  int kind)
+{
+	uint64_t same = 0;
+	long r;
+
+	if (!loops)
+		return 0;
+	if (inject || kind != ARGS_NONE)
+		return call_loop_other(nr, loops, libc, first, inject, kind);
+	*first = libc ? libc_syscall0(nr) : raw_syscall0(nr);
+	same = 1;
+	if (libc) {
+		for (uint64_t i = 1; i < loops; i++) {
+			r = libc_syscall0(nr);
+			same += r == *first;
+		}
+	} else {
+		for (uint64_t i = 1; i < loops; i++) {
+			r = raw_syscall0(nr);
+			same += r == *first;
+		}
+	}
+	return same;
 }
 
 struct calls {
 	long nr;
 	uint64_t loops;
 	bool libc;
+	long *first;	/* each thread's first return value */
+	uint64_t *same;	/* and how many of its calls returned it */
 	pcost_ns inject;	/* ns spun after each call (the inject monitor), 0 none */
 	int kind;	/* ARGS_*: args=none|stat|dir */
-	long *last;	/* each thread's last return value */
 };
 
 static void calls_thread(void *arg, unsigned i)
 {
 	struct calls *c = arg;
 
-	c->last[i] = call_loop(c->nr, c->loops, c->libc, c->inject, c->kind);
+	c->same[i] = call_loop(c->nr, c->loops, c->libc, &c->first[i], c->inject, c->kind);
 }
 
 /*
@@ -121,9 +153,10 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 		.loops = pcost_param_get(p, "loops"),
 		.nr = (long)pcost_param_get(p, "nr"),
 		.libc = pcost_param_get(p, "via") == VIA_LIBC,
+		.first = xcalloc(threads, sizeof(long)),
+		.same = xcalloc(threads, sizeof(uint64_t)),
 		.inject = pcost_wl_inject_ns("PCOST_INJECT_EVENT_NS"),
 		.kind = (int)pcost_param_get(p, "args"),
-		.last = xcalloc(threads, sizeof(long)),
 	};
 	pcost_ns fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS");
 	int rc;
@@ -136,15 +169,18 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 	if (!rc) {
 		res->events = c.loops * threads;
 		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s",
-			 c.kind == ARGS_STAT  ? (long)SYS_newfstatat
-			 : c.kind == ARGS_DIR ? (long)SYS_getdents64
-					      : c.nr,
-			 c.last[0] == -ENOSYS ? "ENOSYS"
-			 : c.last[0] < 0      ? "error"
-					      : "ok");
+			 c.kind == ARGS_STAT ? (long)SYS_newfstatat
+			 : c.kind == ARGS_DIR ? (long)SYS_getdents64 : c.nr,
+			 c.first[0] == -ENOSYS ? "ENOSYS" : c.first[0] < 0 ? "error" : "ok");
 		pcost_wl_report_threads(res, threads);
+		for (unsigned i = 0; i < threads; i++)
+			pcost_wl_check(res, c.same[i] == c.loops, "thread %u: %llu of %llu calls "
+				       "returned what the first did (%ld)", i + 1,
+				       (unsigned long long)c.same[i], (unsigned long long)c.loops,
+				       c.first[i]);
 	}
-	free(c.last);
+	free(c.first);
+	free(c.same);
 	return rc;
 }
 

@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* workloads/taskspawn: the `spawn` workload, task creation (fork+exit+wait, vfork+exec, pthread create+join), where monitors that follow tasks hurt most. */
+/*
+ * workloads/taskspawn: the `spawn` workload, task creation (fork+exit+wait, vfork+exec,
+ * pthread create+join), where monitors that follow tasks hurt most.
+ *
+ * Check (check=ok|bad): every task ends as it must: task i of fork exits with
+ * i % 100, a thread returns its own number, true exits 0, and all loops of
+ * them end; one that does not (a signal, another status) fails it, naming it.
+ */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,7 +36,8 @@ static void *nothing(void *arg)
 	return arg;
 }
 
-static int spawn_one(int kind, const char *exe)
+/* Task i: 0, 1 when it ended otherwise than it must (*why says how), -errno when it could not start. */
+static int spawn_one(int kind, const char *exe, uint64_t i, char *why, size_t len)
 {
 	char *const argv[] = { (char *)"true", NULL };
 	char *const envp[] = { NULL };
@@ -36,11 +46,17 @@ static int spawn_one(int kind, const char *exe)
 	int status, e;
 
 	switch (kind) {
-	case KIND_THREAD:
-		e = pthread_create(&th, NULL, nothing, NULL);
+	case KIND_THREAD: {
+		void *ret = NULL;
+
+		e = pthread_create(&th, NULL, nothing, (void *)(uintptr_t)(i + 1));
 		if (e)
 			return error("could not create thread: %s", strerror(e)), -e;
-		return pthread_join(th, NULL) ? -EINVAL : 0;
+		if (pthread_join(th, &ret))
+			return -EINVAL;
+		snprintf(why, len, "thread %llu returned %p", (unsigned long long)i + 1, ret);
+		return ret == (void *)(uintptr_t)(i + 1) ? 0 : 1;
+	}
 	case KIND_VFORK_EXEC:
 		pid = vfork();
 		if (pid == 0) {
@@ -51,16 +67,18 @@ static int spawn_one(int kind, const char *exe)
 	default:
 		pid = fork();
 		if (pid == 0)
-			_exit(0);
+			_exit((int)(i % 100));
 	}
 	if (pid < 0)
 		return error("could not fork: %s", strerror(errno)), -errno;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return error("spawned task failed (status %#x)", status), -ECHILD;
-	return 0;
+	snprintf(why, len, "task %llu ended with status %#x, not exit %d", (unsigned long long)i + 1,
+		 status, kind == KIND_FORK ? (int)(i % 100) : 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == (kind == KIND_FORK ? (int)(i % 100) : 0)
+		       ? 0
+		       : 1;
 }
 
 static int spawn_run(const struct pcost_params *p, struct pcost_wl_result *res)
@@ -74,14 +92,20 @@ static int spawn_run(const struct pcost_params *p, struct pcost_wl_result *res)
 		return error("kind=vfork-exec needs /usr/bin/true (install coreutils)"), -ENOENT;
 	t0 = pcost_now_ns();
 	for (uint64_t i = 0; i < loops; i++) {
-		int rc = spawn_one(kind, exe);
+		char why[96];
+		int rc = spawn_one(kind, exe, i, why, sizeof(why));
 
-		if (rc)
+		if (rc < 0)
 			return rc;
+		if (rc) {
+			pcost_wl_check(res, false, "%s", why);
+			return -ECHILD;
+		}
 	}
 	t1 = pcost_now_ns();
 	res->events = loops;
 	res->timed_ns = t1 - t0;
+	pcost_wl_check(res, true, "every task ended as it must");
 	return 0;
 }
 

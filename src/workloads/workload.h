@@ -45,6 +45,20 @@ struct pcost_wl_result {
 	uint64_t events;	/* work done, in the workload's unit */
 	pcost_ns timed_ns;	/* its own timed region, setup excluded */
 	char extra[512];	/* more facts, " key=value key=value", may be empty */
+	/*
+	 * The workload's check of its own result (pcost_wl_check): 0 it has none,
+	 * 1 ok, -1 bad, check_why saying what was wrong.  Reported as check=ok, or
+	 * check=bad why="..."; a bad check makes `probecost workload` exit 1.
+	 */
+	int check;
+	char check_why[160];
+};
+
+/* A fact of a workload's report line that `run` analyses as a figure (server: p99_us). */
+struct pcost_wl_figure {
+	const char *fact;	/* the report's key, and the figure's name */
+	const char *unit;
+	int better;		/* +1 higher is better, -1 lower */
 };
 
 struct pcost_workload {
@@ -64,6 +78,8 @@ struct pcost_workload {
 	int (*check_params)(const struct pcost_params *p, char *err, size_t len);
 	/* Optional: can it run here?  false and a reason in why when not. */
 	bool (*available)(char *why, size_t len);
+	/* Optional: the facts `run` analyses as figures, terminated by a NULL fact. */
+	const struct pcost_wl_figure *figures;
 };
 
 /* The table: for_each_workload(w) { ... } */
@@ -100,14 +116,18 @@ int pcost_syscall_lookup(const char *name, long *nr);
 const char *pcost_syscall_name(long nr);
 
 /*
- * Write "events=N unit=U timed_ns=T extra" to the descriptor named by
- * PROBECOST_REPORT_FD, if it names one.  Returns 0, 1 when no fd is set, or -errno.
+ * Write "events=N unit=U timed_ns=T extra [check=ok|bad [why="..."]]" to the
+ * descriptor named by PROBECOST_REPORT_FD, if it names one.  Returns 0, 1 when
+ * no fd is set, or -errno.
  */
 int pcost_workload_report(const struct pcost_workload *wl, const struct pcost_wl_result *r);
 
 /*
  * Parse a report line back: events=, unit=, timed_ns=, and any other
- * key=value into the callback (may be NULL).  Returns 0 or -EINVAL.
+ * key=value into the callback (may be NULL); a value may be "double quoted"
+ * (spaces inside, no quote).  Returns 0, or -EINVAL on a malformed word or a
+ * line without events= (the keys before it have reached the callback: a
+ * workload's fault line, signal=..., has no events=).
  */
 int pcost_report_parse(const char *line, uint64_t *events, char *unit, size_t unitlen,
 		       pcost_ns *timed_ns,

@@ -9,7 +9,7 @@ if ! command -v jq >/dev/null; then
 	skip "jq not installed (the completion reads probecost list --format json with it)"
 	done_testing
 fi
-plan 30
+plan 31
 # shellcheck source=../../completion/probecost.bash
 . completion/probecost.bash
 
@@ -35,6 +35,8 @@ is "$(comp -)" "--help --version -q -v" "'-' offers the global options"
 is "$(comp run -)" "$( ("$PROBECOST" run --help | grep -oE -- '--[a-z][a-z0-9-]*'; echo --help) | sort -u | words)" \
 	"run - offers exactly the options run --help lists"
 is "$(comp run --sc)" "--scale" "run --sc offers --scale"
+is "$(comp run --metric '')" "$("$PROBECOST" run --help | sed -n 's/^ *presets: //p' | tr ' ' '\n' | words)" \
+	"run --metric offers the presets run --help names"
 is "$(comp run -w '')" "$(names workloads)" "run -w offers every workload of list --format json"
 is "$(comp run --workload sta)" "stanford" "run --workload sta offers stanford"
 is "$(comp run -w pipe :)" "loops= mode=" "run -w pipe: offers the keys of pipe"

@@ -6,14 +6,14 @@
 # optimized reads as unknown (n/a, null), never as "no".
 . tests/cli/lib.bash
 D=tests/cli/data
-plan 21
+plan 23
 tmpdir
 # table_cols AWK-FIELDS: those fields of every row of the first table of probes text on stdin.
 table_cols() { awk "/^  variant +method/ { t = 1; next } t && NF == 0 { exit } t { print $1 }"; }
 
-# ---- a schema 4 store (1-8): needs the sqlite3 shell to build it from the dump ----------
+# ---- a schema 4 store (1-10): needs the sqlite3 shell to build it from the dump ----------
 if ! have sqlite3 || ! have jq; then
-	for i in 1 2 3 4 5 6 7 8; do skip "the sqlite3 shell and jq are needed (apt-get install sqlite3 jq)"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do skip "the sqlite3 shell and jq are needed (apt-get install sqlite3 jq)"; done
 else
 	sq() { sqlite3 -batch "$T/v4.db" "$@"; }
 	sqlite3 -batch "$T/v4.db" < "$D/store-v4.sql"
@@ -29,11 +29,18 @@ else
 	before=$(rows_v4)
 	is "$(sq 'PRAGMA user_version')" 4 "the fixture is a schema 4 store"
 	run_pc history --db "$T/v4.db" --format json
-	is "$rc:$(sq 'PRAGMA user_version'):$(jq -c '[.[].kind]' <<< "$out")" '0:6:["probes","run","counters"]' \
-		"opening it migrates it to schema 6 in place; its three sessions are listed"
+	"$P" run -w null --runs 2 --warmup 0 --db "$T/latest.db" > /dev/null 2>&1
+	latest=$(sqlite3 -batch "$T/latest.db" 'PRAGMA user_version')
+	is "$rc:$(sq 'PRAGMA user_version'):$(jq -c '[.[].kind]' <<< "$out")" "0:$latest:[\"probes\",\"run\",\"counters\"]" \
+		"opening it migrates it to the latest schema ($latest) in place; its three sessions are listed"
 	is "$(rows_v4)" "$before" "every row and column schema 4 held is unchanged"
 	is "$(sq 'SELECT count(*) || "/" || count(optimized) FROM run_sample')" "28/0" \
 		"the new column is NULL (unknown) in every old run, never 0"
+	is "$(sq 'SELECT count(*) || "/" || count(fault) || "/" || count(self_check) || "/" || count(note) FROM run_sample')" \
+		"28/0/0/0" "schema 6's columns (how each run ended) are NULL (not recorded) in every old run"
+	run_pc report 2 --format json --db "$T/v4.db"
+	is "$(jq -c '[.statistics[] | [.outcome, .outcome_why]] | unique' <<< "$out")" \
+		'[["ok","2 runs ok"]]' "the old run session's outcome is derived from what it has: every run exited 0, ok"
 	"$P" export --all --db "$T/v4.db" > "$T/v4-now.json"
 	ok $(cmp -s "$T/v4-now.json" "$D/store-v4.json"; echo $?) \
 		"export --all of the migrated store is byte for byte what the schema 4 probecost exported"
@@ -42,7 +49,7 @@ else
 		'[["nop",1,null,null],["nop5",1,null,null],["push",1,null,null],["ret",1,null,null]]' \
 		"report --format json of the old probes session: sites and threads as stored, optimized null"
 	run_pc show 1 --db "$T/v4.db"
-	is "$(table_cols '$NF' <<< "$out" | sort -u)" \
+	is "$(table_cols '$(NF - 1)' <<< "$out" | sort -u)" \
 		"n/a" "show of the old probes session: the optimized column says n/a in every row"
 	run_pc report 2 --format json --db "$T/v4.db"
 	is "$(jq -r '.statistics[] | "\(.threads)|\(.placement // "")"' <<< "$out")" \
@@ -50,7 +57,7 @@ else
 		"report --format json of the old run session: threads and placement of every row as stored"
 fi
 
-# ---- an export without optimized (9): imports as unknown, never as false ------------------
+# ---- an export without optimized (11): imports as unknown, never as false ------------------
 if ! have jq; then
 	skip "jq is needed (apt-get install jq)"
 else
@@ -59,7 +66,7 @@ else
 		"[null]" "an export without 'optimized' (schema 4 probecost) imports with optimized null, never false"
 fi
 
-# ---- a run with --threads and --placement (10-11) ------------------------------------------
+# ---- a run with --threads and --placement (12-13) ------------------------------------------
 if [ "$(nproc)" -lt 2 ] || ! have jq; then
 	skip "--placement split needs 2 CPUs and jq"
 	skip "--placement split needs 2 CPUs and jq"
@@ -77,7 +84,7 @@ else
 	is "$out" "$live" "... and show prints what the live run printed"
 fi
 
-# ---- a live probes session with nop and nop5 sites (12-19) ---------------------------------
+# ---- a live probes session with nop and nop5 sites (14-21) ---------------------------------
 if ! is_root || ! have_uprobe_pmu || ! have jq; then
 	skip_rest "needs root, the uprobe PMU (/sys/bus/event_source/devices/uprobe) and jq"
 fi
@@ -93,7 +100,7 @@ want=$(jq -r '.statistics[] | "\(.site) \(.threads) " + (if .optimized == true t
 	elif .optimized == false then "no" elif .optimized_runs != null then "\(.optimized_runs)/"
 	else "n/a" end)' <<< "$live")
 run_pc show last --db "$T/p.db"
-got=$(table_cols '$3, $4, $NF' <<< "$out" | sed -E 's|/[0-9]+$|/|')
+got=$(table_cols '$3, $4, $(NF - 1)' <<< "$out" | sed -E 's|/[0-9]+$|/|')
 is "$got" "$want" "show: every row's site, threads and optimized column are the live JSON's"
 run_pc report last --format csv --db "$T/p.db"
 is "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -112,8 +119,8 @@ run_pc show last --db "$T/p.db"
 is "$out" "$live" "a live probes session in text: show prints it again unchanged"
 run_pc report last --format html --db "$T/p.db"
 is "$(grep -o '^<tr><td>.*</td></tr>$' <<< "$out" | sed -E 's|^<tr><td>||; s|</td></tr>$||' |
-	awk -F'</td><td[^>]*>' 'NF >= 10 { print $3, $4, $NF }')" \
-	"$(table_cols '$3, $4, $NF' <<< "$live")" \
+	awk -F'</td><td[^>]*>' 'NF >= 10 { print $3, $4, $(NF - 1) }')" \
+	"$(table_cols '$3, $4, $(NF - 1)' <<< "$live")" \
 	"report --format html: every row's site, threads and optimized cells are the live text's"
 # compare: the old session (optimized unknown) against the live one, row by row.
 "$P" import --db "$T/p.db" "$D/store-v4.json" > /dev/null

@@ -47,7 +47,7 @@ for try in 1 2 3 4 5; do
 done
 [ -n "$started" ] || skip_all "the throwaway server did not start: $(tail -1 "$PGD/log" 2> /dev/null)"
 psql_() { "${AS[@]}" "$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$PGD" -p "$PORT" -U postgres "$@"; }
-for d in pc rt par empty alien v4 pr; do psql_ -c "CREATE DATABASE $d"; done
+for d in pc rt par empty alien v4 v5 pr; do psql_ -c "CREATE DATABASE $d"; done
 SECRET='Pw-s3cret:x?y'
 psql_ -c "CREATE ROLE fleet LOGIN PASSWORD '$SECRET'" -c "CREATE DATABASE fleetdb OWNER fleet"
 url() { echo "postgresql://postgres@/$1?host=$PGD&port=$PORT"; }
@@ -126,14 +126,33 @@ is "$(psql_ -d rt -c 'SELECT max(version) FROM probecost_schema')" "$(sq "$T/a.d
 psql_ -d v4 -f tests/cli/data/store-v4-pg.sql > /dev/null
 V4=$(url v4)
 run_pc history --db "$V4" --format json
+LATEST=$(psql_ -d rt -c 'SELECT max(version) FROM probecost_schema')
 is "$rc:$(psql_ -d v4 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d v4 -c \
-	"SELECT count(*) || '/' || count(optimized) FROM run_sample")" "0:6:28/0" \
-	"a schema 4 store is migrated to 6 when opened; its old runs' optimized is NULL (unknown)"
+	"SELECT count(*) || '/' || count(optimized) || '/' || count(fault) || '/' || count(self_check) || '/' || count(note) || '/' || count(service_user_ns) FROM run_sample")" \
+	"0:$LATEST:28/0/0/0/0/0" \
+	"a schema 4 store is migrated to the latest ($LATEST) when opened; its old runs' optimized, fault, check, note and service CPU are NULL (not recorded)"
 "$PROBECOST" export --all --db "$V4" > "$T/v4.json"
 ok $(cmp -s "$T/v4.json" tests/cli/data/store-v4.json; echo $?) \
 	"export --all of the migrated store is byte for byte what the schema 4 probecost exported"
 is "$("$PROBECOST" report 1 --format json --db "$V4" | jq -c '[.statistics[].optimized] | unique')" "[null]" \
 	"its probes session reports optimized null, never false"
+# ---- a schema 5 store (made by the probecost before schema 6: no figures, no service) ---
+psql_ -d v5 -f tests/cli/data/store-v5-pg.sql > /dev/null
+V5=$(url v5)
+run_pc history --db "$V5" --format json
+is "$rc:$(psql_ -d v5 -c 'SELECT max(version) FROM probecost_schema'):$(psql_ -d v5 -c \
+	"SELECT count(*) || '/' || count(service_user_ns) FROM run_sample"):$(psql_ -d v5 -c \
+	'SELECT count(*) FROM metric') $(psql_ -d v5 -c 'SELECT count(*) FROM run_metric')" "0:$LATEST:8/0:0 0" \
+	"a schema 5 store is migrated when opened: no figures, the service's CPU NULL in every run"
+"$PROBECOST" export --all --db "$V5" > "$T/v5.json"
+ok $(cmp -s "$T/v5.json" tests/cli/data/store-v5.json; echo $?) \
+	"export --all of it is byte for byte what the schema 5 probecost exported"
+# A session with figures and a service's CPU, both ways through the server.
+live=$("$PROBECOST" run --runs 2 --warmup 0 --seed 3 --format json --metric 'v=^v=([0-9]+)' \
+	--service 'sh -c "echo up; exec sleep 100"' --ready up -m 'env X=1' --db "$(url pr)" \
+	-- sh -c 'echo v=$((RANDOM % 50))' 2> /dev/null)
+is "$("$PROBECOST" report last --format json --db "$(url pr)")" "$live" \
+	"a session with figures and a service: report --format json from the server is the live JSON"
 # A probes session whose rows have sites, threads and the kernel's optimization.
 if [ "$(id -u)" = 0 ] && [ -e /sys/bus/event_source/devices/uprobe/format/ref_ctr_offset ]; then
 	live=$("$PROBECOST" probes --workload uprobe --sites nop,nop5 --threads 1,2 --via uprobe --scale 1 \

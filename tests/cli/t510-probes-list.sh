@@ -3,8 +3,8 @@
 . "$(dirname "$0")/lib.bash"
 plan 10
 out=$("$P" probes --list "$P" --format csv)
-# 4 stanford providers x 9 kernels in 3 site encodings, and the 6 probes of sdtargs.
-is "$(echo "$out" | tail -n +2 | wc -l)" 114 "114 probes (4 providers x 9 kernels x 3 encodings + 6)"
+# 4 stanford providers x 9 kernels and the 6 probes of sdtargs, in 4 site encodings each.
+is "$(echo "$out" | tail -n +2 | wc -l)" 168 "168 probes ((4 providers x 9 kernels + 6) x 4 encodings)"
 # The semaphore variants have a semaphore and its file offset; the others none.
 sem=$(echo "$out" | awk -F, '$1 ~ /_sem$/ && $5 != "0x0" && $6 != "0x0"' | wc -l)
 nosem=$(echo "$out" | awk -F, '($1 == "stanford_plain" || $1 == "stanford_volatile") && $5 == "0x0"' | wc -l)
@@ -29,7 +29,8 @@ one_line_exit2 "no such file" "$P" probes --list "$tmp/nonexistent"
 head -c 3000 "$P" > "$tmp/truncated"
 one_line_exit2 "truncated ELF" "$P" probes --list "$tmp/truncated"
 one_line_exit2 "--list with a command" "$P" probes --list "$P" -- /bin/true
-# 2 *_sem providers x 9 kernels x 3 encodings; dtrace -G gives sdtargs' 6 probes one each.
-is "$("$P" probes --list "$P" --format json | jq '[.[] | select(.semaphore_offset > 0)] | length')" 60 \
-	"JSON list: 60 probes with a semaphore offset"
+# 2 *_sem providers x 9 kernels x 4 encodings; dtrace -G gives sdtargs' 6 probes one each,
+# in each of its 4 encodings.
+is "$("$P" probes --list "$P" --format json | jq '[.[] | select(.semaphore_offset > 0)] | length')" 96 \
+	"JSON list: 96 probes with a semaphore offset"
 done_testing

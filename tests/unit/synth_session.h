@@ -61,6 +61,12 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 			/* probes: optimized, not, unknown in turn (unknown stays unknown) */
 			if (kind == PCOST_SESSION_PROBES)
 				r.optimized = (int8_t)((int)(b % 3) - 1);
+			/* how it ended: not recorded, none, the program's, the tool's in turn;
+			 * a check bad, none, ok in turn; a note on one run */
+			r.fault = r.failed ? PCOST_FAULT_PROGRAM : (enum pcost_fault)(b % 4);
+			r.check = (int8_t)((int)(b % 3) - 1);
+			if (b == 1)
+				snprintf(r.note, sizeof(r.note), "lost %u events, \"said\" the tool", b);
 			pcost_config_add_sample(c, &r);
 		}
 	}
@@ -130,6 +136,9 @@ static inline void assert_sessions_equal(const struct pcost_session *a, const st
 			assert_int_equal(p->other_cpu_ns, q->other_cpu_ns);
 			assert_int_equal(p->steal_ns, q->steal_ns);
 			assert_int_equal(p->optimized, q->optimized);
+			assert_int_equal(p->fault, q->fault);
+			assert_int_equal(p->check, q->check);
+			assert_string_equal(p->note, q->note);
 		}
 	}
 	assert_int_equal(a->nseries, b->nseries);

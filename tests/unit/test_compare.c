@@ -66,6 +66,25 @@ static void test_run_sessions(void **st)
 	assert_true(r->delta_lo < 1 && r->delta_hi > 1);
 	assert_false(r->regression);
 
+	/* Both sides' runs all ok: no outcome change. */
+	assert_int_equal(r->outcome_a, PCOST_OUTCOME_OK);
+	assert_int_equal(r->outcome_b, PCOST_OUTCOME_OK);
+	pcost_compare_release(&c);
+	/* strace's B runs die of a signal its plain runs do not: the outcome changed. */
+	for (size_t i = 0; i < b.nconfigs; i++)
+		for (size_t k = 0; !strcmp(b.configs[i].monitor, "strace") && k < b.configs[i].nsamples;
+		     k++) {
+			b.configs[i].samples[k].fault = PCOST_FAULT_PROGRAM;
+			pcost_sample_fail(&b.configs[i].samples[k], "killed by SIGSEGV at main+0x4");
+		}
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
+	r = row(&c, "syscall loops=20000 / strace");
+	assert_int_equal(r->outcome_a, PCOST_OUTCOME_OK);
+	assert_int_equal(r->outcome_b, PCOST_OUTCOME_CHANGED_PROGRAM);
+	assert_string_equal(r->outcome_why_b, "12 of 12 runs: killed by SIGSEGV at main+0x4; its none "
+			    "runs: 12 of 12 ok");
+	assert_int_equal(row(&c, "syscall loops=20000 / perf-stat")->outcome_b, PCOST_OUTCOME_OK);
+
 	/* One side only. */
 	r = row(&c, "syscall loops=20000 / valgrind");
 	assert_true(r->ia == 4 && r->ib == -1);

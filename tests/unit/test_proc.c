@@ -128,7 +128,7 @@ static void test_cannot_start(void **state)
 	pcost_runner_opts_default(&o);
 	memset(&x, 0, sizeof(x));
 	pcost_launch_init(&l, argv);
-	assert_int_equal(pcost_run_once(&l, &o, false, &x, NULL, 0), 0);
+	assert_int_equal(pcost_run_once(&l, &o, false, &x, NULL), 0);
 	assert_true(x.failed);
 	assert_string_equal(x.fail_reason,
 			    "could not execute '/nonexistent/probecost-test': No such file or directory");
@@ -140,7 +140,7 @@ static void test_cannot_start(void **state)
 		o.cpu_mask = 1ULL << 63;
 		memset(&x, 0, sizeof(x));
 		pcost_launch_init(&l, t);
-		assert_int_equal(pcost_run_once(&l, &o, false, &x, NULL, 0), 0);
+		assert_int_equal(pcost_run_once(&l, &o, false, &x, NULL), 0);
 		assert_true(x.failed);
 		assert_non_null(strstr(x.fail_reason, "could not pin to CPUs (--cpu)"));
 		pcost_launch_release(&l);

@@ -13,6 +13,8 @@
 #include "core/cleanup.h"
 #include "run/runner.h"
 
+static struct pcost_run_said said;
+
 static void run_sh(const char *script, double timeout, bool report, struct pcost_run_sample *x,
 		   char *unit)
 {
@@ -26,7 +28,8 @@ static void run_sh(const char *script, double timeout, bool report, struct pcost
 	x->monitor_events = -1;
 	pcost_launch_init(&l, argv);
 	pcost_launch_setenv(&l, "PCOST_TEST_VALUE", "42");
-	assert_int_equal(pcost_run_once(&l, &o, report, x, unit, 32), 0);
+	assert_int_equal(pcost_run_once(&l, &o, report, x, &said), 0);
+	strcpy(unit, said.unit);
 	pcost_launch_release(&l);
 }
 
@@ -76,6 +79,44 @@ static void test_report(void **state)
 	assert_string_equal(unit, "hop");
 }
 
+/* check= and its quoted why=, and a fault line (workloads/common.h) beside or without a report. */
+static void test_report_check_and_fault(void **state)
+{
+	struct pcost_run_sample x;
+	char unit[32] = "";
+
+	(void)state;
+	run_sh("echo 'events=7 unit=hop timed_ns=1 check=ok' >&$PROBECOST_REPORT_FD", 0, true, &x,
+	       unit);
+	assert_true(x.has_report);
+	assert_int_equal(x.check, 1);
+	assert_string_equal(said.signal, "");
+	run_sh("echo 'events=7 unit=hop timed_ns=1 check=bad why=\"kernel fft computed a wrong "
+	       "result\" after=1' >&$PROBECOST_REPORT_FD; exit 1", 0, true, &x, unit);
+	assert_true(x.has_report);
+	assert_int_equal(x.events, 7);
+	assert_int_equal(x.check, -1);
+	assert_string_equal(said.check_why, "kernel fft computed a wrong result");
+	/* Only a fault line: no report, but the signal, where, and whence. */
+	run_sh("echo 'signal=SEGV code=1 pid=9 addr=0x10 ip=0x55d0c1a2b3c4 ip_vaddr=0x1b3c4' "
+	       ">&$PROBECOST_REPORT_FD; kill -SEGV $$", 0, true, &x, unit);
+	assert_false(x.has_report);
+	assert_true(x.failed);
+	assert_string_equal(said.signal, "SEGV");
+	assert_true(said.has_addr && said.has_ip && said.has_ip_vaddr);
+	assert_int_equal(said.addr, 0x10);
+	assert_int_equal(said.ip_vaddr, 0x1b3c4);
+	assert_int_equal(said.from_pid, 0);
+	/* A forked worker's fault line before its parent's report: both are read. */
+	run_sh("{ echo 'signal=BUS code=-6 pid=9 from_pid=77'; echo 'events=3 unit=x timed_ns=2'; } "
+	       ">&$PROBECOST_REPORT_FD", 0, true, &x, unit);
+	assert_true(x.has_report);
+	assert_int_equal(x.events, 3);
+	assert_string_equal(said.signal, "BUS");
+	assert_int_equal(said.from_pid, 77);
+	assert_false(said.has_addr);
+}
+
 static void test_measure(void **state)
 {
 	static char *const argv[] = { "/bin/true", NULL };
@@ -122,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_exit_and_signal),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_report_check_and_fault),
 		cmocka_unit_test(test_measure),
 	};
 

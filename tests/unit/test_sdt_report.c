@@ -65,6 +65,8 @@ static void known_answers(void **state)
 	add(&s, "plain", "dormant", 10, NULL);
 	add(&s, "plain", "uprobe", 11, exact);
 	add(&s, "plain", "ftrace", 12, short_by_10);
+	/* The same shortfall, which the tracer said it lost (its note on the run). */
+	strcpy(add(&s, "plain", "lttng", 12, short_by_10)->samples[1].note, "lttng discarded 10 events");
 	txt = render(&s, PCOST_FMT_TEXT);
 	/*
 	 * 1 ms extra inside the timed region over 1000 hits: 1000 ns, 2000 cycles
@@ -74,13 +76,19 @@ static void known_answers(void **state)
 	assert_non_null(strstr(txt, "1000 [982, 1018] ns"));
 	assert_non_null(strstr(txt, "2000 "));
 	assert_non_null(strstr(txt, "1000 / 1000  ok"));
-	assert_non_null(strstr(txt, "10 HITS LOST"));
+	/* A shortfall is the tracer's loss only when the tracer said so. */
+	assert_non_null(strstr(txt, "1000 / 1000  10 SHORT"));
+	assert_non_null(strstr(txt, "1000 / 1000  10 HITS LOST"));
+	assert_non_null(strstr(txt, "plain/lttng: ok: 4 runs ok; lttng said: lttng discarded 10 "
+				    "events (in 1)"));
 	/* plain's dormant build against the no-probe one, timed regions: 9.9/8.9 ms = +11.2%, 1 ms / 1000 hits. */
 	assert_non_null(strstr(txt, "+11.2% [+11.2, +11.2]     1000 [982, 1018] ns"));
 	csv = render(&s, PCOST_FMT_CSV);
 	assert_non_null(strstr(csv, "plain,uprobe,4,0,11000000,"));
 	assert_non_null(strstr(csv, ",1000.00,2000.0,1000,1000,0,"));
 	assert_non_null(strstr(csv, ",2000.00,4000.0,1000,1000,10,"));
+	assert_non_null(strstr(csv, ",false,ok,4 runs ok\n"));
+	assert_non_null(strstr(csv, ",true,ok,4 runs ok; lttng said: lttng discarded 10 events (in 1)\n"));
 	assert_null(strstr(csv, "nan"));
 	free(txt);
 	free(csv);
@@ -126,10 +134,12 @@ static void site_threads_optimized(void **state)
 	/*
 	 * No nop twin in this session: the gain columns are empty, and so is the
 	 * robust gain; then the carry-over, empty too (every run here has position 0
-	 * in its block: no time order): the last seven columns.
+	 * in its block: no time order), no site facts either, no loss said (no loss):
+	 * then the outcome.
 	 */
-	assert_true(csv_row_ends(csv, ",nop5,2,4,4,,,,", ",,,,,,,"));
-	assert_true(csv_row_ends(csv, ",nop10,2,0,3,,,,", ",,,,,,,"));
+	assert_true(csv_row_ends(csv, ",nop5,2,4,4,,,,", ",,,,,,,,,,,ok,4 runs ok"));
+	assert_true(csv_row_ends(csv, ",nop10,2,0,3,,,,", ",,,,,,,,,,,ok,4 runs ok"));
+	assert_non_null(strstr(json, "\"red_zone_live\":\tnull"));
 	txt = render(&s, PCOST_FMT_TEXT);
 	assert_non_null(strstr(txt, "optimized"));
 	free(json);
@@ -138,11 +148,59 @@ static void site_threads_optimized(void **state)
 	pcost_session_release(&s);
 }
 
+/* The sites' facts, as cmd/probes.c keeps them in the options (one per row), in every format. */
+static void site_facts(void **state)
+{
+	static const int64_t exact[4] = { 1000, 1000, 1000, 1000 };
+	struct pcost_session s;
+	char *json, *csv, *txt, *md;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	s.complete = true;
+	add(&s, "plain site=nop5", "dormant", 10, NULL);
+	add(&s, "plain site=nop5", "uprobe", 11, exact);
+	add(&s, "plain site=nop5-nrz", "dormant", 10, NULL);
+	add(&s, "plain site=nop5-nrz", "uprobe", 11, exact);
+	/* The first dormant row has none; the last a fact not known. */
+	s.options_json = strdup(
+		"{\"via\":\"uprobe\",\"site_facts\":[null,"
+		"{\"encoding\":\"nop5\",\"red_zone_live\":true,\"optimizable\":true},"
+		"{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":true},"
+		"{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":null}]}");
+	json = render(&s, PCOST_FMT_JSON);
+	assert_non_null(strstr(json, "\"encoding\":\t\"nop5\",\n\t\t\t\"red_zone_live\":\ttrue,\n"
+				     "\t\t\t\"optimizable\":\ttrue"));
+	assert_non_null(strstr(json, "\"red_zone_live\":\tfalse,\n\t\t\t\"optimizable\":\tnull"));
+	assert_non_null(strstr(json, "\"encoding\":\tnull,\n\t\t\t\"red_zone_live\":\tnull"));
+	csv = render(&s, PCOST_FMT_CSV);
+	assert_non_null(strstr(csv, ",encoding,red_zone_live,optimizable,hits_loss_said,outcome,outcome_why\n"));
+	assert_non_null(strstr(csv, ",nop5,true,true,,"));
+	assert_non_null(strstr(csv, ",nop5,false,true,,"));
+	assert_non_null(strstr(csv, ",nop5,false,,,"));
+	txt = render(&s, PCOST_FMT_TEXT);
+	/* Before optimized (what the kernel did); then the outcome, the last column. */
+	assert_non_null(strstr(txt, " encoding red-zone optimizable optimized outcome\n"));
+	assert_non_null(strstr(txt, " nop5     yes      yes         n/a       "));
+	assert_non_null(strstr(txt, " nop5     no       n/a         n/a       "));
+	assert_non_null(strstr(txt, " nop5-nrz "));
+	md = render(&s, PCOST_FMT_MARKDOWN);
+	assert_non_null(strstr(md, "| encoding | red zone live | optimizable | optimized | outcome |\n"));
+	assert_non_null(strstr(md, "| nop5 | yes | yes | n/a | "));
+	assert_non_null(strstr(md, "| - | - | - | n/a | "));
+	free(json);
+	free(csv);
+	free(txt);
+	free(md);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(known_answers),
 		cmocka_unit_test(site_threads_optimized),
+		cmocka_unit_test(site_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -132,6 +132,17 @@ static void e_sample_obj(cJSON *j)
 /* counters samples have no optimized member: add one that is not a boolean. */
 static void e_optimized(cJSON *j) { cJSON_AddNumberToObject(sample(j, 0, 1), "optimized", 1); }
 
+/* fault must be one of its words; note text. */
+static void e_fault(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(sample(j, 0, 1), "fault", cJSON_CreateString("monitor"));
+}
+
+static void e_note(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(sample(j, 0, 1), "note", cJSON_CreateNumber(3));
+}
+
 static void test_rejects(void **st)
 {
 	expect_reject(e_format, "format: not \"probecost-session\"");
@@ -153,6 +164,9 @@ static void test_rejects(void **st)
 	expect_reject(e_env, "env: not an object or null");
 	expect_reject(e_sample_obj, "configs[1].samples[4]: not an object");
 	expect_reject(e_optimized, "configs[0].samples[1].optimized: not true or false");
+	expect_reject(e_fault, "configs[0].samples[1].fault: not \"none\", \"program\" or \"tool\"");
+	expect_reject(e_note, "configs[0].samples[1].note: not a string of at most 127 bytes of "
+			      "UTF-8 text");
 }
 
 /*
@@ -181,6 +195,42 @@ static void test_optimized(void **st)
 	pcost_session_release(&a);
 }
 
+/*
+ * How a run ended is written only when recorded; an older export without it
+ * reads back as not recorded (fault unknown, no check, no note), and the row's
+ * outcome is derived from what the runs have.
+ */
+static void test_ending(void **st)
+{
+	struct pcost_session a, b;
+	char err[256];
+	cJSON *j;
+
+	synth_session(&a, PCOST_SESSION_PROBES, 4, 1.0);
+	j = pcost_session_to_json(&a);
+	assert_null(cJSON_GetObjectItem(sample(j, 1, 0), "fault"));
+	assert_string_equal(cJSON_GetObjectItem(sample(j, 1, 3), "fault")->valuestring, "tool");
+	assert_string_equal(cJSON_GetObjectItem(sample(j, 1, 2), "fault")->valuestring, "program");
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(sample(j, 1, 0), "check")));
+	assert_null(cJSON_GetObjectItem(sample(j, 1, 1), "check"));
+	assert_string_equal(cJSON_GetObjectItem(sample(j, 1, 1), "note")->valuestring,
+			    "lost 1 events, \"said\" the tool");
+	for (int k = 0; k < 4; k++) {
+		cJSON_DeleteItemFromObject(sample(j, 1, k), "fault");
+		cJSON_DeleteItemFromObject(sample(j, 1, k), "check");
+		cJSON_DeleteItemFromObject(sample(j, 1, k), "note");
+	}
+	assert_int_equal(pcost_session_from_json(j, &b, err, sizeof(err)), 0);
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(b.configs[1].samples[k].fault, PCOST_FAULT_UNKNOWN);
+		assert_int_equal(b.configs[1].samples[k].check, 0);
+		assert_string_equal(b.configs[1].samples[k].note, "");
+	}
+	pcost_session_release(&b);
+	cJSON_Delete(j);
+	pcost_session_release(&a);
+}
+
 static void test_not_object(void **st)
 {
 	struct pcost_session b;
@@ -199,7 +249,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_run),	   cmocka_unit_test(test_roundtrip_probes),
 		cmocka_unit_test(test_roundtrip_counters), cmocka_unit_test(test_roundtrip_nulls),
 		cmocka_unit_test(test_rejects),		   cmocka_unit_test(test_not_object),
-		cmocka_unit_test(test_optimized),
+		cmocka_unit_test(test_optimized),	   cmocka_unit_test(test_ending),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

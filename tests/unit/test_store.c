@@ -285,6 +285,9 @@ static void test_migrate_v1(void **st)
 	/* Columns later versions added: unknown, never a made-up value. */
 	assert_false(s.configs[0].samples[0].has_busy);
 	assert_int_equal(s.configs[0].samples[0].optimized, 0);
+	assert_int_equal(s.configs[0].samples[0].fault, PCOST_FAULT_UNKNOWN);
+	assert_int_equal(s.configs[0].samples[0].check, 0);
+	assert_string_equal(s.configs[0].samples[0].note, "");
 	assert_int_equal(s.configs[0].threads, 0);
 	assert_null(s.configs[0].placement);
 	pcost_session_release(&s);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "workloads/site_nops.h"
 #include "workloads/stanford/kernels.h"
 
 /*
@@ -40,26 +41,26 @@
  * SITE_() names the build's provider and entry point after it
  * (stanford_plain_nop5, pcost_stanford_plain_nop5), SITE_UP_() its dtrace -h
  * macros (STANFORD_PLAIN_SEM_NOP5_PERM_ENABLED).  SITE_NOP replaces sdt.h's
- * _SDT_NOP below; .byte statements, not one .byte list, since a comma would
- * split sdt.h's macro arguments.
- *   nop5   0f 1f 44 00 00: x86_nops[5], the one nop Linux 6.18 optimizes
- *          into a call through [uprobes-trampoline]
- *   nop10  66 66 0f 1f 84 00 00 00 00 00: a 10-byte nop uprobes accept
- *          (GNU as's `.nops 10` puts a CS prefix on it, which uprobes refuse:
- *          ENOTSUPP, error 524)
+ * _SDT_NOP below (the bytes: site_nops.h).  nop5 is what Linux 6.18 turns
+ * into a call through [uprobes-trampoline], which pushes into the red zone:
+ * fft keeps data there across its site.  nop5_nrz (site nop5-nrz) is the same
+ * nop in a build with -mno-red-zone: nothing is kept below rsp, so the call
+ * overwrites nothing.
  */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #if defined(STANFORD_SITE_nop5)
 #define SITE_(x) x##_nop5
 #define SITE_UP_(x) x##_NOP5
-#define SITE_NOP .byte 0x0f; .byte 0x1f; .byte 0x44; .byte 0x00; .byte 0x00
+#define SITE_NOP PCOST_SITE_NOP5
+#elif defined(STANFORD_SITE_nop5_nrz)
+#define SITE_(x) x##_nop5_nrz
+#define SITE_UP_(x) x##_NOP5_NRZ
+#define SITE_NOP PCOST_SITE_NOP5
 #elif defined(STANFORD_SITE_nop10)
 #define SITE_(x) x##_nop10
 #define SITE_UP_(x) x##_NOP10
-#define SITE_NOP                                                                                   \
-	.byte 0x66; .byte 0x66; .byte 0x0f; .byte 0x1f; .byte 0x84; .byte 0x00; .byte 0x00;        \
-	.byte 0x00; .byte 0x00; .byte 0x00
+#define SITE_NOP PCOST_SITE_NOP10
 #else
 #define SITE_(x) x
 #define SITE_UP_(x) x

@@ -50,7 +50,10 @@ int pcost_stanford_volatile_sem(unsigned mask, uint64_t reps, uint64_t hits[PCOS
 /* The LTTng-UST build, in build/lttng/pcost-lttng.so (dlopen'd, never linked in). */
 int pcost_stanford_lttng(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
 
-/* The same builds with their sites emitted as a 5-byte and a 10-byte nop (mk/probes.mk). */
+/*
+ * The same builds with their sites emitted as a 5-byte and a 10-byte nop, and
+ * as a 5-byte nop in code compiled with -mno-red-zone (mk/probes.mk).
+ */
 #define PCOST_STANFORD_SITE_DECL(site)                                                             \
 	int pcost_stanford_plain_##site(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);  \
 	int pcost_stanford_volatile_##site(unsigned mask, uint64_t reps,                           \
@@ -61,6 +64,7 @@ int pcost_stanford_lttng(unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]
 					       uint64_t hits[PCOST_SK_N]);
 PCOST_STANFORD_SITE_DECL(nop5)
 PCOST_STANFORD_SITE_DECL(nop10)
+PCOST_STANFORD_SITE_DECL(nop5_nrz)
 
 /*
  * Code-layout copies of each build (mk/probes.mk): compiled with functions,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* evcounts (report): a counting run's counts as text, JSON or CSV. */
-#include "report/evcounts.h"
+/* report/counts: a counting run's counts as text, JSON or CSV. */
+#include "report/counts.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

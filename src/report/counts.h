@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * evcounts (report): print what a counting run counted (core/evcounts.h) as
+ * report/counts: print what a counting run counted (core/evcounts.h) as
  * text, JSON or CSV.  A figure that was not counted is n/a (text), null
  * (JSON) or an empty field (CSV), with its reason.
  *
@@ -14,8 +14,8 @@
  * CSV: event,count,unit,counter; one row per kind, then "syscall:NAME" (or
  * "syscall:NR") rows, then "probe:PROVIDER:NAME" rows.
  */
-#ifndef PCOST_REPORT_EVCOUNTS_H
-#define PCOST_REPORT_EVCOUNTS_H
+#ifndef PCOST_REPORT_COUNTS_H
+#define PCOST_REPORT_COUNTS_H
 
 #include <stdio.h>
 

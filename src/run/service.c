@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+/* service: the server a session loads: started, known ready, watched, stopped (see service.h). */
+#include "run/service.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/ptree.h"
+#include "monitors/monitor.h"
+
+#define LOG_NAME "service.log"
+/* How often the log is read while waiting for readiness. */
+#define READY_POLL_US 5000
+
+/* Its log's path, built without snprintf (the undo runs in a signal handler). */
+static void log_path(const struct pcost_service *sv, char *buf, size_t len)
+{
+	size_t dl = strlen(sv->dir);
+
+	if (dl + sizeof("/" LOG_NAME) > len) {
+		buf[0] = 0;
+		return;
+	}
+	memcpy(buf, sv->dir, dl);
+	memcpy(buf + dl, "/" LOG_NAME, sizeof("/" LOG_NAME));
+}
+
+/* Undo for a second Ctrl-C and exits that skip the stop: async-signal-safe calls only. */
+static void service_undo(void *arg)
+{
+	struct pcost_service *sv = arg;
+	char path[PATH_MAX + 16];
+
+	if (sv->proc.pid > 0) {
+		kill(-sv->proc.pid, SIGKILL);
+		kill(sv->proc.pid, SIGKILL);
+	}
+	if (sv->dir[0]) {
+		log_path(sv, path, sizeof(path));
+		unlink(path);
+		rmdir(sv->dir);
+	}
+}
+
+void pcost_service_init(struct pcost_service *sv, char *const argv[], const char *ready,
+			const struct pcost_service_opts *o)
+{
+	const char *base;
+
+	memset(sv, 0, sizeof(*sv));
+	sv->argv = pcost_argv_dup(argv);
+	sv->ready = ready ? xstrdup(ready) : NULL;
+	sv->o = *o;
+	if (sv->o.ready_timeout_s <= 0)
+		sv->o.ready_timeout_s = 10;
+	if (sv->o.stop_grace_s <= 0)
+		sv->o.stop_grace_s = 10;
+	sv->status = -1;
+	sv->logfd = -1;
+	sv->undo = -1;
+	sv->proc.out = sv->proc.err = -1;
+	sv->keeper.fd = -1;
+	base = strrchr(argv[0], '/');
+	snprintf(sv->name, sizeof(sv->name), "%s", base ? base + 1 : argv[0]);
+}
+
+/* The last lines of its log, joined " | " (at most len), "" when it printed nothing. */
+static void log_tail(const struct pcost_service *sv, char *out, size_t len)
+{
+	char path[PATH_MAX + 16], buf[1024];
+	int fd;
+	ssize_t n = 0;
+	off_t size;
+	size_t o = 0, lines = 0;
+	char *p;
+
+	out[0] = 0;
+	log_path(sv, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	if (size > 0)
+		n = pread(fd, buf, sizeof(buf) - 1,
+			  size > (off_t)sizeof(buf) - 1 ? size - (off_t)sizeof(buf) + 1 : 0);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	/* The last three non-empty lines, oldest first. */
+	p = buf + n;
+	while (p > buf && lines < 3) {
+		char *end = p;
+
+		while (end > buf && (end[-1] == '\n' || end[-1] == '\r'))
+			end--;
+		p = end;
+		while (p > buf && p[-1] != '\n')
+			p--;
+		if (end > p)
+			lines++;
+		if (p == buf || lines == 3)
+			break;
+	}
+	for (char *l = p; *l && o < len;) {
+		size_t k = strcspn(l, "\n");
+
+		if (k && strspn(l, " \t\r") < k)
+			o += (size_t)snprintf(out + o, len - o, "%s%.*s", o ? " | " : "",
+					      (int)(k - (l[k - 1] == '\r')), l);
+		l += k + (l[k] == '\n');
+	}
+}
+
+/* How it ended (reaped): "exit 1: its last line", "killed by SIGSEGV". */
+static void ended_why(const struct pcost_service *sv, char *why, size_t len)
+{
+	char tail[400];
+	int st = sv->status;
+
+	log_tail(sv, tail, sizeof(tail));
+	if (WIFSIGNALED(st))
+		snprintf(why, len, "killed by SIG%s%s%s", sigabbrev_np(WTERMSIG(st)) ?: "?",
+			 tail[0] ? "; its last output: " : "", tail);
+	else
+		snprintf(why, len, "exit %d%s%s", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+			 tail[0] ? ": " : "", tail);
+}
+
+/* It exited: reaped, its records dropped, its keeper let go. */
+static void ended(struct pcost_service *sv, int status)
+{
+	sv->status = status;
+	kill(-sv->proc.pid, SIGKILL); /* what is left of its group */
+	pcost_journal_child(sv->proc.pid, false);
+	sv->proc.pid = 0;
+	pcost_keeper_release(&sv->keeper);
+}
+
+bool pcost_service_alive(struct pcost_service *sv, char *why, size_t len)
+{
+	int st;
+
+	if (sv->proc.pid > 0 && waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid)
+		ended(sv, st);
+	if (sv->proc.pid > 0)
+		return true;
+	if (sv->status == -1)
+		snprintf(why, len, "not running");
+	else
+		ended_why(sv, why, len);
+	return false;
+}
+
+pid_t pcost_service_pid(const struct pcost_service *sv)
+{
+	return sv->proc.pid > 0 ? sv->proc.pid : 0;
+}
+
+bool pcost_service_cpu(const struct pcost_service *sv, pcost_ns *user, pcost_ns *sys)
+{
+	return sv->proc.pid > 0 && pcost_ptree_cpu(sv->proc.pid, user, sys);
+}
+
+/* The private directory and the log (made once), and the undo action. */
+static int open_log(struct pcost_service *sv, char *err, size_t len)
+{
+	char path[PATH_MAX + 16];
+	int rc;
+
+	if (sv->logfd >= 0)
+		return 0;
+	if (!sv->dir[0] && (rc = pcost_private_dir_make(sv->dir, sizeof(sv->dir), err, len)) < 0)
+		return rc;
+	if (sv->undo < 0)
+		sv->undo = pcost_cleanup_push(service_undo, sv);
+	log_path(sv, path, sizeof(path));
+	sv->logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (sv->logfd < 0) {
+		rc = -errno;
+		snprintf(err, len, "could not create the service's log '%s': %s", path,
+			 strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+/* Start argv on the session's CPUs (probecost itself there for the moment, ours put back). */
+static int start_pinned(struct pcost_service *sv)
+{
+	cpu_set_t saved;
+	bool pin = sv->o.cpu_mask && sched_getaffinity(0, sizeof(saved), &saved) == 0;
+	int rc;
+
+	if (pin)
+		pcost_pin_mask(sv->o.cpu_mask);
+	rc = pcost_proc_start_to(&sv->proc, sv->argv, sv->logfd);
+	if (pin)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	return rc;
+}
+
+/* Does a whole line of buf[0..n) match re?  *done: the bytes of whole lines (read on after). */
+static bool lines_match(regex_t *re, char *buf, size_t n, size_t *done)
+{
+	char *line = buf, *nl;
+
+	*done = 0;
+	while ((nl = memchr(line, '\n', n - (size_t)(line - buf)))) {
+		bool ok;
+
+		*nl = 0;
+		ok = regexec(re, line, 0, NULL, 0) == 0;
+		*nl = '\n';
+		if (ok)
+			return true;
+		line = nl + 1;
+		*done = (size_t)(line - buf);
+	}
+	return false;
+}
+
+/* Read its log as it grows until a line matches, it exits, the time is up or Ctrl-C. */
+static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len)
+{
+	pcost_ns deadline = pcost_now_ns() + (pcost_ns)(sv->o.ready_timeout_s * 1e9);
+	char path[PATH_MAX + 16], tail[400], *buf = xmalloc(65536);
+	size_t have = 0, done;
+	int fd, rc = -ETIMEDOUT, st;
+	regex_t re;
+
+	log_path(sv, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || regcomp(&re, sv->ready, REG_EXTENDED | REG_NOSUB) != 0) {
+		rc = fd < 0 ? -errno : -EINVAL;
+		snprintf(err, len, "could not read the service's log: %s", strerror(-rc));
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return rc;
+	}
+	for (;;) {
+		ssize_t n = pread(fd, buf + have, 65535 - have, off);
+
+		if (n > 0) {
+			off += n;
+			have += (size_t)n;
+			if (lines_match(&re, buf, have, &done)) {
+				rc = 0;
+				break;
+			}
+			/* The unfinished line stays; a line longer than the buffer is dropped. */
+			memmove(buf, buf + done, have - done);
+			have -= done;
+			if (have >= 65535)
+				have = 0;
+		}
+		if (pcost_interrupted) {
+			rc = -EINTR;
+			snprintf(err, len, "interrupted while waiting for the service to be ready");
+			break;
+		}
+		if (waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid) {
+			ended(sv, st);
+			ended_why(sv, tail, sizeof(tail));
+			snprintf(err, len,
+				 "the service '%s' exited before it was ready (a line "
+				 "matching --ready '%s'): %s",
+				 sv->name, sv->ready, tail);
+			rc = -EPIPE;
+			break;
+		}
+		if (pcost_now_ns() >= deadline) {
+			log_tail(sv, tail, sizeof(tail));
+			snprintf(err, len,
+				 "the service '%s' was not ready after %g s: no line of its "
+				 "output (stdout and stderr) matched --ready '%s'; %s%s "
+				 "(--ready-timeout S waits longer)",
+				 sv->name, sv->o.ready_timeout_s, sv->ready,
+				 tail[0] ? "its last lines: " : "it printed nothing", tail);
+			break;
+		}
+		if (n <= 0)
+			usleep(READY_POLL_US);
+	}
+	regfree(&re);
+	close(fd);
+	free(buf);
+	return rc;
+}
+
+int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
+{
+	off_t off;
+	int rc;
+
+	if (sv->proc.pid > 0)
+		return 0;
+	if ((rc = open_log(sv, err, len)) < 0)
+		return rc;
+	sv->status = -1;
+	/* This start's output only (a restart appends to the same log), from before it runs. */
+	off = lseek(sv->logfd, 0, SEEK_END);
+	if (off < 0)
+		off = 0;
+	if ((rc = start_pinned(sv)) < 0) {
+		snprintf(err, len, "could not start the service '%s': %s", sv->name, strerror(-rc));
+		return rc;
+	}
+	sv->starts++;
+	/*
+	 * Not in cleanup.h's list of groups the first Ctrl-C SIGKILLs: it is stopped
+	 * with SIGTERM by the command.  The journal keeps it for a sweep.
+	 */
+	pcost_child_remove(sv->proc.pid);
+	pcost_journal_child(sv->proc.pid, true);
+	if ((rc = pcost_keeper_start(&sv->keeper, sv->proc.pid,
+				     (unsigned)(sv->o.stop_grace_s + 0.999))) < 0) {
+		snprintf(err, len, "could not start the service's keeper: %s", strerror(-rc));
+		pcost_service_stop(sv);
+		return rc;
+	}
+	if (!sv->ready)
+		return 0;
+	if ((rc = wait_ready(sv, off, err, len)) < 0)
+		pcost_service_stop(sv);
+	return rc;
+}
+
+int pcost_service_restart(struct pcost_service *sv, char *err, size_t len)
+{
+	pcost_service_stop(sv);
+	return pcost_service_start(sv, err, len);
+}
+
+void pcost_service_stop(struct pcost_service *sv)
+{
+	pid_t tree[512], leader = sv->proc.pid;
+	size_t n;
+	int st;
+
+	if (leader <= 0)
+		return;
+	/* Its processes now: a server's workers may sit in groups of their own (setsid). */
+	n = pcost_ptree_pids(leader, tree, ARRAY_SIZE(tree));
+	pcost_proc_stop(&sv->proc, SIGTERM, (pcost_ns)(sv->o.stop_grace_s * 1e9));
+	st = sv->proc.status;
+	sv->proc.pid = leader;
+	ended(sv, st);
+	/* Its workers left behind get a second to go by themselves, then SIGKILL. */
+	for (int i = 0; i < 100; i++) {
+		bool any = false;
+
+		for (size_t k = 1; k < n; k++)
+			any |= kill(tree[k], 0) == 0;
+		if (!any)
+			break;
+		usleep(10000);
+	}
+	for (size_t k = 1; k < n; k++)
+		kill(tree[k], SIGKILL);
+}
+
+void pcost_service_release(struct pcost_service *sv)
+{
+	pcost_service_stop(sv);
+	if (sv->logfd >= 0)
+		close(sv->logfd);
+	sv->logfd = -1;
+	if (sv->undo >= 0)
+		pcost_cleanup_pop(sv->undo, 0);
+	sv->undo = -1;
+	pcost_private_dir_remove(sv->dir);
+	sv->dir[0] = 0;
+	pcost_proc_release(&sv->proc);
+	pcost_argv_free(sv->argv);
+	free(sv->ready);
+	sv->argv = NULL;
+	sv->ready = NULL;
+}

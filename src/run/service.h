@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * service: the server a session measures through its load generator (`run
+ * --service CMD --ready RE`).  Started once per session (or before every block
+ * with restart_per_block), ready when a line of its output matches RE, stopped
+ * with SIGTERM (SIGKILL after a grace) on every exit path:
+ *
+ *   - a normal end, a failed run, Ctrl-C and SIGTERM of probecost: the command
+ *     calls pcost_service_stop() (the first Ctrl-C does not SIGKILL it as it
+ *     does the runs: it gets its SIGTERM and its shutdown);
+ *   - a second Ctrl-C: an undo action of cleanup.h kills its group;
+ *   - a SIGKILL of probecost: its leader has PR_SET_PDEATHSIG (cleanup.h), and,
+ *     since a service that changes its user loses that (setpriv ... postgres),
+ *     a keeper process (proc.h) sends the group SIGTERM then SIGKILL; the
+ *     journal records the group for the next probecost's sweep too.
+ *
+ * Its output (stdout and stderr) goes to a file in a private 0700 directory,
+ * removed at the end; its last lines say why it failed.  It runs on the
+ * session's CPUs (--cpu) like everything else probecost starts.
+ *
+ * Use:
+ *   struct pcost_service sv;
+ *   pcost_service_init(&sv, argv, ready, &opts);
+ *   pcost_service_start(&sv, err, len);       0, -ETIMEDOUT, -EPIPE (it exited), -EINTR
+ *   pcost_service_alive(&sv, why, len)        before and after each run
+ *   pcost_service_cpu(&sv, &user, &sys)       its tree's CPU time so far
+ *   pcost_service_stop(&sv); pcost_service_release(&sv);
+ */
+#ifndef PCOST_SERVICE_H
+#define PCOST_SERVICE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/proc.h"
+#include "core/util.h"
+
+struct pcost_service_opts {
+	uint64_t cpu_mask;	/* where it runs (0: anywhere) */
+	double ready_timeout_s; /* how long its readiness may take (0: 10 s) */
+	double stop_grace_s;	/* SIGTERM to SIGKILL (0: 10 s) */
+	bool restart_per_block; /* started again before every block (the runner asks) */
+};
+
+struct pcost_service {
+	char **argv; /* owned */
+	char *ready; /* owned; NULL: ready once started */
+	struct pcost_service_opts o;
+	struct pcost_proc proc; /* pid: its leader, 0 when not running */
+	struct pcost_keeper keeper;
+	int status;	    /* wait status once it exited, -1 */
+	char dir[PATH_MAX]; /* private directory of its log, "" */
+	int logfd;	    /* its log (O_APPEND, ours), -1 */
+	int undo;	    /* cleanup handle, -1 */
+	unsigned starts;    /* how many times it was started */
+	char name[64];	    /* its argv[0]'s base name, for messages */
+};
+
+/* argv is copied; ready (may be NULL) is a POSIX extended regex, checked by the caller. */
+void pcost_service_init(struct pcost_service *sv, char *const argv[], const char *ready,
+			const struct pcost_service_opts *o);
+/*
+ * Start it and wait until a line of its output matches ready.  0; or
+ * -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C), -errno, with one line
+ * in err saying what it waited for and the service's last output.  On failure
+ * nothing is left running.
+ */
+int pcost_service_start(struct pcost_service *sv, char *err, size_t len);
+/* Stop and start it again (before a block). */
+int pcost_service_restart(struct pcost_service *sv, char *err, size_t len);
+/*
+ * Is it still running?  false once it exited (reaped now), with why: "exit 1:
+ * FATAL: ...", "killed by SIGKILL".
+ */
+bool pcost_service_alive(struct pcost_service *sv, char *why, size_t len);
+/* Its leader's pid (0 when not running). */
+pid_t pcost_service_pid(const struct pcost_service *sv);
+/* CPU time of its process tree so far (ptree.h); false when it is not running. */
+bool pcost_service_cpu(const struct pcost_service *sv, pcost_ns *user, pcost_ns *sys);
+/* SIGTERM, its shutdown (stop_grace_s), then SIGKILL of what is left.  Idempotent. */
+void pcost_service_stop(struct pcost_service *sv);
+/* Stop and free (its log and directory removed). */
+void pcost_service_release(struct pcost_service *sv);
+
+#endif

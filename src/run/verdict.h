@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * verdict: whose doing a finished run's failure was, the program's or the
+ * tool's (core/result.h: enum pcost_fault), decided by the runner after each
+ * run from what it saw and what the workload said (spawn.h).  The rules, in
+ * order; the first that holds decides:
+ *
+ *   1. the workload reported a fatal signal (a fault line)   PROGRAM, failed:
+ *      "killed by SIGSEGV at fft+0x4a (INSN), address 0x10"
+ *   2. it reported check=bad                                 PROGRAM, failed
+ *   3. probes: its own hit count differs from the hits expected
+ *                                                            PROGRAM, failed
+ *   4. the monitor failed (could not wrap, start, stop; the dormant
+ *      one's check that the binary is still the one armed too) TOOL
+ *   5. the run failed (exit status, signal, timeout):
+ *      plain or dormant run (nothing between probecost and the program),
+ *      attach and preload monitors (the status is the program's own)
+ *                                                            PROGRAM
+ *      a timeout, or a wrapper's status (it may be the wrapper's own or its
+ *      child's: nothing says which)                          TOOL
+ *   6. a built-in workload that exited 0 without its report  TOOL, failed
+ *      (the tool hid how it ended); in a plain run           PROGRAM
+ *   7. probes: the tool counted fewer hits than the program made and its
+ *      note does not say it lost them                        TOOL (not failed:
+ *      the run is timed; the count is not trusted)
+ *   8. otherwise                                             NONE
+ *
+ * A program's failure is changed-program only when its plain or dormant runs
+ * did not fail (stats/outcome.h decides the row's outcome).
+ */
+#ifndef PCOST_VERDICT_H
+#define PCOST_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/result.h"
+#include "monitors/monitor.h"
+#include "run/spawn.h"
+
+struct pcost_verdict_in {
+	enum pcost_monitor_kind kind; /* the monitor's: BASELINE for plain and dormant runs */
+	const char *monitor;	      /* its name, for the reasons */
+	bool tool_failed;	      /* it failed itself: could not wrap, start or stop */
+	bool report_fd;		      /* a built-in workload, which reports its facts */
+	int64_t expected;	      /* probes: hits expected (> 0: checked against its own) */
+	const char *program;	      /* the workload's executable, to name where it died */
+	const struct pcost_run_said *said;
+};
+
+/* Decide smp->fault; a program that ran differently also makes the run failed with its reason. */
+void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_in *in);
+
+#endif

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/* figures: --metric values, workload facts and a service's CPU, analysed as elapsed time is. */
+#include "stats/figures.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "stats/compare.h"
+
+/* One figure (a pairing key of pcost_pair_blocks) of configuration i. */
+static void one(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
+		enum pcost_sample_metric what, struct pcost_figure_stats *f)
+{
+	const struct pcost_config *c = &s->configs[i];
+	double *x, *y;
+	struct pcost_paired p;
+	size_t n;
+
+	f->mean = f->mean_lo = f->mean_hi = NAN;
+	f->change = f->change_lo = f->change_hi = f->p = NAN;
+	/* A configuration paired with itself: its values, the measured runs that have one. */
+	n = pcost_pair_blocks(c, c, what, &x, &y, NULL);
+	f->n = n;
+	pcost_mean_ci(x, n, PCOST_CONF, &f->mean, &f->mean_lo, &f->mean_hi);
+	free(x);
+	free(y);
+	f->baseline = st[i].baseline < 0;
+	if (f->baseline)
+		return;
+	n = pcost_pair_blocks(c, &s->configs[st[i].baseline], what, &x, &y, NULL);
+	pcost_paired(x, y, n, PCOST_CONF, &p);
+	f->npairs = n;
+	f->change = p.ratio;
+	f->change_lo = p.ratio_lo;
+	f->change_hi = p.ratio_hi;
+	f->p = p.p;
+	f->significant = !isnan(p.p) && p.p < 1 - PCOST_CONF;
+	free(x);
+	free(y);
+}
+
+void pcost_analyze_figures(const struct pcost_session *s, const struct pcost_config_stats *st,
+			   struct pcost_figure_stats **out)
+{
+	*out = NULL;
+	if (!s->nmetrics)
+		return;
+	*out = xcalloc(s->nconfigs * s->nmetrics + 1, sizeof(**out));
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (size_t k = 0; k < s->nmetrics; k++)
+			one(s, st, i, (enum pcost_sample_metric)(PCOST_METRIC_FIGURE + k),
+			    &(*out)[i * s->nmetrics + k]);
+}
+
+void pcost_analyze_service_cpu(const struct pcost_session *s, const struct pcost_config_stats *st,
+			       struct pcost_figure_stats **out)
+{
+	*out = xcalloc(s->nconfigs + 1, sizeof(**out));
+	for (size_t i = 0; i < s->nconfigs; i++)
+		one(s, st, i, PCOST_METRIC_SERVICE_CPU, &(*out)[i]);
+}
+
+bool pcost_figure_measured(const struct pcost_session *s, size_t k)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (size_t j = 0; j < s->configs[i].nsamples; j++) {
+			const struct pcost_run_sample *x = &s->configs[i].samples[j];
+
+			if (pcost_sample_measured(x) && x->metrics && !isnan(x->metrics[k]))
+				return true;
+		}
+	return false;
+}
+
+bool pcost_service_measured(const struct pcost_session *s)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (size_t j = 0; j < s->configs[i].nsamples; j++)
+			if (pcost_sample_measured(&s->configs[i].samples[j]) &&
+			    s->configs[i].samples[j].has_service)
+				return true;
+	return false;
+}
+
+/* The measured values of figure k of configuration c, into a malloc'd array; how many. */
+static size_t values_of(const struct pcost_config *c, size_t k, double **v)
+{
+	size_t n = 0;
+
+	*v = xcalloc(c->nsamples + 1, sizeof(double));
+	for (size_t j = 0; j < c->nsamples; j++) {
+		const struct pcost_run_sample *x = &c->samples[j];
+
+		if (pcost_sample_measured(x) && x->metrics && !isnan(x->metrics[k]))
+			(*v)[n++] = x->metrics[k];
+	}
+	return n;
+}
+
+void pcost_compare_figures(const struct pcost_session *a, const struct pcost_session *b,
+			   const struct pcost_compare *c, struct pcost_figure_compare **out,
+			   size_t *n)
+{
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		for (size_t k = 0; r->ia >= 0 && r->ib >= 0 && k < a->nmetrics; k++) {
+			int kb = pcost_session_metric_find(b, a->metrics[k].name);
+			struct pcost_figure_compare *f;
+			double *va, *vb;
+
+			if (kb < 0)
+				continue;
+			xgrow((void **)out, &cap, *n + 1, sizeof(**out));
+			f = &(*out)[(*n)++];
+			memset(f, 0, sizeof(*f));
+			f->name = xasprintf("%s / %s", r->name, a->metrics[k].name);
+			f->unit = a->metrics[k].unit;
+			f->better = a->metrics[k].better;
+			f->na = values_of(&a->configs[r->ia], k, &va);
+			f->nb = values_of(&b->configs[r->ib], (size_t)kb, &vb);
+			f->mean_a = f->na ? pcost_mean(va, f->na) : NAN;
+			f->mean_b = f->nb ? pcost_mean(vb, f->nb) : NAN;
+			pcost_ratio_ci_unpaired(va, f->na, vb, f->nb, PCOST_CONF, &f->change,
+						&f->change_lo, &f->change_hi);
+			free(va);
+			free(vb);
+		}
+	}
+}
+
+void pcost_figure_compare_free(struct pcost_figure_compare *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(f[i].name);
+	free(f);
+}
