@@ -140,7 +140,7 @@ static void counts_init(struct pcost_counts *c)
 /* Mean and standard error over the runs (one run: taken as exact, predict.h). */
 static void mean_se(double (*v)[NV], unsigned runs, size_t k, double *n, double *se)
 {
-	double x[MAX_RUNS];
+	double x[MAX_RUNS] = { 0 };
 
 	for (unsigned r = 0; r < runs; r++)
 		x[r] = v[r][k];
