@@ -9,6 +9,9 @@
  *
  *   term                 workload              figure
  *   per syscall          syscall (getppid)     timed region per call
+ *   per decoded syscall  syscall args=stat     timed region per newfstatat
+ *   per getdents64       syscall args=dir      timed region per listing, less
+ *                                              the lseek that rewinds it
  *   per untraced syscall syscall, strace-seccomp:trace=getpid (getppid not
  *                        in the set)           timed region per call
  *   per context switch   pipe (ping-pong)      timed region per round trip,
@@ -34,8 +37,11 @@
  *
  *   quick (default)  strace, strace-seccomp, perf-trace, bpftrace-syscalls,
  *                    tracepoint-syscalls: per syscall and per run; strace,
- *                    strace-seccomp, perf-trace, perf-stat, perf-record: per
- *                    task; strace, perf-stat, perf-record: per context switch;
+ *                    strace-seccomp, perf-trace: per decoded syscall and per
+ *                    getdents64; strace, strace-seccomp, perf-trace,
+ *                    perf-stat, perf-record: per task; strace, strace-seccomp,
+ *                    perf-trace, perf-record: per exec; strace, perf-stat,
+ *                    perf-record: per context switch;
  *                    perf-record at 4000 Hz: per sample and per run; probes:
  *                    the uprobe and bpftrace methods at nop and nop5 sites;
  *                    counters: each interface's read; 5 blocks
