@@ -178,7 +178,7 @@ static int cost_table(struct predict_args *a, struct pcost_cost_table *t)
 		return rc;
 	fprintf(stderr,
 		"probecost predict: %s: calibrating first (probecost calibrate --quick, "
-		"2-3 minutes)\n",
+		"1-3 minutes)\n",
 		why);
 	o.cpu_mask = a->m.ro.cpu_mask ? a->m.ro.cpu_mask : 1;
 	o.warmup = 1;
