@@ -165,7 +165,7 @@ _probecost()
 	run:-w | run:--workload)
 		_probecost_spec "$bin" workloads "$cur"
 		return 0 ;;
-	run:-m | run:--monitor)
+	run:-m | run:--monitor | predict:-m | predict:--monitor | calibrate:-m | calibrate:--monitor)
 		_probecost_spec "$bin" monitors "$cur"
 		return 0 ;;
 	run:--metric)
@@ -200,7 +200,7 @@ _probecost()
 		# shellcheck disable=SC2046
 		_probecost_reply "" "$cur" $(printf '%s\n' "$help" | grep -owE 'text|json|csv|markdown|html' | sort -u)
 		return 0 ;;
-	*:--db | *:--plot | *:-o | *:--output | *:--list | *:--binary)
+	*:--db | *:--plot | *:-o | *:--output | *:--list | *:--binary | costs:--import)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0 ;;
 	*:--root)

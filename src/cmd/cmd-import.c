@@ -99,6 +99,28 @@ static int slurp(int fd, const char *path, char **buf, size_t *len, char *err, s
 	return 0;
 }
 
+int pcost_cli_read_export(const char *path, char **buf, size_t *len)
+{
+	char err[512];
+	int fd, rc;
+
+	if ((fd = open_input(path, err, sizeof(err))) < 0) {
+		error("%s", err);
+		/* A name that is no file is bad input; one that cannot be read, a failure. */
+		return fd == -EINVAL || fd == -EFBIG || fd == -ENOENT || fd == -ENOTDIR
+			       ? PCOST_EXIT_USAGE
+			       : PCOST_EXIT_FAIL;
+	}
+	rc = slurp(fd, path, buf, len, err, sizeof(err));
+	if (fd)
+		close(fd);
+	if (rc) {
+		error("%s", err);
+		return rc == -EINVAL ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
+	}
+	return 0;
+}
+
 static int set_flag(int c, const char *arg, void *ctx)
 {
 	(void)c;
@@ -124,25 +146,13 @@ int cmd_import(int argc, char **argv)
 	char err[512];
 	size_t len = 0, n;
 	char *buf = NULL;
-	int fd, rc;
+	int rc;
 
 	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	path = o.argv[0];
-	if ((fd = open_input(path, err, sizeof(err))) < 0) {
-		error("%s", err);
-		/* A name that is no file is bad input; one that cannot be read, a failure. */
-		return fd == -EINVAL || fd == -EFBIG || fd == -ENOENT || fd == -ENOTDIR
-			       ? PCOST_EXIT_USAGE
-			       : PCOST_EXIT_FAIL;
-	}
-	rc = slurp(fd, path, &buf, &len, err, sizeof(err));
-	if (fd)
-		close(fd);
-	if (rc) {
-		error("%s", err);
-		return rc == -EINVAL ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
-	}
+	if ((rc = pcost_cli_read_export(path, &buf, &len)))
+		return rc;
 	rc = pcost_sessions_from_text(buf, len, &ss, &n, err, sizeof(err));
 	free(buf);
 	if (rc) {

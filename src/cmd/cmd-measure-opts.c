@@ -191,6 +191,38 @@ int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg)
 	return 0;
 }
 
+int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,
+			   char **argv)
+{
+	int rc;
+
+	if (c == ':')
+		return usage_error("option '%s' needs a value; see 'probecost %s --help'",
+				   argv[optind - 1], cmd);
+	rc = pcost_measure_opt(m, c, arg);
+	if (rc != PCOST_MOPT_NOT_MINE)
+		return rc;
+	return usage_error("unknown option '%s'; see 'probecost %s --help'", argv[optind - 1], cmd);
+}
+
+int pcost_measure_parse(int argc, char **argv, const struct option *own, const char *shortopts,
+			const enum pcost_mopt *ids, size_t n, int (*on_opt)(int c, void *ctx),
+			void *ctx)
+{
+	struct option *longopts = pcost_measure_longopts(own, ids, n);
+	char *so = xasprintf("+:%s", shortopts);
+	int c, rc = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, so, longopts, NULL)) != -1)
+		if ((rc = on_opt(c, ctx)))
+			break;
+	free(longopts);
+	free(so);
+	return rc;
+}
+
 int pcost_measure_opts_check(const struct pcost_measure_opts *m)
 {
 	for (size_t i = 0; i < m->nthreads; i++)

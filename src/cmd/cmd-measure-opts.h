@@ -69,6 +69,26 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
 
 /*
+ * getopt_long over argv (from 1, stopping at the first word that is not an
+ * option: "+" in front of shortopts is implied) with the command's own
+ * options and the shared ids[0..n); on_opt(c, ctx) gets every option (optarg
+ * set) and returns 0, -1 after --help, or an exit code, which stops the
+ * parse and is returned.  optind is then at the command's arguments.
+ */
+int pcost_measure_parse(int argc, char **argv, const struct option *own, const char *shortopts,
+			const enum pcost_mopt *ids, size_t n, int (*on_opt)(int c, void *ctx),
+			void *ctx);
+
+/*
+ * The tail of a measuring command's option switch: a missing value (getopt's
+ * ':'), a shared option (pcost_measure_opt), or an unknown option, each with
+ * one usage line naming cmd ("see 'probecost CMD --help'").  argv and optind
+ * as getopt_long left them.  0 or an exit code.
+ */
+int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,
+			   char **argv);
+
+/*
  * After parsing: what needs several options together (--threads against the
  * CPUs of --cpu: run/limits.h).  0, or an exit code after one usage line.
  */

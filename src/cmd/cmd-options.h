@@ -90,6 +90,14 @@ int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_sessio
 /* The on_opt of --plot FILE (ctx: const char **), for report and compare. */
 int pcost_plot_opt(int c, const char *arg, void *ctx);
 
+/*
+ * Read an export (a file, or "-" for stdin) whole, refusing what cannot be one
+ * (a device, a file over PCOST_IMPORT_MAX_BYTES, a NUL byte) before parsing:
+ * 0 with *buf (caller frees) and *len, or an exit code (error printed).
+ * cmd-import.c; `costs --import` reads through it too.
+ */
+int pcost_cli_read_export(const char *path, char **buf, size_t *len);
+
 /* Render s in fmt to stdout; 0 or -1 (error printed). */
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt);
 

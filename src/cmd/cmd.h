@@ -29,5 +29,8 @@ int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_costs(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 #endif

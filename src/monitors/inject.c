@@ -3,7 +3,9 @@
  * inject: the known answer of bench/coverage.sh.  inject:event=N,fixed=F sets
  * PCOST_INJECT_EVENT_NS and PCOST_INJECT_FIXED_NS in the workload's
  * environment; the spin workload then spins F ns once before its timed region
- * and N ns per event inside it, timing those spins itself.  Nothing else is
+ * and N ns per event inside it, timing those spins itself; the syscall
+ * workload spins N ns after each call and F once, the null workload F once
+ * (so a cost table prices inject per syscall: the known answer of predict).  Nothing else is
  * added (no exec, no preload), so the true fixed and per-event costs are what
  * the workload measured.
  *
@@ -99,7 +101,7 @@ static struct pcost_monitor *inject_new(const char *arg, char *err, size_t len)
 
 const struct pcost_monitor_def pcost_monitor_def_inject = {
 	"inject", PCOST_MON_PRELOAD,
-	"known answer: inject:event=N,fixed=F makes the spin workload spin N ns per event and F once; "
-	"fault=segv|exit|check makes it fail",
+	"known answer: inject:event=N,fixed=F makes the spin and syscall workloads spin N ns per "
+	"event (syscall) and F once; fault=segv|exit|check makes spin fail",
 	NULL, NULL, NULL, inject_new
 };

@@ -145,6 +145,7 @@ static const struct {
 	const struct pcost_param_desc *params;
 } monitor_params[] = {
 	{ &pcost_monitor_def_delay, pcost_monitor_delay_params },
+	{ &pcost_monitor_def_perf_record, pcost_monitor_perf_record_params },
 };
 
 static const struct pcost_param_desc *params_of(const struct pcost_monitor_def *d)

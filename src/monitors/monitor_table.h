@@ -28,5 +28,6 @@ extern const struct pcost_monitor_def pcost_monitor_def_none, pcost_monitor_def_
 
 /* The keys of rows that take "name:k=v,..." (`list` shows them; the row's create() parses them). */
 extern const struct pcost_param_desc pcost_monitor_delay_params[];
+extern const struct pcost_param_desc pcost_monitor_perf_record_params[];
 
 #endif

@@ -298,8 +298,6 @@ static struct pcost_monitor *wrap_new(const char *name, const char *const *words
 
 /* perf stat's default event list: software events, plus hardware ones where a PMU exists. */
 WRAP_FACTORY(perf_stat_new, "perf-stat", PARSE_NONE, "perf", "stat", "-o", "{TMP}", "--")
-WRAP_FACTORY(perf_record_new, "perf-record", PARSE_NONE, "perf", "record", "-q", "-e", "cpu-clock",
-	     "-g", "-o", "{TMP}", "--")
 WRAP_FACTORY(perf_trace_new, "perf-trace", PARSE_PERF_TRACE, "perf", "trace", "-o", "{TMP}", "--")
 WRAP_FACTORY(strace_new, "strace", PARSE_NONE, "strace", "-f", "-qq", "-o", "/dev/null", "--")
 WRAP_FACTORY(strace_count_new, "strace-count", PARSE_STRACE_COUNT, "strace", "-f", "-c", "-o",
@@ -314,8 +312,44 @@ const struct pcost_monitor_def pcost_monitor_def_perf_stat = {
 	"perf-stat", PCOST_MON_WRAP, "perf stat (software events; hardware too with a PMU)",
 	"perf", "linux-perf", pcost_monitor_perf_ok, perf_stat_new
 };
+const struct pcost_param_desc pcost_monitor_perf_record_params[] = {
+	{ "freq", PCOST_PARAM_U64, 0, 1, 100000, NULL,
+	  "samples per second of CPU time (perf record -F; default perf's own, 4000)" },
+	{ 0 },
+};
+
+/* perf-record, or perf-record:freq=N for perf record -F N (samples per CPU second). */
+static struct pcost_monitor *perf_record_new(const char *arg, char *err, size_t len)
+{
+	const struct pcost_param_desc *d = &pcost_monitor_perf_record_params[0];
+	char freq[24], name[48];
+	uint64_t hz;
+
+	if (!arg) {
+		const char *const words[] = { "perf", "record", "-q", "-e", "cpu-clock", "-g", "-o",
+					      "{TMP}", "--", NULL };
+
+		return wrap_new("perf-record", words, PARSE_NONE);
+	}
+	if (strncmp(arg, "freq=", 5) || pcost_parse_u64(arg + 5, d->min, d->max, &hz) < 0) {
+		snprintf(err, len, "monitor 'perf-record' takes ':freq=N' with N in %llu..%llu "
+			 "samples a second, e.g. perf-record:freq=999",
+			 (unsigned long long)d->min, (unsigned long long)d->max);
+		return NULL;
+	}
+	snprintf(freq, sizeof(freq), "%llu", (unsigned long long)hz);
+	snprintf(name, sizeof(name), "perf-record:freq=%s", freq);
+	{
+		const char *const words[] = { "perf", "record", "-q", "-e", "cpu-clock", "-F", freq,
+					      "-g", "-o", "{TMP}", "--", NULL };
+
+		return wrap_new(name, words, PARSE_NONE);
+	}
+}
+
 const struct pcost_monitor_def pcost_monitor_def_perf_record = {
-	"perf-record", PCOST_MON_WRAP, "perf record -e cpu-clock -g to a private temp file",
+	"perf-record", PCOST_MON_WRAP,
+	"perf record -e cpu-clock -g to a private temp file (perf-record:freq=N: -F N)",
 	"perf", "linux-perf", pcost_monitor_perf_ok, perf_record_new
 };
 const struct pcost_monitor_def pcost_monitor_def_perf_trace = {

@@ -436,3 +436,19 @@ int pcost_report_html(const struct pcost_session *s, FILE *out)
 	cJSON_Delete(env);
 	return ferror(out) ? -EIO : 0;
 }
+
+int pcost_html_markdown_page(const char *title, const char *md, FILE *out)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      out);
+	pcost_xml_escape(out, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>", css);
+	pcost_xml_escape(out, title);
+	fputs("</h1>\n</header>\n<main>\n<section id=\"results\">\n", out);
+	markdown_to_html(out, md, "");
+	fputs("</section>\n</main>\n<footer>Written by probecost ", out);
+	pcost_xml_escape(out, PCOST_VERSION);
+	fputs(".</footer>\n</body>\n</html>\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -17,4 +17,11 @@
 /* Write the page of s to out.  0 or -errno. */
 int pcost_report_html(const struct pcost_session *s, FILE *out);
 
+/*
+ * A page of a markdown report that is not a session's (the cost tables): the
+ * title, then the markdown's tables, lists and headings laid out as the
+ * session page lays them out.  0 or -errno.
+ */
+int pcost_html_markdown_page(const char *title, const char *md, FILE *out);
+
 #endif

@@ -11,8 +11,10 @@
 
 #include <stdio.h>
 
+#include "core/costs.h"
 #include "core/format.h"
 #include "core/result.h"
+#include "stats/predict.h"
 
 /* Renderers, one per session kind: 0, or -errno when the output fails. */
 int pcost_report_run(const struct pcost_session *s, enum pcost_format f, FILE *out);
@@ -23,5 +25,28 @@ int pcost_report_counters(const struct pcost_session *s, enum pcost_format f, FI
 int pcost_report_rows(const struct pcost_session *s, enum pcost_format f, FILE *out);
 /* Any format: html as a page (html.c), the others by pcost_report_rows. */
 int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FILE *out);
+
+/*
+ * The cost tables t[0..n) (costtables.c): one table row by row, several side by
+ * side (a column a machine and kernel) with the fingerprint fields in which
+ * they differ.  Every format, html a whole page.  0, or -errno.
+ */
+int pcost_report_costs(const struct pcost_cost_table *t, size_t n, enum pcost_format f, FILE *out);
+
+/* What `probecost predict` prints (prediction.c). */
+struct pcost_predict_report {
+	const char *command;		/* the command, argv joined */
+	const struct pcost_cost_table *table;
+	const struct pcost_counts *counts;
+	unsigned count_runs, plain_runs;
+	size_t n;
+	const struct pcost_prediction *p; /* one per monitor */
+	const struct pcost_prediction_check *check; /* --verify: one per monitor; NULL without */
+	int64_t verify_session;		/* the stored run session of --verify, 0 */
+	bool check_only;		/* text: only the comparison (the predictions came first) */
+};
+
+/* Text, json, csv or markdown.  0, or -errno. */
+int pcost_report_predict(const struct pcost_predict_report *r, enum pcost_format f, FILE *out);
 
 #endif

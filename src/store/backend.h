@@ -38,6 +38,8 @@ struct pcost_db_ops {
 	int (*latest)(struct pcost_db *db, int64_t *id);
 	int (*list)(struct pcost_db *db, const struct pcost_db_filter *f,
 		    struct pcost_db_row **rows, size_t *n);
+	int (*store_costs)(struct pcost_db *db, struct pcost_cost_table *t);
+	int (*load_costs)(struct pcost_db *db, struct pcost_cost_table **out, size_t *n);
 };
 
 /* The state every backend shares; a backend embeds it and recovers its own with container_of. */

@@ -31,7 +31,7 @@
  * kernel optimized a probes run's uprobe; v6 how each run ended (whose
  * failure, the workload's own check, the monitor's note); v7 a run session's
  * figures (--metric, a workload's facts: their definitions and each run's values)
- * and the CPU time of its --service per run.
+ * and the CPU time of its --service per run; v8 the cost tables of calibrate.
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -110,6 +110,20 @@ static const char *const migrations[] = {
 	"    ON DELETE CASCADE);"
 	"ALTER TABLE run_sample ADD COLUMN service_user_ns INTEGER;"
 	"ALTER TABLE run_sample ADD COLUMN service_sys_ns INTEGER;",
+	/* 7 -> 8: calibrate's cost tables (store/cost_rows.c); a NULL figure: not measured */
+	"CREATE TABLE cost_table ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created INTEGER NOT NULL, level TEXT NOT NULL, version TEXT, host TEXT, kernel TEXT,"
+	"  cpu TEXT, env_json TEXT, seconds REAL, complete INTEGER NOT NULL,"
+	"  stored INTEGER NOT NULL);"
+	"CREATE TABLE cost_entry ("
+	"  table_id INTEGER NOT NULL REFERENCES cost_table(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  subject TEXT NOT NULL, kind TEXT NOT NULL, event TEXT NOT NULL, status TEXT NOT NULL,"
+	"  ns REAL, lo REAL, hi REAL, df REAL,"
+	"  workload TEXT, method TEXT, why TEXT, session_id INTEGER,"
+	"  PRIMARY KEY (table_id, idx));"
+	"CREATE INDEX cost_table_created ON cost_table(created);",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");
@@ -437,6 +451,8 @@ const struct pcost_db_ops pcost_sqlite_ops = {
 	.load = pcost_sqlite_load,
 	.latest = pcost_sqlite_latest,
 	.list = pcost_sqlite_list,
+	.store_costs = pcost_sqlite_store_costs,
+	.load_costs = pcost_sqlite_load_costs,
 };
 
 /* A URL names a server's backend; anything else is an SQLite file. */
@@ -499,6 +515,16 @@ int pcost_db_list(struct pcost_db *db, const struct pcost_db_filter *f, struct p
 		  size_t *n)
 {
 	return db->ops->list(db, f, rows, n);
+}
+
+int pcost_db_store_costs(struct pcost_db *db, struct pcost_cost_table *t)
+{
+	return db->ops->store_costs(db, t);
+}
+
+int pcost_db_load_costs(struct pcost_db *db, struct pcost_cost_table **out, size_t *n)
+{
+	return db->ops->load_costs(db, out, n);
 }
 
 char *pcost_env_json_kernel(const char *env_json)

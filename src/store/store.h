@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/costs.h"
 #include "core/result.h"
 
 /* db: --db PATH or NULL ($PROBECOST_DB, then $XDG_DATA_HOME/probecost/probecost.db). */
@@ -50,7 +51,7 @@ void pcost_sink_end(struct pcost_session *s);
 bool pcost_sink_lost(void);
 
 /* Schema version this probecost writes (PRAGMA user_version). */
-#define PCOST_DB_SCHEMA_VERSION 7
+#define PCOST_DB_SCHEMA_VERSION 8
 
 struct pcost_db;
 
@@ -130,6 +131,29 @@ struct pcost_db_row {
 int pcost_db_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
 		  size_t *n);
 void pcost_db_rows_free(struct pcost_db_row *rows, size_t n);
+
+/*
+ * Cost tables (calibrate, costs, predict; core/costs.h).  store: t whole, in
+ * one transaction (t->id set).  load: every table of the store with its
+ * entries, newest first (*out owned by the caller: release each table, free
+ * the array).  0 or -errno as the calls above.
+ */
+int pcost_db_store_costs(struct pcost_db *db, struct pcost_cost_table *t);
+int pcost_db_load_costs(struct pcost_db *db, struct pcost_cost_table **out, size_t *n);
+
+/*
+ * A cost table as JSON (costs_json.c): what `costs --format json` prints, the
+ * fingerprint parsed back into an object; caller owns.
+ */
+struct cJSON;
+struct cJSON *pcost_cost_table_to_json(const struct pcost_cost_table *t);
+/*
+ * Read cost tables back (`costs --import`): {"tables": [...]}, an array of
+ * tables or one table, len bytes.  All or nothing: on error *out is NULL and
+ * err has one line.  Caller releases each table and frees *out.  0 or -EINVAL.
+ */
+int pcost_cost_tables_from_text(const char *buf, size_t len, struct pcost_cost_table **out,
+				size_t *n, char *err, size_t errlen);
 
 /* Largest export `import` reads, and most sessions in one file. */
 #define PCOST_IMPORT_MAX_BYTES (512u << 20)

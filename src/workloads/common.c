@@ -341,6 +341,14 @@ pcost_ns pcost_wl_spin_ns(pcost_ns ns)
 	return t - t0;
 }
 
+uint64_t pcost_wl_inject_ns(const char *key)
+{
+	const char *v = getenv(key);
+	uint64_t n;
+
+	return v && pcost_parse_u64(v, 0, 10000000000ULL, &n) == 0 ? n : 0;
+}
+
 pcost_ns pcost_wl_clock_ns(enum pcost_wl_clock clock)
 {
 	struct timespec ts;

@@ -65,6 +65,14 @@ void pcost_wl_report_trampoline(struct pcost_wl_result *res);
  */
 pcost_ns pcost_wl_spin_ns(pcost_ns ns);
 
+/*
+ * The inject monitor's known costs (monitors/inject.c): the nanoseconds in
+ * the environment variable key (PCOST_INJECT_EVENT_NS, PCOST_INJECT_FIXED_NS),
+ * 0 when unset or malformed.  The spin, syscall and null workloads honour
+ * them: per event spins in the timed region, a fixed spin once before it.
+ */
+uint64_t pcost_wl_inject_ns(const char *key);
+
 /* The clock a workload's timed region is read on. */
 enum pcost_wl_clock {
 	PCOST_WL_WALL,	/* CLOCK_MONOTONIC */

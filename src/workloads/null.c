@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * null: does nothing, so a monitor's start-up and shut-down cost stands alone.
- * Check: none (it computes nothing: a check there could not fail), so its report
- * has no check= at all.
+ * null: does nothing, so a monitor's start-up and shut-down cost stands alone
+ * (and the inject monitor's fixed one).  Check: none (it computes nothing: a
+ * check there could not fail), so its report has no check= at all.
  */
+#include "workloads/common.h"
 #include "workloads/workload.h"
 
 static int null_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
-	pcost_ns t0 = pcost_now_ns();
+	pcost_ns fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS"), t0;
+
+	/* The inject monitor's fixed cost, the only cost it adds here. */
+	if (fixed)
+		pcost_wl_spin_ns(fixed);
+	t0 = pcost_now_ns();
 
 	res->events = 0;
 	res->timed_ns = pcost_now_ns() - t0;

@@ -48,14 +48,6 @@ static pcost_ns clock_read_ns(void)
 	return best;
 }
 
-static uint64_t env_ns(const char *key)
-{
-	const char *v = getenv(key);
-	uint64_t n;
-
-	return v && pcost_parse_u64(v, 0, 10000000000ULL, &n) == 0 ? n : 0;
-}
-
 /* One line of facts appended to $PCOST_SPIN_LOG (O_APPEND: concurrent runs do not mix lines). */
 static void log_facts(const char *facts)
 {
@@ -100,7 +92,8 @@ static void inject_fault(struct pcost_wl_result *res)
 static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t loops = pcost_param_get(p, "loops"), work = pcost_param_get(p, "work");
-	uint64_t inj = env_ns("PCOST_INJECT_EVENT_NS"), fixed = env_ns("PCOST_INJECT_FIXED_NS");
+	uint64_t inj = pcost_wl_inject_ns("PCOST_INJECT_EVENT_NS");
+	uint64_t fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS");
 	pcost_ns rd = inj || fixed ? clock_read_ns() : 0;
 	pcost_ns fixed_spun = fixed ? pcost_wl_spin_ns(fixed) + rd : 0, inj_spun = 0, t0, t1;
 	char line[256];

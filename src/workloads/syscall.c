@@ -8,9 +8,11 @@
  * call lost, doubled or answered otherwise under a tracer fails it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,14 +46,67 @@ static long libc_syscall0(long nr)
 	return syscall(nr) < 0 ? -errno : 0;
 }
 
+/*
+ * args=stat and args=dir: calls whose arguments a tracer reads and decodes
+ * (a path in, a struct out; a directory's entries), where strace pays more
+ * than for a call that takes none (calibrate prices them apart).
+ */
+enum { ARGS_NONE, ARGS_STAT, ARGS_DIR };
+
+/* One call of the args=stat or args=dir kind; fd: "/" opened as a directory (dir). */
+static long decoded_call(int kind, int fd)
+{
+	struct stat st;
+	char buf[4096];
+
+	if (kind == ARGS_STAT)
+		return syscall(SYS_newfstatat, AT_FDCWD, "/", &st, 0);
+	/* Rewind, then list "/" again: two calls a loop, the second decoded entry by entry. */
+	lseek(fd, 0, SEEK_SET);
+	return syscall(SYS_getdents64, fd, buf, sizeof(buf));
+}
+
+static long one_call(long nr, bool libc, int kind, int fd)
+{
+	if (kind != ARGS_NONE)
+		return decoded_call(kind, fd);
+	return libc ? libc_syscall0(nr) : raw_syscall0(nr);
+}
+
+/*
+ * The loop with a decoded kind or the inject monitor's known cost after each
+ * call (a loop of its own: the plain ones stay bare); as call_loop.
+ */
+static uint64_t call_loop_other(long nr, uint64_t loops, bool libc, long *first,
+				pcost_ns inject, int kind)
+{
+	int fd = kind == ARGS_DIR ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	uint64_t same = 1;
+
+	*first = one_call(nr, libc, kind, fd);
+	if (inject)
+		pcost_wl_spin_ns(inject);
+	for (uint64_t i = 1; i < loops; i++) {
+		same += one_call(nr, libc, kind, fd) == *first;
+		if (inject)
+			pcost_wl_spin_ns(inject);
+	}
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
 /* loops calls; how many returned what the first did (*first). */
-static uint64_t call_loop(long nr, uint64_t loops, bool libc, long *first)
+static uint64_t call_loop(long nr, uint64_t loops, bool libc, long *first, pcost_ns inject,
+			  int kind)
 {
 	uint64_t same = 0;
 	long r;
 
 	if (!loops)
 		return 0;
+	if (inject || kind != ARGS_NONE)
+		return call_loop_other(nr, loops, libc, first, inject, kind);
 	*first = libc ? libc_syscall0(nr) : raw_syscall0(nr);
 	same = 1;
 	if (libc) {
@@ -74,13 +129,15 @@ struct calls {
 	bool libc;
 	long *first;	/* each thread's first return value */
 	uint64_t *same;	/* and how many of its calls returned it */
+	pcost_ns inject;	/* ns spun after each call (the inject monitor), 0 none */
+	int kind;	/* ARGS_*: args=none|stat|dir */
 };
 
 static void calls_thread(void *arg, unsigned i)
 {
 	struct calls *c = arg;
 
-	c->same[i] = call_loop(c->nr, c->loops, c->libc, &c->first[i]);
+	c->same[i] = call_loop(c->nr, c->loops, c->libc, &c->first[i], c->inject, c->kind);
 }
 
 /*
@@ -98,13 +155,23 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 		.libc = pcost_param_get(p, "via") == VIA_LIBC,
 		.first = xcalloc(threads, sizeof(long)),
 		.same = xcalloc(threads, sizeof(uint64_t)),
+		.inject = pcost_wl_inject_ns("PCOST_INJECT_EVENT_NS"),
+		.kind = (int)pcost_param_get(p, "args"),
 	};
-	int rc = pcost_wl_threads_run(threads, PCOST_WL_WALL, calls_thread, &c, &res->timed_ns);
+	pcost_ns fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS");
+	int rc;
+
+	/* The inject monitor's fixed cost, once, before the timed region. */
+	if (fixed)
+		pcost_wl_spin_ns(fixed);
+	rc = pcost_wl_threads_run(threads, PCOST_WL_WALL, calls_thread, &c, &res->timed_ns);
 
 	if (!rc) {
 		res->events = c.loops * threads;
-		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s", c.nr,
-			 c.first[0] == -ENOSYS ? "ENOSYS" : "ok");
+		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s",
+			 c.kind == ARGS_STAT ? (long)SYS_newfstatat
+			 : c.kind == ARGS_DIR ? (long)SYS_getdents64 : c.nr,
+			 c.first[0] == -ENOSYS ? "ENOSYS" : c.first[0] < 0 ? "error" : "ok");
 		pcost_wl_report_threads(res, threads);
 		for (unsigned i = 0; i < threads; i++)
 			pcost_wl_check(res, c.same[i] == c.loops, "thread %u: %llu of %llu calls "
@@ -129,6 +196,9 @@ static const struct pcost_param_desc syscall_params[] = {
 	  "the bare syscall instruction, or the C library (getppid(), syscall())" },
 	{ "threads", PCOST_PARAM_U64, 1, 1, 1024, NULL,
 	  "threads, each making loops calls (events = threads x loops)" },
+	{ "args", PCOST_PARAM_ENUM, ARGS_NONE, 0, 0, "none|stat|dir",
+	  "none: nr with no arguments; stat: newfstatat of \"/\" (a path in, a struct out); "
+	  "dir: getdents64 of \"/\" after the lseek that rewinds it (two calls a loop)" },
 	{ 0 },
 };
 

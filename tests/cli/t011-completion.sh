@@ -12,7 +12,7 @@ if ! command -v jq >/dev/null; then
 	skip "jq not installed (the completion reads probecost list --format json with it)"
 	done_testing
 fi
-plan 29
+plan 31
 # shellcheck source=../../completion/probecost.bash
 . completion/probecost.bash
 
@@ -48,6 +48,9 @@ is "$(comp run -w pipe : mode = th)" "thread" "run -w pipe:mode=th completes to 
 is "$(comp run -w messaging : loops = 5,ip)" "5,ipc=" "after a comma, the next key (messaging:loops=5,ip)"
 like "$(comp run -m '')" '(^| )delay( .*)? none( .*)? perf-stat( |$)' "run -m offers the monitors (delay, none, perf-stat, ...)"
 is "$(comp run -m delay :)" "ns=" "run -m delay: offers the delay monitor's key"
+is "$(comp predict -m perf-record :)" "freq=" "predict -m perf-record: offers its key, as run -m does"
+is "$(comp calibrate --monitor stra)" "$(printf '%s\n' $(names monitors) | grep '^stra' | words)" \
+	"calibrate --monitor offers the monitors"
 is "$(comp counters --interfaces perf-read,perf-g)" "perf-read,perf-group" "counters --interfaces completes the last item of a list"
 is "$(comp probes --via '')" "$(names probes)" "probes --via offers every probe arming method"
 is "$(comp probes --variants plain,vol)" "plain,volatile plain,volatile-sem" "probes --variants offers the stanford builds"

@@ -3,7 +3,7 @@
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash
 C=tests/fuzz/import_corpus
-NTESTS=43
+NTESTS=46
 plan $NTESTS
 skip_all() {
 	for ((i = 0; i < NTESTS; i++)); do skip "$1"; done
@@ -117,13 +117,13 @@ b=$("$PROBECOST" history --db "$T/a.db" --kernel 6.1 --monitor strace --workload
 is "$a" "$b" "history filters (--kernel, --monitor, --workload) select the same rows"
 
 # Same tables and columns as SQLite's, and the schema version recorded.
-cols_sq=$(for t in session config run_sample series; do
+cols_sq=$(for t in session config run_sample series cost_table cost_entry; do
 	echo "$t: $(sq "$T/a.db" "SELECT group_concat(name, ',') FROM pragma_table_info('$t')")"; done)
-cols_pg=$(for t in session config run_sample series; do
+cols_pg=$(for t in session config run_sample series cost_table cost_entry; do
 	echo "$t: $(psql_ -d rt -c "SELECT string_agg(column_name, ',' ORDER BY ordinal_position)
 		FROM information_schema.columns WHERE table_name = '$t'")"; done)
 is "$cols_pg" "$cols_sq" "the tables and their columns are SQLite's"
-is "$(psql_ -d rt -c 'SELECT version FROM probecost_schema')" "$(sq "$T/a.db" 'PRAGMA user_version')" \
+is "$(psql_ -d rt -c 'SELECT max(version) FROM probecost_schema')" "$(sq "$T/a.db" 'PRAGMA user_version')" \
 	"probecost_schema holds SQLite's user_version"
 
 # ---- a schema 4 store (made by the probecost before schema 5) migrates in place --------
@@ -271,5 +271,24 @@ n_imp=$(jq '[.[] | select(.cmdline | contains("-w null") | not)] | length' "$T/p
 # Warnings about the busy machine are expected; a store error or a failed command is not.
 is "$n_imp:$(grep -c -E 'error|not storing|failed' "$T/par.err")" "$((W * 2)):0" \
 	"every imported session stored once per writer; no writer saw an error"
+
+# ---- cost tables: the fleet's store ------------------------------------------------------
+# Two machines' tables (the fixture, and it again from a machine on another kernel) through
+# a server print as they do from SQLite, side by side with the field that differs.
+CD=$(url pc)
+jq '.kernel = "6.18.0-other" | .host = "fixture-b" | .env.fields."kernel.release" = "6.18.0-other" |
+	.entries[1].cost_ns = 5000 | .entries[1].cost_ns_lo = 4800 | .entries[1].cost_ns_hi = 5200' \
+	tests/cli/data/costs-a.json > "$T/costs-b.json"
+for db in "$CD" "$T/c.db"; do
+	"$PROBECOST" costs --import tests/cli/data/costs-a.json --db "$db" > /dev/null
+	"$PROBECOST" costs --import "$T/costs-b.json" --db "$db" > /dev/null
+done
+run_pc costs --db "$CD"
+like "$out" 'strace +per syscall +5000 \[4800, 5200\] ns +7100 \[6900, 7300\] ns' \
+	"costs --db postgresql://: the two machines side by side"
+like "$out" 'kernel\.release: \[1\] 6\.18\.0-other; \[2\] 6\.1\.0-fixture' "... with the fingerprint field that differs"
+is "$("$PROBECOST" costs --db "$CD" --format json | jq -c '.tables | map(del(.id))')" \
+	"$("$PROBECOST" costs --db "$T/c.db" --format json | jq -c '.tables | map(del(.id))')" \
+	"the tables read back from the server are SQLite's, figure for figure (NULL where unmeasured)"
 
 done_testing

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-cost-table: what calibrate and predict share about the cost table:
+ * measuring and storing this machine's, and finding it in the store.
+ */
+#ifndef PCOST_CMD_COST_TABLE_H
+#define PCOST_CMD_COST_TABLE_H
+
+#include "core/costs.h"
+#include "run/calibrate.h"
+
+/*
+ * Measure this machine's table into *t (initialized here: level, version,
+ * host, kernel, cpu, fingerprint) and store it unless o->no_store; progress
+ * lines on stderr.  Returns 0, PCOST_EXIT_NOT_STORED, PCOST_EXIT_FAIL (error
+ * printed) or 128 + N when interrupted by signal N.
+ */
+int pcost_cli_calibrate(const struct pcost_calibrate_opts *o, const char *level,
+			const char *cpu_text, struct pcost_cost_table *t);
+
+/* No cost table of this machine in the store (why says what there is). */
+#define PCOST_COSTS_NONE 100
+
+/*
+ * This machine's newest complete table from the store db into *t: 0;
+ * PCOST_COSTS_NONE (no store, or no table of this machine: why); or an exit
+ * code with the error printed: 2 for a stale table (this host's, another
+ * kernel or machine fingerprint), naming the command that recalibrates.
+ */
+int pcost_cli_machine_costs(const char *db, struct pcost_cost_table *t, char *why, size_t len);
+
+#endif

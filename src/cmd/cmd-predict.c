@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd/cmd-predict: what each monitor will cost a command, before running it
+ * under any: the command's events counted in untimed runs, its plain time in
+ * a few runs, both combined with this machine's cost table by the model
+ * (stats/predict.h); --verify then measures the monitors with the runner and
+ * prints predicted against measured.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmd-cost-table.h"
+#include "cmd/cmd-measure-opts.h"
+#include "cmd/cmd-options.h"
+#include "core/cleanup.h"
+#include "core/env.h"
+#include "monitors/monitor.h"
+#include "report/report.h"
+#include "run/count.h"
+#include "run/runner.h"
+#include "stats/analyze.h"
+#include "store/store.h"
+
+#define MAX_MONS 32
+
+static const char usage_text[] =
+	"usage: probecost predict -m MONITOR... [options] -- COMMAND [ARGS...]\n"
+	"\n"
+	"Predicts what each monitor will cost COMMAND on this machine before running it\n"
+	"under any: counts the command's syscalls, context switches, page faults, tasks,\n"
+	"execs and CPU time in untimed runs, times it plain, and combines the counts\n"
+	"with the machine's cost table ('probecost calibrate'; measured first, quick,\n"
+	"when the store has none for this machine).  Prints each monitor's predicted\n"
+	"extra time and overhead with a 95% interval and the term that dominates, or\n"
+	"\"no model\" and why.\n"
+	"\n"
+	"  -m, --monitor M    a monitor to predict (repeatable; 'probecost list monitors')\n"
+	"      --verify       then measure the monitors (as 'probecost run -- COMMAND' does)\n"
+	"                     and print predicted against measured, side by side\n"
+	"      --count-runs N untimed counting runs (default 3): the counts' mean and error\n"
+	"      --plain-runs N plain timed runs for the overhead's denominator (default 3)\n"
+	"  -r, --runs N       --verify: measured blocks (default 5)\n"
+	"      --warmup N     --verify and the plain runs: warm-up blocks (default 1)\n"
+	"      --cpu LIST     pin the command (default: the CPUs the cost table was measured on)\n"
+	"      --timeout S    kill a run after S seconds\n"
+	"      --seed N       block order seed of --verify\n"
+	"      --format F     text, json, csv or markdown\n"
+	"      --db PATH|URL  the store: an SQLite file or a postgresql:// URL (default\n"
+	"                     $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
+	"      --no-store     do not store the --verify session (nor a first calibration)\n"
+	"\n"
+	"exit status: 0 predicted; 1 the command failed (its error is printed) or could\n"
+	"not be counted; 2 bad usage, an unknown monitor, or a stale cost table (another\n"
+	"kernel or machine: the message names the command that recalibrates); 128+N\n"
+	"interrupted by signal N.\n";
+
+enum { OPT_VERIFY = 256, OPT_COUNT_RUNS, OPT_PLAIN_RUNS, OPT_HELP };
+
+static const struct option own_longopts[] = {
+	{ "monitor", required_argument, NULL, 'm' },
+	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "count-runs", required_argument, NULL, OPT_COUNT_RUNS },
+	{ "plain-runs", required_argument, NULL, OPT_PLAIN_RUNS },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const enum pcost_mopt shared_opts[] = {
+	PCOST_MOPT_WARMUP, PCOST_MOPT_CPU, PCOST_MOPT_TIMEOUT,	PCOST_MOPT_SEED,
+	PCOST_MOPT_FORMAT, PCOST_MOPT_DB,  PCOST_MOPT_NO_STORE,
+};
+
+struct predict_args {
+	struct pcost_measure_opts m;
+	const char *monitors[MAX_MONS];
+	size_t nmonitors;
+	bool verify;
+	unsigned count_runs, plain_runs;
+	char **command;
+	int ncommand;
+	char **argv;
+};
+
+static int count_opt(const char *opt, const char *v, unsigned lo, unsigned hi, unsigned *out)
+{
+	uint64_t u;
+
+	if (pcost_parse_u64(v, lo, hi, &u) < 0)
+		return usage_error("%s '%s': expected a whole number in %u..%u", opt, v, lo, hi);
+	*out = (unsigned)u;
+	return 0;
+}
+
+static int one_option(int c, void *ctx)
+{
+	struct predict_args *a = ctx;
+
+	switch (c) {
+	case 'm':
+		if (a->nmonitors >= MAX_MONS)
+			return usage_error("too many -m (at most %d)", MAX_MONS);
+		a->monitors[a->nmonitors++] = optarg;
+		return 0;
+	case OPT_VERIFY:
+		a->verify = true;
+		return 0;
+	case OPT_COUNT_RUNS:
+		return count_opt("--count-runs", optarg, 1, 64, &a->count_runs);
+	case OPT_PLAIN_RUNS:
+		return count_opt("--plain-runs", optarg, 2, 1000, &a->plain_runs);
+	case 'r':
+		return pcost_measure_opt(&a->m, PCOST_MOPT_RUNS, optarg);
+	case OPT_HELP:
+		fputs(usage_text, stdout);
+		return -1;
+	default:
+		return pcost_measure_opt_rest(&a->m, c, optarg, "predict", a->argv);
+	}
+}
+
+static int parse_args(int argc, char **argv, struct predict_args *a)
+{
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	pcost_measure_opts_init(&a->m);
+	a->m.ro.warmup = 1;
+	a->count_runs = 3;
+	a->plain_runs = 3;
+	a->argv = argv;
+	rc = pcost_measure_parse(argc, argv, own_longopts, "m:r:", shared_opts,
+				 ARRAY_SIZE(shared_opts), one_option, a);
+	if (rc)
+		return rc;
+	if (optind < argc && strcmp(argv[optind - 1], "--"))
+		return usage_error("unexpected '%s': put the command after '--'", argv[optind]);
+	if (optind >= argc)
+		return usage_error("no command: probecost predict -m MONITOR... -- COMMAND [ARGS]");
+	if (!a->nmonitors)
+		return usage_error("no monitor: give -m MONITOR (see 'probecost list monitors')");
+	a->command = argv + optind;
+	a->ncommand = argc - optind;
+	if (!a->m.runs_given)
+		a->m.ro.runs = 5;
+	return 0;
+}
+
+/* Every -m names a monitor probecost knows (a custom 'CMD ARGS' too: it gets "no model"). */
+static int check_monitors(const struct predict_args *a)
+{
+	for (size_t i = 0; i < a->nmonitors; i++) {
+		char err[256];
+		struct pcost_monitor *m = pcost_monitor_create(a->monitors[i], err, sizeof(err));
+
+		if (!m)
+			return usage_error("-m: %s", err);
+		pcost_monitor_free(m);
+	}
+	return 0;
+}
+
+/* This machine's table, calibrated first (--quick) when the store has none; 0 or an exit code. */
+static int cost_table(struct predict_args *a, struct pcost_cost_table *t)
+{
+	char why[512] = "";
+	int rc = pcost_cli_machine_costs(a->m.db, t, why, sizeof(why));
+	struct pcost_calibrate_opts o = { 0 };
+
+	if (rc != PCOST_COSTS_NONE)
+		return rc;
+	fprintf(stderr,
+		"probecost predict: %s: calibrating first (probecost calibrate --quick, "
+		"1-3 minutes)\n",
+		why);
+	o.cpu_mask = a->m.ro.cpu_mask ? a->m.ro.cpu_mask : 1;
+	o.warmup = 1;
+	o.seed = (uint64_t)time(NULL);
+	o.progress = isatty(2) && pcost_verbosity > 0;
+	o.db = a->m.db;
+	o.no_store = a->m.no_store;
+	rc = pcost_cli_calibrate(&o, "quick", a->m.cpu_text[0] ? a->m.cpu_text : "0", t);
+	return rc == PCOST_EXIT_NOT_STORED ? 0 : rc;
+}
+
+/* The CPUs to pin to: --cpu, else the table's (where its costs were measured). */
+static int pin_like_table(struct predict_args *a, const struct pcost_cost_table *t)
+{
+	if (a->m.cpu_text[0]) {
+		if (t->cpu && strcmp(t->cpu, a->m.cpu_text))
+			warning("--cpu %s, but the cost table was measured %s%s: the costs of "
+				"ptrace tools and of monitors on other CPUs differ with placement",
+				a->m.cpu_text, t->cpu[0] ? "pinned to CPU " : "not pinned", t->cpu);
+		return 0;
+	}
+	if (t->cpu && t->cpu[0] && pcost_parse_cpulist(t->cpu, &a->m.ro.cpu_mask) < 0)
+		return usage_error("the cost table's CPU list '%s' does not parse", t->cpu);
+	snprintf(a->m.cpu_text, sizeof(a->m.cpu_text), "%s", t->cpu ? t->cpu : "");
+	return 0;
+}
+
+static void session_start(struct pcost_session *s, int argc, char **argv, uint64_t seed)
+{
+	const struct pcost_env *e = pcost_env_self();
+	char **v = xcalloc((size_t)argc + 2, sizeof(*v));
+
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	s->started = (int64_t)time(NULL);
+	s->version = xstrdup(PCOST_VERSION);
+	v[0] = "probecost";
+	for (int i = 0; i < argc; i++)
+		v[i + 1] = argv[i];
+	s->cmdline = pcost_join_argv(argc + 1, v);
+	free(v);
+	s->env_json = pcost_env_to_json_text(e);
+	s->tsc_hz = e->tsc_hz;
+	s->seed = seed;
+}
+
+/*
+ * Run the command plain (and under mons[1..n) with --verify) in interleaved
+ * blocks; *st gets the analysis (caller frees).  0 or an exit code.
+ */
+static int measure(const struct predict_args *a, struct pcost_session *s,
+		   struct pcost_monitor **mons, size_t nmons, unsigned runs, bool store,
+		   struct pcost_config_stats **st)
+{
+	char *joined = pcost_join_argv(a->ncommand, a->command), err[256];
+	struct pcost_target tg = { .workload = "command",
+				   .workload_args = joined,
+				   .unit = "event",
+				   .argv = a->command,
+				   .scale = 1,
+				   .events = -1 };
+	struct pcost_runner_opts ro = a->m.ro;
+	struct pcost_runner r;
+	int rc;
+
+	ro.runs = runs;
+	ro.seed = s->seed;
+	ro.progress = isatty(2) && pcost_verbosity > 0;
+	pcost_runner_init(&r, s, &ro);
+	for (size_t i = 0; i < nmons; i++)
+		pcost_runner_add(&r, mons[i], &tg);
+	free(joined);
+	if ((rc = pcost_runner_check(&r, err, sizeof(err))) < 0) {
+		pcost_runner_release(&r);
+		return error("%s", err), PCOST_EXIT_FAIL;
+	}
+	pcost_sink_begin(s, a->m.db, !store || a->m.no_store);
+	rc = pcost_runner_measure(&r, err, sizeof(err));
+	pcost_sink_end(s);
+	pcost_runner_release(&r);
+	if (rc == -EINTR || pcost_interrupted)
+		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
+	/* Every run failed: the command's own failure ("exit 3: its last line of stderr"). */
+	if (pcost_session_failed(s)) {
+		const char *why = pcost_session_fail_reason(s);
+
+		return error("'%s' failed%s%s", a->command[0], why ? ": " : "", why ? why : ""),
+		       PCOST_EXIT_FAIL;
+	}
+	if (rc < 0)
+		return error("%s", err), PCOST_EXIT_FAIL;
+	return pcost_analyze(s, st) < 0 ? (error("could not analyze the runs"), PCOST_EXIT_FAIL)
+					: 0;
+}
+
+/* The plain runs: the overhead's denominator T0, its standard error and df. */
+static int plain_time(const struct predict_args *a, int argc, char **argv, struct pcost_counts *c)
+{
+	struct pcost_monitor *none[1];
+	struct pcost_config_stats *st = NULL;
+	struct pcost_session s;
+	char err[256];
+	int rc;
+
+	none[0] = pcost_monitor_create("none", err, sizeof(err));
+	session_start(&s, argc, argv, (uint64_t)time(NULL));
+	rc = measure(a, &s, none, 1, a->plain_runs, false, &st);
+	if (!rc) {
+		c->base_ns = st[0].wall.mean;
+		c->base_se = st[0].wall.sem;
+		c->base_df = st[0].wall.n > 1 ? (double)st[0].wall.n - 1 : NAN;
+	}
+	free(st);
+	pcost_session_release(&s);
+	return rc;
+}
+
+/* --verify: the monitors measured beside plain runs; checks[i] for p[i]. */
+static int verify(const struct predict_args *a, int argc, char **argv,
+		  const struct pcost_prediction *p, struct pcost_prediction_check *checks,
+		  int64_t *session)
+{
+	struct pcost_monitor *mons[MAX_MONS + 1];
+	int idx[MAX_MONS];
+	char why[MAX_MONS][256];
+	struct pcost_config_stats *st = NULL;
+	struct pcost_session s;
+	size_t n = 0;
+	char err[256];
+	int rc;
+
+	mons[n++] = pcost_monitor_create("none", err, sizeof(err));
+	for (size_t i = 0; i < a->nmonitors; i++) {
+		struct pcost_monitor *m = pcost_monitor_create(a->monitors[i], err, sizeof(err));
+
+		idx[i] = -1;
+		if (!m || !pcost_monitor_available(m, why[i], sizeof(why[i]))) {
+			if (!m)
+				snprintf(why[i], sizeof(why[i]), "%s", err);
+			pcost_monitor_free(m);
+			continue;
+		}
+		idx[i] = (int)n;
+		mons[n++] = m;
+	}
+	session_start(&s, argc, argv, a->m.seed_given ? a->m.ro.seed : (uint64_t)time(NULL));
+	rc = measure(a, &s, mons, n, a->m.ro.runs, true, &st);
+	for (size_t i = 0; i < a->nmonitors; i++)
+		pcost_prediction_check(&p[i], !rc && idx[i] >= 0 ? &st[idx[i]] : NULL,
+				       idx[i] < 0 ? why[i] : "every run failed", &checks[i]);
+	*session = s.id;
+	free(st);
+	pcost_session_release(&s);
+	for (size_t i = 0; i < n; i++)
+		pcost_monitor_free(mons[i]);
+	return rc;
+}
+
+/*
+ * The syscalls to count by name: the model's classes (a decoding tracer pays
+ * by class) and the names of every strace-seccomp:trace=NAME,... asked
+ * (classes and negations are not names: the model says so); *buf holds the
+ * sets' names (caller frees).
+ */
+static size_t count_names(const struct predict_args *a, const char **names, size_t max, char **buf)
+{
+	char *save = NULL;
+	size_t n = pcost_model_syscall_names(names, max);
+
+	*buf = NULL;
+	for (size_t i = 0; i < a->nmonitors; i++) {
+		const char *set = strstr(a->monitors[i], "trace=");
+		char *joined;
+
+		if (strncmp(a->monitors[i], "strace-seccomp:", 15) || !set || strpbrk(set, "%!?"))
+			continue;
+		joined = xasprintf("%s%s%s", *buf ? *buf : "", *buf ? "," : "", set + 6);
+		free(*buf);
+		*buf = joined;
+	}
+	for (char *w = *buf ? strtok_r(*buf, ",", &save) : NULL; w && n < max;
+	     w = strtok_r(NULL, ",", &save)) {
+		size_t k = 0;
+
+		while (k < n && strcmp(names[k], w))
+			k++;
+		if (k == n)
+			names[n++] = w;
+	}
+	return n;
+}
+
+static int predict(struct predict_args *a, int argc, char **argv, struct pcost_cost_table *t)
+{
+	const char *names[128];
+	char *nbuf;
+	struct pcost_count_opts co = { .runs = a->count_runs,
+				       .cpu_mask = a->m.ro.cpu_mask,
+				       .timeout_s = a->m.ro.timeout_s,
+				       .names = names };
+	struct pcost_prediction p[MAX_MONS];
+	struct pcost_prediction_check checks[MAX_MONS];
+	struct pcost_counts c;
+	char err[512], *joined = pcost_join_argv(a->ncommand, a->command);
+	struct pcost_predict_report r = { .command = joined,
+					  .table = t,
+					  .counts = &c,
+					  .count_runs = a->count_runs,
+					  .plain_runs = a->plain_runs,
+					  .n = a->nmonitors,
+					  .p = p };
+	int rc;
+
+	co.nnames = count_names(a, names, ARRAY_SIZE(names), &nbuf);
+	rc = pcost_count_command(a->command, &co, &c, err, sizeof(err));
+
+	if (rc == -EINTR) {
+		rc = 128 + (pcost_interrupted ? pcost_interrupted : 2);
+		goto out;
+	}
+	if (rc < 0) {
+		error("%s", err);
+		rc = PCOST_EXIT_FAIL;
+		goto out;
+	}
+	if ((rc = plain_time(a, argc, argv, &c)))
+		goto out;
+	for (size_t i = 0; i < a->nmonitors; i++)
+		pcost_predict(t, a->monitors[i], &c, &p[i]);
+	if (a->verify) {
+		/* The prediction is printed before anything is measured under a monitor. */
+		if (a->m.fmt == PCOST_FMT_TEXT && pcost_report_predict(&r, a->m.fmt, stdout) == 0)
+			fflush(stdout);
+		if ((rc = verify(a, argc, argv, p, checks, &r.verify_session)))
+			goto out;
+		r.check = checks;
+		/* Text: the predictions are on the screen already; only the comparison is new. */
+		r.check_only = a->m.fmt == PCOST_FMT_TEXT;
+	}
+	if (pcost_report_predict(&r, a->m.fmt, stdout) < 0)
+		rc = (error("could not print the prediction"), PCOST_EXIT_FAIL);
+out:
+	pcost_counts_release(&c);
+	free(joined);
+	free(nbuf);
+	return rc;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+	struct predict_args a;
+	struct pcost_cost_table t;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if ((rc = check_monitors(&a)))
+		return rc;
+	if ((rc = cost_table(&a, &t))) {
+		pcost_cost_table_release(&t);
+		return rc;
+	}
+	if (!(rc = pin_like_table(&a, &t)))
+		rc = predict(&a, argc, argv, &t);
+	pcost_cost_table_release(&t);
+	return rc;
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report/prediction: what `probecost predict` prints -- each monitor's predicted
+ * extra time and overhead with its interval and the term that dominates, or
+ * "no model" and why; with --verify, the measured figures beside them.
+ */
+#include "report/report.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/emit.h"
+
+/* "41,000" */
+static void grouped(double v, char *buf, size_t len)
+{
+	char raw[32], *o = buf;
+	size_t n, lead;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	if (fabs(v) < 1000 && v != floor(v)) {
+		snprintf(buf, len, "%.3g", v);
+		return;
+	}
+	snprintf(raw, sizeof(raw), "%.0f", fabs(v));
+	n = strlen(raw);
+	lead = n % 3 ? n % 3 : 3;
+	if (len < n + n / 3 + 3)
+		return;
+	if (v < 0)
+		*o++ = '-';
+	for (size_t i = 0; i < n; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			*o++ = ',';
+		*o++ = raw[i];
+	}
+	*o = 0;
+}
+
+/* What count x cost counts, in words. */
+static const char *plural(enum pcost_cost_event e)
+{
+	static const char *const names[PCOST_CE_N] = {
+		[PCOST_CE_SYSCALL] = "syscalls",
+		[PCOST_CE_SYSCALL_DECODED] = "decoded syscalls",
+		[PCOST_CE_SYSCALL_DIR] = "getdents64 calls",
+		[PCOST_CE_SYSCALL_UNTRACED] = "untraced syscalls",
+		[PCOST_CE_CSWITCH] = "context switches",
+		[PCOST_CE_FAULT] = "page faults",
+		[PCOST_CE_TASK] = "tasks",
+		[PCOST_CE_EXEC] = "execs",
+		[PCOST_CE_SAMPLE] = "samples",
+		[PCOST_CE_HIT] = "probe hits",
+		[PCOST_CE_READ] = "counter reads",
+	};
+
+	return e < PCOST_CE_N && names[e] ? names[e] : pcost_cost_event_name(e);
+}
+
+/* "96% of it from 41,000 syscalls at 17.9 us" */
+static void dominant(const struct pcost_prediction *p, char *buf, size_t len)
+{
+	const struct pcost_prediction_term *t;
+	char n[32], c[48];
+
+	if (p->dominant < 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	t = &p->terms[p->dominant];
+	pcost_text_ns_ci(t->cost_ns, NAN, NAN, NULL, c, sizeof(c));
+	if (t->event == PCOST_CE_RUN) {
+		snprintf(buf, len, "%.0f%% of it the fixed cost, %s a run", 100 * t->share, c);
+		return;
+	}
+	grouped(t->count, n, sizeof(n));
+	snprintf(buf, len, "%.0f%% of it from %s %s at %s", 100 * t->share, n, plural(t->event), c);
+}
+
+static void counts_line(const struct pcost_predict_report *r, FILE *out)
+{
+	static const char *const unit[PCOST_CNT_N] = { "syscalls",    "context switches",
+						       "page faults", "tasks",
+						       "execs",	      "" };
+	const struct pcost_counts *c = r->counts;
+
+	fprintf(out, "# counted in %u untimed run%s:", r->count_runs,
+		r->count_runs == 1 ? "" : "s");
+	for (int k = 0; k < PCOST_CNT_N; k++) {
+		char n[32];
+
+		if (k == PCOST_CNT_TASK_CLOCK_NS) {
+			pcost_text_ns_ci(c->n[k], NAN, NAN, NULL, n, sizeof(n));
+			fprintf(out, " %s CPU", n);
+			continue;
+		}
+		grouped(c->n[k], n, sizeof(n));
+		fprintf(out, " %s %.*s,", n,
+			(int)strlen(unit[k]) - (c->n[k] == 1 && unit[k][0] ? 1 : 0), unit[k]);
+	}
+	{
+		char b[48];
+
+		pcost_text_ns_ci(c->base_ns, NAN, NAN, NULL, b, sizeof(b));
+		fprintf(out, "; plain run %s (+- %.1f%%, %u runs)\n", b,
+			c->base_ns > 0 ? 100 * c->base_se / c->base_ns : NAN, r->plain_runs);
+	}
+}
+
+static void headline(const struct pcost_predict_report *r, FILE *out, const char *lead)
+{
+	fprintf(out, "%sprobecost predict: %s | cost table %lld (%s, Linux %s, %s%s)\n", lead,
+		r->command, (long long)r->table->id, r->table->level ? r->table->level : "?",
+		r->table->kernel ? r->table->kernel : "?",
+		r->table->cpu && *r->table->cpu ? "pinned to CPU " : "not pinned",
+		r->table->cpu ? r->table->cpu : "");
+	counts_line(r, out);
+}
+
+static void text(const struct pcost_predict_report *r, FILE *out, bool md)
+{
+	if (r->check_only)
+		goto check;
+	headline(r, out, "# ");
+	if (md)
+		fputs("\n| monitor | predicted extra | predicted overhead | dominant term |\n"
+		      "|---|---|---|---|\n",
+		      out);
+	else
+		fprintf(out, "\n  %-30s %-32s %-26s %s\n", "monitor", "predicted extra",
+			"predicted overhead", "dominant term");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pcost_prediction *p = &r->p[i];
+		char e[96], o[64], d[160];
+
+		if (!p->has_model) {
+			if (md) {
+				pcost_md_cells(out, p->monitor, "no model");
+				fputs("n/a | ", out);
+				for (const char *w = p->why; *w; w++)
+					fprintf(out, "%s%c", *w == '|' ? "\\" : "", *w);
+				fputs(" |\n", out);
+			} else {
+				fprintf(out, "  %-30s no model: %s\n", p->monitor, p->why);
+			}
+			continue;
+		}
+		pcost_text_ns_ci(p->extra_ns, p->extra_lo, p->extra_hi, NULL, e, sizeof(e));
+		pcost_text_pct_ci(p->overhead, p->overhead_lo, p->overhead_hi, true, o, sizeof(o));
+		dominant(p, d, sizeof(d));
+		if (md) {
+			pcost_md_cells(out, p->monitor, e);
+			fprintf(out, "%s | %s |\n", o, d);
+		} else {
+			fprintf(out, "  %-30s +%-31s %-26s %s\n", p->monitor, e, o, d);
+		}
+	}
+check:
+	if (!r->check)
+		return;
+	fprintf(out, "\n%spredicted against measured (run session %lld, paired blocks):%s\n",
+		md ? "**" : "# ", (long long)r->verify_session, md ? "**" : "");
+	if (md)
+		fputs("\n| monitor | predicted overhead | measured overhead | predicted extra | "
+		      "measured extra | error | measured in predicted | predicted in measured |\n"
+		      "|---|---|---|---|---|---|---|---|\n",
+		      out);
+	else
+		fprintf(out, "\n  %-30s %-24s %-24s %-28s %-28s %-7s %-6s %s\n", "monitor",
+			"predicted overhead", "measured overhead", "predicted extra",
+			"measured extra", "error", "m in p", "p in m");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pcost_prediction *p = &r->p[i];
+		const struct pcost_prediction_check *k = &r->check[i];
+		char po[64], mo[64], pe[96], me[96], err[16];
+
+		pcost_text_pct_ci(p->overhead, p->overhead_lo, p->overhead_hi, true, po,
+				  sizeof(po));
+		pcost_text_pct_ci(k->overhead, k->overhead_lo, k->overhead_hi, true, mo,
+				  sizeof(mo));
+		pcost_text_ns_ci(p->extra_ns, p->extra_lo, p->extra_hi, NULL, pe, sizeof(pe));
+		pcost_text_ns_ci(k->extra_ns, k->extra_lo, k->extra_hi, NULL, me, sizeof(me));
+		if (isfinite(k->error))
+			snprintf(err, sizeof(err), "%+.0f%%", 100 * k->error);
+		else
+			snprintf(err, sizeof(err), "n/a");
+		if (!k->measured)
+			snprintf(mo, sizeof(mo), "not measured: %s", k->why);
+		if (md) {
+			pcost_md_cells(out, p->monitor, po);
+			pcost_md_cells(out, mo, pe);
+			fprintf(out, "%s | %s | %s | %s |\n", me, err,
+				!p->has_model || !k->measured ? "n/a"
+				: k->measured_in_predicted    ? "yes"
+							      : "no",
+				!p->has_model || !k->measured ? "n/a"
+				: k->predicted_in_measured    ? "yes"
+							      : "no");
+		} else {
+			fprintf(out, "  %-30s %-24s %-24s %-28s %-28s %-7s %-6s %s\n", p->monitor,
+				po, mo, pe, me, err,
+				!p->has_model || !k->measured ? "n/a"
+				: k->measured_in_predicted    ? "yes"
+							      : "no",
+				!p->has_model || !k->measured ? "n/a"
+				: k->predicted_in_measured    ? "yes"
+							      : "no");
+		}
+	}
+}
+
+static void json_terms(cJSON *o, const struct pcost_prediction *p)
+{
+	cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+
+	for (size_t t = 0; t < p->nterms; t++) {
+		const struct pcost_prediction_term *x = &p->terms[t];
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(j, "event", pcost_cost_event_name(x->event));
+		cJSON_AddItemToObject(j, "count", pcost_json_num(x->count));
+		cJSON_AddItemToObject(j, "count_se", pcost_json_num(x->count_se));
+		pcost_json_ci(j, "cost_ns", x->cost_ns, x->cost_lo, x->cost_hi);
+		cJSON_AddItemToObject(j, "extra_ns", pcost_json_num(x->extra_ns));
+		cJSON_AddItemToObject(j, "share", pcost_json_num(x->share));
+		cJSON_AddItemToArray(terms, j);
+	}
+}
+
+static void json(const struct pcost_predict_report *r, FILE *out)
+{
+	cJSON *root = cJSON_CreateObject(), *rows, *counts;
+
+	cJSON_AddStringToObject(root, "probecost", PCOST_VERSION);
+	cJSON_AddStringToObject(root, "kind", "predict");
+	cJSON_AddStringToObject(root, "command", r->command);
+	cJSON_AddNumberToObject(root, "cost_table", (double)r->table->id);
+	cJSON_AddNumberToObject(root, "count_runs", r->count_runs);
+	cJSON_AddNumberToObject(root, "plain_runs", r->plain_runs);
+	counts = cJSON_AddObjectToObject(root, "counts");
+	for (int k = 0; k < PCOST_CNT_N; k++) {
+		static const char *const key[PCOST_CNT_N] = { "syscalls",    "context_switches",
+							      "page_faults", "tasks",
+							      "execs",	     "task_clock_ns" };
+		cJSON *c = cJSON_AddObjectToObject(counts, key[k]);
+
+		cJSON_AddItemToObject(c, "mean", pcost_json_num(r->counts->n[k]));
+		cJSON_AddItemToObject(c, "se", pcost_json_num(r->counts->se[k]));
+		if (!isfinite(r->counts->n[k]))
+			cJSON_AddStringToObject(c, "why", r->counts->why[k]);
+	}
+	cJSON_AddItemToObject(root, "plain_ns", pcost_json_num(r->counts->base_ns));
+	cJSON_AddItemToObject(root, "plain_se_ns", pcost_json_num(r->counts->base_se));
+	if (r->check)
+		cJSON_AddNumberToObject(root, "verify_session", (double)r->verify_session);
+	rows = cJSON_AddArrayToObject(root, "statistics");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pcost_prediction *p = &r->p[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "monitor", p->monitor);
+		cJSON_AddBoolToObject(o, "model", p->has_model);
+		cJSON_AddItemToObject(
+			o, "why", p->has_model ? cJSON_CreateNull() : cJSON_CreateString(p->why));
+		pcost_json_ci(o, "predicted_overhead", p->overhead, p->overhead_lo, p->overhead_hi);
+		pcost_json_ci(o, "predicted_extra_ns", p->extra_ns, p->extra_lo, p->extra_hi);
+		cJSON_AddItemToObject(o, "dominant",
+				      p->dominant >= 0 ? cJSON_CreateString(pcost_cost_event_name(
+								 p->terms[p->dominant].event))
+						       : cJSON_CreateNull());
+		json_terms(o, p);
+		if (r->check) {
+			const struct pcost_prediction_check *k = &r->check[i];
+
+			pcost_json_ci(o, "measured_overhead", k->overhead, k->overhead_lo,
+				      k->overhead_hi);
+			pcost_json_ci(o, "measured_extra_ns", k->extra_ns, k->extra_lo,
+				      k->extra_hi);
+			cJSON_AddItemToObject(o, "error", pcost_json_num(k->error));
+			if (p->has_model && k->measured) {
+				cJSON_AddBoolToObject(o, "measured_in_predicted",
+						      k->measured_in_predicted);
+				cJSON_AddBoolToObject(o, "predicted_in_measured",
+						      k->predicted_in_measured);
+			} else {
+				cJSON_AddNullToObject(o, "measured_in_predicted");
+				cJSON_AddNullToObject(o, "predicted_in_measured");
+			}
+		}
+		cJSON_AddItemToArray(rows, o);
+	}
+	pcost_json_print(root, out);
+}
+
+static void csv(const struct pcost_predict_report *r, FILE *out)
+{
+	fputs("monitor,model,why,predicted_overhead,predicted_overhead_lo,predicted_overhead_hi,"
+	      "predicted_extra_ns,predicted_extra_ns_lo,predicted_extra_ns_hi,dominant,"
+	      "measured_overhead,measured_overhead_lo,measured_overhead_hi,measured_extra_ns,"
+	      "measured_extra_ns_lo,measured_extra_ns_hi,measured_in_predicted,"
+	      "predicted_in_measured\n",
+	      out);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pcost_prediction *p = &r->p[i];
+		const struct pcost_prediction_check *k = r->check ? &r->check[i] : NULL;
+		struct pcost_csv c = { .out = out };
+		bool both = k && p->has_model && k->measured;
+
+		pcost_csv_str(&c, p->monitor);
+		pcost_csv_bool(&c, p->has_model);
+		pcost_csv_str(&c, p->has_model ? "" : p->why);
+		pcost_csv_ci(&c, "%.6g", p->overhead, p->overhead_lo, p->overhead_hi);
+		pcost_csv_ci(&c, "%.0f", p->extra_ns, p->extra_lo, p->extra_hi);
+		pcost_csv_str(&c, p->dominant >= 0
+					  ? pcost_cost_event_name(p->terms[p->dominant].event)
+					  : "");
+		pcost_csv_ci(&c, "%.6g", k ? k->overhead : NAN, k ? k->overhead_lo : NAN,
+			     k ? k->overhead_hi : NAN);
+		pcost_csv_ci(&c, "%.0f", k ? k->extra_ns : NAN, k ? k->extra_lo : NAN,
+			     k ? k->extra_hi : NAN);
+		if (both) {
+			pcost_csv_bool(&c, k->measured_in_predicted);
+			pcost_csv_bool(&c, k->predicted_in_measured);
+		} else {
+			pcost_csv_str(&c, "");
+			pcost_csv_str(&c, "");
+		}
+		pcost_csv_end(&c);
+	}
+}
+
+int pcost_report_predict(const struct pcost_predict_report *r, enum pcost_format f, FILE *out)
+{
+	if (f == PCOST_FMT_JSON)
+		json(r, out);
+	else if (f == PCOST_FMT_CSV)
+		csv(r, out);
+	else
+		text(r, out, f == PCOST_FMT_MARKDOWN);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stats/predict: a monitor's predicted extra time and overhead on a command,
+ * from its counted events and the cost table, with a delta-method interval
+ * (predict.h says exactly how).
+ */
+#include "stats/predict.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "stats/analyze.h"
+#include "stats/compare.h"
+#include "stats/stats.h"
+
+#define EV(e) (1u << (e))
+/* A tracer that decodes arguments pays per syscall by class (plain, decoded, directory). */
+#define DECODER (EV(PCOST_CE_SYSCALL) | EV(PCOST_CE_SYSCALL_DECODED) | EV(PCOST_CE_SYSCALL_DIR))
+/*
+ * A tracer that follows tasks pays per task created and per exec (strace
+ * handles each exec's event and the new image; perf record writes its mmap
+ * and comm records).
+ */
+#define TASKS (EV(PCOST_CE_TASK) | EV(PCOST_CE_EXEC))
+
+/*
+ * What each monitor pays for.  A monitor pays for an event when it does work
+ * of its own on it: a ptrace tool stops the tracee at every syscall, follows
+ * every task it creates and is woken on the tracee's switches; perf stat
+ * saves and restores its counters at every switch and gives every new task
+ * its own; perf record takes samples and records the tasks' side-band events;
+ * a tracepoint or BPF program runs at each syscall.  Events a monitor is not
+ * listed for cost it nothing in the model.  A decoding tracer (strace, perf
+ * trace) pays per syscall by class: strace reads a path, a struct or a
+ * buffer out of the tracee and prints it (newfstatat costs it 1.3x getppid,
+ * measured on this machine), and decodes a directory listing entry by
+ * entry (getdents64 of /usr/include: about 4x).
+ */
+static const struct model_row {
+	const char *name; /* the monitor, or its name before ':' */
+	unsigned events;
+	const char *no_model; /* non-NULL: why the model cannot price it */
+} model_rows[] = {
+	{ "strace", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_CSWITCH) | TASKS, NULL },
+	{ "strace-count", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_CSWITCH) | TASKS, NULL },
+	{ "strace-seccomp", EV(PCOST_CE_RUN) | DECODER | EV(PCOST_CE_SYSCALL_UNTRACED) | TASKS,
+	  NULL },
+	{ "perf-trace", EV(PCOST_CE_RUN) | DECODER | TASKS, NULL },
+	{ "bpftrace-syscalls", EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL), NULL },
+	{ "tracepoint-syscalls", EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL), NULL },
+	{ "perf-stat", EV(PCOST_CE_RUN) | EV(PCOST_CE_CSWITCH) | EV(PCOST_CE_TASK), NULL },
+	{ "perf-record", EV(PCOST_CE_RUN) | EV(PCOST_CE_SAMPLE) | EV(PCOST_CE_CSWITCH) | TASKS,
+	  NULL },
+	/* The known answer: the syscall workload spins the injected cost at each call. */
+	{ "inject", EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL), NULL },
+	{ "none", EV(PCOST_CE_RUN), NULL },
+	{ "ltrace", 0,
+	  "ltrace pays per library call (a breakpoint and two ptrace stops each), and predict "
+	  "does not count library calls" },
+	{ "valgrind", 0,
+	  "valgrind pays per instruction it translates and runs, and no counter here counts "
+	  "instructions (no PMU)" },
+	{ "memcheck", 0,
+	  "valgrind memcheck pays per instruction and per memory access, which nothing here "
+	  "counts (no PMU)" },
+	{ "perf-record-system", 0,
+	  "perf record -a samples every CPU whatever runs there: its cost is not the command's "
+	  "events" },
+	{ "delay", 0, "delay pays per libc read() and write() call, which predict does not count" },
+};
+
+static const struct model_row *model_row(const char *monitor)
+{
+	size_t len = strcspn(monitor, ":");
+
+	for (size_t i = 0; i < ARRAY_SIZE(model_rows); i++)
+		if (strlen(model_rows[i].name) == len && !strncmp(model_rows[i].name, monitor, len))
+			return &model_rows[i];
+	return NULL;
+}
+
+unsigned pcost_model_events(const char *monitor, const char **why)
+{
+	const struct model_row *r = model_row(monitor);
+
+	if (why)
+		*why = r ? r->no_model
+			 : "no model for a custom or unknown monitor: predict prices the monitors "
+			   "of 'probecost list monitors' that calibrate measures";
+	return r ? r->events : 0;
+}
+
+static const char *const count_names[PCOST_CNT_N] = {
+	[PCOST_CNT_SYSCALLS] = "syscalls",  [PCOST_CNT_CSWITCHES] = "context switches",
+	[PCOST_CNT_FAULTS] = "page faults", [PCOST_CNT_TASKS] = "tasks created",
+	[PCOST_CNT_EXECS] = "execs",	    [PCOST_CNT_TASK_CLOCK_NS] = "CPU time",
+};
+
+const char *pcost_count_kind_name(enum pcost_count_kind k)
+{
+	return k < PCOST_CNT_N ? count_names[k] : "?";
+}
+
+double pcost_cost_se(const struct pcost_cost_entry *e)
+{
+	double half, t;
+
+	if (!pcost_cost_has_value(e) || !isfinite(e->lo) || !isfinite(e->hi))
+		return NAN;
+	half = (e->hi - e->lo) / 2;
+	/* Student t at the entry's df; the normal quantile when df is unknown. */
+	t = isfinite(e->df) && e->df >= 1 ? pcost_t_quantile(0.95, e->df) : 1.959964;
+	return half / t;
+}
+
+/*
+ * Welch-Satterthwaite: (sum v)^2 / sum (v^2 / df).  A component of unknown or
+ * infinite df (a large-sample or model figure) adds nothing to the sum: it
+ * counts as known exactly in its variance, as a normal quantile would.
+ */
+static double ws_df(const double *v, const double *df, size_t n)
+{
+	double num = 0, den = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		num += v[i];
+		if (v[i] > 0 && isfinite(df[i]) && df[i] > 0)
+			den += v[i] * v[i] / df[i];
+	}
+	return den > 0 ? num * num / den : INFINITY;
+}
+
+static double quantile(double df)
+{
+	return isfinite(df) && df >= 1 ? pcost_t_quantile(0.95, df) : 1.959964;
+}
+
+void pcost_predict_combine(struct pcost_prediction *p, double count_df, double base_ns,
+			   double base_se, double base_df)
+{
+	/* Components of var(E): for each term, cost variance, count variance, their product. */
+	double v[3 * PCOST_CE_N + 1], df[3 * PCOST_CE_N + 1], var = 0, best = -1;
+	size_t nv = 0;
+
+	p->extra_ns = 0;
+	p->dominant = -1;
+	for (size_t i = 0; i < p->nterms; i++) {
+		struct pcost_prediction_term *t = &p->terms[i];
+		double cse = isfinite(t->cost_se) ? t->cost_se : 0;
+		double nse = isfinite(t->count_se) ? t->count_se : 0;
+
+		t->extra_ns = t->count * t->cost_ns;
+		p->extra_ns += t->extra_ns;
+		v[nv] = t->count * t->count * cse * cse;
+		df[nv++] = t->cost_df;
+		v[nv] = t->cost_ns * t->cost_ns * nse * nse;
+		df[nv++] = count_df;
+		v[nv] = cse * cse * nse * nse;
+		df[nv++] = fmin(t->cost_df, count_df);
+	}
+	for (size_t i = 0; i < nv; i++)
+		var += v[i];
+	for (size_t i = 0; i < p->nterms; i++) {
+		struct pcost_prediction_term *t = &p->terms[i];
+
+		t->share = p->extra_ns != 0 ? t->extra_ns / p->extra_ns : NAN;
+		/* The side-band term corrects the fixed cost; it is never the one that dominates. */
+		if (t->event != PCOST_CE_SIDEBAND && fabs(t->extra_ns) > best) {
+			best = fabs(t->extra_ns);
+			p->dominant = (int)i;
+		}
+	}
+	p->extra_se = sqrt(var);
+	p->extra_df = ws_df(v, df, nv);
+	p->extra_lo = p->extra_ns - quantile(p->extra_df) * p->extra_se;
+	p->extra_hi = p->extra_ns + quantile(p->extra_df) * p->extra_se;
+
+	p->overhead = p->overhead_lo = p->overhead_hi = p->overhead_se = p->overhead_df = NAN;
+	if (!(base_ns > 0))
+		return;
+	p->overhead = p->extra_ns / base_ns;
+	{
+		double bse = isfinite(base_se) ? base_se : 0;
+		double w[2] = { var, p->overhead * p->overhead * bse * bse };
+		double wdf[2] = { p->extra_df, base_df };
+
+		p->overhead_se = sqrt(w[0] + w[1]) / base_ns;
+		/* ws_df takes the components' variances; scaling all by 1/T0^2 leaves df alone. */
+		p->overhead_df = ws_df(w, wdf, 2);
+		p->overhead_lo = p->overhead - quantile(p->overhead_df) * p->overhead_se;
+		p->overhead_hi = p->overhead + quantile(p->overhead_df) * p->overhead_se;
+	}
+}
+
+/* perf-record:freq=N -> N; perf record's default, 4000 Hz, without one. */
+static double record_freq(const char *monitor)
+{
+	const char *f = strstr(monitor, "freq=");
+
+	return f ? strtod(f + 5, NULL) : 4000;
+}
+
+/*
+ * The entry of monitor's event: its own name first; perf-record with no
+ * frequency is perf-record:freq=4000 (perf's default); a strace-seccomp set
+ * is priced by the set's costs measured on trace=getppid (traced) and
+ * trace=getpid (untraced): the filter and the stop do not depend on the set.
+ */
+static const struct pcost_cost_entry *entry_of(const struct pcost_cost_table *t,
+					       const char *monitor, enum pcost_cost_event ev)
+{
+	const struct pcost_cost_entry *e = pcost_cost_find(t, monitor, ev);
+
+	if (e)
+		return e;
+	if (!strcmp(monitor, "perf-record"))
+		return pcost_cost_find(t, "perf-record:freq=4000", ev);
+	if (!strncmp(monitor, "strace-seccomp", 14))
+		return pcost_cost_find(t, "strace-seccomp", ev);
+	return NULL;
+}
+
+/*
+ * The syscalls whose pointer arguments a decoding tracer reads out of the
+ * tracee and prints (a path, a struct, a buffer): priced at the cost
+ * calibrate measures on newfstatat.  strace's decoders for these read tracee
+ * memory (process_vm_readv) before they print; the calls not listed take
+ * numbers only, or their decoding reads nothing (close, lseek, mmap...).
+ */
+static const char *const decoded_names[] = {
+	"read",	     "write",	     "pread64",	 "pwrite64",   "readv",	      "writev",
+	"open",	     "openat",	     "openat2",	 "creat",      "stat",	      "lstat",
+	"fstat",     "newfstatat",   "statx",	 "access",     "faccessat",   "faccessat2",
+	"readlink",  "readlinkat",   "execve",	 "execveat",   "mkdir",	      "mkdirat",
+	"rmdir",     "unlink",	     "unlinkat", "rename",     "renameat",    "renameat2",
+	"link",	     "linkat",	     "symlink",	 "symlinkat",  "chdir",	      "chmod",
+	"fchmodat",  "chown",	     "fchownat", "lchown",     "truncate",    "utimensat",
+	"statfs",    "fstatfs",	     "getcwd",	 "recvfrom",   "recvmsg",     "sendto",
+	"sendmsg",   "connect",	     "bind",	 "uname",      "sysinfo",     "poll",
+	"ppoll",     "select",	     "pselect6", "epoll_wait", "epoll_pwait", "wait4",
+	"getrusage", "rt_sigaction", "ioctl",
+};
+/* Directory listings: decoded entry by entry (calibrate measures getdents64 of "/"). */
+static const char *const dir_names[] = { "getdents64", "getdents" };
+
+static bool listed(const char *name, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return true;
+	return false;
+}
+
+enum pcost_cost_event pcost_syscall_class(const char *name)
+{
+	if (listed(name, dir_names, ARRAY_SIZE(dir_names)))
+		return PCOST_CE_SYSCALL_DIR;
+	if (listed(name, decoded_names, ARRAY_SIZE(decoded_names)))
+		return PCOST_CE_SYSCALL_DECODED;
+	return PCOST_CE_SYSCALL;
+}
+
+size_t pcost_model_syscall_names(const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(decoded_names) && n < max; i++)
+		out[n++] = decoded_names[i];
+	for (size_t i = 0; i < ARRAY_SIZE(dir_names) && n < max; i++)
+		out[n++] = dir_names[i];
+	return n;
+}
+
+/* Is name in the set of strace-seccomp:trace=SET (a comma list)? */
+static bool in_set(const char *set, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = set; *p; p += strcspn(p, ","), p += *p == ',')
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * A decoding tracer's syscalls of class ev (SYSCALL: plain, DECODED, DIR;
+ * UNTRACED: strace-seccomp's calls outside its set), from the counts by
+ * name: the class's names counted (and in the set), the plain ones the total
+ * less the others.  -1 with why when the names were not counted or the set is
+ * not names.
+ */
+static int by_class(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
+		    double *n, double *se, char *why, size_t len)
+{
+	const char *set = NULL;
+	double in[PCOST_CE_N] = { 0 }, var[PCOST_CE_N] = { 0 }, all = 0, allvar = 0;
+
+	if (!strncmp(monitor, "strace-seccomp", 14)) {
+		set = strstr(monitor, "trace=");
+		if (!set || strpbrk(set + 6, "%!?")) {
+			snprintf(why, len,
+				 "the model prices strace-seccomp:trace=NAME,NAME,... (syscall "
+				 "names), not classes or negations");
+			return -1;
+		}
+		set += 6;
+	}
+	if (!c->by_nr_counted) {
+		snprintf(why, len, "syscalls by name were not counted: %s", c->by_nr_why);
+		return -1;
+	}
+	if (!isfinite(c->n[PCOST_CNT_SYSCALLS])) {
+		snprintf(why, len, "syscalls were not counted: %s", c->why[PCOST_CNT_SYSCALLS]);
+		return -1;
+	}
+	/* What was counted by name, by class (and, for a set, only its names). */
+	for (size_t i = 0; i < c->nby_nr; i++) {
+		enum pcost_cost_event k = pcost_syscall_class(c->by_nr[i].name);
+		double s2 = c->by_nr[i].se * c->by_nr[i].se;
+
+		if (set && !in_set(set, c->by_nr[i].name))
+			continue;
+		in[k] += c->by_nr[i].n;
+		var[k] += s2;
+		all += c->by_nr[i].n;
+		allvar += s2;
+	}
+	if (set) {
+		/* The set's plain calls are counted by name; untraced: all the others. */
+		in[PCOST_CE_SYSCALL_UNTRACED] = c->n[PCOST_CNT_SYSCALLS] - all;
+		var[PCOST_CE_SYSCALL_UNTRACED] =
+			c->se[PCOST_CNT_SYSCALLS] * c->se[PCOST_CNT_SYSCALLS] + allvar;
+	} else {
+		/* Every call traced: the plain ones are the total less the decoded and the listings. */
+		in[PCOST_CE_SYSCALL] = c->n[PCOST_CNT_SYSCALLS] - in[PCOST_CE_SYSCALL_DECODED] -
+				       in[PCOST_CE_SYSCALL_DIR];
+		var[PCOST_CE_SYSCALL] = c->se[PCOST_CNT_SYSCALLS] * c->se[PCOST_CNT_SYSCALLS] +
+					var[PCOST_CE_SYSCALL_DECODED] + var[PCOST_CE_SYSCALL_DIR];
+	}
+	*n = in[ev];
+	*se = sqrt(var[ev]);
+	return 0;
+}
+
+int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
+		      double *n, double *se, char *why, size_t len)
+{
+	static const int by_event[PCOST_CE_N] = {
+		[PCOST_CE_RUN] = -1,
+		[PCOST_CE_SYSCALL] = PCOST_CNT_SYSCALLS,
+		[PCOST_CE_SYSCALL_DECODED] = -1,
+		[PCOST_CE_SYSCALL_DIR] = -1,
+		[PCOST_CE_SYSCALL_UNTRACED] = -1,
+		[PCOST_CE_CSWITCH] = PCOST_CNT_CSWITCHES,
+		[PCOST_CE_FAULT] = PCOST_CNT_FAULTS,
+		[PCOST_CE_TASK] = PCOST_CNT_TASKS,
+		[PCOST_CE_EXEC] = PCOST_CNT_EXECS,
+		[PCOST_CE_SAMPLE] = PCOST_CNT_TASK_CLOCK_NS,
+		[PCOST_CE_HIT] = -1,
+		[PCOST_CE_READ] = -1,
+		[PCOST_CE_SIDEBAND] = -1,
+	};
+	int k = by_event[ev];
+	unsigned events = pcost_model_events(monitor, NULL);
+
+	if (ev == PCOST_CE_RUN) {
+		*n = 1;
+		*se = 0;
+		return 0;
+	}
+	if ((events & EV(PCOST_CE_SYSCALL_DECODED)) &&
+	    (ev == PCOST_CE_SYSCALL || ev == PCOST_CE_SYSCALL_DECODED ||
+	     ev == PCOST_CE_SYSCALL_DIR || ev == PCOST_CE_SYSCALL_UNTRACED))
+		return by_class(monitor, ev, c, n, se, why, len);
+	if (k < 0) {
+		snprintf(why, len, "predict does not count %s events", pcost_cost_event_name(ev));
+		return -1;
+	}
+	if (!isfinite(c->n[k])) {
+		snprintf(why, len, "%s were not counted: %s", pcost_count_kind_name(k), c->why[k]);
+		return -1;
+	}
+	*n = c->n[k];
+	*se = isfinite(c->se[k]) ? c->se[k] : 0;
+	if (ev == PCOST_CE_SAMPLE) {
+		/* perf record samples CPU time at its frequency: samples = CPU s x Hz. */
+		double hz = record_freq(monitor);
+
+		*n *= hz / 1e9;
+		*se *= hz / 1e9;
+	}
+	return 0;
+}
+
+/*
+ * perf record's side-band thread (BPF events) polls in 1000 ms windows
+ * (tools/perf/util/sideband_evlist.c, evlist__poll(evlist, 1000)), and perf
+ * record waits for the current window to end before it exits.  Its fixed
+ * cost was measured on true(1), which ends almost at once: a whole window's
+ * wait.  A command that runs T0 < 0.8 s ends inside the first window and
+ * waits T0 less (give or take the start-up's phase: sd 0.1 s); a longer one
+ * ends at a phase nothing here knows, uniform over the window: half a window
+ * less on average, sd 1 s / sqrt(12).  Added as a term of its own.
+ */
+#define SIDEBAND_WINDOW_NS 1e9
+
+static void sideband(struct pcost_prediction *p, const char *monitor, const struct pcost_counts *c)
+{
+	struct pcost_prediction_term *t;
+	double adj, sd;
+
+	if (strcmp(monitor, "perf-record") && strncmp(monitor, "perf-record:", 12))
+		return;
+	if (!(c->base_ns > 0) || p->nterms >= PCOST_CE_N)
+		return;
+	if (c->base_ns < 0.8 * SIDEBAND_WINDOW_NS) {
+		adj = -c->base_ns;
+		sd = 0.1 * SIDEBAND_WINDOW_NS;
+	} else {
+		adj = -SIDEBAND_WINDOW_NS / 2;
+		sd = SIDEBAND_WINDOW_NS / sqrt(12);
+	}
+	t = &p->terms[p->nterms++];
+	memset(t, 0, sizeof(*t));
+	t->event = PCOST_CE_SIDEBAND;
+	t->count = 1;
+	t->cost_ns = adj;
+	t->cost_se = sd;
+	t->cost_df = INFINITY;
+	t->cost_lo = adj - 1.959964 * sd;
+	t->cost_hi = adj + 1.959964 * sd;
+}
+
+static void no_model(struct pcost_prediction *p, const char *fmt, const char *a, const char *b)
+{
+	p->has_model = false;
+	snprintf(p->why, sizeof(p->why), fmt, a, b);
+}
+
+void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
+		   const struct pcost_counts *c, struct pcost_prediction *p)
+{
+	const char *why = NULL;
+	unsigned events = pcost_model_events(monitor, &why);
+	char cwhy[256];
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->monitor, sizeof(p->monitor), "%s", monitor);
+	p->extra_ns = p->extra_lo = p->extra_hi = p->extra_se = p->extra_df = NAN;
+	p->overhead = p->overhead_lo = p->overhead_hi = p->overhead_se = p->overhead_df = NAN;
+	p->dominant = -1;
+	if (!events) {
+		no_model(p, "%s%s", why, "");
+		return;
+	}
+	for (int ev = 0; ev < PCOST_CE_N; ev++) {
+		const struct pcost_cost_entry *e;
+		struct pcost_prediction_term *term;
+		double n, se;
+
+		if (!(events & EV(ev)))
+			continue;
+		e = entry_of(t, monitor, (enum pcost_cost_event)ev);
+		if (!e) {
+			no_model(p, "the cost table has no entry for %s %s (calibrate measures it)",
+				 monitor, pcost_cost_event_per((enum pcost_cost_event)ev));
+			return;
+		}
+		if (!pcost_cost_has_value(e)) {
+			p->has_model = false;
+			snprintf(p->why, sizeof(p->why),
+				 "the cost table's entry for %s %s is %s%s%s", monitor,
+				 pcost_cost_event_per((enum pcost_cost_event)ev),
+				 pcost_cost_status_name(e->status), e->why ? ": " : "",
+				 e->why ? e->why : "");
+			return;
+		}
+		if (pcost_model_count(monitor, (enum pcost_cost_event)ev, c, &n, &se, cwhy,
+				      sizeof(cwhy)) < 0) {
+			no_model(p, "%s: %s", monitor, cwhy);
+			return;
+		}
+		term = &p->terms[p->nterms++];
+		term->event = (enum pcost_cost_event)ev;
+		term->count = n;
+		term->count_se = se;
+		term->cost_ns = e->ns;
+		term->cost_lo = e->lo;
+		term->cost_hi = e->hi;
+		term->cost_se = pcost_cost_se(e);
+		term->cost_df = e->df;
+	}
+	p->has_model = true;
+	sideband(p, monitor, c);
+	pcost_predict_combine(p, c->df, c->base_ns, c->base_se, c->base_df);
+}
+
+/* The fingerprint fields a cost depends on (core/env.c names them). */
+static const char *const cost_keys[] = {
+	"kernel.release", "kernel.version", "kernel.mitigations", "cpu.model",
+	"cpu.online",	  "cpu.smt",	    "hypervisor",	  "pmu",
+	"tool.perf",	  "tool.strace",    "tool.ltrace",	  "tool.bpftrace",
+};
+
+static bool parses(const char *json)
+{
+	cJSON *j = json ? cJSON_Parse(json) : NULL;
+	bool ok = cJSON_IsObject(j);
+
+	cJSON_Delete(j);
+	return ok;
+}
+
+int pcost_costs_env_mismatch(const char *table_env_json, const char *env_json, char *diff,
+			     size_t len)
+{
+	struct pcost_env_diff *d;
+	size_t n, o = 0;
+	int count = 0;
+
+	if (len)
+		diff[0] = 0;
+	if (!parses(table_env_json) || !parses(env_json))
+		return -1;
+	pcost_env_diff(table_env_json, env_json, &d, &n);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < ARRAY_SIZE(cost_keys); k++) {
+			if (strcmp(d[i].key, cost_keys[k]))
+				continue;
+			if (o < len)
+				o += (size_t)snprintf(diff + o, len - o, "%s%s %s -> %s",
+						      count ? "; " : "", d[i].key,
+						      d[i].a ? d[i].a : "(absent)",
+						      d[i].b ? d[i].b : "(absent)");
+			count++;
+		}
+		free(d[i].key);
+		free(d[i].a);
+		free(d[i].b);
+	}
+	free(d);
+	return count;
+}
+
+int pcost_costs_pick(const struct pcost_cost_table *t, size_t n, const char *host,
+		     const char *env_json, char *why, size_t len)
+{
+	int stale = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		char diff[512];
+		int d;
+
+		if (!t[i].complete)
+			continue;
+		d = pcost_costs_env_mismatch(t[i].env_json, env_json, diff, sizeof(diff));
+		if (d == 0)
+			return (int)i;
+		/* This host's newest table, measured on another kernel or machine. */
+		if (stale < 0 && host && t[i].host && !strcmp(t[i].host, host)) {
+			stale = (int)i;
+			snprintf(why, len, "cost table %lld of this host was measured with %s",
+				 (long long)t[i].id, d < 0 ? "an unreadable fingerprint" : diff);
+		}
+	}
+	if (stale >= 0)
+		return -2;
+	snprintf(why, len, "the store has no cost table of this machine (%zu of other machines)",
+		 n);
+	return -1;
+}
+
+void pcost_prediction_check(const struct pcost_prediction *p, const struct pcost_config_stats *st,
+			    const char *why, struct pcost_prediction_check *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->overhead = k->overhead_lo = k->overhead_hi = NAN;
+	k->extra_ns = k->extra_lo = k->extra_hi = k->error = NAN;
+	if (!st || !st->nok || !isfinite(st->extra_ns)) {
+		snprintf(k->why, sizeof(k->why), "%s", why ? why : "not measured");
+		return;
+	}
+	k->measured = true;
+	k->overhead = st->overhead;
+	k->overhead_lo = st->overhead_lo;
+	k->overhead_hi = st->overhead_hi;
+	k->extra_ns = st->extra_ns;
+	k->extra_lo = st->extra_ns_lo;
+	k->extra_hi = st->extra_ns_hi;
+	if (!p->has_model)
+		return;
+	k->measured_in_predicted = k->extra_ns >= p->extra_lo && k->extra_ns <= p->extra_hi;
+	k->predicted_in_measured = isfinite(k->extra_lo) && isfinite(k->extra_hi) &&
+				   p->extra_ns >= k->extra_lo && p->extra_ns <= k->extra_hi;
+	k->error = k->extra_ns != 0 ? p->extra_ns / k->extra_ns - 1 : NAN;
+}

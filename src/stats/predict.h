@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * predict: what a monitor will cost a command, from the command's counted
+ * events and the machine's cost table (core/costs.h), before running it
+ * under the monitor.  Pure: numbers in, numbers out, no I/O.
+ *
+ * The model.  A monitor's extra time on one run of the command is
+ *
+ *     E = F + sum_k c_k n_k
+ *
+ * F its fixed cost per run, c_k its cost per event of kind k (syscall,
+ * context switch, task created, sample...), n_k the command's mean count of
+ * k.  Which kinds a monitor pays for is the model's table (predict.c): strace
+ * pays per syscall, context switch and task, perf stat per context switch
+ * and task, bpftrace per syscall, perf record per sample (CPU time x its
+ * frequency), context switch and task.  perf record also gets a side-band
+ * term: its exit waits for its side-band thread's 1 s poll window, whose
+ * phase depends on how long the command ran (predict.c).  The overhead is
+ * O = E / T0, T0 the command's plain run time.
+ *
+ * The interval (delta method, the terms independent).  Each cost's standard
+ * error is its 95% interval's half-width over Student's t at its degrees of
+ * freedom (1.96 when they are unknown); each count's is the standard error
+ * of its mean over the counting runs (0 from one run: what one run counted is
+ * taken as exact).  Then
+ *
+ *     var(E) = se_F^2 + sum_k (n_k^2 se_ck^2 + c_k^2 se_nk^2 + se_ck^2 se_nk^2)
+ *     var(O) = (var(E) + O^2 se_T0^2) / T0^2
+ *
+ * (the first exact for products of independent factors, the second to first
+ * order), each with Welch-Satterthwaite degrees of freedom over its
+ * components, and the interval is the estimate +- t(0.975, df) x sd.
+ */
+#ifndef PCOST_PREDICT_H
+#define PCOST_PREDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/costs.h"
+
+/* What a counting run counts, the model's inputs. */
+enum pcost_count_kind {
+	PCOST_CNT_SYSCALLS,
+	PCOST_CNT_CSWITCHES,
+	PCOST_CNT_FAULTS,
+	PCOST_CNT_TASKS,
+	PCOST_CNT_EXECS,
+	PCOST_CNT_TASK_CLOCK_NS, /* CPU time of every task, ns (samples = this x frequency) */
+	PCOST_CNT_N
+};
+
+struct pcost_count_nr {
+	char name[32]; /* "getppid" */
+	double n, se;  /* mean count and its standard error */
+};
+
+/* The command's counts (means over the counting runs) and its plain run time. */
+struct pcost_counts {
+	double n[PCOST_CNT_N];	    /* mean per run; NaN when not counted */
+	double se[PCOST_CNT_N];	    /* standard error of that mean (0: one run, or exact) */
+	char why[PCOST_CNT_N][160]; /* why a kind was not counted */
+	double df;		    /* counting runs - 1 (0: one run) */
+	bool by_nr_counted;	    /* syscalls by name (strace-seccomp's traced set) */
+	char by_nr_why[160];
+	size_t nby_nr;
+	struct pcost_count_nr *by_nr;
+	double base_ns, base_se, base_df; /* plain run: mean wall time, its standard error, df */
+};
+
+const char *pcost_count_kind_name(enum pcost_count_kind k);
+
+/* One term of a prediction: count x cost. */
+struct pcost_prediction_term {
+	enum pcost_cost_event event;
+	double count, count_se;		  /* per run (1 for the fixed cost) */
+	double cost_ns, cost_lo, cost_hi; /* the cost-table entry */
+	double cost_se, cost_df;
+	double extra_ns; /* count x cost */
+	double share;	 /* extra_ns / the prediction's extra_ns */
+};
+
+struct pcost_prediction {
+	char monitor[96];
+	bool has_model; /* false: why says what is missing (never a 0) */
+	char why[320];
+	double extra_ns, extra_lo, extra_hi, extra_se, extra_df;
+	double overhead, overhead_lo, overhead_hi, overhead_se, overhead_df; /* fractions */
+	size_t nterms;
+	struct pcost_prediction_term terms[PCOST_CE_N];
+	int dominant; /* index in terms of the largest contribution, -1 none */
+};
+
+/*
+ * Predict monitor's cost from the table and the counts.  Always fills *p:
+ * has_model false with why when the model has no row for the monitor, the
+ * table lacks an entry it needs (or has it unavailable or failed), or a count
+ * it needs was not taken.
+ */
+void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
+		   const struct pcost_counts *c, struct pcost_prediction *p);
+
+/*
+ * The arithmetic alone (what pcost_predict does once the terms are chosen):
+ * terms[0..n) hold count, count_se, cost_ns, cost_se, cost_df; count_df is the
+ * counts' df.  Fills each term's extra_ns and share, and p's extra, overhead
+ * (against base_ns, base_se, base_df; NaN when base_ns is not positive), their
+ * intervals and dominant.
+ */
+void pcost_predict_combine(struct pcost_prediction *p, double count_df, double base_ns,
+			   double base_se, double base_df);
+
+/*
+ * The count the model prices monitor's event ev by, from c: 1 for the fixed
+ * cost; a decoding tracer's syscalls by class (plain, decoded, directory,
+ * and strace-seccomp's untraced ones) from the counts by name; samples as
+ * CPU time x the frequency.  0, or -1 with why when it was not counted.
+ * calibrate prices its workloads' loops with it too.
+ */
+int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
+		      double *n, double *se, char *why, size_t len);
+
+/* The class a syscall of that name is priced in: SYSCALL, SYSCALL_DECODED or SYSCALL_DIR. */
+enum pcost_cost_event pcost_syscall_class(const char *name);
+/* The names the classes list (to count by name); how many were written. */
+size_t pcost_model_syscall_names(const char **out, size_t max);
+
+/* Standard error of an entry's figure from its interval and df (NaN when it has none). */
+double pcost_cost_se(const struct pcost_cost_entry *e);
+
+/* The events the model says monitor pays for (mask of 1 << pcost_cost_event), 0 when it has no
+ * row; *why (may be NULL) gets the reason of a monitor with no model. */
+unsigned pcost_model_events(const char *monitor, const char **why);
+
+/*
+ * The fingerprint fields that decide costs (kernel, CPU, hypervisor,
+ * mitigations, tool versions): a table measured where any of them differs
+ * from env_json is stale.  Returns how many differ and lists them into diff
+ * ("kernel.release 6.1 -> 6.18; tool.strace ..."); -1 when a JSON text does
+ * not parse.
+ */
+int pcost_costs_env_mismatch(const char *table_env_json, const char *env_json, char *diff,
+			     size_t len);
+
+/*
+ * predict --verify: a prediction against what the run machinery measured
+ * (the monitor's configuration analyzed against its paired plain runs).
+ */
+struct pcost_prediction_check {
+	bool measured; /* false: why */
+	char why[256];
+	double overhead, overhead_lo, overhead_hi; /* measured, fractions */
+	double extra_ns, extra_lo, extra_hi;	   /* measured */
+	bool measured_in_predicted; /* the measured extra lies in the predicted interval */
+	bool predicted_in_measured; /* the predicted extra lies in the measured interval */
+	double error;		    /* predicted extra / measured extra - 1 */
+};
+
+struct pcost_config_stats;
+/* Fill *k from p and the measured configuration's statistics (NULL: not measured, why). */
+void pcost_prediction_check(const struct pcost_prediction *p, const struct pcost_config_stats *st,
+			    const char *why, struct pcost_prediction_check *k);
+
+/*
+ * The table of t[0..n) (newest first, as the store returns them) that prices
+ * this machine (host, env_json): the newest complete one whose fingerprint
+ * matches.  Returns its index; -1 when no table is this machine's (none of
+ * host, why says so); -2 when this host's newest table is stale (another
+ * kernel, CPU or tool version: why lists the fields that differ).
+ */
+int pcost_costs_pick(const struct pcost_cost_table *t, size_t n, const char *host,
+		     const char *env_json, char *why, size_t len);
+
+#endif

@@ -1,0 +1,60 @@
+#!/bin/bash
+# t320-predict-inject: the cost model on a known answer.  The inject monitor spins a known
+# number of nanoseconds after each call of the syscall workload (and once per run):
+# calibrate measures its entries, predict prices `probecost workload syscall loops=N` with
+# them, and the prediction must hold N x the injected cost.  The spins are wall time: load
+# from other processes stretches each one it preempts, so the bounds on the figures hold
+# only on a machine with a CPU to spare (/proc/loadavg below the CPU count); on a busy one
+# those two checks are skipped and the model's arithmetic is still checked exactly.
+. "$(dirname "$0")/lib.bash"
+have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
+# The events are counted by run/evcount (tracepoint counters, BPF): root and perf_event tracepoints.
+if ! is_root || ! perf_events_usable || [ ! -e /sys/bus/event_source/devices/tracepoint ]; then
+	plan 1
+	skip "not root, or no perf_event tracepoints (/sys/bus/event_source/devices/tracepoint): nothing counts the events"
+	done_testing
+fi
+# The command predicted: the plain build under the sanitizer pass (a sanitized runtime makes
+# syscalls and tasks of its own).
+WL=$PROBECOST
+[ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
+plan 7
+tmpdir
+DB=$T/i.db
+EV=20000
+M="inject:event=$EV,fixed=3000000"
+quiet() { awk -v n="$(nproc)" '{ exit !($1 < n) }' /proc/loadavg; }
+
+run_pc calibrate -m "$M" --runs 3 --seed 5 --db "$DB" --format json
+is "$rc" 0 "calibrate -m $M: exit 0 (stored)"
+row=$(jq -c ".statistics[] | select(.subject == \"$M\" and .event == \"syscall\")" <<< "$out")
+c=$(jq .cost_ns <<< "$row")
+assert "its per-syscall entry has a figure and an interval ($row)" \
+	'jq -e "(.cost_ns_lo < .cost_ns) and (.cost_ns < .cost_ns_hi) and (.status == \"measured\")" <<< "$row" > /dev/null'
+if quiet; then
+	assert "the calibrated cost per syscall, $c ns, is the injected $EV ns (0.9..1.3)" 'ratio_in "$c" "$EV" 0.9 1.3'
+else
+	skip "busy machine (load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) CPUs): every spin is stretched"
+fi
+
+N=4000
+run_pc predict -m "$M" --count-runs 1 --plain-runs 2 --db "$DB" --format json -- \
+	"$WL" workload syscall loops=$N
+is "$rc" 0 "predict on 'workload syscall loops=$N': exit 0"
+S=$(jq -c '.statistics[0]' <<< "$out")
+n=$(jq '.terms[] | select(.event == "syscall") | .count' <<< "$S")
+f=$(jq '.terms[] | select(.event == "run") | .cost_ns' <<< "$S")
+p=$(jq .predicted_extra_ns <<< "$S")
+assert "the prediction $p ns is the fixed $f ns + $n syscalls x $c ns" \
+	'ratio_in "$p" "$(awk -v f="$f" -v n="$n" -v c="$c" "BEGIN { printf \"%.3f\", f + n * c }")" 0.999999 1.000001'
+assert "the syscall count $n holds the workload's $N calls (and its start-up)" \
+	'awk -v n="$n" -v N=$N "BEGIN { exit !(n >= N && n < N + 3000) }"'
+# What was injected: N spins of EV ns and one of 3 ms (the start-up's calls spin nothing:
+# the null run the fixed cost came from made them too).
+if quiet; then
+	assert "the prediction $p ns holds the injected $N x $EV + 3000000 ns (0.9..1.3)" \
+		'ratio_in "$p" $((N * EV + 3000000)) 0.9 1.3'
+else
+	skip "busy machine (load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) CPUs): every spin is stretched"
+fi
+done_testing

@@ -1,0 +1,74 @@
+#!/bin/bash
+# t322-predict-model: probecost predict against a hand-made cost table of this machine (the
+# fixture's entries with this machine's fingerprint): each monitor's predicted extra time
+# is exactly its terms, count x cost, plus its fixed cost; the term that dominates is named;
+# a monitor with no model or an unavailable entry is "no model" with the reason, never 0;
+# bad input exits 2 with one line, a failing command exits 1 with its error, and a stale
+# table (this host's, another kernel) is refused with the command that recalibrates.
+. "$(dirname "$0")/lib.bash"
+have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
+# The events are counted by run/evcount (tracepoint counters, BPF): root and perf_event tracepoints.
+if ! is_root || ! perf_events_usable || [ ! -e /sys/bus/event_source/devices/tracepoint ]; then
+	plan 1
+	skip "not root, or no perf_event tracepoints (/sys/bus/event_source/devices/tracepoint): nothing counts the events"
+	done_testing
+fi
+# The command predicted: the plain build under the sanitizer pass (a sanitized runtime makes
+# syscalls and tasks of its own).
+WL=$PROBECOST
+[ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
+plan 17
+tmpdir
+DB=$T/p.db
+env=$("$PROBECOST" env --format json)
+jq --argjson env "$env" --arg host "$(hostname)" '.env = $env | .host = $host' \
+	tests/cli/data/costs-a.json > "$T/mine.json"
+"$PROBECOST" costs --import "$T/mine.json" --db "$DB" > /dev/null
+
+one_line_exit2 "no -m" "$PROBECOST" predict --db "$DB" -- true
+one_line_exit2 "no command" "$PROBECOST" predict -m strace --db "$DB"
+one_line_exit2 "an unknown monitor" "$PROBECOST" predict -m no-such-monitor --db "$DB" -- true
+one_line_exit2 "--count-runs 0" "$PROBECOST" predict -m strace --count-runs 0 --db "$DB" -- true
+
+run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$DB" -- sh -c 'echo boom-xyz >&2; exit 3'
+is "$rc" 1 "a command that fails: exit 1"
+like "$err" "boom-xyz" "... with the command's own error"
+
+W=("$WL" workload syscall loops=3000)
+run_pc predict -m strace -m perf-stat -m ltrace -m bpftrace-syscalls --count-runs 1 --plain-runs 2 \
+	--db "$DB" --format json -- "${W[@]}"
+is "$rc" 0 "predict on the syscall workload: exit 0"
+row() { jq -c ".statistics[] | select(.monitor == \"$1\")" <<< "$out"; }
+S=$(row strace)
+# Every figure from the table's entries: fixed + count x cost for each term.
+is "$(jq -r '[.terms[].event] | join(",")' <<< "$S")" "run,syscall,syscall-decoded,getdents,cswitch,task,exec" \
+	"strace: its seven terms (syscalls by class, execs)"
+term() { jq "[.terms[] | select(.event == \"$1\") | .count][0]" <<< "$S"; }
+sum=$(jq -n "2500000 + $(term syscall) * 7100 + $(term syscall-decoded) * 9500 + $(term getdents) * 30000 +
+	$(term cswitch) * 1200 + $(term task) * 250000 + $(term exec) * 400000")
+assert "strace: predicted extra $(jq .predicted_extra_ns <<< "$S") = fixed + sum of count x cost ($sum)" \
+	'ratio_in "$(jq .predicted_extra_ns <<< "$S")" "$sum" 0.999999 1.000001'
+n=$(term syscall)
+assert "the plain syscalls ($n) hold the workload's 3000 getppid calls and its start-up's plain ones" \
+	'awk -v n="$n" "BEGIN { exit !(n >= 3000 && n < 6000) }"'
+assert "strace: the interval holds the prediction and the overhead is extra / plain time" \
+	'jq -e "(.predicted_extra_ns_lo < .predicted_extra_ns) and (.predicted_extra_ns < .predicted_extra_ns_hi)" <<< "$S" > /dev/null &&
+	 ratio_in "$(jq .predicted_overhead <<< "$S")" "$(jq ".predicted_extra_ns / $(jq .plain_ns <<< "$out")" <<< "$S")" 0.999999 1.000001'
+is "$(jq -r .dominant <<< "$S")" syscall "strace: the syscalls dominate"
+is "$(row ltrace | jq -c '[.model, .predicted_extra_ns, (.why | test("library call"))]')" '[false,null,true]' \
+	"ltrace: no model (library calls are not counted), null, never 0"
+is "$(row bpftrace-syscalls | jq -c '[.model, .predicted_overhead, (.why | test("unavailable: .bpftrace. not found"))]')" \
+	'[false,null,true]' "bpftrace-syscalls: its entry is unavailable: no model, with the reason"
+
+run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$DB" -- "${W[@]}"
+like "$out" 'strace +\+[0-9.]+ \[[0-9.]+, [0-9.]+\] ms +\+[0-9.]+% \[.*\] +[0-9]+% of it from [0-9,]+ syscalls at 7100 ns' \
+	"text: extra, overhead and the dominant term"
+
+# A stale table: this host's, measured on another kernel, is refused.
+jq '.env.fields."kernel.release" = "5.10.0-old"' "$T/mine.json" > "$T/stale.json"
+"$PROBECOST" costs --import "$T/stale.json" --db "$T/s.db" > /dev/null
+run_pc predict -m strace --db "$T/s.db" -- true
+is "$rc:$(grep -c . <<< "$err")" "2:1" "a stale table: exit 2, one line"
+like "$err" "kernel\.release 5\.10\.0-old -> .*probecost calibrate --db $T/s\.db" \
+	"... naming the field that differs and the command that recalibrates"
+done_testing

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_predict: the cost model on known terms.  Reference values were
+ * computed apart from this code in Python 3.11 with mpmath 1.3 (t quantiles
+ * by findroot on the regularized incomplete beta function): the script is in
+ * the comment of test_combine_known.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/costs.h"
+#include "stats/predict.h"
+
+static void near(double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("got %.15g, want %.15g (tol %g)", got, want, tol);
+}
+
+static void entry(struct pcost_cost_table *t, const char *subject, enum pcost_cost_event ev,
+		  double ns, double lo, double hi, double df)
+{
+	struct pcost_cost_entry *e = pcost_cost_add(t, subject, "monitor", ev, "test", "given");
+
+	e->status = PCOST_COST_MEASURED;
+	e->ns = ns;
+	e->lo = lo;
+	e->hi = hi;
+	e->df = df;
+}
+
+static void counts_init(struct pcost_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int k = 0; k < PCOST_CNT_N; k++)
+		c->n[k] = NAN;
+}
+
+/* strace's four terms: F 2 ms, 7 us/syscall, 1 us/switch, 200 us/task, all with df 4. */
+static void strace_table(struct pcost_cost_table *t)
+{
+	pcost_cost_table_init(t);
+	entry(t, "strace", PCOST_CE_RUN, 2e6, 1.8e6, 2.2e6, 4);
+	entry(t, "strace", PCOST_CE_SYSCALL, 7000, 6500, 7500, 4);
+	entry(t, "strace", PCOST_CE_SYSCALL_DECODED, 9000, 8500, 9500, 4);
+	entry(t, "strace", PCOST_CE_SYSCALL_DIR, 30000, 25000, 35000, 4);
+	entry(t, "strace", PCOST_CE_CSWITCH, 1000, 500, 1500, 4);
+	entry(t, "strace", PCOST_CE_TASK, 2e5, 1.5e5, 2.5e5, 4);
+	entry(t, "strace", PCOST_CE_EXEC, 5e5, 4e5, 6e5, 4);
+}
+
+static void strace_counts(struct pcost_counts *c)
+{
+	counts_init(c);
+	c->n[PCOST_CNT_SYSCALLS] = 41000;
+	c->se[PCOST_CNT_SYSCALLS] = 0;
+	c->n[PCOST_CNT_CSWITCHES] = 100;
+	c->se[PCOST_CNT_CSWITCHES] = 10;
+	c->n[PCOST_CNT_TASKS] = 2;
+	c->se[PCOST_CNT_TASKS] = 0;
+	/* No exec: the exec term is there at 0 and changes no figure. */
+	c->n[PCOST_CNT_EXECS] = 0;
+	c->se[PCOST_CNT_EXECS] = 0;
+	/* Counted by name, none of the decoded kinds: every syscall is getppid's kind. */
+	c->by_nr_counted = true;
+	c->df = 2;
+	c->base_ns = 1e9;
+	c->base_se = 1e7;
+	c->base_df = 2;
+}
+
+/*
+ * The mpmath script:
+ *   tq = lambda df: findroot(lambda t: betainc(df/2, .5, 0, df/(df+t*t), regularized=True)
+ *                            - .05, 2.0)
+ *   terms (count, count_se, cost, lo, hi, df): (1,0,2e6,1.8e6,2.2e6,4), (41000,0,7000,6500,
+ *   7500,4), (100,10,1000,500,1500,4), (2,0,2e5,1.5e5,2.5e5,4); count df 2
+ *   se = (hi-lo)/2/tq(df); v += [n^2 se^2, c^2 nse^2, se^2 nse^2]; df += [df, 2, min(df, 2)]
+ *   E = 289.5e6, sd 7384010.5174595, df 4.00101458107784 -> [269000750.26, 309999249.74]
+ *   O = E/1e9 with T0 se 1e7 (df 2): se 0.00793124431107459, df 5.0852051483284
+ *   -> [0.269214408651793, 0.309785591348207]
+ */
+static void test_combine_known(void **state)
+{
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p;
+
+	(void)state;
+	strace_table(&t);
+	strace_counts(&c);
+	pcost_predict(&t, "strace", &c, &p);
+	assert_true(p.has_model);
+	/* The decoded, listing and exec terms are there, at 0: the figures are the four terms'. */
+	assert_int_equal(p.nterms, 7);
+	near(p.extra_ns, 289.5e6, 1e-3);
+	near(p.extra_se, 7384010.517459534, 1e-3);
+	near(p.extra_df, 4.0010145810778415, 1e-9);
+	near(p.extra_lo, 269000750.258585, 1);
+	near(p.extra_hi, 309999249.741415, 1);
+	near(p.overhead, 0.2895, 1e-12);
+	near(p.overhead_se, 0.007931244311074587, 1e-12);
+	near(p.overhead_df, 5.0852051483283995, 1e-9);
+	near(p.overhead_lo, 0.26921440865179297, 1e-9);
+	near(p.overhead_hi, 0.309785591348207, 1e-9);
+	/* The syscalls dominate: 287 ms of 289.5. */
+	assert_int_equal(p.terms[p.dominant].event, PCOST_CE_SYSCALL);
+	near(p.terms[p.dominant].share, 287e6 / 289.5e6, 1e-12);
+	near(p.terms[p.dominant].extra_ns, 287e6, 1e-6);
+	pcost_cost_table_release(&t);
+}
+
+/* One exact count and exact costs: a zero-width interval at the sum. */
+static void test_combine_exact(void **state)
+{
+	struct pcost_prediction p;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.nterms = 2;
+	p.terms[0] = (struct pcost_prediction_term){
+		.event = PCOST_CE_RUN, .count = 1, .cost_ns = 500, .cost_se = 0, .cost_df = 4
+	};
+	p.terms[1] = (struct pcost_prediction_term){
+		.event = PCOST_CE_SYSCALL, .count = 1000, .cost_ns = 2, .cost_se = 0, .cost_df = 4
+	};
+	pcost_predict_combine(&p, 0, 10000, 0, 0);
+	near(p.extra_ns, 2500, 1e-9);
+	near(p.extra_lo, 2500, 1e-9);
+	near(p.extra_hi, 2500, 1e-9);
+	near(p.overhead, 0.25, 1e-12);
+	assert_int_equal(p.dominant, 1);
+	/* No plain time: no overhead, never 0. */
+	pcost_predict_combine(&p, 0, NAN, 0, 0);
+	assert_true(isnan(p.overhead) && isnan(p.overhead_lo));
+}
+
+/* perf record: samples = CPU time x frequency; 2 s of CPU at 999 Hz is 1998 samples. */
+static void test_record_samples(void **state)
+{
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p;
+
+	(void)state;
+	pcost_cost_table_init(&t);
+	entry(&t, "perf-record:freq=999", PCOST_CE_RUN, 1e8, 0.9e8, 1.1e8, 5);
+	entry(&t, "perf-record:freq=999", PCOST_CE_SAMPLE, 3000, 2000, 4000, 5);
+	entry(&t, "perf-record:freq=999", PCOST_CE_CSWITCH, 100, 50, 150, 5);
+	entry(&t, "perf-record:freq=999", PCOST_CE_TASK, 1e4, 0, 2e4, 5);
+	entry(&t, "perf-record:freq=999", PCOST_CE_EXEC, 2e5, 1e5, 3e5, 5);
+	counts_init(&c);
+	c.n[PCOST_CNT_TASK_CLOCK_NS] = 2e9;
+	c.n[PCOST_CNT_CSWITCHES] = 10;
+	c.n[PCOST_CNT_TASKS] = 1;
+	c.n[PCOST_CNT_EXECS] = 1;
+	c.base_ns = 2.5e9;
+	pcost_predict(&t, "perf-record:freq=999", &c, &p);
+	assert_true(p.has_model);
+	/* Terms in the order of the events: run, cswitch, task, exec, sample, then the side-band. */
+	assert_int_equal(p.terms[4].event, PCOST_CE_SAMPLE);
+	near(p.terms[4].count, 1998, 1e-9);
+	/* 2.5 s plain: the side-band window's phase is unknown, half a window less on average. */
+	assert_int_equal(p.nterms, 6);
+	assert_int_equal(p.terms[5].event, PCOST_CE_SIDEBAND);
+	near(p.terms[5].cost_ns, -5e8, 1e-6);
+	near(p.terms[5].cost_se, 1e9 / sqrt(12), 1e-3);
+	near(p.extra_ns, 1e8 + 1998 * 3000 + 1000 + 1e4 + 2e5 - 5e8, 1e-3);
+	/* 0.3 s plain: it ends inside the first window, which is 0.3 s shorter. */
+	c.base_ns = 3e8;
+	pcost_predict(&t, "perf-record:freq=999", &c, &p);
+	near(p.terms[5].cost_ns, -3e8, 1e-6);
+	c.base_ns = 2.5e9;
+	/* Without a frequency: perf's default, 4000 Hz, priced by the freq=4000 entries. */
+	pcost_predict(&t, "perf-record", &c, &p);
+	assert_false(p.has_model);
+	assert_non_null(strstr(p.why, "no entry"));
+	pcost_cost_table_release(&t);
+}
+
+/* strace-seccomp: traced calls by name priced at the traced cost, the rest at the untraced. */
+static void test_seccomp_split(void **state)
+{
+	struct pcost_count_nr nr[] = { { "read", 300, 0 },
+				       { "write", 200, 0 },
+				       { "openat", 10, 0 },
+				       { "getppid", 40, 0 },
+				       { "getdents64", 5, 0 } };
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p;
+
+	(void)state;
+	pcost_cost_table_init(&t);
+	entry(&t, "strace-seccomp", PCOST_CE_RUN, 1e6, 0.9e6, 1.1e6, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL, 8000, 7000, 9000, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_DECODED, 10000, 9000, 11000, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_DIR, 30000, 20000, 40000, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_UNTRACED, 50, 40, 60, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_TASK, 1e5, 0.9e5, 1.1e5, 4);
+	entry(&t, "strace-seccomp", PCOST_CE_EXEC, 3e5, 2e5, 4e5, 4);
+	counts_init(&c);
+	c.n[PCOST_CNT_SYSCALLS] = 1000;
+	c.n[PCOST_CNT_TASKS] = 0;
+	c.n[PCOST_CNT_EXECS] = 1;
+	c.by_nr_counted = true;
+	c.by_nr = nr;
+	c.nby_nr = 5;
+	c.base_ns = 1e8;
+	/* The set's calls by class (getppid plain; read, openat decoded; getdents64 a listing),
+	 * the other 1000 - 355 calls untraced. */
+	pcost_predict(&t, "strace-seccomp:trace=read,openat,getppid,getdents64", &c, &p);
+	assert_true(p.has_model);
+	assert_int_equal(p.terms[1].event, PCOST_CE_SYSCALL);
+	near(p.terms[1].count, 40, 1e-12);
+	near(p.terms[2].count, 310, 1e-12);
+	near(p.terms[3].count, 5, 1e-12);
+	assert_int_equal(p.terms[4].event, PCOST_CE_SYSCALL_UNTRACED);
+	near(p.terms[4].count, 645, 1e-12);
+	near(p.extra_ns, 1e6 + 40 * 8000 + 310 * 10000 + 5 * 30000 + 645 * 50 + 3e5, 1e-6);
+	/* A class is not priced. */
+	pcost_predict(&t, "strace-seccomp:trace=%file", &c, &p);
+	assert_false(p.has_model);
+	assert_true(isnan(p.extra_ns));
+	/* Nor without the counts by name. */
+	c.by_nr_counted = false;
+	snprintf(c.by_nr_why, sizeof(c.by_nr_why), "no BPF here");
+	pcost_predict(&t, "strace-seccomp:trace=read", &c, &p);
+	assert_false(p.has_model);
+	assert_non_null(strstr(p.why, "no BPF here"));
+	pcost_cost_table_release(&t);
+}
+
+/* strace traces every call: plain = all less the decoded and the listings, each at its cost. */
+static void test_strace_classes(void **state)
+{
+	struct pcost_count_nr nr[] = { { "newfstatat", 54000, 0 },
+				       { "getdents64", 4000, 0 },
+				       { "openat", 2000, 0 } };
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p;
+
+	(void)state;
+	strace_table(&t);
+	strace_counts(&c);
+	c.n[PCOST_CNT_SYSCALLS] = 66000;
+	c.by_nr = nr;
+	c.nby_nr = 3;
+	pcost_predict(&t, "strace", &c, &p);
+	assert_true(p.has_model);
+	near(p.terms[1].count, 66000 - 56000 - 4000, 1e-9);
+	near(p.terms[2].count, 56000, 1e-9);
+	near(p.terms[3].count, 4000, 1e-9);
+	near(p.extra_ns, 2e6 + 6000 * 7000 + 56000 * 9000 + 4000 * 30000 + 100 * 1000 + 2 * 2e5,
+	     1e-3); /* and 0 execs */
+	assert_int_equal(pcost_syscall_class("newfstatat"), PCOST_CE_SYSCALL_DECODED);
+	assert_int_equal(pcost_syscall_class("getdents64"), PCOST_CE_SYSCALL_DIR);
+	assert_int_equal(pcost_syscall_class("getppid"), PCOST_CE_SYSCALL);
+	assert_int_equal(pcost_syscall_class("close"), PCOST_CE_SYSCALL);
+	pcost_cost_table_release(&t);
+}
+
+/* "no model", never 0: a missing entry, an unavailable one, an uncounted kind, ltrace. */
+static void test_no_model(void **state)
+{
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p;
+	struct pcost_cost_entry *e;
+
+	(void)state;
+	strace_table(&t);
+	strace_counts(&c);
+	pcost_predict(&t, "perf-stat", &c, &p);
+	assert_false(p.has_model);
+	assert_true(isnan(p.extra_ns) && isnan(p.overhead));
+	assert_non_null(strstr(p.why, "no entry for perf-stat per run"));
+
+	e = pcost_cost_add(&t, "bpftrace-syscalls", "monitor", PCOST_CE_RUN, NULL, NULL);
+	e->status = PCOST_COST_UNAVAILABLE;
+	pcost_cost_why(e, "'bpftrace' not found: install package bpftrace");
+	pcost_predict(&t, "bpftrace-syscalls", &c, &p);
+	assert_false(p.has_model);
+	assert_non_null(strstr(p.why, "unavailable: 'bpftrace' not found"));
+
+	c.n[PCOST_CNT_CSWITCHES] = NAN;
+	snprintf(c.why[PCOST_CNT_CSWITCHES], sizeof(c.why[0]), "perf_event_open: EACCES");
+	pcost_predict(&t, "strace", &c, &p);
+	assert_false(p.has_model);
+	assert_non_null(strstr(p.why, "context switches were not counted: perf_event_open"));
+
+	pcost_predict(&t, "ltrace", &c, &p);
+	assert_false(p.has_model);
+	assert_non_null(strstr(p.why, "library call"));
+	pcost_predict(&t, "pfmon --follow-fork", &c, &p);
+	assert_false(p.has_model);
+	pcost_cost_table_release(&t);
+}
+
+static void test_cost_se(void **state)
+{
+	struct pcost_cost_table t;
+
+	(void)state;
+	pcost_cost_table_init(&t);
+	entry(&t, "x", PCOST_CE_RUN, 10, 8, 12, NAN);
+	entry(&t, "x", PCOST_CE_SYSCALL, 10, 8, 12, 4);
+	/* Unknown df: the normal quantile; df 4: t = 2.7764451051977987. */
+	near(pcost_cost_se(&t.e[0]), 2 / 1.959964, 1e-9);
+	near(pcost_cost_se(&t.e[1]), 2 / 2.7764451051977987, 1e-9);
+	t.e[1].status = PCOST_COST_FAILED;
+	assert_true(isnan(pcost_cost_se(&t.e[1])));
+	pcost_cost_table_release(&t);
+}
+
+/* A table is stale when a field that decides costs differs; a calibrated TSC reading does not. */
+static void test_env_mismatch(void **state)
+{
+	const char *a = "{\"fields\":{\"kernel.release\":\"6.18.1\",\"cpu.model\":\"AMD EPYC\","
+			"\"tsc.hz\":\"2596090121\",\"memory\":\"23.5 GiB\"}}";
+	const char *b = "{\"fields\":{\"kernel.release\":\"6.1.0\",\"cpu.model\":\"AMD EPYC\","
+			"\"tsc.hz\":\"2596090999\",\"memory\":\"16 GiB\"}}";
+	char diff[256];
+
+	(void)state;
+	assert_int_equal(pcost_costs_env_mismatch(a, a, diff, sizeof(diff)), 0);
+	assert_int_equal(pcost_costs_env_mismatch(a, b, diff, sizeof(diff)), 1);
+	assert_string_equal(diff, "kernel.release 6.18.1 -> 6.1.0");
+	assert_int_equal(pcost_costs_env_mismatch(a, "not json", diff, sizeof(diff)), -1);
+}
+
+/* Which table prices this machine: the newest matching one; this host's stale one is refused. */
+static void test_pick(void **state)
+{
+	const char *here = "{\"fields\":{\"kernel.release\":\"6.18.1\"}}";
+	const char *old = "{\"fields\":{\"kernel.release\":\"6.1.0\"}}";
+	struct pcost_cost_table t[3];
+	char why[256];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		pcost_cost_table_init(&t[i]);
+		t[i].complete = true;
+		t[i].id = 3 - i;
+	}
+	/* Newest first: this host on an old kernel, another machine, this host on this kernel. */
+	t[0].host = strdup("a");
+	t[0].env_json = strdup(old);
+	t[1].host = strdup("b");
+	t[1].env_json = strdup(old);
+	t[2].host = strdup("a");
+	t[2].env_json = strdup(here);
+	assert_int_equal(pcost_costs_pick(t, 3, "a", here, why, sizeof(why)), 2);
+	/* Without the matching one: this host's newest is stale, refused with the field. */
+	assert_int_equal(pcost_costs_pick(t, 2, "a", here, why, sizeof(why)), -2);
+	assert_non_null(strstr(why, "kernel.release 6.1.0 -> 6.18.1"));
+	/* Another host's tables only: none is this machine's (calibrate first). */
+	assert_int_equal(pcost_costs_pick(t, 2, "c", here, why, sizeof(why)), -1);
+	/* An incomplete table never prices. */
+	t[2].complete = false;
+	assert_int_equal(pcost_costs_pick(&t[2], 1, "a", here, why, sizeof(why)), -1);
+	for (int i = 0; i < 3; i++)
+		pcost_cost_table_release(&t[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
+		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
+		cmocka_unit_test(test_strace_classes), cmocka_unit_test(test_no_model),
+		cmocka_unit_test(test_cost_se),	       cmocka_unit_test(test_env_mismatch),
+		cmocka_unit_test(test_pick),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
