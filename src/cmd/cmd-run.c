@@ -23,9 +23,11 @@
 #include "monitors/monitor.h"
 #include "report/report.h"
 #include "run/figure_values.h"
+#include "run/evcount.h"
 #include "run/metric.h"
 #include "run/runner.h"
 #include "run/service.h"
+#include "stats/predict.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
@@ -149,6 +151,8 @@ struct run_args {
 	bool service_per_block;
 	int last_ready_owner;	/* the --attach (1) or --service (2) a --ready follows */
 	struct pcost_metric_set metrics; /* --metric */
+	struct pcost_evcount counted;	/* a command's counting run (count_command) */
+	bool have_counted;
 	/* The shared options: runner options (ro), --threads (nthreads 0: the workload's
 	 * own), --cpu, --format, --db, --no-store, --seed. */
 	struct pcost_measure_opts m;
@@ -561,6 +565,87 @@ static char *subst_n(const char *word, uint64_t n)
  * (--events x scale), as hyperfine's --parameter-scan does; one configuration
  * per monitor.
  */
+/*
+ * The events a monitor pays for, of those a counting run counts: per syscall
+ * for the syscall tracers, per context switch for perf stat, per task for the
+ * rest that follow tasks (stats/predict.c's table); -1 when none of them.
+ */
+static int paid_event(const char *monitor)
+{
+	unsigned ev = pcost_model_events(monitor, NULL);
+
+	if (ev & (1u << PCOST_CE_SYSCALL | 1u << PCOST_CE_SYSCALL_DECODED))
+		return PCOST_EVC_SYSCALLS;
+	if (ev & 1u << PCOST_CE_CSWITCH)
+		return PCOST_EVC_CSWITCHES;
+	if (ev & 1u << PCOST_CE_TASK)
+		return PCOST_EVC_TASKS;
+	return -1;
+}
+
+/* The unit of a counted kind, as a row's events are named ("syscall", "context switch"). */
+static const char *paid_unit(int k)
+{
+	return k == PCOST_EVC_CSWITCHES ? "context-switch" : k == PCOST_EVC_TASKS ? "task" : "syscall";
+}
+
+/*
+ * A user's command without --events: what it does that monitors pay for, in
+ * one untimed counting run before the blocks (run/evcount.h), so each row has
+ * its events made and a per-event cost.  Nothing is counted with --service
+ * (the monitors watch the server, not the load generator) or when the machine
+ * cannot count (not root): the rows say why.  0, or exit 1 when the command
+ * cannot start.
+ */
+static int count_command(struct run_args *a)
+{
+	struct pcost_evcount_opts o = { .cpu_mask = a->m.ro.cpu_mask,
+					.timeout_s = a->m.ro.timeout_s,
+					.no_by_nr = true,
+					.no_probes = true,
+					.out_fd = -1,
+					.err_fd = -1 };
+	char err[256];
+	int rc;
+
+	if (!a->command || a->events >= 0 || a->service || a->count)
+		return 0;
+	rc = pcost_evcount_run(a->command, &o, &a->counted, err, sizeof(err));
+	if (rc < 0)
+		pcost_evcount_release(&a->counted);
+	if (rc == -EINTR)
+		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
+	if (rc < 0) {
+		error("%s", err);
+		return PCOST_EXIT_FAIL;
+	}
+	a->have_counted = true;
+	return 0;
+}
+
+/* The counting run in the session's options: each kind's count and counter, or why not. */
+static void counted_json(const struct run_args *a, cJSON *o)
+{
+	static const int kinds[] = { PCOST_EVC_SYSCALLS, PCOST_EVC_CSWITCHES, PCOST_EVC_TASKS };
+	cJSON *c;
+
+	if (!a->have_counted)
+		return;
+	c = cJSON_AddObjectToObject(o, "counted");
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		int k = kinds[i];
+		cJSON *e = cJSON_AddObjectToObject(c, paid_unit(k));
+
+		if (a->counted.v[k] >= 0) {
+			cJSON_AddNumberToObject(e, "count", (double)a->counted.v[k]);
+			cJSON_AddStringToObject(e, "counter", a->counted.source[k]);
+		} else {
+			cJSON_AddNullToObject(e, "count");
+			cJSON_AddStringToObject(e, "why", a->counted.why[k]);
+		}
+	}
+}
+
 static void add_command(struct pcost_runner *r, struct pcost_monitor **mons, size_t nmons,
 			const struct run_args *a, double scale)
 {
@@ -579,10 +664,47 @@ static void add_command(struct pcost_runner *r, struct pcost_monitor **mons, siz
 		argv[i] = subst_n(a->command[i], ev >= 0 ? (uint64_t)ev : 0);
 	joined = pcost_join_argv(a->ncommand, argv);
 	t.workload_args = joined;
-	for (size_t m = 0; m < nmons; m++)
+	for (size_t m = 0; m < nmons; m++) {
+		/* Counted: each row's events are what its monitor pays for (the baseline's:
+		 * syscalls); --events N: the user's count and unit for every row. */
+		int k = a->have_counted ? paid_event(mons[m]->name) : -1;
+
+		if (a->have_counted && mons[m]->ops->kind == PCOST_MON_BASELINE)
+			k = PCOST_EVC_SYSCALLS;
+		if (k >= 0) {
+			t.events = a->counted.v[k];
+			t.unit = paid_unit(k);
+		}
 		pcost_runner_add(r, mons[m], &t);
+		t.events = ev;
+		t.unit = a->unit ? a->unit : "event";
+	}
 	free(joined);
 	pcost_argv_free(argv);
+}
+
+/*
+ * With a counted command, every monitor on the null workload too: its fixed
+ * cost (start-up and tear-down) measured in the same blocks, which the
+ * per-event cost of the command takes off (stats/analyze.c: model).
+ */
+static void add_null_twins(struct pcost_runner *r, struct pcost_monitor **mons, size_t nmons,
+			   const struct run_args *a)
+{
+	char *argv[] = { (char *)pcost_self_exe(), "workload", "null", NULL };
+	struct pcost_target t = { .workload = "null", .workload_args = "", .unit = "none",
+				  .argv = argv, .scale = 1, .events = -1, .report_fd = true };
+
+	bool priced = false;
+
+	/* Nothing counted (not root), or no monitor pays for what is counted (a custom
+	 * wrapper): no per-event figure to take the fixed cost off. */
+	for (size_t m = 0; m < nmons; m++)
+		priced |= paid_event(mons[m]->name) >= 0;
+	if (!priced || !a->have_counted || a->counted.v[PCOST_EVC_SYSCALLS] < 0)
+		return;
+	for (size_t m = 0; m < nmons; m++)
+		pcost_runner_add(r, mons[m], &t);
 }
 
 static char *options_json(const struct run_args *a, const char *headline)
@@ -601,6 +723,7 @@ static char *options_json(const struct run_args *a, const char *headline)
 	cJSON_AddNumberToObject(o, "timeout_s", a->m.ro.timeout_s);
 	cJSON_AddStringToObject(o, "cpu", a->m.cpu_text);
 	cJSON_AddBoolToObject(o, "default_study", a->default_study);
+	counted_json(a, o);
 	if (a->m.nthreads) {
 		cJSON *t = cJSON_AddArrayToObject(o, "threads");
 
@@ -792,6 +915,7 @@ static int add_targets(struct pcost_runner *r, const struct run_args *a,
 	if (a->command) {
 		for (size_t k = 0; k < a->nscales; k++)
 			add_command(r, mons, nmons, a, a->scales[k]);
+		add_null_twins(r, mons, nmons, a);
 		return 0;
 	}
 	return add_workloads(a, r, mons, nmons) < 0 ? PCOST_EXIT_USAGE : 0;
@@ -922,6 +1046,8 @@ int cmd_run(int argc, char **argv)
 	apply_defaults(&a);
 	if ((rc = create_monitors(&a, mons, &nmons)))
 		goto out_mons;
+	if ((rc = count_command(&a)))
+		goto out_mons;
 	session_start(&s, &a, argc, argv);
 	pcost_figures_declare_set(&s, &a.metrics);
 	a.m.ro.progress = isatty(2) && pcost_verbosity > 0;
@@ -941,5 +1067,7 @@ out_mons:
 	for (size_t m = 0; m < nmons; m++)
 		pcost_monitor_free(mons[m]);
 	pcost_metric_set_release(&a.metrics);
+	if (a.have_counted)
+		pcost_evcount_release(&a.counted);
 	return rc;
 }

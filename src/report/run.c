@@ -200,17 +200,58 @@ static void text_fits(const struct pcost_session *s, const struct pcost_config_s
 }
 
 /* Where the two costs came from, once per distinct source, and why a row has none. */
+/*
+ * The counting run of a user's command (the session's options: "counted"):
+ * "# events made, counted in one untimed run: 41230 syscalls (perf_event ...)".
+ */
+static void text_counted(const struct pcost_session *s, FILE *out)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "counted"), *e;
+
+	if (cJSON_IsObject(c)) {
+		fprintf(out, "  events made, counted in one untimed run of the command:\n");
+		cJSON_ArrayForEach(e, c) {
+			const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "count"),
+				    *by = cJSON_GetObjectItemCaseSensitive(e, "counter"),
+				    *why = cJSON_GetObjectItemCaseSensitive(e, "why");
+
+			/* "syscall" -> "syscalls", "context-switch" -> "context switches" */
+			char name[48];
+			size_t l;
+
+			snprintf(name, sizeof(name), "%s", e->string);
+			for (char *p = name; *p; p++)
+				*p = *p == '-' ? ' ' : *p;
+			l = strlen(name);
+			snprintf(name + l, sizeof(name) - l, "%s",
+				 l > 1 && !strcmp(name + l - 2, "ch") ? "es" : "s");
+			if (cJSON_IsNumber(n))
+				fprintf(out, "    %.0f %s (%s)\n", n->valuedouble, name,
+					cJSON_IsString(by) ? by->valuestring : "?");
+			else
+				fprintf(out, "    %s: n/a (%s)\n", name,
+					cJSON_IsString(why) ? why->valuestring : "not counted");
+		}
+	}
+	cJSON_Delete(o);
+}
+
 static void text_sources(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 FILE *out)
 {
-	bool timed = false, fit = false;
+	bool timed = false, fit = false, model = false;
 
+	text_counted(s, out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const char *src = st[i].per_event_source;
 
 		timed |= src && !strcmp(src, "timed region");
 		fit |= src && !strcmp(src, "scale fit");
-		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why)
+		model |= src && !strcmp(src, "model");
+		/* The null workload makes no events: nothing to say per event. */
+		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why &&
+		    strcmp(s->configs[i].workload ? s->configs[i].workload : "", "null"))
 			fprintf(out, "  per event n/a for %s on %s: %s\n", s->configs[i].monitor,
 				s->configs[i].workload, st[i].per_event_why);
 	}
@@ -220,6 +261,10 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 	if (fit)
 		fprintf(out, "  per event and fixed from --scale: extra = fixed + per event x events, "
 			     "fitted in each block\n");
+	if (model)
+		fprintf(out, "  per event (model-based): the command's extra time less the same "
+			     "monitor's on the null workload\n  (its fixed cost, in the same blocks) / "
+			     "the events it pays for\n");
 }
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -245,8 +290,8 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 
 		if (done[g])
 			continue;
-		fprintf(out, "# probecost run: %s%s%s", c0->workload, c0->workload_args ? ", " : "",
-			c0->workload_args ?: "");
+		fprintf(out, "# probecost run: %s%s%s", c0->workload,
+			c0->workload_args && *c0->workload_args ? ", " : "", c0->workload_args ?: "");
 		if (st[g].events)
 			fprintf(out, " (%llu %s%s)", (unsigned long long)st[g].events,
 				c0->unit ?: "event", st[g].events == 1 ? "" : "s");
@@ -321,6 +366,8 @@ static void json_costs(cJSON *o, const struct pcost_config_stats *x)
 	pcost_json_ci(o, "extra_cycles", x->extra_cycles, x->extra_cycles_lo, x->extra_cycles_hi);
 	pcost_json_ci(o, "fixed_ns", x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi);
 	pcost_json_ci(o, "per_event_ns", x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi);
+	pcost_json_ci(o, "model_per_event_ns", x->model_per_event_ns, x->model_per_event_ns_lo,
+		      x->model_per_event_ns_hi);
 	cJSON_AddItemToObject(o, "per_event_source", x->per_event_source
 				     ? cJSON_CreateString(x->per_event_source) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "per_event_why", x->per_event_why

@@ -234,6 +234,12 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 			add(w, "%s on %s: the monitor saw %lld syscalls of the %llu the workload "
 			    "made: %lld lost", m, wl, (long long)x->monitor_events,
 			    (unsigned long long)x->events, (long long)x->lost_events);
+		if (x->model_disagrees)
+			add(w, "%s on %s: per event, the model (extra less the null run's) gives %.0f "
+			    "[%.0f, %.0f] ns and the --scale fit %.0f [%.0f, %.0f] ns: they disagree, "
+			    "so the cost is not fixed + per event x events", m, wl,
+			    x->model_per_event_ns, x->model_per_event_ns_lo, x->model_per_event_ns_hi,
+			    x->fit_per_event_ns, x->fit_per_event_ns_lo, x->fit_per_event_ns_hi);
 		if (x->baseline >= 0 && !isnan(x->overhead) && x->overhead < -0.02 && x->significant)
 			add(w, "%s on %s: the monitored runs were faster than the plain ones "
 			    "(%+.1f%%): something else changed between them", m, wl,

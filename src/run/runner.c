@@ -408,7 +408,10 @@ record:
 		return -EINTR; /* an interrupted run is not a measurement */
 	}
 	service_after(r, &smp);
-	pcost_figures_extract(r->s, r->opts.metric_set, out.buf, out.len, out.report, &smp);
+	/* --metric reads the user's command; a built-in's figures come on its report line. */
+	pcost_figures_extract(r->s,
+			      c->workload && !strcmp(c->workload, "command") ? r->opts.metric_set : NULL,
+			      out.buf, out.len, out.report, &smp);
 	free(out.buf);
 	pcost_run_verdict(&smp, &v);
 	if (!smp.has_report && sl->t.events >= 0)

@@ -603,6 +603,86 @@ static void fits(const struct pcost_session *s, struct pcost_config_stats *st)
 			fit_group(s, i, st);
 }
 
+/* The null-workload configuration of configuration i's monitor (its fixed cost), or -1. */
+static int null_twin(const struct pcost_session *s, size_t i)
+{
+	const struct pcost_config *c = &s->configs[i];
+
+	for (size_t j = 0; j < s->nconfigs; j++) {
+		const struct pcost_config *n = &s->configs[j];
+
+		if (j != i && same(n->workload, "null") && same(n->monitor, c->monitor) &&
+		    n->threads == c->threads && same(n->placement, c->placement))
+			return (int)j;
+	}
+	return -1;
+}
+
+/*
+ * A user's command: per event from the model.  In each block where the
+ * command and the null workload both ran plain and monitored, (the command's
+ * extra - the null run's extra, the monitor's fixed cost) / events; t over
+ * those blocks, the Hodges-Lehmann companion beside it.
+ */
+static void model_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *all)
+{
+	struct pcost_config_stats *st = &all[i];
+	const struct pcost_config *c = &s->configs[i], *nc;
+	double ev = rate_events(c, st), *cx, *cy, *nx, *ny, *d, *fx;
+	uint32_t *cb, *nb;
+	size_t ncp, nnp, n = 0;
+	int j;
+
+	if (!same(c->workload, "command") || isnan(ev) || ev <= 0 || (j = null_twin(s, i)) < 0 ||
+	    all[j].baseline < 0)
+		return;
+	nc = &s->configs[j];
+	ncp = pcost_pair_blocks(c, &s->configs[st->baseline], PCOST_METRIC_WALL, &cx, &cy, &cb);
+	nnp = pcost_pair_blocks(nc, &s->configs[all[j].baseline], PCOST_METRIC_WALL, &nx, &ny, &nb);
+	d = xcalloc(ncp + 1, sizeof(double));
+	fx = xcalloc(ncp + 1, sizeof(double));
+	for (size_t a = 0; a < ncp; a++)
+		for (size_t k = 0; k < nnp; k++)
+			if (nb[k] == cb[a]) {
+				fx[n] = nx[k] - ny[k];
+				d[n] = ((cx[a] - cy[a]) - fx[n]) / ev;
+				n++;
+				break;
+			}
+	if (n >= 2) {
+		double sk;
+
+		pcost_mean_ci(d, n, PCOST_CONF, &st->model_per_event_ns, &st->model_per_event_ns_lo,
+			      &st->model_per_event_ns_hi);
+		if (st->has_fit)
+			st->model_disagrees = st->model_per_event_ns_lo > st->fit_per_event_ns_hi ||
+					      st->model_per_event_ns_hi < st->fit_per_event_ns_lo;
+		if (!st->per_event_source) {
+			set3(&st->per_event_ns, &st->per_event_ns_lo, &st->per_event_ns_hi,
+			     st->model_per_event_ns, st->model_per_event_ns_lo,
+			     st->model_per_event_ns_hi);
+			pcost_mean_ci(fx, n, PCOST_CONF, &st->fixed_ns, &st->fixed_ns_lo,
+				      &st->fixed_ns_hi);
+			pcost_hodges_lehmann(d, n, PCOST_CONF, &st->per_event_ns_robust,
+					     &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
+			pcost_hodges_lehmann(fx, n, PCOST_CONF, &st->fixed_ns_robust,
+					     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
+			sk = pcost_sem(d, n);
+			st->per_event_skewed = pcost_skewed(st->per_event_ns, st->per_event_ns_robust, sk);
+			st->per_event_source = "model";
+			st->per_event_why = NULL;
+		}
+	}
+	free(cx);
+	free(cy);
+	free(cb);
+	free(nx);
+	free(ny);
+	free(nb);
+	free(d);
+	free(fx);
+}
+
 /* The two costs of a monitored configuration: timed region first, the fit otherwise. */
 static void two_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
 {
@@ -638,6 +718,7 @@ static void init_nan(struct pcost_config_stats *st)
 	set_nan(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi);
 	set_nan(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi);
 	set_nan(&st->per_event_ns, &st->per_event_ns_lo, &st->per_event_ns_hi);
+	set_nan(&st->model_per_event_ns, &st->model_per_event_ns_lo, &st->model_per_event_ns_hi);
 	set_nan(&st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi);
 	set_nan(&st->fit_fixed_ns, &st->fit_fixed_ns_lo, &st->fit_fixed_ns_hi);
 	set_nan(&st->fit_per_event_ns, &st->fit_per_event_ns_lo, &st->fit_per_event_ns_hi);
@@ -799,6 +880,9 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 	fits(s, st);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		two_costs(s, i, &st[i]);
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (st[i].baseline >= 0)
+			model_costs(s, i, st);
 	site_gains(s, st);
 	pcost_outcomes(s, st);
 	*out = st;

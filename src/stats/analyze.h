@@ -70,7 +70,17 @@ struct pcost_config_stats {
 	 */
 	double per_event_ns, per_event_ns_lo, per_event_ns_hi;
 	double fixed_ns, fixed_ns_lo, fixed_ns_hi;
-	const char *per_event_source;	/* "timed region", "scale fit" or NULL */
+	const char *per_event_source;	/* "timed region", "scale fit", "model" or NULL */
+	/*
+	 * model: a user's command (no timed region) whose events were counted or
+	 * given, with its monitor also run on the null workload in the session:
+	 * per event = (extra time - the null run's extra, the monitor's fixed cost)
+	 * / events, a Welch interval over the two paired differences.  It is the
+	 * per-event figure when there is no fit; with a fit, it is kept beside it
+	 * and model_disagrees says their intervals do not overlap.
+	 */
+	double model_per_event_ns, model_per_event_ns_lo, model_per_event_ns_hi;
+	bool model_disagrees;
 	/* HL over the per-block values the means above average (fit: per-block coefficients) */
 	double per_event_ns_robust, per_event_ns_robust_lo, per_event_ns_robust_hi;
 	double fixed_ns_robust, fixed_ns_robust_lo, fixed_ns_robust_hi;
