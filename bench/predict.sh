@@ -147,7 +147,8 @@ gen_cproj() { # 16 C files and a Makefile
 # A throwaway PostgreSQL cluster (the server runs as 'postgres'), its pgbench database.
 pg_up() {
 	local bin port
-	bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+	bin=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -1)
+	# shellcheck disable=SC2015 # the skip when either test fails is the meaning
 	[ -x "$bin/initdb" ] && [ -x "$bin/pg_ctl" ] || { PG_WHY="no PostgreSQL server binaries (apt-get install postgresql)"; return 1; }
 	# The server's own pgbench: Debian's /usr/bin/pgbench is a wrapper that wants a
 	# postgresql-client-<version> package besides.
@@ -163,6 +164,7 @@ pg_up() {
 		{ PG_WHY="the server did not start: $(tail -1 "$W/pg/log")"; return 1; }
 	PG_STOP="runuser -u postgres -- '$bin/pg_ctl' -D '$W/pg/data' -m immediate stop"
 	PGARGS=(-h "$W/pg" -p "$port" -U postgres)
+	# shellcheck disable=SC2015 # either step failing is the failure
 	"$bin/psql" "${PGARGS[@]}" -q -c "CREATE DATABASE bench" postgres >/dev/null &&
 		"$PGBENCH" "${PGARGS[@]}" -i -q -s 2 bench >/dev/null 2>&1 ||
 		{ PG_WHY="pgbench -i failed"; return 1; }

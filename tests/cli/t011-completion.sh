@@ -49,6 +49,7 @@ is "$(comp run -w messaging : loops = 5,ip)" "5,ipc=" "after a comma, the next k
 like "$(comp run -m '')" '(^| )delay( .*)? none( .*)? perf-stat( |$)' "run -m offers the monitors (delay, none, perf-stat, ...)"
 is "$(comp run -m delay :)" "ns=" "run -m delay: offers the delay monitor's key"
 is "$(comp predict -m perf-record :)" "freq=" "predict -m perf-record: offers its key, as run -m does"
+# shellcheck disable=SC2046 # the names, one a line on purpose
 is "$(comp calibrate --monitor stra)" "$(printf '%s\n' $(names monitors) | grep '^stra' | words)" \
 	"calibrate --monitor offers the monitors"
 is "$(comp counters --interfaces perf-read,perf-g)" "perf-read,perf-group" "counters --interfaces completes the last item of a list"

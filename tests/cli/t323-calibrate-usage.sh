@@ -22,6 +22,7 @@ for t in perf strace; do ! have $t || ln -s "$(command -v $t)" "$T/bin/$t"; done
 run_pc_path() {
 	out=$(env PATH="$T/bin" "$PROBECOST" "$@" 2> "$T/err")
 	rc=$?
+	# shellcheck disable=SC2034 # read by the tests' own lines after each call
 	err=$(cat "$T/err")
 }
 run_pc_path calibrate -m bpftrace-syscalls --db "$T/u.db" --format json
