@@ -250,7 +250,7 @@ static int measure(const struct predict_args *a, struct pcost_session *s,
 	for (size_t i = 0; i < nmons; i++)
 		pcost_runner_add(&r, mons[i], &tg);
 	free(joined);
-	if ((rc = pcost_runner_check(&r, err, sizeof(err))) < 0) {
+	if (pcost_runner_check(&r, err, sizeof(err)) < 0) {
 		pcost_runner_release(&r);
 		return error("%s", err), PCOST_EXIT_FAIL;
 	}
@@ -285,7 +285,7 @@ static int plain_time(const struct predict_args *a, int argc, char **argv, struc
 	none[0] = pcost_monitor_create("none", err, sizeof(err));
 	session_start(&s, argc, argv, (uint64_t)time(NULL));
 	rc = measure(a, &s, none, 1, a->plain_runs, false, &st);
-	if (!rc) {
+	if (!rc && st) {
 		c->base_ns = st[0].wall.mean;
 		c->base_se = st[0].wall.sem;
 		c->base_df = st[0].wall.n > 1 ? (double)st[0].wall.n - 1 : NAN;

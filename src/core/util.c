@@ -414,7 +414,8 @@ char *pcost_replace_all(const char *s, const char *from, const char *to)
 	for (p = s; (q = strstr(p, from)); p = q + fl) {
 		memcpy(out + o, p, (size_t)(q - p));
 		o += (size_t)(q - p);
-		memcpy(out + o, to, tl);
+		/* The terminator comes from the strcpy after the loop. */
+		memcpy(out + o, to, tl); // NOLINT(bugprone-not-null-terminated-result)
 		o += tl;
 	}
 	strcpy(out + o, p);

@@ -113,7 +113,7 @@ static int probe_entries(const struct pcost_calibrate_opts *o, struct pcost_cost
 	ro.probed_binary = path;
 	pcost_runner_init(&r, &s, &ro);
 	pcost_probe_uprobe_set_cpus(ro.cpu_mask);
-	if ((rc = pcost_probe_plan_build(q, pl, &l, path)) != 0) {
+	if (pcost_probe_plan_build(q, pl, &l, path) != 0) {
 		snprintf(err, len, "could not plan the probe measurements");
 		rc = -EINVAL;
 		goto out_runner;
@@ -281,7 +281,7 @@ int pcost_calibrate_counters(const struct pcost_calibrate_opts *o, struct pcost_
 {
 	const struct pcost_env *env = pcost_env_self();
 	const struct pcost_counter_iface *ifc;
-	struct pcost_counter_slot slots[16];
+	struct pcost_counter_slot slots[16] = { 0 };
 	struct pcost_counter_plan plan;
 	struct pcost_timer timer;
 	struct pcost_session s;

@@ -129,7 +129,7 @@ static int str(struct rd *r, const cJSON *o, const char *k, bool nullable, char 
 	*out = NULL;
 	if ((!v || cJSON_IsNull(v)) && nullable)
 		return 0;
-	if (!cJSON_IsString(v))
+	if (!v || !cJSON_IsString(v))
 		return bad(r, "'%s' must be a string", k);
 	if (strlen(v->valuestring) > MAX_STR || !pcost_text_printable(v->valuestring))
 		return bad(r, "'%s' is longer than %d bytes or not printable UTF-8", k, MAX_STR);
@@ -146,7 +146,7 @@ static int num(struct rd *r, const cJSON *o, const char *k, double min, double m
 	*out = NAN;
 	if ((!v || cJSON_IsNull(v)) && nullable)
 		return 0;
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < min ||
+	if (!v || !cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < min ||
 	    v->valuedouble > max)
 		return bad(r, "'%s' must be a number in %g..%g", k, min, max);
 	*out = v->valuedouble;

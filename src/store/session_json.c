@@ -706,7 +706,7 @@ static int read_metrics(struct reader *r, const cJSON *j, struct pcost_session *
 			better = -1;
 		else if (!cJSON_IsNull(b))
 			rc = fail(r, "better", "not \"higher\", \"lower\" or null");
-		if (!rc && !figure_name_ok(name))
+		if (!rc && (!name || !figure_name_ok(name)))
 			rc = fail(r, "name", "not a letter then letters, digits or _");
 		if (!rc && pcost_session_metric_find(s, name) >= 0)
 			rc = fail(r, "name", "'%s' given twice", name);
