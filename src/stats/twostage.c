@@ -52,9 +52,10 @@ static double dormant_blocks(const struct pcost_config_stats *st, size_t nconfig
 	if (L == 0)
 		return 0;
 	if (L == 1)
-		return blocks_for((st[b].dormant_all_per_hit_ns_hi - st[b].dormant_all_per_hit_ns_lo) / 2,
-				  n, want);
-	se2 /= (double)L;	/* w2 / n at the pilot's n */
+		return blocks_for(
+			(st[b].dormant_all_per_hit_ns_hi - st[b].dormant_all_per_hit_ns_lo) / 2, n,
+			want);
+	se2 /= (double)L; /* w2 / n at the pilot's n */
 	n /= (double)L;
 	var = pcost_sd(m, L) * pcost_sd(m, L);
 	b2 = fmax(0, var - se2);
