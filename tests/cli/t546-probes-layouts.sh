@@ -14,9 +14,9 @@ elif [ ! -e "$obj/kernels_plain_bbsimple.o" ]; then
 	skip "the layout objects are not built here ($obj)"
 else
 	tmpdir
-	same= offsets=
+	same='' offsets=''
 	for v in none plain volatile plain_sem volatile_sem; do
-		sums= sigs=
+		sums='' sigs=''
 		for l in default $layouts; do
 			o=$obj/kernels_$v.o
 			[ "$l" = default ] || o=$obj/kernels_${v}_$l.o
