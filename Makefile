@@ -23,7 +23,7 @@ CC        ?= gcc
 PKG_CONFIG ?= pkg-config
 VERSION   := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-PKGS      := sqlite3 libelf cairo libcjson papi libpq
+PKGS      := sqlite3 libelf cairo libcjson papi libpq libtracefs audit
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lpfm
 

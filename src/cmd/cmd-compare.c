@@ -327,6 +327,11 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	pcost_db_close(db);
+	if (a.id == b.id) {
+		rc = usage_error("'%s' and '%s' are both session %lld: compare two sessions",
+				 o.argv[0], o.argv[1], (long long)a.id);
+		goto out;
+	}
 	if (pcost_compare_sessions(&a, &b, threshold, &cmp)) {
 		rc = usage_error("session %lld is a '%s' session and %lld a '%s' one; compare sessions of one kind",
 				 (long long)a.id, pcost_session_kind_name(a.kind), (long long)b.id,

@@ -131,7 +131,10 @@ int cmd_import(int argc, char **argv)
 	path = o.argv[0];
 	if ((fd = open_input(path, err, sizeof(err))) < 0) {
 		error("%s", err);
-		return fd == -EINVAL || fd == -EFBIG ? PCOST_EXIT_USAGE : PCOST_EXIT_FAIL;
+		/* A name that is no file is bad input; one that cannot be read, a failure. */
+		return fd == -EINVAL || fd == -EFBIG || fd == -ENOENT || fd == -ENOTDIR
+			       ? PCOST_EXIT_USAGE
+			       : PCOST_EXIT_FAIL;
 	}
 	rc = slurp(fd, path, &buf, &len, err, sizeof(err));
 	if (fd)

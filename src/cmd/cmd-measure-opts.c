@@ -8,6 +8,7 @@
 
 #include "cmd/cmd-options.h"
 #include "core/util.h"
+#include "run/limits.h"
 
 enum mopt_type { MOPT_U64, MOPT_DOUBLE, MOPT_FLAG, MOPT_OTHER };
 
@@ -186,5 +187,13 @@ int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg)
 	case PCOST_MOPT_END:
 		return PCOST_MOPT_NOT_MINE;
 	}
+	return 0;
+}
+
+int pcost_measure_opts_check(const struct pcost_measure_opts *m)
+{
+	for (size_t i = 0; i < m->nthreads; i++)
+		if (pcost_threads_check(m->threads[i], m->ro.cpu_mask))
+			return PCOST_EXIT_USAGE;
 	return 0;
 }

@@ -68,4 +68,10 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
  */
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
 
+/*
+ * After parsing: what needs several options together (--threads against the
+ * CPUs of --cpu: run/limits.h).  0, or an exit code after one usage line.
+ */
+int pcost_measure_opts_check(const struct pcost_measure_opts *m);
+
 #endif

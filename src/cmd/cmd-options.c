@@ -112,8 +112,9 @@ int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_
 	}
 	rc = pcost_db_open(path, mode, db, err, sizeof(err));
 	if (rc == -ENOENT) {
+		/* --db names no store: bad input (exit 2), as a session id that names none. */
 		error("%s; run a measurement first or give --db PATH", err);
-		return PCOST_EXIT_FAIL;
+		return PCOST_EXIT_USAGE;
 	}
 	if (rc) {
 		error("%s", err);
@@ -124,8 +125,10 @@ int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_
 
 int pcost_cli_db_exit(int rc)
 {
-	/* Not a store of ours or damaged, a bad URL, credentials refused: the input is wrong. */
-	return rc == -EBADMSG || rc == -EPROTO || rc == -EINVAL || rc == -EKEYREJECTED ?
+	/* Not a store of ours or damaged, a bad URL, credentials refused, a database or a
+	 * file that is not there, a directory: the input is wrong. */
+	return rc == -EBADMSG || rc == -EPROTO || rc == -EINVAL || rc == -EKEYREJECTED ||
+			       rc == -ENXIO || rc == -EISDIR ?
 		       PCOST_EXIT_USAGE :
 		       PCOST_EXIT_FAIL;
 }
@@ -160,7 +163,8 @@ int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s
 	rc = pcost_db_load(db, id, s);
 	if (rc) {
 		error("%s", pcost_db_error(db));
-		return pcost_cli_db_exit(rc);
+		/* No such session: the id is wrong. */
+		return rc == -ENOENT ? PCOST_EXIT_USAGE : pcost_cli_db_exit(rc);
 	}
 	return 0;
 }

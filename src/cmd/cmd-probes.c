@@ -70,10 +70,13 @@ static const char usage_text[] =
 	"  --format F        text, json, csv, markdown (default text)\n"
 	"  --db PATH|URL     the store: an SQLite file or a postgresql:// URL (default\n"
 	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
-	"  --no-store        do not store the session\n";
+	"  --no-store        do not store the session\n"
+	"  --no-wait         refuse (exit 1) while another probes session runs, instead of\n"
+	"                    waiting for it (one at a time: each would count the other's hits)\n";
 
 struct opts {
 	const char *list;		/* --list BIN */
+	bool no_wait;			/* --no-wait: refuse while another probes session runs */
 	struct pcost_probe_request q;	/* what to measure (probes/plan.h) */
 	/* The shared options: runner options (ro: runs, warmup, timeout, cpu, max time),
 	 * --precision (ns per hit), --threads, --format, --db, --no-store. */
@@ -266,6 +269,8 @@ static void runner_opts(const struct opts *o, const struct pcost_session *s,
 	*ro = o->m.ro;
 	ro->seed = s->seed;
 	ro->progress = isatty(2) && pcost_verbosity > 0;
+	ro->exclusive = "probes";
+	ro->no_wait = o->no_wait;
 }
 
 static int measure(const struct opts *o, struct pcost_session *s)
@@ -279,8 +284,6 @@ static int measure(const struct opts *o, struct pcost_session *s)
 
 	if (!o->q.binary && (rc = pcost_probe_plan_shape(&o->q, pl)))
 		goto out_free;
-	if (pcost_probe_lttng_reap_stale() > 0)
-		warning("removed an lttng session daemon or traces left by a probecost that was killed");
 	if ((rc = check_binary(o->q.binary ? o->q.binary : pcost_self_exe(), path, sizeof(path))))
 		goto out_free;
 	rc = pcost_sdt_read(path, &l);
@@ -348,6 +351,7 @@ static const struct option own_longopts[] = {
 	{ "sites", required_argument, NULL, 'S' },
 	{ "layouts", required_argument, NULL, 'l' },
 	{ "runs", required_argument, NULL, 'r' },
+	{ "no-wait", no_argument, NULL, 'n' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -375,7 +379,7 @@ static int check_combination(const struct opts *o)
 	} else if (o->q.have_hits) {
 		return usage_error("--hits goes with --binary (stanford knows its hits)");
 	}
-	return 0;
+	return pcost_measure_opts_check(&o->m) ? PCOST_EXIT_USAGE : 0;
 }
 
 /* One option of probes' own (not a shared one): 0, -1 after --help, or an exit code. */
@@ -391,6 +395,7 @@ static int probes_option(struct opts *o, int c, char **argv)
 	case 'W': o->q.workload = optarg; break;
 	case 'S': o->q.sites = optarg; break;
 	case 'l': o->q.layouts = optarg; break;
+	case 'n': o->no_wait = true; break;
 	case 'H':
 		if (pcost_parse_u64(optarg, 0, INT64_MAX, &o->q.hits))
 			return usage_error("--hits: '%s' is not a count", optarg);

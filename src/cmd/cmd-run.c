@@ -11,13 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd-measure-opts.h"
+#include "cmd/cmd-run-count.h"
 #include "cmd/cmd-options.h"
+#include "core/cleanup.h"
 #include "core/env.h"
-#include "core/proc.h"
 #include "core/format.h"
+#include "core/proc.h"
 #include "monitors/monitor.h"
 #include "report/report.h"
 #include "run/runner.h"
@@ -69,6 +70,11 @@ static const char usage_text[] =
 	"                            $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
 	"      --no-store            do not store the session\n"
 	"      --default-study       the default study (what 'probecost run' alone does)\n"
+	"      --count               run COMMAND once, untimed, and print what it did that\n"
+	"                            monitors pay for (syscalls in total and by number, context\n"
+	"                            switches, page faults, tasks, execs, SDT probe hits) and the\n"
+	"                            counter of each; takes --cpu, --timeout and --format\n"
+	"                            (text, json, csv); COMMAND's stdout goes to /dev/null\n"
 	"\n"
 	"  -m none alone measures the baseline alone, as no -m does.\n"
 	"\n"
@@ -78,7 +84,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_SCALE, OPT_DEFAULT, OPT_HELP,
-	OPT_PLACEMENT,
+	OPT_PLACEMENT, OPT_COUNT,
 };
 
 static const struct option own_longopts[] = {
@@ -92,6 +98,7 @@ static const struct option own_longopts[] = {
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "default-study", no_argument, NULL, OPT_DEFAULT },
+	{ "count", no_argument, NULL, OPT_COUNT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,6 +123,7 @@ struct run_args {
 	bool placement[2];	/* --placement: [0] same, [1] split */
 	uint64_t split_mask;	/* the monitor's CPU when split */
 	bool default_study;
+	bool count;		/* --count: one counting run of the command (cmd/cmd-run-count.h) */
 	char **command;
 	int ncommand;
 	/* The shared options: runner options (ro), --threads (nthreads 0: the workload's
@@ -271,6 +279,9 @@ static int one_option(struct run_args *a, int c, char **argv)
 	case OPT_DEFAULT:
 		a->default_study = true;
 		break;
+	case OPT_COUNT:
+		a->count = true;
+		break;
 	case OPT_HELP:
 		fputs(usage_text, stdout);
 		return -1;
@@ -296,12 +307,18 @@ static int check_args(struct run_args *a)
 {
 	if (a->command && a->nworkloads)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
+	if (a->count && (!a->command || a->nworkloads || a->nmonitors || a->attach || a->nscales ||
+			 a->events >= 0 || a->default_study))
+		return usage_error("--count counts one run of your command: give it '-- COMMAND' "
+				   "and no -w, -m, --attach, --scale, --events or --default-study");
 	if (a->command && (a->nscales || command_has_n(a)) && a->events < 0)
 		return usage_error("--scale and {n} need --events N: the events one run of your "
 				   "command makes at scale 1");
 	if (a->command && a->nscales && !command_has_n(a))
 		return usage_error("--scale with a command needs {n} in it, replaced by the event "
 				   "count at each scale (e.g. -- ./bench --iterations {n})");
+	if (pcost_measure_opts_check(&a->m))
+		return PCOST_EXIT_USAGE;
 	if (a->command && (a->m.nthreads || a->placement[0] || a->placement[1]))
 		return usage_error("--threads and --placement need built-in workloads (-w): "
 				   "probecost cannot change your command's threads or CPU");
@@ -737,6 +754,8 @@ int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (a.count)
+		return pcost_run_count(a.command, a.m.ro.cpu_mask, a.m.ro.timeout_s, a.m.fmt);
 	apply_defaults(&a);
 	if ((rc = create_monitors(&a, mons, &nmons)))
 		goto out_mons;

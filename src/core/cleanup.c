@@ -99,6 +99,19 @@ void pcost_child_die_with_parent(pid_t parent)
 		_exit(127);
 }
 
+void pcost_child_setup(pid_t parent)
+{
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction dfl;
+
+	setpgid(0, 0);
+	pcost_child_die_with_parent(parent);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaction(caught[i], &dfl, NULL);
+}
+
 static void at_exit(void)
 {
 	pcost_cleanup_run_all();

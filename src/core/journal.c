@@ -65,6 +65,11 @@ static pid_t pgrp_of(pid_t pid)
 	return sscanf(p + 2, "%c %*d %d", &state, &pg) == 2 && state != 'Z' ? pg : -1;
 }
 
+bool pcost_process_running(pid_t pid)
+{
+	return pgrp_of(pid) >= 0;
+}
+
 /* Any live member of process group pgid? */
 static bool group_alive(pid_t pgid)
 {
@@ -154,6 +159,11 @@ static void journal_exit_sweep(void *arg)
 }
 
 /* ---- recording ------------------------------------------------------------ */
+
+const char *pcost_state_dir(void)
+{
+	return state_dir;
+}
 
 bool pcost_journal_is_open(void)
 {
@@ -287,23 +297,14 @@ void pcost_journal_uprobe(const char *dir, const char *name, const char *file, b
 	pcost_journal_add("uprobe", name, detail);
 }
 
+/* A private directory of ours (not a link) and all in it. */
 static bool remove_tmpdir(const char *path)
 {
 	struct stat st;
-	DIR *d;
-	struct dirent *e;
 
 	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 		return false;
-	if ((d = opendir(path))) {
-		int dfd = dirfd(d);
-
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dfd, e->d_name, 0);
-		closedir(d);
-	}
-	return rmdir(path) == 0;
+	return pcost_remove_tree(path, geteuid());
 }
 
 /*
@@ -356,6 +357,41 @@ void pcost_private_dir_remove(const char *dir)
 	pcost_journal_del("tmpdir", dir);
 }
 
+void pcost_journal_rundir(const char *path, const char *pidfile)
+{
+	char detail[600];
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return;
+	snprintf(detail, sizeof(detail), "%llu:%llu %s", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino, pidfile);
+	pcost_journal_add("rundir", path, detail);
+}
+
+/*
+ * A daemon's run directory that we made: removed while it is still the very
+ * directory we made (device and inode, a directory of ours, not a link) and no
+ * running process is named by its pid file (the daemon's group is killed
+ * first: one running now is someone else's, and the directory theirs).
+ */
+static bool remove_rundir(const char *path, const char *detail)
+{
+	unsigned long long dev, ino;
+	char pidfile[256] = "", file[PATH_MAX + 300], buf[32];
+	struct stat st;
+	int pid;
+
+	if (sscanf(detail, "%llu:%llu %255s", &dev, &ino, pidfile) < 2 || lstat(path, &st) < 0 ||
+	    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || st.st_dev != dev || st.st_ino != ino)
+		return false;
+	snprintf(file, sizeof(file), "%s/%s", path, pidfile);
+	if (pidfile[0] && pcost_read_file(file, buf, sizeof(buf)) > 0 && (pid = atoi(buf)) > 0 &&
+	    pcost_process_running(pid))
+		return false;
+	return pcost_remove_tree(path, geteuid());
+}
+
 /* Is any process in mount namespace ns? */
 static bool ns_in_use(const char *ns)
 {
@@ -402,8 +438,8 @@ struct record {
 	bool live;
 };
 
-static const char *const undo_order[] = { "pgid",   "instance", "uprobe",
-					    "buildid", "tmpdir",   "umount" };
+static const char *const undo_order[] = { "pgid",   "instance", "uprobe", "buildid",
+					    "tmpdir", "rundir",   "umount" };
 
 /* Undo one record; false when it must be kept (a mount still in use). */
 static bool undo_record(const struct record *r, unsigned *n)
@@ -426,6 +462,8 @@ static bool undo_record(const struct record *r, unsigned *n)
 		*n += remove_buildid(r->key);
 	} else if (!strcmp(r->kind, "tmpdir")) {
 		*n += remove_tmpdir(r->key);
+	} else if (!strcmp(r->kind, "rundir")) {
+		*n += remove_rundir(r->key, r->detail);
 	} else if (!strcmp(r->kind, "umount")) {
 		bool was = pcost_tracefs_mounted_at(r->key);
 

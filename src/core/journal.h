@@ -20,7 +20,11 @@
  *                    only while it is defined on FILE
  *   buildid LINK     remove perf's build-id cache entry LINK (~/.debug/.build-id/
  *                    XX/REST) and the directory it points to, that we added
- *   tmpdir PATH      remove a private temporary directory and its files
+ *   tmpdir PATH      remove a private temporary directory and all below it
+ *                    (only while it is a directory of ours, not a link)
+ *   rundir PATH DEV:INO PIDFILE  remove a daemon's run directory that we made,
+ *                    only while it is still that directory (device, inode, ours)
+ *                    and PATH/PIDFILE names no running process
  *   umount PATH NS   unmount the tracefs probecost mounted at PATH in mount
  *                    namespace NS, once no live probecost uses that namespace
  *
@@ -44,6 +48,9 @@
 int pcost_journal_open(unsigned *swept, char *err, size_t len);
 bool pcost_journal_is_open(void);
 
+/* The state directory ("" before pcost_journal_open()). */
+const char *pcost_state_dir(void);
+
 /* Record a change made / undone.  No-ops when no journal is open.  Not
  * async-signal-safe (the undo paths of a second Ctrl-C do not record: the
  * journal is then kept and the next sweep finds those things gone). */
@@ -60,6 +67,9 @@ void pcost_journal_keep(void);
 /* Undo what dead owners left (the sweep open() runs); how many things. */
 unsigned pcost_journal_sweep(void);
 
+/* pid is a process that runs (exists and is not a zombie). */
+bool pcost_process_running(pid_t pid);
+
 /* Another live probecost (not us) with a journal in our mount namespace. */
 bool pcost_journal_others_alive(void);
 
@@ -75,6 +85,11 @@ const char *pcost_mount_ns(void);
  */
 int pcost_private_dir_make(char *dir, size_t len, char *err, size_t errlen);
 void pcost_private_dir_remove(const char *dir);
+
+/* A daemon's run directory we just made (path exists, ours): journaled with its
+ * device and inode, and pidfile (a name in it, "" for none) that names a daemon
+ * using it.  Undone with pcost_journal_del("rundir", path). */
+void pcost_journal_rundir(const char *path, const char *pidfile);
 
 /* A uprobe event definition GROUP/EVENT on file in dir/uprobe_events, added
  * (about to be: a record of what may appear is harmless) or removed. */

@@ -67,11 +67,7 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
 
-		setpgid(0, 0);
-		pcost_child_die_with_parent(parent);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		pcost_child_setup(parent);
 		if (devnull >= 0)
 			dup2(devnull, 0);
 		dup2(fds[1], 1);
@@ -152,9 +148,26 @@ static bool lines_match(const struct pcost_proc *p, regex_t *re)
 	return false;
 }
 
+/* CPU time process pid (all its threads) has used, in clock ticks; 0 when gone. */
+static unsigned long long proc_cpu_ticks(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long u = 0, s = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+		return 0;
+	/* After "pid (comm)": utime and stime are fields 14 and 15. */
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &u, &s) != 2)
+		return 0;
+	return u + s;
+}
+
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns)
 {
-	pcost_ns deadline = pcost_now_ns() + timeout_ns;
+	const pcost_ns second = 1000ULL * 1000 * 1000;
+	pcost_ns deadline = pcost_now_ns() + timeout_ns, cap = deadline + 9 * timeout_ns;
+	unsigned long long cpu = proc_cpu_ticks(p->pid);
 	regex_t re;
 	int rc = -ETIMEDOUT;
 
@@ -181,8 +194,16 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 			rc = -EPIPE;
 			break;
 		}
-		if (now >= deadline)
-			break;
+		if (now >= deadline) {
+			/* Still working (it used CPU since the last look): another second, up to
+			 * 10 x the timeout; neither ready nor working: it is stuck. */
+			unsigned long long c = proc_cpu_ticks(p->pid);
+
+			if (c <= cpu || now >= cap)
+				break;
+			cpu = c;
+			deadline = now + second < cap ? now + second : cap;
+		}
 		r = proc_pump(p, (int)((deadline - now) / 1000000 + 1));
 		if (r < 0) {
 			rc = r == -1 ? -errno : r;
@@ -195,7 +216,8 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 
 int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
 {
-	pcost_ns deadline;
+	const pcost_ns again_ns = 100 * 1000 * 1000;
+	pcost_ns deadline, again;
 	bool killed = false;
 
 	if (p->pid <= 0)
@@ -203,8 +225,15 @@ int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
 	if (sig)
 		kill(p->pid, sig);
 	deadline = pcost_now_ns() + grace_ns;
+	again = pcost_now_ns() + again_ns;
 	for (;;) {
 		pid_t r = waitpid(p->pid, &p->status, WNOHANG);
+
+		if (r == 0 && sig && !killed && p->signal_again && pcost_now_ns() >= again) {
+			again = pcost_now_ns() + again_ns;
+			if (p->signal_again(p->pid))
+				kill(p->pid, sig);
+		}
 
 		if (r == p->pid)
 			break;
@@ -316,11 +345,13 @@ bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why,
 		snprintf(why + strlen(why), len - strlen(why), " during the run");
 		return true;
 	}
-	if (pcost_proc_stop(p, SIGINT, grace_ns) == -ETIMEDOUT) {
-		snprintf(why, len, "did not stop after SIGINT; killed");
+	int sig = p->stop_sig ? p->stop_sig : SIGINT;
+
+	if (pcost_proc_stop(p, sig, grace_ns) == -ETIMEDOUT) {
+		snprintf(why, len, "did not stop after SIG%s; killed", sigabbrev_np(sig) ?: "?");
 		return true;
 	}
-	return pcost_proc_died(p, SIGINT, why, len);
+	return pcost_proc_died(p, sig, why, len);
 }
 
 int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, volatile pid_t *pidp,

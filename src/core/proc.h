@@ -30,6 +30,13 @@ struct pcost_proc {
 	char *ebuf;		/* stderr so far, NUL-terminated */
 	size_t elen, ecap;
 	int status;		/* wait status once reaped, -1 before */
+	/*
+	 * Set after start: the signal stop_checked() stops it with (0: SIGINT) and,
+	 * when not NULL, a test stop() runs every 100 ms while it waits; true sends
+	 * that signal again (a tool that can lose it: bpftrace 0.17, monitors/attach.c).
+	 */
+	int stop_sig;
+	bool (*signal_again)(pid_t pid);
 };
 
 /* Start argv; 0 or -errno. */
@@ -40,6 +47,8 @@ int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned fl
 /*
  * Read its output until a line matches the extended regex (NULL: return at
  * once) or timeout: 0, -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C).
+ * Past timeout, while it keeps using CPU (bpftrace compiling on a loaded
+ * machine), a second more each time, up to 10 x timeout.
  */
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
 /* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
@@ -53,7 +62,7 @@ void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len);
 /* Once reaped: did it die of a signal other than stop_sig (and our SIGKILL),
  * or exit non-zero?  true + why ("killed by SIGSEGV", "exit 1: ERROR: ..."). */
 bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len);
-/* After a run: stop it with SIGINT (SIGKILL after grace_ns) and say whether it
+/* After a run: stop it with stop_sig (SIGKILL after grace_ns) and say whether it
  * failed: died during the run, did not stop, died of another signal or exited
  * non-zero.  true + why. */
 bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len);

@@ -328,8 +328,9 @@ static bool bpf_fd_foreign(int pid, int fd, const struct stat *bins, size_t n, b
 	at.task_fd_query.buf_len = sizeof(name) - 1;
 	if (syscall(SYS_bpf, BPF_TASK_FD_QUERY, &at, sizeof(at)) < 0)
 		return false;
-	if (is_probecost(parent_of(pid))) {
-		other_probecost = parent_of(pid);
+	/* A monitor a probecost started, or a probecost's own counting run (run --count). */
+	if (is_probecost(pid) || is_probecost(parent_of(pid))) {
+		other_probecost = is_probecost(pid) ? pid : parent_of(pid);
 		return false;
 	}
 	switch (at.task_fd_query.fd_type) {

@@ -45,7 +45,7 @@ int pcost_tracefs_mount(char *why, size_t len);
  * uprobe event (tracefs) or a BPF program on a uprobe of one of the n binaries,
  * or, when syscalls, enabled raw_syscalls/syscalls events or BPF programs on
  * the syscall tracepoints.  true + why (who and where).  Tracers of another
- * live probecost (its instances and events by name, BPF programs of its
+ * live probecost (its instances and events by name, BPF programs of it and its
  * children) are not foreign: they come and go with its runs; *other (may be
  * NULL) gets its pid, 0 when none, for a warning.
  */

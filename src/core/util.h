@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdnoreturn.h>
+#include <sys/types.h>
 
 /* Nanoseconds of CLOCK_MONOTONIC (or a difference of two). Never mixed with cycles. */
 typedef uint64_t pcost_ns;
@@ -114,6 +115,13 @@ ssize_t pcost_read_file(const char *path, char *buf, size_t len);
 
 /* Is there an executable named name on $PATH?  Fills path (may be NULL). */
 bool pcost_which(const char *name, char *path, size_t len);
+
+/*
+ * Remove path and everything below it (a file: unlink it), never following a
+ * link; only when path is owned by owner ((uid_t)-1: whoever owns it).
+ * Async-signal-safe.  true when path is gone.
+ */
+bool pcost_remove_tree(const char *path, uid_t owner);
 
 /* Pin the calling thread to the CPUs in mask; 0 or -errno. */
 int pcost_pin_mask(uint64_t mask);

@@ -2,7 +2,7 @@
 /*
  * attach: monitors that run beside the workload, started before it and known
  * ready first (bpftrace, perf record -a, a user's --attach CMD --ready REGEX),
- * stopped with SIGINT after it.
+ * stopped with SIGINT after it (bpftrace: pcost_proc_stop_as_bpftrace()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -159,6 +159,8 @@ static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 		snprintf(err, len, "could not start '%s': %s", a->argv[0], strerror(-rc));
 		return rc;
 	}
+	if (a->flavour == ATT_BPFTRACE)
+		pcost_proc_stop_as_bpftrace(&a->proc);
 	if (a->flavour == ATT_PERF_SYSTEM)
 		rc = perf_enable(a, timeout_ns);
 	else

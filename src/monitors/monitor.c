@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "core/cleanup.h"
 
@@ -168,4 +169,29 @@ struct pcost_monitor *pcost_monitor_create(const char *word, char *err, size_t l
 	}
 	snprintf(err, len, "unknown monitor '%s'; see 'probecost list monitors'", word);
 	return NULL;
+}
+
+/*
+ * bpftrace 0.17's handler for SIGINT and SIGTERM only sets a flag, which its
+ * poll loop reads when epoll_wait(2) fails with EINTR (BPFtrace::poll_perf_events):
+ * a signal that lands while it is elsewhere (preempted after its ready line, on
+ * a loaded machine) is lost, and it polls on for ever.
+ */
+static bool bpftrace_polling(pid_t pid)
+{
+	char path[64], buf[256];
+	long nr;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%ld", &nr) != 1)
+		return false;
+	return nr == SYS_epoll_wait || nr == SYS_epoll_pwait || nr == SYS_epoll_pwait2;
+}
+
+void pcost_proc_stop_as_bpftrace(struct pcost_proc *p)
+{
+	/* SIGTERM: once the loop has ended bpftrace puts SIGINT back to the default,
+	 * which would kill it while it prints its maps or END output. */
+	p->stop_sig = SIGTERM;
+	p->signal_again = bpftrace_polling;
 }

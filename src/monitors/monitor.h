@@ -39,6 +39,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/proc.h"
 #include "core/result.h"
 #include "core/util.h"
 
@@ -126,6 +127,9 @@ void pcost_monitor_free(struct pcost_monitor *m);
  * pcost_argv_free) or -EINVAL on an unterminated quote or an empty line. */
 int pcost_argv_split(const char *line, char ***argv);
 void pcost_argv_free(char **argv);
+/* A bpftrace (0.17 loses a signal that lands outside its epoll_wait): stopped
+ * with SIGTERM, sent again while it sits in epoll_wait.  After pcost_proc_start. */
+void pcost_proc_stop_as_bpftrace(struct pcost_proc *p);
 /* A malloc'd copy of a NULL-terminated argv (free with pcost_argv_free). */
 char **pcost_argv_dup(char *const *argv);
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * tracepoint: enables raw_syscalls:sys_enter and sys_exit through tracefs
- * directly, in a private trace instance (instances/probecost-PID), so the
- * global tracing state is never touched; disabling the events and removing
- * the instance restores what was there before, also on Ctrl-C.  Its count is
- * the events the instance recorded (sys_enter and sys_exit: two a syscall).
+ * tracepoint: enables raw_syscalls:sys_enter and sys_exit in a private trace
+ * instance (instances/probecost-PID, through libtracefs), so the global
+ * tracing state is never touched; disabling the events and removing the
+ * instance restores what was there before, also on Ctrl-C.  A reader thread
+ * drains the instance during each run (tracepoint_reader.h), as trace-cmd
+ * record does, so nothing is lost to a buffer that wraps.  Its count is the
+ * workload's own syscall where it names one, else every event recorded
+ * (sys_enter and sys_exit: two a syscall).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,10 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
+#include <tracefs.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
@@ -23,30 +23,28 @@
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/monitor_table.h"
+#include "monitors/tracepoint_reader.h"
 
-#define TRACEFS "/sys/kernel/tracing"
-#define TP_BUFFER_KB "8192"	/* per CPU, in the private instance */
+/*
+ * The private instance's buffer, per CPU: room while the reader catches up (a
+ * syscall is ~100 bytes, enter and exit): 32 MiB on a few CPUs, down to 8 MiB
+ * (~80k syscalls) where 256 MiB in all would allow less.
+ */
+#define TP_BUFFER_TOTAL_KB (256 * 1024)
+#define TP_BUFFER_MIN_KB (8 * 1024)
+#define TP_BUFFER_MAX_KB (32 * 1024)
 
 struct tp_monitor {
 	struct pcost_monitor m;
+	struct tracefs_instance *ti;	/* NULL when none */
+	struct pcost_tp_reader *reader; /* during a run */
 	char inst[PATH_MAX];	/* the instance directory, "" when none */
 	char enable[PATH_MAX + 64]; /* .../events/raw_syscalls/enable */
 	int undo;
 };
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ssize_t n, len = (ssize_t)strlen(s);
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, (size_t)len);
-	close(fd);
-	return n == len ? 0 : -EIO;
-}
-
-/* Undo, async-signal-safe: open/write/close/rmdir only. */
+/* Undo, async-signal-safe: open/write/close/rmdir only (rmdir fails while the
+ * reader thread holds trace_pipe_raw open: the journal's sweep removes it). */
 static void tp_undo(void *arg)
 {
 	struct tp_monitor *t = arg;
@@ -67,37 +65,37 @@ static void tp_undo(void *arg)
 static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 {
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
-	char path[PATH_MAX + 32];
-
+	char name[64], *dir;
+	long ncpu, kb;
 	int rc;
 
-	if (t->inst[0])
+	if (t->ti)
 		return 0;
 	if ((rc = pcost_tracefs_mount(err, len)) < 0)
 		return rc;
 	pcost_tracefs_reap_dead_instances();
-	snprintf(t->inst, sizeof(t->inst), TRACEFS "/instances/probecost-%d", (int)getpid());
-	snprintf(t->enable, sizeof(t->enable), "%s/events/raw_syscalls/enable", t->inst);
-	if (mkdir(t->inst, 0700) < 0 && errno != EEXIST) {
-		int e = errno;
+	snprintf(name, sizeof(name), "probecost-%d", (int)getpid());
+	t->ti = tracefs_instance_create(name);
+	dir = t->ti ? tracefs_instance_get_dir(t->ti) : NULL;
+	if (!dir) {
+		int e = errno ? errno : EIO;
 
-		snprintf(err, len, "could not create the trace instance %s: %s", t->inst,
-			 strerror(e));
-		t->inst[0] = 0;
+		snprintf(err, len, "could not create the trace instance %s: %s", name, strerror(e));
+		tracefs_instance_free(t->ti);
+		t->ti = NULL;
 		return -e;
 	}
+	snprintf(t->inst, sizeof(t->inst), "%s", dir);
+	tracefs_put_tracing_file(dir);
+	snprintf(t->enable, sizeof(t->enable), "%s/events/raw_syscalls/enable", t->inst);
 	t->undo = pcost_cleanup_push(tp_undo, t);
 	pcost_journal_add("instance", t->inst, NULL);
-	/* The thread group in every line, to count the workload's own events (this instance only). */
-	snprintf(path, sizeof(path), "%s/options/record-tgid", t->inst);
-	write_str(path, "1");
-	/*
-	 * Nobody reads the buffer during a run: room for ~100k syscalls of every
-	 * process on a CPU (~100 bytes for an enter and an exit) before the oldest
-	 * are overwritten, which then count as lost.  Freed with the instance.
-	 */
-	snprintf(path, sizeof(path), "%s/buffer_size_kb", t->inst);
-	write_str(path, TP_BUFFER_KB);
+	/* The thread group of each thread, to count the workload's own events (saved_tgids). */
+	tracefs_option_enable(t->ti, TRACEFS_OPTION_RECORD_TGID);
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	kb = TP_BUFFER_TOTAL_KB / (ncpu > 0 ? ncpu : 1);
+	kb = kb < TP_BUFFER_MIN_KB ? TP_BUFFER_MIN_KB : kb > TP_BUFFER_MAX_KB ? TP_BUFFER_MAX_KB : kb;
+	tracefs_instance_set_buffer_size(t->ti, (size_t)kb, -1);
 	if (access(t->enable, W_OK) != 0) {
 		snprintf(err, len, "%s is missing: this kernel has no raw_syscalls tracepoints",
 			 t->enable);
@@ -109,79 +107,16 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 static int tp_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
 {
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
-	char path[PATH_MAX + 16];
-	int rc;
 
-	/* An empty buffer per run, then on: the write returns once the events are live. */
-	snprintf(path, sizeof(path), "%s/trace", t->inst);
-	write_str(path, "");
-	rc = write_str(t->enable, "1");
-	if (rc < 0)
-		snprintf(err, len, "could not enable %s: %s", t->enable, strerror(-rc));
-	return rc;
-}
-
-/*
- * The workload's own syscalls left in the instance's buffer: lines
- * "comm-TID ( TGID) [cpu] flags ts: sys_enter: NR nr (...)" after the
- * process's execve (what the runner's child did before the exec is not the
- * workload's; when the execve was overwritten, so was all that came before
- * it).  The buffer
- * overwrites its oldest events when full and nobody reads it during the run:
- * those are lost to any reader, and count as lost.
- */
-static int64_t tp_count(const struct tp_monitor *t, pid_t tgid, long nr)
-{
-	char path[PATH_MAX + 16], want[48], exec[48], *line = NULL;
-	size_t cap = 0;
-	int64_t n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/trace", t->inst);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	snprintf(want, sizeof(want), "sys_enter: NR %ld ", nr);
-	snprintf(exec, sizeof(exec), "sys_enter: NR %d ", SYS_execve);
-	while (getline(&line, &cap, f) > 0) {
-		const char *open = strchr(line, '(');
-		const char *colon = strstr(line, ": sys_enter: ");
-
-		if (line[0] == '#' || !open || !colon || open > colon ||
-		    strtol(open + 1, NULL, 10) != tgid)
-			continue;
-		if (strstr(colon, exec))
-			n = 0;	/* the calls so far were the runner's child's */
-		else if (strstr(colon, want))
-			n++;
+	/* An empty buffer per run, the reader, then on: the events are live when it returns. */
+	tracefs_instance_file_clear(t->ti, "trace");
+	if (!(t->reader = pcost_tp_reader_start(t->ti, err, len)))
+		return -EIO;
+	if (tracefs_event_enable(t->ti, "raw_syscalls", NULL) < 0) {
+		snprintf(err, len, "could not enable %s: %s", t->enable, strerror(errno));
+		return -EIO;
 	}
-	free(line);
-	fclose(f);
-	return n;
-}
-
-/*
- * Events the instance recorded this run (its buffer is emptied at start):
- * "entries" still in the per-CPU buffers plus "overrun" (overwritten when a
- * buffer wrapped): one sys_enter and one sys_exit per syscall.
- */
-static int64_t recorded_events(const struct tp_monitor *t)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int64_t total = 0;
-
-	for (long c = 0; c < ncpu; c++) {
-		char path[PATH_MAX + 64], buf[512], *p;
-
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats", t->inst, c);
-		if (pcost_read_file(path, buf, sizeof(buf)) <= 0)
-			continue;
-		if ((p = strstr(buf, "entries: ")))
-			total += strtoll(p + 9, NULL, 10);
-		if ((p = strstr(buf, "\noverrun: ")))
-			total += strtoll(p + 10, NULL, 10);
-	}
-	return total;
+	return 0;
 }
 
 static int tp_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
@@ -189,14 +124,24 @@ static int tp_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
 	int rc;
 
-	if (!t->inst[0])
+	if (!t->ti)
 		return 0;
-	rc = write_str(t->enable, "0");
+	rc = tracefs_event_disable(t->ti, "raw_syscalls", NULL) < 0 ? -EIO : 0;
+	if (!t->reader)
+		return rc;
+	/* Every event is in the buffers once they are off: read what is left. */
+	pcost_tp_reader_stop(t->reader);
 	/* The workload's own syscall where it names one, else every event recorded. */
 	if (!rc && !smp->failed && smp->event_syscall >= 0 && smp->pid > 0)
-		smp->monitor_events = tp_count(t, smp->pid, smp->event_syscall);
+		smp->monitor_events =
+		    pcost_tp_reader_count(t->reader, smp->pid, smp->event_syscall);
 	else if (rc == 0)
-		smp->monitor_events = recorded_events(t);
+		smp->monitor_events = pcost_tp_reader_total(t->reader);
+	if (pcost_tp_reader_lost(t->reader) > 0)
+		snprintf(m->note, sizeof(m->note), "the trace buffer overflowed: %lld events lost",
+			 (long long)pcost_tp_reader_lost(t->reader));
+	pcost_tp_reader_free(t->reader);
+	t->reader = NULL;
 	return rc;
 }
 
@@ -204,11 +149,15 @@ static void tp_cleanup(struct pcost_monitor *m)
 {
 	struct tp_monitor *t = container_of(m, struct tp_monitor, m);
 
+	pcost_tp_reader_free(t->reader);
+	t->reader = NULL;
 	if (t->undo >= 0) {
 		pcost_cleanup_pop(t->undo, 1);
 		t->undo = -1;
 		pcost_journal_del("instance", t->inst);
 	}
+	tracefs_instance_free(t->ti);
+	t->ti = NULL;
 	t->inst[0] = 0;
 }
 

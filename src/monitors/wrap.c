@@ -406,6 +406,15 @@ static struct pcost_monitor *custom_new(const char *line, char *err, size_t len)
 		snprintf(err, len, "custom monitor '%s': unterminated quote or empty command", line);
 		return NULL;
 	}
+	for (int i = 0, seen = 0; i < n; i++)
+		if (!strcmp(words[i], "{}") && seen++) {
+			snprintf(err, len,
+				 "custom monitor '%s': '{}' (where the workload goes) is "
+				 "there twice; give it once, or leave it out for the end",
+				 line);
+			pcost_argv_free(words);
+			return NULL;
+		}
 	m = wrap_new("custom", (const char *const *)words, PARSE_NONE);
 	w = container_of(m, struct wrap_monitor, m);
 	for (size_t i = 0; i < w->nwords; i++)

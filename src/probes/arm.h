@@ -107,15 +107,6 @@ void pcost_probe_uprobe_set_cpus(uint64_t mask);
  */
 int pcost_probe_ftrace_reap_stale(void);
 
-/*
- * Stop the lttng-sessiond and remove the temporary homes (and /var/run/lttng)
- * that a probecost killed outright left; how many things were removed.
- */
-int pcost_probe_lttng_reap_stale(void);
-
-/* Remove a directory tree (or a file); async-signal-safe, for undo functions. */
-void pcost_probe_remove_tree(const char *path);
-
 /* The tracers that run beside the workload (bpftrace, stap, stap-bpf): via_tooltrace.c. */
 extern const struct pcost_monitor_ops pcost_tool_ops;
 /*

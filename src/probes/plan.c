@@ -444,6 +444,26 @@ static int add_group(const struct pcost_probe_request *q, struct pcost_probe_pla
 	return rc;
 }
 
+/* A method asked for (--via) that arms none of the builds would measure nothing: exit 2. */
+static int check_every_method_built(const struct pcost_probe_request *q,
+				    const struct pcost_probe_plan *pl)
+{
+	for (size_t i = 0; q->via && i < pl->nmethods; i++) {
+		bool built = false;
+
+		for (size_t j = 0; j < pl->nbuilt; j++)
+			built |= pl->built[j].m == pl->methods[i];
+		if (!built)
+			return usage_error(
+				"--via %s arms none of --variants %s: %s", pl->methods[i]->name,
+				q->variants ? q->variants : "(the default builds)",
+				pl->methods[i] == &pcost_probe_lttng
+					? "it arms the lttng build only; add lttng to --variants"
+					: "add a build with probes (not none or lttng) to --variants");
+	}
+	return 0;
+}
+
 /* The built-in workload's configurations: site x variant x threads x method x scale. */
 static int plan_builtin(const struct pcost_probe_request *q, struct pcost_probe_plan *pl,
 			const struct pcost_sdt_list *l, const char *path)
@@ -483,7 +503,7 @@ static int plan_builtin(const struct pcost_probe_request *q, struct pcost_probe_
 					rc = add_group(q, pl, path, &g);
 			}
 	free(sites);
-	return rc;
+	return rc ? rc : check_every_method_built(q, pl);
 }
 
 /* A user's command and probe: every method once, hits checked against --hits. */

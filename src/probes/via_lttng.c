@@ -11,9 +11,10 @@
  * stops and destroys it, and counts the events of the trace with babeltrace2's
  * sink.utils.counter.  Everything (daemon, traces, temporary directory, a
  * /var/run/lttng it created) is removed by cleanup and by an undo on the
- * cleanup.h stack.
+ * cleanup.h stack, and written to the journal (journal.h) so that the next
+ * probecost sweeps what a SIGKILL left: what the journal names and we own,
+ * never a name found in a world-writable directory.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,12 +23,12 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/journal.h"
 #include "core/proc.h"
 #include "probes/arm.h"
 #include "workloads/lttng.h"
@@ -41,8 +42,7 @@
  */
 #define LOCK_FILE "/run/probecost-lttng.lock"
 #define LOCK_WAIT_S 600
-/* In our LTTNG_HOME when /var/run/lttng is ours: what a sweep after a SIGKILL removes. */
-#define RUNDIR_MARK "created-var-run-lttng"
+#define PIDFILE "lttng-sessiond.pid"
 
 struct lttng_state {
 	char home[64];		/* private LTTNG_HOME, "" when not made */
@@ -56,45 +56,6 @@ struct lttng_state {
 	unsigned runs;
 };
 
-/* Remove path and everything below it; async-signal-safe (no malloc, no stdio). */
-static void remove_tree(int dirfd, const char *path)
-{
-	int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	char buf[4096];
-	bool removed = true;
-
-	if (fd < 0) {
-		unlinkat(dirfd, path, 0);
-		return;
-	}
-	/* Read again from the start while a pass removed something (the listing shifts). */
-	while (removed) {
-		long n;
-
-		removed = false;
-		lseek(fd, 0, SEEK_SET);
-		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-			for (long off = 0; off < n;) {
-				struct { unsigned long long ino; long long off; unsigned short reclen;
-					 unsigned char type; char name[]; } *d = (void *)(buf + off);
-
-				if (strcmp(d->name, ".") && strcmp(d->name, "..")) {
-					remove_tree(fd, d->name);
-					removed = true;
-				}
-				off += d->reclen;
-			}
-		}
-	}
-	close(fd);
-	unlinkat(dirfd, path, AT_REMOVEDIR);
-}
-
-void pcost_probe_remove_tree(const char *path)
-{
-	remove_tree(AT_FDCWD, path);
-}
-
 /* Undo: kill the daemon's process group, remove its files.  Signal-safe. */
 static void lttng_undo(void *arg)
 {
@@ -105,12 +66,17 @@ static void lttng_undo(void *arg)
 		kill(-pid, SIGKILL);
 		st->daemon_pid = 0;
 	}
+	/* The journal is not written from a signal handler: the next sweep finds these gone. */
 	if (st->home[0]) {
-		remove_tree(AT_FDCWD, st->home);
+		pcost_remove_tree(st->home, geteuid());
+		if (!pcost_cleanup_in_signal())
+			pcost_journal_del("tmpdir", st->home);
 		st->home[0] = '\0';
 	}
 	if (st->rundir_ours) {
-		remove_tree(AT_FDCWD, RUNDIR);
+		pcost_remove_tree(RUNDIR, geteuid());
+		if (!pcost_cleanup_in_signal())
+			pcost_journal_del("rundir", RUNDIR);
 		st->rundir_ours = false;
 	}
 	if (st->lock >= 0) {
@@ -138,8 +104,6 @@ static int take_lock(struct lttng_state *st, char *err, size_t len)
 	return pcost_interrupted ? -EINTR : -EBUSY;
 }
 
-int pcost_probe_lttng_reap_stale(void);
-
 /* The owner pid of a /tmp/probecost-lttng-PID-XXXXXX name, 0 when it is not one. */
 static pid_t home_owner(const char *name)
 {
@@ -160,8 +124,8 @@ static pid_t daemon_owner(pid_t *dpid)
 	ssize_t n;
 	int fd;
 
-	if (pcost_read_file(RUNDIR "/lttng-sessiond.pid", buf, sizeof(buf)) <= 0 ||
-	    pcost_parse_u64(buf, 1, INT32_MAX, &pid) || kill((pid_t)pid, 0))
+	if (pcost_read_file(RUNDIR "/" PIDFILE, buf, sizeof(buf)) <= 0 ||
+	    pcost_parse_u64(buf, 1, INT32_MAX, &pid) || !pcost_process_running((pid_t)pid))
 		return -1;
 	*dpid = (pid_t)pid;
 	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
@@ -196,7 +160,7 @@ static bool lttng_available(char *why, size_t len)
 		return false;
 	}
 	if (daemon_owner(&(pid_t){ 0 }) == 0) {
-		snprintf(why, len, "an lttng-sessiond already runs (%s/lttng-sessiond.pid): the "
+		snprintf(why, len, "an lttng-sessiond already runs (%s/" PIDFILE "): the "
 				   "lttng method starts its own; stop that one first", RUNDIR);
 		return false;
 	}
@@ -229,18 +193,13 @@ static int start_daemon(struct lttng_state *st, char *err, size_t len)
 {
 	char *argv[] = { "env", st->env, "lttng-sessiond", "--no-kernel", NULL };
 	char *list[] = { "list", NULL };
-	struct stat sb;
 	int rc;
 
-	st->rundir_ours = stat(RUNDIR, &sb) != 0;
-	if (st->rundir_ours) {
-		char mark[96];
-		int fd;
-
-		snprintf(mark, sizeof(mark), "%s/" RUNDIR_MARK, st->home);
-		fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0)
-			close(fd);
+	/* Made here rather than by the daemon, so that the journal has it (by inode)
+	 * before anything can be left in it; the daemon sets its group and modes. */
+	if (mkdir(RUNDIR, 0755) == 0) {
+		st->rundir_ours = true;
+		pcost_journal_rundir(RUNDIR, PIDFILE);
 	}
 	if ((rc = pcost_proc_start(&st->daemon, argv))) {
 		snprintf(err, len, "lttng: cannot start lttng-sessiond: %s", strerror(-rc));
@@ -275,14 +234,15 @@ static int lttng_prepare(struct pcost_monitor *m, char *err, size_t len)
 	if ((rc = take_lock(st, err, len)))
 		return rc;
 	/* Whoever held the lock before may have been killed with its daemon running. */
-	pcost_probe_lttng_reap_stale();
-	/* The owner's pid in the name: a later probecost sweeps what a killed one left. */
+	pcost_journal_sweep();
+	/* The owner's pid in the name tells our daemons from others' (daemon_owner). */
 	snprintf(st->home, sizeof(st->home), "/tmp/probecost-lttng-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(st->home)) {
 		st->home[0] = '\0';
 		snprintf(err, len, "lttng: cannot create a temporary directory: %s", strerror(errno));
 		return -errno;
 	}
+	pcost_journal_add("tmpdir", st->home, NULL);
 	snprintf(st->env, sizeof(st->env), "LTTNG_HOME=%s", st->home);
 	return start_daemon(st, err, len);
 }
@@ -383,7 +343,7 @@ static int lttng_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 		snprintf(m->note, sizeof(m->note), "babeltrace2 could not count the trace's events");
 	else if (lost > 0)
 		snprintf(m->note, sizeof(m->note), "lttng discarded %lld events", (long long)lost);
-	remove_tree(AT_FDCWD, st->trace);
+	pcost_remove_tree(st->trace, geteuid());
 	return 0;
 }
 
@@ -405,44 +365,6 @@ static void lttng_cleanup(struct pcost_monitor *m)
 	a->undo = -1;
 	free(st);
 	a->priv = NULL;
-}
-
-static bool dead(pid_t pid)
-{
-	return kill(pid, 0) && errno == ESRCH;
-}
-
-int pcost_probe_lttng_reap_stale(void)
-{
-	char path[64], mark[96];
-	pid_t dpid = 0, owner = daemon_owner(&dpid);
-	/* Our daemons die with us (PDEATHSIG); a daemon of a dead owner is killed here. */
-	bool daemon_gone = owner < 0 || (owner > 0 && dead(owner));
-	int reaped = 0;
-	DIR *d;
-
-	if (owner > 0 && dead(owner)) {
-		kill(-dpid, SIGKILL);
-		kill(dpid, SIGKILL);
-		reaped++;
-	}
-	/* Temporary homes of dead owners, and the /var/run/lttng one of them created. */
-	d = opendir("/tmp");
-	for (struct dirent *e; d && (e = readdir(d));) {
-		pid_t o = home_owner(e->d_name);
-
-		if (!o || !dead(o))
-			continue;
-		snprintf(path, sizeof(path), "/tmp/%.40s", e->d_name);
-		snprintf(mark, sizeof(mark), "%s/" RUNDIR_MARK, path);
-		if (daemon_gone && !access(mark, F_OK))
-			remove_tree(AT_FDCWD, RUNDIR);
-		remove_tree(AT_FDCWD, path);
-		reaped++;
-	}
-	if (d)
-		closedir(d);
-	return reaped;
 }
 
 static const struct pcost_monitor_ops lttng_ops = {

@@ -83,7 +83,7 @@ static void tree_undo(void *arg)
 	char *dir = arg;
 
 	if (dir[0]) {
-		pcost_probe_remove_tree(dir);
+		pcost_remove_tree(dir, geteuid());
 		dir[0] = '\0';
 	}
 }

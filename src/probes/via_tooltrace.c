@@ -4,7 +4,8 @@
  * workload and counts the hits itself: bpftrace (usdt: probes, a BPF map
  * count) and SystemTap (process().mark(), a kernel module).  The tracer is
  * started before each run, known ready when its BEGIN prints a marker (BEGIN
- * runs after every probe is attached), stopped with SIGINT after the run, and
+ * runs after every probe is attached), stopped with SIGINT (bpftrace: SIGTERM,
+ * sent again while it polls, see monitor.h) after the run, and
  * its count parsed from what its END printed.
  */
 #include <errno.h>
@@ -170,6 +171,8 @@ static int tool_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, s
 		return rc;
 	}
 	st->running = true;
+	if (!strcmp(d->exe, "bpftrace"))
+		pcost_proc_stop_as_bpftrace(&st->proc);
 	rc = pcost_proc_wait_ready(&st->proc, "^" READY, timeout_ns);
 	if (rc) {
 		char line[200];

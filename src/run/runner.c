@@ -28,6 +28,7 @@
 #include "stats/analyze.h"
 #include "core/cleanup.h"
 #include "core/journal.h"
+#include "core/lock.h"
 #include "core/tracefs.h"
 #include "store/store.h"
 #include "workloads/workload.h"
@@ -44,8 +45,8 @@ struct pcost_runner_slot {
 	unsigned nfail, nrun;
 	char note[256];		/* the monitor's last note ("lost 12 events"), "" */
 	unsigned nnotes;
-	size_t med_n;		/* baselines: samples when med_s was computed */
-	double med_s;		/* baselines: median wall time of the successful runs, NAN */
+	size_t med_n;		/* samples when med_s was computed */
+	double med_s;		/* median wall time of the successful runs, NAN */
 };
 
 void pcost_runner_opts_default(struct pcost_runner_opts *o)
@@ -141,21 +142,40 @@ static double median_wall_s(const struct pcost_config *c)
 	return med;
 }
 
-/* The default limit of a monitored run without --timeout (0: none). */
-static double hang_limit_s(struct pcost_runner *r, const struct pcost_runner_slot *sl)
+/* A slot's median wall time of its successful runs (s), NAN when none; cached. */
+static double slot_median_s(struct pcost_runner *r, struct pcost_runner_slot *sl)
+{
+	const struct pcost_config *c = &r->s->configs[sl->config];
+
+	/* Sorted again only when the configuration has new samples. */
+	if (sl->med_n != c->nsamples || !c->nsamples) {
+		sl->med_s = median_wall_s(c);
+		sl->med_n = c->nsamples;
+	}
+	return sl->med_s;
+}
+
+/*
+ * The default limit of a monitored run without --timeout (0: none): 10 x the
+ * median of the slower of its plain runs and its own runs so far (its warm-up
+ * first) + 10 s.  Its first run, of a monitor nothing is known about yet, may
+ * take PCOST_HANG_FIRST_FACTOR x the plain median + 10 s: a slow monitor is not
+ * a hung one (strace makes a getppid loop ~100 x slower).
+ */
+static double hang_limit_s(struct pcost_runner *r, struct pcost_runner_slot *sl)
 {
 	struct pcost_runner_slot *b;
-	const struct pcost_config *c;
+	double plain, own;
 
 	if (sl->mon->ops->kind == PCOST_MON_BASELINE || !(b = baseline_of(r, sl)))
 		return 0;
-	/* Sorted again only when the plain configuration has new samples. */
-	c = &r->s->configs[b->config];
-	if (b->med_n != c->nsamples || !c->nsamples) {
-		b->med_s = median_wall_s(c);
-		b->med_n = c->nsamples;
-	}
-	return isnan(b->med_s) ? 0 : PCOST_HANG_FACTOR * b->med_s + PCOST_HANG_GRACE_S;
+	plain = slot_median_s(r, b);
+	if (isnan(plain))
+		return 0;
+	if (!r->s->configs[sl->config].nsamples)
+		return PCOST_HANG_FIRST_FACTOR * plain + PCOST_HANG_GRACE_S;
+	own = slot_median_s(r, sl);
+	return PCOST_HANG_FACTOR * (own > plain ? own : plain) + PCOST_HANG_GRACE_S;
 }
 
 /* Has configuration c a successful run? */
@@ -176,7 +196,7 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		       size_t unitlen, uint64_t cpu_mask)
 {
 	struct pcost_runner_opts o = r->opts;
-	bool dflt = o.timeout_s <= 0;
+	bool dflt = o.timeout_s <= 0, first = !r->s->configs[sl->config].nsamples;
 	int rc;
 
 	if (cpu_mask)
@@ -185,8 +205,10 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		o.timeout_s = hang_limit_s(r, sl);
 	rc = pcost_run_once(l, &o, sl->t.report_fd, smp, unit, unitlen);
 	if (dflt && o.timeout_s > 0 && smp->failed && !strncmp(smp->fail_reason, "timeout", 7))
-		pcost_sample_fail(smp, "hung: killed after %.1f s (%d x the plain run's median + %d s; "
-				"--timeout sets the limit)", o.timeout_s, PCOST_HANG_FACTOR,
+		pcost_sample_fail(smp, "hung: killed after %.1f s (%d x the median of %s + %d s; --timeout "
+				"sets the limit)", o.timeout_s,
+			   first ? PCOST_HANG_FIRST_FACTOR : PCOST_HANG_FACTOR,
+			   first ? "the plain runs, on its first run" : "its own or the plain runs",
 			   PCOST_HANG_GRACE_S);
 	return rc;
 }
@@ -411,6 +433,41 @@ static size_t session_binaries(const struct pcost_runner *r, char (*bins)[PATH_M
 	return n;
 }
 
+/*
+ * One session of kind opts.exclusive at a time: wait for the one that runs
+ * (saying whom for; Ctrl-C stops waiting), or refuse with opts.no_wait.  The
+ * lock is held until we exit: it is released only once everything is disarmed.
+ */
+static int take_session_lock(const struct pcost_runner *r, char *err, size_t len)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	const char *kind = r->opts.exclusive;
+	char holder[256] = "";
+	bool said = false;
+	int fd;
+
+	while ((fd = pcost_lock_try(kind, holder, sizeof(holder))) == -EWOULDBLOCK) {
+		if (r->opts.no_wait || pcost_interrupted) {
+			snprintf(err, len, "another %s session runs (%s): %s", kind, holder,
+				 pcost_interrupted ? "interrupted while waiting for it"
+						   : "its armed probes would add to this one's "
+						     "counts and times; wait for it to end, or run "
+						     "without --no-wait");
+			return pcost_interrupted ? -EINTR : -EBUSY;
+		}
+		if (!said)
+			warning("waiting for the %s session of %s to end (armed probes would add to "
+				"each other's counts and times; --no-wait refuses instead)",
+				kind, holder);
+		said = true;
+		nanosleep(&tick, NULL);
+	}
+	if (fd < 0)
+		snprintf(err, len, "cannot take the %s session lock in '%s': %s", kind,
+			 pcost_state_dir(), strerror(-fd));
+	return fd < 0 ? fd : 0;
+}
+
 int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 {
 	char (*bins)[PATH_MAX] = xcalloc(r->nslots + 1, PATH_MAX);
@@ -428,6 +485,8 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 	if (swept)
 		warning("undid %u change%s left by a probecost that was killed (processes, probe "
 			"events, trace instances, temporary files)", swept, swept == 1 ? "" : "s");
+	if (r->opts.exclusive && (rc = take_session_lock(r, err, len)) < 0)
+		goto out_rc;
 	pcost_tracefs_begin();
 	n = session_binaries(r, bins, r->nslots + 1);
 	for (size_t i = 0; i < n; i++)

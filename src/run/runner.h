@@ -36,8 +36,10 @@ struct pcost_runner_opts {
 	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */
 	/*
 	 * Per run; the whole process group is killed after it.  0: a monitored
-	 * run is killed after PCOST_HANG_FACTOR x the median of its plain run +
-	 * PCOST_HANG_GRACE_S (a hung monitor), a plain run is never killed.
+	 * run is killed as hung after PCOST_HANG_FACTOR x the median of the slower
+	 * of its plain runs and its own runs + PCOST_HANG_GRACE_S (its first run:
+	 * PCOST_HANG_FIRST_FACTOR x the plain median + PCOST_HANG_GRACE_S); a plain
+	 * run is never killed.
 	 */
 	double timeout_s;
 	double ready_timeout_s;	/* attach monitors' readiness (default 10) */
@@ -58,6 +60,10 @@ struct pcost_runner_opts {
 	uint64_t seed;		/* block order shuffles */
 	const char *probed_binary; /* probes: the file whose probes are armed (NULL) */
 	bool progress;		/* progress bar with ETA on stderr */
+	/* A session kind ("probes") of which one runs at a time (core/lock.h): check()
+	 * waits for the other, or with no_wait refuses (-EBUSY).  NULL: none. */
+	const char *exclusive;
+	bool no_wait;
 	/* Called after each block (may be NULL), e.g. for live output. */
 	void (*on_block)(void *ctx, unsigned block, bool warmup);
 	void *ctx;
@@ -65,6 +71,7 @@ struct pcost_runner_opts {
 
 #define PCOST_HANG_FACTOR 10
 #define PCOST_HANG_GRACE_S 10
+#define PCOST_HANG_FIRST_FACTOR 300
 
 /* What one configuration runs. */
 struct pcost_target {

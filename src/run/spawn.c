@@ -82,17 +82,10 @@ struct spawn_args {
 /* The child side: runs on the parent's stack (vfork), so only syscalls, then exec. */
 static noreturn void spawn_child(struct spawn_args *a)
 {
-	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction dfl;
 	sigset_t none;
 	int nul;
 
-	setpgid(0, 0);
-	pcost_child_die_with_parent(a->parent);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < ARRAY_SIZE(caught); i++)
-		sigaction(caught[i], &dfl, NULL);
+	pcost_child_setup(a->parent);
 	nul = open("/dev/null", O_RDWR);
 	dup2(nul, 0);
 	dup2(nul, 1);

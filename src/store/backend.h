@@ -48,6 +48,9 @@ struct pcost_db {
 	char path[PATH_MAX];
 	char err[PATH_MAX + 1024];
 	struct sqlite3 *h; /* the SQLite backend's connection; NULL in the others */
+	/* SQLite, a store it cannot write: a private copy read instead ("" none, db_readonly.c) */
+	char copy[PATH_MAX];
+	int copy_undo;
 };
 
 extern const struct pcost_db_ops pcost_sqlite_ops;

@@ -283,35 +283,23 @@ static bool dir_writable(const char *path)
 	return ok;
 }
 
-/*
- * A store this process cannot write (file or directory) is read as an
- * immutable snapshot: "file:PATH?immutable=1" opens it with no lock and no
- * -wal/-shm file, which a WAL database otherwise needs to create even to read.
- * Percent-encode what a URI path cannot hold as is.
- */
-static char *immutable_uri(const char *path)
-{
-	char *uri = xmalloc(strlen(path) * 3 + 32), *p = stpcpy(uri, "file:");
-
-	for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-		if (*s == '%' || *s == '?' || *s == '#' || *s < 0x21 || *s >= 0x7f)
-			p += sprintf(p, "%%%02X", *s);
-		else
-			*p++ = (char)*s;
-	}
-	strcpy(p, "?immutable=1");
-	return uri;
-}
-
 static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
 		       size_t errlen)
 {
 	struct pcost_db *db = xcalloc(1, sizeof(*db));
+	struct stat st;
 	int flags, rc, fd;
 
 	*out = NULL;
 	db->ops = &pcost_sqlite_ops;
+	db->copy_undo = -1;
 	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = -EISDIR;
+		snprintf(db->err, sizeof(db->err), "'%s' is a directory: give --db a store file in it",
+			 path);
+		goto fail;
+	}
 	if (mode == PCOST_DB_WRITE) {
 		if ((rc = make_parents(path))) {
 			snprintf(db->err, sizeof(db->err), "could not create the directory of '%s': %s",
@@ -340,8 +328,12 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 	if (db->writable) {
 		rc = sqlite3_open_v2(path, &db->h, flags, NULL);
 	} else {
-		char *uri = immutable_uri(path);
+		char *uri = pcost_sqlite_readonly_uri(db, path);
 
+		if (!uri) {
+			rc = -EROFS;
+			goto fail;
+		}
 		rc = sqlite3_open_v2(uri, &db->h, flags, NULL);
 		free(uri);
 	}
@@ -382,6 +374,7 @@ fail:
 	snprintf(err, errlen, "%s", db->err);
 	if (db->h)
 		sqlite3_close(db->h);
+	pcost_sqlite_readonly_release(db);
 	free(db);
 	return rc < 0 ? rc : -EIO;
 }
@@ -389,6 +382,7 @@ fail:
 static void sqlite_close(struct pcost_db *db)
 {
 	sqlite3_close(db->h);
+	pcost_sqlite_readonly_release(db);
 	free(db);
 }
 

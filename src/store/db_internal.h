@@ -28,4 +28,14 @@ int pcost_sqlite_latest(struct pcost_db *db, int64_t *id);
 int pcost_sqlite_list(struct pcost_db *db, const struct pcost_db_filter *f,
 		      struct pcost_db_row **rows, size_t *n);
 
+/*
+ * What to open (an SQLite URI, caller frees) for a store this process cannot
+ * write: an immutable snapshot when the main file holds every commit, else the
+ * store read-only through its -wal and -shm, else a private copy of it and its
+ * -wal (db->copy; pcost_sqlite_readonly_release() removes it).  NULL with
+ * db->err set when none can be read.
+ */
+char *pcost_sqlite_readonly_uri(struct pcost_db *db, const char *path);
+void pcost_sqlite_readonly_release(struct pcost_db *db);
+
 #endif

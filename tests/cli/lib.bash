@@ -107,6 +107,15 @@ interrupt_armed() {
 	wait $pid; rc=$?
 }
 
+# private_run_tmp "$@" (root): run this test again in a private mount namespace with fresh
+# tmpfs on /run and /tmp, so that what it plants or leaves there is never the machine's
+# (its /run/lttng, /run/probecost); non-zero when the mounts fail.
+private_run_tmp() {
+	[ -n "$PCOST_TEST_PRIVATE_RUN" ] ||
+		PCOST_TEST_PRIVATE_RUN=1 exec unshare --mount --propagation private bash "$0" "$@"
+	mount -t tmpfs tmpfs /run && mount -t tmpfs -o mode=1777 tmpfs /tmp
+}
+
 # run_pc ARGS...: runs probecost, sets $out (stdout), $err (stderr), $rc.
 run_pc() {
 	local o e

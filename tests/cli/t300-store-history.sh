@@ -24,9 +24,9 @@ assert "--monitor with no match gives an empty list" '[ "$(jq length "$T/m")" = 
 "$P" history --db "$DB" --since yesterday 2> "$T/e"; rc=$?
 assert "a bad date is a usage error (exit 2)" '[ $rc = 2 ] && grep -q "is not a date" "$T/e"'
 "$P" history --db "$T/none.db" 2> "$T/e"; rc=$?
-assert "no store yet: exit 1 with the path" '[ $rc = 1 ] && grep -q "no store at .*none.db" "$T/e"'
+assert "no store at --db: exit 2 (the input names none) with the path" '[ $rc = 2 ] && grep -q "no store at .*none.db" "$T/e"'
 "$P" show --db "$DB" 99 2> "$T/e"; rc=$?
-assert "show of a missing id: exit 1, says so" '[ $rc = 1 ] && grep -q "no session 99" "$T/e"'
+assert "show of a missing id: exit 2 (no such session), says so" '[ $rc = 2 ] && grep -q "no session 99" "$T/e"'
 "$P" show --db "$DB" abc 2> "$T/e"; rc=$?
 assert "show of a non-id: exit 2" '[ $rc = 2 ] && grep -q "is not a session id" "$T/e"'
 done_testing

@@ -158,11 +158,11 @@ run_pc history --db "postgresql://fleet:$SECRET@127.0.0.1:1/fleetdb"
 ok $(([ $rc = 1 ] && [ "$(wc -l <<< "$err")" = 1 ] && [[ $err == *"could not connect to 'postgresql://fleet:***@"* ]] &&
 	[[ $err != *s3cret* ]]) && echo 0 || echo 1) "no server there: exit 1, one line naming the URL"
 run_pc history --db "$(url nosuchdb)"
-ok $(([ $rc = 1 ] && [[ $err == *"does not exist; create it"* ]]) && echo 0 || echo 1) \
-	"a database that does not exist: exit 1, says to create it"
+ok $(([ $rc = 2 ] && [[ $err == *"does not exist; create it"* ]]) && echo 0 || echo 1) \
+	"a database that does not exist: exit 2 (the URL names none), says to create it"
 run_pc history --db "$(url empty)"
-ok $(([ $rc = 1 ] && [[ $err == *"no store at '$(url empty)' yet"* ]]) && echo 0 || echo 1) \
-	"reading a database without a store: exit 1, 'no store yet', nothing created"
+ok $(([ $rc = 2 ] && [[ $err == *"no store at '$(url empty)' yet"* ]]) && echo 0 || echo 1) \
+	"reading a database without a store: exit 2, 'no store yet', nothing created"
 psql_ -d alien -c "CREATE TABLE session (x int)"
 run_pc import --db "$(url alien)" "$C/session_1.json"
 ok $(([ $rc = 2 ] && [[ $err == *"of another program"* ]]) && echo 0 || echo 1) \

@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: MIT
+/*
+ * evcount: one counting run of a command (run/evcount.h): fork it, hold it on
+ * a pipe while its counters are opened, release it, wait, read, clean up.
+ * The counters of syscalls by number and of SDT hits are evcount_bpf.c and
+ * evcount_sdt.c.
+ */
+#include "run/evcount.h"
+#include "run/evcount_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+#include "core/journal.h"
+#include "core/result.h"
+#include "core/tracefs.h"
+
+extern char **environ;
+
+/* The perf_event counters: what each kind is, on the child, inherited. */
+static const struct evc_counter {
+	enum pcost_evc_kind kind;
+	uint32_t type;		    /* PERF_TYPE_SOFTWARE or PERF_TYPE_TRACEPOINT */
+	uint64_t config;	    /* software: the event */
+	const char *system, *event; /* tracepoint */
+	const char *filter;	    /* tracepoint filter, or NULL */
+	const char *source;
+	const char *source_user; /* the same counting user-mode events only (paranoid 2) */
+} counters[] = {
+    {.kind = PCOST_EVC_SYSCALLS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "raw_syscalls",
+     .event = "sys_enter",
+     .source = "perf_event tracepoint raw_syscalls:sys_enter"},
+    {.kind = PCOST_EVC_CSWITCHES,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+     .source = "perf_event software context-switches"},
+    {.kind = PCOST_EVC_MINOR_FAULTS,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_PAGE_FAULTS_MIN,
+     .source = "perf_event software page-faults-min",
+     .source_user = "perf_event software page-faults-min:u (user mode only: "
+		    "kernel.perf_event_paranoid 2)"},
+    {.kind = PCOST_EVC_MAJOR_FAULTS,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+     .source = "perf_event software page-faults-maj",
+     .source_user = "perf_event software page-faults-maj:u (user mode only: "
+		    "kernel.perf_event_paranoid 2)"},
+    {.kind = PCOST_EVC_TASKS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "sched",
+     .event = "sched_process_fork",
+     .source = "perf_event tracepoint sched:sched_process_fork"},
+    /* CLONE_THREAD is 0x10000 (linux/sched.h); the filter language takes decimals. */
+    {.kind = PCOST_EVC_THREADS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "task",
+     .event = "task_newtask",
+     .filter = "clone_flags & 65536",
+     .source = "perf_event tracepoint task:task_newtask if clone_flags & CLONE_THREAD"},
+    {.kind = PCOST_EVC_EXECS,
+     .type = PERF_TYPE_TRACEPOINT,
+     .system = "sched",
+     .event = "sched_process_exec",
+     .source = "perf_event tracepoint sched:sched_process_exec"},
+    {.kind = PCOST_EVC_TASK_CLOCK,
+     .type = PERF_TYPE_SOFTWARE,
+     .config = PERF_COUNT_SW_TASK_CLOCK,
+     .source = "perf_event software task-clock"},
+};
+#define NCOUNTERS ARRAY_SIZE(counters)
+
+static const char rusage_source[] =
+    "wait4 rusage, less the switches before the release (the command and the children it reaped)";
+static const char by_nr_source[] =
+    "BPF on the raw tracepoint sys_enter, following the tree through sched_process_fork/exit";
+static const char probes_source[] =
+    "a tracefs uprobe event per probe (semaphores by ref_ctr_offset), counted by perf_event, "
+    "inherited, enabled at exec";
+
+/* Everything armed for one run, closed by undo() on every exit path. */
+struct evc_state {
+	int fds[NCOUNTERS];
+	struct pcost_evc_bpf bpf;
+	bool bpf_open;
+	struct pcost_evc_sdt sdt;
+	int undo;
+};
+
+void pcost_evc_close_fds(int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
+/* Async-signal-safe: closes only. */
+static void undo(void *arg)
+{
+	struct evc_state *st = arg;
+
+	pcost_evc_close_fds(st->fds, NCOUNTERS);
+	if (st->bpf_open)
+		pcost_evc_bpf_close(&st->bpf);
+	pcost_evc_sdt_close(&st->sdt);
+}
+
+/*
+ * Closing a tracepoint or uprobe counter waits for RCU grace periods in the
+ * kernel (unregistering the probe): 15-150 ms each on the KVM guest this was
+ * written on, 16 s for the 114 probe sites of probecost's own binary one
+ * after another.  Closed from threads at once, the waits share their grace
+ * periods.  Signals stay blocked meanwhile, so that an undo from a handler
+ * never closes an fd number a thread has just freed.
+ */
+struct closer {
+	int **fds;
+	size_t n, first, stride;
+};
+
+static void *closer_main(void *arg)
+{
+	const struct closer *c = arg;
+
+	for (size_t i = c->first; i < c->n; i += c->stride) {
+		close(*c->fds[i]);
+		*c->fds[i] = -1;
+	}
+	return NULL;
+}
+
+static void close_parallel(struct evc_state *st)
+{
+	enum { MAX_THREADS = 128 };
+	size_t n = 0, nth, nev = st->sdt.events ? st->sdt.nevents : 0;
+	int **fds = xcalloc(NCOUNTERS + PCOST_EVC_BPF_PROGS + nev, sizeof(*fds));
+	struct closer c[MAX_THREADS];
+	pthread_t th[MAX_THREADS];
+	bool started[MAX_THREADS];
+	sigset_t all, old;
+
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		if (st->fds[i] >= 0)
+			fds[n++] = &st->fds[i];
+	for (size_t i = 0; st->bpf_open && i < PCOST_EVC_BPF_PROGS; i++)
+		if (st->bpf.link_fd[i] >= 0)
+			fds[n++] = &st->bpf.link_fd[i];
+	for (size_t i = 0; i < nev; i++)
+		if (st->sdt.events[i].fd >= 0)
+			fds[n++] = &st->sdt.events[i].fd;
+	nth = n < MAX_THREADS ? n : MAX_THREADS;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (size_t k = 0; k < nth; k++) {
+		c[k] = (struct closer){.fds = fds, .n = n, .first = k, .stride = nth};
+		started[k] = pthread_create(&th[k], NULL, closer_main, &c[k]) == 0;
+		if (!started[k])
+			closer_main(&c[k]);
+	}
+	for (size_t k = 0; k < nth; k++)
+		if (started[k])
+			pthread_join(th[k], NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(fds);
+}
+
+int pcost_evc_tp_id(struct tep_handle *tep, const char *system, const char *event)
+{
+	struct tep_event *e = tep ? tep_find_event_by_name(tep, system, event) : NULL;
+
+	return e ? e->id : -1;
+}
+
+int pcost_evc_tp_field(struct tep_handle *tep, const char *system, const char *event,
+		       const char *field)
+{
+	struct tep_event *e = tep ? tep_find_event_by_name(tep, system, event) : NULL;
+	struct tep_format_field *f = e ? tep_find_field(e, field) : NULL;
+
+	return f ? f->offset : -1;
+}
+
+/*
+ * The formats of the tracepoints used (ids, field offsets), read from
+ * tracefs, mounted first as root when it is not (put back at exit,
+ * core/tracefs.h).  NULL and why when tracefs cannot be read.
+ */
+static struct tep_handle *load_tracepoints(char *why, size_t len)
+{
+	const char *systems[] = {"raw_syscalls", "sched", "task", NULL};
+	struct tep_handle *tep;
+
+	if (!pcost_tracefs_usable("events/raw_syscalls/sys_enter/format", false, why, len))
+		return NULL;
+	if (pcost_tracefs_mount(why, len) < 0)
+		return NULL;
+	tep = tracefs_local_events_system(PCOST_TRACEFS, systems);
+	if (!tep)
+		snprintf(why, len,
+			 "could not read the tracepoint formats in " PCOST_TRACEFS
+			 "/events (run as root)");
+	return tep;
+}
+
+static void not_counted(struct pcost_evcount *c, enum pcost_evc_kind k, const char *why)
+{
+	c->v[k] = -1;
+	c->source[k] = NULL;
+	snprintf(c->why[k], sizeof(c->why[k]), "%s", why);
+}
+
+/* Open the perf counters on pid (disabled); a kind that cannot be opened gets its reason. */
+static void open_counters(struct evc_state *st, struct tep_handle *tep, const char *tep_why,
+			  pid_t pid, struct pcost_evcount *c)
+{
+	for (size_t i = 0; i < NCOUNTERS; i++) {
+		const struct evc_counter *k = &counters[i];
+		struct perf_event_attr attr;
+		char why[160];
+		int id = 0, e;
+
+		if (k->type == PERF_TYPE_TRACEPOINT &&
+		    (id = pcost_evc_tp_id(tep, k->system, k->event)) < 0) {
+			snprintf(why, sizeof(why), "%s",
+				 tep ? "this kernel has no such tracepoint" : tep_why);
+			not_counted(c, k->kind, why);
+			continue;
+		}
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = k->type;
+		attr.config = k->type == PERF_TYPE_TRACEPOINT ? (uint64_t)id : k->config;
+		attr.disabled = 1;
+		attr.inherit = 1;
+		st->fds[i] =
+		    (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (st->fds[i] < 0 && (errno == EACCES || errno == EPERM) &&
+		    (k->kind == PCOST_EVC_MINOR_FAULTS || k->kind == PCOST_EVC_MAJOR_FAULTS)) {
+			/* kernel.perf_event_paranoid 2: user-space events only.  Faults
+			 * taken in user mode still count (not those of the kernel touching
+			 * user memory: the source says so); switches and task-clock would
+			 * lose all their kernel part: n/a. */
+			attr.exclude_kernel = attr.exclude_hv = 1;
+			st->fds[i] = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
+						  PERF_FLAG_FD_CLOEXEC);
+		}
+		if (st->fds[i] >= 0 && k->filter &&
+		    ioctl(st->fds[i], PERF_EVENT_IOC_SET_FILTER, k->filter) < 0) {
+			e = errno;
+			close(st->fds[i]);
+			st->fds[i] = -1;
+			errno = e;
+		}
+		if (st->fds[i] < 0) {
+			e = errno;
+			snprintf(why, sizeof(why), "perf_event_open: %s%s", strerror(e),
+				 e == EACCES || e == EPERM
+				     ? " (run as root or set kernel.perf_event_paranoid <= 1)"
+				     : "");
+			not_counted(c, k->kind, why);
+			continue;
+		}
+		c->source[k->kind] = attr.exclude_kernel ? k->source_user : k->source;
+	}
+}
+
+static void enable_counters(struct evc_state *st)
+{
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		if (st->fds[i] >= 0)
+			ioctl(st->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static void read_counters(struct evc_state *st, struct pcost_evcount *c)
+{
+	for (size_t i = 0; i < NCOUNTERS; i++) {
+		uint64_t v;
+
+		if (st->fds[i] < 0)
+			continue;
+		if (read(st->fds[i], &v, sizeof(v)) == (ssize_t)sizeof(v))
+			c->v[counters[i].kind] = (int64_t)v;
+		else
+			not_counted(c, counters[i].kind, "could not read the counter");
+	}
+}
+
+/* ---- the child -------------------------------------------------------------------- */
+
+struct child_args {
+	const char *path;
+	char *const *argv, *const *env;
+	int go_r, err_w, out_fd, err_fd;
+	uint64_t cpu_mask;
+	pid_t parent;
+};
+
+/* What failed in the child before its exec, on the error pipe: a stage and an errno. */
+enum { STAGE_PIN = 1, STAGE_EXEC };
+
+static void tell(int fd, int stage, int e)
+{
+	int msg[2] = {stage, e};
+
+	if (write(fd, msg, sizeof(msg)) < 0) {
+		/* the parent then sees EOF, and a child that exited */
+	}
+}
+
+static void onto(int fd, int target, int nul)
+{
+	dup2(fd >= 0 ? fd : nul, target);
+}
+
+/*
+ * Set up, wait for the go byte, exec.  Nothing runs between the read and the
+ * execve: every syscall counted is the command's, its execve the first.
+ */
+static noreturn void child_main(const struct child_args *a)
+{
+	sigset_t none;
+	ssize_t r;
+	char go;
+	int nul = open("/dev/null", O_RDWR | O_CLOEXEC), e;
+
+	pcost_child_setup(a->parent);
+	/* probecost ignores SIGPIPE; the command gets the default, as from a shell. */
+	signal(SIGPIPE, SIG_DFL);
+	onto(nul, 0, nul);
+	onto(a->out_fd, 1, nul);
+	onto(a->err_fd, 2, nul);
+	/* Everything else closes at exec; the two pipes until then. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	if (a->cpu_mask && pcost_pin_mask(a->cpu_mask) < 0) {
+		e = errno;
+		tell(a->err_w, STAGE_PIN, e);
+		_exit(126);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	while ((r = read(a->go_r, &go, 1)) < 0 && errno == EINTR)
+		;
+	if (r != 1)
+		_exit(126); /* the parent gave up */
+	execve(a->path, a->argv, a->env);
+	tell(a->err_w, STAGE_EXEC, errno);
+	_exit(127);
+}
+
+/* Our children now (pids), to tell the command's orphans from them later. */
+static size_t own_children(pid_t *out, size_t max)
+{
+	char path[64], buf[8192], *p, *end;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	for (p = buf; n < max; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		out[n++] = (pid_t)v;
+	}
+	return n;
+}
+
+/* State, ppid and process group of pid from /proc/PID/stat; -1 when gone. */
+static int proc_ids(pid_t pid, char *state, pid_t *ppid, pid_t *pgrp)
+{
+	char path[64], buf[1024], *p;
+	int pp, pg;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+		return -1;
+	if (sscanf(p + 2, "%c %d %d", state, &pp, &pg) != 3)
+		return -1;
+	*ppid = pp;
+	*pgrp = pg;
+	return 0;
+}
+
+static bool in_list(pid_t pid, const pid_t *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (l[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * What is left of the tree once the command exited: processes of its group,
+ * and orphans reparented to us (not our children before); killed and, ours,
+ * reaped, until none is left (a killed daemon's children come to us next).
+ * Returns how many there were.
+ */
+static unsigned kill_leftovers(pid_t pgid, const pid_t *before, size_t nbefore)
+{
+	pid_t seen[4096];
+	size_t nseen = 0;
+
+	for (int round = 0; round < 64; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		size_t found = 0;
+
+		while (d && (e = readdir(d))) {
+			pid_t pid = (pid_t)atoi(e->d_name), ppid, pgrp;
+			char state;
+			bool ours;
+
+			if (pid <= 0 || pid == getpid() || proc_ids(pid, &state, &ppid, &pgrp) < 0)
+				continue;
+			ours = ppid == getpid() && !in_list(pid, before, nbefore);
+			if (pgrp != pgid && !ours)
+				continue;
+			kill(pid, SIGKILL);
+			if (ours)
+				waitpid(pid, NULL, __WALL);
+			/* A zombie had exited already: reaped, not counted. */
+			if (state != 'Z' && !in_list(pid, seen, nseen) && nseen < ARRAY_SIZE(seen))
+				seen[nseen++] = pid;
+			if (state != 'Z' || ours)
+				found++;
+		}
+		if (d)
+			closedir(d);
+		if (!found)
+			break;
+		usleep(1000);
+	}
+	return (unsigned)nseen;
+}
+
+/* ---- waiting ---------------------------------------------------------------------- */
+
+static pcost_ns tv_ns(const struct timeval *tv)
+{
+	return (pcost_ns)tv->tv_sec * 1000000000ULL + (pcost_ns)tv->tv_usec * 1000;
+}
+
+/* Wait for pid (its group killed at the deadline or on Ctrl-C); fills the run's fields. */
+static void wait_child(pid_t pid, pcost_ns t0, double timeout_s, struct pcost_evcount *c)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), status = 0;
+	pcost_ns deadline = timeout_s > 0 ? t0 + (pcost_ns)(timeout_s * 1e9) : 0;
+	struct rusage ru;
+
+	memset(&ru, 0, sizeof(ru));
+	for (;;) {
+		struct pollfd pf = {.fd = pidfd, .events = POLLIN};
+		int ms = pidfd < 0 ? 1 : -1;
+
+		if (wait4(pid, &status, WNOHANG, &ru) == pid)
+			break;
+		if (deadline) {
+			pcost_ns now = pcost_now_ns();
+			int left = now >= deadline ? 0 : (int)((deadline - now) / 1000000 + 1);
+
+			ms = ms < 0 || left < ms ? left : ms;
+		}
+		if (pidfd >= 0)
+			poll(&pf, 1, ms);
+		else
+			usleep(1000);
+		if (pcost_interrupted && !c->interrupted) {
+			c->interrupted = true;
+			kill(-pid, SIGKILL);
+		}
+		if (deadline && pcost_now_ns() >= deadline && !c->timed_out) {
+			c->timed_out = true;
+			kill(-pid, SIGKILL);
+		}
+	}
+	c->wall_ns = pcost_now_ns() - t0;
+	if (pidfd >= 0)
+		close(pidfd);
+	c->wait_status = status;
+	c->user_ns = tv_ns(&ru.ru_utime);
+	c->sys_ns = tv_ns(&ru.ru_stime);
+	c->v[PCOST_EVC_CSW_VOLUNTARY] = ru.ru_nvcsw;
+	c->v[PCOST_EVC_CSW_INVOLUNTARY] = ru.ru_nivcsw;
+	c->source[PCOST_EVC_CSW_VOLUNTARY] = c->source[PCOST_EVC_CSW_INVOLUNTARY] = rusage_source;
+	c->why[PCOST_EVC_CSW_VOLUNTARY][0] = c->why[PCOST_EVC_CSW_INVOLUNTARY][0] = 0;
+	if (c->interrupted)
+		snprintf(c->fail, sizeof(c->fail), "interrupted");
+	else if (c->timed_out)
+		snprintf(c->fail, sizeof(c->fail), "timeout after %g s", timeout_s);
+	else if (WIFSIGNALED(status))
+		snprintf(c->fail, sizeof(c->fail), "killed by SIG%s",
+			 sigabbrev_np(WTERMSIG(status)) ?: "?");
+	else if (WEXITSTATUS(status))
+		snprintf(c->fail, sizeof(c->fail), "exit %d", WEXITSTATUS(status));
+}
+
+/* ---- the run ---------------------------------------------------------------------- */
+
+/* argv[0] on $PATH (as execvp would find it) into c->exe; 0 or -errno and err. */
+static int resolve(const char *arg0, struct pcost_evcount *c, char *err, size_t len)
+{
+	char found[PATH_MAX];
+
+	if (strchr(arg0, '/'))
+		snprintf(found, sizeof(found), "%s", arg0);
+	else if (!pcost_which(arg0, found, sizeof(found))) {
+		snprintf(err, len, "could not execute '%s': not found on $PATH", arg0);
+		return -ENOENT;
+	}
+	if (access(found, X_OK) < 0) {
+		int e = errno;
+
+		snprintf(err, len, "could not execute '%s': %s", arg0, strerror(e));
+		return -e;
+	}
+	if (!realpath(found, c->exe))
+		snprintf(c->exe, sizeof(c->exe), "%s", found);
+	return 0;
+}
+
+/* Syscalls by number and SDT probes: set up what can be, say why not for the rest. */
+static void open_extras(struct evc_state *st, struct tep_handle *tep, const char *tep_why,
+			pid_t pid, const struct pcost_evcount_opts *o, struct pcost_evcount *c)
+{
+	int rc;
+
+	if (o->no_by_nr)
+		snprintf(c->by_nr_why, sizeof(c->by_nr_why), "not asked for");
+	else if (!tep)
+		snprintf(c->by_nr_why, sizeof(c->by_nr_why), "%s", tep_why);
+	else if (pcost_evc_bpf_open(&st->bpf, tep, c->by_nr_why, sizeof(c->by_nr_why)) == 0) {
+		st->bpf_open = true;
+		if ((rc = pcost_evc_bpf_follow(&st->bpf, pid)) < 0) {
+			snprintf(c->by_nr_why, sizeof(c->by_nr_why),
+				 "could not add the command to the BPF counter: %s", strerror(-rc));
+			pcost_evc_bpf_close(&st->bpf);
+			st->bpf_open = false;
+		}
+	}
+	if (o->no_probes)
+		snprintf(c->probes_why, sizeof(c->probes_why), "not asked for");
+	else if (st->sdt.nsites && pcost_evc_sdt_open(&st->sdt, c, pid) < 0)
+		pcost_evc_sdt_close(&st->sdt);
+}
+
+static void read_extras(struct evc_state *st, struct pcost_evcount *c)
+{
+	if (st->bpf_open && pcost_evc_bpf_read(&st->bpf, c) == 0)
+		c->by_nr_source = by_nr_source;
+	if (st->sdt.nevents && st->sdt.events[0].fd >= 0) {
+		pcost_evc_sdt_read(&st->sdt, c);
+		if (c->probes_counted)
+			c->probes_source = probes_source;
+	}
+}
+
+/* Fork the child, held on the go pipe; 0 or -errno and err. */
+static int start_child(const struct child_args *tmpl, int go[2], int ep[2], pid_t *pid, char *err,
+		       size_t len)
+{
+	struct child_args a = *tmpl;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+		snprintf(err, len, "could not create a pipe: %s", strerror(errno));
+		return -EMFILE;
+	}
+	a.go_r = go[0];
+	a.err_w = ep[1];
+	a.parent = getpid();
+	*pid = fork();
+	if (*pid < 0) {
+		int e = errno;
+
+		snprintf(err, len, "could not fork: %s", strerror(e));
+		return -e;
+	}
+	if (*pid == 0)
+		child_main(&a);
+	setpgid(*pid, *pid);
+	close(go[0]);
+	close(ep[1]);
+	go[0] = ep[1] = -1;
+	pcost_child_add(*pid);
+	return 0;
+}
+
+/*
+ * Wait until the child sleeps in its read of the go pipe (5 s at most): the
+ * counters start after its set-up syscalls, so that its execve is the first
+ * syscall they see.  /proc/PID/syscall names the syscall a task is blocked in.
+ */
+static void wait_blocked(pid_t pid)
+{
+	char path[64], buf[256];
+	pcost_ns end = pcost_now_ns() + 5000000000ULL;
+	pid_t ppid, pgrp;
+	char state;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	while (pcost_now_ns() < end && !pcost_interrupted) {
+		long nr;
+
+		if (pcost_read_file(path, buf, sizeof(buf)) > 0 && sscanf(buf, "%ld", &nr) == 1 &&
+		    nr == SYS_read)
+			return;
+		/* Gone before its read (it could not pin itself): the release says why. */
+		if (proc_ids(pid, &state, &ppid, &pgrp) < 0 || state == 'Z')
+			return;
+		usleep(100);
+	}
+}
+
+/*
+ * The child's switches so far (it sleeps on the go pipe: they stay as they are
+ * until the release), subtracted from its rusage so that the rusage figures
+ * start where the counters do.
+ */
+static void switches_before(pid_t pid, long *vol, long *invol)
+{
+	char path[64], buf[4096], *p;
+
+	*vol = *invol = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0)
+		return;
+	if ((p = strstr(buf, "\nvoluntary_ctxt_switches:")))
+		*vol = strtol(p + 26, NULL, 10);
+	if ((p = strstr(buf, "\nnonvoluntary_ctxt_switches:")))
+		*invol = strtol(p + 29, NULL, 10);
+}
+
+/* Release the child; 0 when it exec'd, else -errno of its exec (or pinning: *stage). */
+static int release_child(int go[2], int ep[2], int *stage)
+{
+	int msg[2] = {0, 0};
+	ssize_t r;
+
+	while ((r = write(go[1], "g", 1)) < 0 && errno == EINTR)
+		;
+	close(go[1]);
+	go[1] = -1;
+	while ((r = read(ep[0], msg, sizeof(msg))) < 0 && errno == EINTR)
+		;
+	close(ep[0]);
+	ep[0] = -1;
+	*stage = msg[0];
+	return r == (ssize_t)sizeof(msg) ? -msg[1] : 0;
+}
+
+int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
+		      struct pcost_evcount *c, char *err, size_t len)
+{
+	struct child_args a = {.argv = argv,
+			       .env = o->env ? o->env : environ,
+			       .out_fd = o->out_fd,
+			       .err_fd = o->err_fd,
+			       .cpu_mask = o->cpu_mask};
+	struct evc_state st = {.undo = -1};
+	int go[2] = {-1, -1}, ep[2] = {-1, -1}, rc, reaper = 0, argc = 0, stage;
+	char tep_why[160] = "", jerr[256];
+	pid_t before[256], pid = -1;
+	long vol0 = 0, invol0 = 0;
+	size_t nbefore;
+	struct tep_handle *tep;
+	pcost_ns t0;
+
+	pcost_evcount_init(c);
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		st.fds[i] = -1;
+	while (argv[argc])
+		argc++;
+	c->command = pcost_join_argv(argc, (char **)argv);
+	if ((rc = resolve(argv[0], c, err, len)) < 0)
+		return rc;
+	a.path = c->exe;
+	/* Undo what a killed probecost left, and journal what this one changes. */
+	if (!pcost_journal_is_open() && pcost_journal_open(NULL, jerr, sizeof(jerr)) < 0)
+		warning("%s", jerr);
+	tep = load_tracepoints(tep_why, sizeof(tep_why));
+	if (!o->no_probes)
+		pcost_evc_sdt_prepare(&st.sdt, c);
+	prctl(PR_GET_CHILD_SUBREAPER, &reaper);
+	nbefore = own_children(before, ARRAY_SIZE(before));
+	st.undo = pcost_cleanup_push(undo, &st);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if ((rc = start_child(&a, go, ep, &pid, err, len)) < 0)
+		goto out;
+	wait_blocked(pid);
+	open_counters(&st, tep, tep_why, pid, c);
+	open_extras(&st, tep, tep_why, pid, o, c);
+	enable_counters(&st);
+	switches_before(pid, &vol0, &invol0);
+	t0 = pcost_now_ns();
+	if ((rc = release_child(go, ep, &stage)) < 0) {
+		if (stage == STAGE_PIN)
+			snprintf(err, len, "could not pin '%s' to its CPUs: %s", argv[0],
+				 strerror(-rc));
+		else
+			snprintf(err, len, "could not execute '%s': %s", argv[0], strerror(-rc));
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		goto out;
+	}
+	wait_child(pid, t0, o->timeout_s, c);
+	c->v[PCOST_EVC_CSW_VOLUNTARY] -= c->v[PCOST_EVC_CSW_VOLUNTARY] >= vol0 ? vol0 : 0;
+	c->v[PCOST_EVC_CSW_INVOLUNTARY] -= c->v[PCOST_EVC_CSW_INVOLUNTARY] >= invol0 ? invol0 : 0;
+	read_counters(&st, c);
+	read_extras(&st, c);
+	c->left_running = kill_leftovers(pid, before, nbefore);
+	rc = c->interrupted ? -EINTR : 0;
+out:
+	if (pid > 0)
+		pcost_child_remove(pid);
+	prctl(PR_SET_CHILD_SUBREAPER, reaper);
+	close_parallel(&st);
+	if (st.undo >= 0)
+		pcost_cleanup_pop(st.undo, 1);
+	else
+		undo(&st);
+	pcost_evc_sdt_free(&st.sdt);
+	pcost_evc_close_fds(go, 2);
+	pcost_evc_close_fds(ep, 2);
+	if (tep)
+		tep_free(tep);
+	return rc;
+}

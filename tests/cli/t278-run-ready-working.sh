@@ -1,0 +1,21 @@
+#!/bin/bash
+# An attach monitor that is still working (using CPU) when --ready-timeout runs out is
+# given more time, up to 10 x --ready-timeout; one that is neither ready nor working is
+# stopped at --ready-timeout.  bpftrace compiling its program on a loaded machine took
+# more than the default 10 s in 2 of 5 default studies ("monitor not ready after 10 s").
+. tests/cli/lib.bash
+plan 3
+export PCOST_FAKE_SLEEP=97.6$$
+start=$(date +%s)
+run_pc run --no-store --runs 1 --warmup 0 --attach "$PWD/$F/attach-busy-ready 3" --ready '^busy-monitor ready' \
+	--ready-timeout 1 -- /bin/true
+secs=$(($(date +%s) - start))
+printf '%s\n' "$out" | grep -q 'failed'; is "$?" 1 "working 3 s with --ready-timeout 1: ready, measured (rc $rc, $secs s)"
+run_pc run --no-store --runs 1 --warmup 0 --attach "$PWD/$F/attach-never" --ready '^never$' --ready-timeout 1 -- /bin/true
+like "$out" "failed: monitor not ready after 1 s" "sleeping instead: stopped at --ready-timeout"
+start=$(date +%s)
+run_pc run --no-store --runs 1 --warmup 0 --attach "$PWD/$F/attach-busy-ready 30" --ready '^busy-monitor ready' \
+	--ready-timeout 1 -- /bin/true
+secs=$(($(date +%s) - start))
+ok $((secs < 20 ? 0 : 1)) "working for ever: stopped after 10 x --ready-timeout ($secs s)"
+done_testing

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Two probes sessions at once: an armed uprobe fires for every process that runs the
+# probed file, so each session would count (and time) the other's hits.  One session
+# at a time: a second one waits for the first, saying whom it waits for, or with
+# --no-wait refuses (exit 1), naming the other's pid and command.  Both count every
+# hit exactly.  In a private mount namespace with tmpfs on /run (the lock's directory,
+# /run/probecost, then holds only these sessions).
+. tests/cli/lib.bash
+if ! is_root || ! have_tracefs || ! have unshare; then
+	plan 9
+	skip_rest "needs root, tracefs at $TRACEFS and unshare(1)"
+fi
+private_run_tmp "$@" || { plan 9; skip_rest "cannot mount tmpfs on /run and /tmp"; }
+plan 9
+tmpdir
+# The text table's row of a method: its elapsed seconds, its hits column.
+elapsed() { awk -v m="$2" '$2 == m { for (i = 3; i < NF; i++) if ($(i + 1) == "s") { print $i; exit } }' "$1"; }
+hits() {
+	awk -v m="$2" '$2 == m' "$1" | grep -oE '[0-9]+ / [0-9]+  (ok|[0-9]+ (extra hits|HITS LOST))'
+}
+args=(--via uprobe --variants plain --scale 2 -r 4 --warmup 0 --no-store)
+"$P" probes "${args[@]}" >"$T/a.txt" 2>"$T/a.err" &
+a=$!
+# Armed: it holds perf events (the uprobe method counts with perf_event_open).
+for i in $(seq 100); do [ -n "$(find /proc/$a/fd -lname '*perf_event*' 2>/dev/null)" ] && break; sleep 0.1; done
+run_pc probes "${args[@]}" --no-wait
+is "$rc" 1 "--no-wait while another session runs: exit 1"
+like "$err" "pid $a: [^ ]*probecost[^ ]* probes --via uprobe" "it names the other session's pid and command (${err%%$'\n'*})"
+is "$(printf '%s\n' "$err" | grep -c .)" 1 "in one line"
+"$P" probes "${args[@]}" >"$T/c.txt" 2>"$T/c.err" &
+c=$!
+wait $a; arc=$?
+kill -0 $c 2>/dev/null; c_alive=$?
+wait $c; crc=$?
+is "$arc $crc" "0 0" "both sessions measure"
+is "$c_alive" 0 "the second was still running when the first ended (it waited)"
+like "$(cat "$T/c.err")" "waiting for .*pid $a" "the second said whom it waited for"
+is "$(hits "$T/a.txt" uprobe)" "578528 / 578528  ok" "the first counted its own hits only, every run"
+is "$(hits "$T/c.txt" uprobe)" "578528 / 578528  ok" "the second counted its own hits only, every run"
+dorm=$(elapsed "$T/c.txt" dormant) upr=$(elapsed "$T/c.txt" uprobe)
+# An armed run pays ~0.5 us x 578528 hits (~0.3 s) over a dormant one (~0.02 s): 15-30x;
+# a dormant run that the other session's uprobes hit pays as much.  Side by side in one
+# session: dormant < armed / 8 (with the other session's probes it was 0.135 vs 0.615 s).
+ok "$(awk -v d="$dorm" -v u="$upr" 'BEGIN { print (d < u / 8) ? 0 : 1 }')" "the second's dormant runs were not armed by the first ($dorm < $upr / 8 s)"
+done_testing
