@@ -15,8 +15,14 @@
 
 /*
  * The pilot's sd from 10 blocks is below the true one about half the time, and
- * a plan from it then falls short; 1.5x the blocks it asks for kept simulated
- * coverage within a point of the fixed design's (bench/two-stage-rule.py).
+ * a plan from it then falls short.  1.5x the blocks it asks for, simulated
+ * (bench/two-stage-rule.py, 6000 studies a cell): under normal noise 0.950,
+ * 0.938 and 0.933 against the fixed design's 0.947-0.950 as the precision
+ * asked tightens (stopping at the first narrow interval: 0.955, 0.941,
+ * 0.937); under a lognormal cost of CoV 1, 0.895-0.929 against 0.882-0.890,
+ * its extra blocks outweighing the pilot's say.  The final interval still
+ * uses the pilot's blocks, whose low variance made the plan short: Stein's
+ * exact procedure would take the interval's width from the pilot alone.
  */
 #define PLAN_FACTOR 1.5
 
