@@ -44,15 +44,30 @@ build/san/stanford/kernels_%.o: $(STANFORD_SRC) $(STANFORD_HDRS) $(STANFORD_DEPS
 .PRECIOUS: build/gen/stanford_%.d build/gen/stanford_%.h
 
 # ---- code-layout copies, for the dormant cost --------------------------------
-# Each stanford build again with functions, loops and jumps aligned to 32 and
-# 64 bytes (entry pcost_stanford_<v>_<layout>), so a dormant probe's cost is
-# measured at several code layouts and a layout effect is not taken for the
-# probe.  The copies' SDT notes are removed: the binary lists every probe once
-# (from the default copies); the sites themselves (nop, argument set-up,
-# semaphore test) stay.  stanford.c selects a copy with layout=default|a32|a64.
-STANFORD_LAYOUTS := a32 a64
+# Each stanford build again at other code layouts (entry
+# pcost_stanford_<v>_<layout>), so a dormant probe's cost is measured at
+# several layouts and a layout effect is not taken for the probe: functions,
+# loops and jumps aligned to 8, 16, 32 or 64 bytes (a8 ... a64) or not at all
+# (noalign); every function 64-aligned and then pushed 16, 24 or 40 bytes into
+# its cache line by nops before its entry, never executed (pad16, pad24,
+# pad40: -fpatchable-function-entry=N,N); basic blocks laid out by the simple
+# algorithm instead of the default one (bbsimple).  Each moves the code (t546
+# checks that no two copies of a build have the same bytes, and the functions'
+# offsets in their cache lines).  The copies' SDT notes are removed: the
+# binary lists every probe once (from the default copies); the sites
+# themselves (nop, argument set-up, semaphore test) stay.  stanford.c selects
+# a copy with layout=NAME (stanford.h lists them in this order).
+STANFORD_LAYOUTS := a32 a64 a16 a8 noalign pad16 pad24 pad40 bbsimple
 STANFORD_LAYOUT_FLAGS_a32 := -falign-functions=32 -falign-loops=32 -falign-jumps=32
 STANFORD_LAYOUT_FLAGS_a64 := -falign-functions=64 -falign-loops=64 -falign-jumps=64
+STANFORD_LAYOUT_FLAGS_a16 := -falign-functions=16 -falign-loops=16 -falign-jumps=16
+STANFORD_LAYOUT_FLAGS_a8 := -falign-functions=8 -falign-loops=8 -falign-jumps=8
+STANFORD_LAYOUT_FLAGS_noalign := -fno-align-functions -fno-align-loops -fno-align-jumps \
+	-fno-align-labels
+STANFORD_LAYOUT_FLAGS_pad16 := -falign-functions=64 -fpatchable-function-entry=16,16
+STANFORD_LAYOUT_FLAGS_pad24 := -falign-functions=64 -fpatchable-function-entry=24,24
+STANFORD_LAYOUT_FLAGS_pad40 := -falign-functions=64 -fpatchable-function-entry=40,40
+STANFORD_LAYOUT_FLAGS_bbsimple := -freorder-blocks-algorithm=simple
 OBJCOPY ?= objcopy
 
 define stanford_layout_rules

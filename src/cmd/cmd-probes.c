@@ -56,12 +56,13 @@ static const char usage_text[] =
 	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
 	"                    time = fixed + per hit x hits (start-up apart)\n"
 	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
-	"  --layouts LIST    code layouts of each stanford build: default,a32,a64 (functions,\n"
-	"                    loops and jumps aligned to 32 or 64 bytes); default: all three\n"
-	"                    with --via dormant alone, else default\n"
-	"  --precision NS    --via dormant alone: add blocks until every dormant cost per\n"
-	"                    hit is known to +- NS (default 0.3), at least 5 blocks, at\n"
-	"                    most --max-time S (default 270); --runs N fixes the count;\n"
+	"  --layouts LIST    code layouts of each stanford build: default, a32, a64, a16, a8,\n"
+	"                    noalign (alignments), pad16, pad24, pad40 (functions pushed into\n"
+	"                    their cache line), bbsimple (block order); default: all ten with\n"
+	"                    --via dormant alone, else default\n"
+	"  --precision NS    --via dormant alone: after a pilot of 10 blocks, run the blocks\n"
+	"                    every dormant cost per hit needs to be known to +- NS (default\n"
+	"                    0.3), at most --max-time S (default 270); --runs N fixes it;\n"
 	"                    the kernels are timed on their thread's CPU clock (clock=cpu)\n"
 	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
 	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
@@ -212,16 +213,17 @@ static int list_probes(const char *bin, enum pcost_format f)
 }
 
 /*
- * --via dormant alone: blocks are added until every build's dormant cost per
- * hit is within +- precision_ns (at least 5 blocks, the calibrated minimum),
- * or max_time is spent; --runs fixes the count instead.
+ * --via dormant alone: after a pilot of 10 blocks, the blocks every build's
+ * dormant cost per hit needs to be within +- precision_ns over its layouts are
+ * planned once (run/runner.c, stats/twostage.c) and run, within max_time;
+ * --runs fixes the count instead.
  */
 static void dormant_study(const struct opts *o, const struct pcost_probe_plan *pl, struct pcost_runner_opts *ro)
 {
 	if (!pcost_probe_plan_dormant_only(pl) || o->m.runs_given)
 		return;
 	ro->runs = 0;
-	ro->min_runs = 5;
+	ro->min_runs = 10;
 	ro->max_runs = 0;
 	ro->precision_dormant_ns = o->m.precision_ns;
 	ro->max_time_s = o->m.ro.max_time_s;

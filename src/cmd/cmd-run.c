@@ -63,12 +63,13 @@ static const char usage_text[] =
 	"      --unit NAME           the unit of those events (default 'event')\n"
 	"  -r, --runs N              measured blocks (default: adaptive)\n"
 	"      --warmup N            warm-up blocks discarded (default 1)\n"
-	"      --min-runs N          adaptive: at least N blocks (default 5, the block count at\n"
-	"                            which bench/coverage.sh checks the intervals; never less\n"
-	"                            is trusted, so adaptive stopping never stops below it)\n"
+	"      --min-runs N          adaptive: the pilot, and at least N blocks (default 10,\n"
+	"                            the block count at which bench/coverage.sh checks the\n"
+	"                            intervals under skewed costs)\n"
 	"      --max-runs N          adaptive: at most N blocks (default 100)\n"
-	"      --precision PP        adaptive: stop when every overhead CI half-width is\n"
-	"                            below PP percentage points (default 2)\n"
+	"      --precision PP        adaptive: after the pilot, run the blocks its variance says\n"
+	"                            every overhead CI needs to be +- PP percentage points\n"
+	"                            (default 2), planned once (a two-stage design)\n"
 	"      --max-time S          adaptive: stop adding blocks after S seconds (default 60)\n"
 	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
 	"                            fit time = fixed + per-event x events, with intervals,\n"
@@ -158,8 +159,16 @@ struct run_args {
 	struct pcost_measure_opts m;
 };
 
-/* The default study: pipe and syscall, pinned, against the usual monitors. */
-static const char *const study_workloads[] = { "pipe:loops=20000", "syscall:loops=50000" };
+/*
+ * The default study: syscalls, pinned, against the usual monitors, in
+ * STUDY_BLOCKS blocks: the count at which bench/coverage.sh checks the
+ * intervals under skewed monitor costs.  One workload of 20,000 getppid calls
+ * keeps it within a minute on a 2-CPU guest: perf record's start-up (about a
+ * second a run) and bpftrace's dominate, and a second workload doubled them.
+ * The cost per syscall is the figure that carries to other programs.
+ */
+#define STUDY_BLOCKS 10
+static const char *const study_workloads[] = { "syscall:loops=20000" };
 static const char *const study_monitors[] = { "perf-stat", "perf-record", "strace",
 					      "bpftrace-syscalls" };
 
@@ -767,7 +776,7 @@ static void apply_defaults(struct run_args *a)
 			snprintf(a->m.cpu_text, sizeof(a->m.cpu_text), "0");
 		}
 		if (!a->m.ro.runs)
-			a->m.ro.runs = 5;
+			a->m.ro.runs = STUDY_BLOCKS;
 	}
 	if (!a->m.seed_given)
 		a->m.ro.seed = (uint64_t)time(NULL);
@@ -827,7 +836,8 @@ static int create_monitors(const struct run_args *a, struct pcost_monitor **mons
 		mons[(*n)++] = m;
 	}
 	if (*n == 1 && asked) {
-		error("nothing left to measure: no monitor asked for is available here");
+		error("nothing left to measure: no monitor asked for is available here ('probecost "
+		      "list monitors' says why, and what to install)");
 		return PCOST_EXIT_FAIL;
 	}
 	return 0;

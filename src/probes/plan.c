@@ -330,7 +330,7 @@ int pcost_probe_plan_shape(const struct pcost_probe_request *q, struct pcost_pro
 
 static int parse_layouts(const struct pcost_probe_request *q, struct pcost_probe_plan *pl)
 {
-	char buf[128], *w[8];
+	char buf[256], *w[PCOST_STANFORD_NLAYOUTS + 1];
 	size_t n;
 	bool stanford = !strcmp(pl->wl->name, "stanford");
 
@@ -346,7 +346,8 @@ static int parse_layouts(const struct pcost_probe_request *q, struct pcost_probe
 		int l = pcost_stanford_layout_find(w[i]);
 
 		if (l < 0)
-			return usage_error("--layouts: unknown layout '%s' (default, a32, a64)", w[i]);
+			return usage_error("--layouts: unknown layout '%s' (default, a32, a64, a16, a8, "
+					   "noalign, pad16, pad24, pad40, bbsimple)", w[i]);
 		if (pl->nlayouts < ARRAY_SIZE(pl->layouts))
 			pl->layouts[pl->nlayouts++] = l;
 	}

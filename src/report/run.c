@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "stats/analyze.h"
+#include "report/brief.h"
 #include "report/report.h"
 #include "report/warnings.h"
 #include "store/store.h"
@@ -52,29 +53,6 @@ static void fmt_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.1f k", v / 1e3);
 	else
 		snprintf(buf, len, "%.0f", v);
-}
-
-static unsigned count_blocks(const struct pcost_session *s, unsigned *warm)
-{
-	uint32_t maxb = 0, maxw = 0;
-	bool any = false, anyw = false;
-
-	for (size_t i = 0; i < s->nconfigs; i++)
-		for (size_t k = 0; k < s->configs[i].nsamples; k++) {
-			const struct pcost_run_sample *x = &s->configs[i].samples[k];
-
-			if (x->warmup) {
-				anyw = true;
-				if (x->block > maxw)
-					maxw = x->block;
-			} else if (!(x->failed && x->wall_ns == 0)) {
-				any = true;
-				if (x->block > maxb)
-					maxb = x->block;
-			}
-		}
-	*warm = anyw ? maxw + 1 : 0;
-	return any ? maxb + 1 - *warm : 0;
 }
 
 static bool same_group(const struct pcost_config *a, const struct pcost_config *b)
@@ -270,7 +248,7 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	char head[256];
-	unsigned warm, blocks = count_blocks(s, &warm);
+	unsigned warm, blocks = pcost_report_blocks(s, &warm);
 	bool *done = xcalloc(s->nconfigs + 1, sizeof(bool));
 	bool *in = xcalloc(s->nconfigs + 1, sizeof(bool));
 	struct pcost_run_warnings w;
@@ -278,6 +256,11 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 
 	pcost_report_figures_init(&fig, s, st);
 
+	if (pcost_report_run_brief_wanted(s)) {
+		pcost_report_run_brief(s, st, out);
+		free(done);
+		return;
+	}
 	opt_str(s, "headline", head, sizeof(head));
 	if (!s->nconfigs)
 		fprintf(out, "# probecost run: session %lld%s%s, %s\n", (long long)s->id,

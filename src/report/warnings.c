@@ -15,19 +15,40 @@
 #define LOW_CPU 0.5		/* user+sys below half of elapsed: the runs mostly waited */
 #define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
 #define HIGH_COV 0.10		/* sd/mean above 10% */
-#define MIN_BLOCKS 5		/* fewer paired blocks than this: say the CI is rough */
+#define MIN_BLOCKS 10		/* fewer paired blocks than this: say the CI is rough */
 #define BUSY_OTHER 0.10		/* other processes' CPU time above 10% of a run's wall time */
 #define BUSY_STEAL 0.01		/* steal above 1% of a run's wall time */
+
+static void vadd(struct pcost_run_warnings *w, enum pcost_warn_kind kind, double value,
+		 const char *fmt, va_list ap)
+{
+	if (w->n >= PCOST_RUN_MAX_WARNINGS)
+		return;
+	w->kind[w->n] = kind;
+	w->value[w->n] = value;
+	vsnprintf(w->msg[w->n++], sizeof(w->msg[0]), fmt, ap);
+}
 
 static void add(struct pcost_run_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(struct pcost_run_warnings *w, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (w->n >= PCOST_RUN_MAX_WARNINGS)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(w->msg[w->n++], sizeof(w->msg[0]), fmt, ap);
+	vadd(w, PCOST_WARN_OTHER, NAN, fmt, ap);
+	va_end(ap);
+}
+
+/* An advisory warning (warnings.h), with the figure it is about. */
+static void advise(struct pcost_run_warnings *w, enum pcost_warn_kind kind, double value,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void advise(struct pcost_run_warnings *w, enum pcost_warn_kind kind, double value,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(w, kind, value, fmt, ap);
 	va_end(ap);
 }
 
@@ -178,7 +199,7 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 	bool pinned = cJSON_IsString(cpu) && cpu->valuestring[0];
 
 	cJSON_Delete(o);
-	size_t fewest = SIZE_MAX;
+	size_t fewest = SIZE_MAX, ifewest = 0;
 
 	w->n = 0;
 	if (!s->complete)
@@ -186,9 +207,18 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 	busy_warning(s, st, w);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (st[i].baseline >= 0 && st[i].nok && st[i].nok < fewest)
-			fewest = st[i].nok;
-	/* bench/coverage.sh checks the intervals' coverage at MIN_BLOCKS blocks, not below. */
-	if (fewest < MIN_BLOCKS)
+			fewest = st[i].nok, ifewest = i;
+	/*
+	 * bench/coverage.sh checks the intervals' coverage under skewed costs at
+	 * MIN_BLOCKS blocks, not below.  Where failed runs made the count short,
+	 * the fix is not a larger --runs (the default study runs MIN_BLOCKS).
+	 */
+	if (fewest < MIN_BLOCKS && st[ifewest].nfailed)
+		add(w, "only %zu measured block%s for %s on %s (%zu run%s failed): the intervals are "
+		    "checked for coverage from %d blocks (bench/coverage.sh)", fewest,
+		    fewest == 1 ? "" : "s", s->configs[ifewest].monitor, s->configs[ifewest].workload,
+		    st[ifewest].nfailed, st[ifewest].nfailed == 1 ? "" : "s", MIN_BLOCKS);
+	else if (fewest < MIN_BLOCKS)
 		add(w, "only %zu measured block%s: the intervals are checked for coverage from %d "
 		    "blocks (bench/coverage.sh); use --runs %d or more", fewest, fewest == 1 ? "" : "s",
 		    MIN_BLOCKS, MIN_BLOCKS);
@@ -210,14 +240,14 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 		if (!x->nok)
 			continue;
 		if (x->cpu_util < LOW_CPU)
-			add(w, "%s on %s: CPU use was %.0f%% of elapsed: the runs mostly waited "
+			advise(w, PCOST_WARN_LOW_CPU, x->cpu_util, "%s on %s: CPU use was %.0f%% of elapsed: the runs mostly waited "
 			    "(sleeping, blocked on I/O or a monitor%s)", m, wl, 100 * x->cpu_util,
 			    pinned ? "" : ", or waking tasks on another CPU: try --cpu 0");
 		if (x->wall.cov > HIGH_COV)
-			add(w, "%s on %s: high variation (CoV %.0f%%): pin with --cpu, quiet the "
+			advise(w, PCOST_WARN_HIGH_COV, x->wall.cov, "%s on %s: high variation (CoV %.0f%%): pin with --cpu, quiet the "
 			    "machine, or add runs", m, wl, 100 * x->wall.cov);
 		if (x->noutliers)
-			add(w, "%s on %s: %zu outlier run%s (modified z-score > 3.5), kept in the "
+			advise(w, PCOST_WARN_OUTLIERS, (double)x->noutliers, "%s on %s: %zu outlier run%s (modified z-score > 3.5), kept in the "
 			    "statistics", m, wl, x->noutliers, x->noutliers == 1 ? "" : "s");
 		/* The first measured block (after any warm-up) against the rest. */
 		for (size_t k = 0, fb = SIZE_MAX; k < c->nsamples; k++)
@@ -226,7 +256,7 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 				first = (double)c->samples[k].wall_ns;
 			}
 		if (first > 0 && med > 0 && first > SLOW_FIRST * med && x->nok >= 3)
-			add(w, "%s on %s: the first measured block was %.0f%% slower than the median "
+			advise(w, PCOST_WARN_SLOW_FIRST, first / med, "%s on %s: the first measured block was %.0f%% slower than the median "
 			    "(cold caches, page cache, CPU frequency)%s", m, wl, 100 * (first / med - 1),
 			    c->nsamples && c->samples[0].warmup ? "; try more --warmup" :
 								   "; try --warmup 1");

@@ -7,9 +7,24 @@
 
 #define PCOST_RUN_MAX_WARNINGS 32
 
+/*
+ * What a warning is about.  The advisory kinds say a row's runs were noisy,
+ * which its interval already carries; a short report may fold them into one
+ * line (brief.c).  The others change what a reader concludes.
+ */
+enum pcost_warn_kind {
+	PCOST_WARN_OTHER,
+	PCOST_WARN_LOW_CPU,	/* value: CPU use / elapsed */
+	PCOST_WARN_HIGH_COV,	/* value: the CoV */
+	PCOST_WARN_OUTLIERS,	/* value: outlier runs */
+	PCOST_WARN_SLOW_FIRST,	/* value: first block / median */
+};
+
 struct pcost_run_warnings {
 	size_t n;
 	char msg[PCOST_RUN_MAX_WARNINGS][256];
+	enum pcost_warn_kind kind[PCOST_RUN_MAX_WARNINGS];
+	double value[PCOST_RUN_MAX_WARNINGS];
 };
 
 /* Fill *w from the session and its statistics (st from pcost_analyze). */

@@ -59,7 +59,7 @@ void pcost_runner_opts_default(struct pcost_runner_opts *o)
 	o->ready_timeout_s = 10;
 	o->warmup = 1;
 	o->runs = 0;
-	o->min_runs = 5;
+	o->min_runs = 10;
 	o->precision = 0.02;
 	o->max_time_s = 60;
 	o->max_failures = 2;
@@ -454,32 +454,31 @@ static void progress(struct pcost_runner *r, unsigned measured, bool done)
 	fflush(stderr);
 }
 
-/* Every overhead CI half-width below opts.precision (one analysis for all). */
-static bool precise_enough(struct pcost_runner *r)
+/*
+ * The adaptive design (stats/twostage.c): after the pilot of min_runs blocks,
+ * plan once how many blocks the precision asked needs, within max_runs and
+ * the blocks that fit in what is left of max_time at the pilot's pace
+ * (pilot_s: the measured blocks' time so far); never fewer than measured.
+ */
+static unsigned plan_blocks(struct pcost_runner *r, unsigned measured, double pilot_s, double el)
 {
 	struct pcost_config_stats *st = NULL;
-	bool ok = true;
+	double need = measured, fit;
 
-	if (pcost_analyze(r->s, &st) < 0)
-		return false;
-	for (size_t i = 0; i < r->nslots && ok; i++) {
-		const struct pcost_config_stats *x = &st[r->slots[i].config];
-
-		if (r->slots[i].dropped)
-			continue;
-		/* probes: each build's dormant cost (over its layouts) to +- precision_dormant_ns */
-		if (r->opts.precision_dormant_ns > 0 && x->noprobe >= 0 &&
-		    !((x->dormant_all_per_hit_ns_hi - x->dormant_all_per_hit_ns_lo) / 2 <
-		      r->opts.precision_dormant_ns))
-			ok = false;
-		if (x->baseline < 0)
-			continue; /* a baseline: no overhead to narrow */
-		if (x->nok < 2 || isnan(x->overhead_lo) ||
-		    !((x->overhead_hi - x->overhead_lo) / 2 < r->opts.precision))
-			ok = false;
-	}
+	if (pcost_analyze(r->s, &st) == 0)
+		need = pcost_two_stage_blocks(r->s, st, r->opts.precision,
+					      r->opts.precision_dormant_ns);
 	free(st);
-	return ok;
+	if (need < measured)
+		need = measured;
+	if (r->opts.max_runs && need > r->opts.max_runs)
+		need = r->opts.max_runs;
+	if (r->opts.max_time_s > 0 && pilot_s > 0) {
+		fit = measured + floor((r->opts.max_time_s - el) / (pilot_s / measured));
+		if (need > fit)
+			need = fit;
+	}
+	return need < measured ? measured : need > UINT_MAX ? UINT_MAX : (unsigned)ceil(need);
 }
 
 double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i)
@@ -658,6 +657,8 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 {
 	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
 	uint64_t rng = r->opts.seed;
+	unsigned planned = 0;	/* adaptive: the blocks planned after the pilot (0: not yet) */
+	pcost_ns warm_end_ns;
 	int rc = 0;
 
 	r->s->complete = false;
@@ -667,6 +668,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 	}
 	r->started_ns = pcost_now_ns();
 	prepare_all(r);
+	warm_end_ns = pcost_now_ns();
 
 	for (unsigned block = 0;; block++) {
 		bool warm = block < r->opts.warmup;
@@ -709,8 +711,10 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			r->opts.on_block(r->opts.ctx, block, warm);
 		measured = r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0;
 		progress(r, measured, false);
-		if (warm)
+		if (warm) {
+			warm_end_ns = pcost_now_ns();
 			continue;
+		}
 		if (r->opts.runs) {
 			if (measured >= r->opts.runs)
 				break;
@@ -718,7 +722,12 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			double el = (double)(pcost_now_ns() - r->started_ns) / 1e9;
 
 			if ((r->opts.max_runs && measured >= r->opts.max_runs) ||
-			    (r->opts.max_time_s > 0 && el >= r->opts.max_time_s) || precise_enough(r))
+			    (r->opts.max_time_s > 0 && el >= r->opts.max_time_s))
+				break;
+			if (!planned)
+				planned = plan_blocks(r, measured,
+						      (double)(pcost_now_ns() - warm_end_ns) / 1e9, el);
+			if (measured >= planned)
 				break;
 		}
 		(void)active;

@@ -49,10 +49,16 @@ struct pcost_runner_opts {
 	double ready_timeout_s;	/* attach monitors' readiness (default 10) */
 	unsigned warmup;	/* blocks discarded (flagged) first */
 	unsigned runs;		/* measured blocks; 0 = adaptive */
-	unsigned min_runs;	/* adaptive: at least this many measured blocks */
+	unsigned min_runs;	/* adaptive: the pilot, and at least this many measured blocks */
 	unsigned max_runs;	/* adaptive: at most (0: no limit but max_time_s) */
-	double precision;	/* adaptive: stop when every overhead CI half-width < this (fraction) */
-	double precision_dormant_ns; /* adaptive, probes: and every dormant per-hit half-width < this */
+	/*
+	 * Adaptive (runs 0): after a pilot of min_runs blocks, the blocks needed for
+	 * every overhead CI half-width < precision (a fraction) and, probes, every
+	 * build's dormant per-hit half-width < precision_dormant_ns are planned once
+	 * (stats/twostage.c) and run, within max_runs and max_time_s.
+	 */
+	double precision;
+	double precision_dormant_ns;
 	double max_time_s;	/* adaptive: stop adding blocks after this much time */
 	unsigned max_failures;	/* a configuration whose first N runs all failed is dropped (default 2) */
 	uint64_t seed;		/* block order shuffles */

@@ -469,6 +469,11 @@ static void dormant_layouts(const struct pcost_session *s, struct pcost_config_s
 				only = j;
 			}
 		st[i].dormant_layouts = n;
+		for (size_t j = 0; j < i && st[i].dormant_build < 0; j++)
+			if (st[j].noprobe >= 0 && same_build(&s->configs[i], &s->configs[j]))
+				st[i].dormant_build = (int)j;
+		if (st[i].dormant_build < 0)
+			st[i].dormant_build = (int)i;
 		if (!n)
 			continue;
 		if (n == 1)
@@ -742,7 +747,7 @@ static void init_nan(struct pcost_config_stats *st)
 	set_nan(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
 		&st->dormant_per_hit_ns_robust_hi);
 	set_nan(&st->site_gain_robust, &st->site_gain_robust_lo, &st->site_gain_robust_hi);
-	st->noprobe = st->site_ref = -1;
+	st->noprobe = st->site_ref = st->dormant_build = -1;
 }
 
 const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t len)

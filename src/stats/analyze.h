@@ -115,6 +115,7 @@ struct pcost_config_stats {
 	 * Equal in the rows of every layout of the build.
 	 */
 	size_t dormant_layouts;
+	int dormant_build;		/* the build's first layout row (-1: no dormant cost) */
 	double dormant_all_per_hit_ns, dormant_all_per_hit_ns_lo, dormant_all_per_hit_ns_hi;
 	double dormant_spread_min, dormant_spread_max;
 	/*
@@ -173,6 +174,18 @@ void pcost_carryover(const struct pcost_session *s, struct pcost_config_stats *s
 
 /* Analyze every configuration of s; *out gets s->nconfigs rows (caller frees). */
 int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out);
+
+/*
+ * The two-stage design of adaptive studies (twostage.c): the blocks a study
+ * needs, planned once from its pilot's statistics st, for every overhead's
+ * half-width to be below precision (a fraction; 0: not asked) and every
+ * build's dormant cost over its layouts below precision_dormant_ns (0: not
+ * asked), with a margin for the pilot's noisy sd.  INFINITY when no block count
+ * gets there (an unbounded interval; layouts that differ more than that);
+ * 0 when nothing is asked.  The caller caps it (--max-runs, --max-time).
+ */
+double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_config_stats *st,
+			      double precision, double precision_dormant_ns);
 
 /* What pcost_pair_blocks pairs. */
 enum pcost_sample_metric {

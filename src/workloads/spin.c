@@ -4,7 +4,9 @@
  * the known answer of bench/coverage.sh and bench/drift.sh.  Each event spins
  * work=W ns on CLOCK_MONOTONIC; with PCOST_INJECT_EVENT_NS=D in the
  * environment (the inject monitor, or env) each event also spins D ns, and
- * with PCOST_INJECT_FIXED_NS=F it spins F ns once before the timed region.
+ * with PCOST_INJECT_FIXED_NS=F it spins F ns once before the timed region;
+ * both scaled by a factor the run draws, and a hiccup spun once mid-run
+ * (injected.h: the monitor's cost varies from run to run).
  * The injected spins are timed one by one and reported, so the true cost of
  * what was injected is known per run, load included: a preemption inside a
  * spin lengthens it, as it would lengthen the monitor's work.  With
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #include "workloads/common.h"
+#include "workloads/injected.h"
 #include "workloads/workload.h"
 
 /*
@@ -92,27 +95,34 @@ static void inject_fault(struct pcost_wl_result *res)
 static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
 {
 	uint64_t loops = pcost_param_get(p, "loops"), work = pcost_param_get(p, "work");
-	uint64_t inj = pcost_wl_inject_ns("PCOST_INJECT_EVENT_NS");
-	uint64_t fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS");
-	pcost_ns rd = inj || fixed ? clock_read_ns() : 0;
-	pcost_ns fixed_spun = fixed ? pcost_wl_spin_ns(fixed) + rd : 0, inj_spun = 0, t0, t1;
-	char line[256];
+	struct pcost_wl_injected j;
+	pcost_ns rd, fixed_spun, inj_spun = 0, hiccup_spun = 0, t0, t1;
+	char line[320];
 
+	pcost_wl_injected_draw(&j);
+	rd = pcost_wl_injected_any(&j) ? clock_read_ns() : 0;
+	fixed_spun = j.fixed_ns ? pcost_wl_spin_ns(j.fixed_ns) + rd : 0;
 	t0 = pcost_now_ns();
 	for (uint64_t i = 0; i < loops; i++) {
 		pcost_wl_spin_ns(work);
-		if (inj)
-			inj_spun += pcost_wl_spin_ns(inj) + rd;
+		if (j.event_ns)
+			inj_spun += pcost_wl_spin_ns(j.event_ns) + rd;
+		if (j.hiccup_ns && i == loops / 2)
+			hiccup_spun = pcost_wl_spin_ns(j.hiccup_ns) + rd;
 	}
 	t1 = pcost_now_ns();
 	res->events = loops;
 	res->timed_ns = t1 - t0;
-	snprintf(res->extra, sizeof(res->extra), " injected_event_ns=%llu injected_fixed_ns=%llu",
-		 (unsigned long long)inj_spun, (unsigned long long)fixed_spun);
+	snprintf(res->extra, sizeof(res->extra),
+		 " injected_event_ns=%llu injected_fixed_ns=%llu injected_hiccup_ns=%llu",
+		 (unsigned long long)inj_spun, (unsigned long long)fixed_spun,
+		 (unsigned long long)hiccup_spun);
 	snprintf(line, sizeof(line), "events=%llu timed_ns=%llu injected_event_ns=%llu "
-		 "injected_fixed_ns=%llu\n", (unsigned long long)loops,
-		 (unsigned long long)res->timed_ns, (unsigned long long)inj_spun,
-		 (unsigned long long)fixed_spun);
+		 "injected_fixed_ns=%llu injected_hiccup_ns=%llu factor=%.6f inject=%d\n",
+		 (unsigned long long)loops, (unsigned long long)res->timed_ns,
+		 (unsigned long long)inj_spun, (unsigned long long)fixed_spun,
+		 (unsigned long long)hiccup_spun, j.factor,
+		 getenv("PCOST_INJECT_EVENT_NS") || getenv("PCOST_INJECT_FIXED_NS"));
 	log_facts(line);
 	inject_fault(res);
 	return 0;

@@ -27,7 +27,9 @@
 static const char *const kernel_names[PCOST_SK_N] = PCOST_STANFORD_KERNEL_NAMES;
 
 /* Variant names as users write them, their providers and entry points (one per code layout). */
-#define LAYOUTS(v) { v, v##_a32, v##_a64 }
+#define LAYOUTS(v)                                                                                 \
+	{ v, v##_a32, v##_a64, v##_a16, v##_a8, v##_noalign, v##_pad16, v##_pad24, v##_pad40,     \
+	  v##_bbsimple }
 static const struct {
 	const char *name, *provider;
 	pcost_stanford_fn fn[PCOST_STANFORD_NLAYOUTS];
@@ -39,7 +41,9 @@ static const struct {
 	{ "volatile-sem", "stanford_volatile_sem", LAYOUTS(pcost_stanford_volatile_sem) },
 };
 
-static const char *const layout_names[PCOST_STANFORD_NLAYOUTS] = { "default", "a32", "a64" };
+static const char *const layout_names[PCOST_STANFORD_NLAYOUTS] = {
+	"default", "a32", "a64", "a16", "a8", "noalign", "pad16", "pad24", "pad40", "bbsimple",
+};
 
 /*
  * Probe-site encodings (kernels.c): entry points of each variant per site, in
@@ -69,8 +73,11 @@ static const struct pcost_param_desc params[] = {
 	[P_KERNEL] = { "kernel", PCOST_PARAM_ENUM, 0, 0, 0,
 		       "all|perm|towers|queens|intmm|puzzle|quick|bubble|tree|fft",
 		       "run every kernel, or only this one" },
-	[P_LAYOUT] = { "layout", PCOST_PARAM_ENUM, 0, 0, 0, "default|a32|a64",
-		       "code layout: as built, or functions, loops and jumps aligned to 32 or 64 bytes" },
+	[P_LAYOUT] = { "layout", PCOST_PARAM_ENUM, 0, 0, 0,
+		       "default|a32|a64|a16|a8|noalign|pad16|pad24|pad40|bbsimple",
+		       "code layout: as built; functions, loops and jumps aligned to 32, 64, 16 or 8 "
+		       "bytes or not at all; functions 64-aligned and pushed 16, 24 or 40 bytes in "
+		       "by unexecuted nops; or basic blocks in the simple algorithm's order" },
 	[P_CLOCK] = { "clock", PCOST_PARAM_ENUM, 0, 0, 0, "wall|cpu",
 		      "time the kernels on the wall clock, or on their threads' CPU time, summed "
 		      "(which a dormant probe's cost shows in, other processes' preemptions do not)" },
@@ -259,7 +266,8 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 	int bad;
 
 	if ((j.site || j.v == PCOST_STANFORD_LTTNG) && j.layout) {
-		error("stanford: the layouts a32 and a64 exist for the SDT builds' nop sites only");
+		error("stanford: the code layouts other than default exist for the SDT builds' nop sites "
+		      "only");
 		return -EINVAL;
 	}
 	prctl(PR_SET_NAME, "pcost-stanford");

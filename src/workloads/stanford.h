@@ -19,8 +19,8 @@
  */
 #define PCOST_STANFORD_NSITES 4
 
-/* Code layouts of every build: default, a32, a64 (mk/probes.mk). */
-#define PCOST_STANFORD_NLAYOUTS 3
+/* Code layouts of every build: default, then mk/probes.mk's STANFORD_LAYOUTS in order. */
+#define PCOST_STANFORD_NLAYOUTS 10
 const char *pcost_stanford_layout_name(int l);
 /* Index of a layout name, -1 when unknown. */
 int pcost_stanford_layout_find(const char *name);

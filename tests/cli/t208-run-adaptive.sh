@@ -1,15 +1,16 @@
 #!/bin/bash
 # parallel-safe
-# Adaptive runs: stop at --min-runs once every overhead CI is narrower than --precision,
-# else at --max-runs, else when --max-time is spent (but never before --min-runs).
+# Adaptive runs, two-stage: after a pilot of --min-runs blocks, the blocks the pilot's
+# variance asks for --precision, planned once, within --max-runs and --max-time (but never
+# fewer than the pilot).
 . "$(dirname "$0")/lib.bash"
 plan 3
 n() { printf '%s' "$1" | jq '.statistics[0].ok'; }
-# An overhead of about +10% on 0.2 s runs: its t interval at 5 blocks is far inside +-100
+# An overhead of about +10% on 0.2 s runs: its t interval at 10 blocks is far inside +-100
 # points; only a baseline whose spread nears its mean (a CoV of 80%: seconds of delay under
 # load) leaves Fieller's interval unbounded, which a 0.2 s sleep makes unlikely.
 js=$("$P" run --no-store --format json --precision 100 -m "$F/slow-wrap 0.02 {}" -- /bin/sleep 0.2 2>/dev/null)
-is "$(n "$js")" 5 "a wide --precision is met at --min-runs (5)"
+is "$(n "$js")" 10 "a wide --precision is met by the pilot, --min-runs (default 10)"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-runs 7 \
 	-m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01 2>/dev/null)
 is "$(n "$js")" 7 "an unreachable --precision stops at --max-runs (7)"

@@ -3,17 +3,27 @@
 # event is in the trace, and the private session daemon, its traces and
 # /var/run/lttng are gone afterwards: at the end, after SIGINT, and after a
 # SIGKILL once the next run has swept.
+# Its own lttng world: a private mount namespace with fresh /run (the root session daemon's
+# /var/run/lttng, probecost's journal) and /dev/shm (lttng-ust's wait page), and its own
+# LTTNG_HOME, so a session daemon someone else runs (or a killed probecost leaked) is
+# invisible to it and never a reason to skip.
+if [ "$(id -u)" = 0 ] && [ -z "${PCOST_T570_NS:-}" ] && command -v unshare >/dev/null; then
+	# shellcheck disable=SC2016 # $0 and $@ are the inner bash's
+	PCOST_T570_NS=1 exec unshare --mount --propagation private bash -c \
+		'mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /dev/shm && exec bash "$0" "$@"' "$0" "$@"
+fi
 . tests/cli/lib.bash
 P=$PROBECOST
-plan 9
+plan 10
+tmpdir
+export LTTNG_HOME=$T/lttng-home
+mkdir -p "$LTTNG_HOME"
 daemon_alive() { [ -r /var/run/lttng/lttng-sessiond.pid ] && kill -0 "$(cat /var/run/lttng/lttng-sessiond.pid)" 2>/dev/null; }
-if [ "$(id -u)" != 0 ] || ! command -v lttng-sessiond >/dev/null || ! command -v babeltrace2 >/dev/null ||
-	! pkg-config --exists lttng-ust || ! command -v jq >/dev/null || daemon_alive; then
-	for i in 1 2 3 4 5 6 7 8 9; do
-		skip "needs root, lttng-tools, babeltrace2, liblttng-ust-dev, jq and no running lttng-sessiond"
-	done
-	done_testing
+if [ "$(id -u)" != 0 ] || [ -z "${PCOST_T570_NS:-}" ] || ! command -v lttng-sessiond >/dev/null ||
+	! command -v babeltrace2 >/dev/null || ! pkg-config --exists lttng-ust || ! command -v jq >/dev/null; then
+	skip_rest "needs root, unshare (util-linux), lttng-tools, babeltrace2, liblttng-ust-dev and jq"
 fi
+is "$(daemon_alive && echo running)" "" "no session daemon in the test's own namespace, whatever runs outside"
 # What a probecost that is gone left (other probecosts may be using lttng meanwhile:
 # only a dead owner's daemon and homes count, and /var/run/lttng with no daemon).
 dead() { ! kill -0 "$1" 2>/dev/null; }
@@ -21,6 +31,8 @@ leftovers() {
 	local h o d
 	for h in /tmp/probecost-lttng-*; do
 		[ -e "$h" ] || continue
+		# another probecost's, outside this namespace, left before the test began
+		printf '%s\n' "$homes_before" | grep -qxF "$h" && continue
 		o=${h#/tmp/probecost-lttng-}; o=${o%%-*}
 		dead "$o" && echo "$h"
 	done
@@ -33,6 +45,7 @@ leftovers() {
 	fi
 }
 rundir_before=$(ls -d /var/run/lttng 2>/dev/null)
+homes_before=$(ls -d /tmp/probecost-lttng-* 2>/dev/null)
 report_of stanford variant=plain kernel=towers scale=2
 plain=$(field hits_towers "$report")
 report_of stanford variant=lttng kernel=towers scale=2

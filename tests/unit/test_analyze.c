@@ -800,6 +800,60 @@ static void test_carry_over(void **state)
 	pcost_session_release(&s);
 }
 
+/*
+ * The two-stage plan (stats/twostage.c) from a pilot's statistics, by hand.
+ * Overhead: +-4 points at 10 blocks, +-2 asked: 1.5 x 10 x (4 / 2)^2 = 60 blocks.
+ * Dormant over 6 layouts, means 0.5 0.6 0.7 0.5 0.6 0.7 ns with standard errors
+ * 0.3 at 10 blocks, +-0.3 asked: Python `m = [.5, .6, .7] * 2; v = var(m, ddof=1)
+ * = 0.008 < 0.3**2`, so no between-layout variance is left; `room = 6 * (0.3 /
+ * scipy.stats.t.ppf(.975, 5))**2 = 0.0817204766`; 1.5 x 0.09 x 10 / room =
+ * 16.5197274468 blocks.  Layouts 0.3 and 0.9 ns apart (variance 0.108, 0.068
+ * of it between layouts) would still leave room 0.01372; 0.50 0.86 0.42 over
+ * 3 layouts (t with 2 df) leave none: no block count gets there (INFINITY).
+ */
+static void twostage_rows(struct pcost_config_stats *st, const double *m, size_t L, double se)
+{
+	memset(st, 0, 8 * sizeof(*st));
+	for (size_t i = 0; i < 8; i++) {
+		st[i].baseline = st[i].noprobe = st[i].dormant_build = -1;
+		st[i].nok = 10;
+	}
+	st[1].baseline = 0;
+	st[1].npairs = 10;
+	st[1].overhead_lo = 0.02;
+	st[1].overhead_hi = 0.10;
+	for (size_t l = 0; l < L; l++) {
+		st[2 + l].noprobe = 0;
+		st[2 + l].dormant_build = 2;
+		st[2 + l].dormant_per_hit_ns = m[l];
+		st[2 + l].dormant_se = se;
+	}
+}
+
+static void test_two_stage(void **state)
+{
+	static const double flat[] = { 0.5, 0.6, 0.7, 0.5, 0.6, 0.7 };
+	static const double wide[] = { 0.3, 0.9, 0.3, 0.9, 0.3, 0.9 };
+	static const double issue[] = { 0.50, 0.86, 0.42 };
+	struct pcost_config_stats st[8];
+	struct pcost_session s = { .nconfigs = 8 };
+
+	(void)state;
+	twostage_rows(st, flat, 6, 0.3);
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0), 60, 1e-9);
+	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.3), 16.5197274468, 1e-6);
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0.3), 60, 1e-9);
+	assert_true(pcost_two_stage_blocks(&s, st, 0, 0) == 0);
+	twostage_rows(st, wide, 6, 0.2);
+	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.3), 1.5 * 0.04 * 10 / 0.01372047658442, 1e-6);
+	twostage_rows(st, issue, 3, 0.05);
+	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0, 0.3)));
+	/* An unbounded overhead interval: no count is enough. */
+	twostage_rows(st, flat, 6, 0.3);
+	st[1].overhead_hi = NAN;
+	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0.02, 0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -818,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_dormant_elapsed),
 		cmocka_unit_test(test_fit_groups_placement_threads),
 		cmocka_unit_test(test_carry_over),
+		cmocka_unit_test(test_two_stage),
 		cmocka_unit_test(test_argv_split),
 		cmocka_unit_test(test_launch),
 	};

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "machine_facts.h"
 #include "probes/arm.h"
 #include "probes/sdt.h"
 #include "workloads/stanford.h"
@@ -22,7 +23,13 @@
 /* Defined by dtrace -G (build/obj/stanford/sem_plain_sem.o). */
 extern volatile unsigned short stanford_plain_sem_towers_semaphore;
 
-static void arm_with(const struct pcost_probe_method *m)
+/*
+ * Whether m can arm here comes from the machine's facts (root, and the uprobe
+ * PMU or tracefs); never from pcost_probe_method_available(), which must
+ * then agree.
+ */
+static void arm_with(const struct pcost_probe_method *m,
+		     bool (*fact)(char *why, size_t len))
 {
 	char self[PATH_MAX], err[256] = "", why[256];
 	struct pcost_sdt_list l;
@@ -33,15 +40,16 @@ static void arm_with(const struct pcost_probe_method *m)
 	size_t idx[4], n;
 	ssize_t len;
 
-	if (geteuid() != 0 || !pcost_probe_method_available(m, why, sizeof(why))) {
-		printf("# skip %s: %s\n", m->name, geteuid() ? "needs root" : why);
+	if (!fact_root(why, sizeof(why)) || !fact(why, sizeof(why))) {
+		printf("# skip %s: %s\n", m->name, why);
 		skip();
 	}
+	if (!pcost_probe_method_available(m, why, sizeof(why)))
+		fail_msg("%s: unavailable where the machine allows it: %s", m->name, why);
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	assert_true(len > 0);
 	self[len] = '\0';
-	if (!pcost_sdt_path_ok(self))
-		skip();
+	assert_true(pcost_sdt_path_ok(self)); /* the build tree's path: letters, digits, /._- */
 	assert_int_equal(pcost_sdt_read(self, &l), 0);
 	n = pcost_sdt_find(&l, "stanford_plain_sem", "towers", idx, 4);
 	assert_true(n >= 1 && n <= 4);
@@ -72,13 +80,13 @@ static void arm_with(const struct pcost_probe_method *m)
 static void uprobe_pmu(void **state)
 {
 	(void)state;
-	arm_with(&pcost_probe_uprobe);
+	arm_with(&pcost_probe_uprobe, fact_uprobe_pmu);
 }
 
 static void ftrace_instance(void **state)
 {
 	(void)state;
-	arm_with(&pcost_probe_ftrace);
+	arm_with(&pcost_probe_ftrace, fact_tracefs);
 }
 
 int main(void)

@@ -8,6 +8,9 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "workloads/common.h"
 
@@ -19,13 +22,28 @@ struct spin {
 	int in_caller[8];
 };
 
+/*
+ * This thread's CPU time, read by the clock_gettime system call itself
+ * (CLOCK_THREAD_CPUTIME_ID, no vDSO, none of probecost's code): the reference
+ * apart from the clock under test, pcost_wl_clock_ns(), so a launcher that
+ * read the wrong clock cannot agree with itself.  (getrusage(RUSAGE_THREAD)
+ * would be further apart but runs up to a tick behind a running thread.)
+ */
+static pcost_ns thread_cpu_ns_syscall(void)
+{
+	struct timespec ts;
+
+	syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (pcost_ns)ts.tv_sec * 1000000000ull + (pcost_ns)ts.tv_nsec;
+}
+
 /* Spin until this thread has used SPIN_NS of CPU: a known CPU time whatever the load. */
 static void spin_cpu(void *arg, unsigned i)
 {
 	struct spin *s = arg;
-	pcost_ns t0 = pcost_wl_clock_ns(PCOST_WL_CPU);
+	pcost_ns t0 = thread_cpu_ns_syscall();
 
-	while (pcost_wl_clock_ns(PCOST_WL_CPU) - t0 < SPIN_NS)
+	while (thread_cpu_ns_syscall() - t0 < SPIN_NS)
 		;
 	s->ran[i]++;
 	s->in_caller[i] = pthread_equal(pthread_self(), s->caller);

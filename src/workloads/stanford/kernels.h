@@ -67,8 +67,8 @@ PCOST_STANFORD_SITE_DECL(nop10)
 PCOST_STANFORD_SITE_DECL(nop5_nrz)
 
 /*
- * Code-layout copies of each build (mk/probes.mk): compiled with functions,
- * loops and jumps aligned to 32 or 64 bytes, SDT notes stripped (the probes
+ * Code-layout copies of each build (mk/probes.mk): compiled with other
+ * alignments, padding or block order, SDT notes stripped (the probes
  * are listed once, from the default copies above; the dormant sites and
  * semaphore checks stay).  What a dormant probe costs is measured at each
  * layout, so the code moving is not taken for the probe.
@@ -81,5 +81,12 @@ PCOST_STANFORD_SITE_DECL(nop5_nrz)
 	int pcost_stanford_volatile_sem_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);
 PCOST_STANFORD_LAYOUT_DECL(a32)
 PCOST_STANFORD_LAYOUT_DECL(a64)
+PCOST_STANFORD_LAYOUT_DECL(a16)
+PCOST_STANFORD_LAYOUT_DECL(a8)
+PCOST_STANFORD_LAYOUT_DECL(noalign)
+PCOST_STANFORD_LAYOUT_DECL(pad16)
+PCOST_STANFORD_LAYOUT_DECL(pad24)
+PCOST_STANFORD_LAYOUT_DECL(pad40)
+PCOST_STANFORD_LAYOUT_DECL(bbsimple)
 
 #endif

@@ -1,0 +1,61 @@
+#!/bin/bash
+# The default study: `probecost run` with no arguments answers first, one line per monitor
+# this machine has (decided from machine facts), in 100 columns, from the figures it stored,
+# with 10 measured blocks, no failed run and no warning that contradicts its own defaults.
+# It takes up to a minute (two on a loaded machine).
+. "$(dirname "$0")/lib.bash"
+plan 12
+tmpdir
+export PROBECOST_DB=$T/store.db
+# What this machine can run, from facts: the tools installed, perf events allowed, root for BPF.
+want=()
+if have perf && perf_events_usable; then want+=(perf-stat perf-record); fi
+if have strace; then want+=(strace); fi
+if have bpftrace && is_root; then want+=(bpftrace-syscalls); fi
+t0=$(date +%s)
+"$P" run >"$T/out" 2>"$T/err"
+rc=$?
+secs=$(($(date +%s) - t0))
+diag "the default study took $secs s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+is "$rc" 0 "probecost run with no arguments exits 0"
+[ "$rc" = 0 ] || diag "$(cat "$T/err")"
+like "$(head -1 "$T/out")" '^# probecost run: what each monitor costs here, on syscall \(20,000 syscalls\)$' \
+	"the first line says what it answers"
+# The answer block: from the first '  monitor' line to the first blank line.
+awk '/^  monitor/ { on = 1; next } on && /^$/ { exit } on' "$T/out" >"$T/answer"
+got=$(awk '{ print $1 }' "$T/answer" | paste -sd' ')
+is "$got" "${want[*]}" "the answer comes first: one line per monitor this machine has (${#want[@]})"
+is "$(awk 'NR <= 5 && /^  monitor/' "$T/out" | wc -l)" 1 "the answer block starts within the first 5 lines"
+wide=$(awk 'length($0) > 100' "$T/out" | head -3)
+is "$wide" "" "every line of the report fits 100 columns"
+# Each answer line reads: monitor, overhead [interval], then costs in words.
+bad=$(grep -Ev '^  [a-z-]+ +[+-][0-9,.]+% \[[+-][0-9,.]+, [+-][0-9,.]+\]\?? +.*(per syscall|to start)' \
+	"$T/answer")
+is "$bad" "" "each answer line is: monitor, overhead [95%], its costs in words"
+# The stored session: 10 measured blocks, no failure, and the answer's figures are its own.
+"$P" show --format json last >"$T/s.json" 2>/dev/null
+blocks=$(jq '[.session.configs[].samples[] | select(.warmup | not) | .block] | unique | length' \
+	"$T/s.json")
+is "$blocks" 10 "10 measured blocks (the count the intervals are checked at)"
+is "$(jq '[.statistics[].failed] | add' "$T/s.json")" 0 "no run failed"
+mismatch=
+while read -r mon ov _; do
+	want_ov=$(jq -r --arg m "$mon" '.statistics[] | select(.monitor == $m) | .overhead * 100' \
+		"$T/s.json")
+	# the line prints it to one decimal below 10%, whole above (thousands with commas)
+	ratio_in "${ov//[,%+]/}" "$want_ov" 0.97 1.03 ||
+		awk -v a="${ov//[,%+]/}" -v b="$want_ov" 'BEGIN { exit !(a - b < 0.6 && b - a < 0.6) }' ||
+		mismatch+="$mon $ov vs $want_ov; "
+done <"$T/answer"
+is "$mismatch" "" "each answer's overhead is the stored session's"
+nwarn=$(grep -c '^warning:' "$T/out" "$T/err" | awk -F: '{ s += $2 } END { print s }')
+if grep -q 'busy machine' "$T/out"; then
+	skip "at most 3 warnings on a quiet machine: this one is busy ($nwarn warnings)"
+else
+	ok "$([ "$nwarn" -le 3 ]; echo $?)" "at most 3 warnings on a quiet machine ($nwarn)"
+fi
+is "$(grep -E 'use --runs|--min-runs' "$T/out" "$T/err")" "" "no warning asks for more runs than its default"
+# -v: the wide table, from the same store.
+"$P" -v show last >"$T/wide" 2>/dev/null
+like "$(cat "$T/wide")" 'events seen / made' "-v shows the wide table"
+done_testing

@@ -1,0 +1,21 @@
+#!/bin/bash
+# no-sanitizer: the fuzz target is its own ASan/UBSan build
+# The importer under libFuzzer + ASan/UBSan for 30 s (make fuzz-import-run), on a corpus of real
+# exports and near misses: no crash, no leak, no out-of-bounds read, and every session it
+# accepts exports and imports again to the same shape (the target aborts otherwise).  Bounded
+# so `make check` stays fast; once per `make check`: the sanitizer pass skips.
+. "$(dirname "$0")/lib.bash"
+plan 2
+[ -z "$PROBECOST_SAN" ] || skip_rest "fuzzed in the first pass already"
+{ have clang && have make; } || skip_rest "needs clang (libFuzzer) and make"
+tmpdir
+t0=$(date +%s)
+if timeout 120 make -s fuzz-import-run STORE_FUZZ_SECS=30 >"$T/log" 2>&1; then
+	runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$T/log" | grep -o '[0-9]*$')
+	ok "$([ "${runs:-0}" -gt 1000 ]; echo $?)" "$runs inputs in $(($(date +%s) - t0)) s, no crash, no leak, re-export stable" ||
+		diag "$(tail -20 "$T/log")"
+else
+	not_ok "the fuzzer failed" "$(tail -30 "$T/log")"
+fi
+is "$(grep -c 'ERROR: \(AddressSanitizer\|libFuzzer\)' "$T/log")" 0 "no sanitizer or libFuzzer error in its log"
+done_testing

@@ -1,0 +1,26 @@
+#!/bin/bash
+# probes --via dormant --max-time: the adaptive dormant study asks for an unreachable precision
+# (0.001 ns a hit), so only the time budget stops it: with 1 s, right after the 10-block pilot;
+# with 8 s, the blocks that fit at the pilot's pace, and done within the budget and a block.
+. "$(dirname "$0")/lib.bash"
+plan 4
+have jq || skip_rest "jq not installed"
+blocks() { printf '%s' "$out" | jq '[.session.configs[].samples[] | select(.warmup | not) | .block] | unique | length'; }
+study() { run_pc probes --via dormant --variants none,plain --kernel towers --scale 1 --layouts default,a64 \
+	--precision 0.001 --max-time "$1" --warmup 0 --cpu 0 --no-store --format json; }
+study 1
+is "$rc $(blocks)" "0 10" "--max-time 1: the 10-block pilot and no more"
+t0=$(date +%s%N)
+study 8
+secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+n=$(blocks)
+ok "$([ "$rc" = 0 ] && [ "$n" -gt 10 ]; echo $?)" "--max-time 8: $n blocks, more than the pilot"
+# The pilot's pace: the command's own time over its blocks (start-up included: an upper bound).
+pace=$(awk -v s="$secs" -v n="$n" 'BEGIN { print s / n }')
+ok "$(awk -v s="$secs" -v p="$pace" 'BEGIN { exit !(s <= 8 + 2 * p + 3) }'; echo $?)" \
+	"done in $secs s: the 8 s budget, a block (${pace} s) and start-up"
+is "$(printf '%s' "$out" | jq '[.statistics[] | select(.variant == "plain") | .dormant_layouts] | unique')" \
+	"[
+  2
+]" "the figure is over the 2 layouts asked"
+done_testing
