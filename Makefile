@@ -169,8 +169,8 @@ clean:
 
 # ---- habits -------------------------------------------------------------------
 # lint (run first by `make check`): the include layers (src/README.md), cppcheck,
-# shellcheck (.shellcheckrc) and clang-tidy's short list (.clang-tidy); the format
-# (.clang-format) joins later.  `make format` rewrites the C files in place.
+# the format (.clang-format), shellcheck (.shellcheckrc) and clang-tidy's short
+# list (.clang-tidy).  `make format` rewrites the C files in place.
 C_FORMATTED := $(sort $(wildcard src/*.[ch] src/*/*.[ch] src/*/*/*.[ch] include/*/*.h lib/*.c \
 		examples/*.c tests/unit/*.[ch] tests/fuzz/*.c bench/*.c))
 SH_CHECKED  := $(sort $(wildcard tests/cli/*.sh tests/cli/*.bash bench/*.sh bench/*.bash \
@@ -181,8 +181,7 @@ CPPCHECK_FLAGS := -q --std=c11 -D_GNU_SOURCE -DSTANFORD_VARIANT_plain -Iinclude 
 	--suppress=unknownMacro:src/workloads/stanford/lttng_tp.h \
 	--template='{file}:{line}: {severity}: {message} [{id}]'
 
-# format-check joins lint once the tree is formatted.
-lint: layers cppcheck shellcheck tidy
+lint: layers format-check cppcheck shellcheck tidy
 
 layers:
 	@scripts/layers.sh

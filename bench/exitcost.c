@@ -34,7 +34,8 @@ static void channel(int fds[2])
 static void xfer(int fd, char *buf, int out)
 {
 	for (int done = 0; done < SIZE;) {
-		ssize_t n = out ? write(fd, buf + done, SIZE - done) : read(fd, buf + done, SIZE - done);
+		ssize_t n = out ? write(fd, buf + done, SIZE - done)
+				: read(fd, buf + done, SIZE - done);
 
 		if (n <= 0)
 			_exit(1);

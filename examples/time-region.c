@@ -30,7 +30,7 @@ struct timer {
 	enum method method;
 	struct pcost_counters *c;
 	const char *unit;
-	char why[512];		/* why not a cheaper method */
+	char why[512]; /* why not a cheaper method */
 };
 
 static unsigned long long now_ns(void)
@@ -76,7 +76,7 @@ static int try_event(struct timer *t, const char *name, const char *unit)
 
 		rc = pcost_counters_open_opts(&t->c, names, 1, &opts);
 		if (rc != -EACCES)
-			break;	/* -EACCES: perf_event_paranoid; user space only may be allowed */
+			break; /* -EACCES: perf_event_paranoid; user space only may be allowed */
 	}
 	if (rc < 0) {
 		note(t, "%s: %s. ", name, strerror(-rc));
@@ -104,7 +104,7 @@ static void timer_open(struct timer *t)
 	memset(t, 0, sizeof(*t));
 	if (try_event(t, "cycles", "cycles") == 0 && t->method == RDPMC)
 		return;
-	if (t->c)	/* cycles are counted, read through read(): still the finer clock */
+	if (t->c) /* cycles are counted, read through read(): still the finer clock */
 		return;
 	if (try_event(t, "task-clock", "ns of task-clock") == 0)
 		return;

@@ -18,8 +18,8 @@
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
 static uint64_t delay_ns;
-static uint64_t clock_ns;	/* cost of one clock read, measured at start */
-static uint64_t *counter;	/* MAP_SHARED: forked children add to the same count */
+static uint64_t clock_ns; /* cost of one clock read, measured at start */
+static uint64_t *counter; /* MAP_SHARED: forked children add to the same count */
 
 static inline uint64_t now_ns(void);
 
@@ -64,7 +64,8 @@ __attribute__((constructor)) static void shim_init(void)
 		int fd = open(path, O_RDWR | O_CLOEXEC);
 
 		if (fd >= 0) {
-			void *p = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			void *p = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED,
+				       fd, 0);
 
 			if (p != MAP_FAILED)
 				counter = p;

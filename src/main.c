@@ -11,11 +11,15 @@ static const struct pcost_command commands[] = {
 	{ "run", cmd_run, "measure what each monitor costs a workload or your command" },
 	{ "counters", cmd_counters, "cost of starting, stopping and reading performance counters" },
 	{ "probes", cmd_probes, "cost of a static user probe (SDT/USDT), dormant and armed" },
-	{ "calibrate", cmd_calibrate, "measure this machine's cost table (cost per event of each monitor)" },
-	{ "costs", cmd_costs, "print the stored cost tables: this machine's, or a fleet's side by side" },
-	{ "predict", cmd_predict, "predict what each monitor will cost a command, before running it" },
+	{ "calibrate", cmd_calibrate,
+	  "measure this machine's cost table (cost per event of each monitor)" },
+	{ "costs", cmd_costs,
+	  "print the stored cost tables: this machine's, or a fleet's side by side" },
+	{ "predict", cmd_predict,
+	  "predict what each monitor will cost a command, before running it" },
 	{ "workload", cmd_workload, "run one built-in workload (what monitors wrap)" },
-	{ "list", cmd_list, "list workloads, monitors, counters, probe methods, with availability" },
+	{ "list", cmd_list,
+	  "list workloads, monitors, counters, probe methods, with availability" },
 	{ "env", cmd_env, "print the machine fingerprint and warnings" },
 	{ "history", cmd_history, "list stored sessions" },
 	{ "show", cmd_show, "print a stored session again" },
@@ -34,8 +38,9 @@ static void usage(FILE *out)
 		     "cost the programs they watch.\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nexit status: 0 success, 1 runtime failure, 2 bad usage or bad input,\n"
-		     "3 measured but not stored (run, counters, probes), 128+N interrupted by signal N\n");
+	fprintf(out,
+		"\nexit status: 0 success, 1 runtime failure, 2 bad usage or bad input,\n"
+		"3 measured but not stored (run, counters, probes), 128+N interrupted by signal N\n");
 }
 
 int main(int argc, char **argv)

@@ -41,8 +41,8 @@ struct pcost_counters;
 
 /* How the values will be read; fixes the read_format at open time. */
 enum pcost_read_mode {
-	PCOST_READ_EACH,	/* one read() per descriptor: {value, enabled, running} */
-	PCOST_READ_GROUP,	/* one read() of the leader with PERF_FORMAT_GROUP */
+	PCOST_READ_EACH,  /* one read() per descriptor: {value, enabled, running} */
+	PCOST_READ_GROUP, /* one read() of the leader with PERF_FORMAT_GROUP */
 };
 
 /*
@@ -52,10 +52,10 @@ enum pcost_read_mode {
 struct pcost_counter_opts {
 	size_t sz;
 	enum pcost_read_mode read_mode; /* default PCOST_READ_EACH */
-	bool mmap;		/* map each event's user page (pcost_counters_read_mmap) */
-	bool exclude_kernel;	/* count user space only (needed when perf_event_paranoid >= 2
+	bool mmap;			/* map each event's user page (pcost_counters_read_mmap) */
+	bool exclude_kernel; /* count user space only (needed when perf_event_paranoid >= 2
 				   and not root); default counts both */
-	int *failed_index;	/* out, optional: index of the name that failed, else -1 */
+	int *failed_index;   /* out, optional: index of the name that failed, else -1 */
 };
 
 #define PCOST_OPTS(type, name, ...) struct type name = { .sz = sizeof(struct type), __VA_ARGS__ }

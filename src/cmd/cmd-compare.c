@@ -34,8 +34,14 @@ static void usage(FILE *out)
 /* 3 significant digits in ns, us, ms or s. */
 static const char *fmt_ns(double ns, char *buf, size_t len)
 {
-	static const struct { double div; const char *unit; } u[] = {
-		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	static const struct {
+		double div;
+		const char *unit;
+	} u[] = {
+		{ 1e9, "s" },
+		{ 1e6, "ms" },
+		{ 1e3, "us" },
+		{ 1, "ns" },
 	};
 
 	if (!isfinite(ns)) {
@@ -46,8 +52,11 @@ static const char *fmt_ns(double ns, char *buf, size_t len)
 		if (fabs(ns) >= u[i].div || i == ARRAY_SIZE(u) - 1) {
 			double v = ns / u[i].div;
 
-			snprintf(buf, len, "%.*f %s", fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v,
-				 u[i].unit);
+			snprintf(buf, len, "%.*f %s",
+				 fabs(v) >= 100	 ? 0
+				 : fabs(v) >= 10 ? 1
+						 : 2,
+				 v, u[i].unit);
 			break;
 		}
 	return buf;
@@ -147,9 +156,10 @@ static void print_figures(const struct pcost_session *a, const struct pcost_sess
 	for (size_t i = 0; i < n; i++) {
 		if (!i)
 			printf("\nfigures (A -> B; change [95%% CI], Welch):\n");
-		printf("%s%s: %.5g -> %.5g %s, %s [%s, %s]\n", md ? "- " : "  ", f[i].name, f[i].mean_a,
-		       f[i].mean_b, f[i].unit, fmt_pct(f[i].change, ch, sizeof(ch)),
-		       fmt_pct(f[i].change_lo, lo, sizeof(lo)), fmt_pct(f[i].change_hi, hi, sizeof(hi)));
+		printf("%s%s: %.5g -> %.5g %s, %s [%s, %s]\n", md ? "- " : "  ", f[i].name,
+		       f[i].mean_a, f[i].mean_b, f[i].unit, fmt_pct(f[i].change, ch, sizeof(ch)),
+		       fmt_pct(f[i].change_lo, lo, sizeof(lo)),
+		       fmt_pct(f[i].change_hi, hi, sizeof(hi)));
 	}
 	pcost_figure_compare_free(f, n);
 }
@@ -174,8 +184,8 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 		       "B overhead | overhead change [95%% CI] | |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	else
 		printf("%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s\n", wn, "CONFIGURATION", sep,
-		       "A MEAN", sep, "B MEAN", sep, "MEAN CHANGE [95% CI]", sep, "P", sep, "A OVH", sep,
-		       "B OVH", sep, "OVERHEAD CHANGE [95% CI]");
+		       "A MEAN", sep, "B MEAN", sep, "MEAN CHANGE [95% CI]", sep, "P", sep, "A OVH",
+		       sep, "B OVH", sep, "OVERHEAD CHANGE [95% CI]");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pcost_compare_row *r = &c->rows[i];
 
@@ -184,25 +194,27 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 			continue;
 		}
 		snprintf(ci, sizeof(ci), "%s [%s, %s]", fmt_pct(r->change, ch, sizeof(ch)),
-			 fmt_pct(r->change_lo, lo, sizeof(lo)), fmt_pct(r->change_hi, hi, sizeof(hi)));
+			 fmt_pct(r->change_lo, lo, sizeof(lo)),
+			 fmt_pct(r->change_hi, hi, sizeof(hi)));
 		if (isfinite(r->delta_pts) && r->has_overhead && isfinite(r->delta_lo))
 			snprintf(d, sizeof(d), "%+.1f [%+.*f, %+.*f] pts", r->delta_pts,
 				 fabs(r->delta_lo) < 100 ? 1 : 0, r->delta_lo,
 				 fabs(r->delta_hi) < 100 ? 1 : 0, r->delta_hi);
 		else if (isfinite(r->delta_pts))
-			snprintf(d, sizeof(d), "%+.1f %s", r->delta_pts, r->has_overhead ? "pts" : "%");
+			snprintf(d, sizeof(d), "%+.1f %s", r->delta_pts,
+				 r->has_overhead ? "pts" : "%");
 		else
 			snprintf(d, sizeof(d), "-");
-		printf("%s%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s%s%s%s\n", md ? "| " : "", wn, r->name,
-		       sep, fmt_ns(r->mean_a, m1, sizeof(m1)), sep, fmt_ns(r->mean_b, m2, sizeof(m2)),
-		       sep, ci, sep, fmt_p(r->p, p, sizeof(p)), sep,
-		       r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,
+		printf("%s%-*s%s%9s%s%9s%s%-27s%s%6s%s%8s%s%8s%s%-28s%s%s%s\n", md ? "| " : "", wn,
+		       r->name, sep, fmt_ns(r->mean_a, m1, sizeof(m1)), sep,
+		       fmt_ns(r->mean_b, m2, sizeof(m2)), sep, ci, sep, fmt_p(r->p, p, sizeof(p)),
+		       sep, r->has_overhead ? fmt_pct(r->ovh_a, oa, sizeof(oa)) : "-", sep,
 		       r->has_overhead ? fmt_pct(r->ovh_b, ob, sizeof(ob)) : "-", sep, d,
 		       md ? " | " : "  ",
 		       r->regression && outcome_changed(r) ? "REGRESSION, OUTCOME CHANGED"
-		       : r->regression			    ? "REGRESSION"
-		       : outcome_changed(r)		    ? "OUTCOME CHANGED"
-							    : "",
+		       : r->regression			   ? "REGRESSION"
+		       : outcome_changed(r)		   ? "OUTCOME CHANGED"
+							   : "",
 		       md ? " |" : "");
 	}
 	print_outcomes(c, md);
@@ -213,13 +225,14 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 		printf("\n");
 		for (size_t i = 0; i < c->nrows; i++)
 			if (c->rows[i].ia < 0 || c->rows[i].ib < 0)
-				printf("%sonly in %s: %s\n", md ? "- " : "", c->rows[i].ia < 0 ? "B" : "A",
-				       c->rows[i].name);
+				printf("%sonly in %s: %s\n", md ? "- " : "",
+				       c->rows[i].ia < 0 ? "B" : "A", c->rows[i].name);
 	}
 	printf("\n%s (A -> B):%s\n", "environment differences", c->ndiffs ? "" : " none");
 	for (size_t i = 0; i < c->ndiffs; i++)
 		printf("%s%s: %s -> %s\n", md ? "- " : "  ", c->diffs[i].key,
-		       c->diffs[i].a ? c->diffs[i].a : "(absent)", c->diffs[i].b ? c->diffs[i].b : "(absent)");
+		       c->diffs[i].a ? c->diffs[i].a : "(absent)",
+		       c->diffs[i].b ? c->diffs[i].b : "(absent)");
 }
 
 static void add_num(cJSON *o, const char *k, double v)
@@ -351,10 +364,13 @@ static void print_csv(const struct pcost_compare *c)
 		bool both = r->ia >= 0 && r->ib >= 0;
 
 		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s,%s,%s,%d\n",
-		       r->name, r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both", r->mean_a, r->mean_b,
-		       r->change, r->change_lo, r->change_hi, r->p, r->ovh_a, r->ovh_b, r->delta_pts,
-		       r->regression, csv_verdict(r->optimized_a), csv_verdict(r->optimized_b),
-		       both ? pcost_outcome_name(r->outcome_a) : "",
+		       r->name,
+		       r->ia < 0   ? "b"
+		       : r->ib < 0 ? "a"
+				   : "both",
+		       r->mean_a, r->mean_b, r->change, r->change_lo, r->change_hi, r->p, r->ovh_a,
+		       r->ovh_b, r->delta_pts, r->regression, csv_verdict(r->optimized_a),
+		       csv_verdict(r->optimized_b), both ? pcost_outcome_name(r->outcome_a) : "",
 		       both ? pcost_outcome_name(r->outcome_b) : "", outcome_changed(r));
 	}
 }
@@ -386,9 +402,15 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct compare_opts co = { .threshold = 5, .fail_above = NAN };
 	struct pcost_store_opts o = {
-		.cmd = "compare", .formats = PCOST_FMT_ROWS, .usage = usage,
-		.args = "two session ids", .min_args = 2, .max_args = 2,
-		.extra = opts, .on_opt = compare_opt, .ctx = &co,
+		.cmd = "compare",
+		.formats = PCOST_FMT_ROWS,
+		.usage = usage,
+		.args = "two session ids",
+		.min_args = 2,
+		.max_args = 2,
+		.extra = opts,
+		.on_opt = compare_opt,
+		.ctx = &co,
 	};
 	const char *plot;
 	double threshold, fail_above;
@@ -422,9 +444,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (pcost_compare_sessions(&a, &b, threshold, &cmp)) {
-		rc = usage_error("session %lld is a '%s' session and %lld a '%s' one; compare sessions of one kind",
-				 (long long)a.id, pcost_session_kind_name(a.kind), (long long)b.id,
-				 pcost_session_kind_name(b.kind));
+		rc = usage_error(
+			"session %lld is a '%s' session and %lld a '%s' one; compare sessions of one kind",
+			(long long)a.id, pcost_session_kind_name(a.kind), (long long)b.id,
+			pcost_session_kind_name(b.kind));
 		goto out;
 	}
 	if (fmt == PCOST_FMT_JSON)
@@ -446,8 +469,10 @@ int cmd_compare(int argc, char **argv)
 			const struct pcost_compare_row *r = &cmp.rows[i];
 
 			if (r->gated && r->ia >= 0 && r->ib >= 0 && r->delta_pts > fail_above) {
-				fprintf(stderr, "probecost compare: %s grew by %.1f %s, more than --fail-above %g\n",
-					r->name, r->delta_pts, r->has_overhead ? "points" : "%", fail_above);
+				fprintf(stderr,
+					"probecost compare: %s grew by %.1f %s, more than --fail-above %g\n",
+					r->name, r->delta_pts, r->has_overhead ? "points" : "%",
+					fail_above);
 				rc = PCOST_EXIT_FAIL;
 			}
 		}

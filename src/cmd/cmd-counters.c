@@ -26,11 +26,11 @@
 #define MAX_K 16
 
 struct counters_args {
-	struct pcost_measure_opts m;	/* the shared --format, --db, --no-store */
+	struct pcost_measure_opts m; /* the shared --format, --db, --no-store */
 	bool matmul, monotonic;
-	int cpu;			/* -1: the CPU we start on */
+	int cpu; /* -1: the CPU we start on */
 	unsigned iterations, warmup, matmul_runs;
-	bool kset[MAX_K + 1];		/* k values asked for */
+	bool kset[MAX_K + 1]; /* k values asked for */
 	bool kgiven;
 	const struct pcost_counter_iface *ifaces[16];
 	size_t nifaces;
@@ -55,8 +55,7 @@ static void usage(FILE *out)
 	      "after each row, against the same loop without reads: total times and the\n"
 	      "cost per read.\n" PCOST_DB_HELP "\ninterfaces:\n",
 	      out);
-	for_each_counter_iface(ifc)
-		fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
+	for_each_counter_iface(ifc) fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
 }
 
 static int parse_ks(const char *s, struct counters_args *a)
@@ -90,7 +89,8 @@ static int parse_ifaces(const char *s, struct counters_args *a)
 
 	if (!pcost_list_well_formed(s)) {
 		usage_error("--interfaces '%s': expected a comma list of interfaces "
-			    "(see 'probecost list counters')", s);
+			    "(see 'probecost list counters')",
+			    s);
 		return -EINVAL;
 	}
 	dup = xstrdup(s);
@@ -100,9 +100,7 @@ static int parse_ifaces(const char *s, struct counters_args *a)
 		bool dup_row = false;
 
 		if (!ifc) {
-			usage_error(
-			    "unknown interface '%s' (see 'probecost list counters')",
-			    tok);
+			usage_error("unknown interface '%s' (see 'probecost list counters')", tok);
 			free(dup);
 			return -EINVAL;
 		}
@@ -123,17 +121,18 @@ static int explain_open_error(const char *name, int rc)
 	switch (rc) {
 	case -ENOENT:
 		if (pcost_counter_suggest(name, buf, sizeof(buf), 5) > 0)
-			return usage_error("unknown event '%s'; close matches: %s", name,
-					   buf);
+			return usage_error("unknown event '%s'; close matches: %s", name, buf);
 		return usage_error("unknown event '%s' (libpfm4 knows no such name; "
-				   "see 'perf list' for names)", name);
+				   "see 'perf list' for names)",
+				   name);
 	case -EACCES:
 		pcost_counter_explain_eacces(buf, sizeof(buf));
 		return error("event '%s': %s", name, buf);
 	case -EMFILE:
 	case -ENFILE:
 		return error("too many open descriptors opening '%s' (one per event): "
-			     "raise 'ulimit -n' or ask for fewer events", name);
+			     "raise 'ulimit -n' or ask for fewer events",
+			     name);
 	case -E2BIG:
 		return usage_error("too many events (at most %d)", PCOST_COUNTERS_MAX);
 	case -EOPNOTSUPP: {
@@ -171,7 +170,8 @@ static int counters_option(struct counters_args *a, int c, char **argv)
 		break;
 	case 'M':
 		if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
-			return usage_error("--matmul-runs '%s' is not a number in 1..100000", optarg);
+			return usage_error("--matmul-runs '%s' is not a number in 1..100000",
+					   optarg);
 		a->matmul_runs = (unsigned)v;
 		break;
 	case 'k':
@@ -270,8 +270,8 @@ static int check_user_events(struct counters_args *a)
 	return 0;
 }
 
-static char *options_json(const struct counters_args *a, const struct pcost_timer *t,
-			  unsigned kmax, bool pmu, const char *pmu_why)
+static char *options_json(const struct counters_args *a, const struct pcost_timer *t, unsigned kmax,
+			  bool pmu, const char *pmu_why)
 {
 	cJSON *o = cJSON_CreateObject(), *ks = cJSON_AddArrayToObject(o, "k");
 	char machine[256], *s;
@@ -300,11 +300,11 @@ static char *options_json(const struct counters_args *a, const struct pcost_time
 	return s;
 }
 
-static void add_skip(struct pcost_session *s, const struct pcost_counter_iface *ifc,
-		     const char *op, unsigned k, const char *timer, const char *why)
+static void add_skip(struct pcost_session *s, const struct pcost_counter_iface *ifc, const char *op,
+		     unsigned k, const char *timer, const char *why)
 {
-	struct pcost_counter_series *sr = pcost_session_add_series(s, ifc->name, op, "", k, timer,
-								   NULL, 0);
+	struct pcost_counter_series *sr =
+		pcost_session_add_series(s, ifc->name, op, "", k, timer, NULL, 0);
 
 	sr->note = xasprintf("skipped: %s", why);
 	pcost_sink_series(s, s->nseries - 1);
@@ -384,14 +384,16 @@ static void counters_args_init(struct counters_args *a)
 	const struct pcost_counter_iface *ifc;
 
 	*a = (struct counters_args){
-		.cpu = -1, .iterations = 1024, .warmup = 64, .matmul_runs = 32,
+		.cpu = -1,
+		.iterations = 1024,
+		.warmup = 64,
+		.matmul_runs = 32,
 	};
 	pcost_measure_opts_init(&a->m);
 	for (size_t i = 0; i < ARRAY_SIZE(default_ks); i++)
 		a->kset[default_ks[i]] = true;
-	for_each_counter_iface(ifc)
-		if (a->nifaces < ARRAY_SIZE(a->ifaces))
-			a->ifaces[a->nifaces++] = ifc;
+	for_each_counter_iface(ifc) if (a->nifaces < ARRAY_SIZE(a->ifaces))
+		a->ifaces[a->nifaces++] = ifc;
 }
 
 /*
@@ -452,8 +454,10 @@ static int measure_and_report(struct counters_args *a, char **names, unsigned km
 	int rc;
 
 	pcost_counter_timer_init(&timer, a->monotonic);
-	plan = (struct pcost_counter_plan){ .iterations = a->iterations, .warmup = a->warmup,
-					    .matmul_runs = a->matmul_runs, .matmul_n = 128,
+	plan = (struct pcost_counter_plan){ .iterations = a->iterations,
+					    .warmup = a->warmup,
+					    .matmul_runs = a->matmul_runs,
+					    .matmul_n = 128,
 					    .timer = &timer };
 
 	pcost_session_init(&s, PCOST_SESSION_COUNTERS);

@@ -39,7 +39,8 @@ int cmd_env(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (pcost_format_opt(optarg,
-					     PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON),
+					     PCOST_FMT_BIT(PCOST_FMT_TEXT) |
+						     PCOST_FMT_BIT(PCOST_FMT_JSON),
 					     &fmt))
 				return PCOST_EXIT_USAGE;
 			break;

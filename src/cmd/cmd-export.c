@@ -45,9 +45,15 @@ int cmd_export(int argc, char **argv)
 	};
 	struct export_opts eo = { 0 };
 	struct pcost_store_opts o = {
-		.cmd = "export", .usage = usage, .args = "session ids or --all",
-		.min_args = 0, .max_args = -1, .extra = opts, .extra_short = "o:",
-		.on_opt = export_opt, .ctx = &eo,
+		.cmd = "export",
+		.usage = usage,
+		.args = "session ids or --all",
+		.min_args = 0,
+		.max_args = -1,
+		.extra = opts,
+		.extra_short = "o:",
+		.on_opt = export_opt,
+		.ctx = &eo,
 	};
 	const char *outpath;
 	cJSON *all = NULL, *one = NULL;

@@ -39,7 +39,8 @@ static int parse_date(const char *s, bool end_of_day, int64_t *out)
 		const char *end = strptime(s, fmts[i], &tm);
 
 		if (end && !*end) {
-			*out = (int64_t)timegm(&tm) + (end_of_day && i == ARRAY_SIZE(fmts) - 1 ? 86399 : 0);
+			*out = (int64_t)timegm(&tm) +
+			       (end_of_day && i == ARRAY_SIZE(fmts) - 1 ? 86399 : 0);
 			return 0;
 		}
 	}
@@ -112,8 +113,8 @@ static void print_rows(const struct pcost_db_row *rows, size_t n, enum pcost_for
 			const struct pcost_db_row *r = &rows[i];
 
 			fmt_time(r->started, when, sizeof(when));
-			printf("%lld,%s,%s,%d,", (long long)r->id, pcost_session_kind_name(r->kind), when,
-			       r->complete);
+			printf("%lld,%s,%s,%d,", (long long)r->id, pcost_session_kind_name(r->kind),
+			       when, r->complete);
 			csv_field(r->kernel, false);
 			csv_field(r->workloads, false);
 			csv_field(r->monitors, false);
@@ -132,11 +133,12 @@ static void print_rows(const struct pcost_db_row *rows, size_t n, enum pcost_for
 		const struct pcost_db_row *r = &rows[i];
 
 		fmt_time(r->started, when, sizeof(when));
-		printf("%5lld  %-8s  %-19s  %-20.20s  %7zu  %7zu  %-16.16s  %s%s\n", (long long)r->id,
-		       pcost_session_kind_name(r->kind), when, r->kernel ? r->kernel : "?",
-		       r->kind == PCOST_SESSION_COUNTERS ? r->nseries : r->nconfigs,
-		       r->nsamples, r->workloads ? r->workloads : "-",
-		       r->monitors ? r->monitors : "-", r->complete ? "" : "  (incomplete)");
+		printf("%5lld  %-8s  %-19s  %-20.20s  %7zu  %7zu  %-16.16s  %s%s\n",
+		       (long long)r->id, pcost_session_kind_name(r->kind), when,
+		       r->kernel ? r->kernel : "?",
+		       r->kind == PCOST_SESSION_COUNTERS ? r->nseries : r->nconfigs, r->nsamples,
+		       r->workloads ? r->workloads : "-", r->monitors ? r->monitors : "-",
+		       r->complete ? "" : "  (incomplete)");
 	}
 }
 
@@ -150,8 +152,9 @@ static int filter_opt(int c, const char *arg, void *ctx)
 	case 's':
 	case 'u':
 		if (parse_date(arg, c == 'u', c == 's' ? &f->since : &f->until))
-			return usage_error("'%s' is not a date (YYYY-MM-DD, 'YYYY-MM-DD HH:MM', @SECONDS)",
-					   arg);
+			return usage_error(
+				"'%s' is not a date (YYYY-MM-DD, 'YYYY-MM-DD HH:MM', @SECONDS)",
+				arg);
 		return 0;
 	case 'w':
 		f->workload = arg;
@@ -173,17 +176,24 @@ static int filter_opt(int c, const char *arg, void *ctx)
 int cmd_history(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 's' },   { "until", required_argument, NULL, 'u' },
-		{ "workload", required_argument, NULL, 'w' }, { "monitor", required_argument, NULL, 'm' },
-		{ "kernel", required_argument, NULL, 'k' },  { "kind", required_argument, NULL, 'K' },
+		{ "since", required_argument, NULL, 's' },
+		{ "until", required_argument, NULL, 'u' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "monitor", required_argument, NULL, 'm' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "kind", required_argument, NULL, 'K' },
 		{ 0 },
 	};
 	struct pcost_db_filter f = { .kind = -1 };
 	struct pcost_store_opts o = {
-		.cmd = "history", .usage = usage, .max_args = 0, .extra = opts,
+		.cmd = "history",
+		.usage = usage,
+		.max_args = 0,
+		.extra = opts,
 		.formats = PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |
 			   PCOST_FMT_BIT(PCOST_FMT_CSV),
-		.on_opt = filter_opt, .ctx = &f,
+		.on_opt = filter_opt,
+		.ctx = &f,
 	};
 	struct pcost_db_row *rows;
 	struct pcost_db *db;

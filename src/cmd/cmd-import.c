@@ -13,10 +13,11 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost import FILE|- [--db PATH|URL] [--check]\n\n"
-		     "Reads sessions written by 'probecost export' (one object or an array) into\n"
-		     "the store, with new ids.  Everything is validated first; a file with any\n"
-		     "error is refused whole and nothing is written.  --check validates only.\n" PCOST_DB_HELP);
+	fprintf(out,
+		"usage: probecost import FILE|- [--db PATH|URL] [--check]\n\n"
+		"Reads sessions written by 'probecost export' (one object or an array) into\n"
+		"the store, with new ids.  Everything is validated first; a file with any\n"
+		"error is refused whole and nothing is written.  --check validates only.\n" PCOST_DB_HELP);
 }
 
 /*
@@ -34,14 +35,16 @@ static int open_input(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
-		snprintf(err, errlen, "refusing '%s': not a regular file or a pipe; nothing imported",
-			 path);
+		snprintf(err, errlen,
+			 "refusing '%s': not a regular file or a pipe; nothing imported", path);
 		errno = EINVAL;
 		goto fail;
 	}
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > PCOST_IMPORT_MAX_BYTES) {
-		snprintf(err, errlen, "refusing '%s': %lld bytes, larger than the %u MiB an export may be; "
-			 "nothing imported", path, (long long)st.st_size, PCOST_IMPORT_MAX_BYTES >> 20);
+		snprintf(err, errlen,
+			 "refusing '%s': %lld bytes, larger than the %u MiB an export may be; "
+			 "nothing imported",
+			 path, (long long)st.st_size, PCOST_IMPORT_MAX_BYTES >> 20);
 		errno = EFBIG;
 		goto fail;
 	}
@@ -87,8 +90,10 @@ static int slurp(int fd, const char *path, char **buf, size_t *len, char *err, s
 		if (r == 0)
 			break;
 		if (memchr(p + n, '\0', (size_t)r)) {
-			snprintf(err, errlen, "refusing '%s': contains a NUL byte, not a JSON text; "
-					      "nothing imported", path);
+			snprintf(err, errlen,
+				 "refusing '%s': contains a NUL byte, not a JSON text; "
+				 "nothing imported",
+				 path);
 			free(p);
 			return -EINVAL;
 		}
@@ -137,8 +142,14 @@ int cmd_import(int argc, char **argv)
 	};
 	bool check = false;
 	struct pcost_store_opts o = {
-		.cmd = "import", .usage = usage, .args = "one file (or - for stdin)",
-		.min_args = 1, .max_args = 1, .extra = opts, .on_opt = set_flag, .ctx = &check,
+		.cmd = "import",
+		.usage = usage,
+		.args = "one file (or - for stdin)",
+		.min_args = 1,
+		.max_args = 1,
+		.extra = opts,
+		.on_opt = set_flag,
+		.ctx = &check,
 	};
 	const char *path;
 	struct pcost_session *ss;
@@ -173,7 +184,8 @@ int cmd_import(int argc, char **argv)
 			for (size_t i = 0; i < n; i++)
 				printf("imported session %lld as %lld (%s, %zu configurations, %zu series)\n",
 				       (long long)old[i], (long long)ss[i].id,
-				       pcost_session_kind_name(ss[i].kind), ss[i].nconfigs, ss[i].nseries);
+				       pcost_session_kind_name(ss[i].kind), ss[i].nconfigs,
+				       ss[i].nseries);
 		}
 		free(old);
 		pcost_db_close(db);

@@ -17,10 +17,11 @@ struct table {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost list [workloads|monitors|counters|probes] [--format text|json]\n\n"
-		     "Prints the registry tables with a one-line summary per row and whether it\n"
-		     "can run on this machine (and if not, why and how to fix it).  Without an\n"
-		     "argument, every table.\n");
+	fprintf(out,
+		"usage: probecost list [workloads|monitors|counters|probes] [--format text|json]\n\n"
+		"Prints the registry tables with a one-line summary per row and whether it\n"
+		"can run on this machine (and if not, why and how to fix it).  Without an\n"
+		"argument, every table.\n");
 }
 
 /* "params": [{name, summary, default, min, max | choices}], what completion offers. */
@@ -46,7 +47,8 @@ static void add_params_json(cJSON *o, const struct pcost_param_desc *params)
 		} else if (d->type == PCOST_PARAM_ENUM) {
 			cJSON *ch = cJSON_AddArrayToObject(p, "choices");
 
-			for (const char *c = d->choices; c && *c; c += strcspn(c, "|"), c += *c == '|') {
+			for (const char *c = d->choices; c && *c;
+			     c += strcspn(c, "|"), c += *c == '|') {
 				char word[64];
 
 				snprintf(word, sizeof(word), "%.*s", (int)strcspn(c, "|"), c);
@@ -99,8 +101,10 @@ int cmd_list(int argc, char **argv)
 	const struct table tables[] = {
 		{ "workloads", pcost_workload_list_rows, "workloads (name, unit, runs here?)" },
 		{ "monitors", pcost_monitor_list_rows, "monitors (name, kind, available?)" },
-		{ "counters", pcost_counter_list_rows, "counter interfaces (name, kind, available?)" },
-		{ "probes", pcost_probe_method_list_rows, "probe arming methods (name, kind, available?)" },
+		{ "counters", pcost_counter_list_rows,
+		  "counter interfaces (name, kind, available?)" },
+		{ "probes", pcost_probe_method_list_rows,
+		  "probe arming methods (name, kind, available?)" },
 	};
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -117,7 +121,8 @@ int cmd_list(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (pcost_format_opt(optarg,
-					     PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON),
+					     PCOST_FMT_BIT(PCOST_FMT_TEXT) |
+						     PCOST_FMT_BIT(PCOST_FMT_JSON),
 					     &fmt))
 				return PCOST_EXIT_USAGE;
 			break;
@@ -137,7 +142,8 @@ int cmd_list(int argc, char **argv)
 				only = &tables[i];
 		if (!only)
 			return usage_error("unknown table '%s' (workloads, monitors, "
-					   "counters, probes)", argv[optind]);
+					   "counters, probes)",
+					   argv[optind]);
 		if (optind + 1 < argc)
 			return usage_error("unexpected argument '%s'", argv[optind + 1]);
 	}

@@ -19,7 +19,7 @@ static const struct mopt_row {
 	const char *name;
 	enum mopt_type type;
 	double lo, hi;
-	const char *what;	/* "a whole number", "seconds", ... */
+	const char *what; /* "a whole number", "seconds", ... */
 } rows[] = {
 	{ PCOST_MOPT_RUNS, "runs", MOPT_U64, 1, 100000, "a whole number" },
 	{ PCOST_MOPT_WARMUP, "warmup", MOPT_U64, 0, 1000, "a whole number" },
@@ -69,8 +69,8 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
 
 		if (!r)
 			continue;
-		o[k++] = (struct option){ r->name, r->type == MOPT_FLAG ? no_argument
-								     : required_argument,
+		o[k++] = (struct option){ r->name,
+					  r->type == MOPT_FLAG ? no_argument : required_argument,
 					  NULL, (int)r->id };
 	}
 	return o;
@@ -244,7 +244,7 @@ int pcost_changed_exit(const struct pcost_session *s)
 	if (!n)
 		return 0;
 	error("the program changed under %s: %zu row%s ended changed-program (it failed where its "
-	      "%s runs did not)", mons, n, n == 1 ? "" : "s",
-	      s->kind == PCOST_SESSION_PROBES ? "dormant" : "plain");
+	      "%s runs did not)",
+	      mons, n, n == 1 ? "" : "s", s->kind == PCOST_SESSION_PROBES ? "dormant" : "plain");
 	return PCOST_EXIT_FAIL;
 }

@@ -39,12 +39,12 @@ struct pcost_measure_opts {
 	struct pcost_runner_opts ro; /* runs, warmup, min/max runs, precision, max time, timeouts,
 					seed, cpu mask */
 	bool runs_given, seed_given;
-	double precision_ns;	/* --precision of probes (ns per hit) */
-	char cpu_text[64];	/* --cpu as given ("" when not) */
-	unsigned threads[8];	/* --threads; nthreads 0: not given */
+	double precision_ns; /* --precision of probes (ns per hit) */
+	char cpu_text[64];   /* --cpu as given ("" when not) */
+	unsigned threads[8]; /* --threads; nthreads 0: not given */
 	size_t nthreads;
-	enum pcost_format fmt;	/* --format, text by default */
-	const char *db;		/* --db, or NULL */
+	enum pcost_format fmt; /* --format, text by default */
+	const char *db;	       /* --db, or NULL */
 	bool no_store;
 };
 

@@ -18,8 +18,9 @@ int pcost_db_opt_check(const char *db)
 		return usage_error("--db '' is empty: give a file name, or leave --db out for the "
 				   "default store");
 	if (strlen(db) > PCOST_DB_PATH_MAX)
-		return usage_error("the --db path is %zu bytes long, more than the %d a path may be",
-				   strlen(db), PCOST_DB_PATH_MAX);
+		return usage_error(
+			"the --db path is %zu bytes long, more than the %d a path may be",
+			strlen(db), PCOST_DB_PATH_MAX);
 	return 0;
 }
 
@@ -64,8 +65,9 @@ static int one_option(struct pcost_store_opts *o, int c, char **argv)
 		return PCOST_OPTS_HELP;
 	case '?':
 	case ':':
-		return usage_error("unknown option or missing value '%s'; see 'probecost %s --help'",
-				   argv[optind - 1], o->cmd);
+		return usage_error(
+			"unknown option or missing value '%s'; see 'probecost %s --help'",
+			argv[optind - 1], o->cmd);
 	default:
 		return o->on_opt ? o->on_opt(c, optarg, o->ctx) : PCOST_EXIT_USAGE;
 	}
@@ -128,9 +130,9 @@ int pcost_cli_db_exit(int rc)
 	/* Not a store of ours or damaged, a bad URL, credentials refused, a database or a
 	 * file that is not there, a directory: the input is wrong. */
 	return rc == -EBADMSG || rc == -EPROTO || rc == -EINVAL || rc == -EKEYREJECTED ||
-			       rc == -ENXIO || rc == -EISDIR ?
-		       PCOST_EXIT_USAGE :
-		       PCOST_EXIT_FAIL;
+			       rc == -ENXIO || rc == -EISDIR
+		       ? PCOST_EXIT_USAGE
+		       : PCOST_EXIT_FAIL;
 }
 
 int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
@@ -147,8 +149,9 @@ int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
 		return 0;
 	}
 	if (pcost_parse_u64(arg, 1, INT64_MAX, &v) || strpbrk(arg, "kMG"))
-		return usage_error("'%s' is not a session id (a number from 'probecost history', or 'last')",
-				   arg);
+		return usage_error(
+			"'%s' is not a session id (a number from 'probecost history', or 'last')",
+			arg);
 	*id = (int64_t)v;
 	return 0;
 }

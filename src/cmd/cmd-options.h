@@ -16,8 +16,8 @@
 #include "store/store.h"
 
 /* What --db takes, ending the --help of every command that has it. */
-#define PCOST_DB_HELP                                                                \
-	"\n--db PATH|URL: the store, an SQLite file or a postgresql:// URL (default\n" \
+#define PCOST_DB_HELP                                                                              \
+	"\n--db PATH|URL: the store, an SQLite file or a postgresql:// URL (default\n"             \
 	"$PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db).\n"
 
 /* The longest --db path accepted (a path the store can open). */
@@ -25,21 +25,21 @@
 
 struct pcost_store_opts {
 	/* Set by the command. */
-	const char *cmd;		/* "show", for "see 'probecost show --help'" */
-	unsigned formats;		/* PCOST_FMT_BIT mask of --format values; 0: no --format */
-	const char *args;		/* what the arguments are, for errors: "one session id" */
-	int min_args, max_args;		/* arguments after the options; max_args -1: any number */
-	const struct option *extra;	/* the command's own options, { 0 }-terminated, or NULL */
-	const char *extra_short;	/* their short letters for getopt ("o:"), or NULL */
+	const char *cmd;	    /* "show", for "see 'probecost show --help'" */
+	unsigned formats;	    /* PCOST_FMT_BIT mask of --format values; 0: no --format */
+	const char *args;	    /* what the arguments are, for errors: "one session id" */
+	int min_args, max_args;	    /* arguments after the options; max_args -1: any number */
+	const struct option *extra; /* the command's own options, { 0 }-terminated, or NULL */
+	const char *extra_short;    /* their short letters for getopt ("o:"), or NULL */
 	/* Called for each of the command's own options: 0 or an exit code. */
 	int (*on_opt)(int c, const char *arg, void *ctx);
 	void *ctx;
-	void (*usage)(FILE *out);	/* prints the --help text */
+	void (*usage)(FILE *out); /* prints the --help text */
 	/* Results. */
-	const char *db;			/* --db, or NULL */
-	enum pcost_format fmt;		/* --format, PCOST_FMT_TEXT by default */
+	const char *db;	       /* --db, or NULL */
+	enum pcost_format fmt; /* --format, PCOST_FMT_TEXT by default */
 	bool fmt_given;
-	char **argv;			/* the arguments after the options */
+	char **argv; /* the arguments after the options */
 	int argc;
 };
 

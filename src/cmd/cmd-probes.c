@@ -85,9 +85,9 @@ static const char usage_text[] =
 	"input; 3 measured and printed but not stored; 130 interrupted.\n";
 
 struct opts {
-	const char *list;		/* --list BIN */
-	bool no_wait;			/* --no-wait: refuse while another probes session runs */
-	struct pcost_probe_request q;	/* what to measure (probes/plan.h) */
+	const char *list;	      /* --list BIN */
+	bool no_wait;		      /* --no-wait: refuse while another probes session runs */
+	struct pcost_probe_request q; /* what to measure (probes/plan.h) */
 	/* The shared options: runner options (ro: runs, warmup, timeout, cpu, max time),
 	 * --precision (ns per hit), --threads, --format, --db, --no-store. */
 	struct pcost_measure_opts m;
@@ -119,15 +119,15 @@ static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_fa
 		     enum pcost_format f, size_t i)
 {
 	unsigned long long pc = p->pc, po = p->pc_offset, sm = p->sem, so = p->sem_offset;
-	const char *enc = pcost_site_encoding_name(sf->encoding), *rz = fact_word(sf->red_zone_live),
-		   *op = fact_word(sf->optimizable);
+	const char *enc = pcost_site_encoding_name(sf->encoding),
+		   *rz = fact_word(sf->red_zone_live), *op = fact_word(sf->optimizable);
 	char where[96];
 
 	fact_where(sf, where, sizeof(where));
 	if (f == PCOST_FMT_CSV) {
-		printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\",%s,%s,%s,%s,\"%s\",%s\n", p->provider,
-		       p->name, pc, po, sm, so, p->args, enc, rz ? rz : "", op ? op : "",
-		       sf->function[0] ? where : "", sf->why,
+		printf("%s,%s,0x%llx,0x%llx,0x%llx,0x%llx,\"%s\",%s,%s,%s,%s,\"%s\",%s\n",
+		       p->provider, p->name, pc, po, sm, so, p->args, enc, rz ? rz : "",
+		       op ? op : "", sf->function[0] ? where : "", sf->why,
 		       pcost_sdt_args_below_rsp(p->args) ? "true" : "false");
 	} else if (f == PCOST_FMT_TEXT) {
 		char smb[24] = "-", sob[24] = "-";
@@ -157,9 +157,9 @@ static void list_row(const struct pcost_sdt_probe *p, const struct pcost_site_fa
 		while ((it = fo->child)) /* encoding, red_zone_live, optimizable */
 			cJSON_AddItemToObject(o, it->string, cJSON_DetachItemViaPointer(fo, it));
 		cJSON_Delete(fo);
-		cJSON_AddItemToObject(o, "function", sf->function[0]
-						     ? cJSON_CreateString(sf->function)
-						     : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "function",
+				      sf->function[0] ? cJSON_CreateString(sf->function)
+						      : cJSON_CreateNull());
 		pcost_json_count(o, "function_offset", (double)sf->fn_offset, sf->function[0]);
 		cJSON_AddStringToObject(o, "red_zone_why", sf->why);
 		cJSON_AddBoolToObject(o, "args_below_rsp", pcost_sdt_args_below_rsp(p->args));
@@ -218,7 +218,8 @@ static int list_probes(const char *bin, enum pcost_format f)
  * planned once (run/runner.c, stats/twostage.c) and run, within max_time;
  * --runs fixes the count instead.
  */
-static void dormant_study(const struct opts *o, const struct pcost_probe_plan *pl, struct pcost_runner_opts *ro)
+static void dormant_study(const struct opts *o, const struct pcost_probe_plan *pl,
+			  struct pcost_runner_opts *ro)
 {
 	if (!pcost_probe_plan_dormant_only(pl) || o->m.runs_given)
 		return;
@@ -244,7 +245,8 @@ static int check_binary(const char *bin, char *abs, size_t len)
 		return usage_error("'%s': cannot resolve its absolute path", bin);
 	if (!pcost_sdt_path_ok(abs))
 		return usage_error("'%s': tracefs and perf probe cannot take this path (only "
-				   "[A-Za-z0-9/._+,=@~-]); copy or link the binary elsewhere", abs);
+				   "[A-Za-z0-9/._+,=@~-]); copy or link the binary elsewhere",
+				   abs);
 	return 0;
 }
 
@@ -271,8 +273,8 @@ static char *options_json(const struct opts *o, const struct pcost_probe_plan *p
 		cJSON_AddStringToObject(j, "kernel", o->q.kernel ? o->q.kernel : "all");
 		si = cJSON_AddArrayToObject(j, "sites");
 		for (size_t i = 0; i < pl->nsites; i++)
-			cJSON_AddItemToArray(si, cJSON_CreateString(
-							 pcost_stanford_site_name(pl->sites[i])));
+			cJSON_AddItemToArray(
+				si, cJSON_CreateString(pcost_stanford_site_name(pl->sites[i])));
 		th = cJSON_AddArrayToObject(j, "threads");
 		for (size_t i = 0; i < pl->nthreads; i++)
 			cJSON_AddItemToArray(th, cJSON_CreateNumber(pl->threads[i]));
@@ -366,9 +368,13 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		dormant_study(o, pl, &r.opts);
 	for (size_t i = 0; i < pl->ncfg && !rc; i++) {
 		const struct pcost_probe_config *c = &pl->cfg[i];
-		struct pcost_target t = { .workload = c->workload, .workload_args = c->args,
-					  .variant = c->variant, .unit = "hit", .argv = c->argv,
-					  .scale = c->scale, .events = c->events,
+		struct pcost_target t = { .workload = c->workload,
+					  .workload_args = c->args,
+					  .variant = c->variant,
+					  .unit = "hit",
+					  .argv = c->argv,
+					  .scale = c->scale,
+					  .events = c->events,
 					  .report_fd = c->report_fd };
 		int idx = pcost_runner_add(&r, c->mon, &t);
 
@@ -429,9 +435,9 @@ static const struct option own_longopts[] = {
 
 /* The shared options probes takes (cmd-measure-opts.c holds their ranges). */
 static const enum pcost_mopt shared_opts[] = {
-	PCOST_MOPT_THREADS, PCOST_MOPT_PRECISION_NS, PCOST_MOPT_MAX_TIME, PCOST_MOPT_WARMUP,
-	PCOST_MOPT_CPU,	    PCOST_MOPT_TIMEOUT,	     PCOST_MOPT_FORMAT,	  PCOST_MOPT_DB,
-	PCOST_MOPT_NO_STORE,
+	PCOST_MOPT_THREADS, PCOST_MOPT_PRECISION_NS, PCOST_MOPT_MAX_TIME,
+	PCOST_MOPT_WARMUP,  PCOST_MOPT_CPU,	     PCOST_MOPT_TIMEOUT,
+	PCOST_MOPT_FORMAT,  PCOST_MOPT_DB,	     PCOST_MOPT_NO_STORE,
 };
 
 /* Options that only go together (--binary with --probe and a command, ...); 0 or exit 2. */
@@ -442,9 +448,11 @@ static int check_combination(const struct opts *o)
 			return usage_error("--binary and --probe go together");
 		if (!o->q.cmd_argc)
 			return usage_error("--binary needs the command to run after '--'");
-		if (o->q.variants || o->q.kernel || o->q.workload || o->q.sites || o->m.nthreads || o->q.layouts)
-			return usage_error("--variants, --kernel, --layouts, --workload, --sites and "
-					   "--threads are for the built-in workloads, not --binary");
+		if (o->q.variants || o->q.kernel || o->q.workload || o->q.sites || o->m.nthreads ||
+		    o->q.layouts)
+			return usage_error(
+				"--variants, --kernel, --layouts, --workload, --sites and "
+				"--threads are for the built-in workloads, not --binary");
 	} else if (o->q.cmd_argc) {
 		return usage_error("a command after '--' needs --binary and --probe");
 	} else if (o->q.have_hits) {
@@ -457,16 +465,36 @@ static int check_combination(const struct opts *o)
 static int probes_option(struct opts *o, int c, char **argv)
 {
 	switch (c) {
-	case 'L': o->list = optarg; break;
-	case 'b': o->q.binary = optarg; break;
-	case 'p': o->q.probe = optarg; break;
-	case 'V': o->q.via = optarg; break;
-	case 'a': o->q.variants = optarg; break;
-	case 'k': o->q.kernel = optarg; break;
-	case 'W': o->q.workload = optarg; break;
-	case 'S': o->q.sites = optarg; break;
-	case 'l': o->q.layouts = optarg; break;
-	case 'n': o->no_wait = true; break;
+	case 'L':
+		o->list = optarg;
+		break;
+	case 'b':
+		o->q.binary = optarg;
+		break;
+	case 'p':
+		o->q.probe = optarg;
+		break;
+	case 'V':
+		o->q.via = optarg;
+		break;
+	case 'a':
+		o->q.variants = optarg;
+		break;
+	case 'k':
+		o->q.kernel = optarg;
+		break;
+	case 'W':
+		o->q.workload = optarg;
+		break;
+	case 'S':
+		o->q.sites = optarg;
+		break;
+	case 'l':
+		o->q.layouts = optarg;
+		break;
+	case 'n':
+		o->no_wait = true;
+		break;
 	case 'H':
 		if (pcost_parse_u64(optarg, 0, INT64_MAX, &o->q.hits))
 			return usage_error("--hits: '%s' is not a count", optarg);
@@ -475,7 +503,8 @@ static int probes_option(struct opts *o, int c, char **argv)
 	case 's':
 		if (!(o->q.nscales = parse_numbers(optarg, o->q.scales, MAX_SCALES, 1, 1000000)))
 			return usage_error("--scale: '%s' is not a list of up to %d numbers in "
-					   "1..1000000", optarg, MAX_SCALES);
+					   "1..1000000",
+					   optarg, MAX_SCALES);
 		break;
 	case 'r':
 		return pcost_measure_opt(&o->m, PCOST_MOPT_RUNS, optarg);
@@ -488,7 +517,8 @@ static int probes_option(struct opts *o, int c, char **argv)
 		if (rc != PCOST_MOPT_NOT_MINE)
 			return rc;
 		return usage_error("unknown or incomplete option '%s'; see 'probecost "
-				   "probes --help'", argv[optind - 1]);
+				   "probes --help'",
+				   argv[optind - 1]);
 	}
 	}
 	return 0;

@@ -109,9 +109,16 @@ int cmd_report(int argc, char **argv)
 	};
 	struct report_opts ro = { 0 };
 	struct pcost_store_opts o = {
-		.cmd = "report", .formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
-		.usage = usage, .args = "one session id", .min_args = 1, .max_args = 1,
-		.extra = opts, .extra_short = "o:", .on_opt = report_opt, .ctx = &ro,
+		.cmd = "report",
+		.formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
+		.usage = usage,
+		.args = "one session id",
+		.min_args = 1,
+		.max_args = 1,
+		.extra = opts,
+		.extra_short = "o:",
+		.on_opt = report_opt,
+		.ctx = &ro,
 	};
 	struct pcost_session s;
 	char err[256];
@@ -123,7 +130,8 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	if (ro.plot) {
 		if (pcost_plot_session(&s, ro.plot, err, sizeof(err))) {
-			error("could not plot session %lld to '%s': %s", (long long)s.id, ro.plot, err);
+			error("could not plot session %lld to '%s': %s", (long long)s.id, ro.plot,
+			      err);
 			rc = PCOST_EXIT_FAIL;
 		} else {
 			info("wrote %s", ro.plot);

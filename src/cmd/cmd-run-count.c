@@ -13,7 +13,8 @@
 int pcost_run_count(char **command, uint64_t cpu_mask, double timeout_s, enum pcost_format f)
 {
 	struct pcost_evcount_opts o = {
-	    .cpu_mask = cpu_mask, .timeout_s = timeout_s, .out_fd = -1, .err_fd = 2};
+		.cpu_mask = cpu_mask, .timeout_s = timeout_s, .out_fd = -1, .err_fd = 2
+	};
 	struct pcost_evcount c;
 	char err[512] = "";
 	int rc;

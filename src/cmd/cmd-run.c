@@ -102,8 +102,18 @@ static const char usage_text[] =
 	"interrupted by signal N.\n";
 
 enum {
-	OPT_ATTACH = 256, OPT_READY, OPT_EVENTS, OPT_UNIT, OPT_SCALE, OPT_DEFAULT, OPT_HELP,
-	OPT_PLACEMENT, OPT_COUNT, OPT_SERVICE, OPT_SERVICE_PER_BLOCK, OPT_METRIC,
+	OPT_ATTACH = 256,
+	OPT_READY,
+	OPT_EVENTS,
+	OPT_UNIT,
+	OPT_SCALE,
+	OPT_DEFAULT,
+	OPT_HELP,
+	OPT_PLACEMENT,
+	OPT_COUNT,
+	OPT_SERVICE,
+	OPT_SERVICE_PER_BLOCK,
+	OPT_METRIC,
 };
 
 static const struct option own_longopts[] = {
@@ -142,17 +152,17 @@ struct run_args {
 	int64_t events;
 	double scales[8];
 	size_t nscales;
-	bool placement[2];	/* --placement: [0] same, [1] split */
-	uint64_t split_mask;	/* the monitor's CPU when split */
+	bool placement[2];   /* --placement: [0] same, [1] split */
+	uint64_t split_mask; /* the monitor's CPU when split */
 	bool default_study;
-	bool count;		/* --count: one counting run of the command (cmd/cmd-run-count.h) */
+	bool count; /* --count: one counting run of the command (cmd/cmd-run-count.h) */
 	char **command;
 	int ncommand;
 	const char *service, *service_ready; /* --service CMD, its --ready */
 	bool service_per_block;
-	int last_ready_owner;	/* the --attach (1) or --service (2) a --ready follows */
+	int last_ready_owner;		 /* the --attach (1) or --service (2) a --ready follows */
 	struct pcost_metric_set metrics; /* --metric */
-	struct pcost_evcount counted;	/* a command's counting run (count_command) */
+	struct pcost_evcount counted;	 /* a command's counting run (count_command) */
 	bool have_counted;
 	/* The shared options: runner options (ro), --threads (nthreads 0: the workload's
 	 * own), --cpu, --format, --db, --no-store, --seed. */
@@ -188,19 +198,22 @@ static int parse_scales(const char *v, struct run_args *a)
 	a->nscales = 0;
 	if (!pcost_list_well_formed(v))
 		rc = usage_error("--scale '%s': expected up to 8 numbers in 0.001..1000, "
-				 "comma separated (e.g. 1,2,4)", v);
+				 "comma separated (e.g. 1,2,4)",
+				 v);
 	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		double d;
 
 		if (a->nscales >= ARRAY_SIZE(a->scales) ||
 		    pcost_parse_double(tok, 0.001, 1000, &d) < 0) {
 			rc = usage_error("--scale '%s': expected up to 8 numbers in 0.001..1000, "
-					 "comma separated (e.g. 1,2,4)", v);
+					 "comma separated (e.g. 1,2,4)",
+					 v);
 			break;
 		}
 		for (size_t k = 0; k < a->nscales && !rc; k++)
 			if (a->scales[k] == d)
-				rc = usage_error("--scale '%s': %g is given twice; each scale once", v, d);
+				rc = usage_error("--scale '%s': %g is given twice; each scale once",
+						 v, d);
 		a->scales[a->nscales++] = d;
 	}
 	free(copy);
@@ -237,7 +250,8 @@ static int placement_cpus(struct run_args *a)
 	uint64_t allowed = 0;
 
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return error("could not read the CPUs allowed: %s", strerror(errno)), PCOST_EXIT_FAIL;
+		return error("could not read the CPUs allowed: %s", strerror(errno)),
+		       PCOST_EXIT_FAIL;
 	for (int c = 0; c < 64; c++)
 		if (CPU_ISSET(c, &set))
 			allowed |= 1ULL << c;
@@ -248,9 +262,10 @@ static int placement_cpus(struct run_args *a)
 	a->split_mask = allowed & ~a->m.ro.cpu_mask;
 	a->split_mask &= -a->split_mask;
 	if (a->placement[1] && !a->split_mask)
-		return usage_error("--placement split needs a CPU besides --cpu %s to put the monitor "
-				   "on; this machine lets probecost use only %s", a->m.cpu_text,
-				   a->m.cpu_text);
+		return usage_error(
+			"--placement split needs a CPU besides --cpu %s to put the monitor "
+			"on; this machine lets probecost use only %s",
+			a->m.cpu_text, a->m.cpu_text);
 	return 0;
 }
 
@@ -280,11 +295,13 @@ static int ready_option(struct run_args *a)
 {
 	if (!a->last_ready_owner)
 		return usage_error("--ready '%s' says when --attach CMD or --service CMD is ready: "
-				   "give it after one of them", optarg);
+				   "give it after one of them",
+				   optarg);
 	if (!*optarg)
-		return usage_error("--ready '': an empty regex matches any line; give what the "
-				   "ready line says (e.g. --ready 'ready to accept'), or no --ready "
-				   "to go on at once");
+		return usage_error(
+			"--ready '': an empty regex matches any line; give what the "
+			"ready line says (e.g. --ready 'ready to accept'), or no --ready "
+			"to go on at once");
 	if (a->last_ready_owner == 1)
 		a->ready = optarg;
 	else
@@ -312,8 +329,9 @@ static int one_option(struct run_args *a, int c, char **argv)
 		break;
 	case OPT_SERVICE:
 		if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
-			return usage_error("--service '': give the server's command (e.g. --service "
-					   "'redis-server --port 7000')");
+			return usage_error(
+				"--service '': give the server's command (e.g. --service "
+				"'redis-server --port 7000')");
 		a->service = optarg;
 		a->last_ready_owner = 2;
 		break;
@@ -331,8 +349,8 @@ static int one_option(struct run_args *a, int c, char **argv)
 	}
 	case OPT_UNIT:
 		if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
-			return usage_error("--unit '%s': expected one word of at most 31 characters",
-					   optarg);
+			return usage_error(
+				"--unit '%s': expected one word of at most 31 characters", optarg);
 		a->unit = optarg;
 		break;
 	case OPT_PLACEMENT:
@@ -384,7 +402,8 @@ static int check_service_args(const struct run_args *a)
 
 	if (w && !a->service)
 		return usage_error("'%s': {pid} is the pid of --service CMD; give --service (or "
-				   "write the pid)", w);
+				   "write the pid)",
+				   w);
 	if (a->service_per_block && !a->service)
 		return usage_error("--service-per-block needs --service CMD");
 	if (a->metrics.n && !a->command)
@@ -407,9 +426,10 @@ static int check_args(struct run_args *a)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
 	if (a->count && (!a->command || a->nworkloads || a->nmonitors || a->attach || a->nscales ||
 			 a->events >= 0 || a->default_study || a->service || a->metrics.n))
-		return usage_error("--count counts one run of your command: give it '-- COMMAND' "
-				   "and no -w, -m, --attach, --scale, --events, --service, --metric "
-				   "or --default-study");
+		return usage_error(
+			"--count counts one run of your command: give it '-- COMMAND' "
+			"and no -w, -m, --attach, --scale, --events, --service, --metric "
+			"or --default-study");
 	if (a->command && (a->nscales || command_has_n(a)) && a->events < 0)
 		return usage_error("--scale and {n} need --events N: the events one run of your "
 				   "command makes at scale 1");
@@ -431,9 +451,10 @@ static int check_args(struct run_args *a)
 	else if (!a->command && !a->nworkloads && !a->default_study)
 		return usage_error("nothing to run: give -w WORKLOAD or '-- COMMAND' (or no "
 				   "options at all for the default study)");
-	if (a->default_study && (a->command || a->nworkloads || a->nmonitors || a->attach ||
-				  a->service))
-		return usage_error("--default-study takes no -w, -m, --attach, --service or command");
+	if (a->default_study &&
+	    (a->command || a->nworkloads || a->nmonitors || a->attach || a->service))
+		return usage_error(
+			"--default-study takes no -w, -m, --attach, --service or command");
 	if (a->m.ro.min_runs > a->m.ro.max_runs)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->m.ro.min_runs,
 				   a->m.ro.max_runs);
@@ -462,7 +483,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return rc;
 	if (optind < argc) {
 		if (optind > 0 && strcmp(argv[optind - 1], "--"))
-			return usage_error("unexpected '%s': put your command after '--'", argv[optind]);
+			return usage_error("unexpected '%s': put your command after '--'",
+					   argv[optind]);
 		a->command = argv + optind;
 		a->ncommand = argc - optind;
 	}
@@ -486,7 +508,8 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 		free(copy);
 		return -EINVAL;
 	}
-	for (char *t = colon ? strtok_r(colon + 1, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+	for (char *t = colon ? strtok_r(colon + 1, ",", &save) : NULL; t;
+	     t = strtok_r(NULL, ",", &save)) {
 		if (n >= PCOST_MAX_PARAMS) {
 			usage_error("workload '%s': too many parameters", spec);
 			free(copy);
@@ -510,8 +533,9 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 		double v = round((double)p.v[idx] * scale);
 
 		if (v > (double)d->max) {
-			usage_error("workload '%s' at --scale %g: %s=%.0f is past its largest, %llu",
-				    spec, scale, d->key, v, (unsigned long long)d->max);
+			usage_error(
+				"workload '%s' at --scale %g: %s=%.0f is past its largest, %llu",
+				spec, scale, d->key, v, (unsigned long long)d->max);
 			free(copy);
 			return -EINVAL;
 		}
@@ -521,7 +545,8 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 	if (threads) {
 		if ((idx = pcost_param_index(wl, "threads")) < 0) {
 			usage_error("--threads: workload '%s' has no threads; use one that has "
-				    "(see 'probecost list workloads')", wl->name);
+				    "(see 'probecost list workloads')",
+				    wl->name);
 			free(copy);
 			return -EINVAL;
 		}
@@ -547,7 +572,8 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 			}
 		}
 		if (!v) {
-			usage_error("the probecost binary's path '%s' has blanks; move it", pcost_self_exe());
+			usage_error("the probecost binary's path '%s' has blanks; move it",
+				    pcost_self_exe());
 			free(copy);
 			return -EINVAL;
 		}
@@ -595,7 +621,9 @@ static int paid_event(const char *monitor)
 /* The unit of a counted kind, as a row's events are named ("syscall", "context switch"). */
 static const char *paid_unit(int k)
 {
-	return k == PCOST_EVC_CSWITCHES ? "context-switch" : k == PCOST_EVC_TASKS ? "task" : "syscall";
+	return k == PCOST_EVC_CSWITCHES ? "context-switch"
+	       : k == PCOST_EVC_TASKS	? "task"
+					: "syscall";
 }
 
 /*
@@ -701,8 +729,13 @@ static void add_null_twins(struct pcost_runner *r, struct pcost_monitor **mons, 
 			   const struct run_args *a)
 {
 	char *argv[] = { (char *)pcost_self_exe(), "workload", "null", NULL };
-	struct pcost_target t = { .workload = "null", .workload_args = "", .unit = "none",
-				  .argv = argv, .scale = 1, .events = -1, .report_fd = true };
+	struct pcost_target t = { .workload = "null",
+				  .workload_args = "",
+				  .unit = "none",
+				  .argv = argv,
+				  .scale = 1,
+				  .events = -1,
+				  .report_fd = true };
 
 	bool priced = false;
 
@@ -742,8 +775,10 @@ static char *options_json(const struct run_args *a, const char *headline)
 	if (a->placement[0] || a->placement[1]) {
 		char cpus[64];
 
-		cJSON_AddStringToObject(o, "placement", a->placement[0] && a->placement[1] ? "same,split" :
-							a->placement[0] ? "same" : "split");
+		cJSON_AddStringToObject(o, "placement",
+					a->placement[0] && a->placement[1] ? "same,split"
+					: a->placement[0]		   ? "same"
+									   : "split");
 		pcost_format_cpumask(a->split_mask, cpus, sizeof(cpus));
 		cJSON_AddStringToObject(o, "split_cpu", cpus);
 	}
@@ -799,7 +834,8 @@ static struct pcost_monitor *create_one(const struct run_args *a, const char *wo
 	if (a->service && m->ops->kind == PCOST_MON_WRAP && !strchr(word, ' '))
 		warning("monitor %s has no service form: it watches the load generator, not the "
 			"service (perf-stat, perf-record, strace and bpftrace-syscalls watch the "
-			"service; perf-record-system watches everything)", m->name);
+			"service; perf-record-system watches everything)",
+			m->name);
 	return m;
 }
 
@@ -809,7 +845,7 @@ static struct pcost_monitor *create_one(const struct run_args *a, const char *wo
  */
 static int create_monitors(const struct run_args *a, struct pcost_monitor **mons, size_t *n)
 {
-	size_t asked = 0;	/* monitors other than the baseline */
+	size_t asked = 0; /* monitors other than the baseline */
 	char err[256];
 
 	mons[(*n)++] = pcost_monitor_create("none", err, sizeof(err));
@@ -894,13 +930,14 @@ static int add_workloads(const struct run_args *a, struct pcost_runner *r,
 	for (size_t w = 0; w < a->nworkloads; w++) {
 		for (size_t k = 0; k < a->nscales; k++) {
 			for (size_t h = 0; h < nthreads; h++) {
-				struct pcost_target t = { .scale = a->scales[k], .events = -1,
+				struct pcost_target t = { .scale = a->scales[k],
+							  .events = -1,
 							  .report_fd = true };
 				char **wargv, *name, *args, unit[32];
 
 				t.threads = a->m.nthreads ? a->m.threads[h] : 0;
-				if (workload_argv(a->workloads[w], a->scales[k], t.threads, &wargv, &name,
-						  &args, unit, sizeof(unit)) < 0)
+				if (workload_argv(a->workloads[w], a->scales[k], t.threads, &wargv,
+						  &name, &args, unit, sizeof(unit)) < 0)
 					return -EINVAL;
 				t.workload = name;
 				t.workload_args = args;
@@ -1027,7 +1064,8 @@ static int service_init(struct run_args *a, struct pcost_service *sv)
 	char **argv;
 
 	if (pcost_argv_split(a->service, &argv) < 0)
-		return usage_error("--service '%s': unterminated quote or empty command", a->service);
+		return usage_error("--service '%s': unterminated quote or empty command",
+				   a->service);
 	pcost_service_init(sv, argv, a->service_ready, &o);
 	pcost_argv_free(argv);
 	a->m.ro.service = sv;

@@ -10,9 +10,10 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: probecost show ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n\n"
-		     "Prints a stored session as the live command printed it, recomputed from\n"
-		     "its raw samples.  IDs come from 'probecost history'.\n" PCOST_DB_HELP);
+	fprintf(out,
+		"usage: probecost show ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n\n"
+		"Prints a stored session as the live command printed it, recomputed from\n"
+		"its raw samples.  IDs come from 'probecost history'.\n" PCOST_DB_HELP);
 }
 
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
@@ -27,8 +28,12 @@ int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
 int cmd_show(int argc, char **argv)
 {
 	struct pcost_store_opts o = {
-		.cmd = "show", .formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML), .usage = usage,
-		.args = "one session id", .min_args = 1, .max_args = 1,
+		.cmd = "show",
+		.formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
+		.usage = usage,
+		.args = "one session id",
+		.min_args = 1,
+		.max_args = 1,
 	};
 	struct pcost_session s;
 	int rc;

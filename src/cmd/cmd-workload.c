@@ -20,8 +20,8 @@ static void print_params(const struct pcost_workload *w, FILE *out)
 
 		pcost_param_value_format(d, d->def, def, sizeof(def));
 		if (d->type == PCOST_PARAM_ENUM) {
-			fprintf(out, "    %-8s %s (one of %s; default %s)\n", d->key, d->help, d->choices,
-				def);
+			fprintf(out, "    %-8s %s (one of %s; default %s)\n", d->key, d->help,
+				d->choices, def);
 		} else if (d->type == PCOST_PARAM_SYSCALL) {
 			fprintf(out, "    %-8s %s (default %s)\n", d->key, d->help, def);
 		} else {
@@ -45,7 +45,8 @@ static void usage(FILE *out)
 		     "check fails (its facts are still reported).\n"
 		     "--print prints a human line instead (total time, usecs/op, ops/sec).\n\n"
 		     "workloads:\n");
-	for_each_workload(w) {
+	for_each_workload(w)
+	{
 		fprintf(out, "  %-10s %s [unit: %s]\n", w->name, w->summary, w->unit);
 		print_params(w, out);
 	}
@@ -64,8 +65,8 @@ static int pin_from_env(void)
 	if (!cpus || !*cpus)
 		return 0;
 	if (pcost_parse_cpulist(cpus, &mask) < 0 || !mask)
-		return usage_error("%s='%s': expected a CPU list like 0 or 0,2", PCOST_WORKLOAD_CPUS_ENV,
-				   cpus);
+		return usage_error("%s='%s': expected a CPU list like 0 or 0,2",
+				   PCOST_WORKLOAD_CPUS_ENV, cpus);
 	if ((rc = pcost_pin_mask(mask)) < 0)
 		return error("could not move to CPUs %s: %s", cpus, strerror(-rc)), PCOST_EXIT_FAIL;
 	return 0;
@@ -94,7 +95,8 @@ int cmd_workload(int argc, char **argv)
 		char names[256] = "";
 		const struct pcost_workload *x;
 
-		for_each_workload(x) {
+		for_each_workload(x)
+		{
 			strncat(names, *names ? ", " : "", sizeof(names) - strlen(names) - 1);
 			strncat(names, x->name, sizeof(names) - strlen(names) - 1);
 		}
@@ -134,7 +136,8 @@ int cmd_workload(int argc, char **argv)
 		return PCOST_EXIT_FAIL;
 	rc = pcost_workload_report(w, &res);
 	if (rc < 0)
-		return error("could not write the report to PROBECOST_REPORT_FD: %s", strerror(-rc)),
+		return error("could not write the report to PROBECOST_REPORT_FD: %s",
+			     strerror(-rc)),
 		       PCOST_EXIT_FAIL;
 	if (res.check < 0)
 		return error("workload %s failed its own check: %s", w->name, res.check_why),
@@ -146,9 +149,10 @@ int cmd_workload(int argc, char **argv)
 		printf("# workload %s: %s\n", w->name, desc);
 		printf("     Total time: %.3f [sec]\n", secs);
 		if (res.events) {
-			printf("\n     %14.6f usecs/op\n", (double)res.timed_ns / 1e3 / (double)res.events);
-			printf("     %14.0f ops/sec (%s)\n", secs > 0 ? (double)res.events / secs : 0.0,
-			       w->unit);
+			printf("\n     %14.6f usecs/op\n",
+			       (double)res.timed_ns / 1e3 / (double)res.events);
+			printf("     %14.0f ops/sec (%s)\n",
+			       secs > 0 ? (double)res.events / secs : 0.0, w->unit);
 		}
 		if (strcmp(w->unit, "none"))
 			printf("     %llu %s%s%s\n", (unsigned long long)res.events, w->unit,

@@ -130,8 +130,9 @@ static bool cpuinfo_get(const char *cpuinfo, const char *key, char *out, size_t 
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 
 		if (n == 0)
-			break;	/* end of the first block */
-		if (!strncmp(p, key, klen) && (p[klen] == '\t' || p[klen] == ' ' || p[klen] == ':')) {
+			break; /* end of the first block */
+		if (!strncmp(p, key, klen) &&
+		    (p[klen] == '\t' || p[klen] == ' ' || p[klen] == ':')) {
 			const char *colon = memchr(p, ':', n);
 
 			if (colon) {
@@ -168,7 +169,7 @@ static void cmdline_param(const char *cmdline, const char *name, char *out, size
 		while (*p == ' ')
 			p++;
 		if (!strncmp(p, "-- ", 3) || !strcmp(p, "--"))
-			return;	/* the rest belongs to init */
+			return; /* the rest belongs to init */
 		if (!strncmp(p, name, n) && (p[n] == '=' || p[n] == ' ' || !p[n])) {
 			snprintf(out, len, "%.*s", (int)strcspn(p, " "), p);
 			return;
@@ -284,14 +285,15 @@ static void cpu_fields(const struct ctx *c, bool live)
 	/* TSC: invariant when it ticks at a constant rate through P- and C-states. */
 	e->tsc_invariant = has_flag(flags, "constant_tsc") && has_flag(flags, "nonstop_tsc");
 	if (*flags) {
-		static const char *const tf[] = { "tsc", "rdtscp", "constant_tsc", "nonstop_tsc",
-						  "tsc_known_freq", "tsc_reliable" };
+		static const char *const tf[] = { "tsc",	 "rdtscp",	   "constant_tsc",
+						  "nonstop_tsc", "tsc_known_freq", "tsc_reliable" };
 		size_t off = 0;
 
 		v[0] = '\0';
 		for (size_t i = 0; i < ARRAY_SIZE(tf); i++)
 			if (has_flag(flags, tf[i]))
-				off += snprintf(v + off, sizeof(v) - off, "%s%s", off ? " " : "", tf[i]);
+				off += snprintf(v + off, sizeof(v) - off, "%s%s", off ? " " : "",
+						tf[i]);
 		set_known(e, "tsc.flags", "%s", off ? v : "none");
 		set_known(e, "tsc.invariant", "%s", e->tsc_invariant ? "yes" : "no");
 		if (has_flag(flags, "tsc") && !e->tsc_invariant)
@@ -300,8 +302,8 @@ static void cpu_fields(const struct ctx *c, bool live)
 	} else {
 		set_unknown(e, "tsc.flags", "no 'flags' line in /proc/cpuinfo (not x86?)");
 	}
-	file_field(c, "clocksource", "sys/devices/system/clocksource/clocksource0/current_clocksource",
-		   NULL, 0);
+	file_field(c, "clocksource",
+		   "sys/devices/system/clocksource/clocksource0/current_clocksource", NULL, 0);
 
 	/* Hypervisor: the cpuid flag, named by cpuid leaf 0x40000000 on this machine. */
 	e->hypervisor = has_flag(flags, "hypervisor");
@@ -313,8 +315,8 @@ static void cpu_fields(const struct ctx *c, bool live)
 #endif
 		if (!e->hypervisor_name[0] && rd(c, "sys/hypervisor/type", v, sizeof(v)) >= 0)
 			snprintf(e->hypervisor_name, sizeof(e->hypervisor_name), "%s", v);
-		set_known(e, "hypervisor", "%s guest", e->hypervisor_name[0] ? e->hypervisor_name
-									 : "unnamed");
+		set_known(e, "hypervisor", "%s guest",
+			  e->hypervisor_name[0] ? e->hypervisor_name : "unnamed");
 		warn(e, "%s guest: absolute numbers are not bare-metal numbers",
 		     e->hypervisor_name[0] ? e->hypervisor_name : "virtual machine");
 	} else if (*flags) {
@@ -326,8 +328,10 @@ static void cpu_fields(const struct ctx *c, bool live)
 	if (rd(c, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", v, sizeof(v)) >= 0) {
 		set_known(e, "cpufreq.governor", "%s", v);
 		if (strcmp(v, "performance"))
-			warn(e, "cpufreq governor is %s: frequency changes under load skew timings; "
-				"use 'performance'", v);
+			warn(e,
+			     "cpufreq governor is %s: frequency changes under load skew timings; "
+			     "use 'performance'",
+			     v);
 	} else {
 		set_unknown(e, "cpufreq.governor", "no cpufreq driver; usual in VMs");
 	}
@@ -372,7 +376,8 @@ static void pmu_fields(const struct ctx *c)
 	/* This machine: the mount table (a user cannot look inside /sys/kernel/tracing);
 	 * a --root tree: its files. */
 	set_known(e, "tracefs", "%s",
-		  (c->root[0] ? exists(c, "sys/kernel/tracing/uprobe_events") : pcost_tracefs_mounted())
+		  (c->root[0] ? exists(c, "sys/kernel/tracing/uprobe_events")
+			      : pcost_tracefs_mounted())
 			  ? "/sys/kernel/tracing"
 			  : "not mounted");
 	e->paranoid = -100;
@@ -380,11 +385,13 @@ static void pmu_fields(const struct ctx *c)
 		e->paranoid = atoi(v);
 		set_known(e, "perf_event_paranoid", "%s", v);
 		if (e->paranoid > 1 && geteuid() != 0)
-			warn(e, "kernel.perf_event_paranoid=%d and not root: per-process counting "
-				"may be refused; run as root or set it <= 1",
+			warn(e,
+			     "kernel.perf_event_paranoid=%d and not root: per-process counting "
+			     "may be refused; run as root or set it <= 1",
 			     e->paranoid);
 	} else {
-		set_unknown(e, "perf_event_paranoid", "cannot read /proc/sys/kernel/perf_event_paranoid");
+		set_unknown(e, "perf_event_paranoid",
+			    "cannot read /proc/sys/kernel/perf_event_paranoid");
 	}
 	file_field(c, "kptr_restrict", "proc/sys/kernel/kptr_restrict", NULL, 0);
 }
@@ -399,7 +406,8 @@ static void vuln_fields(const struct ctx *c)
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/vulnerabilities", c->root);
 	n = scandir(path, &names, NULL, alphasort);
 	if (n < 0) {
-		set_unknown(c->e, "cpu.vulnerabilities", "cannot list %s: %s", path, strerror(errno));
+		set_unknown(c->e, "cpu.vulnerabilities", "cannot list %s: %s", path,
+			    strerror(errno));
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -468,7 +476,8 @@ static void tool_fields(struct pcost_env *e)
 		char *argv[] = { (char *)tools[i].exe, (char *)tools[i].arg, NULL };
 
 		if (!pcost_which(tools[i].exe, NULL, 0))
-			set_unknown(e, tools[i].key, "not installed (Debian package %s)", tools[i].pkg);
+			set_unknown(e, tools[i].key, "not installed (Debian package %s)",
+				    tools[i].pkg);
 		else if (tool_version(argv, v, sizeof(v)) == 0)
 			set_known(e, tools[i].key, "%s", v);
 		else
@@ -476,8 +485,9 @@ static void tool_fields(struct pcost_env *e)
 				    tools[i].arg);
 	}
 #ifdef PAPI_VERSION
-	set_known(e, "tool.papi", "libpapi %d.%d.%d (built against)", PAPI_VERSION_MAJOR(PAPI_VERSION),
-		  PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION));
+	set_known(e, "tool.papi", "libpapi %d.%d.%d (built against)",
+		  PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+		  PAPI_VERSION_REVISION(PAPI_VERSION));
 #endif
 }
 
@@ -593,8 +603,9 @@ void pcost_env_print(const struct pcost_env *e, enum pcost_format f, FILE *out)
 
 void pcost_env_headline(const struct pcost_env *e, char *buf, size_t len)
 {
-	size_t off = snprintf(buf, len, "Linux %s, %d CPU%s", *e->kernel_release ? e->kernel_release : "?",
-			      e->ncpus, e->ncpus == 1 ? "" : "s");
+	size_t off = snprintf(buf, len, "Linux %s, %d CPU%s",
+			      *e->kernel_release ? e->kernel_release : "?", e->ncpus,
+			      e->ncpus == 1 ? "" : "s");
 
 	if (off < len && e->hypervisor)
 		off += snprintf(buf + off, len - off, ", %s guest",

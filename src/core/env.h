@@ -21,10 +21,10 @@ struct cJSON;
 #define PCOST_ENV_MAX_WARNINGS 16
 
 struct pcost_env_field {
-	const char *key;	/* "kernel.release", "cpu.model", "pmu.present", ... */
-	char value[2048];	/* "unknown" when !known */
+	const char *key;  /* "kernel.release", "cpu.model", "pmu.present", ... */
+	char value[2048]; /* "unknown" when !known */
 	bool known;
-	char why[160];		/* when !known: why (file missing, permission, ...) */
+	char why[160]; /* when !known: why (file missing, permission, ...) */
 };
 
 struct pcost_env {
@@ -34,14 +34,14 @@ struct pcost_env {
 	char warnings[PCOST_ENV_MAX_WARNINGS][256];
 
 	/* Parsed facts other modules use. */
-	int ncpus;		/* online CPUs, 0 when unknown */
-	bool hypervisor;	/* running as a guest */
+	int ncpus;		  /* online CPUs, 0 when unknown */
+	bool hypervisor;	  /* running as a guest */
 	char hypervisor_name[32]; /* "KVM", "Xen", ... or "" */
-	bool pmu;		/* a hardware PMU (cpu/ or cpu_core/ in event_source, or perf says so) */
-	int rdpmc;		/* /sys/.../rdpmc value, -1 unknown */
-	int paranoid;		/* kernel.perf_event_paranoid, -100 unknown */
-	double tsc_hz;		/* calibrated TSC frequency, 0 when no TSC */
-	bool tsc_invariant;	/* constant_tsc && nonstop_tsc */
+	bool pmu;      /* a hardware PMU (cpu/ or cpu_core/ in event_source, or perf says so) */
+	int rdpmc;     /* /sys/.../rdpmc value, -1 unknown */
+	int paranoid;  /* kernel.perf_event_paranoid, -100 unknown */
+	double tsc_hz; /* calibrated TSC frequency, 0 when no TSC */
+	bool tsc_invariant; /* constant_tsc && nonstop_tsc */
 	char kernel_release[128];
 };
 

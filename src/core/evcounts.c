@@ -8,16 +8,16 @@
 static const struct {
 	const char *name, *unit;
 } kinds[PCOST_EVC_N] = {
-    [PCOST_EVC_SYSCALLS] = {"syscalls", "syscall"},
-    [PCOST_EVC_CSWITCHES] = {"context_switches", "switch"},
-    [PCOST_EVC_CSW_VOLUNTARY] = {"voluntary_switches", "switch"},
-    [PCOST_EVC_CSW_INVOLUNTARY] = {"involuntary_switches", "switch"},
-    [PCOST_EVC_MINOR_FAULTS] = {"minor_faults", "fault"},
-    [PCOST_EVC_MAJOR_FAULTS] = {"major_faults", "fault"},
-    [PCOST_EVC_TASKS] = {"tasks_created", "task"},
-    [PCOST_EVC_THREADS] = {"threads_created", "task"},
-    [PCOST_EVC_EXECS] = {"execs", "exec"},
-    [PCOST_EVC_TASK_CLOCK] = {"task_clock_ns", "ns"},
+	[PCOST_EVC_SYSCALLS] = { "syscalls", "syscall" },
+	[PCOST_EVC_CSWITCHES] = { "context_switches", "switch" },
+	[PCOST_EVC_CSW_VOLUNTARY] = { "voluntary_switches", "switch" },
+	[PCOST_EVC_CSW_INVOLUNTARY] = { "involuntary_switches", "switch" },
+	[PCOST_EVC_MINOR_FAULTS] = { "minor_faults", "fault" },
+	[PCOST_EVC_MAJOR_FAULTS] = { "major_faults", "fault" },
+	[PCOST_EVC_TASKS] = { "tasks_created", "task" },
+	[PCOST_EVC_THREADS] = { "threads_created", "task" },
+	[PCOST_EVC_EXECS] = { "execs", "exec" },
+	[PCOST_EVC_TASK_CLOCK] = { "task_clock_ns", "ns" },
 };
 
 const char *pcost_evc_kind_name(enum pcost_evc_kind k)

@@ -49,7 +49,10 @@ static void list_of(unsigned allowed, char *list, size_t len)
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++)
 		if (allowed & (1u << i))
 			snprintf(list + strlen(list), len - strlen(list), "%s%s",
-				 !*list ? "" : --left == 1 ? " or " : ", ", names[i]);
+				 !*list	       ? ""
+				 : --left == 1 ? " or "
+					       : ", ",
+				 names[i]);
 }
 
 int pcost_format_opt(const char *arg, unsigned allowed, enum pcost_format *f)
@@ -64,6 +67,7 @@ int pcost_format_opt(const char *arg, unsigned allowed, enum pcost_format *f)
 	list_of(allowed, list, sizeof(list));
 	if (arg && !strcmp(arg, "html"))
 		return usage_error("--format html is not valid here (%s); a stored session's "
-				   "page: probecost report ID --format html -o FILE.html", list);
+				   "page: probecost report ID --format html -o FILE.html",
+				   list);
 	return usage_error("--format '%s' is not valid: %s", arg ? arg : "", list);
 }

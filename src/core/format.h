@@ -8,7 +8,7 @@ enum pcost_format {
 	PCOST_FMT_JSON,
 	PCOST_FMT_CSV,
 	PCOST_FMT_MARKDOWN,
-	PCOST_FMT_HTML,		/* a whole page, for stored sessions only (report, show) */
+	PCOST_FMT_HTML, /* a whole page, for stored sessions only (report, show) */
 };
 
 /*
@@ -23,8 +23,8 @@ const char *pcost_format_name(enum pcost_format f);
 
 /* Bit of a format in an "allowed" mask; the four row formats every command prints. */
 #define PCOST_FMT_BIT(f) (1u << (f))
-#define PCOST_FMT_ROWS                                                                    \
-	(PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |                    \
+#define PCOST_FMT_ROWS                                                                             \
+	(PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |                           \
 	 PCOST_FMT_BIT(PCOST_FMT_CSV) | PCOST_FMT_BIT(PCOST_FMT_MARKDOWN))
 /*
  * Parse a --format argument, accepting only the formats in allowed (a mask of

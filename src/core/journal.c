@@ -47,8 +47,10 @@ static unsigned long long start_ticks(pid_t pid)
 	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
 		return 0;
 	/* After "pid (comm)": state is field 3, starttime field 22. */
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
-			  "%*d %llu", &v) != 1)
+	if (sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
+		   "%*d %llu",
+		   &v) != 1)
 		return 0;
 	return v;
 }
@@ -116,8 +118,9 @@ static int make_state_dir(char *err, size_t len)
 	}
 	if (lstat(state_dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    (st.st_mode & 077)) {
-		snprintf(err, len, "the state directory '%s' is not a private directory of ours "
-				   "(owner uid %u, mode %o): remove it or set PROBECOST_STATE_DIR",
+		snprintf(err, len,
+			 "the state directory '%s' is not a private directory of ours "
+			 "(owner uid %u, mode %o): remove it or set PROBECOST_STATE_DIR",
 			 state_dir, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		return -EPERM;
 	}
@@ -439,7 +442,7 @@ struct record {
 };
 
 static const char *const undo_order[] = { "pgid",   "instance", "uprobe", "buildid",
-					    "tmpdir", "rundir",   "umount" };
+					  "tmpdir", "rundir",	"umount" };
 
 /* Undo one record; false when it must be kept (a mount still in use). */
 static bool undo_record(const struct record *r, unsigned *n)
@@ -490,7 +493,8 @@ static size_t read_records(FILE *f, struct record **out)
 			continue;
 		if (line[0] == '-') {
 			for (size_t i = n; i-- > 0;)
-				if (v[i].live && !strcmp(v[i].kind, kind) && !strcmp(v[i].key, key)) {
+				if (v[i].live && !strcmp(v[i].kind, kind) &&
+				    !strcmp(v[i].key, key)) {
 					v[i].live = false;
 					break;
 				}
@@ -531,7 +535,8 @@ static bool sweep_file(FILE *f, unsigned *n)
 
 	for (size_t k = 0; k < ARRAY_SIZE(undo_order); k++)
 		for (size_t i = nr; i-- > 0;)
-			if (v[i].live && !strcmp(v[i].kind, undo_order[k]) && !undo_record(&v[i], n))
+			if (v[i].live && !strcmp(v[i].kind, undo_order[k]) &&
+			    !undo_record(&v[i], n))
 				done = false;
 	free(v);
 	return done;
@@ -591,8 +596,9 @@ bool pcost_journal_others_alive(void)
 		snprintf(path, sizeof(path), "%s/%s", state_dir, e->d_name);
 		if (!strstr(e->d_name, ".journal") || !(f = fopen(path, "re")))
 			continue;
-		if (fscanf(f, "owner %d %llu %63s", &pid, &start, ns) == 3 && pid != (int)getpid() &&
-		    !strcmp(ns, pcost_mount_ns()) && start_ticks(pid) == start)
+		if (fscanf(f, "owner %d %llu %63s", &pid, &start, ns) == 3 &&
+		    pid != (int)getpid() && !strcmp(ns, pcost_mount_ns()) &&
+		    start_ticks(pid) == start)
 			alive = true;
 		fclose(f);
 	}

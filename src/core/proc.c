@@ -408,7 +408,8 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 			late = true;
 			break;
 		}
-		if (pcost_proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) < 0)
+		if (pcost_proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) <
+		    0)
 			break;
 	}
 	/* Output closed (or the limit): reap it, SIGKILL at once when late. */
@@ -416,7 +417,9 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 		pcost_proc_stop(&p, SIGKILL, 0);
 	} else {
 		pcost_ns now = pcost_now_ns();
-		pcost_ns grace = !deadline ? (pcost_ns)INT64_MAX : deadline > now ? deadline - now : 0;
+		pcost_ns grace = !deadline	  ? (pcost_ns)INT64_MAX
+				 : deadline > now ? deadline - now
+						  : 0;
 
 		late = pcost_proc_stop(&p, 0, grace) == -ETIMEDOUT;
 	}
@@ -424,10 +427,10 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 		*pidp = 0;
 	if (len)
 		snprintf(out, len, "%s%s", p.buf ? p.buf : "", p.ebuf ? p.ebuf : "");
-	rc = late ? -ETIMEDOUT
-	     : p.status == -1	    ? -ECHILD
+	rc = late		   ? -ETIMEDOUT
+	     : p.status == -1	   ? -ECHILD
 	     : WIFEXITED(p.status) ? WEXITSTATUS(p.status)
-				    : 128 + WTERMSIG(p.status);
+				   : 128 + WTERMSIG(p.status);
 	pcost_proc_release(&p);
 	return rc;
 }

@@ -23,13 +23,13 @@ const char *pcost_self_exe(void);
  * stdin /dev/null, its stdout and its stderr captured through private pipes.
  */
 struct pcost_proc {
-	pid_t pid;		/* also the process group id; 0 when not running */
-	int out, err;		/* read ends of its stdout and stderr, -1 when closed */
-	char *buf;		/* stdout so far, NUL-terminated */
+	pid_t pid;    /* also the process group id; 0 when not running */
+	int out, err; /* read ends of its stdout and stderr, -1 when closed */
+	char *buf;    /* stdout so far, NUL-terminated */
 	size_t len, cap;
-	char *ebuf;		/* stderr so far, NUL-terminated */
+	char *ebuf; /* stderr so far, NUL-terminated */
 	size_t elen, ecap;
-	int status;		/* wait status once reaped, -1 before */
+	int status; /* wait status once reaped, -1 before */
 	/*
 	 * Set after start: the signal stop_checked() stops it with (0: SIGINT) and,
 	 * when not NULL, a test stop() runs every 100 ms while it waits; true sends
@@ -98,8 +98,8 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
  * doing nothing, and is reaped.
  */
 struct pcost_keeper {
-	pid_t pid;		/* 0 when none */
-	int fd;			/* our end of its pipe, -1 */
+	pid_t pid; /* 0 when none */
+	int fd;	   /* our end of its pipe, -1 */
 };
 int pcost_keeper_start(struct pcost_keeper *k, pid_t pgid, unsigned grace_s);
 void pcost_keeper_release(struct pcost_keeper *k);

@@ -14,10 +14,10 @@ struct pcost_param_desc;
 
 struct pcost_list_row {
 	const char *name;
-	const char *kind;	/* "wrap", "attach", "self", "baseline", "workload", ... */
+	const char *kind; /* "wrap", "attach", "self", "baseline", "workload", ... */
 	const char *summary;
 	bool available;
-	char why[256];		/* when !available: why, and the fix (package, sysctl) */
+	char why[256]; /* when !available: why, and the fix (package, sysctl) */
 	/* The row's key=value parameters (key == NULL ends them), or NULL: none. */
 	const struct pcost_param_desc *params;
 };

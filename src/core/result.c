@@ -242,7 +242,8 @@ const char *pcost_session_fail_reason(const struct pcost_session *s)
 {
 	for (size_t i = s->nconfigs; i-- > 0;)
 		for (size_t k = s->configs[i].nsamples; k-- > 0;)
-			if (s->configs[i].samples[k].failed && s->configs[i].samples[k].fail_reason[0])
+			if (s->configs[i].samples[k].failed &&
+			    s->configs[i].samples[k].fail_reason[0])
 				return s->configs[i].samples[k].fail_reason;
 	return NULL;
 }

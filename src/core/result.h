@@ -38,28 +38,28 @@ int pcost_fault_parse(const char *s, enum pcost_fault *f);
 
 /* One execution of one configuration (a `run` or `probes` sample). */
 struct pcost_run_sample {
-	uint32_t block;		/* interleaving block, 0-based, warm-up blocks included */
-	uint32_t order;		/* position within the block */
-	bool warmup;		/* warm-up block: kept, never averaged */
-	bool failed;		/* non-zero exit, signal, timeout, monitor failure, a changed program */
-	int wait_status;	/* raw wait4() status, -1 when not reaped normally */
+	uint32_t block;	 /* interleaving block, 0-based, warm-up blocks included */
+	uint32_t order;	 /* position within the block */
+	bool warmup;	 /* warm-up block: kept, never averaged */
+	bool failed;	 /* non-zero exit, signal, timeout, monitor failure, a changed program */
+	int wait_status; /* raw wait4() status, -1 when not reaped normally */
 	/*
 	 * "exit 3", "killed by SIGSEGV at fft+0x4a (...)", "timeout after 10 s"; or, in a
 	 * run that did not fail but whose tool misbehaved (fault TOOL), what it did.
 	 */
 	char fail_reason[256];
-	enum pcost_fault fault;	/* whose failure it was (NONE when it did not fail) */
-	int8_t check;		/* the workload's check of its own result: 1 ok, -1 bad, 0 none */
-	char note[128];		/* the monitor's own warning about this run ("lttng discarded 12
+	enum pcost_fault fault;	  /* whose failure it was (NONE when it did not fail) */
+	int8_t check;		  /* the workload's check of its own result: 1 ok, -1 bad, 0 none */
+	char note[128];		  /* the monitor's own warning about this run ("lttng discarded 12
 				 * events"), "" when none: a shortfall it explains is its loss */
-	double scale;		/* multiple of the workload's size (1 without --scale) */
-	pcost_ns wall_ns;	/* CLOCK_MONOTONIC fork -> reap */
+	double scale;		  /* multiple of the workload's size (1 without --scale) */
+	pcost_ns wall_ns;	  /* CLOCK_MONOTONIC fork -> reap */
 	pcost_ns user_ns, sys_ns; /* wait4 rusage */
 	long maxrss_kb, minflt, majflt, nvcsw, nivcsw;
 	bool has_report;	/* the workload wrote its PROBECOST_REPORT_FD line */
 	uint64_t events;	/* events the workload did (report or --events) */
 	pcost_ns timed_ns;	/* the workload's own timed region, 0 when unknown */
-	int64_t monitor_events;	/* events the monitor counted itself, -1 when unknown */
+	int64_t monitor_events; /* events the monitor counted itself, -1 when unknown */
 	int8_t optimized;	/* probes: 1 the kernel optimized a uprobe of the run (the workload
 				 * saw [uprobes-trampoline]), -1 it did not, 0 unknown */
 	bool has_busy;		/* other_cpu_ns and steal_ns were recorded */
@@ -67,8 +67,8 @@ struct pcost_run_sample {
 				 * this run's rusage), summed over the CPUs it could run on */
 	pcost_ns steal_ns;	/* steal time of those CPUs during the run */
 	/* For the monitor's stop(), not stored: */
-	pid_t pid;		/* the process the runner started, 0 when none */
-	long event_syscall;	/* the syscall the workload's events are (its report's nr=), -1 */
+	pid_t pid;	    /* the process the runner started, 0 when none */
+	long event_syscall; /* the syscall the workload's events are (its report's nr=), -1 */
 	/*
 	 * The session's figures (--metric, a workload's own), one value per
 	 * session->metrics[k], NaN where the run did not give it; NULL when the
@@ -83,28 +83,28 @@ struct pcost_run_sample {
 
 /* One configuration: a workload (or a user's command) under one monitor. */
 struct pcost_config {
-	char *workload;		/* "pipe", "syscall", ..., or "command" */
-	char *workload_args;	/* "loops=200000 mode=process", or the user's argv joined */
-	char *monitor;		/* "none", "perf-stat", "strace", "uprobe", ... */
-	char *variant;		/* probes: "plain", "volatile-sem", ...; NULL elsewhere */
-	char *unit;		/* "round-trip", "syscall", "hit", ... */
+	char *workload;		 /* "pipe", "syscall", ..., or "command" */
+	char *workload_args;	 /* "loops=200000 mode=process", or the user's argv joined */
+	char *monitor;		 /* "none", "perf-stat", "strace", "uprobe", ... */
+	char *variant;		 /* probes: "plain", "volatile-sem", ...; NULL elsewhere */
+	char *unit;		 /* "round-trip", "syscall", "hit", ... */
 	int64_t expected_events; /* probes: hits expected; -1 when not known */
-	uint32_t threads;	/* run --threads: threads of the workload; 0 when not varied */
-	char *placement;	/* run --placement: "same" or "split" CPU as the workload; NULL */
+	uint32_t threads;	 /* run --threads: threads of the workload; 0 when not varied */
+	char *placement;	 /* run --placement: "same" or "split" CPU as the workload; NULL */
 	size_t nsamples, cap;
 	struct pcost_run_sample *samples;
 };
 
 /* One series of counter-interface timings (`counters`). */
 struct pcost_counter_series {
-	char *interface;	/* "perf-read", "perf-group", "papi", "rdtsc", ... */
-	char *op;		/* "start", "stop", "read", "start+stop+read", "matmul", "matmul-base" */
-	char *events;		/* the event names, comma separated */
-	unsigned nevents;	/* k */
-	char *timer;		/* "tsc" or "monotonic" */
-	char *note;		/* why skipped, sanity notes; NULL when none */
+	char *interface;  /* "perf-read", "perf-group", "papi", "rdtsc", ... */
+	char *op;	  /* "start", "stop", "read", "start+stop+read", "matmul", "matmul-base" */
+	char *events;	  /* the event names, comma separated */
+	unsigned nevents; /* k */
+	char *timer;	  /* "tsc" or "monotonic" */
+	char *note;	  /* why skipped, sanity notes; NULL when none */
 	size_t n;
-	double *ns;		/* every sample, in nanoseconds */
+	double *ns; /* every sample, in nanoseconds */
 };
 
 /*
@@ -113,24 +113,24 @@ struct pcost_counter_series {
  * p99_us).  Every run sample holds one value of each.
  */
 struct pcost_session_metric {
-	char *name;		/* [A-Za-z][A-Za-z0-9_]* */
-	char *unit;		/* "tps", "us", "req/s"; "" when none */
-	int better;		/* +1 higher is better, -1 lower, 0 not known yet */
+	char *name; /* [A-Za-z][A-Za-z0-9_]* */
+	char *unit; /* "tps", "us", "req/s"; "" when none */
+	int better; /* +1 higher is better, -1 lower, 0 not known yet */
 };
 
 enum pcost_session_kind { PCOST_SESSION_RUN, PCOST_SESSION_PROBES, PCOST_SESSION_COUNTERS };
 
 struct pcost_session {
-	int64_t id;		/* store id; 0 when not stored */
+	int64_t id; /* store id; 0 when not stored */
 	enum pcost_session_kind kind;
-	int64_t started;	/* unix seconds */
-	char *cmdline;		/* argv joined with single spaces, shell-quoted where needed */
-	char *version;		/* probecost version */
-	char *env_json;		/* the env fingerprint as JSON text (pcost_env_to_json) */
-	uint64_t seed;		/* shuffle / bootstrap seed */
-	double tsc_hz;		/* TSC frequency used for cycle figures, 0 when unknown */
-	bool complete;		/* false when interrupted */
-	char *options_json;	/* command-specific settings as a JSON object text, may be NULL */
+	int64_t started;    /* unix seconds */
+	char *cmdline;	    /* argv joined with single spaces, shell-quoted where needed */
+	char *version;	    /* probecost version */
+	char *env_json;	    /* the env fingerprint as JSON text (pcost_env_to_json) */
+	uint64_t seed;	    /* shuffle / bootstrap seed */
+	double tsc_hz;	    /* TSC frequency used for cycle figures, 0 when unknown */
+	bool complete;	    /* false when interrupted */
+	char *options_json; /* command-specific settings as a JSON object text, may be NULL */
 
 	size_t nconfigs, cap_configs;
 	struct pcost_config *configs;
@@ -138,7 +138,7 @@ struct pcost_session {
 	size_t nseries, cap_series;
 	struct pcost_counter_series *series;
 
-	size_t nmetrics;	/* figures every sample has a value of (sample->metrics) */
+	size_t nmetrics; /* figures every sample has a value of (sample->metrics) */
 	struct pcost_session_metric *metrics;
 };
 
@@ -179,7 +179,8 @@ struct pcost_run_sample *pcost_config_add_sample(struct pcost_config *c,
 struct pcost_counter_series *pcost_session_add_series(struct pcost_session *s,
 						      const char *interface, const char *op,
 						      const char *events, unsigned nevents,
-						      const char *timer, const double *ns, size_t n);
+						      const char *timer, const double *ns,
+						      size_t n);
 
 /*
  * No run of s succeeded and at least one failed (warm-up runs aside): the

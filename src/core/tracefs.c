@@ -24,7 +24,7 @@
 
 #define MOUNT_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC)
 #define NOT_MOUNTED                                                                                \
-	"tracefs is not mounted at " PCOST_TRACEFS ": run as root (probecost mounts it for the "    \
+	"tracefs is not mounted at " PCOST_TRACEFS ": run as root (probecost mounts it for the "   \
 	"run) or mount it (mount -t tracefs nodev " PCOST_TRACEFS ")"
 
 bool pcost_tracefs_mounted_at(const char *path)
@@ -34,8 +34,8 @@ bool pcost_tracefs_mounted_at(const char *path)
 	bool yes = false;
 
 	while (f && !yes && fgets(line, sizeof(line), f))
-		yes = sscanf(line, "%255s %4095s %63s", dev, mnt, type) == 3 && !strcmp(mnt, path) &&
-		      !strcmp(type, "tracefs");
+		yes = sscanf(line, "%255s %4095s %63s", dev, mnt, type) == 3 &&
+		      !strcmp(mnt, path) && !strcmp(type, "tracefs");
 	if (f)
 		fclose(f);
 	return yes;
@@ -112,13 +112,16 @@ bool pcost_tracefs_usable(const char *file, bool write, char *why, size_t len)
 	case 1:
 		return true;
 	case 0:
-		snprintf(why, len, "%s is missing once tracefs is mounted: this kernel was built "
-				   "without it", path);
+		snprintf(why, len,
+			 "%s is missing once tracefs is mounted: this kernel was built "
+			 "without it",
+			 path);
 		return false;
 	default:
-		snprintf(why, len, "tracefs is not mounted at " PCOST_TRACEFS " and cannot be "
-				   "mounted here (no CAP_SYS_ADMIN?): mount it "
-				   "(mount -t tracefs nodev " PCOST_TRACEFS ")");
+		snprintf(why, len,
+			 "tracefs is not mounted at " PCOST_TRACEFS " and cannot be "
+			 "mounted here (no CAP_SYS_ADMIN?): mount it "
+			 "(mount -t tracefs nodev " PCOST_TRACEFS ")");
 		return false;
 	}
 }
@@ -228,7 +231,8 @@ int pcost_tracefs_reap_dead_instances(void)
 		     sscanf(e->d_name, "pcost_%d_", &pid) != 1) ||
 		    pid <= 0 || !kill(pid, 0) || errno != ESRCH)
 			continue;
-		snprintf(path, sizeof(path), PCOST_TRACEFS "/instances/%s/events/enable", e->d_name);
+		snprintf(path, sizeof(path), PCOST_TRACEFS "/instances/%s/events/enable",
+			 e->d_name);
 		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		if (fd >= 0) {
 			if (write(fd, "0", 1) < 0) {

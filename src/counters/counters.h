@@ -31,9 +31,9 @@
  */
 struct pcost_counter_iface {
 	const char *name;
-	const char *kind;	/* "perf_event", "papi", "baseline" */
+	const char *kind; /* "perf_event", "papi", "baseline" */
 	const char *summary;
-	bool takes_events;	/* false: a baseline, measured once with k = 0 */
+	bool takes_events; /* false: a baseline, measured once with k = 0 */
 	/* Can it run here at all?  false and the reason (and the fix) when not. */
 	bool (*available)(char *why, size_t len);
 	/* Open k events; 0, or -errno and why.  *st is the row's private state. */
@@ -45,8 +45,8 @@ struct pcost_counter_iface {
 };
 
 extern const struct pcost_counter_iface *const pcost_counter_ifaces[];
-#define for_each_counter_iface(ifc)                                                               \
-	for (const struct pcost_counter_iface *const *ifc##_it = pcost_counter_ifaces;            \
+#define for_each_counter_iface(ifc)                                                                \
+	for (const struct pcost_counter_iface *const *ifc##_it = pcost_counter_ifaces;             \
 	     ((ifc) = *ifc##_it); ifc##_it++)
 
 const struct pcost_counter_iface *pcost_counter_iface_find(const char *name);
@@ -73,9 +73,9 @@ enum pcost_timer_kind { PCOST_TIMER_TSC, PCOST_TIMER_MONOTONIC };
 
 struct pcost_timer {
 	enum pcost_timer_kind kind;
-	double ns_per_tick;	/* 1 for monotonic */
-	double tsc_hz;		/* 0 when unknown */
-	char why[160];		/* why this timer (and not the other) */
+	double ns_per_tick; /* 1 for monotonic */
+	double tsc_hz;	    /* 0 when unknown */
+	char why[160];	    /* why this timer (and not the other) */
 };
 
 /* Choose: the TSC when it is invariant and its frequency is known, else monotonic. */
@@ -120,18 +120,18 @@ static inline uint64_t pcost_timer_end(const struct pcost_timer *t)
 /* ---- measuring -------------------------------------------------------------- */
 
 struct pcost_counter_plan {
-	unsigned iterations;	/* kept samples per series */
-	unsigned warmup;	/* discarded first */
-	unsigned matmul_runs;	/* runs of each matmul loop (with and without reads) */
-	unsigned matmul_n;	/* matrix size (128) */
+	unsigned iterations;  /* kept samples per series */
+	unsigned warmup;      /* discarded first */
+	unsigned matmul_runs; /* runs of each matmul loop (with and without reads) */
+	unsigned matmul_n;    /* matrix size (128) */
 	const struct pcost_timer *timer;
 };
 
 /* One row of a measured set: in, the row; out, whether it was measured and why not. */
 struct pcost_counter_slot {
 	const struct pcost_counter_iface *ifc;
-	int rc;			/* 0 measured, -errno skipped */
-	char why[512];		/* when rc < 0: why (open failed, an operation failed) */
+	int rc;	       /* 0 measured, -errno skipped */
+	char why[512]; /* when rc < 0: why (open failed, an operation failed) */
 };
 
 /*

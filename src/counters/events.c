@@ -46,8 +46,9 @@ int pcost_counter_resolve(const char *name, bool exclude_kernel, struct perf_eve
 				       PFM_OS_PERF_EVENT, &arg);
 	if (rc != PFM_SUCCESS) {
 		free(fstr);
-		return rc == PFM_ERR_NOTFOUND || rc == PFM_ERR_ATTR || rc == PFM_ERR_UMASK ? -ENOENT
-											 : -EINVAL;
+		return rc == PFM_ERR_NOTFOUND || rc == PFM_ERR_ATTR || rc == PFM_ERR_UMASK
+			       ? -ENOENT
+			       : -EINVAL;
 	}
 	attr->size = sizeof(*attr);
 	if (canon)
@@ -70,10 +71,9 @@ static int distance(const char *a, const char *b)
 		d[0][j] = (int)j;
 	for (size_t i = 1; i <= la; i++)
 		for (size_t j = 1; j <= lb; j++) {
-			int sub = d[i - 1][j - 1] +
-				  (strncasecmp(a + i - 1, b + j - 1, 1) != 0 &&
-				   !((a[i - 1] == '-' || a[i - 1] == '_') &&
-				     (b[j - 1] == '-' || b[j - 1] == '_')));
+			int sub = d[i - 1][j - 1] + (strncasecmp(a + i - 1, b + j - 1, 1) != 0 &&
+						     !((a[i - 1] == '-' || a[i - 1] == '_') &&
+						       (b[j - 1] == '-' || b[j - 1] == '_')));
 			int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
 			int m = sub < del ? sub : del;
 
@@ -107,7 +107,8 @@ int pcost_counter_suggest(const char *name, char *buf, size_t len, int max)
 	snprintf(key, sizeof(key), "%s", p ? p + 2 : name);
 	key[strcspn(key, ":")] = '\0';
 
-	pfm_for_all_pmus(pmu) {
+	pfm_for_all_pmus(pmu)
+	{
 		pfm_pmu_info_t pinfo;
 
 		memset(&pinfo, 0, sizeof(pinfo));
@@ -177,13 +178,14 @@ bool pcost_counters_have_pmu(char *why, size_t len)
 		return true;
 	}
 	if (why)
-		snprintf(why, len, "%s",
-			 errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV
-			     ? "no hardware PMU (perf_event_open of cycles: not supported); "
-			       "hardware events and rdpmc are unavailable here"
-			 : errno == EACCES || errno == EPERM
-			     ? "hardware events not permitted: set kernel.perf_event_paranoid <= 2 "
-			       "or run as root"
-			     : strerror(errno));
+		snprintf(
+			why, len, "%s",
+			errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV
+				? "no hardware PMU (perf_event_open of cycles: not supported); "
+				  "hardware events and rdpmc are unavailable here"
+			: errno == EACCES || errno == EPERM
+				? "hardware events not permitted: set kernel.perf_event_paranoid <= 2 "
+				  "or run as root"
+				: strerror(errno));
 	return false;
 }

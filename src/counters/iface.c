@@ -60,8 +60,8 @@ int pcost_counter_probe_kernel(void)
 	return rc;
 }
 
-static int perf_open_mode(void **st, const char *const *names, unsigned k, char *why,
-			  size_t len, enum pcost_read_mode mode, bool with_mmap)
+static int perf_open_mode(void **st, const char *const *names, unsigned k, char *why, size_t len,
+			  enum pcost_read_mode mode, bool with_mmap)
 {
 	struct pcost_counters *c;
 	int failed = -1, rc;
@@ -78,10 +78,10 @@ static int perf_open_mode(void **st, const char *const *names, unsigned k, char 
 			snprintf(why, len, "libpfm4 does not know an event named '%s'", ev);
 		else if (rc == -EMFILE || rc == -ENFILE)
 			snprintf(
-			    why, len,
-			    "too many open descriptors at event %d of %u ('%s'): one per event; "
-			    "raise 'ulimit -n' or ask for fewer events",
-			    failed + 1, k, ev);
+				why, len,
+				"too many open descriptors at event %d of %u ('%s'): one per event; "
+				"raise 'ulimit -n' or ask for fewer events",
+				failed + 1, k, ev);
 		else if (rc == -EACCES)
 			pcost_counter_explain_eacces(why, len);
 		else
@@ -97,8 +97,7 @@ static int perf_read_open(void **st, const char *const *names, unsigned k, char 
 	return perf_open_mode(st, names, k, why, len, PCOST_READ_EACH, false);
 }
 
-static int perf_group_open(void **st, const char *const *names, unsigned k, char *why,
-			   size_t len)
+static int perf_group_open(void **st, const char *const *names, unsigned k, char *why, size_t len)
 {
 	return perf_open_mode(st, names, k, why, len, PCOST_READ_GROUP, false);
 }
@@ -328,9 +327,7 @@ const struct pcost_counter_iface *pcost_counter_iface_find(const char *name)
 {
 	const struct pcost_counter_iface *ifc;
 
-	for_each_counter_iface(ifc)
-		if (!strcmp(ifc->name, name))
-			return ifc;
+	for_each_counter_iface(ifc) if (!strcmp(ifc->name, name)) return ifc;
 	return NULL;
 }
 
@@ -339,11 +336,11 @@ size_t pcost_counter_list_rows(struct pcost_list_row **rows)
 	const struct pcost_counter_iface *ifc;
 	size_t n = 0;
 
-	for_each_counter_iface(ifc)
-		n++;
+	for_each_counter_iface(ifc) n++;
 	*rows = xcalloc(n, sizeof(**rows));
 	n = 0;
-	for_each_counter_iface(ifc) {
+	for_each_counter_iface(ifc)
+	{
 		struct pcost_list_row *r = &(*rows)[n++];
 
 		r->name = ifc->name;

@@ -250,15 +250,16 @@ int pcost_counters_mmap_check(struct pcost_counters *c, char *why, size_t len)
 			return -EOPNOTSUPP;
 		}
 		if (!pc->cap_user_rdpmc || !pc->index) {
-			snprintf(why, len,
-				 "'%s': user page has %s (cap_user_rdpmc=%u, index=%u): %s",
-				 c->name[i], pc->index ? "rdpmc disabled" : "no counter index",
-				 (unsigned)pc->cap_user_rdpmc, (unsigned)pc->index,
-				 c->canon[i] && !strncmp(c->canon[i], "perf::PERF_COUNT_SW", 19)
-				     ? "a software event is counted by the kernel, not in a PMU "
-				       "register, so rdpmc cannot read it"
-				     : "no hardware counter is assigned (no PMU, or rdpmc "
-				       "disabled in /sys/bus/event_source/devices/cpu/rdpmc)");
+			snprintf(
+				why, len,
+				"'%s': user page has %s (cap_user_rdpmc=%u, index=%u): %s",
+				c->name[i], pc->index ? "rdpmc disabled" : "no counter index",
+				(unsigned)pc->cap_user_rdpmc, (unsigned)pc->index,
+				c->canon[i] && !strncmp(c->canon[i], "perf::PERF_COUNT_SW", 19)
+					? "a software event is counted by the kernel, not in a PMU "
+					  "register, so rdpmc cannot read it"
+					: "no hardware counter is assigned (no PMU, or rdpmc "
+					  "disabled in /sys/bus/event_source/devices/cpu/rdpmc)");
 			return -EOPNOTSUPP;
 		}
 	}

@@ -189,7 +189,7 @@ struct mm_ctx {
 	const struct pcost_counter_iface *ifc;
 	void *st;
 	unsigned k;
-	uint64_t *vals;		/* rows x k values read */
+	uint64_t *vals; /* rows x k values read */
 	int rc;
 };
 
@@ -221,8 +221,8 @@ static int cmp_double(const void *a, const void *b)
 struct mm_run {
 	struct mm_ctx m;
 	const struct pcost_timer *t;
-	unsigned n;		/* matrix size */
-	int tc;			/* task-clock's index among the events, -1 */
+	unsigned n; /* matrix size */
+	int tc;	    /* task-clock's index among the events, -1 */
 	double *a, *b, *c, sink;
 	double *with, *base, *ratios, *cpu_ratios;
 	unsigned kept, ratio_n, decreasing;

@@ -98,8 +98,8 @@ static int papi_open(void **st, const char *const *names, unsigned k, char *why,
 	}
 	for (unsigned i = 0; i < k; i++) {
 		/* PAPI names perf's events through libpfm4's perf PMU: perf::NAME. */
-		char *n =
-		    strstr(names[i], "::") ? xstrdup(names[i]) : xasprintf("perf::%s", names[i]);
+		char *n = strstr(names[i], "::") ? xstrdup(names[i])
+						 : xasprintf("perf::%s", names[i]);
 
 		rc = PAPI_add_named_event(p->es, n);
 		if (rc != PAPI_OK) {

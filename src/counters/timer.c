@@ -20,11 +20,10 @@ void pcost_counter_timer_init(struct pcost_timer *t, bool force_monotonic)
 		snprintf(t->why, sizeof(t->why), "CLOCK_MONOTONIC (asked for with --timer)");
 	else if (!e->tsc_invariant)
 		snprintf(
-		    t->why, sizeof(t->why),
-		    "CLOCK_MONOTONIC (the TSC is not invariant: constant_tsc/nonstop_tsc missing)");
+			t->why, sizeof(t->why),
+			"CLOCK_MONOTONIC (the TSC is not invariant: constant_tsc/nonstop_tsc missing)");
 	else if (t->tsc_hz <= 0)
-		snprintf(t->why, sizeof(t->why),
-			 "CLOCK_MONOTONIC (TSC frequency unknown)");
+		snprintf(t->why, sizeof(t->why), "CLOCK_MONOTONIC (TSC frequency unknown)");
 	else {
 		t->kind = PCOST_TIMER_TSC;
 		t->ns_per_tick = 1e9 / t->tsc_hz;

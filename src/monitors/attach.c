@@ -30,9 +30,9 @@ enum attach_flavour {
 	ATT_BPFTRACE,
 	ATT_PERF_SYSTEM,
 	/* the service forms (run --service): pointed at the service's processes */
-	ATT_PERF_PID,		/* perf stat / record -p PIDS, enabled by its control fifo */
-	ATT_STRACE_PID,		/* strace -f -p PIDS, ready once it traces every one */
-	ATT_BPFTRACE_PID,	/* bpftrace filtered to the service's tree */
+	ATT_PERF_PID,	  /* perf stat / record -p PIDS, enabled by its control fifo */
+	ATT_STRACE_PID,	  /* strace -f -p PIDS, ready once it traces every one */
+	ATT_BPFTRACE_PID, /* bpftrace filtered to the service's tree */
 };
 
 /* perf with --control: enabled through its fifo, ready on its ack. */
@@ -49,14 +49,14 @@ static bool is_bpftrace(enum attach_flavour f)
 struct attach_monitor {
 	struct pcost_monitor m;
 	enum attach_flavour flavour;
-	char **argv;		/* "{DIR}" is replaced by the private directory */
-	char *ready;		/* regex on its output; NULL: ready once started */
-	pcost_ns grace_ns;	/* after SIGINT, before SIGKILL */
+	char **argv;	   /* "{DIR}" is replaced by the private directory */
+	char *ready;	   /* regex on its output; NULL: ready once started */
+	pcost_ns grace_ns; /* after SIGINT, before SIGKILL */
 	struct pcost_proc proc;
-	char dir[PATH_MAX];	/* private temp directory (perf data, fifos), "" when none */
+	char dir[PATH_MAX]; /* private temp directory (perf data, fifos), "" when none */
 	int undo;
-	int ctl, ack;		/* perf --control fifos, -1 */
-	char pids[4096];	/* service forms: the service's processes at start(), "1,2,3" */
+	int ctl, ack;	 /* perf --control fifos, -1 */
+	char pids[4096]; /* service forms: the service's processes at start(), "1,2,3" */
 };
 
 /* Undo: remove the private directory's files and itself (async-signal-safe calls only). */
@@ -132,12 +132,13 @@ static char *service_program(const char *pids)
 		free(seed);
 		seed = next;
 	}
-	prog = xasprintf("BEGIN { %sprintf(\"probecost-ready\\n\"); } "
-			 "tracepoint:sched:sched_process_fork /@svc[pid]/ { @svc[args->child_pid] = 1; } "
-			 "tracepoint:raw_syscalls:sys_enter /@svc[pid]/ "
-			 "{ @syscalls[pid, comm, args->id] = count(); } "
-			 "END { clear(@svc); printf(\"probecost-end\\n\"); }",
-			 seed);
+	prog = xasprintf(
+		"BEGIN { %sprintf(\"probecost-ready\\n\"); } "
+		"tracepoint:sched:sched_process_fork /@svc[pid]/ { @svc[args->child_pid] = 1; } "
+		"tracepoint:raw_syscalls:sys_enter /@svc[pid]/ "
+		"{ @syscalls[pid, comm, args->id] = count(); } "
+		"END { clear(@svc); printf(\"probecost-end\\n\"); }",
+		seed);
 	free(seed);
 	free(list);
 	return prog;
@@ -188,8 +189,8 @@ static bool all_traced(const char *list)
 
 		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
 		/* A process that is gone needs no tracer. */
-		if (pcost_read_file(path, buf, sizeof(buf)) > 0 && (t = strstr(buf, "TracerPid:")) &&
-		    strtol(t + 10, NULL, 10) == 0)
+		if (pcost_read_file(path, buf, sizeof(buf)) > 0 &&
+		    (t = strstr(buf, "TracerPid:")) && strtol(t + 10, NULL, 10) == 0)
 			return false;
 		p += *p == ',';
 	}
@@ -260,16 +261,17 @@ static void wait_said(struct attach_monitor *a, char *err, size_t len)
 	char line[160] = "";
 	const char *what = a->ready ? "a line of its output (stdout or stderr) matching --ready"
 			   : perf_ctl(a->flavour) ? "its ack on the control fifo after 'enable'"
-			   : a->flavour == ATT_STRACE_PID ? "it to trace every process of the service"
-							  : "nothing";
+			   : a->flavour == ATT_STRACE_PID
+				   ? "it to trace every process of the service"
+				   : "nothing";
 	int o;
 
 	pcost_proc_error_line(&a->proc, line, sizeof(line));
 	o = snprintf(err, len, "waited for %s%s%s%s from '%s'; ", what, a->ready ? " '" : "",
 		     a->ready ? a->ready : "", a->ready ? "'" : "", a->argv[0]);
 	if (o > 0 && (size_t)o < len)
-		snprintf(err + o, len - (size_t)o, line[0] ? "its last line: %s" : "it printed nothing",
-			 line);
+		snprintf(err + o, len - (size_t)o,
+			 line[0] ? "its last line: %s" : "it printed nothing", line);
 }
 
 static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
@@ -482,9 +484,20 @@ static struct pcost_monitor *bpftrace_new(const char *arg, char *err, size_t len
 
 static struct pcost_monitor *perf_system_new(const char *arg, char *err, size_t len)
 {
-	static const char *const argv[] = { "perf", "record", "-a", "-q", "-e", "cpu-clock", "-g",
-					    "-o", "{DIR}/perf.data", "-D", "-1", "--control",
-					    "fifo:{DIR}/ctl,{DIR}/ack", NULL };
+	static const char *const argv[] = { "perf",
+					    "record",
+					    "-a",
+					    "-q",
+					    "-e",
+					    "cpu-clock",
+					    "-g",
+					    "-o",
+					    "{DIR}/perf.data",
+					    "-D",
+					    "-1",
+					    "--control",
+					    "fifo:{DIR}/ctl,{DIR}/ack",
+					    NULL };
 
 	if (arg) {
 		snprintf(err, len, "monitor 'perf-record-system' takes no ':' arguments");
@@ -505,7 +518,8 @@ struct pcost_monitor *pcost_monitor_attach_create(const char *cmd, const char *r
 		return NULL;
 	}
 	if (ready && regcomp(&re, ready, REG_EXTENDED | REG_NOSUB) != 0) {
-		snprintf(err, len, "--ready '%s' is not a valid extended regular expression", ready);
+		snprintf(err, len, "--ready '%s' is not a valid extended regular expression",
+			 ready);
 		pcost_argv_free(argv);
 		return NULL;
 	}
@@ -525,19 +539,31 @@ static struct pcost_monitor *attach_def_new(const char *arg, char *err, size_t l
 }
 
 const struct pcost_monitor_def pcost_monitor_def_bpftrace_syscalls = {
-	"bpftrace-syscalls", PCOST_MON_ATTACH,
+	"bpftrace-syscalls",
+	PCOST_MON_ATTACH,
 	"bpftrace counting raw_syscalls:sys_enter system-wide by process and syscall (its count "
 	"of the workload's syscall is recorded)",
-	"bpftrace", "bpftrace", pcost_monitor_bpftrace_syscalls_ok, bpftrace_new
+	"bpftrace",
+	"bpftrace",
+	pcost_monitor_bpftrace_syscalls_ok,
+	bpftrace_new
 };
 const struct pcost_monitor_def pcost_monitor_def_perf_record_system = {
-	"perf-record-system", PCOST_MON_ATTACH,
+	"perf-record-system",
+	PCOST_MON_ATTACH,
 	"perf record -a -e cpu-clock -g, enabled through its control fifo before each run",
-	"perf", "linux-perf", pcost_monitor_perf_system_ok, perf_system_new
+	"perf",
+	"linux-perf",
+	pcost_monitor_perf_system_ok,
+	perf_system_new
 };
 const struct pcost_monitor_def pcost_monitor_def_attach = {
-	"--attach CMD --ready RE", PCOST_MON_ATTACH,
-	"your own command beside the workload, ready when its output matches RE", NULL, NULL, NULL,
+	"--attach CMD --ready RE",
+	PCOST_MON_ATTACH,
+	"your own command beside the workload, ready when its output matches RE",
+	NULL,
+	NULL,
+	NULL,
 	attach_def_new
 };
 
@@ -551,14 +577,22 @@ static struct pcost_monitor *service_perf(const char *name, const char *const *a
 struct pcost_monitor *pcost_monitor_service_create(const char *word, char *err, size_t len)
 {
 	/* perf: -p follows the listed processes and (inherit, perf's default) what they fork. */
-	static const char *const stat[] = { "perf", "stat", "-p", "{PIDS}", "-o", "{DIR}/out",
-					    "-D", "-1", "--control", "fifo:{DIR}/ctl,{DIR}/ack", NULL };
-	static const char *const record[] = { "perf", "record", "-p", "{PIDS}", "-q", "-e",
-					      "cpu-clock", "-g", "-o", "{DIR}/perf.data", "-D",
-					      "-1", "--control", "fifo:{DIR}/ctl,{DIR}/ack", NULL };
+	static const char *const stat[] = {
+		"perf",	     "stat", "-p", "{PIDS}",	"-o",
+		"{DIR}/out", "-D",   "-1", "--control", "fifo:{DIR}/ctl,{DIR}/ack",
+		NULL
+	};
+	static const char *const record[] = { "perf",	   "record",
+					      "-p",	   "{PIDS}",
+					      "-q",	   "-e",
+					      "cpu-clock", "-g",
+					      "-o",	   "{DIR}/perf.data",
+					      "-D",	   "-1",
+					      "--control", "fifo:{DIR}/ctl,{DIR}/ack",
+					      NULL };
 	/* strace: -f follows what they fork; every listed process attached before ready. */
-	static const char *const strace[] = { "strace", "-f", "-qq", "-o", "/dev/null", "-p",
-					      "{PIDS}", NULL };
+	static const char *const strace[] = { "strace",	   "-f", "-qq",	   "-o",
+					      "/dev/null", "-p", "{PIDS}", NULL };
 	static const char *const bpf[] = { "bpftrace", "-e", "{SVCPROG}", NULL };
 	struct attach_monitor *a = NULL;
 

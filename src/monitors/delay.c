@@ -28,7 +28,7 @@ struct delay_monitor {
 	struct pcost_monitor m;
 	uint64_t ns;
 	char shim[PATH_MAX];
-	char count[PATH_MAX];	/* 8-byte shared counter file, "" when none */
+	char count[PATH_MAX]; /* 8-byte shared counter file, "" when none */
 	int undo;
 };
 
@@ -72,11 +72,14 @@ static int delay_prepare(struct pcost_monitor *m, char *err, size_t len)
 	if (d->count[0])
 		return 0;
 	if (!find_shim(d->shim, sizeof(d->shim))) {
-		snprintf(err, len, SHIM " not found next to %s nor in " PCOST_LIBDIR
-			 ": run 'make' (or 'make install')", pcost_self_exe());
+		snprintf(err, len,
+			 SHIM " not found next to %s nor in " PCOST_LIBDIR
+			      ": run 'make' (or 'make install')",
+			 pcost_self_exe());
 		return -ENOENT;
 	}
-	snprintf(d->count, sizeof(d->count), "%s/probecost-delay-XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	snprintf(d->count, sizeof(d->count), "%s/probecost-delay-XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp");
 	fd = mkstemp(d->count);
 	if (fd < 0) {
 		int e = errno;
@@ -183,7 +186,8 @@ static const struct pcost_monitor_ops delay_ops = {
 /* ns has no default (0 is out of range): delay_new() wants it given.
  * Up to 10 ms a call: more is a sleep, not a probe. */
 const struct pcost_param_desc pcost_monitor_delay_params[] = {
-	{ "ns", PCOST_PARAM_U64, 0, 1, 10000000, NULL, "nanoseconds each libc read()/write() spins first" },
+	{ "ns", PCOST_PARAM_U64, 0, 1, 10000000, NULL,
+	  "nanoseconds each libc read()/write() spins first" },
 	{ 0 },
 };
 
@@ -193,8 +197,10 @@ static struct pcost_monitor *delay_new(const char *arg, char *err, size_t len)
 	uint64_t ns;
 
 	if (!arg || strncmp(arg, "ns=", 3) ||
-	    pcost_parse_u64(arg + 3, pcost_monitor_delay_params[0].min, pcost_monitor_delay_params[0].max, &ns) < 0) {
-		snprintf(err, len, "monitor 'delay' needs ':ns=N' with N in 1..10000000, e.g. delay:ns=2000");
+	    pcost_parse_u64(arg + 3, pcost_monitor_delay_params[0].min,
+			    pcost_monitor_delay_params[0].max, &ns) < 0) {
+		snprintf(err, len,
+			 "monitor 'delay' needs ':ns=N' with N in 1..10000000, e.g. delay:ns=2000");
 		return NULL;
 	}
 	d = xcalloc(1, sizeof(*d));
@@ -206,7 +212,11 @@ static struct pcost_monitor *delay_new(const char *arg, char *err, size_t len)
 }
 
 const struct pcost_monitor_def pcost_monitor_def_delay = {
-	"delay", PCOST_MON_PRELOAD,
+	"delay",
+	PCOST_MON_PRELOAD,
 	"calibration: delay:ns=N spins N ns in each libc read()/write() (LD_PRELOAD)",
-	NULL, NULL, delay_available_def, delay_new
+	NULL,
+	NULL,
+	delay_available_def,
+	delay_new
 };

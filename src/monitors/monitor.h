@@ -44,10 +44,10 @@
 #include "core/util.h"
 
 enum pcost_monitor_kind {
-	PCOST_MON_BASELINE,	/* nothing watches (none, dormant) */
-	PCOST_MON_WRAP,		/* prefixes the workload's argv */
-	PCOST_MON_ATTACH,	/* runs beside the workload, started first */
-	PCOST_MON_PRELOAD,	/* changes the workload's environment (LD_PRELOAD) */
+	PCOST_MON_BASELINE, /* nothing watches (none, dormant) */
+	PCOST_MON_WRAP,	    /* prefixes the workload's argv */
+	PCOST_MON_ATTACH,   /* runs beside the workload, started first */
+	PCOST_MON_PRELOAD,  /* changes the workload's environment (LD_PRELOAD) */
 };
 
 const char *pcost_monitor_kind_name(enum pcost_monitor_kind k);
@@ -55,9 +55,9 @@ const char *pcost_monitor_kind_name(enum pcost_monitor_kind k);
 /* What the runner will execute for one run: argv and extra environment. */
 struct pcost_launch {
 	size_t argc, cap;
-	char **argv;		/* NULL-terminated, strings owned */
+	char **argv; /* NULL-terminated, strings owned */
 	size_t nenv, cap_env;
-	char **env;		/* "KEY=VALUE" added to the environment, owned */
+	char **env; /* "KEY=VALUE" added to the environment, owned */
 };
 
 void pcost_launch_init(struct pcost_launch *l, char *const argv[]);
@@ -83,8 +83,8 @@ struct pcost_monitor_ops {
 
 struct pcost_monitor {
 	const struct pcost_monitor_ops *ops;
-	char name[96];		/* as shown and stored: "perf-stat", "delay:ns=500", "custom" */
-	char note[256];		/* a warning from the last stop() ("perf trace lost 12 events"), or "" */
+	char name[96];	/* as shown and stored: "perf-stat", "delay:ns=500", "custom" */
+	char note[256]; /* a warning from the last stop() ("perf trace lost 12 events"), or "" */
 	/*
 	 * --service: its leader's pid, set by the runner before each wrap() and
 	 * start(); "{pid}" in a monitor's command becomes it.  0: no service.
@@ -94,7 +94,7 @@ struct pcost_monitor {
 
 /* The `run` monitor table: name, kind, summary, and a factory. */
 struct pcost_monitor_def {
-	const char *name;	/* "perf-stat"; "delay" takes ":ns=N" */
+	const char *name; /* "perf-stat"; "delay" takes ":ns=N" */
 	enum pcost_monitor_kind kind;
 	const char *summary;
 	/* A tool it needs on $PATH and the Debian package that has it (NULL: none). */
@@ -109,7 +109,7 @@ extern const struct pcost_monitor_def *const pcost_monitor_defs[];
 /* The custom wrapper (`-m 'CMD ARGS'`), not in the table: it has no fixed name. */
 extern const struct pcost_monitor_def pcost_monitor_def_custom;
 #define for_each_monitor_def(d)                                                                    \
-	for (const struct pcost_monitor_def *const *d##_it = pcost_monitor_defs; ((d) = *d##_it);   \
+	for (const struct pcost_monitor_def *const *d##_it = pcost_monitor_defs; ((d) = *d##_it);  \
 	     d##_it++)
 
 /*
@@ -146,6 +146,5 @@ void pcost_argv_free(char **argv);
 void pcost_proc_stop_as_bpftrace(struct pcost_proc *p);
 /* A malloc'd copy of a NULL-terminated argv (free with pcost_argv_free). */
 char **pcost_argv_dup(char *const *argv);
-
 
 #endif

@@ -33,9 +33,7 @@ const struct pcost_monitor_def *pcost_monitor_def_find(const char *name)
 {
 	const struct pcost_monitor_def *d;
 
-	for_each_monitor_def(d)
-		if (!strcmp(d->name, name))
-			return d;
+	for_each_monitor_def(d) if (!strcmp(d->name, name)) return d;
 	return NULL;
 }
 
@@ -63,8 +61,10 @@ bool pcost_monitor_perf_ok(char *why, size_t len)
 	int p = read_int("/proc/sys/kernel/perf_event_paranoid", 2);
 
 	if (geteuid() != 0 && p > 2) {
-		snprintf(why, len, "kernel.perf_event_paranoid is %d: set it to 2 or less "
-			 "(sysctl kernel.perf_event_paranoid=2) or run as root", p);
+		snprintf(why, len,
+			 "kernel.perf_event_paranoid is %d: set it to 2 or less "
+			 "(sysctl kernel.perf_event_paranoid=2) or run as root",
+			 p);
 		return false;
 	}
 	return true;
@@ -76,7 +76,8 @@ bool pcost_monitor_perf_ok(char *why, size_t len)
 bool pcost_monitor_perf_trace_ok(char *why, size_t len)
 {
 	if (geteuid() != 0) {
-		snprintf(why, len, "perf trace needs the syscall tracepoints: run as root "
+		snprintf(why, len,
+			 "perf trace needs the syscall tracepoints: run as root "
 			 "(or grant CAP_PERFMON and tracefs access)");
 		return false;
 	}
@@ -89,9 +90,11 @@ bool pcost_monitor_perf_system_ok(char *why, size_t len)
 	int p = read_int("/proc/sys/kernel/perf_event_paranoid", 2);
 
 	if (geteuid() != 0 && p > 0) {
-		snprintf(why, len, "perf record -a samples every CPU: kernel.perf_event_paranoid is "
+		snprintf(why, len,
+			 "perf record -a samples every CPU: kernel.perf_event_paranoid is "
 			 "%d, set it to 0 or less (sysctl kernel.perf_event_paranoid=0) or run as "
-			 "root", p);
+			 "root",
+			 p);
 		return false;
 	}
 	return true;
@@ -109,7 +112,8 @@ bool pcost_monitor_bpf_ok(char *why, size_t len)
 bool pcost_monitor_bpftrace_syscalls_ok(char *why, size_t len)
 {
 	/* bpftrace resolves tracepoint:raw_syscalls:sys_enter through tracefs. */
-	return pcost_monitor_bpf_ok(why, len) && pcost_tracefs_usable(RAW_SYSCALLS, false, why, len);
+	return pcost_monitor_bpf_ok(why, len) &&
+	       pcost_tracefs_usable(RAW_SYSCALLS, false, why, len);
 }
 
 bool pcost_monitor_tracefs_ok(char *why, size_t len)
@@ -129,12 +133,17 @@ static struct pcost_monitor *none_new(const char *arg, char *err, size_t len)
 		snprintf(err, len, "monitor 'none' takes no ':' arguments");
 		return NULL;
 	}
-	return &none_instance;	/* static: ops->free is NULL */
+	return &none_instance; /* static: ops->free is NULL */
 }
 
 const struct pcost_monitor_def pcost_monitor_def_none = {
-	"none", PCOST_MON_BASELINE, "nothing watches: the baseline every monitor is compared to",
-	NULL, NULL, NULL, none_new
+	"none",
+	PCOST_MON_BASELINE,
+	"nothing watches: the baseline every monitor is compared to",
+	NULL,
+	NULL,
+	NULL,
+	none_new
 };
 
 /* ---- list ------------------------------------------------------------------ */
@@ -161,11 +170,11 @@ size_t pcost_monitor_list_rows(struct pcost_list_row **rows)
 	const struct pcost_monitor_def *d;
 	size_t n = 0;
 
-	for_each_monitor_def(d)
-		n++;
+	for_each_monitor_def(d) n++;
 	*rows = xcalloc(n + 2, sizeof(**rows));
 	n = 0;
-	for_each_monitor_def(d) {
+	for_each_monitor_def(d)
+	{
 		struct pcost_list_row *r = &(*rows)[n++];
 
 		r->name = d->name;

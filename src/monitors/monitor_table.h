@@ -20,11 +20,10 @@ bool pcost_monitor_tracefs_ok(char *why, size_t len);
 
 extern const struct pcost_monitor_def pcost_monitor_def_none, pcost_monitor_def_perf_stat,
 	pcost_monitor_def_perf_record, pcost_monitor_def_perf_trace, pcost_monitor_def_strace,
-	pcost_monitor_def_strace_count, pcost_monitor_def_strace_seccomp, pcost_monitor_def_ltrace, pcost_monitor_def_valgrind,
-	pcost_monitor_def_memcheck, pcost_monitor_def_bpftrace_syscalls,
+	pcost_monitor_def_strace_count, pcost_monitor_def_strace_seccomp, pcost_monitor_def_ltrace,
+	pcost_monitor_def_valgrind, pcost_monitor_def_memcheck, pcost_monitor_def_bpftrace_syscalls,
 	pcost_monitor_def_tracepoint_syscalls, pcost_monitor_def_perf_record_system,
-	pcost_monitor_def_attach, pcost_monitor_def_delay,
-	pcost_monitor_def_inject;
+	pcost_monitor_def_attach, pcost_monitor_def_delay, pcost_monitor_def_inject;
 
 /* The keys of rows that take "name:k=v,..." (`list` shows them; the row's create() parses them). */
 extern const struct pcost_param_desc pcost_monitor_delay_params[];

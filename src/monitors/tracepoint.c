@@ -38,8 +38,8 @@ struct tp_monitor {
 	struct pcost_monitor m;
 	struct tracefs_instance *ti;	/* NULL when none */
 	struct pcost_tp_reader *reader; /* during a run */
-	char inst[PATH_MAX];	/* the instance directory, "" when none */
-	char enable[PATH_MAX + 64]; /* .../events/raw_syscalls/enable */
+	char inst[PATH_MAX];		/* the instance directory, "" when none */
+	char enable[PATH_MAX + 64];	/* .../events/raw_syscalls/enable */
 	int undo;
 };
 
@@ -94,7 +94,9 @@ static int tp_prepare(struct pcost_monitor *m, char *err, size_t len)
 	tracefs_option_enable(t->ti, TRACEFS_OPTION_RECORD_TGID);
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	kb = TP_BUFFER_TOTAL_KB / (ncpu > 0 ? ncpu : 1);
-	kb = kb < TP_BUFFER_MIN_KB ? TP_BUFFER_MIN_KB : kb > TP_BUFFER_MAX_KB ? TP_BUFFER_MAX_KB : kb;
+	kb = kb < TP_BUFFER_MIN_KB   ? TP_BUFFER_MIN_KB
+	     : kb > TP_BUFFER_MAX_KB ? TP_BUFFER_MAX_KB
+				     : kb;
 	tracefs_instance_set_buffer_size(t->ti, (size_t)kb, -1);
 	if (access(t->enable, W_OK) != 0) {
 		snprintf(err, len, "%s is missing: this kernel has no raw_syscalls tracepoints",
@@ -134,7 +136,7 @@ static int tp_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 	/* The workload's own syscall where it names one, else every event recorded. */
 	if (!rc && !smp->failed && smp->event_syscall >= 0 && smp->pid > 0)
 		smp->monitor_events =
-		    pcost_tp_reader_count(t->reader, smp->pid, smp->event_syscall);
+			pcost_tp_reader_count(t->reader, smp->pid, smp->event_syscall);
 	else if (rc == 0)
 		smp->monitor_events = pcost_tp_reader_total(t->reader);
 	if (pcost_tp_reader_lost(t->reader) > 0)
@@ -198,7 +200,11 @@ static struct pcost_monitor *tp_new(const char *arg, char *err, size_t len)
 }
 
 const struct pcost_monitor_def pcost_monitor_def_tracepoint_syscalls = {
-	"tracepoint-syscalls", PCOST_MON_ATTACH,
+	"tracepoint-syscalls",
+	PCOST_MON_ATTACH,
 	"raw_syscalls tracepoints enabled through tracefs (a private instance, removed after)",
-	NULL, NULL, pcost_monitor_tracefs_ok, tp_new
+	NULL,
+	NULL,
+	pcost_monitor_tracefs_ok,
+	tp_new
 };

@@ -112,7 +112,7 @@ static void count_call(struct pcost_tp_reader *r, int32_t tid, long nr, unsigned
 /* Count the events of one sub-buffer page. */
 static void parse_page(struct pcost_tp_reader *r, void *page)
 {
-	struct tep_record rec = {0};
+	struct tep_record rec = { 0 };
 	unsigned long long ts;
 	bool first = true;
 
@@ -128,8 +128,8 @@ static void parse_page(struct pcost_tp_reader *r, void *page)
 		r->total++;
 		if (tep_data_type(r->tep, &rec) == r->enter_type) {
 			int32_t tid = tep_data_pid(r->tep, &rec);
-			long nr =
-			    (long)tep_read_number(r->tep, (char *)rec.data + r->id_off, r->id_size);
+			long nr = (long)tep_read_number(r->tep, (char *)rec.data + r->id_off,
+							r->id_size);
 
 			if (tid > 0)
 				count_call(r, tid, nr, ts);
@@ -159,7 +159,7 @@ static void *reader_main(void *arg)
 {
 	struct pcost_tp_reader *r = arg;
 	/* 1 ms idle: 8 MiB per CPU fill in ~40 ms at 1M syscalls/s (~100 B a syscall). */
-	const struct timespec idle = {0, 1000 * 1000};
+	const struct timespec idle = { 0, 1000 * 1000 };
 
 	while (!atomic_load(&r->done))
 		if (!read_all(r, false))
@@ -169,7 +169,7 @@ static void *reader_main(void *arg)
 
 static int setup(struct pcost_tp_reader *r, struct tracefs_instance *inst, char *err, size_t len)
 {
-	const char *systems[] = {"raw_syscalls", NULL};
+	const char *systems[] = { "raw_syscalls", NULL };
 	struct tep_format_field *f;
 	struct tep_event *ev;
 	int opened = 0;

@@ -28,16 +28,16 @@ enum wrap_parse { PARSE_NONE, PARSE_STRACE_COUNT, PARSE_PERF_TRACE };
 
 struct wrap_monitor {
 	struct pcost_monitor m;
-	char **words;		/* prefix words; "{TMP}" is replaced by the temp file */
+	char **words; /* prefix words; "{TMP}" is replaced by the temp file */
 	size_t nwords;
-	size_t at;		/* custom: index of "{}" in words, or nwords (at the end) */
+	size_t at; /* custom: index of "{}" in words, or nwords (at the end) */
 	enum wrap_parse parse;
 	bool uses_tmp;
 	bool needs_tracefs;	/* perf trace: mounted by us (and put back) rather than by perf */
 	char dir[PATH_MAX];	/* private 0700 directory, "" when none */
-	char tmp[PATH_MAX + 8];	/* dir/out: the tool's output file */
+	char tmp[PATH_MAX + 8]; /* dir/out: the tool's output file */
 	char tmp_old[PATH_MAX + 16]; /* perf record renames an old output to FILE.old */
-	int undo;		/* cleanup handle, -1 */
+	int undo;		     /* cleanup handle, -1 */
 };
 
 static void unlink_tmp(void *arg)
@@ -118,8 +118,10 @@ static int64_t strace_calls(const char *text, const char *want)
 
 		/* One line at a time: %s would read on into the next one. */
 		nl = strchr(line, '\n');
-		snprintf(one, sizeof(one), "%.*s", (int)(nl ? nl - line : (ptrdiff_t)strlen(line)), line);
-		n = sscanf(one, "%31s %31s %31s %31s %31s %31s", f[0], f[1], f[2], f[3], f[4], f[5]);
+		snprintf(one, sizeof(one), "%.*s", (int)(nl ? nl - line : (ptrdiff_t)strlen(line)),
+			 line);
+		n = sscanf(one, "%31s %31s %31s %31s %31s %31s", f[0], f[1], f[2], f[3], f[4],
+			   f[5]);
 		if (n >= 5 && !strcmp(f[n - 1], "total"))
 			total = strtoll(f[3], NULL, 10);
 		else if (n >= 5 && want && !strcmp(f[n - 1], want))
@@ -245,7 +247,8 @@ static bool wrap_available(const struct pcost_monitor *m, char *why, size_t len)
 	if (d)
 		return pcost_monitor_def_available(d, why, len);
 	/* Custom: its command must exist. */
-	if (w->words[0][0] != '{' && !strchr(w->words[0], '/') && !pcost_which(w->words[0], NULL, 0)) {
+	if (w->words[0][0] != '{' && !strchr(w->words[0], '/') &&
+	    !pcost_which(w->words[0], NULL, 0)) {
 		snprintf(why, len, "'%s' is not on $PATH", w->words[0]);
 		return false;
 	}
@@ -286,11 +289,11 @@ static struct pcost_monitor *wrap_new(const char *name, const char *const *words
 }
 
 #define WRAP_FACTORY(fn, name, parse, ...)                                                         \
-	static struct pcost_monitor *fn(const char *arg, char *err, size_t len)                   \
+	static struct pcost_monitor *fn(const char *arg, char *err, size_t len)                    \
 	{                                                                                          \
-		static const char *const words[] = { __VA_ARGS__, NULL };                           \
+		static const char *const words[] = { __VA_ARGS__, NULL };                          \
 		if (arg) {                                                                         \
-			snprintf(err, len, "monitor '%s' takes no ':' arguments", name);            \
+			snprintf(err, len, "monitor '%s' takes no ':' arguments", name);           \
 			return NULL;                                                               \
 		}                                                                                  \
 		return wrap_new(name, words, parse);                                               \
@@ -309,8 +312,9 @@ WRAP_FACTORY(memcheck_new, "memcheck", PARSE_NONE, "valgrind", "--tool=memcheck"
 	     "--log-file=/dev/null")
 
 const struct pcost_monitor_def pcost_monitor_def_perf_stat = {
-	"perf-stat", PCOST_MON_WRAP, "perf stat (software events; hardware too with a PMU)",
-	"perf", "linux-perf", pcost_monitor_perf_ok, perf_stat_new
+	"perf-stat",  PCOST_MON_WRAP, "perf stat (software events; hardware too with a PMU)",
+	"perf",	      "linux-perf",   pcost_monitor_perf_ok,
+	perf_stat_new
 };
 const struct pcost_param_desc pcost_monitor_perf_record_params[] = {
 	{ "freq", PCOST_PARAM_U64, 0, 1, 100000, NULL,
@@ -326,13 +330,14 @@ static struct pcost_monitor *perf_record_new(const char *arg, char *err, size_t 
 	uint64_t hz;
 
 	if (!arg) {
-		const char *const words[] = { "perf", "record", "-q", "-e", "cpu-clock", "-g", "-o",
-					      "{TMP}", "--", NULL };
+		const char *const words[] = { "perf", "record", "-q",	 "-e", "cpu-clock",
+					      "-g",   "-o",	"{TMP}", "--", NULL };
 
 		return wrap_new("perf-record", words, PARSE_NONE);
 	}
 	if (strncmp(arg, "freq=", 5) || pcost_parse_u64(arg + 5, d->min, d->max, &hz) < 0) {
-		snprintf(err, len, "monitor 'perf-record' takes ':freq=N' with N in %llu..%llu "
+		snprintf(err, len,
+			 "monitor 'perf-record' takes ':freq=N' with N in %llu..%llu "
 			 "samples a second, e.g. perf-record:freq=999",
 			 (unsigned long long)d->min, (unsigned long long)d->max);
 		return NULL;
@@ -340,40 +345,47 @@ static struct pcost_monitor *perf_record_new(const char *arg, char *err, size_t 
 	snprintf(freq, sizeof(freq), "%llu", (unsigned long long)hz);
 	snprintf(name, sizeof(name), "perf-record:freq=%s", freq);
 	{
-		const char *const words[] = { "perf", "record", "-q", "-e", "cpu-clock", "-F", freq,
-					      "-g", "-o", "{TMP}", "--", NULL };
+		const char *const words[] = { "perf", "record", "-q", "-e",    "cpu-clock", "-F",
+					      freq,   "-g",	"-o", "{TMP}", "--",	    NULL };
 
 		return wrap_new(name, words, PARSE_NONE);
 	}
 }
 
 const struct pcost_monitor_def pcost_monitor_def_perf_record = {
-	"perf-record", PCOST_MON_WRAP,
+	"perf-record",
+	PCOST_MON_WRAP,
 	"perf record -e cpu-clock -g to a private temp file (perf-record:freq=N: -F N)",
-	"perf", "linux-perf", pcost_monitor_perf_ok, perf_record_new
+	"perf",
+	"linux-perf",
+	pcost_monitor_perf_ok,
+	perf_record_new
 };
 const struct pcost_monitor_def pcost_monitor_def_perf_trace = {
-	"perf-trace", PCOST_MON_WRAP, "perf trace (every syscall, output to a temp file)",
-	"perf", "linux-perf", pcost_monitor_perf_trace_ok, perf_trace_new
+	"perf-trace",  PCOST_MON_WRAP, "perf trace (every syscall, output to a temp file)",
+	"perf",	       "linux-perf",   pcost_monitor_perf_trace_ok,
+	perf_trace_new
 };
 const struct pcost_monitor_def pcost_monitor_def_strace = {
-	"strace", PCOST_MON_WRAP, "strace -f, output discarded", "strace", "strace", NULL,
-	strace_new
+	"strace", PCOST_MON_WRAP, "strace -f, output discarded", "strace", "strace",
+	NULL,	  strace_new
 };
 const struct pcost_monitor_def pcost_monitor_def_strace_count = {
-	"strace-count", PCOST_MON_WRAP, "strace -f -c (counts syscalls: its own event count)",
-	"strace", "strace", NULL, strace_count_new
+	"strace-count",	 PCOST_MON_WRAP, "strace -f -c (counts syscalls: its own event count)",
+	"strace",	 "strace",	 NULL,
+	strace_count_new
 };
 const struct pcost_monitor_def pcost_monitor_def_ltrace = {
-	"ltrace", PCOST_MON_WRAP, "ltrace -f, output discarded", "ltrace", "ltrace", NULL, ltrace_new
+	"ltrace", PCOST_MON_WRAP, "ltrace -f, output discarded", "ltrace", "ltrace",
+	NULL,	  ltrace_new
 };
 const struct pcost_monitor_def pcost_monitor_def_valgrind = {
 	"valgrind", PCOST_MON_WRAP, "valgrind --tool=none (the JIT alone)", "valgrind", "valgrind",
-	NULL, valgrind_new
+	NULL,	    valgrind_new
 };
 const struct pcost_monitor_def pcost_monitor_def_memcheck = {
-	"memcheck", PCOST_MON_WRAP, "valgrind --tool=memcheck", "valgrind", "valgrind", NULL,
-	memcheck_new
+	"memcheck", PCOST_MON_WRAP, "valgrind --tool=memcheck", "valgrind", "valgrind",
+	NULL,	    memcheck_new
 };
 
 /*
@@ -386,9 +398,11 @@ static struct pcost_monitor *strace_seccomp_new(const char *arg, char *err, size
 	const char *set = arg && !strncmp(arg, "trace=", 6) ? arg + 6 : NULL;
 	char expr[96], name[96];
 
-	if (!set || !*set || strlen(set) > 64 || set[strspn(set, "abcdefghijklmnopqrstuvwxyz"
-					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,%!?-")]) {
-		snprintf(err, len, "monitor 'strace-seccomp' needs ':trace=SET' with SET a list of "
+	if (!set || !*set || strlen(set) > 64 ||
+	    set[strspn(set, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,%!?-")]) {
+		snprintf(err, len,
+			 "monitor 'strace-seccomp' needs ':trace=SET' with SET a list of "
 			 "syscalls or %%classes (letters, digits, _ , %% ! ? -; at most 64), e.g. "
 			 "strace-seccomp:trace=getppid");
 		return NULL;
@@ -396,8 +410,10 @@ static struct pcost_monitor *strace_seccomp_new(const char *arg, char *err, size
 	snprintf(expr, sizeof(expr), "trace=%s", set);
 	snprintf(name, sizeof(name), "strace-seccomp:trace=%s", set);
 	{
-		const char *const words[] = { "strace", "-f", "--seccomp-bpf", "-qq", "-o", "/dev/null",
-					      "-e", expr, "--", NULL };
+		const char *const words[] = { "strace", "-f", "--seccomp-bpf",
+					      "-qq",	"-o", "/dev/null",
+					      "-e",	expr, "--",
+					      NULL };
 
 		return wrap_new(name, words, PARSE_NONE);
 	}
@@ -421,17 +437,23 @@ static bool strace_seccomp_ok(char *why, size_t len)
 		sscanf(v + 8, "%d.%d", &major, &minor);
 	pcost_proc_release(&p);
 	if (major < 5 || (major == 5 && minor < 3)) {
-		snprintf(why, len, "strace %d.%d has no --seccomp-bpf: install strace 5.3 or later "
-			 "(Debian package strace)", major, minor);
+		snprintf(why, len,
+			 "strace %d.%d has no --seccomp-bpf: install strace 5.3 or later "
+			 "(Debian package strace)",
+			 major, minor);
 		return false;
 	}
 	return true;
 }
 
 const struct pcost_monitor_def pcost_monitor_def_strace_seccomp = {
-	"strace-seccomp", PCOST_MON_WRAP,
+	"strace-seccomp",
+	PCOST_MON_WRAP,
 	"strace -f --seccomp-bpf -e trace=SET: stops only for SET (strace-seccomp:trace=getppid)",
-	"strace", "strace", strace_seccomp_ok, strace_seccomp_new
+	"strace",
+	"strace",
+	strace_seccomp_ok,
+	strace_seccomp_new
 };
 
 /* Does a word of words hold part (exactly "{}"; "{pid}" anywhere in a word)? */
@@ -456,7 +478,8 @@ static struct pcost_monitor *custom_new(const char *line, char *err, size_t len)
 	int n = pcost_argv_split(line, &words);
 
 	if (n < 0) {
-		snprintf(err, len, "custom monitor '%s': unterminated quote or empty command", line);
+		snprintf(err, len, "custom monitor '%s': unterminated quote or empty command",
+			 line);
 		return NULL;
 	}
 	for (int i = 0, seen = 0; i < n; i++)
@@ -488,5 +511,6 @@ static struct pcost_monitor *custom_new(const char *line, char *err, size_t len)
 
 const struct pcost_monitor_def pcost_monitor_def_custom = {
 	"'CMD ARGS'", PCOST_MON_WRAP, "your own wrapper command; {} marks where the workload goes",
-	NULL, NULL, NULL, custom_new
+	NULL,	      NULL,	      NULL,
+	custom_new
 };

@@ -46,13 +46,13 @@ struct pcost_probe_site {
 	char symbol[64];		/* "" for an SDT site */
 	uint64_t vaddr;			/* its ELF address (perf probe takes a function's) */
 	bool retprobe;
-	bool args_below_rsp;		/* an argument is read from below rsp (site_safety.h) */
+	bool args_below_rsp; /* an argument is read from below rsp (site_safety.h) */
 };
 
 struct pcost_probe_method {
 	const char *name;
 	const char *summary;
-	const char *tool, *package;	/* a tool it runs and its Debian package, or NULL */
+	const char *tool, *package; /* a tool it runs and its Debian package, or NULL */
 	const struct pcost_monitor_ops *ops;
 	/* Extra checks (tracefs, PMU, kernel support); NULL: the tool is enough. */
 	bool (*available)(char *why, size_t len);
@@ -65,16 +65,16 @@ struct pcost_probe_arm {
 	char path[256];
 	size_t nsites;
 	struct pcost_probe_site *sites;
-	uint64_t dev, ino;	/* the file armed: a rebuilt binary is a new inode */
-	int undo;		/* cleanup.h handle, -1 when nothing is registered */
-	void *priv;		/* the method's state */
+	uint64_t dev, ino; /* the file armed: a rebuilt binary is a new inode */
+	int undo;	   /* cleanup.h handle, -1 when nothing is registered */
+	void *priv;	   /* the method's state */
 };
 
 #define PCOST_PROBE_ARM(m) container_of((m), struct pcost_probe_arm, mon)
 
-extern const struct pcost_probe_method pcost_probe_dormant, pcost_probe_uprobe,
-	pcost_probe_ftrace, pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap,
-	pcost_probe_lttng, pcost_probe_stap_bpf;
+extern const struct pcost_probe_method pcost_probe_dormant, pcost_probe_uprobe, pcost_probe_ftrace,
+	pcost_probe_perf_probe, pcost_probe_bpftrace, pcost_probe_stap, pcost_probe_lttng,
+	pcost_probe_stap_bpf;
 
 /* The table, in the order the report prints it; NULL-terminated. */
 extern const struct pcost_probe_method *const pcost_probe_methods[];

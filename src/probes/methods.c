@@ -22,10 +22,9 @@ const struct pcost_probe_method pcost_probe_dormant = {
 };
 
 const struct pcost_probe_method *const pcost_probe_methods[] = {
-	&pcost_probe_dormant, &pcost_probe_uprobe,   &pcost_probe_ftrace,
-	&pcost_probe_perf_probe, &pcost_probe_bpftrace, &pcost_probe_stap, &pcost_probe_stap_bpf,
-	&pcost_probe_lttng,
-	NULL,
+	&pcost_probe_dormant,	 &pcost_probe_uprobe,	&pcost_probe_ftrace,
+	&pcost_probe_perf_probe, &pcost_probe_bpftrace, &pcost_probe_stap,
+	&pcost_probe_stap_bpf,	 &pcost_probe_lttng,	NULL,
 };
 
 const struct pcost_probe_method *pcost_probe_method_find(const char *name)
@@ -94,8 +93,10 @@ static int arm_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, si
 	struct stat st;
 
 	if (stat(a->path, &st) || (uint64_t)st.st_dev != a->dev || (uint64_t)st.st_ino != a->ino) {
-		snprintf(err, len, "'%s' was replaced during the session: its probes are no longer "
-				   "the ones armed", a->path);
+		snprintf(err, len,
+			 "'%s' was replaced during the session: its probes are no longer "
+			 "the ones armed",
+			 a->path);
 		return -ESTALE;
 	}
 	return a->method->ops->start ? a->method->ops->start(m, timeout_ns, err, len) : 0;
@@ -120,8 +121,10 @@ struct pcost_monitor *pcost_probe_arm_create(const struct pcost_probe_method *m,
 	struct stat st;
 
 	if (!pcost_sdt_path_ok(path)) {
-		snprintf(err, len, "'%s': tracefs and perf probe cannot take this path "
-				   "(absolute, [A-Za-z0-9/._+,=@~-] only)", path);
+		snprintf(err, len,
+			 "'%s': tracefs and perf probe cannot take this path "
+			 "(absolute, [A-Za-z0-9/._+,=@~-] only)",
+			 path);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -129,10 +132,13 @@ struct pcost_monitor *pcost_probe_arm_create(const struct pcost_probe_method *m,
 		char p[64], nm[64];
 
 		snprintf(spec, sizeof(spec), "%s:%s", sites[i].provider, sites[i].name);
-		if (pcost_sdt_parse_spec(spec, p, sizeof(p), nm, sizeof(nm)) || !sites[i].pc_offset ||
-		    sites[i].symbol[strspn(sites[i].symbol, "abcdefghijklmnopqrstuvwxyz"
-						       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
-			snprintf(err, len, "probe '%s' has a name or offset that cannot be armed", spec);
+		if (pcost_sdt_parse_spec(spec, p, sizeof(p), nm, sizeof(nm)) ||
+		    !sites[i].pc_offset ||
+		    sites[i].symbol[strspn(sites[i].symbol,
+					   "abcdefghijklmnopqrstuvwxyz"
+					   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
+			snprintf(err, len, "probe '%s' has a name or offset that cannot be armed",
+				 spec);
 			return NULL;
 		}
 	}

@@ -55,32 +55,33 @@ static size_t collect_sites(const struct pcost_sdt_list *l, const char *provider
  * encoding at one thread count, its sites, and the hits of one unit of --scale.
  */
 struct group {
-	const char *variant;	/* as recorded and shown */
-	int site;		/* stanford site encoding index */
-	int layout;		/* stanford code layout index (set per configuration) */
+	const char *variant; /* as recorded and shown */
+	int site;	     /* stanford site encoding index */
+	int layout;	     /* stanford code layout index (set per configuration) */
 	unsigned threads;
 	struct pcost_probe_site *sites;
 	size_t nsites;
-	int64_t unit_hits;	/* hits per unit of --scale */
-	bool baseline_only;	/* a build without probes: its dormant row only */
-	bool lttng;		/* the LTTng-UST build: armed by the lttng method only */
+	int64_t unit_hits;  /* hits per unit of --scale */
+	bool baseline_only; /* a build without probes: its dormant row only */
+	bool lttng;	    /* the LTTng-UST build: armed by the lttng method only */
 };
 
 /* A workload `probecost probes` drives: its variants and how to find their sites. */
 struct pcost_probe_wl {
 	const char *name;
-	const char *key;	/* the workload parameter that takes the variant */
-	const char *choices;	/* every variant, comma separated */
-	const char *sites;	/* the site encodings it is built in, comma separated */
+	const char *key;     /* the workload parameter that takes the variant */
+	const char *choices; /* every variant, comma separated */
+	const char *sites;   /* the site encodings it is built in, comma separated */
 	/* Fill g (sites, hits, label) for variant v at site encoding site; 0 or exit code. */
-	int (*group)(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l, const char *path,
-		     const char *v, int site, struct group *g);
+	int (*group)(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l,
+		     const char *path, const char *v, int site, struct group *g);
 	/* The workload's arguments for g at scale (argv words into w, the count). */
-	size_t (*args)(const struct pcost_probe_plan *pl, const struct group *g, uint64_t scale, char w[][64]);
+	size_t (*args)(const struct pcost_probe_plan *pl, const struct group *g, uint64_t scale,
+		       char w[][64]);
 };
 
-static int stanford_group(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l, const char *path,
-			  const char *v, int site, struct group *g)
+static int stanford_group(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l,
+			  const char *path, const char *v, int site, struct group *g)
 {
 	int vi = pcost_stanford_variant_find(v);
 	char prov[96];
@@ -108,8 +109,8 @@ bool pcost_probe_plan_dormant_only(const struct pcost_probe_plan *pl)
 	return pl->nmethods == 1 && pl->methods[0] == &pcost_probe_dormant;
 }
 
-static size_t stanford_args(const struct pcost_probe_plan *pl, const struct group *g, uint64_t scale,
-			    char w[][64])
+static size_t stanford_args(const struct pcost_probe_plan *pl, const struct group *g,
+			    uint64_t scale, char w[][64])
 {
 	size_t n = 0;
 
@@ -131,8 +132,8 @@ static size_t stanford_args(const struct pcost_probe_plan *pl, const struct grou
 }
 
 /* The uprobe workload: variant nop at sites nop5/nop10 is the nop5/nop10 target. */
-static int uprobe_group(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l, const char *path,
-			const char *v, int site, struct group *g)
+static int uprobe_group(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l,
+			const char *path, const char *v, int site, struct group *g)
 {
 	const struct pcost_uprobe_target *t;
 	struct pcost_probe_site *s = g->sites;
@@ -176,8 +177,8 @@ static size_t loop_args(const struct pcost_probe_plan *pl, const struct group *g
  * sdtargs: provider pcost_args (pcost_args_nop5, ... in the other site
  * encodings), probe named after the variant (expensive-sem: expensive_sem).
  */
-static int sdtargs_group(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l, const char *path,
-			 const char *v, int site, struct group *g)
+static int sdtargs_group(const struct pcost_probe_plan *pl, const struct pcost_sdt_list *l,
+			 const char *path, const char *v, int site, struct group *g)
 {
 	char name[32], prov[48];
 
@@ -200,7 +201,8 @@ static const struct pcost_probe_wl probe_wls[] = {
 	{ "stanford", "variant", "none,plain,volatile,plain-sem,volatile-sem,lttng",
 	  "nop,nop5,nop10,nop5-nrz", stanford_group, stanford_args },
 	/* Its targets are assembly (uprobe.c): no red zone to keep nop5-nrz apart from nop5. */
-	{ "uprobe", "insn", "nop,push,ret,lttng,redzone", "nop,nop5,nop10", uprobe_group, loop_args },
+	{ "uprobe", "insn", "nop,push,ret,lttng,redzone", "nop,nop5,nop10", uprobe_group,
+	  loop_args },
 	{ "sdtargs", "variant", "none,a0,a1,a3,a6,expensive,expensive-sem",
 	  "nop,nop5,nop10,nop5-nrz", sdtargs_group, loop_args },
 };
@@ -216,14 +218,16 @@ static int parse_methods(const struct pcost_probe_request *q, struct pcost_probe
 			if (pcost_probe_method_available(pcost_probe_methods[i], why, sizeof(why)))
 				pl->methods[pl->nmethods++] = pcost_probe_methods[i];
 			else
-				warning("probe method '%s' skipped: %s", pcost_probe_methods[i]->name,
-					why);
+				warning("probe method '%s' skipped: %s",
+					pcost_probe_methods[i]->name, why);
 		}
 		return 0;
 	}
 	if (!pcost_list_well_formed(q->via))
-		return usage_error("--via '%s': expected a comma list of methods (see 'probecost list "
-				   "probes')", q->via);
+		return usage_error(
+			"--via '%s': expected a comma list of methods (see 'probecost list "
+			"probes')",
+			q->via);
 	n = split_list(q->via, buf, sizeof(buf), w, ARRAY_SIZE(w));
 	/* dormant is the baseline of every overhead: always first. */
 	pl->methods[pl->nmethods++] = &pcost_probe_dormant;
@@ -232,13 +236,15 @@ static int parse_methods(const struct pcost_probe_request *q, struct pcost_probe
 		bool dup = false;
 
 		if (!m)
-			return usage_error("unknown probe method '%s' (see 'probecost list')", w[i]);
+			return usage_error("unknown probe method '%s' (see 'probecost list')",
+					   w[i]);
 		for (size_t j = 0; j < pl->nmethods; j++)
 			dup |= pl->methods[j] == m;
 		if (dup)
 			continue;
 		if (!pcost_probe_method_available(m, why, sizeof(why)))
-			return usage_error("probe method '%s' is not available here: %s", m->name, why);
+			return usage_error("probe method '%s' is not available here: %s", m->name,
+					   why);
 		if (pl->nmethods < ARRAY_SIZE(pl->methods))
 			pl->methods[pl->nmethods++] = m;
 	}
@@ -291,7 +297,8 @@ int pcost_probe_plan_shape(const struct pcost_probe_request *q, struct pcost_pro
 	for (size_t i = 0; q->workload && i < ARRAY_SIZE(probe_wls); i++)
 		pl->wl = !strcmp(probe_wls[i].name, q->workload) ? &probe_wls[i] : pl->wl;
 	if (q->workload && strcmp(pl->wl->name, q->workload))
-		return usage_error("--workload: '%s' is not stanford, uprobe or sdtargs", q->workload);
+		return usage_error("--workload: '%s' is not stanford, uprobe or sdtargs",
+				   q->workload);
 	pl->wl_name = pl->wl->name;
 	if ((rc = parse_variants(q, pl)))
 		return rc;
@@ -300,7 +307,8 @@ int pcost_probe_plan_shape(const struct pcost_probe_request *q, struct pcost_pro
 		int s = pcost_stanford_site_find(w[i]);
 
 		if (s < 0)
-			return usage_error("--sites: '%s' is not nop, nop5, nop10 or nop5-nrz", w[i]);
+			return usage_error("--sites: '%s' is not nop, nop5, nop10 or nop5-nrz",
+					   w[i]);
 		if (!in_choices(pl->wl->sites, w[i]))
 			return usage_error("--sites: the %s workload is built with %s only",
 					   pl->wl->name, pl->wl->sites);
@@ -335,7 +343,10 @@ static int parse_layouts(const struct pcost_probe_request *q, struct pcost_probe
 	bool stanford = !strcmp(pl->wl->name, "stanford");
 
 	if (!q->layouts) {
-		for (int l = 0; l < (pcost_probe_plan_dormant_only(pl) && stanford ? PCOST_STANFORD_NLAYOUTS : 1); l++)
+		for (int l = 0;
+		     l <
+		     (pcost_probe_plan_dormant_only(pl) && stanford ? PCOST_STANFORD_NLAYOUTS : 1);
+		     l++)
 			pl->layouts[pl->nlayouts++] = l;
 		return 0;
 	}
@@ -346,8 +357,10 @@ static int parse_layouts(const struct pcost_probe_request *q, struct pcost_probe
 		int l = pcost_stanford_layout_find(w[i]);
 
 		if (l < 0)
-			return usage_error("--layouts: unknown layout '%s' (default, a32, a64, a16, a8, "
-					   "noalign, pad16, pad24, pad40, bbsimple)", w[i]);
+			return usage_error(
+				"--layouts: unknown layout '%s' (default, a32, a64, a16, a8, "
+				"noalign, pad16, pad24, pad40, bbsimple)",
+				w[i]);
 		if (pl->nlayouts < ARRAY_SIZE(pl->layouts))
 			pl->layouts[pl->nlayouts++] = l;
 	}
@@ -355,8 +368,6 @@ static int parse_layouts(const struct pcost_probe_request *q, struct pcost_probe
 		return usage_error("--layouts: give at least one layout");
 	return 0;
 }
-
-
 
 /* Will a method of the plan put a uprobe on the sites (not dormant, not lttng's tracepoints)? */
 static bool plan_arms(const struct pcost_probe_plan *pl)
@@ -393,13 +404,15 @@ static bool sites_facts(struct pcost_probe_plan *pl, const struct pcost_probe_si
 		pl->warned[pl->nwarned++] = sites[i].vaddr;
 		warning("%s:%s at %s+0x%llx %s once armed: the kernel optimizes its nop5 into a CALL, "
 			"which pushes into the red zone%s%s%s; %s",
-			sites[i].provider, sites[i].name, f.function, (unsigned long long)f.fn_offset,
-			f.red_zone_live > 0 ? "may change the program" : "will report wrong arguments",
+			sites[i].provider, sites[i].name, f.function,
+			(unsigned long long)f.fn_offset,
+			f.red_zone_live > 0 ? "may change the program"
+					    : "will report wrong arguments",
 			f.red_zone_live > 0 ? ", and the function " : "",
 			f.red_zone_live > 0 ? f.why : "",
-			!sites[i].args_below_rsp     ? ""
-			: f.red_zone_live > 0 ? "; the tracer reads its arguments from there too"
-					      : ", where the tracer reads its arguments from",
+			!sites[i].args_below_rsp ? ""
+			: f.red_zone_live > 0	 ? "; the tracer reads its arguments from there too"
+						 : ", where the tracer reads its arguments from",
 			pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
 			       : "built with -mno-red-zone it would be safe");
 	}
@@ -451,7 +464,8 @@ static bool method_fits(const struct pcost_probe_method *m, const struct group *
 }
 
 /* Method m's monitor slot for g's build (NULL inside until add_config makes it). */
-static struct pcost_monitor **build_monitor(struct pcost_probe_plan *pl, const struct pcost_probe_method *m,
+static struct pcost_monitor **build_monitor(struct pcost_probe_plan *pl,
+					    const struct pcost_probe_method *m,
 					    const struct group *g)
 {
 	size_t i;
@@ -472,9 +486,13 @@ static int add_group(const struct pcost_probe_request *q, struct pcost_probe_pla
 {
 	char w[8][64], args[512];
 	char *wargv[12] = { (char *)pcost_self_exe(), "workload", (char *)pl->wl->name };
-	struct pcost_probe_config t = { .workload = (char *)pl->wl->name, .args = args,
-					.variant = (char *)g->variant, .argv = wargv, .scale = 1,
-					.events = -1, .report_fd = true };
+	struct pcost_probe_config t = { .workload = (char *)pl->wl->name,
+					.args = args,
+					.variant = (char *)g->variant,
+					.argv = wargv,
+					.scale = 1,
+					.events = -1,
+					.report_fd = true };
 	struct pcost_site_facts facts;
 	bool known = sites_facts(pl, g->sites, g->nsites, &facts);
 	int rc = 0;
@@ -556,13 +574,16 @@ static int plan_builtin(const struct pcost_probe_request *q, struct pcost_probe_
 		rc = parse_layouts(q, pl);
 	for (size_t i = 0; i < pl->nmethods && !q->variants && in_choices(pl->wl->choices, "lttng");
 	     i++)
-		if (pl->methods[i] == &pcost_probe_lttng && pl->nvariants < ARRAY_SIZE(pl->variants))
+		if (pl->methods[i] == &pcost_probe_lttng &&
+		    pl->nvariants < ARRAY_SIZE(pl->variants))
 			pl->variants[pl->nvariants++] = "lttng";
 	for (size_t si = 0; si < pl->nsites && !rc; si++)
 		for (size_t vi = 0; vi < pl->nvariants && !rc; vi++)
 			for (size_t ti = 0; ti < pl->nthreads && !rc; ti++) {
-				struct group g = { .variant = pl->variants[vi], .site = pl->sites[si],
-						   .threads = pl->threads[ti], .sites = sites };
+				struct group g = { .variant = pl->variants[vi],
+						   .site = pl->sites[si],
+						   .threads = pl->threads[ti],
+						   .sites = sites };
 
 				/* The no-probe build is the same in every encoding: once. */
 				if (si && !strcmp(g.variant, "none"))
@@ -582,8 +603,11 @@ static int plan_binary(const struct pcost_probe_request *q, struct pcost_probe_p
 	struct pcost_probe_site *sites = xcalloc(MAX_SITES, sizeof(*sites));
 	char prov[64], name[64];
 	char *joined = pcost_join_argv(q->cmd_argc, q->cmd_argv);
-	struct pcost_probe_config t = { .workload = "command", .args = joined, .argv = q->cmd_argv,
-					.scale = 1, .events = q->have_hits ? (int64_t)q->hits : -1,
+	struct pcost_probe_config t = { .workload = "command",
+					.args = joined,
+					.argv = q->cmd_argv,
+					.scale = 1,
+					.events = q->have_hits ? (int64_t)q->hits : -1,
 					.expected = q->have_hits ? (int64_t)q->hits : -1 };
 	struct pcost_site_facts facts;
 	bool known = false;
@@ -600,12 +624,12 @@ static int plan_binary(const struct pcost_probe_request *q, struct pcost_probe_p
 	if (!rc)
 		known = sites_facts(pl, sites, n, &facts);
 	for (size_t i = 0; i < pl->nmethods && !rc; i++)
-		rc = add_config(pl, pl->methods[i], path, sites, n, &t, NULL, known ? &facts : NULL);
+		rc = add_config(pl, pl->methods[i], path, sites, n, &t, NULL,
+				known ? &facts : NULL);
 	free(joined);
 	free(sites);
 	return rc;
 }
-
 
 int pcost_probe_plan_build(const struct pcost_probe_request *q, struct pcost_probe_plan *pl,
 			   const struct pcost_sdt_list *l, const char *path)

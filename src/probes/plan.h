@@ -25,15 +25,15 @@
 
 /* What was asked on the command line. */
 struct pcost_probe_request {
-	const char *binary, *probe;	/* --binary and --probe (a user's command), or NULL */
+	const char *binary, *probe; /* --binary and --probe (a user's command), or NULL */
 	const char *via, *variants, *kernel, *workload, *sites, *layouts; /* NULL: defaults */
 	uint64_t scales[PCOST_PROBE_MAX_SCALES];
 	size_t nscales;
-	const unsigned *threads;	/* --threads (nthreads 0: one thread) */
+	const unsigned *threads; /* --threads (nthreads 0: one thread) */
 	size_t nthreads;
-	uint64_t hits;			/* --hits, when have_hits */
+	uint64_t hits; /* --hits, when have_hits */
 	bool have_hits;
-	int cmd_argc;			/* the command after '--' (with --binary) */
+	int cmd_argc; /* the command after '--' (with --binary) */
 	char **cmd_argv;
 };
 
@@ -41,12 +41,12 @@ struct pcost_probe_request {
 struct pcost_probe_config {
 	struct pcost_monitor *mon;
 	char *workload, *args, *variant; /* as recorded: "stanford", "variant=plain ...", "plain" */
-	char **argv;			/* what to execute, NULL-terminated */
+	char **argv;			 /* what to execute, NULL-terminated */
 	double scale;
-	int64_t events;			/* the runner's events: -1, from the workload's report */
-	bool report_fd;			/* a built-in workload: it reports on PROBECOST_REPORT_FD */
-	int64_t expected;		/* hits expected (-1: unknown) */
-	bool facts_known;		/* facts: its sites' facts (site_safety.h), merged */
+	int64_t events;	  /* the runner's events: -1, from the workload's report */
+	bool report_fd;	  /* a built-in workload: it reports on PROBECOST_REPORT_FD */
+	int64_t expected; /* hits expected (-1: unknown) */
+	bool facts_known; /* facts: its sites' facts (site_safety.h), merged */
 	struct pcost_site_facts facts;
 };
 
@@ -54,7 +54,7 @@ struct pcost_probe_wl;
 
 struct pcost_probe_plan {
 	const struct pcost_probe_wl *wl; /* the workload driven (plan.c's table) */
-	const char *wl_name;	/* its name ("stanford"), NULL with --binary */
+	const char *wl_name;		 /* its name ("stanford"), NULL with --binary */
 	const struct pcost_probe_method *methods[12];
 	size_t nmethods;
 	char vbuf[256], *variants[16];
@@ -63,11 +63,11 @@ struct pcost_probe_plan {
 	size_t nsites;
 	unsigned threads[PCOST_PROBE_MAX_THREADS];
 	size_t nthreads;
-	bool threads_given;	/* --threads: rows say their thread count */
+	bool threads_given; /* --threads: rows say their thread count */
 	int layouts[PCOST_STANFORD_NLAYOUTS];
 	size_t nlayouts;
-	int kernel;		/* stanford: one kernel's index, -1: all */
-	int64_t stanford_hits;	/* stanford: hits of one repetition of the kernels run */
+	int kernel;	       /* stanford: one kernel's index, -1: all */
+	int64_t stanford_hits; /* stanford: hits of one repetition of the kernels run */
 	struct pcost_monitor *mons[PCOST_PROBE_MAX_MONITORS];
 	size_t nmons;
 	/*
@@ -82,10 +82,10 @@ struct pcost_probe_plan {
 		struct pcost_monitor *mon;
 	} built[PCOST_PROBE_MAX_MONITORS];
 	size_t nbuilt;
-	struct pcost_site_file *sf;	/* the binary, for its sites' facts; NULL: none known.
+	struct pcost_site_file *sf; /* the binary, for its sites' facts; NULL: none known.
 					   The caller opens it before pcost_probe_plan_build and
 					   frees it. */
-	uint64_t warned[256];		/* sites warned about already (their addresses) */
+	uint64_t warned[256];	    /* sites warned about already (their addresses) */
 	size_t nwarned;
 	/* The configurations, in the order the runner gets them. */
 	struct pcost_probe_config *cfg;

@@ -13,9 +13,9 @@
 
 #include "core/util.h"
 
-#define NT_STAPSDT 3		/* sys/sdt.h: _SDT_NOTE_TYPE */
-#define MAX_LOADS 64		/* PT_LOAD segments we look at; real files have < 10 */
-#define MAX_PROBES 1000000	/* a hostile file does not make us allocate without end */
+#define NT_STAPSDT 3	   /* sys/sdt.h: _SDT_NOTE_TYPE */
+#define MAX_LOADS 64	   /* PT_LOAD segments we look at; real files have < 10 */
+#define MAX_PROBES 1000000 /* a hostile file does not make us allocate without end */
 
 struct load {
 	uint64_t vaddr, filesz, offset;
@@ -154,7 +154,8 @@ static int read_notes(struct ctx *c, Elf_Scn *scn, bool be, struct pcost_sdt_lis
 
 	if (!data || !data->d_buf)
 		return data && data->d_size == 0 ? 0 : -EBADMSG;
-	while (off < data->d_size && (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+	while (off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 		const char *name = (const char *)data->d_buf + name_off;
 		int rc;
 
@@ -190,9 +191,10 @@ static int read_elf(Elf *elf, uint64_t size, struct pcost_sdt_list *out)
 	if (elf_getphdrnum(elf, &phnum) || elf_getshdrstrndx(elf, &shstrndx))
 		return -EBADMSG;
 	/* Headers past the end: truncated (libelf would just see no sections). */
-	if ((eh.e_shoff && (eh.e_shoff > size || (uint64_t)eh.e_shnum * eh.e_shentsize >
-						      size - eh.e_shoff)) ||
-	    (eh.e_phoff && (eh.e_phoff > size || (uint64_t)phnum * eh.e_phentsize > size - eh.e_phoff)))
+	if ((eh.e_shoff &&
+	     (eh.e_shoff > size || (uint64_t)eh.e_shnum * eh.e_shentsize > size - eh.e_shoff)) ||
+	    (eh.e_phoff &&
+	     (eh.e_phoff > size || (uint64_t)phnum * eh.e_phentsize > size - eh.e_phoff)))
 		return -EBADMSG;
 	for (size_t i = 0; i < phnum && c.nloads < MAX_LOADS; i++) {
 		GElf_Phdr ph;
@@ -320,8 +322,8 @@ int pcost_sdt_parse_spec(const char *spec, char *provider, size_t plen, char *na
 		return -EINVAL;
 	/* Provider and probe names are C identifiers (sys/sdt.h pastes them into symbols). */
 	for (const char *p = spec; *p; p++)
-		if (p != sep && !(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
-				  (*p >= 'A' && *p <= 'Z')))
+		if (p != sep && !(*p == '_' || (*p >= '0' && *p <= '9') ||
+				  (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
 			return -EINVAL;
 	memcpy(provider, spec, pl);
 	provider[pl] = '\0';
@@ -338,8 +340,8 @@ bool pcost_sdt_path_ok(const char *path)
 	for (const char *p = path; *p; p++) {
 		char ch = *p;
 
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-		      strchr("/._+,=@~-", ch)))
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || strchr("/._+,=@~-", ch)))
 			return false;
 	}
 	return true;

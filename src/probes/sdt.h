@@ -22,11 +22,11 @@
 
 struct pcost_sdt_probe {
 	char *provider, *name;
-	char *args;		/* "-4@%edi -8@%rsi", may be "" */
-	uint64_t pc;		/* address of the probe's nop (adjusted) */
-	uint64_t pc_offset;	/* its file offset */
-	uint64_t sem;		/* semaphore address, 0 when the probe has none */
-	uint64_t sem_offset;	/* its file offset (uprobe ref_ctr_offset), 0 when none */
+	char *args;	     /* "-4@%edi -8@%rsi", may be "" */
+	uint64_t pc;	     /* address of the probe's nop (adjusted) */
+	uint64_t pc_offset;  /* its file offset */
+	uint64_t sem;	     /* semaphore address, 0 when the probe has none */
+	uint64_t sem_offset; /* its file offset (uprobe ref_ctr_offset), 0 when none */
 };
 
 struct pcost_sdt_list {

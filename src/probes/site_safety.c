@@ -22,7 +22,7 @@
 
 const char *pcost_site_encoding_name(enum pcost_site_encoding e)
 {
-	static const char *const names[] = {"other", "nop", "nop5", "nop10"};
+	static const char *const names[] = { "other", "nop", "nop5", "nop10" };
 
 	return (unsigned)e < ARRAY_SIZE(names) ? names[e] : "other";
 }
@@ -436,7 +436,7 @@ static int stack_pass(struct fn *f, size_t *work, bool *queued)
 
 	memset(f->st, 0, f->n * sizeof(*f->st));
 	memset(queued, 0, f->n * sizeof(*queued));
-	merge(f, 0, (struct state){.sp_ok = true}, -1, &noret);
+	merge(f, 0, (struct state){ .sp_ok = true }, -1, &noret);
 	work[nw++] = 0;
 	queued[0] = true;
 	while (nw && noret < 0) {
@@ -681,12 +681,14 @@ static bool kept(const struct fn *f, size_t s, int64_t rsp, const bool *before, 
 						continue;
 					fmt_off(lo - rsp, o, sizeof(o));
 					snprintf(
-					    why, wlen,
-					    "keeps %s across the site: written at +0x%llx, read at "
-					    "+0x%llx",
-					    o,
-					    (unsigned long long)(f->ins[j].addr - f->ins[0].addr),
-					    (unsigned long long)(f->ins[i].addr - f->ins[0].addr));
+						why, wlen,
+						"keeps %s across the site: written at +0x%llx, read at "
+						"+0x%llx",
+						o,
+						(unsigned long long)(f->ins[j].addr -
+								     f->ins[0].addr),
+						(unsigned long long)(f->ins[i].addr -
+								     f->ins[0].addr));
 					return true;
 				}
 		}
@@ -711,7 +713,7 @@ static bool unknown_access(const struct fn *f, const bool *mark, int64_t rsp)
 static int analyze(csh h, const uint8_t *code, size_t len, uint64_t fn, uint64_t site, char *why,
 		   size_t wlen)
 {
-	struct fn f = {0};
+	struct fn f = { 0 };
 	bool *before, *after, *seen, unknown = false;
 	int s, rc;
 	int64_t rsp;
@@ -835,7 +837,7 @@ static void read_symbols(struct pcost_site_file *f, Elf_Scn *scn, const GElf_Shd
 			f->syms = xrealloc(f->syms, f->cap * sizeof(*f->syms));
 		}
 		f->syms[f->nsyms++] =
-		    (struct sym){xstrdup(name ? name : "?"), sym.st_value, sym.st_size};
+			(struct sym){ xstrdup(name ? name : "?"), sym.st_value, sym.st_size };
 	}
 }
 
@@ -883,7 +885,7 @@ int pcost_site_file_open(const char *path, struct pcost_site_file **out)
 		} else if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) &&
 			   (d = elf_getdata(scn, NULL)) && d->d_buf && d->d_size == sh.sh_size) {
 			f->code = xrealloc(f->code, (f->ncode + 1) * sizeof(*f->code));
-			f->code[f->ncode++] = (struct code){sh.sh_addr, sh.sh_size, d->d_buf};
+			f->code[f->ncode++] = (struct code){ sh.sh_addr, sh.sh_size, d->d_buf };
 		}
 	}
 	f->cs = f->x86_64 ? disassembler() : 0;
@@ -939,7 +941,7 @@ void pcost_site_facts_at(const struct pcost_site_file *f, uint64_t vaddr,
 		out->optimizable = -1;
 	else
 		out->optimizable =
-		    kernel && out->encoding == PCOST_SITE_NOP5 && PAGE - vaddr % PAGE >= 5;
+			kernel && out->encoding == PCOST_SITE_NOP5 && PAGE - vaddr % PAGE >= 5;
 	if (!f->x86_64) {
 		snprintf(out->why, sizeof(out->why), "not an x86-64 file");
 		return;
@@ -962,7 +964,7 @@ void pcost_site_facts_at(const struct pcost_site_file *f, uint64_t vaddr,
 		return;
 	}
 	out->red_zone_live =
-	    analyze(f->cs, body, flen, fn->addr, vaddr, out->why, sizeof(out->why));
+		analyze(f->cs, body, flen, fn->addr, vaddr, out->why, sizeof(out->why));
 }
 
 /* Sites of one row: any live site makes the row live; unknown stays unless a site decides. */

@@ -22,17 +22,17 @@
 #include "probes/arm.h"
 #include "probes/sdt.h"
 
-#define EVLEN 64		/* MAX_EVENT_NAME_LEN in kernel/trace/trace.h */
+#define EVLEN 64 /* MAX_EVENT_NAME_LEN in kernel/trace/trace.h */
 
 struct ftrace_ev {
-	char name[EVLEN];	/* event name, unique to this process */
-	char del[EVLEN + 40];	/* "-:GROUP/EVENT": the line that removes it */
+	char name[EVLEN];     /* event name, unique to this process */
+	char del[EVLEN + 40]; /* "-:GROUP/EVENT": the line that removes it */
 	bool registered;
-	uint64_t base;		/* uprobe_profile count when the run started */
+	uint64_t base; /* uprobe_profile count when the run started */
 };
 
 struct ftrace_state {
-	char uprobe_events[96];	/* TRACEFS/uprobe_events */
+	char uprobe_events[96]; /* TRACEFS/uprobe_events */
 	char instance[160];	/* TRACEFS/instances/GROUP */
 	char enable[320];	/* TRACEFS/instances/GROUP/events/GROUP/enable */
 	char group[32];
@@ -107,8 +107,8 @@ static void journal_event(const struct ftrace_state *st, const struct ftrace_ev 
 	char name[EVLEN + 40], dir[96];
 
 	snprintf(name, sizeof(name), "%s/%s", st->group, e->name);
-	snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(st->uprobe_events) - strlen("/uprobe_events")),
-		 st->uprobe_events);
+	snprintf(dir, sizeof(dir), "%.*s",
+		 (int)(strlen(st->uprobe_events) - strlen("/uprobe_events")), st->uprobe_events);
 	pcost_journal_uprobe(dir, name, path, add);
 }
 
@@ -149,17 +149,21 @@ static int ftrace_prepare(struct pcost_monitor *m, char *err, size_t len)
 		if (s->sem_offset)
 			snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx(0x%llx)\n",
 				 s->retprobe ? 'r' : 'p', st->group, e->name, a->path,
-				 (unsigned long long)s->pc_offset, (unsigned long long)s->sem_offset);
+				 (unsigned long long)s->pc_offset,
+				 (unsigned long long)s->sem_offset);
 		else
-			snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx\n", s->retprobe ? 'r' : 'p',
-				 st->group, e->name, a->path, (unsigned long long)s->pc_offset);
+			snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx\n",
+				 s->retprobe ? 'r' : 'p', st->group, e->name, a->path,
+				 (unsigned long long)s->pc_offset);
 		e->registered = true; /* a failed write leaves nothing; removing then is harmless */
 		journal_event(st, e, a->path, true);
 		rc = write_str(st->uprobe_events, line, O_APPEND);
 		if (rc) {
 			e->registered = false;
-			snprintf(err, len, "ftrace: writing '%.*s' to %s failed: %s (see %s/error_log)",
-				 (int)strcspn(line, "\n"), line, st->uprobe_events, strerror(-rc), t);
+			snprintf(err, len,
+				 "ftrace: writing '%.*s' to %s failed: %s (see %s/error_log)",
+				 (int)strcspn(line, "\n"), line, st->uprobe_events, strerror(-rc),
+				 t);
 			return rc;
 		}
 	}
@@ -304,8 +308,8 @@ int pcost_probe_ftrace_reap_stale(void)
 
 		/* pcost_PID_N (ftrace) and pcost_PID_pp (perf-probe function probes). */
 		if (sscanf(line, "%*1[pr]:%63[A-Za-z0-9_]/%63[A-Za-z0-9_] ", group, event) != 2 ||
-		    sscanf(group, "pcost_%d_%c", &pid, &c) != 2 || pid <= 0 ||
-		    !kill(pid, 0) || errno != ESRCH)
+		    sscanf(group, "pcost_%d_%c", &pid, &c) != 2 || pid <= 0 || !kill(pid, 0) ||
+		    errno != ESRCH)
 			continue;
 		snprintf(inst, sizeof(inst), "%s/instances/%s", t, group);
 		snprintf(path, sizeof(path), "%s/events/%s/enable", inst, group);

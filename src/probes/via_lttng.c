@@ -45,14 +45,14 @@
 #define PIDFILE "lttng-sessiond.pid"
 
 struct lttng_state {
-	char home[64];		/* private LTTNG_HOME, "" when not made */
-	char env[96];		/* "LTTNG_HOME=..." */
-	char trace[96];		/* the current run's trace directory */
-	char session[48];	/* the current run's recording session, "" when none */
+	char home[64];	  /* private LTTNG_HOME, "" when not made */
+	char env[96];	  /* "LTTNG_HOME=..." */
+	char trace[96];	  /* the current run's trace directory */
+	char session[48]; /* the current run's recording session, "" when none */
 	struct pcost_proc daemon;
 	volatile pid_t daemon_pid; /* its process group, 0 when not running */
-	bool rundir_ours;	/* /var/run/lttng did not exist before */
-	int lock;		/* LOCK_FILE, held while our daemon may run; -1 when not */
+	bool rundir_ours;	   /* /var/run/lttng did not exist before */
+	int lock;		   /* LOCK_FILE, held while our daemon may run; -1 when not */
 	unsigned runs;
 };
 
@@ -156,12 +156,15 @@ static bool lttng_available(char *why, size_t len)
 	if (!pcost_lttng_so_path(so, sizeof(so), why, len))
 		return false;
 	if (geteuid() != 0) {
-		snprintf(why, len, "run as root: probecost starts a root session daemon of its own");
+		snprintf(why, len,
+			 "run as root: probecost starts a root session daemon of its own");
 		return false;
 	}
 	if (daemon_owner(&(pid_t){ 0 }) == 0) {
-		snprintf(why, len, "an lttng-sessiond already runs (%s/" PIDFILE "): the "
-				   "lttng method starts its own; stop that one first", RUNDIR);
+		snprintf(why, len,
+			 "an lttng-sessiond already runs (%s/" PIDFILE "): the "
+			 "lttng method starts its own; stop that one first",
+			 RUNDIR);
 		return false;
 	}
 	return true;
@@ -239,7 +242,8 @@ static int lttng_prepare(struct pcost_monitor *m, char *err, size_t len)
 	snprintf(st->home, sizeof(st->home), "/tmp/probecost-lttng-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(st->home)) {
 		st->home[0] = '\0';
-		snprintf(err, len, "lttng: cannot create a temporary directory: %s", strerror(errno));
+		snprintf(err, len, "lttng: cannot create a temporary directory: %s",
+			 strerror(errno));
 		return -errno;
 	}
 	pcost_journal_add("tmpdir", st->home, NULL);
@@ -264,11 +268,17 @@ static int start_session(struct lttng_state *st, char *err, size_t len)
 {
 	char out[1024], opt[160];
 	char *create[] = { "create", st->session, opt, NULL };
-	char *chan[] = { "enable-channel", "--userspace", "--session", st->session,
-			 "--subbuf-size=1M", "--num-subbuf=8", "--blocking-timeout=inf", "pcost",
+	char *chan[] = { "enable-channel",
+			 "--userspace",
+			 "--session",
+			 st->session,
+			 "--subbuf-size=1M",
+			 "--num-subbuf=8",
+			 "--blocking-timeout=inf",
+			 "pcost",
 			 NULL };
-	char *ev[] = { "enable-event", "--userspace", "--session", st->session, "--channel",
-		       "pcost", "pcost_stanford:*", NULL };
+	char *ev[] = { "enable-event", "--userspace", "--session",	  st->session,
+		       "--channel",    "pcost",	      "pcost_stanford:*", NULL };
 	char *start[] = { "start", st->session, NULL };
 	char *const *steps[] = { create, chan, ev, start };
 	int rc = 0;
@@ -340,7 +350,8 @@ static int lttng_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 	st->session[0] = '\0';
 	sample->monitor_events = count_events(st->trace, &lost);
 	if (sample->monitor_events < 0)
-		snprintf(m->note, sizeof(m->note), "babeltrace2 could not count the trace's events");
+		snprintf(m->note, sizeof(m->note),
+			 "babeltrace2 could not count the trace's events");
 	else if (lost > 0)
 		snprintf(m->note, sizeof(m->note), "lttng discarded %lld events", (long long)lost);
 	pcost_remove_tree(st->trace, geteuid());

@@ -36,28 +36,28 @@
 #include "probes/arm.h"
 
 #define MAX_EVENTS 64
-#define PENDING 8		/* names written down before perf probe may add them */
-#define PERF_MAX_INDEX 1024	/* perf's suffixes for duplicates: NAME_1 .. NAME_1023 */
+#define PENDING 8	    /* names written down before perf probe may add them */
+#define PERF_MAX_INDEX 1024 /* perf's suffixes for duplicates: NAME_1 .. NAME_1023 */
 
 struct pp_state {
 	char uprobe_events[96];
-	char dir[PATH_MAX];	/* private 0700 directory, "" when none */
+	char dir[PATH_MAX];	 /* private 0700 directory, "" when none */
 	char tmp[PATH_MAX + 16]; /* dir/stat.csv: perf stat -o file, "" when none */
-	const char *path;	/* the binary probed */
+	const char *path;	 /* the binary probed */
 	size_t nev;
-	char ev[MAX_EVENTS][128];	/* "GROUP:EVENT" as perf names them */
-	char del[MAX_EVENTS][140];	/* "-:GROUP/EVENT\n" */
+	char ev[MAX_EVENTS][128];  /* "GROUP:EVENT" as perf names them */
+	char del[MAX_EVENTS][140]; /* "-:GROUP/EVENT\n" */
 	/*
 	 * While `perf probe` runs: its pid and the names it may be adding
 	 * (NAME, NAME_1, ... that did not exist before), so that an undo from a
 	 * second Ctrl-C can wait for it to die and remove what it wrote.
 	 */
 	volatile pid_t pending_pid;
-	volatile sig_atomic_t pending;	/* from before perf probe until its events are collected */
+	volatile sig_atomic_t pending; /* from before perf probe until its events are collected */
 	size_t npending;
 	char pending_del[PENDING][140];
-	bool cache_added;	/* we put the binary in perf's build-id cache (SDT events) */
-	char cache_link[PATH_MAX];	/* its ~/.debug/.build-id/xx/yyy link (journaled) */
+	bool cache_added;	   /* we put the binary in perf's build-id cache (SDT events) */
+	char cache_link[PATH_MAX]; /* its ~/.debug/.build-id/xx/yyy link (journaled) */
 };
 
 static bool pp_available(char *why, size_t len)
@@ -72,8 +72,8 @@ static void journal_def(const struct pp_state *st, const char *del, bool add)
 	char name[140], dir[96];
 
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(del + 2, "\n"), del + 2);
-	snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(st->uprobe_events) - strlen("/uprobe_events")),
-		 st->uprobe_events);
+	snprintf(dir, sizeof(dir), "%.*s",
+		 (int)(strlen(st->uprobe_events) - strlen("/uprobe_events")), st->uprobe_events);
 	pcost_journal_uprobe(dir, name, st->path, add);
 }
 
@@ -193,7 +193,8 @@ static void collect_added(struct pp_state *st, const char *before, const char *g
 			continue;
 		/* Was this exact line there before? */
 		for (b = strstr(before, l); b && !old; b = strstr(b + 1, l))
-			old = (b == before || b[-1] == '\n') && (b[strlen(l)] == '\n' || !b[strlen(l)]);
+			old = (b == before || b[-1] == '\n') &&
+			      (b[strlen(l)] == '\n' || !b[strlen(l)]);
 		if (old || st->nev >= MAX_EVENTS)
 			continue;
 		ev = p + strlen(prefix);
@@ -221,7 +222,8 @@ static int cache_sdt(struct pp_state *st, char *err, size_t len)
 
 	if (run_capture(list, out, sizeof(out), &st->pending_pid) != 0 ||
 	    sscanf(out, "%63[0-9a-f]", id) != 1 || strlen(id) < 3) {
-		snprintf(err, len, "perf-probe: 'perf buildid-list -i %s' gave no build id", st->path);
+		snprintf(err, len, "perf-probe: 'perf buildid-list -i %s' gave no build id",
+			 st->path);
 		return -EIO;
 	}
 	snprintf(entry, sizeof(entry), "%s/.debug/.build-id/%.2s/%s", home ? home : "/root", id,
@@ -232,8 +234,8 @@ static int cache_sdt(struct pp_state *st, char *err, size_t len)
 	snprintf(st->cache_link, sizeof(st->cache_link), "%s", entry);
 	pcost_journal_add("buildid", st->cache_link, NULL);
 	if (run_capture(add, out, sizeof(out), &st->pending_pid) != 0) {
-		snprintf(err, len, "perf-probe: 'perf buildid-cache --add %s' failed: %.*s", st->path,
-			 (int)strcspn(out, "\n"), out);
+		snprintf(err, len, "perf-probe: 'perf buildid-cache --add %s' failed: %.*s",
+			 st->path, (int)strcspn(out, "\n"), out);
 		pcost_journal_del("buildid", st->cache_link);
 		return -EIO;
 	}
@@ -356,8 +358,8 @@ static int pp_define(struct pp_state *st, const struct pcost_probe_site *s, size
 	st->npending = 0;
 	free(before);
 	if (rc != 0) {
-		snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)", st->path,
-			 spec, rc);
+		snprintf(err, len, "perf-probe: 'perf probe -x %s -a %s' failed (exit %d)",
+			 st->path, spec, rc);
 		return -EIO;
 	}
 	return 0;
@@ -447,7 +449,7 @@ static int pp_stop(struct pcost_monitor *m, struct pcost_run_sample *sample)
 		char *rest = line, *count = strsep(&rest, ","), *ev, *end;
 		long long v;
 
-		strsep(&rest, ",");		/* unit, empty for tracepoints */
+		strsep(&rest, ","); /* unit, empty for tracepoints */
 		ev = strsep(&rest, ",");
 		if (!ev || line[0] == '#')
 			continue;

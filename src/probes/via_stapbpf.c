@@ -62,13 +62,15 @@ static bool stap_bpf_available(char *why, size_t len)
 	snprintf(cfg, sizeof(cfg), "%s/.config", tree);
 	why[0] = '\0';
 	if (access(cfg, R_OK) && access("/proc/config.gz", R_OK))
-		off += (size_t)snprintf(why + off, len - off, "no kernel configuration (%s or "
-					"/proc/config.gz) for stap's build-tree checks", cfg);
+		off += (size_t)snprintf(why + off, len - off,
+					"no kernel configuration (%s or "
+					"/proc/config.gz) for stap's build-tree checks",
+					cfg);
 	if (off < len && !memlock_raisable(&old))
 		off += (size_t)snprintf(why + off, len - off,
 					"%sstapbpf raises RLIMIT_MEMLOCK to unlimited, which needs "
-					"CAP_SYS_RESOURCE (hard limit here %llu KiB)", off ? "; " : "",
-					(unsigned long long)old.rlim_max / 1024);
+					"CAP_SYS_RESOURCE (hard limit here %llu KiB)",
+					off ? "; " : "", (unsigned long long)old.rlim_max / 1024);
 	if (off < len && access(DEBUGFS_UPROBES, W_OK))
 		off += (size_t)snprintf(why + off, len - off,
 					"%sstapbpf writes %s: mount debugfs on /sys/kernel/debug "
@@ -155,8 +157,10 @@ int pcost_stap_bpf_tree(char *tree, size_t len, int *undo, char *err, size_t ele
 	snprintf(inc, sizeof(inc), "%s/include", tree);
 	rc = mkdir(inc, 0700) ? -errno : synthesize(tree);
 	if (rc)
-		snprintf(err, elen, "stap-bpf: cannot write a build tree from /proc/config.gz in "
-				    "%s: %s", tree, strerror(-rc));
+		snprintf(err, elen,
+			 "stap-bpf: cannot write a build tree from /proc/config.gz in "
+			 "%s: %s",
+			 tree, strerror(-rc));
 	return rc;
 }
 

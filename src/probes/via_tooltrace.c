@@ -29,8 +29,8 @@ struct tool_state {
 	char *script;
 	struct pcost_proc proc;
 	bool running;
-	char tree[PATH_MAX];	/* stap-bpf: the kernel build tree (-r), "" for the others */
-	int undo;		/* stap-bpf: cleanup.h handle of a synthesized tree, -1 none */
+	char tree[PATH_MAX]; /* stap-bpf: the kernel build tree (-r), "" for the others */
+	int undo;	     /* stap-bpf: cleanup.h handle of a synthesized tree, -1 none */
 };
 
 struct tool_desc {
@@ -40,7 +40,7 @@ struct tool_desc {
 		       size_t len);
 	/* argv: exe, options..., script, NULL. */
 	const char *opts[4];
-	const char *count_key;	/* "@hits: " / "hits=" */
+	const char *count_key; /* "@hits: " / "hits=" */
 };
 
 static size_t add(char *buf, size_t len, size_t off, const char *fmt, const char *a, const char *b,
@@ -71,8 +71,10 @@ static void bpftrace_script(const struct pcost_probe_arm *a, const size_t *first
 		else
 			off = add(buf, len, off, "usdt:%s:%s:%s", a->path, s->provider, s->name);
 	}
-	add(buf, len, off, " { @hits = count(); }\nEND { printf(\"hits=\"); print(@hits); "
-			   "clear(@hits); }\n%s%s%s", "", "", "");
+	add(buf, len, off,
+	    " { @hits = count(); }\nEND { printf(\"hits=\"); print(@hits); "
+	    "clear(@hits); }\n%s%s%s",
+	    "", "", "");
 }
 
 /* SystemTap: process("PATH").provider("PROV").mark("NAME") */
@@ -98,7 +100,10 @@ static void stap_script(const struct pcost_probe_arm *a, const size_t *first, si
 }
 
 static const struct tool_desc bpftrace_desc = {
-	.exe = "bpftrace", .script = bpftrace_script, .opts = { "-e" }, .count_key = "hits=@hits: ",
+	.exe = "bpftrace",
+	.script = bpftrace_script,
+	.opts = { "-e" },
+	.count_key = "hits=@hits: ",
 };
 /* -DSTP_NO_OVERLOAD: seed 002's runs needed it to finish at all. */
 static const struct tool_desc stap_desc = {
@@ -180,7 +185,9 @@ static int tool_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, s
 		/* Its own first error line (bpftrace's RLIMIT_MEMLOCK notice is harmless). */
 		pcost_proc_error_line(&st->proc, line, sizeof(line));
 		snprintf(err, len, "%s not ready (%s)%s%s", d->exe,
-			 rc == -ETIMEDOUT ? "timed out" : rc == -EPIPE ? "it exited" : strerror(-rc),
+			 rc == -ETIMEDOUT ? "timed out"
+			 : rc == -EPIPE	  ? "it exited"
+					  : strerror(-rc),
 			 line[0] ? ": " : "", line);
 		pcost_proc_stop(&st->proc, SIGKILL, GRACE_NS);
 		pcost_proc_release(&st->proc);
@@ -277,8 +284,10 @@ static bool stap_available(char *why, size_t len)
 	uname(&u);
 	snprintf(dir, sizeof(dir), "/lib/modules/%s/build", u.release);
 	if (access(dir, R_OK)) {
-		snprintf(why, len, "SystemTap cannot build modules for Linux %s: no %s "
-				   "(install the kernel's headers/build tree)", u.release, dir);
+		snprintf(why, len,
+			 "SystemTap cannot build modules for Linux %s: no %s "
+			 "(install the kernel's headers/build tree)",
+			 u.release, dir);
 		return false;
 	}
 	return true;

@@ -20,7 +20,7 @@
 
 struct uprobe_state {
 	size_t nfds;
-	int fds[];		/* one per site and CPU; -1 when closed */
+	int fds[]; /* one per site and CPU; -1 when closed */
 };
 
 static size_t ncpus_conf(void)
@@ -57,8 +57,9 @@ static bool uprobe_available(char *why, size_t len)
 		return false;
 	}
 	if (access(UPROBE_PMU "/format/ref_ctr_offset", R_OK)) {
-		snprintf(why, len, "the uprobe PMU has no ref_ctr_offset (Linux < 4.20): "
-				   "semaphore-guarded probes would never fire");
+		snprintf(why, len,
+			 "the uprobe PMU has no ref_ctr_offset (Linux < 4.20): "
+			 "semaphore-guarded probes would never fire");
 		return false;
 	}
 	return true;
@@ -135,7 +136,7 @@ static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 			if (cpu_mask && (cpu >= 64 || !(cpu_mask & (1ull << cpu))))
 				continue;
 			fd = (int)syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1,
-					      PERF_FLAG_FD_CLOEXEC);
+					  PERF_FLAG_FD_CLOEXEC);
 			e = errno;
 			st->fds[i * ncpu + cpu] = fd;
 			if (fd >= 0) {
@@ -144,11 +145,13 @@ static int uprobe_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 			}
 			if (e == ENODEV)
 				continue; /* an offline CPU */
-			snprintf(err, len, "uprobe: perf_event_open(%s:0x%llx, cpu %zu) failed: %s%s",
-				 a->path, (unsigned long long)s->pc_offset, cpu, strerror(e),
-				 e == EACCES || e == EPERM
-					 ? " (run as root or give CAP_PERFMON; kernel.perf_event_paranoid)"
-					 : "");
+			snprintf(
+				err, len,
+				"uprobe: perf_event_open(%s:0x%llx, cpu %zu) failed: %s%s", a->path,
+				(unsigned long long)s->pc_offset, cpu, strerror(e),
+				e == EACCES || e == EPERM
+					? " (run as root or give CAP_PERFMON; kernel.perf_event_paranoid)"
+					: "");
 			uprobe_undo(st);
 			return -e;
 		}

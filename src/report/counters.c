@@ -16,7 +16,7 @@
 
 struct row_stats {
 	struct pcost_summary ns;
-	bool cycles;		/* s->tsc_hz known */
+	bool cycles; /* s->tsc_hz known */
 	double cyc_per_ns;
 };
 
@@ -48,8 +48,7 @@ static const struct pcost_counter_series *matmul_base(const struct pcost_session
 
 		/* Every column may be NULL in a store another program wrote. */
 		if (b->op && !strcmp(b->op, "matmul-base") && b->interface && m->interface &&
-		    !strcmp(b->interface, m->interface) &&
-		    b->nevents == m->nevents && b->n)
+		    !strcmp(b->interface, m->interface) && b->nevents == m->nevents && b->n)
 			return b;
 	}
 	return NULL;
@@ -122,8 +121,9 @@ static void header_lines(const struct pcost_session *s, FILE *out, const char *p
 	if (cJSON_IsString(pw))
 		fprintf(out, "%s%s: software events only, perf-mmap/rdpmc skipped\n", prefix,
 			pw->valuestring);
-	fprintf(out, "%stimes in ns%s; start = ioctl ENABLE, stop = ioctl DISABLE "
-		     "(PAPI_stop also reads)\n",
+	fprintf(out,
+		"%stimes in ns%s; start = ioctl ENABLE, stop = ioctl DISABLE "
+		"(PAPI_stop also reads)\n",
 		prefix, s->tsc_hz > 0 ? ", cycles at the TSC frequency" : "");
 	cJSON_Delete(o);
 }

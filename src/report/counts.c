@@ -120,7 +120,7 @@ static void csv_row(struct pcost_csv *csv, const char *event, int64_t v, const c
 
 static void csv_print(const struct pcost_evcount *c, FILE *out)
 {
-	struct pcost_csv csv = {.out = out};
+	struct pcost_csv csv = { .out = out };
 	char name[160];
 
 	fputs("event,count,unit,counter\n", out);

@@ -162,8 +162,8 @@ void pcost_text_ns_ci(double v, double lo, double hi, const char *per, char *buf
 	else if (!isfinite(lo) || !isfinite(hi))
 		snprintf(buf, len, "%.*f %s%s%s", d, v / div, u, per ? "/" : "", per ? per : "");
 	else
-		snprintf(buf, len, "%.*f [%.*f, %.*f] %s%s%s", d, v / div, d, lo / div, d, hi / div, u,
-			 per ? "/" : "", per ? per : "");
+		snprintf(buf, len, "%.*f [%.*f, %.*f] %s%s%s", d, v / div, d, lo / div, d, hi / div,
+			 u, per ? "/" : "", per ? per : "");
 }
 
 void pcost_text_pct_ci(double v, double lo, double hi, bool sig, char *buf, size_t len)
@@ -202,7 +202,8 @@ void pcost_text_changed(const struct pcost_session *s, const struct pcost_config
 	size_t n = pcost_changed_rows(s, st, mons, sizeof(mons));
 
 	if (n)
-		fprintf(out, "# CHANGED PROGRAM in %zu of %zu rows (%s): the workload failed %s and "
-			     "not in its %s runs: see each row's outcome\n",
+		fprintf(out,
+			"# CHANGED PROGRAM in %zu of %zu rows (%s): the workload failed %s and "
+			"not in its %s runs: see each row's outcome\n",
 			n, s->nconfigs, mons, under, base);
 }

@@ -50,7 +50,7 @@ void pcost_json_carry_over(struct cJSON *o, const struct pcost_config_stats *x);
 
 struct pcost_csv {
 	FILE *out;
-	bool started;	/* a field was written on this row */
+	bool started; /* a field was written on this row */
 };
 
 void pcost_csv_str(struct pcost_csv *c, const char *s);

@@ -193,7 +193,8 @@ static void markdown_to_html(FILE *out, const char *md, const char *head)
 				b = LIST;
 			}
 			fputs("<li>", out);
-			pcost_xml_escape(out, t + (warn ? 11 : 2)); /* the list's class says "warning" */
+			pcost_xml_escape(out,
+					 t + (warn ? 11 : 2)); /* the list's class says "warning" */
 			fputs("</li>\n", out);
 			continue;
 		}
@@ -235,8 +236,8 @@ static void headline(FILE *out, const struct pcost_session *s, const char *head)
 
 	fputs("<div class=\"headline\">\n", out);
 	if (!*head)
-		fprintf(out, "<h1>probecost %s session %lld</h1>\n", pcost_session_kind_name(s->kind),
-			(long long)s->id);
+		fprintf(out, "<h1>probecost %s session %lld</h1>\n",
+			pcost_session_kind_name(s->kind), (long long)s->id);
 	for (bool first = true; *l; first = false) {
 		const char *e = strchr(l, '\n');
 
@@ -287,17 +288,18 @@ static void environment(FILE *out, const cJSON *env, bool warnings_only)
 		if (cJSON_GetArraySize(w) <= 0)
 			return;
 		fputs("<ul class=\"warnings\" id=\"env-warnings\">\n", out);
-		cJSON_ArrayForEach(it, w)
-			if (cJSON_IsString(it)) {
-				fputs("<li>", out);
-				pcost_xml_escape(out, it->valuestring);
-				fputs("</li>\n", out);
-			}
+		cJSON_ArrayForEach(it, w) if (cJSON_IsString(it))
+		{
+			fputs("<li>", out);
+			pcost_xml_escape(out, it->valuestring);
+			fputs("</li>\n", out);
+		}
 		fputs("</ul>\n", out);
 		return;
 	}
 	fputs("<table class=\"env\"><tbody>\n", out);
-	cJSON_ArrayForEach(it, f) {
+	cJSON_ArrayForEach(it, f)
+	{
 		const cJSON *why = cJSON_GetObjectItemCaseSensitive(unk, it->string);
 
 		fputs("<tr><th>", out);
@@ -409,8 +411,10 @@ int pcost_report_html(const struct pcost_session *s, FILE *out)
 		return -EIO;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", out);
-	fprintf(out, "<title>probecost %s session %lld</title>\n<style>%s</style>\n</head>\n<body>\n",
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+	      out);
+	fprintf(out,
+		"<title>probecost %s session %lld</title>\n<style>%s</style>\n</head>\n<body>\n",
 		pcost_session_kind_name(s->kind), (long long)s->id, css);
 	fputs("<header>\n", out);
 	headline(out, s, head ? head : "");
@@ -428,7 +432,8 @@ int pcost_report_html(const struct pcost_session *s, FILE *out)
 	fputs("</section>\n</main>\n<footer>Written by probecost ", out);
 	pcost_xml_escape(out, PCOST_VERSION);
 	fputs(" from the stored session; the same figures as <code>probecost report ID</code>."
-	      "</footer>\n", out);
+	      "</footer>\n",
+	      out);
 	fputs(summary_js, out);
 	fputs("</body>\n</html>\n", out);
 	free(md);

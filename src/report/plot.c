@@ -111,19 +111,28 @@ static int plot_run(const struct pcost_session *s, const struct pcost_config_sta
 		hi[n] = st[i].overhead_hi * 100;
 		n++;
 	}
-	title = wl || !s->nconfigs ? xasprintf("Monitor overhead (%s)", w)
-				   : xasprintf("Monitor overhead on %s %s (%s)", s->configs[0].workload,
-					       s->configs[0].workload_args ? s->configs[0].workload_args : "", w);
+	title = wl || !s->nconfigs
+			? xasprintf("Monitor overhead (%s)", w)
+			: xasprintf("Monitor overhead on %s %s (%s)", s->configs[0].workload,
+				    s->configs[0].workload_args ? s->configs[0].workload_args : "",
+				    w);
 	struct pcost_chart_bars c = {
 		.title = title,
 		.ylabel = "overhead vs. no monitor (%)",
 		.note = "bars: mean wall-time overhead; whiskers: 95% interval over paired blocks",
-		.ncats = n, .nseries = 1, .cats = cats, .v = v, .lo = lo, .hi = hi, .log = -1,
+		.ncats = n,
+		.nseries = 1,
+		.cats = cats,
+		.v = v,
+		.lo = lo,
+		.hi = hi,
+		.log = -1,
 	};
 
 	rc = n ? pcost_chart_bars_draw(&c, o, err, errlen) : -ENODATA;
 	if (!n)
-		snprintf(err, errlen, "no monitored configuration with a baseline ('none') to plot");
+		snprintf(err, errlen,
+			 "no monitored configuration with a baseline ('none') to plot");
 	free(title);
 	free(w);
 	names_free(&ns);
@@ -185,13 +194,20 @@ static int plot_probes(const struct pcost_session *s, const struct pcost_config_
 		.title = title,
 		.ylabel = "extra time per hit (ns)",
 		.note = "bars: extra time in the timed region / hits; whiskers: 95% interval over blocks",
-		.ncats = ncat, .nseries = nvar, .cats = cats, .series = vars, .v = v, .lo = lo,
-		.hi = hi, .log = -1,
+		.ncats = ncat,
+		.nseries = nvar,
+		.cats = cats,
+		.series = vars,
+		.v = v,
+		.lo = lo,
+		.hi = hi,
+		.log = -1,
 	};
 
 	rc = ncat ? pcost_chart_bars_draw(&c, o, err, errlen) : -ENODATA;
 	if (!ncat)
-		snprintf(err, errlen, "no armed configuration with hits and a dormant baseline to plot");
+		snprintf(err, errlen,
+			 "no armed configuration with hits and a dormant baseline to plot");
 	free(title);
 	free(w);
 	free(cats);
@@ -381,13 +397,16 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 	title = xasprintf("Extra time against %ss, with the fit (%s)", evunit, w);
 	xlabel = xasprintf("%ss per run", evunit);
 	struct pcost_chart_fits c = {
-		.title = title, .xlabel = xlabel, .yname = "extra time",
+		.title = title,
+		.xlabel = xlabel,
+		.yname = "extra time",
 		.note = s->kind == PCOST_SESSION_PROBES
 				? "points: mean extra time over the dormant run of each size; line: fixed + "
 				  "per hit x hits; 95% intervals: per hit (band), fixed (bar at 0 hits)"
 				: "points: mean extra time over the unmonitored run of each size; line: fixed + "
 				  "per event x events; 95% intervals: per event (band), fixed (bar at 0 events)",
-		.nseries = nf, .series = fs,
+		.nseries = nf,
+		.series = fs,
 	};
 
 	rc = nf ? pcost_chart_fits_draw(&c, o, err, errlen) : -ENODATA;
@@ -566,7 +585,13 @@ int pcost_plot_compare(const struct pcost_session *a, const struct pcost_session
 		.ylabel = any_ovh ? "overhead vs. no monitor (%)" : "mean time (ns)",
 		.note = any_ovh ? "whiskers: 95% interval of each session's overhead"
 				: "bars: mean of the measured samples",
-		.ncats = n, .nseries = 2, .cats = cats, .series = series, .v = v, .lo = lo, .hi = hi,
+		.ncats = n,
+		.nseries = 2,
+		.cats = cats,
+		.series = series,
+		.v = v,
+		.lo = lo,
+		.hi = hi,
 		.log = -1,
 	};
 

@@ -26,9 +26,9 @@ int pcost_plot_format_of(const char *path);
  * build, counters cost against k per interface; each applies or not.
  */
 struct pcost_figure {
-	const char *name;	/* "fit", "overhead", "per-hit", "counters" */
+	const char *name; /* "fit", "overhead", "per-hit", "counters" */
 	const char *caption;
-	char *svg;		/* the SVG document (cairo's, axes on the root element) */
+	char *svg; /* the SVG document (cairo's, axes on the root element) */
 	size_t len;
 };
 

@@ -27,16 +27,16 @@ struct pcost_plot_out {
 struct pcost_chart_bars {
 	const char *title, *ylabel, *note;
 	size_t ncats, nseries;
-	const char *const *cats;	/* group labels */
-	const char *const *series;	/* legend names; NULL for one unnamed series */
-	const double *v, *lo, *hi;	/* lo/hi NULL: no whiskers; NAN: that bar absent */
-	int log;			/* 1 log, 0 linear, -1 log when positives span >= 2 decades */
+	const char *const *cats;   /* group labels */
+	const char *const *series; /* legend names; NULL for one unnamed series */
+	const double *v, *lo, *hi; /* lo/hi NULL: no whiskers; NAN: that bar absent */
+	int log;		   /* 1 log, 0 linear, -1 log when positives span >= 2 decades */
 };
 
 struct pcost_chart_line_series {
 	const char *name;
 	size_t n;
-	const double *x, *y, *err;	/* err: half length of the bar (sd), may be NULL */
+	const double *x, *y, *err; /* err: half length of the bar (sd), may be NULL */
 };
 
 struct pcost_chart_lines {
@@ -49,10 +49,10 @@ struct pcost_chart_lines {
 struct pcost_chart_fit_series {
 	const char *name;
 	size_t n;
-	const double *x, *y;		/* the points */
-	double a, b;			/* the fitted line, drawn from x = 0 to the last point */
-	double a_lo, a_hi;		/* a's interval, a bar at x = 0; NaN: none */
-	size_t nband;			/* 0: no band; else band_lo/hi at band_x[0..nband) */
+	const double *x, *y; /* the points */
+	double a, b;	     /* the fitted line, drawn from x = 0 to the last point */
+	double a_lo, a_hi;   /* a's interval, a bar at x = 0; NaN: none */
+	size_t nband;	     /* 0: no band; else band_lo/hi at band_x[0..nband) */
 	const double *band_x, *band_lo, *band_hi;
 };
 
@@ -62,7 +62,7 @@ struct pcost_chart_fit_series {
  * data-pcost-panel-N="LEFT TOP RIGHT BOTTOM" and data-pcost-x-N / -y-N.
  */
 struct pcost_chart_fits {
-	const char *title, *xlabel, *yname, *note;	/* yname: "extra time" (the unit is added) */
+	const char *title, *xlabel, *yname, *note; /* yname: "extra time" (the unit is added) */
 	size_t nseries;
 	const struct pcost_chart_fit_series *series;
 };
@@ -70,8 +70,8 @@ struct pcost_chart_fits {
 /* Draw to o.  0 or -errno with err. */
 int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_out *o, char *err,
 			  size_t errlen);
-int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o,
-			   char *err, size_t errlen);
+int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o, char *err,
+			   size_t errlen);
 int pcost_chart_fits_draw(const struct pcost_chart_fits *c, struct pcost_plot_out *o, char *err,
 			  size_t errlen);
 

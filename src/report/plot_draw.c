@@ -24,7 +24,7 @@
 #define H 560.0
 #define M_LEFT 92.0
 #define M_RIGHT 24.0
-#define M_TOP 82.0	/* title, then the legend row */
+#define M_TOP 82.0 /* title, then the legend row */
 #define M_BOTTOM 120.0
 
 /* Tableau 10 (Stone 2007): distinct in colour and in greyscale. */
@@ -55,19 +55,20 @@ struct canvas {
 	cairo_t *cr;
 	int fmt;
 	struct pcost_plot_out *out;
-	FILE *mem;		/* SVG: cairo writes here, then the axes go on the root */
+	FILE *mem; /* SVG: cairo writes here, then the axes go on the root */
 	char *buf;
 	size_t len;
 	const char *title;
-	double h;		/* height: H, or more for rows of panels */
-	char attrs[4096];	/* data-pcost-* attributes for the SVG root */
+	double h;	  /* height: H, or more for rows of panels */
+	char attrs[4096]; /* data-pcost-* attributes for the SVG root */
 };
 
 static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
 {
 	struct canvas *cv = closure;
 
-	return fwrite(data, 1, len, cv->mem) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+	return fwrite(data, 1, len, cv->mem) == len ? CAIRO_STATUS_SUCCESS
+						    : CAIRO_STATUS_WRITE_ERROR;
 }
 
 static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char *title, double h,
@@ -108,7 +109,8 @@ static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char
 	cv->cr = cairo_create(cv->surf);
 	cairo_set_source_rgb(cv->cr, 1, 1, 1);
 	cairo_paint(cv->cr);
-	cairo_select_font_face(cv->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_select_font_face(cv->cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+			       CAIRO_FONT_WEIGHT_NORMAL);
 	return 0;
 }
 
@@ -250,9 +252,9 @@ static double nice_step(double span, int n)
 }
 
 struct yaxis {
-	double lo, hi;		/* data range (log: the exponents' range in 10^) */
+	double lo, hi; /* data range (log: the exponents' range in 10^) */
 	bool log;
-	double top, bottom;	/* pixels */
+	double top, bottom; /* pixels */
 };
 
 static double ypx(const struct yaxis *a, double v)
@@ -500,7 +502,8 @@ int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_ou
 
 			if (isfinite(c->v[i]))
 				draw_bar(cr, c, &ax, i,
-					 gx - bw * (double)c->nseries / 2 + bw * (double)s, bw, col);
+					 gx - bw * (double)c->nseries / 2 + bw * (double)s, bw,
+					 col);
 		}
 		category_label(cr, c->cats[g], gx, ax.bottom, rotate);
 	}
@@ -518,15 +521,16 @@ static double xpx(const struct xaxis *a, double v)
 }
 
 /* The data's x range and the top of its y axis; -ENODATA when nothing is finite. */
-static int lines_range(const struct pcost_chart_lines *c, double *xmin, double *xmax,
-		       double *ymax, char *err, size_t errlen)
+static int lines_range(const struct pcost_chart_lines *c, double *xmin, double *xmax, double *ymax,
+		       char *err, size_t errlen)
 {
 	double ymean_max = 0;
 
 	*xmin = INFINITY, *xmax = -INFINITY, *ymax = 0;
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
-			double y = c->series[s].y[i], e = c->series[s].err ? c->series[s].err[i] : 0;
+			double y = c->series[s].y[i],
+			       e = c->series[s].err ? c->series[s].err[i] : 0;
 
 			if (!isfinite(y))
 				continue;
@@ -601,8 +605,8 @@ static void draw_line_series(cairo_t *cr, const struct pcost_chart_line_series *
 	}
 }
 
-int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o,
-			   char *err, size_t errlen)
+int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o, char *err,
+			   size_t errlen)
 {
 	struct xaxis xa = { .left = M_LEFT, .right = W - M_RIGHT - 10 };
 	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
@@ -622,8 +626,10 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_
 	title_and_note(cr, c->title, c->note, H);
 	for (size_t s = 0; s < c->nseries && s < ARRAY_SIZE(names); s++)
 		names[s] = c->series[s].name;
-	ax.top = fmax(M_TOP, legend(cr, names, c->nseries < ARRAY_SIZE(names) ? c->nseries :
-					ARRAY_SIZE(names), true) + 18);
+	ax.top = fmax(M_TOP, legend(cr, names,
+				    c->nseries < ARRAY_SIZE(names) ? c->nseries : ARRAY_SIZE(names),
+				    true) +
+				     18);
 	draw_yaxis(cr, &ax, xa.left, xa.right, c->ylabel);
 	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
@@ -661,8 +667,14 @@ static void si_label(double v, char *buf, size_t len)
 /* ns per displayed unit for times up to max_ns, and its name. */
 static double time_unit(double max_ns, const char **name)
 {
-	static const struct { double ns; const char *name; } u[] = {
-		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	static const struct {
+		double ns;
+		const char *name;
+	} u[] = {
+		{ 1e9, "s" },
+		{ 1e6, "ms" },
+		{ 1e3, "us" },
+		{ 1, "ns" },
 	};
 	size_t i = 0;
 
@@ -701,9 +713,9 @@ static void fit_range(const struct pcost_chart_fit_series *l, double *xmax, doub
 }
 
 struct panel {
-	double left, top, right, bottom;	/* the plot area, pixels */
-	double x1;				/* x axis: 0 .. x1 */
-	double unit;				/* ns per displayed y unit */
+	double left, top, right, bottom; /* the plot area, pixels */
+	double x1;			 /* x axis: 0 .. x1 */
+	double unit;			 /* ns per displayed y unit */
 	struct yaxis ax;
 };
 
@@ -763,8 +775,9 @@ static void fit_panel(struct canvas *cv, const struct pcost_chart_fits *c, size_
 {
 	const struct pcost_chart_fit_series *l = &c->series[k];
 	const double *col = palette[k % ARRAY_SIZE(palette)];
-	struct panel p = { .left = cx + 86, .top = cy + 30, .right = cx + cw - 24,
-			   .bottom = cy + ch - 50 };
+	struct panel p = {
+		.left = cx + 86, .top = cy + 30, .right = cx + cw - 24, .bottom = cy + ch - 50
+	};
 	double xmax, ymin, ymax, step;
 	const char *uname;
 	char buf[64], name[48];
@@ -777,7 +790,8 @@ static void fit_panel(struct canvas *cv, const struct pcost_chart_fits *c, size_
 	step = nice_step((ymax - ymin) / p.unit, 5);
 	p.ax = (struct yaxis){ .lo = floor(ymin / p.unit / step) * step,
 			       .hi = ceil(ymax / p.unit * 1.04 / step) * step,
-			       .top = p.top, .bottom = p.bottom };
+			       .top = p.top,
+			       .bottom = p.bottom };
 	step = nice_step(xmax, 5);
 	p.x1 = ceil(xmax * 1.04 / step) * step;
 

@@ -25,12 +25,12 @@
  * not in these.
  */
 struct hits_check {
-	bool known;		/* some sample carried a count and something was expected */
+	bool known; /* some sample carried a count and something was expected */
 	int64_t expected;
-	int64_t counted;	/* median (analyze) */
-	int64_t lost;		/* max over samples of expected - counted, > 0: hits lost */
-	int64_t extra;		/* max over samples of counted - expected */
-	bool said;		/* the tracer said it lost events in a run that came up short */
+	int64_t counted; /* median (analyze) */
+	int64_t lost;	 /* max over samples of expected - counted, > 0: hits lost */
+	int64_t extra;	 /* max over samples of counted - expected */
+	bool said;	 /* the tracer said it lost events in a run that came up short */
 };
 
 static struct hits_check check_hits(const struct pcost_config *c,
@@ -118,7 +118,7 @@ static bool has_shape(const struct pcost_session *s)
  * "site_facts", one object or null per configuration (cmd/probes.c).
  */
 struct row_facts {
-	char encoding[8];		/* "nop5"; "" unknown */
+	char encoding[8];		   /* "nop5"; "" unknown */
 	int8_t red_zone_live, optimizable; /* 1 yes, -1 no, 0 unknown */
 };
 
@@ -139,7 +139,8 @@ static struct row_facts *read_facts(const struct pcost_session *s)
 
 	if (!cJSON_IsArray(a))
 		a = NULL;
-	cJSON_ArrayForEach(e, a) {
+	cJSON_ArrayForEach(e, a)
+	{
 		const cJSON *enc = cJSON_GetObjectItemCaseSensitive(e, "encoding");
 
 		if (i >= s->nconfigs)
@@ -171,7 +172,8 @@ static void text_facts(const struct row_facts *fx, size_t i, char *row, int n, b
 
 	if (!fx || n < 0 || (size_t)n >= 512)
 		return;
-	snprintf(row + n, 512 - (size_t)n, md ? " %s | %s | %s |" : " %-8s %-8s %-11s", enc, rz, op);
+	snprintf(row + n, 512 - (size_t)n, md ? " %s | %s | %s |" : " %-8s %-8s %-11s", enc, rz,
+		 op);
 }
 
 /* Print a row of 512 bytes at most without its trailing blanks. */
@@ -203,7 +205,8 @@ static const char *label(const struct pcost_session *s, const struct pcost_confi
 	if (several_scales(s))
 		snprintf(scale, sizeof(scale), " x%g", pcost_config_scale(c));
 	if (l)
-		snprintf(buf, len, "%s%s %.*s", variant_of(c), scale, (int)strcspn(l + 7, " "), l + 7);
+		snprintf(buf, len, "%s%s %.*s", variant_of(c), scale, (int)strcspn(l + 7, " "),
+			 l + 7);
 	else
 		snprintf(buf, len, "%s%s", variant_of(c), scale);
 	return buf;
@@ -225,7 +228,8 @@ static void fmt_hits(char *buf, size_t len, const struct hits_check *h, bool bas
 		snprintf(buf, len, "%lld / %lld  %lld extra hits", (long long)h->counted,
 			 (long long)h->expected, (long long)h->extra);
 	else
-		snprintf(buf, len, "%lld / %lld  ok", (long long)h->counted, (long long)h->expected);
+		snprintf(buf, len, "%lld / %lld  ok", (long long)h->counted,
+			 (long long)h->expected);
 }
 
 /*
@@ -248,22 +252,24 @@ static void fit_section(const struct pcost_session *s, const struct pcost_config
 			fprintf(out, "\n# fit over the scales: extra time = fixed + per hit x hits "
 				     "[95%% interval over blocks]\n");
 			if (md)
-				fprintf(out, "| variant | method | fixed | per hit | r2 |\n|---|---|---|---|---|\n");
+				fprintf(out,
+					"| variant | method | fixed | per hit | r2 |\n|---|---|---|---|---|\n");
 			else
-				fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", "variant", "method", "fixed",
-					"per hit", "r2");
+				fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", "variant", "method",
+					"fixed", "per hit", "r2");
 			header = true;
 		}
-		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi, NULL,
-				 fx, sizeof(fx));
+		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi,
+				 NULL, fx, sizeof(fx));
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
 				 st[i].fit_per_event_ns_hi, NULL, ph, sizeof(ph));
 		snprintf(r2, sizeof(r2), isfinite(st[i].fit_r2) ? "%.3f" : "n/a", st[i].fit_r2);
 		if (md)
-			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor, fx, ph, r2);
+			fprintf(out, "| %s | %s | %s | %s | %s |\n", variant_of(c), c->monitor, fx,
+				ph, r2);
 		else
-			fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", variant_of(c), c->monitor, fx, ph,
-				r2);
+			fprintf(out, "  %-16s %-11s %-26s %-26s %s\n", variant_of(c), c->monitor,
+				fx, ph, r2);
 	}
 }
 
@@ -299,10 +305,11 @@ static void text_title(const struct pcost_session *s, const struct pcost_config_
 	for (size_t i = 0; i < s->nconfigs && !hits; i++)
 		hits = s->configs[i].expected_events > 0 ? (uint64_t)s->configs[i].expected_events
 							 : st[i].events;
-	fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n", c0 ? c0->workload : "-", args,
-		(unsigned long long)hits, s->complete ? "" : " (INTERRUPTED: partial)");
-	fprintf(out, "# %u blocks (%u warm-up), 95%% confidence; per hit = extra time inside the "
-		     "workload's timed region over the dormant run of the same build / hits%s\n",
+	fprintf(out, "# probecost probes: %s %s, %llu hits per run%s\n", c0 ? c0->workload : "-",
+		args, (unsigned long long)hits, s->complete ? "" : " (INTERRUPTED: partial)");
+	fprintf(out,
+		"# %u blocks (%u warm-up), 95%% confidence; per hit = extra time inside the "
+		"workload's timed region over the dormant run of the same build / hits%s\n",
 		blocks, warm, s->tsc_hz > 0 ? "" : "; TSC unknown, no cycles");
 	pcost_text_changed(s, st, "armed", "dormant", out);
 	fputc('\n', out);
@@ -319,7 +326,8 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	int n;
 
 	if (t->nok)
-		snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9, 100 * t->wall.cov);
+		snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9,
+			 100 * t->wall.cov);
 	else
 		snprintf(el, sizeof(el), "failed (%zu)", t->nfailed);
 	if (t->baseline < 0) {
@@ -344,14 +352,15 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 			snprintf(th, sizeof(th), "%u", threads_of(c));
 		/* The facts before optimized: what the kernel should do, then what it did. */
 		if (md)
-			n = snprintf(row, sizeof(row), "| %s | %s | %s | %s | %s | %s | %s | %s | %s |",
-				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
-				     ov, ph, cy, hi);
+			n = snprintf(row, sizeof(row),
+				     "| %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th,
+				     el, ov, ph, cy, hi);
 		else
 			n = snprintf(row, sizeof(row),
 				     "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s",
-				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th, el,
-				     ov, ph, cy, hi);
+				     label(s, c, lb, sizeof(lb)), c->monitor, site ? site : "-", th,
+				     el, ov, ph, cy, hi);
 		text_facts(fx, i, row, n, md);
 		n = (int)strlen(row);
 		snprintf(row + n, sizeof(row) - (size_t)n, md ? " %s | %s |" : " %-9s %s", opt, oc);
@@ -378,8 +387,9 @@ static void text_header(const struct pcost_session *s, const struct row_facts *f
 	char row[512];
 
 	if (md) {
-		fprintf(out, "| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
-			     "hits counted / expected |%s%s outcome |\n|---|---|%s---|---|---|---|---|%s%s---|\n",
+		fprintf(out,
+			"| variant | method |%s elapsed | overhead | per hit [95%%] | cycles/hit | "
+			"hits counted / expected |%s%s outcome |\n|---|---|%s---|---|---|---|---|%s%s---|\n",
 			shape ? " site | threads |" : "",
 			facts ? " encoding | red zone live | optimizable |" : "",
 			shape ? " optimized |" : "", shape ? "---|---|" : "",
@@ -388,13 +398,13 @@ static void text_header(const struct pcost_session *s, const struct row_facts *f
 	}
 	if (shape)
 		snprintf(row, sizeof(row),
-			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %s%-9s %s", "variant",
-			 "method", "site", "threads", "elapsed", "overhead", "per hit", "cycles/hit",
-			 "hits counted / expected",
+			 "  %-16s %-11s %-8s %-7s %-21s %-25s %-24s %-10s %-28s %s%-9s %s",
+			 "variant", "method", "site", "threads", "elapsed", "overhead", "per hit",
+			 "cycles/hit", "hits counted / expected",
 			 facts ? "encoding red-zone optimizable " : "", "optimized", "outcome");
 	else
-		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s%s", "variant",
-			 "method", "elapsed", "overhead", "per hit", "cycles/hit",
+		snprintf(row, sizeof(row), "  %-16s %-11s %-21s %-25s %-24s %-10s %-28s %s%s",
+			 "variant", "method", "elapsed", "overhead", "per hit", "cycles/hit",
 			 "hits counted / expected", facts ? "encoding red-zone optimizable " : "",
 			 "outcome");
 	end_row(row, out);
@@ -416,19 +426,23 @@ static void dormant_builds(const struct pcost_session *s, const struct pcost_con
 		if (st[i].noprobe < 0 || st[i].dormant_layouts < 2)
 			continue;
 		for (size_t j = 0; j < i && first; j++)
-			first = !(st[j].noprobe >= 0 && !strcmp(variant_of(&s->configs[j]),
-								 variant_of(&s->configs[i])) &&
-				  pcost_config_scale(&s->configs[j]) == pcost_config_scale(&s->configs[i]));
+			first = !(st[j].noprobe >= 0 &&
+				  !strcmp(variant_of(&s->configs[j]), variant_of(&s->configs[i])) &&
+				  pcost_config_scale(&s->configs[j]) ==
+					  pcost_config_scale(&s->configs[i]));
 		if (!first)
 			continue;
 		if (!header) {
-			fprintf(out, "\n# dormant cost per hit of each build over its %zu code layouts "
-				     "(mean [95%%, t over the layout means], spread of the layouts)\n",
+			fprintf(out,
+				"\n# dormant cost per hit of each build over its %zu code layouts "
+				"(mean [95%%, t over the layout means], spread of the layouts)\n",
 				st[i].dormant_layouts);
 			if (md)
-				fprintf(out, "| variant | per hit | layouts from .. to |\n|---|---|---|\n");
+				fprintf(out,
+					"| variant | per hit | layouts from .. to |\n|---|---|---|\n");
 			else
-				fprintf(out, "  %-16s %-26s %s\n", "variant", "per hit", "layouts from .. to");
+				fprintf(out, "  %-16s %-26s %s\n", "variant", "per hit",
+					"layouts from .. to");
 			header = true;
 		}
 		pcost_text_ns_ci(st[i].dormant_all_per_hit_ns, st[i].dormant_all_per_hit_ns_lo,
@@ -455,12 +469,15 @@ static void dormant_section(const struct pcost_session *s, const struct pcost_co
 		if (st[i].noprobe < 0)
 			continue;
 		if (!header) {
-			fprintf(out, "\n# dormant probes vs the no-probe build (what a probe costs when "
-				     "nobody listens), from the %s\n", st[i].dormant_source);
+			fprintf(out,
+				"\n# dormant probes vs the no-probe build (what a probe costs when "
+				"nobody listens), from the %s\n",
+				st[i].dormant_source);
 			if (md)
 				fprintf(out, "| variant | overhead | per hit |\n|---|---|---|\n");
 			else
-				fprintf(out, "  %-16s %-25s %s\n", "variant", "overhead", "per hit");
+				fprintf(out, "  %-16s %-25s %s\n", "variant", "overhead",
+					"per hit");
 			header = true;
 		}
 		pcost_text_pct_ci(st[i].dormant_overhead, st[i].dormant_overhead_lo,
@@ -490,14 +507,15 @@ static void site_section(const struct pcost_session *s, const struct pcost_confi
 		if (t->site_ref < 0)
 			continue;
 		if (!header) {
-			fprintf(out, "\n# site encodings against nop: nop's cost per hit / this site's "
-				     "(blocks paired, 95%%; above 1: cheaper)\n");
+			fprintf(out,
+				"\n# site encodings against nop: nop's cost per hit / this site's "
+				"(blocks paired, 95%%; above 1: cheaper)\n");
 			if (md)
 				fprintf(out, "| variant | method | site | gain | verdict |\n"
 					     "|---|---|---|---|---|\n");
 			else
-				fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", "variant", "method", "site",
-					"gain", "verdict");
+				fprintf(out, "  %-16s %-11s %-8s %-24s %s\n", "variant", "method",
+					"site", "gain", "verdict");
 			header = true;
 		}
 		if (isnan(t->site_gain))
@@ -535,9 +553,9 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		const char *site = pcost_config_site(c, sb, sizeof(sb));
 
 		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
-			fprintf(out, "%s  %s/%s%s%s: %s: %s\n", md ? "\n" : "", variant_of(c), c->monitor,
-				site ? " " : "", site ? site : "", pcost_outcome_name(st[i].outcome),
-				st[i].outcome_why);
+			fprintf(out, "%s  %s/%s%s%s: %s: %s\n", md ? "\n" : "", variant_of(c),
+				c->monitor, site ? " " : "", site ? site : "",
+				pcost_outcome_name(st[i].outcome), st[i].outcome_why);
 	}
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why) {
@@ -674,8 +692,9 @@ static void json_shape(cJSON *o, const struct pcost_config *c, const struct pcos
 	pcost_json_count(o, "optimized_runs", (double)t->optimized_runs,
 			 t->optimized_known && t->baseline >= 0);
 	/* The sites' facts (probes/site_safety.h); null when not known. */
-	cJSON_AddItemToObject(o, "encoding", f && f->encoding[0] ? cJSON_CreateString(f->encoding)
-							       : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "encoding",
+			      f && f->encoding[0] ? cJSON_CreateString(f->encoding)
+						  : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "red_zone_live", json_fact(f ? f->red_zone_live : 0));
 	cJSON_AddItemToObject(o, "optimizable", json_fact(f ? f->optimizable : 0));
 }
@@ -720,26 +739,32 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 
 		cJSON_AddNumberToObject(o, "config", (double)i);
 		cJSON_AddStringToObject(o, "workload", c->workload);
-		cJSON_AddStringToObject(o, "workload_args", c->workload_args ? c->workload_args : "");
+		cJSON_AddStringToObject(o, "workload_args",
+					c->workload_args ? c->workload_args : "");
 		cJSON_AddStringToObject(o, "variant", variant_of(c));
 		cJSON_AddStringToObject(o, "method", c->monitor);
 		cJSON_AddNumberToObject(o, "scale", pcost_config_scale(c));
 		json_shape(o, c, t, fx ? &fx[i] : NULL);
 		cJSON_AddNumberToObject(o, "runs", (double)t->nok);
 		cJSON_AddNumberToObject(o, "failed", (double)t->nfailed);
-		cJSON_AddItemToObject(o, "elapsed_mean_ns", pcost_json_num(t->nok ? t->wall.mean : NAN));
-		cJSON_AddItemToObject(o, "elapsed_cov", pcost_json_num(t->nok > 1 ? t->wall.cov : NAN));
+		cJSON_AddItemToObject(o, "elapsed_mean_ns",
+				      pcost_json_num(t->nok ? t->wall.mean : NAN));
+		cJSON_AddItemToObject(o, "elapsed_cov",
+				      pcost_json_num(t->nok > 1 ? t->wall.cov : NAN));
 		pcost_json_ci(o, "overhead", t->overhead, t->overhead_lo, t->overhead_hi);
 		cJSON_AddItemToObject(o, "p_value", pcost_json_num(t->p_value));
 		cJSON_AddBoolToObject(o, "significant", t->significant);
 		pcost_json_ci(o, "extra_ns", t->extra_ns, t->extra_ns_lo, t->extra_ns_hi);
-		pcost_json_ci(o, "per_hit_ns", t->per_event_ns, t->per_event_ns_lo, t->per_event_ns_hi);
+		pcost_json_ci(o, "per_hit_ns", t->per_event_ns, t->per_event_ns_lo,
+			      t->per_event_ns_hi);
 		pcost_json_ci(o, "per_hit_cycles", cycles(s, t->per_event_ns),
 			      cycles(s, t->per_event_ns_lo), cycles(s, t->per_event_ns_hi));
 		pcost_json_ci(o, "fixed_ns", t->fixed_ns, t->fixed_ns_lo, t->fixed_ns_hi);
-		cJSON_AddItemToObject(o, "per_hit_why", t->per_event_why
-				     ? cJSON_CreateString(t->per_event_why) : cJSON_CreateNull());
-		pcost_json_ci(o, "fit_fixed_ns", t->fit_fixed_ns, t->fit_fixed_ns_lo, t->fit_fixed_ns_hi);
+		cJSON_AddItemToObject(o, "per_hit_why",
+				      t->per_event_why ? cJSON_CreateString(t->per_event_why)
+						       : cJSON_CreateNull());
+		pcost_json_ci(o, "fit_fixed_ns", t->fit_fixed_ns, t->fit_fixed_ns_lo,
+			      t->fit_fixed_ns_hi);
 		pcost_json_ci(o, "fit_per_event_ns", t->fit_per_event_ns, t->fit_per_event_ns_lo,
 			      t->fit_per_event_ns_hi);
 		pcost_json_count(o, "hits_expected", (double)h.expected, h.expected >= 0);
@@ -754,13 +779,15 @@ static void json(const struct pcost_session *s, const struct pcost_config_stats 
 		cJSON_AddStringToObject(o, "outcome_why", t->outcome_why);
 		pcost_json_ci(o, "dormant_overhead", t->dormant_overhead, t->dormant_overhead_lo,
 			      t->dormant_overhead_hi);
-		pcost_json_ci(o, "dormant_per_hit_ns", t->dormant_per_hit_ns, t->dormant_per_hit_ns_lo,
-			      t->dormant_per_hit_ns_hi);
+		pcost_json_ci(o, "dormant_per_hit_ns", t->dormant_per_hit_ns,
+			      t->dormant_per_hit_ns_lo, t->dormant_per_hit_ns_hi);
 		pcost_json_count(o, "dormant_layouts", (double)t->dormant_layouts, t->noprobe >= 0);
 		pcost_json_ci(o, "dormant_all_per_hit_ns", t->dormant_all_per_hit_ns,
 			      t->dormant_all_per_hit_ns_lo, t->dormant_all_per_hit_ns_hi);
-		cJSON_AddItemToObject(o, "dormant_spread_min_ns", pcost_json_num(t->dormant_spread_min));
-		cJSON_AddItemToObject(o, "dormant_spread_max_ns", pcost_json_num(t->dormant_spread_max));
+		cJSON_AddItemToObject(o, "dormant_spread_min_ns",
+				      pcost_json_num(t->dormant_spread_min));
+		cJSON_AddItemToObject(o, "dormant_spread_max_ns",
+				      pcost_json_num(t->dormant_spread_max));
 		pcost_json_ci(o, "gain_vs_nop", t->site_gain, t->site_gain_lo, t->site_gain_hi);
 		json_robust(s, o, t);
 		cJSON_AddItemToArray(rows, o);

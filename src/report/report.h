@@ -35,15 +35,15 @@ int pcost_report_costs(const struct pcost_cost_table *t, size_t n, enum pcost_fo
 
 /* What `probecost predict` prints (prediction.c). */
 struct pcost_predict_report {
-	const char *command;		/* the command, argv joined */
+	const char *command; /* the command, argv joined */
 	const struct pcost_cost_table *table;
 	const struct pcost_counts *counts;
 	unsigned count_runs, plain_runs;
 	size_t n;
-	const struct pcost_prediction *p; /* one per monitor */
+	const struct pcost_prediction *p;	    /* one per monitor */
 	const struct pcost_prediction_check *check; /* --verify: one per monitor; NULL without */
-	int64_t verify_session;		/* the stored run session of --verify, 0 */
-	bool check_only;		/* text: only the comparison (the predictions came first) */
+	int64_t verify_session;			    /* the stored run session of --verify, 0 */
+	bool check_only; /* text: only the comparison (the predictions came first) */
 };
 
 /* Text, json, csv or markdown.  0, or -errno. */

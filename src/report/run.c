@@ -118,8 +118,8 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 			fprintf(out, "  %-*.*s no measured run (%s)\n", mw, mw, lab,
 				c->nsamples ? "warm-up only" : "none stored");
 		else
-			fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", mw, mw, lab,
-				x->nfailed, x->nfailed == 1 ? "" : "s", *why ? why : "no reason recorded");
+			fprintf(out, "  %-*.*s all %zu run%s failed: %s\n", mw, mw, lab, x->nfailed,
+				x->nfailed == 1 ? "" : "s", *why ? why : "no reason recorded");
 		return;
 	}
 	fmt_time(x->wall.mean, buf, sizeof(buf));
@@ -128,14 +128,15 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	if (x->baseline < 0) {
 		snprintf(ov, sizeof(ov), "-");
 	} else {
-		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov, sizeof(ov));
+		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov,
+				  sizeof(ov));
 		if (isfinite(x->extra_cycles))
 			fmt_count(x->extra_cycles, cy, sizeof(cy));
 		else
 			snprintf(cy, sizeof(cy), "n/a");
 		pcost_text_ns_ci(x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi, NULL, fx, sizeof(fx));
-		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi, c->unit ?: "event",
-			  pe, sizeof(pe));
+		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi,
+				 c->unit ?: "event", pe, sizeof(pe));
 	}
 	fmt_seen(x, me, sizeof(me));
 	fprintf(out, "  %-*.*s %-19s %-24s %-9s %-24s %-30s %-20s %s", mw, mw, lab, el, ov, cy, fx,
@@ -167,13 +168,14 @@ static void text_fits(const struct pcost_session *s, const struct pcost_config_s
 
 		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
-		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi, NULL, fx,
-			  sizeof(fx));
-		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo, st[i].fit_per_event_ns_hi,
-			  s->configs[i].unit ?: "event", pe, sizeof(pe));
+		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi,
+				 NULL, fx, sizeof(fx));
+		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
+				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe,
+				 sizeof(pe));
 		fprintf(out, "  fit %s on %s: extra = %s fixed + %s (R^2 %.3f, %zu blocks)\n",
-			monitor_label(&s->configs[i], lab, sizeof(lab)), s->configs[i].workload, fx, pe,
-			st[i].fit_r2, st[i].fit_nblocks);
+			monitor_label(&s->configs[i], lab, sizeof(lab)), s->configs[i].workload, fx,
+			pe, st[i].fit_r2, st[i].fit_nblocks);
 	}
 }
 
@@ -189,7 +191,8 @@ static void text_counted(const struct pcost_session *s, FILE *out)
 
 	if (cJSON_IsObject(c)) {
 		fprintf(out, "  events made, counted in one untimed run of the command:\n");
-		cJSON_ArrayForEach(e, c) {
+		cJSON_ArrayForEach(e, c)
+		{
 			const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "count"),
 				    *by = cJSON_GetObjectItemCaseSensitive(e, "counter"),
 				    *why = cJSON_GetObjectItemCaseSensitive(e, "why");
@@ -237,12 +240,14 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 		fprintf(out, "  per event: the extra time inside the workload's own timed region / "
 			     "events; fixed: the rest of the extra time (start-up, teardown)\n");
 	if (fit)
-		fprintf(out, "  per event and fixed from --scale: extra = fixed + per event x events, "
-			     "fitted in each block\n");
+		fprintf(out,
+			"  per event and fixed from --scale: extra = fixed + per event x events, "
+			"fitted in each block\n");
 	if (model)
-		fprintf(out, "  per event (model-based): the command's extra time less the same "
-			     "monitor's on the null workload\n  (its fixed cost, in the same blocks) / "
-			     "the events it pays for\n");
+		fprintf(out,
+			"  per event (model-based): the command's extra time less the same "
+			"monitor's on the null workload\n  (its fixed cost, in the same blocks) / "
+			"the events it pays for\n");
 }
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -265,8 +270,9 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	if (!s->nconfigs)
 		fprintf(out, "# probecost run: session %lld%s%s, %s\n", (long long)s->id,
 			head[0] ? " | " : "", head,
-			s->complete ? "no configuration" :
-			"INCOMPLETE: nothing was measured before it stopped (killed or interrupted)");
+			s->complete
+				? "no configuration"
+				: "INCOMPLETE: nothing was measured before it stopped (killed or interrupted)");
 	for (size_t g = 0; g < s->nconfigs; g++) {
 		const struct pcost_config *c0 = &s->configs[g];
 		int mw;
@@ -274,12 +280,14 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 		if (done[g])
 			continue;
 		fprintf(out, "# probecost run: %s%s%s", c0->workload,
-			c0->workload_args && *c0->workload_args ? ", " : "", c0->workload_args ?: "");
+			c0->workload_args && *c0->workload_args ? ", " : "",
+			c0->workload_args ?: "");
 		if (st[g].events)
 			fprintf(out, " (%llu %s%s)", (unsigned long long)st[g].events,
 				c0->unit ?: "event", st[g].events == 1 ? "" : "s");
 		fprintf(out, "%s%s\n", head[0] ? " | " : "", head);
-		fprintf(out, "# %u interleaved block%s (+%u warm-up), 95%% confidence, seed %llu%s%s\n",
+		fprintf(out,
+			"# %u interleaved block%s (+%u warm-up), 95%% confidence, seed %llu%s%s\n",
 			blocks, blocks == 1 ? "" : "s", warm, (unsigned long long)s->seed,
 			s->tsc_hz > 0 ? ", cycles = extra time x TSC" : "",
 			pcost_session_failed(s) ? ", FAILED (no run succeeded)"
@@ -351,10 +359,12 @@ static void json_costs(cJSON *o, const struct pcost_config_stats *x)
 	pcost_json_ci(o, "per_event_ns", x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi);
 	pcost_json_ci(o, "model_per_event_ns", x->model_per_event_ns, x->model_per_event_ns_lo,
 		      x->model_per_event_ns_hi);
-	cJSON_AddItemToObject(o, "per_event_source", x->per_event_source
-				     ? cJSON_CreateString(x->per_event_source) : cJSON_CreateNull());
-	cJSON_AddItemToObject(o, "per_event_why", x->per_event_why
-				     ? cJSON_CreateString(x->per_event_why) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "per_event_source",
+			      x->per_event_source ? cJSON_CreateString(x->per_event_source)
+						  : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "per_event_why",
+			      x->per_event_why ? cJSON_CreateString(x->per_event_why)
+					       : cJSON_CreateNull());
 	pcost_json_ci(o, "fit_fixed_ns", x->fit_fixed_ns, x->fit_fixed_ns_lo, x->fit_fixed_ns_hi);
 	pcost_json_ci(o, "fit_per_event_ns", x->fit_per_event_ns, x->fit_per_event_ns_lo,
 		      x->fit_per_event_ns_hi);
@@ -404,11 +414,14 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_json_count(o, "baseline", x->baseline, x->baseline >= 0);
 		cJSON_AddStringToObject(o, "unit", s->configs[i].unit ?: "");
 		pcost_json_count(o, "events", (double)x->events, x->events > 0);
-		pcost_json_count(o, "monitor_events", (double)x->monitor_events, x->monitor_events >= 0);
+		pcost_json_count(o, "monitor_events", (double)x->monitor_events,
+				 x->monitor_events >= 0);
 		pcost_json_count(o, "lost_events", (double)x->lost_events, x->has_lost);
 		pcost_json_count(o, "threads", s->configs[i].threads, s->configs[i].threads > 0);
-		cJSON_AddItemToObject(o, "placement", s->configs[i].placement ?
-				      cJSON_CreateString(s->configs[i].placement) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "placement",
+				      s->configs[i].placement
+					      ? cJSON_CreateString(s->configs[i].placement)
+					      : cJSON_CreateNull());
 		cJSON_AddStringToObject(o, "outcome", pcost_outcome_name(x->outcome));
 		cJSON_AddStringToObject(o, "outcome_why", x->outcome_why);
 		json_costs(o, x);
@@ -513,9 +526,10 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 	struct pcost_run_warnings w;
 
 	pcost_text_changed(s, st, "under the monitor", "plain", out);
-	fprintf(out, "| workload | monitor | elapsed | +- (95%%) | overhead [95%%] | p | fixed [95%%] | "
-		     "per event [95%%] | events seen / made | outcome |\n"
-		     "|---|---|---|---|---|---|---|---|---|---|\n");
+	fprintf(out,
+		"| workload | monitor | elapsed | +- (95%%) | overhead [95%%] | p | fixed [95%%] | "
+		"per event [95%%] | events seen / made | outcome |\n"
+		"|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *x = &st[i];
@@ -529,34 +543,39 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		fprintf(out, "%s | %.1f%% | ", x->nok ? buf : "failed",
 			x->wall.mean > 0 ? 100 * (x->wall.ci_hi - x->wall.mean) / x->wall.mean : 0);
 		if (x->baseline < 0) {
-			fprintf(out, "- | - | - | - | %s | %s |\n", me, pcost_outcome_name(x->outcome));
+			fprintf(out, "- | - | - | - | %s | %s |\n", me,
+				pcost_outcome_name(x->outcome));
 			continue;
 		}
-		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov, sizeof(ov));
+		pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, x->significant, ov,
+				  sizeof(ov));
 		pcost_text_ns_ci(x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi, NULL, fx, sizeof(fx));
-		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi, c->unit ?: "event",
-			  pe, sizeof(pe));
+		pcost_text_ns_ci(x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi,
+				 c->unit ?: "event", pe, sizeof(pe));
 		snprintf(buf, sizeof(buf), isfinite(x->p_value) ? "%.2g" : "n/a", x->p_value);
 		fprintf(out, "%s | %s | %s | %s | %s | %s |\n", ov, buf, fx, pe, me,
 			pcost_outcome_name(x->outcome));
 	}
 	for (size_t i = 0, n = 0; i < s->nconfigs; i++)
 		if (st[i].outcome != PCOST_OUTCOME_OK || st[i].outcome_noted)
-			fprintf(out, "%s- %s on %s: %s: %s\n", n++ ? "" : "\n", s->configs[i].monitor,
-				s->configs[i].workload, pcost_outcome_name(st[i].outcome),
-				st[i].outcome_why);
+			fprintf(out, "%s- %s on %s: %s: %s\n", n++ ? "" : "\n",
+				s->configs[i].monitor, s->configs[i].workload,
+				pcost_outcome_name(st[i].outcome), st[i].outcome_why);
 	for (size_t i = 0, n = 0; i < s->nconfigs; i++) {
 		if (!st[i].has_fit || st[i].baseline < 0 || st[i].fit_group != (int)i)
 			continue;
 		if (!n++)
-			fprintf(out, "\n**Fit over the --scale sizes**: extra = fixed + per event x events "
-				     "[95%%]\n\n| workload | monitor | fixed | per event | R^2 |\n"
-				     "|---|---|---|---|---|\n");
-		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi, NULL,
-				 fx, sizeof(fx));
+			fprintf(out,
+				"\n**Fit over the --scale sizes**: extra = fixed + per event x events "
+				"[95%%]\n\n| workload | monitor | fixed | per event | R^2 |\n"
+				"|---|---|---|---|---|\n");
+		pcost_text_ns_ci(st[i].fit_fixed_ns, st[i].fit_fixed_ns_lo, st[i].fit_fixed_ns_hi,
+				 NULL, fx, sizeof(fx));
 		pcost_text_ns_ci(st[i].fit_per_event_ns, st[i].fit_per_event_ns_lo,
-				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe, sizeof(pe));
-		pcost_md_cells(out, s->configs[i].workload, monitor_label(&s->configs[i], lab, sizeof(lab)));
+				 st[i].fit_per_event_ns_hi, s->configs[i].unit ?: "event", pe,
+				 sizeof(pe));
+		pcost_md_cells(out, s->configs[i].workload,
+			       monitor_label(&s->configs[i], lab, sizeof(lab)));
 		fprintf(out, "%s | %s | %.3f |\n", fx, pe, st[i].fit_r2);
 	}
 	{

@@ -12,12 +12,12 @@
 #include <string.h>
 
 /* Thresholds: judgement calls, stated in docs/run.md (Warnings). */
-#define LOW_CPU 0.5		/* user+sys below half of elapsed: the runs mostly waited */
-#define SLOW_FIRST 1.25		/* first block 25% slower than the median of the rest */
-#define HIGH_COV 0.10		/* sd/mean above 10% */
-#define MIN_BLOCKS 10		/* fewer paired blocks than this: say the CI is rough */
-#define BUSY_OTHER 0.10		/* other processes' CPU time above 10% of a run's wall time */
-#define BUSY_STEAL 0.01		/* steal above 1% of a run's wall time */
+#define LOW_CPU 0.5	/* user+sys below half of elapsed: the runs mostly waited */
+#define SLOW_FIRST 1.25 /* first block 25% slower than the median of the rest */
+#define HIGH_COV 0.10	/* sd/mean above 10% */
+#define MIN_BLOCKS 10	/* fewer paired blocks than this: say the CI is rough */
+#define BUSY_OTHER 0.10 /* other processes' CPU time above 10% of a run's wall time */
+#define BUSY_STEAL 0.01 /* steal above 1% of a run's wall time */
 
 static void vadd(struct pcost_run_warnings *w, enum pcost_warn_kind kind, double value,
 		 const char *fmt, va_list ap)
@@ -29,7 +29,8 @@ static void vadd(struct pcost_run_warnings *w, enum pcost_warn_kind kind, double
 	vsnprintf(w->msg[w->n++], sizeof(w->msg[0]), fmt, ap);
 }
 
-static void add(struct pcost_run_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct pcost_run_warnings *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void add(struct pcost_run_warnings *w, const char *fmt, ...)
 {
 	va_list ap;
@@ -65,7 +66,8 @@ static void busy_warning(const struct pcost_session *s, const struct pcost_confi
 	size_t ilo = 0, ihi = 0, n = 0;
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
-		double o = st[i].other_cpu_ns / st[i].wall.mean, t = st[i].steal_ns / st[i].wall.mean;
+		double o = st[i].other_cpu_ns / st[i].wall.mean,
+		       t = st[i].steal_ns / st[i].wall.mean;
 
 		if (!st[i].nok || !isfinite(o))
 			continue;
@@ -77,11 +79,12 @@ static void busy_warning(const struct pcost_session *s, const struct pcost_confi
 		n += o > BUSY_OTHER || t > BUSY_STEAL;
 	}
 	if (n)
-		add(w, "busy machine: other processes took CPU time equal to %.0f%% (%s on %s) to "
+		add(w,
+		    "busy machine: other processes took CPU time equal to %.0f%% (%s on %s) to "
 		    "%.0f%% (%s on %s) of the runs' wall time on their CPUs, steal up to %.1f%%: the "
-		    "timings carry their interference", 100 * lo, s->configs[ilo].monitor,
-		    s->configs[ilo].workload, 100 * hi, s->configs[ihi].monitor,
-		    s->configs[ihi].workload, 100 * steal);
+		    "timings carry their interference",
+		    100 * lo, s->configs[ilo].monitor, s->configs[ilo].workload, 100 * hi,
+		    s->configs[ihi].monitor, s->configs[ihi].workload, 100 * steal);
 }
 
 /*
@@ -136,16 +139,19 @@ static void carry_warning(const struct pcost_session *s, const struct pcost_conf
 	if (!x->carry_over_significant)
 		return;
 	if (x->carry_over > 0)
-		add(w, "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] longer than "
+		add(w,
+		    "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] longer than "
 		    "after %s or first (p = %.2g; %zu and %zu runs): what it leaves behind slows "
 		    "the next run; the baseline pays part of it and its overhead is understated",
 		    who, 100 * x->carry_over, 100 * x->carry_over_lo, 100 * x->carry_over_hi, base,
 		    x->carry_over_p, x->carry_after, x->carry_clean);
 	else
-		add(w, "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] less than "
+		add(w,
+		    "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] less than "
 		    "after %s or first (p = %.2g; %zu and %zu runs): the order of the runs matters; "
-		    "the overheads are biased", who, 100 * x->carry_over, 100 * x->carry_over_lo,
-		    100 * x->carry_over_hi, base, x->carry_over_p, x->carry_after, x->carry_clean);
+		    "the overheads are biased",
+		    who, 100 * x->carry_over, 100 * x->carry_over_lo, 100 * x->carry_over_hi, base,
+		    x->carry_over_p, x->carry_after, x->carry_clean);
 }
 
 void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
@@ -185,8 +191,10 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 			fmt_gain(x->site_gain_robust, x->site_gain_robust_lo,
 				 x->site_gain_robust_hi, r, sizeof(r));
 			/* A few slow blocks: nop's raise the gain, this site's lower it. */
-			add(w, "%s: gain against nop mean %s, robust %s (Hodges-Lehmann): the cost "
-			    "per hit is skewed; a few blocks carry the mean", who, m, r);
+			add(w,
+			    "%s: gain against nop mean %s, robust %s (Hodges-Lehmann): the cost "
+			    "per hit is skewed; a few blocks carry the mean",
+			    who, m, r);
 		}
 	}
 }
@@ -214,14 +222,17 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 	 * the fix is not a larger --runs (the default study runs MIN_BLOCKS).
 	 */
 	if (fewest < MIN_BLOCKS && st[ifewest].nfailed)
-		add(w, "only %zu measured block%s for %s on %s (%zu run%s failed): the intervals are "
-		    "checked for coverage from %d blocks (bench/coverage.sh)", fewest,
-		    fewest == 1 ? "" : "s", s->configs[ifewest].monitor, s->configs[ifewest].workload,
-		    st[ifewest].nfailed, st[ifewest].nfailed == 1 ? "" : "s", MIN_BLOCKS);
+		add(w,
+		    "only %zu measured block%s for %s on %s (%zu run%s failed): the intervals are "
+		    "checked for coverage from %d blocks (bench/coverage.sh)",
+		    fewest, fewest == 1 ? "" : "s", s->configs[ifewest].monitor,
+		    s->configs[ifewest].workload, st[ifewest].nfailed,
+		    st[ifewest].nfailed == 1 ? "" : "s", MIN_BLOCKS);
 	else if (fewest < MIN_BLOCKS)
-		add(w, "only %zu measured block%s: the intervals are checked for coverage from %d "
-		    "blocks (bench/coverage.sh); use --runs %d or more", fewest, fewest == 1 ? "" : "s",
-		    MIN_BLOCKS, MIN_BLOCKS);
+		add(w,
+		    "only %zu measured block%s: the intervals are checked for coverage from %d "
+		    "blocks (bench/coverage.sh); use --runs %d or more",
+		    fewest, fewest == 1 ? "" : "s", MIN_BLOCKS, MIN_BLOCKS);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config *c = &s->configs[i];
 		const struct pcost_config_stats *x = &st[i];
@@ -234,46 +245,62 @@ void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config
 			for (size_t k = 0; k < c->nsamples; k++)
 				if (c->samples[k].failed)
 					why = c->samples[k].fail_reason;
-			add(w, "%s on %s: %zu run%s failed and %s not averaged in (last: %s)", m, wl,
-			    x->nfailed, x->nfailed == 1 ? "" : "s", x->nfailed == 1 ? "was" : "were", why);
+			add(w, "%s on %s: %zu run%s failed and %s not averaged in (last: %s)", m,
+			    wl, x->nfailed, x->nfailed == 1 ? "" : "s",
+			    x->nfailed == 1 ? "was" : "were", why);
 		}
 		if (!x->nok)
 			continue;
 		if (x->cpu_util < LOW_CPU)
-			advise(w, PCOST_WARN_LOW_CPU, x->cpu_util, "%s on %s: CPU use was %.0f%% of elapsed: the runs mostly waited "
-			    "(sleeping, blocked on I/O or a monitor%s)", m, wl, 100 * x->cpu_util,
-			    pinned ? "" : ", or waking tasks on another CPU: try --cpu 0");
+			advise(w, PCOST_WARN_LOW_CPU, x->cpu_util,
+			       "%s on %s: CPU use was %.0f%% of elapsed: the runs mostly waited "
+			       "(sleeping, blocked on I/O or a monitor%s)",
+			       m, wl, 100 * x->cpu_util,
+			       pinned ? "" : ", or waking tasks on another CPU: try --cpu 0");
 		if (x->wall.cov > HIGH_COV)
-			advise(w, PCOST_WARN_HIGH_COV, x->wall.cov, "%s on %s: high variation (CoV %.0f%%): pin with --cpu, quiet the "
-			    "machine, or add runs", m, wl, 100 * x->wall.cov);
+			advise(w, PCOST_WARN_HIGH_COV, x->wall.cov,
+			       "%s on %s: high variation (CoV %.0f%%): pin with --cpu, quiet the "
+			       "machine, or add runs",
+			       m, wl, 100 * x->wall.cov);
 		if (x->noutliers)
-			advise(w, PCOST_WARN_OUTLIERS, (double)x->noutliers, "%s on %s: %zu outlier run%s (modified z-score > 3.5), kept in the "
-			    "statistics", m, wl, x->noutliers, x->noutliers == 1 ? "" : "s");
+			advise(w, PCOST_WARN_OUTLIERS, (double)x->noutliers,
+			       "%s on %s: %zu outlier run%s (modified z-score > 3.5), kept in the "
+			       "statistics",
+			       m, wl, x->noutliers, x->noutliers == 1 ? "" : "s");
 		/* The first measured block (after any warm-up) against the rest. */
 		for (size_t k = 0, fb = SIZE_MAX; k < c->nsamples; k++)
-			if (!c->samples[k].failed && !c->samples[k].warmup && c->samples[k].block < fb) {
+			if (!c->samples[k].failed && !c->samples[k].warmup &&
+			    c->samples[k].block < fb) {
 				fb = c->samples[k].block;
 				first = (double)c->samples[k].wall_ns;
 			}
 		if (first > 0 && med > 0 && first > SLOW_FIRST * med && x->nok >= 3)
-			advise(w, PCOST_WARN_SLOW_FIRST, first / med, "%s on %s: the first measured block was %.0f%% slower than the median "
-			    "(cold caches, page cache, CPU frequency)%s", m, wl, 100 * (first / med - 1),
-			    c->nsamples && c->samples[0].warmup ? "; try more --warmup" :
-								   "; try --warmup 1");
+			advise(w, PCOST_WARN_SLOW_FIRST, first / med,
+			       "%s on %s: the first measured block was %.0f%% slower than the median "
+			       "(cold caches, page cache, CPU frequency)%s",
+			       m, wl, 100 * (first / med - 1),
+			       c->nsamples && c->samples[0].warmup ? "; try more --warmup"
+								   : "; try --warmup 1");
 		if (x->has_lost && x->lost_events > 0)
-			add(w, "%s on %s: the monitor saw %lld syscalls of the %llu the workload "
-			    "made: %lld lost", m, wl, (long long)x->monitor_events,
-			    (unsigned long long)x->events, (long long)x->lost_events);
+			add(w,
+			    "%s on %s: the monitor saw %lld syscalls of the %llu the workload "
+			    "made: %lld lost",
+			    m, wl, (long long)x->monitor_events, (unsigned long long)x->events,
+			    (long long)x->lost_events);
 		if (x->model_disagrees)
-			add(w, "%s on %s: per event, the model (extra less the null run's) gives %.0f "
+			add(w,
+			    "%s on %s: per event, the model (extra less the null run's) gives %.0f "
 			    "[%.0f, %.0f] ns and the --scale fit %.0f [%.0f, %.0f] ns: they disagree, "
-			    "so the cost is not fixed + per event x events", m, wl,
-			    x->model_per_event_ns, x->model_per_event_ns_lo, x->model_per_event_ns_hi,
-			    x->fit_per_event_ns, x->fit_per_event_ns_lo, x->fit_per_event_ns_hi);
-		if (x->baseline >= 0 && !isnan(x->overhead) && x->overhead < -0.02 && x->significant)
-			add(w, "%s on %s: the monitored runs were faster than the plain ones "
-			    "(%+.1f%%): something else changed between them", m, wl,
-			    100 * x->overhead);
+			    "so the cost is not fixed + per event x events",
+			    m, wl, x->model_per_event_ns, x->model_per_event_ns_lo,
+			    x->model_per_event_ns_hi, x->fit_per_event_ns, x->fit_per_event_ns_lo,
+			    x->fit_per_event_ns_hi);
+		if (x->baseline >= 0 && !isnan(x->overhead) && x->overhead < -0.02 &&
+		    x->significant)
+			add(w,
+			    "%s on %s: the monitored runs were faster than the plain ones "
+			    "(%+.1f%%): something else changed between them",
+			    m, wl, 100 * x->overhead);
 	}
 	pcost_stat_warnings(s, st, w);
 }

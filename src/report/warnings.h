@@ -14,10 +14,10 @@
  */
 enum pcost_warn_kind {
 	PCOST_WARN_OTHER,
-	PCOST_WARN_LOW_CPU,	/* value: CPU use / elapsed */
-	PCOST_WARN_HIGH_COV,	/* value: the CoV */
-	PCOST_WARN_OUTLIERS,	/* value: outlier runs */
-	PCOST_WARN_SLOW_FIRST,	/* value: first block / median */
+	PCOST_WARN_LOW_CPU,    /* value: CPU use / elapsed */
+	PCOST_WARN_HIGH_COV,   /* value: the CoV */
+	PCOST_WARN_OUTLIERS,   /* value: outlier runs */
+	PCOST_WARN_SLOW_FIRST, /* value: first block / median */
 };
 
 struct pcost_run_warnings {

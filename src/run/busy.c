@@ -23,13 +23,13 @@ void pcost_cpu_times_read(uint64_t cpu_mask, struct pcost_cpu_times *t)
 		if (line[3] == ' ') {
 			if (cpu_mask)
 				continue;
-		} else if (sscanf(line + 3, "%d", &cpu) != 1 || cpu < 0 || cpu >= 64 ||
-			   !cpu_mask || !(cpu_mask & (1ULL << cpu))) {
+		} else if (sscanf(line + 3, "%d", &cpu) != 1 || cpu < 0 || cpu >= 64 || !cpu_mask ||
+			   !(cpu_mask & (1ULL << cpu))) {
 			continue;
 		}
 		/* user nice system idle iowait irq softirq steal (guest time is inside user/nice) */
-		if (sscanf(line + strcspn(line, " "), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
+		if (sscanf(line + strcspn(line, " "), "%llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
 			continue;
 		t->busy += v[0] + v[1] + v[2] + v[5] + v[6];
 		t->steal += v[7];

@@ -14,7 +14,7 @@
 
 struct pcost_cpu_times {
 	bool ok;
-	uint64_t busy, steal;	/* clock ticks summed over the CPUs read */
+	uint64_t busy, steal; /* clock ticks summed over the CPUs read */
 };
 
 /* The CPUs of cpu_mask (0: every CPU, the aggregate line); ok false when unreadable. */

@@ -40,7 +40,11 @@ enum target_id {
 	T_STAT_M,
 	T_DIR_S,
 	T_DIR_M,
-	T_PIPE, T_SPAWN, T_EXEC, T_SPIN, T_N
+	T_PIPE,
+	T_SPAWN,
+	T_EXEC,
+	T_SPIN,
+	T_N
 };
 
 static const struct {
@@ -538,8 +542,9 @@ out:
 
 /* The order terms are priced in: each takes out the ones before it. */
 static const enum pcost_cost_event order[] = {
-	PCOST_CE_SYSCALL, PCOST_CE_SYSCALL_UNTRACED, PCOST_CE_SYSCALL_DECODED, PCOST_CE_SYSCALL_DIR,
-	PCOST_CE_CSWITCH, PCOST_CE_TASK, PCOST_CE_EXEC, PCOST_CE_SAMPLE, PCOST_CE_RUN,
+	PCOST_CE_SYSCALL,     PCOST_CE_SYSCALL_UNTRACED, PCOST_CE_SYSCALL_DECODED,
+	PCOST_CE_SYSCALL_DIR, PCOST_CE_CSWITCH,		 PCOST_CE_TASK,
+	PCOST_CE_EXEC,	      PCOST_CE_SAMPLE,		 PCOST_CE_RUN,
 };
 
 static void unavailable(struct pcost_cost_table *tab, const struct cal_mon *cm)

@@ -43,58 +43,58 @@ static const struct evc_counter {
 	const char *source;
 	const char *source_user; /* the same counting user-mode events only (paranoid 2) */
 } counters[] = {
-    {.kind = PCOST_EVC_SYSCALLS,
-     .type = PERF_TYPE_TRACEPOINT,
-     .system = "raw_syscalls",
-     .event = "sys_enter",
-     .source = "perf_event tracepoint raw_syscalls:sys_enter"},
-    {.kind = PCOST_EVC_CSWITCHES,
-     .type = PERF_TYPE_SOFTWARE,
-     .config = PERF_COUNT_SW_CONTEXT_SWITCHES,
-     .source = "perf_event software context-switches"},
-    {.kind = PCOST_EVC_MINOR_FAULTS,
-     .type = PERF_TYPE_SOFTWARE,
-     .config = PERF_COUNT_SW_PAGE_FAULTS_MIN,
-     .source = "perf_event software page-faults-min",
-     .source_user = "perf_event software page-faults-min:u (user mode only: "
-		    "kernel.perf_event_paranoid 2)"},
-    {.kind = PCOST_EVC_MAJOR_FAULTS,
-     .type = PERF_TYPE_SOFTWARE,
-     .config = PERF_COUNT_SW_PAGE_FAULTS_MAJ,
-     .source = "perf_event software page-faults-maj",
-     .source_user = "perf_event software page-faults-maj:u (user mode only: "
-		    "kernel.perf_event_paranoid 2)"},
-    {.kind = PCOST_EVC_TASKS,
-     .type = PERF_TYPE_TRACEPOINT,
-     .system = "sched",
-     .event = "sched_process_fork",
-     .source = "perf_event tracepoint sched:sched_process_fork"},
-    /* CLONE_THREAD is 0x10000 (linux/sched.h); the filter language takes decimals. */
-    {.kind = PCOST_EVC_THREADS,
-     .type = PERF_TYPE_TRACEPOINT,
-     .system = "task",
-     .event = "task_newtask",
-     .filter = "clone_flags & 65536",
-     .source = "perf_event tracepoint task:task_newtask if clone_flags & CLONE_THREAD"},
-    {.kind = PCOST_EVC_EXECS,
-     .type = PERF_TYPE_TRACEPOINT,
-     .system = "sched",
-     .event = "sched_process_exec",
-     .source = "perf_event tracepoint sched:sched_process_exec"},
-    {.kind = PCOST_EVC_TASK_CLOCK,
-     .type = PERF_TYPE_SOFTWARE,
-     .config = PERF_COUNT_SW_TASK_CLOCK,
-     .source = "perf_event software task-clock"},
+	{ .kind = PCOST_EVC_SYSCALLS,
+	  .type = PERF_TYPE_TRACEPOINT,
+	  .system = "raw_syscalls",
+	  .event = "sys_enter",
+	  .source = "perf_event tracepoint raw_syscalls:sys_enter" },
+	{ .kind = PCOST_EVC_CSWITCHES,
+	  .type = PERF_TYPE_SOFTWARE,
+	  .config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+	  .source = "perf_event software context-switches" },
+	{ .kind = PCOST_EVC_MINOR_FAULTS,
+	  .type = PERF_TYPE_SOFTWARE,
+	  .config = PERF_COUNT_SW_PAGE_FAULTS_MIN,
+	  .source = "perf_event software page-faults-min",
+	  .source_user = "perf_event software page-faults-min:u (user mode only: "
+			 "kernel.perf_event_paranoid 2)" },
+	{ .kind = PCOST_EVC_MAJOR_FAULTS,
+	  .type = PERF_TYPE_SOFTWARE,
+	  .config = PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+	  .source = "perf_event software page-faults-maj",
+	  .source_user = "perf_event software page-faults-maj:u (user mode only: "
+			 "kernel.perf_event_paranoid 2)" },
+	{ .kind = PCOST_EVC_TASKS,
+	  .type = PERF_TYPE_TRACEPOINT,
+	  .system = "sched",
+	  .event = "sched_process_fork",
+	  .source = "perf_event tracepoint sched:sched_process_fork" },
+	/* CLONE_THREAD is 0x10000 (linux/sched.h); the filter language takes decimals. */
+	{ .kind = PCOST_EVC_THREADS,
+	  .type = PERF_TYPE_TRACEPOINT,
+	  .system = "task",
+	  .event = "task_newtask",
+	  .filter = "clone_flags & 65536",
+	  .source = "perf_event tracepoint task:task_newtask if clone_flags & CLONE_THREAD" },
+	{ .kind = PCOST_EVC_EXECS,
+	  .type = PERF_TYPE_TRACEPOINT,
+	  .system = "sched",
+	  .event = "sched_process_exec",
+	  .source = "perf_event tracepoint sched:sched_process_exec" },
+	{ .kind = PCOST_EVC_TASK_CLOCK,
+	  .type = PERF_TYPE_SOFTWARE,
+	  .config = PERF_COUNT_SW_TASK_CLOCK,
+	  .source = "perf_event software task-clock" },
 };
 #define NCOUNTERS ARRAY_SIZE(counters)
 
 static const char rusage_source[] =
-    "wait4 rusage, less the switches before the release (the command and the children it reaped)";
+	"wait4 rusage, less the switches before the release (the command and the children it reaped)";
 static const char by_nr_source[] =
-    "BPF on the raw tracepoint sys_enter, following the tree through sched_process_fork/exit";
+	"BPF on the raw tracepoint sys_enter, following the tree through sched_process_fork/exit";
 static const char probes_source[] =
-    "a tracefs uprobe event per probe (semaphores by ref_ctr_offset), counted by perf_event, "
-    "inherited, enabled at exec";
+	"a tracefs uprobe event per probe (semaphores by ref_ctr_offset), counted by perf_event, "
+	"inherited, enabled at exec";
 
 /* Everything armed for one run, closed by undo() on every exit path. */
 struct evc_state {
@@ -172,7 +172,7 @@ static void close_parallel(struct evc_state *st)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (size_t k = 0; k < nth; k++) {
-		c[k] = (struct closer){.fds = fds, .n = n, .first = k, .stride = nth};
+		c[k] = (struct closer){ .fds = fds, .n = n, .first = k, .stride = nth };
 		started[k] = pthread_create(&th[k], NULL, closer_main, &c[k]) == 0;
 		if (!started[k])
 			closer_main(&c[k]);
@@ -207,7 +207,7 @@ int pcost_evc_tp_field(struct tep_handle *tep, const char *system, const char *e
  */
 static struct tep_handle *load_tracepoints(char *why, size_t len)
 {
-	const char *systems[] = {"raw_syscalls", "sched", "task", NULL};
+	const char *systems[] = { "raw_syscalls", "sched", "task", NULL };
 	struct tep_handle *tep;
 
 	if (!pcost_tracefs_usable("events/raw_syscalls/sys_enter/format", false, why, len))
@@ -253,7 +253,7 @@ static void open_counters(struct evc_state *st, struct tep_handle *tep, const ch
 		attr.disabled = 1;
 		attr.inherit = 1;
 		st->fds[i] =
-		    (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			(int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (st->fds[i] < 0 && (errno == EACCES || errno == EPERM) &&
 		    (k->kind == PCOST_EVC_MINOR_FAULTS || k->kind == PCOST_EVC_MAJOR_FAULTS)) {
 			/* kernel.perf_event_paranoid 2: user-space events only.  Faults
@@ -275,8 +275,8 @@ static void open_counters(struct evc_state *st, struct tep_handle *tep, const ch
 			e = errno;
 			snprintf(why, sizeof(why), "perf_event_open: %s%s", strerror(e),
 				 e == EACCES || e == EPERM
-				     ? " (run as root or set kernel.perf_event_paranoid <= 1)"
-				     : "");
+					 ? " (run as root or set kernel.perf_event_paranoid <= 1)"
+					 : "");
 			not_counted(c, k->kind, why);
 			continue;
 		}
@@ -320,7 +320,7 @@ enum { STAGE_PIN = 1, STAGE_EXEC };
 
 static void tell(int fd, int stage, int e)
 {
-	int msg[2] = {stage, e};
+	int msg[2] = { stage, e };
 
 	if (write(fd, msg, sizeof(msg)) < 0) {
 		/* the parent then sees EOF, and a child that exited */
@@ -468,7 +468,7 @@ static void wait_child(pid_t pid, pcost_ns t0, double timeout_s, struct pcost_ev
 
 	memset(&ru, 0, sizeof(ru));
 	for (;;) {
-		struct pollfd pf = {.fd = pidfd, .events = POLLIN};
+		struct pollfd pf = { .fd = pidfd, .events = POLLIN };
 		int ms = pidfd < 0 ? 1 : -1;
 
 		if (wait4(pid, &status, WNOHANG, &ru) == pid)
@@ -651,7 +651,7 @@ static void switches_before(pid_t pid, long *vol, long *invol)
 /* Release the child; 0 when it exec'd, else -errno of its exec (or pinning: *stage). */
 static int release_child(int go[2], int ep[2], int *stage)
 {
-	int msg[2] = {0, 0};
+	int msg[2] = { 0, 0 };
 	ssize_t r;
 
 	while (write(go[1], "g", 1) < 0 && errno == EINTR)
@@ -669,13 +669,13 @@ static int release_child(int go[2], int ep[2], int *stage)
 int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 		      struct pcost_evcount *c, char *err, size_t len)
 {
-	struct child_args a = {.argv = argv,
-			       .env = o->env ? o->env : environ,
-			       .out_fd = o->out_fd,
-			       .err_fd = o->err_fd,
-			       .cpu_mask = o->cpu_mask};
-	struct evc_state st = {.undo = -1};
-	int go[2] = {-1, -1}, ep[2] = {-1, -1}, rc, reaper = 0, argc = 0, stage;
+	struct child_args a = { .argv = argv,
+				.env = o->env ? o->env : environ,
+				.out_fd = o->out_fd,
+				.err_fd = o->err_fd,
+				.cpu_mask = o->cpu_mask };
+	struct evc_state st = { .undo = -1 };
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, rc, reaper = 0, argc = 0, stage;
 	char tep_why[160] = "", jerr[256];
 	pid_t before[256], pid = -1;
 	long vol0 = 0, invol0 = 0;

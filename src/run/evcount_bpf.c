@@ -40,7 +40,7 @@
 #define MAX_TASKS 32768
 
 #define INSN(c, d, s, o, i)                                                                        \
-	((struct bpf_insn){.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i)})
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 #define MOV64_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
 #define MOV64_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
 #define ADD64_IMM(d, i) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
@@ -83,12 +83,12 @@ static int map_create(enum bpf_map_type type, unsigned key, unsigned value, unsi
 /* The task id (the low half of pid_tgid) at fp-4, looked up in the tree's map: r0. */
 #define LOOKUP_CURRENT(pids)                                                                       \
 	CALL(BPF_FUNC_get_current_pid_tgid), STX(BPF_W, FP, R0, -4), MOV64_REG(R2, FP),            \
-	    ADD64_IMM(R2, -4), LD_MAP(R1, pids), CALL(BPF_FUNC_map_lookup_elem)
+		ADD64_IMM(R2, -4), LD_MAP(R1, pids), CALL(BPF_FUNC_map_lookup_elem)
 /* counts[slot at fp-8] += 1, this CPU's copy (no one else writes it). */
 #define COUNT_SLOT(counts)                                                                         \
 	MOV64_REG(R2, FP), ADD64_IMM(R2, -8), LD_MAP(R1, counts), CALL(BPF_FUNC_map_lookup_elem),  \
-	    JMP_IMM(BPF_JEQ, R0, 0, 3), LDX(BPF_DW, R1, R0, 0), ADD64_IMM(R1, 1),                  \
-	    STX(BPF_DW, R0, R1, 0)
+		JMP_IMM(BPF_JEQ, R0, 0, 3), LDX(BPF_DW, R1, R0, 0), ADD64_IMM(R1, 1),              \
+		STX(BPF_DW, R0, R1, 0)
 
 static int prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, size_t n, char *why,
 		     size_t len)
@@ -191,9 +191,9 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 {
 	int child_off = pcost_evc_tp_field(tep, "sched", "sched_process_fork", "child_pid");
 	int ids[PCOST_EVC_BPF_PROGS] = {
-	    pcost_evc_tp_id(tep, "raw_syscalls", "sys_enter"),
-	    pcost_evc_tp_id(tep, "sched", "sched_process_fork"),
-	    pcost_evc_tp_id(tep, "sched", "sched_process_exit"),
+		pcost_evc_tp_id(tep, "raw_syscalls", "sys_enter"),
+		pcost_evc_tp_id(tep, "sched", "sched_process_fork"),
+		pcost_evc_tp_id(tep, "sched", "sched_process_exit"),
 	};
 
 	b->pids_fd = b->counts_fd = -1;
@@ -229,57 +229,57 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 		 * the tracepoint's record as well.
 		 */
 		const struct bpf_insn enter[] = {
-		    MOV64_REG(R6, R1),
-		    LOOKUP_CURRENT(pids),
-		    JMP_IMM(BPF_JEQ, R0, 0, 13),       /* to the end */
-		    LDX(BPF_DW, R1, R6, 8),	       /* args[1]: the syscall's number */
-		    JMP_IMM(BPF_JLT, R1, NR_SLOTS, 1), /* unsigned: -1 lands in the last slot */
-		    MOV64_IMM(R1, SLOT_OTHER),
-		    STX(BPF_W, FP, R1, -8),
-		    COUNT_SLOT(counts),
-		    MOV64_IMM(R0, 1), /* 1: the perf events on this tracepoint still count */
-		    EXIT(),
+			MOV64_REG(R6, R1),
+			LOOKUP_CURRENT(pids),
+			JMP_IMM(BPF_JEQ, R0, 0, 13),	   /* to the end */
+			LDX(BPF_DW, R1, R6, 8),		   /* args[1]: the syscall's number */
+			JMP_IMM(BPF_JLT, R1, NR_SLOTS, 1), /* unsigned: -1 lands in the last slot */
+			MOV64_IMM(R1, SLOT_OTHER),
+			STX(BPF_W, FP, R1, -8),
+			COUNT_SLOT(counts),
+			MOV64_IMM(R0, 1), /* 1: the perf events on this tracepoint still count */
+			EXIT(),
 		};
 		/* sched:sched_process_fork, in the parent: a member's new task joins the tree. */
 		const struct bpf_insn fork[] = {
-		    MOV64_REG(R6, R1),
-		    LOOKUP_CURRENT(pids),
-		    JMP_IMM(BPF_JEQ, R0, 0, 22), /* to the end */
-		    LDX(BPF_W, R1, R6, (short)child_off),
-		    STX(BPF_W, FP, R1, -8),
-		    ST(BPF_W, FP, -12, 1),
-		    LD_MAP(R1, pids),
-		    MOV64_REG(R2, FP),
-		    ADD64_IMM(R2, -8),
-		    MOV64_REG(R3, FP),
-		    ADD64_IMM(R3, -12),
-		    MOV64_IMM(R4, BPF_ANY),
-		    CALL(BPF_FUNC_map_update_elem),
-		    JMP_IMM(BPF_JEQ, R0, 0, 10), /* added: to the end */
-		    ST(BPF_W, FP, -8, SLOT_LOST),
-		    COUNT_SLOT(counts),
-		    MOV64_IMM(R0, 1), /* 1: the perf events on this tracepoint still count */
-		    EXIT(),
+			MOV64_REG(R6, R1),
+			LOOKUP_CURRENT(pids),
+			JMP_IMM(BPF_JEQ, R0, 0, 22), /* to the end */
+			LDX(BPF_W, R1, R6, (short)child_off),
+			STX(BPF_W, FP, R1, -8),
+			ST(BPF_W, FP, -12, 1),
+			LD_MAP(R1, pids),
+			MOV64_REG(R2, FP),
+			ADD64_IMM(R2, -8),
+			MOV64_REG(R3, FP),
+			ADD64_IMM(R3, -12),
+			MOV64_IMM(R4, BPF_ANY),
+			CALL(BPF_FUNC_map_update_elem),
+			JMP_IMM(BPF_JEQ, R0, 0, 10), /* added: to the end */
+			ST(BPF_W, FP, -8, SLOT_LOST),
+			COUNT_SLOT(counts),
+			MOV64_IMM(R0, 1), /* 1: the perf events on this tracepoint still count */
+			EXIT(),
 		};
 		/* sched:sched_process_exit: the task leaves the tree (its id may be reused). */
 		const struct bpf_insn exit_[] = {
-		    CALL(BPF_FUNC_get_current_pid_tgid),
-		    STX(BPF_W, FP, R0, -4),
-		    MOV64_REG(R2, FP),
-		    ADD64_IMM(R2, -4),
-		    LD_MAP(R1, pids),
-		    CALL(BPF_FUNC_map_delete_elem),
-		    MOV64_IMM(R0, 1), /* 1: the perf events on this tracepoint still count */
-		    EXIT(),
+			CALL(BPF_FUNC_get_current_pid_tgid),
+			STX(BPF_W, FP, R0, -4),
+			MOV64_REG(R2, FP),
+			ADD64_IMM(R2, -4),
+			LD_MAP(R1, pids),
+			CALL(BPF_FUNC_map_delete_elem),
+			MOV64_IMM(R0, 1), /* 1: the perf events on this tracepoint still count */
+			EXIT(),
 		};
 		const struct {
 			enum bpf_prog_type type;
 			const struct bpf_insn *insns;
 			size_t n;
 		} progs[PCOST_EVC_BPF_PROGS] = {
-		    {BPF_PROG_TYPE_RAW_TRACEPOINT, enter, ARRAY_SIZE(enter)},
-		    {BPF_PROG_TYPE_TRACEPOINT, fork, ARRAY_SIZE(fork)},
-		    {BPF_PROG_TYPE_TRACEPOINT, exit_, ARRAY_SIZE(exit_)},
+			{ BPF_PROG_TYPE_RAW_TRACEPOINT, enter, ARRAY_SIZE(enter) },
+			{ BPF_PROG_TYPE_TRACEPOINT, fork, ARRAY_SIZE(fork) },
+			{ BPF_PROG_TYPE_TRACEPOINT, exit_, ARRAY_SIZE(exit_) },
 		};
 
 		/* Exit and fork first: the tree is tracked before anything is counted. */
@@ -287,11 +287,11 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 			int e;
 
 			b->prog_fd[i] =
-			    prog_load(progs[i].type, progs[i].insns, progs[i].n, why, len);
+				prog_load(progs[i].type, progs[i].insns, progs[i].n, why, len);
 			if (b->prog_fd[i] >= 0)
 				b->link_fd[i] =
-				    i ? attach(b->prog_fd[i], ids[i], why, len)
-				      : attach_raw(b->prog_fd[i], "sys_enter", why, len);
+					i ? attach(b->prog_fd[i], ids[i], why, len)
+					  : attach_raw(b->prog_fd[i], "sys_enter", why, len);
 			if (b->prog_fd[i] < 0 || b->link_fd[i] < 0) {
 				e = errno;
 				pcost_evc_bpf_close(b);
@@ -375,8 +375,8 @@ int pcost_evc_bpf_read(struct pcost_evc_bpf *b, struct pcost_evcount *c)
 		} else if (sum) {
 			struct pcost_evc_syscall *s = &c->by_nr[c->nby_nr++];
 			const char *name = slot == SLOT_OTHER || machine < 0
-					       ? NULL
-					       : audit_syscall_to_name((int)slot, machine);
+						   ? NULL
+						   : audit_syscall_to_name((int)slot, machine);
 
 			s->nr = slot == SLOT_OTHER ? -1 : (long)slot;
 			s->count = sum;

@@ -13,8 +13,10 @@
 #define LOWER PCOST_METRIC_LOWER
 
 /* One row: NAME, better, unit, optional, then its patterns { re, cflags, vgroup, ugroup }. */
-#define ROW(n, b, u, opt, ...)                                                             \
-	{ .name = n, .better = b, .unit = u, .optional = opt, .pat = { __VA_ARGS__ } }
+#define ROW(n, b, u, opt, ...)                                                                     \
+	{                                                                                          \
+		.name = n, .better = b, .unit = u, .optional = opt, .pat = { __VA_ARGS__ }         \
+	}
 
 /*
  * pgbench (PostgreSQL 15): "tps = 6559.527714 (without initial connection
@@ -42,11 +44,11 @@ static const struct pcost_metric_row pgbench[] = {
  * match inside one block.  One metric per test, named after it; a run of some
  * tests (-t set,get) has the others missing.
  */
-#define REDIS(name, title)                                                                 \
-	ROW(name "_rps", HIGHER, "req/s", true,                                            \
-	    { "(^|[\r\n])" title ": ([0-9.]+) requests per second", 0, 2, 0 },             \
-	    { "====== " title " ======[^\r]*throughput summary: ([0-9.]+) requests per second", \
-	      0, 1, 0 },                                                                   \
+#define REDIS(name, title)                                                                         \
+	ROW(name "_rps", HIGHER, "req/s", true,                                                    \
+	    { "(^|[\r\n])" title ": ([0-9.]+) requests per second", 0, 2, 0 },                     \
+	    { "====== " title " ======[^\r]*throughput summary: ([0-9.]+) requests per second", 0, \
+	      1, 0 },                                                                              \
 	    { "(^|\n)\"" title "\",\"([0-9.]+)\"", 0, 2, 0 })
 
 static const struct pcost_metric_row redis[] = {
@@ -83,17 +85,20 @@ static const struct pcost_metric_row redis[] = {
  * significant digits.
  */
 #define FIO_HEAD(dir) "(^|\n) *" dir ": IOPS="
-#define FIO_PCT(dir, pct)                                                                  \
-	{ FIO_HEAD(dir) "[^|]*clat percentiles \\(([a-z]+)\\):[]| 0-9.th,=\n[]*" pct      \
-			"th=\\[ *([0-9]+)\\]",                                             \
-	  0, 3, 2 }
-#define FIO(dir)                                                                           \
-	ROW(dir "_iops", HIGHER, "IOPS", true, { FIO_HEAD(dir) "([0-9.]+[kMG]?),", 0, 2, 0 }), \
-	ROW(dir "_bw", HIGHER, "KiB/s", true,                                              \
-	    { FIO_HEAD(dir) "[^,\n]*, BW=([0-9.]+)([KMGT]?i?B/s)", 0, 2, 3 }),             \
-	ROW(dir "_clat_p50", LOWER, "us", true, FIO_PCT(dir, "50\\.00")),                  \
-	ROW(dir "_clat_p99", LOWER, "us", true, FIO_PCT(dir, "99\\.00")),                  \
-	ROW(dir "_clat_p999", LOWER, "us", true, FIO_PCT(dir, "99\\.90"))
+#define FIO_PCT(dir, pct)                                                                          \
+	{                                                                                          \
+		FIO_HEAD(dir)                                                                      \
+		"[^|]*clat percentiles \\(([a-z]+)\\):[]| 0-9.th,=\n[]*" pct                       \
+		"th=\\[ *([0-9]+)\\]",                                                             \
+			0, 3, 2                                                                    \
+	}
+#define FIO(dir)                                                                                   \
+	ROW(dir "_iops", HIGHER, "IOPS", true, { FIO_HEAD(dir) "([0-9.]+[kMG]?),", 0, 2, 0 }),     \
+		ROW(dir "_bw", HIGHER, "KiB/s", true,                                              \
+		    { FIO_HEAD(dir) "[^,\n]*, BW=([0-9.]+)([KMGT]?i?B/s)", 0, 2, 3 }),             \
+		ROW(dir "_clat_p50", LOWER, "us", true, FIO_PCT(dir, "50\\.00")),                  \
+		ROW(dir "_clat_p99", LOWER, "us", true, FIO_PCT(dir, "99\\.00")),                  \
+		ROW(dir "_clat_p999", LOWER, "us", true, FIO_PCT(dir, "99\\.90"))
 
 static const struct pcost_metric_row fio[] = {
 	FIO("read"),
@@ -108,7 +113,10 @@ static const struct pcost_metric_row fio[] = {
  * percentile is the 95th unless --percentile says otherwise.
  */
 static const struct pcost_metric_row sysbench[] = {
-	{ .name = "events_per_s", .better = HIGHER, .unit = "events/s", .optional = false,
+	{ .name = "events_per_s",
+	  .better = HIGHER,
+	  .unit = "events/s",
+	  .optional = false,
 	  .pat = { { "^ *total number of events: +([0-9]+)$", REG_NEWLINE, 1, 0 } },
 	  .den = { "^ *total time: +([0-9.]+)s$", REG_NEWLINE, 1, 0 } },
 	ROW("latency_p95", LOWER, "ms", true,

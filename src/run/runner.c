@@ -40,16 +40,16 @@ extern char **environ;
 
 struct pcost_runner_slot {
 	struct pcost_monitor *mon;
-	struct pcost_target t;	/* argv owned (a copy); its strings are the caller's: use the
+	struct pcost_target t; /* argv owned (a copy); its strings are the caller's: use the
 				 * session's config for them */
 	char **argv;
-	size_t config;		/* index in the session */
-	bool dropped;		/* prepare failed, or every run so far failed */
+	size_t config; /* index in the session */
+	bool dropped;  /* prepare failed, or every run so far failed */
 	unsigned nfail, nrun;
-	char note[256];		/* the monitor's last note ("lost 12 events"), "" */
+	char note[256]; /* the monitor's last note ("lost 12 events"), "" */
 	unsigned nnotes;
-	size_t med_n;		/* samples when med_s was computed */
-	double med_s;		/* median wall time of the successful runs, NAN */
+	size_t med_n; /* samples when med_s was computed */
+	double med_s; /* median wall time of the successful runs, NAN */
 };
 
 void pcost_runner_opts_default(struct pcost_runner_opts *o)
@@ -212,11 +212,13 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 		o.timeout_s = hang_limit_s(r, sl);
 	rc = pcost_run_capture(l, &o, sl->t.report_fd, smp, said, out);
 	if (dflt && o.timeout_s > 0 && smp->failed && !strncmp(smp->fail_reason, "timeout", 7))
-		pcost_sample_fail(smp, "hung: killed after %.1f s (%d x the median of %s + %d s; --timeout "
-				"sets the limit)", o.timeout_s,
-			   first ? PCOST_HANG_FIRST_FACTOR : PCOST_HANG_FACTOR,
-			   first ? "the plain runs, on its first run" : "its own or the plain runs",
-			   PCOST_HANG_GRACE_S);
+		pcost_sample_fail(
+			smp,
+			"hung: killed after %.1f s (%d x the median of %s + %d s; --timeout "
+			"sets the limit)",
+			o.timeout_s, first ? PCOST_HANG_FIRST_FACTOR : PCOST_HANG_FACTOR,
+			first ? "the plain runs, on its first run" : "its own or the plain runs",
+			PCOST_HANG_GRACE_S);
 	return rc;
 }
 
@@ -320,9 +322,12 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	struct pcost_monitor *m = sl->mon;
 	struct pcost_run_sample smp;
 	struct pcost_run_said said = { 0 };
-	struct pcost_verdict_in v = { .kind = m->ops->kind, .monitor = m->name,
-				      .report_fd = sl->t.report_fd, .expected = c->expected_events,
-				      .program = sl->argv[0], .said = &said };
+	struct pcost_verdict_in v = { .kind = m->ops->kind,
+				      .monitor = m->name,
+				      .report_fd = sl->t.report_fd,
+				      .expected = c->expected_events,
+				      .program = sl->argv[0],
+				      .said = &said };
 	struct pcost_cpu_times cpu0, cpu1;
 	struct pcost_launch l;
 	char err[160] = "";
@@ -344,7 +349,8 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	if (!service_before(r, m, &smp))
 		goto record;
 	if (m->ops->wrap && (rc = m->ops->wrap(m, &l)) < 0) {
-		pcost_sample_fail(&smp, "monitor %s could not wrap the command: %s", m->name, strerror(-rc));
+		pcost_sample_fail(&smp, "monitor %s could not wrap the command: %s", m->name,
+				  strerror(-rc));
 		v.tool_failed = true;
 		goto record;
 	}
@@ -358,19 +364,21 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 			spawn_mask = sl->t.monitor_cpu_mask;
 	}
 	if (m->ops->start) {
-		pcost_ns to = (pcost_ns)((r->opts.ready_timeout_s > 0 ? r->opts.ready_timeout_s : 10) * 1e9);
+		pcost_ns to =
+			(pcost_ns)((r->opts.ready_timeout_s > 0 ? r->opts.ready_timeout_s : 10) *
+				   1e9);
 
-		started = start_placed(m, placed ? sl->t.monitor_cpu_mask : 0, to, err,
-				       sizeof(err));
+		started =
+			start_placed(m, placed ? sl->t.monitor_cpu_mask : 0, to, err, sizeof(err));
 		if (started < 0) {
 			if (started == -EINTR || pcost_interrupted)
 				pcost_sample_fail(&smp, "interrupted");
 			else if (started == -ETIMEDOUT)
 				pcost_sample_fail(&smp, "monitor not ready after %g s%s%s",
-					   r->opts.ready_timeout_s, err[0] ? ": " : "", err);
+						  r->opts.ready_timeout_s, err[0] ? ": " : "", err);
 			else
 				pcost_sample_fail(&smp, "monitor did not start: %s",
-					   err[0] ? err : strerror(-started));
+						  err[0] ? err : strerror(-started));
 			v.tool_failed = true;
 			goto stop;
 		}
@@ -409,9 +417,9 @@ record:
 	}
 	service_after(r, &smp);
 	/* --metric reads the user's command; a built-in's figures come on its report line. */
-	pcost_figures_extract(r->s,
-			      c->workload && !strcmp(c->workload, "command") ? r->opts.metric_set : NULL,
-			      out.buf, out.len, out.report, &smp);
+	pcost_figures_extract(
+		r->s, c->workload && !strcmp(c->workload, "command") ? r->opts.metric_set : NULL,
+		out.buf, out.len, out.report, &smp);
 	free(out.buf);
 	pcost_run_verdict(&smp, &v);
 	if (!smp.has_report && sl->t.events >= 0)
@@ -513,7 +521,8 @@ static void baselines_first(const struct pcost_runner *r, size_t *order, size_t 
 	}
 	for (int pass = 0; need && pass < 2; pass++)
 		for (size_t i = 0; i < n; i++)
-			if ((r->slots[order[i]].mon->ops->kind == PCOST_MON_BASELINE) == (pass == 0))
+			if ((r->slots[order[i]].mon->ops->kind == PCOST_MON_BASELINE) ==
+			    (pass == 0))
 				tmp[k++] = order[i];
 	if (need)
 		memcpy(order, tmp, n * sizeof(*order));
@@ -575,7 +584,7 @@ static int take_session_lock(const struct pcost_runner *r, char *err, size_t len
 
 int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 {
-	char (*bins)[PATH_MAX] = xcalloc(r->nslots + 1, PATH_MAX);
+	char(*bins)[PATH_MAX] = xcalloc(r->nslots + 1, PATH_MAX);
 	const char **names = xcalloc(r->nslots + 1, sizeof(*names));
 	char why[512];
 	unsigned swept;
@@ -589,7 +598,8 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 		goto out_rc;
 	if (swept)
 		warning("undid %u change%s left by a probecost that was killed (processes, probe "
-			"events, trace instances, temporary files)", swept, swept == 1 ? "" : "s");
+			"events, trace instances, temporary files)",
+			swept, swept == 1 ? "" : "s");
 	if (r->opts.exclusive && (rc = take_session_lock(r, err, len)) < 0)
 		goto out_rc;
 	pcost_tracefs_begin();
@@ -601,15 +611,18 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 	foreign = !getenv("PROBECOST_ALLOW_TRACERS") &&
 		  pcost_foreign_tracer(names, n, syscalls, &other, why, sizeof(why));
 	if (foreign) {
-		snprintf(err, len, "a tracer that is not this probecost's is armed on what it would "
-			 "measure: %s; stop it (or set PROBECOST_ALLOW_TRACERS=1 to measure anyway)",
-			 why);
+		snprintf(
+			err, len,
+			"a tracer that is not this probecost's is armed on what it would "
+			"measure: %s; stop it (or set PROBECOST_ALLOW_TRACERS=1 to measure anyway)",
+			why);
 		rc = -EBUSY;
 		goto out_rc;
 	}
 	if (other)
 		warning("another probecost (pid %d) is tracing at the same time: its tracers add to "
-			"these measurements", other);
+			"these measurements",
+			other);
 	r->checked = true;
 out:
 	rc = 0;
@@ -646,7 +659,7 @@ static void prepare_all(struct pcost_runner *r)
 			smp.monitor_events = -1;
 			smp.scale = r->slots[i].t.scale;
 			pcost_sample_fail(&smp, "monitor %s could not be prepared: %s", m->name,
-				   why[0] ? why : strerror(-prc));
+					  why[0] ? why : strerror(-prc));
 			smp.fault = PCOST_FAULT_TOOL;
 			pcost_config_add_sample(&r->s->configs[r->slots[i].config], &smp);
 		}
@@ -657,7 +670,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 {
 	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
 	uint64_t rng = r->opts.seed;
-	unsigned planned = 0;	/* adaptive: the blocks planned after the pilot (0: not yet) */
+	unsigned planned = 0; /* adaptive: the blocks planned after the pilot (0: not yet) */
 	pcost_ns warm_end_ns;
 	int rc = 0;
 
@@ -702,8 +715,10 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		for (size_t i = 0; i < r->s->nconfigs; i++)
 			pcost_sink_config(r->s, i);
 		if (r->service_gone) {
-			snprintf(err, len, "the service exited during block %u (%s): nothing more "
-				 "measured", block, r->service_why);
+			snprintf(err, len,
+				 "the service exited during block %u (%s): nothing more "
+				 "measured",
+				 block, r->service_why);
 			rc = -ECHILD;
 			break;
 		}
@@ -726,7 +741,8 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 				break;
 			if (!planned)
 				planned = plan_blocks(r, measured,
-						      (double)(pcost_now_ns() - warm_end_ns) / 1e9, el);
+						      (double)(pcost_now_ns() - warm_end_ns) / 1e9,
+						      el);
 			if (measured >= planned)
 				break;
 		}

@@ -37,7 +37,7 @@ struct pcost_metric_set;
 struct pcost_service;
 
 struct pcost_runner_opts {
-	uint64_t cpu_mask;	/* pin every process started (0: no pinning) */
+	uint64_t cpu_mask; /* pin every process started (0: no pinning) */
 	/*
 	 * Per run; the whole process group is killed after it.  0: a monitored
 	 * run is killed as hung after PCOST_HANG_FACTOR x the median of the slower
@@ -46,7 +46,7 @@ struct pcost_runner_opts {
 	 * run is never killed.
 	 */
 	double timeout_s;
-	double ready_timeout_s;	/* attach monitors' readiness (default 10) */
+	double ready_timeout_s; /* attach monitors' readiness (default 10) */
 	unsigned warmup;	/* blocks discarded (flagged) first */
 	unsigned runs;		/* measured blocks; 0 = adaptive */
 	unsigned min_runs;	/* adaptive: the pilot, and at least this many measured blocks */
@@ -59,11 +59,12 @@ struct pcost_runner_opts {
 	 */
 	double precision;
 	double precision_dormant_ns;
-	double max_time_s;	/* adaptive: stop adding blocks after this much time */
-	unsigned max_failures;	/* a configuration whose first N runs all failed is dropped (default 2) */
-	uint64_t seed;		/* block order shuffles */
+	double max_time_s; /* adaptive: stop adding blocks after this much time */
+	unsigned
+		max_failures; /* a configuration whose first N runs all failed is dropped (default 2) */
+	uint64_t seed;	      /* block order shuffles */
 	const char *probed_binary; /* probes: the file whose probes are armed (NULL) */
-	bool progress;		/* progress bar with ETA on stderr */
+	bool progress;		   /* progress bar with ETA on stderr */
 	/* A session kind ("probes") of which one runs at a time (core/lock.h): check()
 	 * waits for the other, or with no_wait refuses (-EBUSY).  NULL: none. */
 	const char *exclusive;
@@ -98,16 +99,16 @@ struct pcost_runner_opts {
 
 /* What one configuration runs. */
 struct pcost_target {
-	const char *workload;	/* "pipe", ..., or "command" */
+	const char *workload;	   /* "pipe", ..., or "command" */
 	const char *workload_args; /* as recorded ("loops=200000"), or the user's argv joined */
-	const char *variant;	/* probes; NULL elsewhere */
-	const char *unit;	/* default unit (a workload report overrides it) */
-	char *const *argv;	/* what to execute (NULL-terminated), before the monitor wraps it */
-	double scale;		/* recorded in each sample (1 without --scale) */
-	int64_t events;		/* --events for a user's command; -1: from the workload's report */
-	bool report_fd;		/* give it PROBECOST_REPORT_FD and parse the line it writes */
-	uint32_t threads;	/* recorded in the configuration (run --threads); 0: not varied */
-	const char *placement;	/* recorded (run --placement): "same", "split"; NULL */
+	const char *variant;	   /* probes; NULL elsewhere */
+	const char *unit;	   /* default unit (a workload report overrides it) */
+	char *const *argv;     /* what to execute (NULL-terminated), before the monitor wraps it */
+	double scale;	       /* recorded in each sample (1 without --scale) */
+	int64_t events;	       /* --events for a user's command; -1: from the workload's report */
+	bool report_fd;	       /* give it PROBECOST_REPORT_FD and parse the line it writes */
+	uint32_t threads;      /* recorded in the configuration (run --threads); 0: not varied */
+	const char *placement; /* recorded (run --placement): "same", "split"; NULL */
 	/*
 	 * Where the monitor's own processes run (0: where the workload runs,
 	 * opts.cpu_mask).  The monitor is started on these CPUs and a built-in
@@ -123,10 +124,10 @@ struct pcost_runner {
 	struct pcost_runner_opts opts;
 	size_t nslots, cap;
 	struct pcost_runner_slot *slots;
-	unsigned blocks_done;	/* all blocks, warm-up included */
+	unsigned blocks_done; /* all blocks, warm-up included */
 	pcost_ns started_ns;
-	bool checked;		/* pcost_runner_check() passed */
-	bool service_gone;	/* the --service exited: service_why says how */
+	bool checked;	   /* pcost_runner_check() passed */
+	bool service_gone; /* the --service exited: service_why says how */
 	char service_why[200];
 };
 
@@ -154,8 +155,6 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len);
  */
 int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len);
 void pcost_runner_release(struct pcost_runner *r);
-
-
 
 /* Overhead CI half-width of configuration i against its baseline (fraction), NAN if unknown. */
 double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i);

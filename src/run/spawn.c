@@ -100,9 +100,9 @@ struct spawn_args {
 	char **env;
 	uint64_t cpu_mask;
 	int report_w, err_w;
-	bool merge;		/* stdout into the stderr pipe too */
+	bool merge; /* stdout into the stderr pipe too */
 	pid_t parent;
-	volatile int err;	/* errno of what failed in the child, 0 */
+	volatile int err; /* errno of what failed in the child, 0 */
 	volatile int pin_failed;
 };
 
@@ -211,17 +211,17 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 
 /* One run in flight: its pipes, what they brought, how it ended. */
 struct run_io {
-	int rp[2], ep[2];	/* report and stderr pipes, -1 when closed */
+	int rp[2], ep[2]; /* report and stderr pipes, -1 when closed */
 	char rbuf[2048], ebuf_small[2048];
-	char *ebuf;		/* ebuf_small, or a PCOST_OUTPUT_MAX buffer when capturing */
+	char *ebuf; /* ebuf_small, or a PCOST_OUTPUT_MAX buffer when capturing */
 	size_t rlen, elen, ecap;
 	pid_t pid;
 	int status;
 	struct rusage ru;
 	bool timed_out, interrupted;
-	bool watched_died;	/* the watched process (opts.watch_pid) exited first: killed */
-	bool capture;		/* ebuf holds stdout too */
-	bool first_error;	/* a failure says its first error line (a load generator) */
+	bool watched_died; /* the watched process (opts.watch_pid) exited first: killed */
+	bool capture;	   /* ebuf holds stdout too */
+	bool first_error;  /* a failure says its first error line (a load generator) */
 };
 
 static void run_io_close(struct run_io *io)
@@ -343,13 +343,15 @@ static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcos
 	} else if (io->timed_out) {
 		pcost_sample_fail(smp, "timeout after %g s", timeout_s);
 	} else if (WIFSIGNALED(io->status)) {
-		pcost_sample_fail(smp, "killed by SIG%s", sigabbrev_np(WTERMSIG(io->status)) ?: "?");
+		pcost_sample_fail(smp, "killed by SIG%s",
+				  sigabbrev_np(WTERMSIG(io->status)) ?: "?");
 	} else if (WIFEXITED(io->status) && WEXITSTATUS(io->status) != 0) {
 		char line[160];
 
 		if (!io->first_error || !first_error_line(io->ebuf, io->elen, line, sizeof(line)))
 			last_line(io->ebuf, io->elen, line, sizeof(line));
-		pcost_sample_fail(smp, "exit %d%s%s", WEXITSTATUS(io->status), line[0] ? ": " : "", line);
+		pcost_sample_fail(smp, "exit %d%s%s", WEXITSTATUS(io->status), line[0] ? ": " : "",
+				  line);
 	}
 	return 0;
 }
@@ -433,8 +435,8 @@ static void run_io_report(struct run_io *io, struct pcost_run_sample *smp,
 	}
 }
 
-int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *smp, struct pcost_run_said *said)
+int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o, bool report_fd,
+		   struct pcost_run_sample *smp, struct pcost_run_said *said)
 {
 	return pcost_run_capture(l, o, report_fd, smp, said, NULL);
 }
@@ -477,7 +479,8 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 		if (sa.pin_failed)
 			pcost_sample_fail(smp, "could not pin to CPUs (--cpu): %s", strerror(-rc));
 		else
-			pcost_sample_fail(smp, "could not execute '%.60s': %s", l->argv[0], strerror(-rc));
+			pcost_sample_fail(smp, "could not execute '%.60s': %s", l->argv[0],
+					  strerror(-rc));
 		rc = 0;
 		goto out;
 	}
@@ -515,4 +518,3 @@ out:
 	free(io);
 	return rc;
 }
-

@@ -28,14 +28,14 @@ struct pcost_runner_opts;
  * verdict (run/verdict.h).
  */
 struct pcost_run_said {
-	char unit[32];		/* unit=, "" when not said */
-	char check_why[160];	/* why= of check=bad */
-	char signal[16];	/* signal=: the fatal signal it died of ("SEGV"), "" none */
-	long from_pid;		/* from_pid=: who sent it, 0 when the CPU raised it */
+	char unit[32];	     /* unit=, "" when not said */
+	char check_why[160]; /* why= of check=bad */
+	char signal[16];     /* signal=: the fatal signal it died of ("SEGV"), "" none */
+	long from_pid;	     /* from_pid=: who sent it, 0 when the CPU raised it */
 	bool has_addr, has_ip, has_ip_vaddr;
-	uint64_t addr;		/* addr=: the faulting address */
-	uint64_t ip;		/* ip=: the interrupted instruction */
-	uint64_t ip_vaddr;	/* ip_vaddr=: ip as an address of the executable's ELF file */
+	uint64_t addr;	   /* addr=: the faulting address */
+	uint64_t ip;	   /* ip=: the interrupted instruction */
+	uint64_t ip_vaddr; /* ip_vaddr=: ip as an address of the executable's ELF file */
 };
 
 /*
@@ -45,19 +45,19 @@ struct pcost_run_said {
  * The building block of pcost_runner_measure, usable alone.  Returns 0 (see
  * sample->failed) or -EINTR.
  */
-int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o,
-		   bool report_fd, struct pcost_run_sample *sample, struct pcost_run_said *said);
+int pcost_run_once(const struct pcost_launch *l, const struct pcost_runner_opts *o, bool report_fd,
+		   struct pcost_run_sample *sample, struct pcost_run_said *said);
 
 /* The most of a run's output pcost_run_capture keeps: its last bytes. */
 #define PCOST_OUTPUT_MAX (1u << 20)
 
 /* What one run printed, for its figures (--metric) and its workload's facts. */
 struct pcost_run_output {
-	bool capture;		/* in: stdout and stderr into buf (else stdout is /dev/null) */
-	char *buf;		/* out: what it wrote on both, in order, the last PCOST_OUTPUT_MAX
+	bool capture; /* in: stdout and stderr into buf (else stdout is /dev/null) */
+	char *buf;    /* out: what it wrote on both, in order, the last PCOST_OUTPUT_MAX
 				 * bytes, NUL-terminated (malloc'd, caller frees; NULL: none) */
 	size_t len;
-	char report[1024];	/* out: its PROBECOST_REPORT_FD line ("" when none) */
+	char report[1024]; /* out: its PROBECOST_REPORT_FD line ("" when none) */
 };
 
 /*

@@ -67,8 +67,10 @@ static int find_noprobe(const struct pcost_session *s, size_t i)
 		const struct pcost_config *b = &s->configs[j];
 
 		if (pcost_config_is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
-		    same(b->workload, c->workload) && pcost_config_scale(b) == pcost_config_scale(c) &&
-		    !strcmp(args_without_variant(b->workload_args), args_without_variant(c->workload_args)))
+		    same(b->workload, c->workload) &&
+		    pcost_config_scale(b) == pcost_config_scale(c) &&
+		    !strcmp(args_without_variant(b->workload_args),
+			    args_without_variant(c->workload_args)))
 			return (int)j;
 	}
 	return -1;
@@ -204,7 +206,8 @@ static double service_cpu_mean(const struct pcost_config *c)
 
 	for (size_t k = 0; k < c->nsamples; k++)
 		if (pcost_sample_measured(&c->samples[k]) && c->samples[k].has_service) {
-			sum += (double)(c->samples[k].service_user_ns + c->samples[k].service_sys_ns);
+			sum += (double)(c->samples[k].service_user_ns +
+					c->samples[k].service_sys_ns);
 			n++;
 		}
 	return n ? sum / (double)n : 0;
@@ -291,14 +294,15 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->overhead_robust, &st->overhead_robust_lo,
 		       &st->overhead_robust_hi);
 	/* On the log scale the HL estimate lives on; the delta method carries the se there. */
-	st->overhead_skewed =
-	    pcost_skewed(log1p(p.ratio), log1p(st->overhead_robust), p.ratio_se / (1 + p.ratio));
+	st->overhead_skewed = pcost_skewed(log1p(p.ratio), log1p(st->overhead_robust),
+					   p.ratio_se / (1 + p.ratio));
 	pcost_hl_diff(x, y, n, PCOST_CONF, &st->extra_ns_robust, &st->extra_ns_robust_lo,
 		      &st->extra_ns_robust_hi);
 	if (s->tsc_hz > 0) {
 		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
 		     st->extra_ns_lo, st->extra_ns_hi);
-		scale3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, s->tsc_hz / 1e9);
+		scale3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi,
+		       s->tsc_hz / 1e9);
 		set3(&st->extra_cycles_robust, &st->extra_cycles_robust_lo,
 		     &st->extra_cycles_robust_hi, st->extra_ns_robust, st->extra_ns_robust_lo,
 		     st->extra_ns_robust_hi);
@@ -341,7 +345,7 @@ static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_co
 		pcost_hodges_lehmann(fx, n, PCOST_CONF, &st->fixed_ns_robust,
 				     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
 		st->per_event_skewed =
-		    pcost_skewed(st->per_event_ns, st->per_event_ns_robust, pcost_sem(pe, n));
+			pcost_skewed(st->per_event_ns, st->per_event_ns_robust, pcost_sem(pe, n));
 		st->per_event_source = "timed region";
 	}
 	free(tx);
@@ -391,8 +395,8 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 		free(y);
 		return;
 	}
-	set3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi, p.diff,
-	     p.diff_lo, p.diff_hi);
+	set3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi,
+	     p.diff, p.diff_lo, p.diff_hi);
 	scale3(&st->dormant_per_hit_ns, &st->dormant_per_hit_ns_lo, &st->dormant_per_hit_ns_hi,
 	       1 / hits);
 	st->dormant_se = p.diff_se / hits;
@@ -401,7 +405,7 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 	scale3(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
 	       &st->dormant_per_hit_ns_robust_hi, 1 / hits);
 	st->dormant_skewed =
-	    pcost_skewed(st->dormant_per_hit_ns, st->dormant_per_hit_ns_robust, st->dormant_se);
+		pcost_skewed(st->dormant_per_hit_ns, st->dormant_per_hit_ns_robust, st->dormant_se);
 	free(x);
 	free(y);
 }
@@ -421,7 +425,8 @@ static void args_without(const char *a, const char *key, char *out, size_t len)
 		snprintf(out, len, "%s", a ? a : "");
 		return;
 	}
-	snprintf(out, len, "%.*s%s", (int)(l - a), a, l + strcspn(l, " ") + (l[strcspn(l, " ")] == ' '));
+	snprintf(out, len, "%.*s%s", (int)(l - a), a,
+		 l + strcspn(l, " ") + (l[strcspn(l, " ")] == ' '));
 	/* "... kernel=all layout=a32": the blank before a last word goes with it. */
 	if (*out && out[strlen(out) - 1] == ' ')
 		out[strlen(out) - 1] = 0;
@@ -482,7 +487,8 @@ static void dormant_layouts(const struct pcost_session *s, struct pcost_config_s
 			     st[only].dormant_per_hit_ns_lo, st[only].dormant_per_hit_ns_hi);
 		else
 			pcost_mean_ci(d, n, PCOST_CONF, &st[i].dormant_all_per_hit_ns,
-				      &st[i].dormant_all_per_hit_ns_lo, &st[i].dormant_all_per_hit_ns_hi);
+				      &st[i].dormant_all_per_hit_ns_lo,
+				      &st[i].dormant_all_per_hit_ns_hi);
 		st[i].dormant_spread_min = pcost_min(d, n);
 		st[i].dormant_spread_max = pcost_max(d, n);
 	}
@@ -503,7 +509,8 @@ static bool args_differ_in_one_word(const char *a, const char *b)
 		if (!*a || !*b)
 			return false;
 		/* k=v words must keep their key. */
-		if ((ea != NULL) != (eb != NULL) || (ea && (ea - a != eb - b || memcmp(a, b, (size_t)(ea - a)))))
+		if ((ea != NULL) != (eb != NULL) ||
+		    (ea && (ea - a != eb - b || memcmp(a, b, (size_t)(ea - a)))))
 			return false;
 		if (la != lb || memcmp(a, b, la))
 			diff++;
@@ -525,7 +532,8 @@ static bool same_fit_group(const struct pcost_config *a, const struct pcost_conf
 		return false;
 	if (same(a->workload_args, b->workload_args))
 		return true;
-	return pcost_config_scale(a) != pcost_config_scale(b) && args_differ_in_one_word(a->workload_args, b->workload_args);
+	return pcost_config_scale(a) != pcost_config_scale(b) &&
+	       args_differ_in_one_word(a->workload_args, b->workload_args);
 }
 
 /*
@@ -551,7 +559,8 @@ static void fit_group(const struct pcost_session *s, size_t g, struct pcost_conf
 			continue;
 		st[j].fit_group = (int)g;
 		if (st[j].baseline >= 0)
-			np = pcost_pair_blocks(d, &s->configs[st[j].baseline], PCOST_METRIC_WALL, &px, &py, &pb);
+			np = pcost_pair_blocks(d, &s->configs[st[j].baseline], PCOST_METRIC_WALL,
+					       &px, &py, &pb);
 		else
 			np = pcost_pair_blocks(d, d, PCOST_METRIC_WALL, &px, &py, &pb);
 		if (np && isnan(first))
@@ -669,11 +678,13 @@ static void model_costs(const struct pcost_session *s, size_t i, struct pcost_co
 			pcost_mean_ci(fx, n, PCOST_CONF, &st->fixed_ns, &st->fixed_ns_lo,
 				      &st->fixed_ns_hi);
 			pcost_hodges_lehmann(d, n, PCOST_CONF, &st->per_event_ns_robust,
-					     &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
+					     &st->per_event_ns_robust_lo,
+					     &st->per_event_ns_robust_hi);
 			pcost_hodges_lehmann(fx, n, PCOST_CONF, &st->fixed_ns_robust,
 					     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
 			sk = pcost_sem(d, n);
-			st->per_event_skewed = pcost_skewed(st->per_event_ns, st->per_event_ns_robust, sk);
+			st->per_event_skewed =
+				pcost_skewed(st->per_event_ns, st->per_event_ns_robust, sk);
 			st->per_event_source = "model";
 			st->per_event_why = NULL;
 		}
@@ -755,11 +766,13 @@ const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t le
 	static const char *const keys[] = { "site", "insn" };
 
 	for (size_t k = 0; k < 2; k++)
-		for (const char *w = c->workload_args; w && *w; w += strcspn(w, " "), w += *w == ' ') {
+		for (const char *w = c->workload_args; w && *w;
+		     w += strcspn(w, " "), w += *w == ' ') {
 			size_t kl = strlen(keys[k]);
 
 			if (!strncmp(w, keys[k], kl) && w[kl] == '=') {
-				snprintf(buf, len, "%.*s", (int)strcspn(w + kl + 1, " "), w + kl + 1);
+				snprintf(buf, len, "%.*s", (int)strcspn(w + kl + 1, " "),
+					 w + kl + 1);
 				return buf;
 			}
 		}
@@ -770,8 +783,10 @@ const char *pcost_config_site(const struct pcost_config *c, char *buf, size_t le
 static bool same_but_site(const struct pcost_config *a, const struct pcost_config *b)
 {
 	char sa[32], sb[32], x[512], y[512];
-	const char *ka = pcost_config_site(a, sa, sizeof(sa)), *kb = pcost_config_site(b, sb, sizeof(sb));
-	const char *key = strstr(a->workload_args ? a->workload_args : "", "insn=") ? "insn" : "site";
+	const char *ka = pcost_config_site(a, sa, sizeof(sa)),
+		   *kb = pcost_config_site(b, sb, sizeof(sb));
+	const char *key =
+		strstr(a->workload_args ? a->workload_args : "", "insn=") ? "insn" : "site";
 
 	if (!ka || !kb || !same(a->workload, b->workload) || !same(a->monitor, b->monitor) ||
 	    pcost_config_scale(a) != pcost_config_scale(b))
@@ -788,8 +803,8 @@ static size_t armed_per_hit(const struct pcost_session *s, size_t i,
 			    const struct pcost_config_stats *st, double **d, uint32_t **blk)
 {
 	double *y, hits = rate_events(&s->configs[i], &st[i]);
-	size_t n = pcost_pair_blocks(&s->configs[i], &s->configs[st[i].baseline], PCOST_METRIC_TIMED,
-				     d, &y, blk);
+	size_t n = pcost_pair_blocks(&s->configs[i], &s->configs[st[i].baseline],
+				     PCOST_METRIC_TIMED, d, &y, blk);
 
 	for (size_t k = 0; k < n; k++)
 		(*d)[k] = ((*d)[k] - y[k]) / hits;

@@ -37,24 +37,24 @@
 struct pcost_config_stats {
 	size_t nok, nfailed, noutliers;
 	struct pcost_summary wall;	/* ns, measured (non-warm-up, non-failed) samples */
-	struct pcost_summary user, sys;	/* ns */
+	struct pcost_summary user, sys; /* ns */
 	double cpu_util;		/* (user + sys + the --service's CPU) / wall */
 	int baseline;			/* index of the baseline config, -1 when this is one */
 	size_t npairs;			/* blocks where this and the baseline both ran */
-	double overhead;		/* mean(this)/mean(baseline) - 1 over the pairs, a fraction */
+	double overhead; /* mean(this)/mean(baseline) - 1 over the pairs, a fraction */
 	double overhead_lo, overhead_hi; /* Fieller 95% interval over paired blocks */
 	double overhead_se, overhead_df; /* delta-method standard error, n - 1 (to combine) */
-	double p_value;			/* paired t test of the per-block differences */
-	bool significant;		/* p < 0.05 (then the overhead interval excludes 0) */
-	double extra_ns, extra_ns_lo, extra_ns_hi; /* mean per-block wall difference */
+	double p_value;			 /* paired t test of the per-block differences */
+	bool significant;		 /* p < 0.05 (then the overhead interval excludes 0) */
+	double extra_ns, extra_ns_lo, extra_ns_hi;	       /* mean per-block wall difference */
 	double extra_cycles, extra_cycles_lo, extra_cycles_hi; /* x TSC Hz; NaN when TSC unknown */
 	/* HL of the per-block log(x/y), as a fraction */
 	double overhead_robust, overhead_robust_lo, overhead_robust_hi;
 	bool overhead_skewed;
 	double extra_ns_robust, extra_ns_robust_lo, extra_ns_robust_hi;
 	double extra_cycles_robust, extra_cycles_robust_lo, extra_cycles_robust_hi;
-	uint64_t events;		/* events per run (median of reports / --events); 0 unknown */
-	int64_t monitor_events;		/* what the monitor counted (median), -1 unknown */
+	uint64_t events;	/* events per run (median of reports / --events); 0 unknown */
+	int64_t monitor_events; /* what the monitor counted (median), -1 unknown */
 	/*
 	 * Events made minus events the monitor saw (median over runs), when both
 	 * count the same thing: the workload's unit is "syscall" and the monitor
@@ -70,7 +70,7 @@ struct pcost_config_stats {
 	 */
 	double per_event_ns, per_event_ns_lo, per_event_ns_hi;
 	double fixed_ns, fixed_ns_lo, fixed_ns_hi;
-	const char *per_event_source;	/* "timed region", "scale fit", "model" or NULL */
+	const char *per_event_source; /* "timed region", "scale fit", "model" or NULL */
 	/*
 	 * model: a user's command (no timed region) whose events were counted or
 	 * given, with its monitor also run on the null workload in the session:
@@ -85,11 +85,11 @@ struct pcost_config_stats {
 	double per_event_ns_robust, per_event_ns_robust_lo, per_event_ns_robust_hi;
 	double fixed_ns_robust, fixed_ns_robust_lo, fixed_ns_robust_hi;
 	bool per_event_skewed;
-	const char *per_event_why;	/* why per_event_ns is NaN, NULL otherwise */
+	const char *per_event_why; /* why per_event_ns is NaN, NULL otherwise */
 	/* --scale: time = fixed + per_event x events over the configurations of one fit group */
 	bool has_fit;
-	int fit_group;			/* index of the group's first configuration */
-	size_t fit_nblocks;		/* blocks fitted on their own (the t intervals' n) */
+	int fit_group;	    /* index of the group's first configuration */
+	size_t fit_nblocks; /* blocks fitted on their own (the t intervals' n) */
 	double fit_fixed_ns, fit_fixed_ns_lo, fit_fixed_ns_hi;
 	double fit_per_event_ns, fit_per_event_ns_lo, fit_per_event_ns_hi;
 	double fit_r2;
@@ -97,12 +97,12 @@ struct pcost_config_stats {
 	double fit_per_event_ns_robust, fit_per_event_ns_robust_lo, fit_per_event_ns_robust_hi;
 	bool fit_per_event_skewed;
 	/* probes: a probe build's dormant run against the no-probe build's, same size */
-	int noprobe;			/* index of that configuration, -1 when none */
+	int noprobe; /* index of that configuration, -1 when none */
 	double dormant_overhead, dormant_overhead_lo, dormant_overhead_hi;
 	double dormant_per_hit_ns, dormant_per_hit_ns_lo, dormant_per_hit_ns_hi;
 	/* "timed region", or the elapsed time: overhead only, per hit NaN (start-up is no hit) */
 	const char *dormant_source;
-	double dormant_se;		/* of dormant_per_hit_ns */
+	double dormant_se; /* of dormant_per_hit_ns */
 	double dormant_overhead_robust, dormant_overhead_robust_lo, dormant_overhead_robust_hi;
 	double dormant_per_hit_ns_robust, dormant_per_hit_ns_robust_lo;
 	double dormant_per_hit_ns_robust_hi;
@@ -115,7 +115,7 @@ struct pcost_config_stats {
 	 * Equal in the rows of every layout of the build.
 	 */
 	size_t dormant_layouts;
-	int dormant_build;		/* the build's first layout row (-1: no dormant cost) */
+	int dormant_build; /* the build's first layout row (-1: no dormant cost) */
 	double dormant_all_per_hit_ns, dormant_all_per_hit_ns_lo, dormant_all_per_hit_ns_hi;
 	double dormant_spread_min, dormant_spread_max;
 	/*
@@ -131,7 +131,7 @@ struct pcost_config_stats {
 	double site_gain_robust, site_gain_robust_lo, site_gain_robust_hi;
 	bool site_gain_skewed;
 	/* a busy machine: other processes' CPU and steal time while this ran (ns per run) */
-	double other_cpu_ns, steal_ns;	/* means; NaN when not recorded */
+	double other_cpu_ns, steal_ns; /* means; NaN when not recorded */
 	/*
 	 * Carry-over (carryover.c): how much longer a run takes right after one of
 	 * this configuration's runs than right after a baseline run or first in
@@ -157,7 +157,7 @@ struct pcost_config_stats {
 	/* How its runs ended (outcome.h), and in one line what happened, in how many runs. */
 	enum pcost_outcome outcome;
 	char outcome_why[320];
-	bool outcome_noted;		/* the monitor left a note on a run (outcome_why has it) */
+	bool outcome_noted; /* the monitor left a note on a run (outcome_why has it) */
 };
 
 /*
@@ -189,8 +189,8 @@ double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_
 
 /* What pcost_pair_blocks pairs. */
 enum pcost_sample_metric {
-	PCOST_METRIC_WALL,	/* wall_ns */
-	PCOST_METRIC_TIMED,	/* timed_ns (samples without one are left out) */
+	PCOST_METRIC_WALL,	  /* wall_ns */
+	PCOST_METRIC_TIMED,	  /* timed_ns (samples without one are left out) */
 	PCOST_METRIC_SERVICE_CPU, /* --service: its CPU time during the run (user + sys) */
 	/* PCOST_METRIC_FIGURE + k: the session's figure k, sample->metrics[k] (NaN left out) */
 	PCOST_METRIC_FIGURE = 16,

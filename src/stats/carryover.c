@@ -62,7 +62,7 @@ static struct slot *time_order(const struct pcost_session *s, size_t *n)
 		for (size_t j = 0; j < s->configs[i].nsamples; j++) {
 			const struct pcost_run_sample *x = &s->configs[i].samples[j];
 
-			v[k++] = (struct slot){x->block, x->order, i, x};
+			v[k++] = (struct slot){ x->block, x->order, i, x };
 		}
 	qsort(v, total, sizeof(*v), cmp_slot);
 	/* Two runs at one position (a session made by hand): no time order to read. */
@@ -367,7 +367,7 @@ void pcost_carryover(const struct pcost_session *s, struct pcost_config_stats *s
 			/* One test per monitor: Bonferroni keeps false warnings at 5% per session.
 			 */
 			st[i].carry_over_significant =
-			    st[i].carry_over_p < (1 - PCOST_CONF) / (double)tests;
+				st[i].carry_over_p < (1 - PCOST_CONF) / (double)tests;
 		}
 	}
 	free(inv);

@@ -27,8 +27,8 @@ static bool cfg_match(const struct pcost_config *x, const struct pcost_config *y
 
 static bool series_match(const struct pcost_counter_series *x, const struct pcost_counter_series *y)
 {
-	return same(x->interface, y->interface) && same(x->op, y->op) && same(x->events, y->events) &&
-	       x->nevents == y->nevents;
+	return same(x->interface, y->interface) && same(x->op, y->op) &&
+	       same(x->events, y->events) && x->nevents == y->nevents;
 }
 
 static char *cfg_name(const struct pcost_config *c)
@@ -108,8 +108,10 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 		if (j == b->nconfigs)
 			continue;
 		used_b[j] = true;
-		struct pcost_compare_row *r = add_row(c, cap, cfg_name(&a->configs[i]), (int)i, (int)j);
-		double *wa = measured_walls(&a->configs[i], &na), *wb = measured_walls(&b->configs[j], &nb);
+		struct pcost_compare_row *r =
+			add_row(c, cap, cfg_name(&a->configs[i]), (int)i, (int)j);
+		double *wa = measured_walls(&a->configs[i], &na),
+		       *wb = measured_walls(&b->configs[j], &nb);
 
 		fill_change(r, wa, na, wb, nb);
 		free(wa);
@@ -121,8 +123,8 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 			r->outcome_b = sb[j].outcome;
 			r->outcome_why_b = xstrdup(sb[j].outcome_why);
 		}
-		if (sa && sb && sa[i].baseline >= 0 && sb[j].baseline >= 0 && isfinite(sa[i].overhead) &&
-		    isfinite(sb[j].overhead)) {
+		if (sa && sb && sa[i].baseline >= 0 && sb[j].baseline >= 0 &&
+		    isfinite(sa[i].overhead) && isfinite(sb[j].overhead)) {
 			r->has_overhead = r->gated = true;
 			r->ovh_a = sa[i].overhead;
 			r->ovh_b = sb[j].overhead;
@@ -282,8 +284,10 @@ void pcost_env_diff(const char *a_json, const char *b_json, struct pcost_env_dif
 	for (int pass = 0; pass < 2; pass++) {
 		const cJSON *from = pass ? fb : fa;
 
-		cJSON_ArrayForEach(v, from) {
-			const cJSON *w = cJSON_GetObjectItemCaseSensitive(pass ? fa : fb, v->string);
+		cJSON_ArrayForEach(v, from)
+		{
+			const cJSON *w =
+				cJSON_GetObjectItemCaseSensitive(pass ? fa : fb, v->string);
 			char *tv, *tw;
 
 			if (!v->string || (pass && w))

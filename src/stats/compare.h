@@ -18,36 +18,38 @@
 #include "stats/outcome.h"
 
 struct pcost_compare_row {
-	char *name;		/* "pipe loops=1000 / strace" */
-	int ia, ib;		/* index in a and b (configs or series); -1: only on the other side */
-	size_t na, nb;		/* measured samples */
-	double mean_a, mean_b;	/* ns: wall per run (configs) or per operation (series) */
-	double change;		/* mean_b / mean_a - 1 */
-	double change_lo, change_hi; /* 95% Welch interval on the log ratio (the sessions share no blocks) */
-	double p;		/* Welch, two-sided */
-	bool significant;	/* p < 0.05 and the CI excludes 0 */
-	bool has_overhead;	/* a monitored configuration with a baseline on both sides */
-	double ovh_a, ovh_b;	/* overhead fractions (analyze.h) */
+	char *name;    /* "pipe loops=1000 / strace" */
+	int ia, ib;    /* index in a and b (configs or series); -1: only on the other side */
+	size_t na, nb; /* measured samples */
+	double mean_a, mean_b; /* ns: wall per run (configs) or per operation (series) */
+	double change;	       /* mean_b / mean_a - 1 */
+	double change_lo,
+		change_hi; /* 95% Welch interval on the log ratio (the sessions share no blocks) */
+	double p;	   /* Welch, two-sided */
+	bool significant;  /* p < 0.05 and the CI excludes 0 */
+	bool has_overhead; /* a monitored configuration with a baseline on both sides */
+	double ovh_a, ovh_b; /* overhead fractions (analyze.h) */
 	double ovh_a_lo, ovh_a_hi, ovh_b_lo, ovh_b_hi;
-	double delta_pts;	/* (ovh_b - ovh_a) x 100; for series and baselines: change x 100 */
+	double delta_pts; /* (ovh_b - ovh_a) x 100; for series and baselines: change x 100 */
 	double delta_lo, delta_hi; /* 95% interval of delta_pts (overheads: each session's paired
 				    * standard error, Welch-Satterthwaite df; else the change CI) */
-	bool delta_significant;	/* that CI excludes 0 */
-	bool gated;		/* counts for --fail-above (overheads and counter costs, not baselines) */
-	bool regression;	/* delta_pts > threshold and delta_lo > 0 (and p < 0.05 for means) */
-	int optimized_a, optimized_b; /* probes: pcost_optimized_verdict() of each side (0 unknown) */
+	bool delta_significant;	   /* that CI excludes 0 */
+	bool gated;	 /* counts for --fail-above (overheads and counter costs, not baselines) */
+	bool regression; /* delta_pts > threshold and delta_lo > 0 (and p < 0.05 for means) */
+	int optimized_a,
+		optimized_b; /* probes: pcost_optimized_verdict() of each side (0 unknown) */
 	/* How each side's runs ended (outcome.h), and B's one line; unknown where not analyzed. */
 	enum pcost_outcome outcome_a, outcome_b;
 	char *outcome_why_b;
 };
 
 struct pcost_env_diff {
-	char *key, *a, *b;	/* a or b NULL: the field exists on one side only */
+	char *key, *a, *b; /* a or b NULL: the field exists on one side only */
 };
 
 struct pcost_compare {
 	size_t nrows;
-	struct pcost_compare_row *rows;	/* matched first, then only-in-a, then only-in-b */
+	struct pcost_compare_row *rows; /* matched first, then only-in-a, then only-in-b */
 	size_t ndiffs;
 	struct pcost_env_diff *diffs;
 };

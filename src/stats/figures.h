@@ -51,9 +51,9 @@ bool pcost_service_measured(const struct pcost_session *s);
  * share no blocks: pcost_ratio_ci_unpaired), as compare does for the times.
  */
 struct pcost_figure_compare {
-	char *name;			/* "<row name> / tps" */
-	const char *unit;		/* a's */
-	int better;			/* a's: +1 higher, -1 lower, 0 unknown */
+	char *name;	  /* "<row name> / tps" */
+	const char *unit; /* a's */
+	int better;	  /* a's: +1 higher, -1 lower, 0 unknown */
 	size_t na, nb;
 	double mean_a, mean_b, change, change_lo, change_hi;
 };

@@ -18,14 +18,14 @@
 struct pcost_summary {
 	size_t n;
 	double mean, sd, sem, median, mad, min, max;
-	double cov;		/* sd / mean, 0 when mean == 0 */
-	double p99;		/* 99th percentile (linear interpolation, type 7) */
-	double ci_lo, ci_hi;	/* 95% CI of the mean, Student t with n-1 df */
-	size_t noutliers;	/* modified z-score > 3.5 (Iglewicz-Hoaglin) */
+	double cov;	     /* sd / mean, 0 when mean == 0 */
+	double p99;	     /* 99th percentile (linear interpolation, type 7) */
+	double ci_lo, ci_hi; /* 95% CI of the mean, Student t with n-1 df */
+	size_t noutliers;    /* modified z-score > 3.5 (Iglewicz-Hoaglin) */
 };
 
 double pcost_mean(const double *x, size_t n);
-double pcost_sd(const double *x, size_t n);		/* sample sd, n-1; 0 for n < 2 */
+double pcost_sd(const double *x, size_t n); /* sample sd, n-1; 0 for n < 2 */
 double pcost_sem(const double *x, size_t n);
 double pcost_min(const double *x, size_t n);
 double pcost_max(const double *x, size_t n);

@@ -40,10 +40,10 @@ static const char *const migrations[] = {
 	"  kind TEXT NOT NULL,"
 	"  started INTEGER NOT NULL,"
 	"  cmdline TEXT, version TEXT, env_json TEXT, options_json TEXT,"
-	"  seed INTEGER NOT NULL,"		/* uint64 stored as its int64 bit pattern */
+	"  seed INTEGER NOT NULL," /* uint64 stored as its int64 bit pattern */
 	"  tsc_hz REAL NOT NULL,"
 	"  complete INTEGER NOT NULL,"
-	"  stored INTEGER NOT NULL);"		/* unix seconds it was written (import time) */
+	"  stored INTEGER NOT NULL);" /* unix seconds it was written (import time) */
 	"CREATE TABLE config ("
 	"  session_id INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
 	"  idx INTEGER NOT NULL,"
@@ -67,7 +67,7 @@ static const char *const migrations[] = {
 	"  idx INTEGER NOT NULL,"
 	"  interface TEXT, op TEXT, events TEXT, nevents INTEGER NOT NULL, timer TEXT, note TEXT,"
 	"  n INTEGER NOT NULL,"
-	"  ns BLOB NOT NULL,"			/* n native doubles: every sample, raw */
+	"  ns BLOB NOT NULL," /* n native doubles: every sample, raw */
 	"  PRIMARY KEY (session_id, idx));",
 	/* 1 -> 2 */
 	"ALTER TABLE session ADD COLUMN kernel TEXT;"
@@ -265,7 +265,9 @@ static int get_pragma_int(struct pcost_db *db, const char *sql, int *out)
 	rc = sqlite3_step(st);
 	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : pcost_db_fail(db, rc, "could not read the store");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE
+		       ? 0
+		       : pcost_db_fail(db, rc, "could not read the store");
 }
 
 /* Inside one write transaction: recognise the file, then step it up to our schema. */
@@ -278,9 +280,10 @@ static int migrate(struct pcost_db *db)
 	    (rc = get_pragma_int(db, "SELECT count(*) FROM sqlite_master", &ntables)))
 		return rc;
 	if ((app != 0 && app != PCOST_DB_APP_ID) || (version == 0 && ntables > 0)) {
-		snprintf(db->err, sizeof(db->err),
-			 "'%s' is an SQLite database of another program, not probecost's; use another --db",
-			 db->path);
+		snprintf(
+			db->err, sizeof(db->err),
+			"'%s' is an SQLite database of another program, not probecost's; use another --db",
+			db->path);
 		return -EBADMSG;
 	}
 	if (version > PCOST_DB_SCHEMA_VERSION) {
@@ -340,22 +343,22 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 	snprintf(db->path, sizeof(db->path), "%s", path);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		rc = -EISDIR;
-		snprintf(db->err, sizeof(db->err), "'%s' is a directory: give --db a store file in it",
-			 path);
+		snprintf(db->err, sizeof(db->err),
+			 "'%s' is a directory: give --db a store file in it", path);
 		goto fail;
 	}
 	if (mode == PCOST_DB_WRITE) {
 		if ((rc = make_parents(path))) {
-			snprintf(db->err, sizeof(db->err), "could not create the directory of '%s': %s",
-				 path, strerror(-rc));
+			snprintf(db->err, sizeof(db->err),
+				 "could not create the directory of '%s': %s", path, strerror(-rc));
 			goto fail;
 		}
 		/* Create it ourselves so the file is 0600 whatever sqlite's default. */
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			rc = errno == EACCES || errno == EROFS || errno == EPERM ? -EROFS : -errno;
-			snprintf(db->err, sizeof(db->err), "could not open '%s' for writing: %s", path,
-				 strerror(errno));
+			snprintf(db->err, sizeof(db->err), "could not open '%s' for writing: %s",
+				 path, strerror(errno));
 			goto fail;
 		}
 		close(fd);
@@ -393,7 +396,8 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 		goto fail;
 	}
 	/* BEGIN IMMEDIATE takes the write lock now: two processes migrating queue up. */
-	rc = pcost_db_exec(db, db->writable ? "BEGIN IMMEDIATE" : "BEGIN", "could not open the store");
+	rc = pcost_db_exec(db, db->writable ? "BEGIN IMMEDIATE" : "BEGIN",
+			   "could not open the store");
 	if (!rc) {
 		rc = migrate(db);
 		if (rc)
@@ -406,8 +410,10 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 	if (db->writable) {
 		/* WAL: readers never block the writer; NORMAL sync is durable at checkpoints
 		 * and never corrupts (sqlite.org/wal.html). */
-		if ((rc = pcost_db_exec(db, "PRAGMA journal_mode = WAL", "could not open the store")) ||
-		    (rc = pcost_db_exec(db, "PRAGMA synchronous = NORMAL", "could not open the store")))
+		if ((rc = pcost_db_exec(db, "PRAGMA journal_mode = WAL",
+					"could not open the store")) ||
+		    (rc = pcost_db_exec(db, "PRAGMA synchronous = NORMAL",
+					"could not open the store")))
 			goto fail;
 	}
 	if ((rc = pcost_db_exec(db, "PRAGMA foreign_keys = ON", "could not open the store")))
@@ -480,8 +486,7 @@ int pcost_db_begin_session(struct pcost_db *db, struct pcost_session *s)
 	return db->ops->begin_session(db, s);
 }
 
-int pcost_db_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
-			  size_t from)
+int pcost_db_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i, size_t from)
 {
 	return db->ops->store_config ? db->ops->store_config(db, s, i, from) : 0;
 }

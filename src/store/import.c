@@ -20,8 +20,10 @@ static int nul_escape(const char *buf, size_t len, char *err, size_t errlen)
 		if (buf[i] != '\\')
 			continue;
 		if (i + 5 < len && buf[i + 1] == 'u' && !memcmp(buf + i + 2, "0000", 4)) {
-			snprintf(err, errlen, "a NUL character (\\u0000) in a string at byte %zu; "
-					      "strings cannot hold one", i);
+			snprintf(err, errlen,
+				 "a NUL character (\\u0000) in a string at byte %zu; "
+				 "strings cannot hold one",
+				 i);
 			return -EINVAL;
 		}
 		i++;
@@ -56,8 +58,8 @@ int pcost_sessions_from_text(const char *buf, size_t len, struct pcost_session *
 	j = cJSON_ParseWithLengthOpts(buf, len, &end, false);
 	if (!j) {
 		snprintf(err, errlen, "not valid JSON near byte %zu",
-			 end ? (size_t)(end - buf) : (size_t)(cJSON_GetErrorPtr() ?
-				     cJSON_GetErrorPtr() - buf : 0));
+			 end ? (size_t)(end - buf)
+			     : (size_t)(cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - buf : 0));
 		return -EINVAL;
 	}
 	for (; end && end < buf + len; end++)
@@ -82,7 +84,8 @@ int pcost_sessions_from_text(const char *buf, size_t len, struct pcost_session *
 	}
 	ss = xcalloc(count, sizeof(*ss));
 	if (cJSON_IsArray(j)) {
-		cJSON_ArrayForEach(e, j) {
+		cJSON_ArrayForEach(e, j)
+		{
 			if ((rc = pcost_session_from_json(e, &ss[i], msg, sizeof(msg)))) {
 				snprintf(err, errlen, "session %zu: %s", i, msg);
 				break;

@@ -30,16 +30,16 @@
 #define PG_SCHEMA_WHOLE 7
 _Static_assert(PCOST_DB_SCHEMA_VERSION == 8, "add the PostgreSQL migration of the new schema");
 /* v7: a run session's figures and each run's values (as SQLite's). */
-#define PG_FIGURE_TABLES                                                                   \
-	"CREATE TABLE metric ("                                                            \
-	"  session_id bigint NOT NULL REFERENCES session(id) ON DELETE CASCADE,"           \
-	"  idx bigint NOT NULL, name text NOT NULL, unit text NOT NULL, better integer NOT NULL," \
-	"  PRIMARY KEY (session_id, idx));"                                                \
-	"CREATE TABLE run_metric ("                                                        \
-	"  session_id bigint NOT NULL, config_idx bigint NOT NULL, seq bigint NOT NULL,"   \
-	"  metric_idx bigint NOT NULL, value double precision NOT NULL,"                   \
-	"  PRIMARY KEY (session_id, config_idx, seq, metric_idx),"                         \
-	"  FOREIGN KEY (session_id, config_idx, seq)"                                      \
+#define PG_FIGURE_TABLES                                                                           \
+	"CREATE TABLE metric ("                                                                    \
+	"  session_id bigint NOT NULL REFERENCES session(id) ON DELETE CASCADE,"                   \
+	"  idx bigint NOT NULL, name text NOT NULL, unit text NOT NULL, better integer NOT NULL,"  \
+	"  PRIMARY KEY (session_id, idx));"                                                        \
+	"CREATE TABLE run_metric ("                                                                \
+	"  session_id bigint NOT NULL, config_idx bigint NOT NULL, seq bigint NOT NULL,"           \
+	"  metric_idx bigint NOT NULL, value double precision NOT NULL,"                           \
+	"  PRIMARY KEY (session_id, config_idx, seq, metric_idx),"                                 \
+	"  FOREIGN KEY (session_id, config_idx, seq)"                                              \
 	"    REFERENCES run_sample(session_id, config_idx, seq) ON DELETE CASCADE);"
 
 static const char pg_schema[] =
@@ -49,7 +49,7 @@ static const char pg_schema[] =
 	"  kind text NOT NULL,"
 	"  started bigint NOT NULL,"
 	"  cmdline text, version text, env_json text, options_json text,"
-	"  seed bigint NOT NULL,"		/* uint64 stored as its int64 bit pattern */
+	"  seed bigint NOT NULL," /* uint64 stored as its int64 bit pattern */
 	"  tsc_hz double precision NOT NULL,"
 	"  complete boolean NOT NULL,"
 	"  stored bigint NOT NULL,"
@@ -59,7 +59,7 @@ static const char pg_schema[] =
 	"  idx bigint NOT NULL,"
 	"  workload text, workload_args text, monitor text, variant text, unit text,"
 	"  expected_events bigint NOT NULL,"
-	"  threads bigint NOT NULL DEFAULT 0, placement text,"	/* 0, NULL: not varied */
+	"  threads bigint NOT NULL DEFAULT 0, placement text," /* 0, NULL: not varied */
 	"  PRIMARY KEY (session_id, idx));"
 	"CREATE TABLE run_sample ("
 	"  session_id bigint NOT NULL, config_idx bigint NOT NULL, seq bigint NOT NULL,"
@@ -70,10 +70,10 @@ static const char pg_schema[] =
 	"  majflt bigint NOT NULL, nvcsw bigint NOT NULL, nivcsw bigint NOT NULL,"
 	"  has_report boolean NOT NULL, events bigint NOT NULL, timed_ns bigint NOT NULL,"
 	"  monitor_events bigint NOT NULL,"
-	"  other_cpu_ns bigint, steal_ns bigint,"	/* NULL: not recorded */
-	"  optimized boolean,"			/* NULL: unknown */
-	"  fault text, self_check boolean, note text,"	/* NULL: not recorded, none, none */
-	"  service_user_ns bigint, service_sys_ns bigint,"	/* NULL: no --service */
+	"  other_cpu_ns bigint, steal_ns bigint,"	   /* NULL: not recorded */
+	"  optimized boolean,"				   /* NULL: unknown */
+	"  fault text, self_check boolean, note text,"	   /* NULL: not recorded, none, none */
+	"  service_user_ns bigint, service_sys_ns bigint," /* NULL: no --service */
 	"  PRIMARY KEY (session_id, config_idx, seq),"
 	"  FOREIGN KEY (session_id, config_idx) REFERENCES config(session_id, idx)"
 	"    ON DELETE CASCADE);"
@@ -82,9 +82,8 @@ static const char pg_schema[] =
 	"  idx bigint NOT NULL,"
 	"  interface text, op text, events text, nevents bigint NOT NULL, timer text, note text,"
 	"  n bigint NOT NULL,"
-	"  ns bytea NOT NULL,"			/* n native doubles: every sample, raw */
-	"  PRIMARY KEY (session_id, idx));"
-	PG_FIGURE_TABLES
+	"  ns bytea NOT NULL," /* n native doubles: every sample, raw */
+	"  PRIMARY KEY (session_id, idx));" PG_FIGURE_TABLES
 	"CREATE INDEX session_started ON session(started);"
 	"CREATE INDEX config_workload ON config(workload);"
 	"CREATE INDEX config_monitor ON config(monitor);"
@@ -108,10 +107,9 @@ static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 	      "ALTER TABLE run_sample ADD COLUMN note text;"
 	      "INSERT INTO probecost_schema VALUES (6);",
 	/* run --metric and a workload's figures; run --service's CPU time per run */
-	[6] = PG_FIGURE_TABLES
-	      "ALTER TABLE run_sample ADD COLUMN service_user_ns bigint;"
-	      "ALTER TABLE run_sample ADD COLUMN service_sys_ns bigint;"
-	      "INSERT INTO probecost_schema VALUES (7);",
+	[6] = PG_FIGURE_TABLES "ALTER TABLE run_sample ADD COLUMN service_user_ns bigint;"
+			       "ALTER TABLE run_sample ADD COLUMN service_sys_ns bigint;"
+			       "INSERT INTO probecost_schema VALUES (7);",
 	/* calibrate's cost tables (store/pg_costs.c); a NULL figure: not measured */
 	[7] = "CREATE TABLE cost_table ("
 	      "  id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
@@ -133,7 +131,8 @@ static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 
 bool pcost_pg_is_url(const char *where)
 {
-	return where && (!strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11));
+	return where &&
+	       (!strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11));
 }
 
 /*
@@ -263,15 +262,15 @@ static int sqlstate_errno(const char *state, PGconn *conn)
 	if (!state)
 		return PQstatus(conn) == CONNECTION_OK ? -EIO : -ECONNRESET;
 	if (!strncmp(state, "08", 2) || !strncmp(state, "57P", 3))
-		return -ECONNRESET;	/* connection exception, server shut down */
+		return -ECONNRESET; /* connection exception, server shut down */
 	if (!strncmp(state, "23", 2))
-		return -EEXIST;		/* integrity constraint */
+		return -EEXIST; /* integrity constraint */
 	if (!strcmp(state, "42501") || !strcmp(state, "25006"))
-		return -EROFS;		/* insufficient privilege, read-only transaction */
+		return -EROFS; /* insufficient privilege, read-only transaction */
 	if (!strcmp(state, "53100"))
-		return -ENOSPC;		/* disk full */
+		return -ENOSPC; /* disk full */
 	if (!strncmp(state, "40", 2) || !strcmp(state, "55P03"))
-		return -EBUSY;		/* serialization failure, deadlock, lock not available */
+		return -EBUSY; /* serialization failure, deadlock, lock not available */
 	return -EIO;
 }
 
@@ -284,19 +283,20 @@ int pcost_pg_fail(struct pg_db *p, PGresult *r, const char *what)
 	int rc = sqlstate_errno(state, p->conn);
 
 	one_line(msg ? msg : PQerrorMessage(p->conn), NULL, line, sizeof(line));
-	snprintf(p->base.err, sizeof(p->base.err), "%s at '%s': %s%s", what, p->base.path,
-		 *line ? line : "the server closed the connection",
-		 state && !strcmp(state, "42501") ?
-			 " (a reader needs SELECT on probecost's tables; a writer also INSERT and "
-			 "USAGE on session_id_seq; the first writer CREATE on the schema)" :
-			 "");
+	snprintf(
+		p->base.err, sizeof(p->base.err), "%s at '%s': %s%s", what, p->base.path,
+		*line ? line : "the server closed the connection",
+		state && !strcmp(state, "42501")
+			? " (a reader needs SELECT on probecost's tables; a writer also INSERT and "
+			  "USAGE on session_id_seq; the first writer CREATE on the schema)"
+			: "");
 	PQclear(r);
 	return rc;
 }
 
 /* Run one statement; rows (if out) are the caller's to PQclear.  0 or pcost_pg_fail(). */
 int pcost_pg_run(struct pg_db *p, const char *sql, const struct pg_params *a, PGresult **out,
-		  const char *what)
+		 const char *what)
 {
 	PGresult *r = PQexecParams(p->conn, sql, a ? a->n : 0, NULL, a ? a->val : NULL,
 				   a ? a->len : NULL, a ? a->fmt : NULL, 0);
@@ -418,8 +418,8 @@ static int pg_connect(struct pg_db *p, const char *url)
 	/* expand_dbname: the URL's own settings (connect_timeout=...) override ours. */
 	p->conn = PQconnectdbParams(keys, vals, 1);
 	if (!p->conn) {
-		snprintf(p->base.err, sizeof(p->base.err), "could not connect to '%s': out of memory",
-			 p->base.path);
+		snprintf(p->base.err, sizeof(p->base.err),
+			 "could not connect to '%s': out of memory", p->base.path);
 		rc = -ENOMEM;
 	} else if (PQstatus(p->conn) != CONNECTION_OK) {
 		rc = connect_failed(p, secret);
@@ -447,16 +447,16 @@ static int pg_migrate(struct pg_db *p, enum pcost_db_mode mode)
 	if ((rc = pcost_pg_run(p, "BEGIN", NULL, NULL, PG_WHAT_READ)) ||
 	    (rc = pcost_pg_run(p, "SELECT pg_advisory_xact_lock($1)", &a, NULL, PG_WHAT_READ)) ||
 	    (rc = pcost_pg_run(p,
-			 "SELECT to_regclass('probecost_schema') IS NOT NULL,"
-			 " to_regclass('session') IS NOT NULL",
-			 NULL, &r, PG_WHAT_READ)))
+			       "SELECT to_regclass('probecost_schema') IS NOT NULL,"
+			       " to_regclass('session') IS NOT NULL",
+			       NULL, &r, PG_WHAT_READ)))
 		return pcost_pg_rollback(p, rc);
 	ours = get_bool(r, 0, 0);
 	foreign = !ours && get_bool(r, 0, 1);
 	PQclear(r);
 	if (ours) {
 		if ((rc = pcost_pg_run(p, "SELECT max(version) FROM probecost_schema", NULL, &r,
-				 PG_WHAT_READ)))
+				       PG_WHAT_READ)))
 			return pcost_pg_rollback(p, rc);
 		version = get_i64(r, 0, 0);
 		PQclear(r);
@@ -494,7 +494,8 @@ static int pg_migrate(struct pg_db *p, enum pcost_db_mode mode)
 	for (int64_t v = version; v < PCOST_DB_SCHEMA_VERSION; v++) {
 		r = PQexec(p->conn, pg_migrations[v]);
 		if (PQresultStatus(r) != PGRES_COMMAND_OK)
-			return pcost_pg_rollback(p, pcost_pg_fail(p, r, "could not migrate the store"));
+			return pcost_pg_rollback(
+				p, pcost_pg_fail(p, r, "could not migrate the store"));
 		PQclear(r);
 	}
 	return pcost_pg_tx_end(p, 0);
@@ -559,4 +560,3 @@ const struct pcost_db_ops pcost_pg_ops = {
 	.store_costs = pcost_pg_store_costs,
 	.load_costs = pcost_pg_load_costs,
 };
-

@@ -220,13 +220,15 @@ static int insert_metrics(struct pg_db *p, const struct pcost_session *s)
 
 static int insert_series(struct pg_db *p, const struct pcost_session *s, size_t i)
 {
-	static const char sql[] = "INSERT INTO series (session_id, idx, interface, op, events,"
-				  " nevents, timer, note, n, ns) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)";
+	static const char sql[] =
+		"INSERT INTO series (session_id, idx, interface, op, events,"
+		" nevents, timer, note, n, ns) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)";
 	const struct pcost_counter_series *c = &s->series[i];
 	struct pg_params a = { 0 };
 
 	if (c->n > (size_t)INT32_MAX / sizeof(double)) {
-		snprintf(p->base.err, sizeof(p->base.err), "counter series %zu is too long to store", i);
+		snprintf(p->base.err, sizeof(p->base.err),
+			 "counter series %zu is too long to store", i);
 		return -EFBIG;
 	}
 	par_i64(&a, s->id);
@@ -272,8 +274,8 @@ static int insert_whole(struct pg_db *p, const struct pcost_session *s)
 static int next_id(struct pg_db *p, int64_t *id)
 {
 	PGresult *r = NULL;
-	int rc = pcost_pg_run(p, "SELECT nextval(pg_get_serial_sequence('session', 'id'))", NULL, &r,
-			PG_WHAT_WRITE);
+	int rc = pcost_pg_run(p, "SELECT nextval(pg_get_serial_sequence('session', 'id'))", NULL,
+			      &r, PG_WHAT_WRITE);
 
 	if (!rc) {
 		*id = get_i64(r, 0, 0);
@@ -392,7 +394,8 @@ static int load_configs(struct pg_db *p, struct pcost_session *s)
 			break;
 		}
 		c = pcost_session_add_config(s, get_text(r, k, 1), get_text(r, k, 2),
-					     get_text(r, k, 3), get_text(r, k, 4), get_text(r, k, 5));
+					     get_text(r, k, 3), get_text(r, k, 4),
+					     get_text(r, k, 5));
 		c->expected_events = get_i64(r, k, 6);
 		c->threads = (uint32_t)get_i64(r, k, 7);
 		c->placement = dup_text(r, k, 8);
@@ -404,14 +407,15 @@ static int load_configs(struct pg_db *p, struct pcost_session *s)
 static int load_samples(struct pg_db *p, struct pcost_session *s)
 {
 	PGresult *r = NULL;
-	int rc = select_of(p,
-			   "SELECT config_idx, block, ord, warmup, failed, wait_status, fail_reason,"
-			   " scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt, majflt, nvcsw,"
-			   " nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns,"
-			   " optimized, fault, self_check, note, service_user_ns, service_sys_ns"
-			   " FROM run_sample"
-			   " WHERE session_id = $1 ORDER BY config_idx, seq",
-			   s->id, &r);
+	int rc = select_of(
+		p,
+		"SELECT config_idx, block, ord, warmup, failed, wait_status, fail_reason,"
+		" scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt, majflt, nvcsw,"
+		" nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns,"
+		" optimized, fault, self_check, note, service_user_ns, service_sys_ns"
+		" FROM run_sample"
+		" WHERE session_id = $1 ORDER BY config_idx, seq",
+		s->id, &r);
 
 	if (rc)
 		return rc;
@@ -471,15 +475,18 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 static int load_metrics(struct pg_db *p, struct pcost_session *s)
 {
 	PGresult *r = NULL;
-	int rc = select_of(p, "SELECT idx, name, unit, better FROM metric WHERE session_id = $1"
-			      " ORDER BY idx", s->id, &r);
+	int rc = select_of(p,
+			   "SELECT idx, name, unit, better FROM metric WHERE session_id = $1"
+			   " ORDER BY idx",
+			   s->id, &r);
 
 	if (rc)
 		return rc;
 	for (int k = 0; k < PQntuples(r) && !rc; k++) {
 		if (get_i64(r, k, 0) != (int64_t)s->nmetrics) {
-			snprintf(p->base.err, sizeof(p->base.err), "session %lld: figure %zu is missing",
-				 (long long)s->id, s->nmetrics);
+			snprintf(p->base.err, sizeof(p->base.err),
+				 "session %lld: figure %zu is missing", (long long)s->id,
+				 s->nmetrics);
 			rc = -EBADMSG;
 		} else {
 			pcost_session_add_metric(s, get_text(r, k, 1), get_text(r, k, 2),
@@ -487,8 +494,11 @@ static int load_metrics(struct pg_db *p, struct pcost_session *s)
 		}
 	}
 	PQclear(r);
-	if (rc || !s->nmetrics || (rc = select_of(p, "SELECT config_idx, seq, metric_idx, value"
-						  " FROM run_metric WHERE session_id = $1", s->id, &r)))
+	if (rc || !s->nmetrics ||
+	    (rc = select_of(p,
+			    "SELECT config_idx, seq, metric_idx, value"
+			    " FROM run_metric WHERE session_id = $1",
+			    s->id, &r)))
 		return rc;
 	for (int k = 0; k < PQntuples(r) && !rc; k++)
 		if (pcost_session_set_metric(s, (size_t)get_i64(r, k, 0), (size_t)get_i64(r, k, 1),
@@ -514,8 +524,8 @@ static int load_series(struct pg_db *p, struct pcost_session *s)
 	for (int k = 0; k < PQntuples(r) && !rc; k++) {
 		int64_t n = get_i64(r, k, 6);
 		size_t bytes = 0;
-		unsigned char *ns = PQunescapeBytea((const unsigned char *)PQgetvalue(r, k, 7),
-						    &bytes);
+		unsigned char *ns =
+			PQunescapeBytea((const unsigned char *)PQgetvalue(r, k, 7), &bytes);
 		struct pcost_counter_series *c;
 
 		if (!ns || n < 0 || (uint64_t)bytes != (uint64_t)n * sizeof(double)) {
@@ -547,7 +557,8 @@ int pcost_pg_load(struct pcost_db *db, int64_t id, struct pcost_session *s)
 
 	pcost_session_init(s, PCOST_SESSION_RUN);
 	/* One snapshot for the four reads. */
-	rc = pcost_pg_run(p, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL, NULL, PG_WHAT_READ);
+	rc = pcost_pg_run(p, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", NULL, NULL,
+			  PG_WHAT_READ);
 	if (!rc)
 		rc = load_session_row(p, id, s);
 	if (!rc)
@@ -610,8 +621,8 @@ static const char list_sql[] =
 	" AND ($6::text IS NULL OR s.kind = $6)"
 	" ORDER BY s.id";
 
-int pcost_pg_list(struct pcost_db *db, const struct pcost_db_filter *f,
-		   struct pcost_db_row **rows, size_t *n)
+int pcost_pg_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
+		  size_t *n)
 {
 	struct pg_db *p = pg_of(db);
 	struct pg_params a = { 0 };
@@ -653,4 +664,3 @@ int pcost_pg_list(struct pcost_db *db, const struct pcost_db_filter *f,
 	*n = len;
 	return 0;
 }
-

@@ -54,8 +54,9 @@ static int load_session_row(struct pcost_db *db, int64_t id, struct pcost_sessio
 		s->tsc_hz = sqlite3_column_double(st, 7);
 		s->complete = sqlite3_column_int(st, 8);
 	} else if (!rc) {
-		snprintf(db->err, sizeof(db->err), "no session %lld in '%s'; see 'probecost history'",
-			 (long long)id, db->path);
+		snprintf(db->err, sizeof(db->err),
+			 "no session %lld in '%s'; see 'probecost history'", (long long)id,
+			 db->path);
 		rc = -ENOENT;
 	}
 	sqlite3_finalize(st);
@@ -78,8 +79,9 @@ static int load_configs(struct pcost_db *db, struct pcost_session *s)
 		struct pcost_config *c;
 
 		if (sqlite3_column_int64(st, 0) != (int64_t)s->nconfigs) {
-			snprintf(db->err, sizeof(db->err), "session %lld: configuration %zu is missing",
-				 (long long)s->id, s->nconfigs);
+			snprintf(db->err, sizeof(db->err),
+				 "session %lld: configuration %zu is missing", (long long)s->id,
+				 s->nconfigs);
 			rc = -EBADMSG;
 			break;
 		}
@@ -102,14 +104,15 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if ((rc = pcost_db_prepare(db,
-				   "SELECT config_idx, block, ord, warmup, failed, wait_status,"
-				   " fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
-				   " majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events,"
-				   " other_cpu_ns, steal_ns, optimized, fault, self_check, note,"
-				   " service_user_ns, service_sys_ns FROM run_sample"
-				   " WHERE session_id = ? ORDER BY config_idx, seq",
-				   &st)))
+	if ((rc = pcost_db_prepare(
+		     db,
+		     "SELECT config_idx, block, ord, warmup, failed, wait_status,"
+		     " fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
+		     " majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events,"
+		     " other_cpu_ns, steal_ns, optimized, fault, self_check, note,"
+		     " service_user_ns, service_sys_ns FROM run_sample"
+		     " WHERE session_id = ? ORDER BY config_idx, seq",
+		     &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
@@ -119,8 +122,8 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 		int k = 1;
 
 		if (ci < 0 || (uint64_t)ci >= s->nconfigs) {
-			snprintf(db->err, sizeof(db->err), "session %lld: a sample of no configuration",
-				 (long long)s->id);
+			snprintf(db->err, sizeof(db->err),
+				 "session %lld: a sample of no configuration", (long long)s->id);
 			rc = -EBADMSG;
 			break;
 		}
@@ -173,8 +176,10 @@ static int load_metrics(struct pcost_db *db, struct pcost_session *s)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if ((rc = pcost_db_prepare(db, "SELECT idx, name, unit, better FROM metric"
-				       " WHERE session_id = ? ORDER BY idx", &st)))
+	if ((rc = pcost_db_prepare(db,
+				   "SELECT idx, name, unit, better FROM metric"
+				   " WHERE session_id = ? ORDER BY idx",
+				   &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
@@ -189,9 +194,11 @@ static int load_metrics(struct pcost_db *db, struct pcost_session *s)
 					 sqlite3_column_int(st, 3));
 	}
 	sqlite3_finalize(st);
-	if (rc || !s->nmetrics || (rc = pcost_db_prepare(db, "SELECT config_idx, seq, metric_idx,"
-							 " value FROM run_metric WHERE session_id = ?",
-							 &st)))
+	if (rc || !s->nmetrics ||
+	    (rc = pcost_db_prepare(db,
+				   "SELECT config_idx, seq, metric_idx,"
+				   " value FROM run_metric WHERE session_id = ?",
+				   &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc))
@@ -199,8 +206,8 @@ static int load_metrics(struct pcost_db *db, struct pcost_session *s)
 					     (size_t)sqlite3_column_int64(st, 1),
 					     (size_t)sqlite3_column_int64(st, 2),
 					     sqlite3_column_double(st, 3)) < 0) {
-			snprintf(db->err, sizeof(db->err), "session %lld: a figure's value of no run",
-				 (long long)s->id);
+			snprintf(db->err, sizeof(db->err),
+				 "session %lld: a figure's value of no run", (long long)s->id);
 			rc = -EBADMSG;
 			break;
 		}
@@ -213,10 +220,11 @@ static int load_series(struct pcost_db *db, struct pcost_session *s)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if ((rc = pcost_db_prepare(db,
-				   "SELECT interface, op, events, nevents, timer, note, n, ns FROM series"
-				   " WHERE session_id = ? ORDER BY idx",
-				   &st)))
+	if ((rc = pcost_db_prepare(
+		     db,
+		     "SELECT interface, op, events, nevents, timer, note, n, ns FROM series"
+		     " WHERE session_id = ? ORDER BY idx",
+		     &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
@@ -236,7 +244,8 @@ static int load_series(struct pcost_db *db, struct pcost_session *s)
 					     (const char *)sqlite3_column_text(st, 1),
 					     (const char *)sqlite3_column_text(st, 2),
 					     (unsigned)sqlite3_column_int64(st, 3),
-					     (const char *)sqlite3_column_text(st, 4), blob, (size_t)n);
+					     (const char *)sqlite3_column_text(st, 4), blob,
+					     (size_t)n);
 		c->note = col_text(st, 5);
 	}
 	sqlite3_finalize(st);

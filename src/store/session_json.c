@@ -27,13 +27,13 @@
 #define MAX_EXACT_INT 9007199254740992.0
 
 /* Caps against hostile input; each far above anything probecost measures. */
-#define MAX_NAME_LEN 256		/* workload, monitor, unit, interface... */
-#define MAX_TEXT_LEN 65536		/* events, note */
-#define MAX_ARGV_LEN (8u << 20)		/* cmdline, workload_args: a whole argv, quoted */
+#define MAX_NAME_LEN 256	/* workload, monitor, unit, interface... */
+#define MAX_TEXT_LEN 65536	/* events, note */
+#define MAX_ARGV_LEN (8u << 20) /* cmdline, workload_args: a whole argv, quoted */
 #define MAX_CONFIGS 100000
-#define MAX_SAMPLES 10000000		/* per configuration */
+#define MAX_SAMPLES 10000000 /* per configuration */
 #define MAX_SERIES 100000
-#define MAX_SERIES_SAMPLES 100000000	/* per series */
+#define MAX_SERIES_SAMPLES 100000000 /* per series */
 
 /* ---- writer ---------------------------------------------------------------- */
 
@@ -126,8 +126,8 @@ static cJSON *sample_to_json(const struct pcost_session *s, const struct pcost_r
 
 		for (size_t k = 0; k < s->nmetrics; k++)
 			cJSON_AddItemToArray(m, r->metrics && isfinite(r->metrics[k])
-						       ? cJSON_CreateNumber(r->metrics[k])
-						       : cJSON_CreateNull());
+							? cJSON_CreateNumber(r->metrics[k])
+							: cJSON_CreateNull());
 	}
 	return o;
 }
@@ -142,8 +142,9 @@ static cJSON *metrics_to_json(const struct pcost_session *s)
 
 		add_str(o, "name", s->metrics[k].name);
 		add_str(o, "unit", s->metrics[k].unit);
-		cJSON_AddItemToObject(o, "better", b ? cJSON_CreateString(b > 0 ? "higher" : "lower")
-						     : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "better",
+				      b ? cJSON_CreateString(b > 0 ? "higher" : "lower")
+					: cJSON_CreateNull());
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -216,9 +217,9 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 struct reader {
 	char *err;
 	size_t errlen;
-	char where[96];		/* "configs[3].samples[17]" */
-	size_t ci;		/* index of the configuration being read */
-	size_t nmetrics;	/* the session's figures: values each sample has */
+	char where[96];	 /* "configs[3].samples[17]" */
+	size_t ci;	 /* index of the configuration being read */
+	size_t nmetrics; /* the session's figures: values each sample has */
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(struct reader *r, const char *key,
@@ -249,7 +250,8 @@ static int check_members_opt(struct reader *r, const cJSON *o, const char *const
 
 	if (!cJSON_IsObject(o))
 		return fail(r, NULL, "not an object");
-	cJSON_ArrayForEach(m, o) {
+	cJSON_ArrayForEach(m, o)
+	{
 		size_t i;
 
 		for (i = 0; i < n; i++)
@@ -372,12 +374,35 @@ static const cJSON *get_array(struct reader *r, const cJSON *o, const char *key,
 }
 
 static const char *const sample_keys[] = {
-	"block",   "order",	"warmup",	  "failed",  "wait_status", "fail_reason", "scale",
-	"wall_ns", "user_ns",	"sys_ns",	  "maxrss_kb", "minflt",    "majflt",	   "nvcsw",
-	"nivcsw",  "has_report", "events",	  "timed_ns", "monitor_events",
+	"block",
+	"order",
+	"warmup",
+	"failed",
+	"wait_status",
+	"fail_reason",
+	"scale",
+	"wall_ns",
+	"user_ns",
+	"sys_ns",
+	"maxrss_kb",
+	"minflt",
+	"majflt",
+	"nvcsw",
+	"nivcsw",
+	"has_report",
+	"events",
+	"timed_ns",
+	"monitor_events",
 	/* optional: null or absent when not recorded (older exports have none of them) */
-	"other_cpu_ns", "steal_ns", "optimized", "fault", "check", "note", "service_user_ns",
-	"service_sys_ns", "metrics",
+	"other_cpu_ns",
+	"steal_ns",
+	"optimized",
+	"fault",
+	"check",
+	"note",
+	"service_user_ns",
+	"service_sys_ns",
+	"metrics",
 };
 #define SAMPLE_REQUIRED 19
 _Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 9, "nine optional sample keys");
@@ -441,11 +466,13 @@ static int read_sample_metrics(struct reader *r, const cJSON *o, struct pcost_ru
 	if (!get_array(r, o, "metrics", r->nmetrics, &n))
 		return -EINVAL;
 	if (n != r->nmetrics)
-		return fail(r, "metrics", "%zu values for the session's %zu figures", n, r->nmetrics);
+		return fail(r, "metrics", "%zu values for the session's %zu figures", n,
+			    r->nmetrics);
 	if (!n)
 		return 0;
 	x->metrics = xcalloc(n + 1, sizeof(double));
-	cJSON_ArrayForEach(e, arr) {
+	cJSON_ArrayForEach(e, arr)
+	{
 		if (cJSON_IsNull(e)) {
 			x->metrics[k++] = NAN;
 		} else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) {
@@ -527,7 +554,8 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 	if ((rc = read_busy(r, o, &x)) || (rc = read_optimized(r, o, &x)) ||
 	    (rc = read_ending(r, o, &x)) || (rc = read_service(r, o, &x)))
 		return rc;
-	if ((rc = get_bool(r, o, "warmup", &x.warmup)) || (rc = get_bool(r, o, "failed", &x.failed)) ||
+	if ((rc = get_bool(r, o, "warmup", &x.warmup)) ||
+	    (rc = get_bool(r, o, "failed", &x.failed)) ||
 	    (rc = get_bool(r, o, "has_report", &x.has_report)))
 		return rc;
 	/* --scale multiples are small positive numbers; 1e6 is already absurd. */
@@ -548,9 +576,16 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 }
 
 static const char *const config_keys[] = {
-	"workload", "workload_args", "monitor", "variant", "unit", "expected_events", "samples",
+	"workload",
+	"workload_args",
+	"monitor",
+	"variant",
+	"unit",
+	"expected_events",
+	"samples",
 	/* optional (run --threads, --placement) */
-	"threads", "placement",
+	"threads",
+	"placement",
 };
 #define CONFIG_KEYS_REQUIRED 7
 
@@ -591,7 +626,8 @@ static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s
 	place = NULL;
 	c->samples = xcalloc(n ? n : 1, sizeof(*c->samples));
 	c->cap = n ? n : 1;
-	cJSON_ArrayForEach(e, arr) {
+	cJSON_ArrayForEach(e, arr)
+	{
 		snprintf(r->where, sizeof(r->where), "configs[%zu].samples[%zu]", r->ci, j++);
 		if ((rc = read_sample(r, e, &c->samples[c->nsamples])))
 			goto out;
@@ -640,7 +676,8 @@ static int read_series(struct reader *r, const cJSON *o, struct pcost_session *s
 	note = NULL;
 	free(c->ns);
 	c->ns = xcalloc(n ? n : 1, sizeof(double));
-	cJSON_ArrayForEach(e, arr) {
+	cJSON_ArrayForEach(e, arr)
+	{
 		/* Timings are non-negative; a week in one call is already absurd. */
 		if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble < 0 ||
 		    e->valuedouble > 6.048e14) {
@@ -660,8 +697,20 @@ out:
 }
 
 static const char *const session_keys[] = {
-	"format",  "format_version", "id",  "kind",    "started", "cmdline", "version", "seed",
-	"tsc_hz",  "complete",	     "env", "options", "configs", "series",
+	"format",
+	"format_version",
+	"id",
+	"kind",
+	"started",
+	"cmdline",
+	"version",
+	"seed",
+	"tsc_hz",
+	"complete",
+	"env",
+	"options",
+	"configs",
+	"series",
 	/* optional: run sessions with figures (--metric, a workload's facts) */
 	"metrics",
 };
@@ -689,7 +738,8 @@ static int read_metrics(struct reader *r, const cJSON *j, struct pcost_session *
 		return 0;
 	if (!(arr = get_array(r, j, "metrics", 1024, &n)))
 		return -EINVAL;
-	cJSON_ArrayForEach(e, arr) {
+	cJSON_ArrayForEach(e, arr)
+	{
 		char *name = NULL, *unit = NULL;
 		const cJSON *b;
 		int better = 0;
@@ -780,7 +830,8 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 	s->configs = xcalloc(n ? n : 1, sizeof(*s->configs));
 	s->cap_configs = n ? n : 1;
 	i = 0;
-	cJSON_ArrayForEach(e, arr) {
+	cJSON_ArrayForEach(e, arr)
+	{
 		r->ci = i;
 		snprintf(r->where, sizeof(r->where), "configs[%zu]", i++);
 		if ((rc = read_config(r, e, s)))
@@ -792,7 +843,8 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 	s->series = xcalloc(n ? n : 1, sizeof(*s->series));
 	s->cap_series = n ? n : 1;
 	i = 0;
-	cJSON_ArrayForEach(e, arr) {
+	cJSON_ArrayForEach(e, arr)
+	{
 		snprintf(r->where, sizeof(r->where), "series[%zu]", i++);
 		if ((rc = read_series(r, e, s)))
 			return rc;

@@ -14,10 +14,10 @@
 
 static struct {
 	struct pcost_db *db;
-	size_t *stored;		/* samples of configuration i already in the store */
+	size_t *stored; /* samples of configuration i already in the store */
 	size_t nstored;
 	bool active;
-	bool lost;		/* asked to store, and could not */
+	bool lost; /* asked to store, and could not */
 } sink;
 
 static void sink_disable(const char *msg)
@@ -67,7 +67,7 @@ void pcost_sink_config(struct pcost_session *s, size_t i)
 	if (i >= sink.nstored) {
 		sink.stored = xrealloc(sink.stored, s->nconfigs * sizeof(*sink.stored));
 		for (size_t k = sink.nstored; k < s->nconfigs; k++)
-			sink.stored[k] = SIZE_MAX;	/* configuration row not written yet */
+			sink.stored[k] = SIZE_MAX; /* configuration row not written yet */
 		sink.nstored = s->nconfigs;
 	}
 	from = sink.stored[i] == SIZE_MAX ? 0 : sink.stored[i];

@@ -63,8 +63,8 @@ struct pcost_db;
 int pcost_db_path(const char *explicit_path, char *buf, size_t len);
 
 enum pcost_db_mode {
-	PCOST_DB_READ,		/* must exist; never written (history, show, export...) */
-	PCOST_DB_WRITE,		/* created (mode 0600, directory 0700) and migrated if needed */
+	PCOST_DB_READ,	/* must exist; never written (history, show, export...) */
+	PCOST_DB_WRITE, /* created (mode 0600, directory 0700) and migrated if needed */
 };
 
 /*
@@ -108,11 +108,11 @@ int pcost_db_latest(struct pcost_db *db, int64_t *id);
 
 /* `history` filters; zero / NULL fields match everything. */
 struct pcost_db_filter {
-	int64_t since, until;	/* unix seconds, inclusive; 0 = open */
-	const char *workload;	/* a configuration has this workload */
-	const char *monitor;	/* a configuration has this monitor */
-	const char *kernel;	/* kernel release starts with this */
-	int kind;		/* enum pcost_session_kind, -1 = any */
+	int64_t since, until; /* unix seconds, inclusive; 0 = open */
+	const char *workload; /* a configuration has this workload */
+	const char *monitor;  /* a configuration has this monitor */
+	const char *kernel;   /* kernel release starts with this */
+	int kind;	      /* enum pcost_session_kind, -1 = any */
 };
 
 struct pcost_db_row {
@@ -120,9 +120,9 @@ struct pcost_db_row {
 	enum pcost_session_kind kind;
 	int64_t started;
 	bool complete;
-	char *kernel;		/* NULL when unknown */
-	char *workloads;	/* distinct, comma separated */
-	char *monitors;		/* counters sessions: their interfaces */
+	char *kernel;			    /* NULL when unknown */
+	char *workloads;		    /* distinct, comma separated */
+	char *monitors;			    /* counters sessions: their interfaces */
 	size_t nconfigs, nsamples, nseries; /* nsamples: run samples + counter samples */
 	char *cmdline;
 };

@@ -87,9 +87,10 @@ static int insert_session(struct pcost_db *db, struct pcost_session *s)
 static int insert_config_row(struct pcost_db *db, const struct pcost_session *s, size_t i)
 {
 	/* OR IGNORE: the sink may flush a configuration before its first sample. */
-	static const char sql[] = "INSERT OR IGNORE INTO config (session_id, idx, workload, workload_args,"
-				  " monitor, variant, unit, expected_events, threads, placement)"
-				  " VALUES (?,?,?,?,?,?,?,?,?,?)";
+	static const char sql[] =
+		"INSERT OR IGNORE INTO config (session_id, idx, workload, workload_args,"
+		" monitor, variant, unit, expected_events, threads, placement)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
 	int rc;
@@ -156,8 +157,7 @@ static int insert_run_metrics(struct pcost_db *db, const struct pcost_session *s
 	return rc;
 }
 
-static int insert_samples(struct pcost_db *db, const struct pcost_session *s, size_t i,
-			  size_t from)
+static int insert_samples(struct pcost_db *db, const struct pcost_session *s, size_t i, size_t from)
 {
 	static const char sql[] =
 		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
@@ -183,8 +183,9 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 		sqlite3_bind_int(st, k++, r->warmup);
 		sqlite3_bind_int(st, k++, r->failed);
 		sqlite3_bind_int(st, k++, r->wait_status);
-		sqlite3_bind_text(st, k++, r->fail_reason, (int)strnlen(r->fail_reason,
-						sizeof(r->fail_reason)), SQLITE_STATIC);
+		sqlite3_bind_text(st, k++, r->fail_reason,
+				  (int)strnlen(r->fail_reason, sizeof(r->fail_reason)),
+				  SQLITE_STATIC);
 		sqlite3_bind_double(st, k++, r->scale);
 		/* Unsigned 64-bit values keep their bit pattern in SQLite's int64. */
 		sqlite3_bind_int64(st, k++, (int64_t)r->wall_ns);
@@ -240,8 +241,9 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 
 static int insert_series(struct pcost_db *db, const struct pcost_session *s, size_t i)
 {
-	static const char sql[] = "INSERT OR REPLACE INTO series (session_id, idx, interface, op, events,"
-				  " nevents, timer, note, n, ns) VALUES (?,?,?,?,?,?,?,?,?,?)";
+	static const char sql[] =
+		"INSERT OR REPLACE INTO series (session_id, idx, interface, op, events,"
+		" nevents, timer, note, n, ns) VALUES (?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_counter_series *c = &s->series[i];
 	sqlite3_stmt *st;
 	int rc;
@@ -282,7 +284,7 @@ int pcost_sqlite_begin_session(struct pcost_db *db, struct pcost_session *s)
 }
 
 int pcost_sqlite_store_config(struct pcost_db *db, const struct pcost_session *s, size_t i,
-			  size_t from)
+			      size_t from)
 {
 	int rc = begin(db);
 

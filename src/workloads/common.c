@@ -110,9 +110,9 @@ void pcost_wl_end_on_signals(void)
 
 /* Set up before the handler can run; the handler only reads it. */
 static struct {
-	int fd;			/* the report descriptor */
-	uintptr_t bias;		/* the executable's load bias: ELF address = ip - bias */
-	uintptr_t lo, hi;	/* where the executable is mapped */
+	int fd;		  /* the report descriptor */
+	uintptr_t bias;	  /* the executable's load bias: ELF address = ip - bias */
+	uintptr_t lo, hi; /* where the executable is mapped */
 } fault_to = { .fd = -1 };
 
 /* The first object dl_iterate_phdr gives is the executable itself. */
@@ -160,12 +160,18 @@ static char *put_num(char *p, const char *end, uint64_t v, unsigned base)
 static const char *fault_name(int sig)
 {
 	switch (sig) {
-	case SIGSEGV: return "SEGV";
-	case SIGBUS: return "BUS";
-	case SIGILL: return "ILL";
-	case SIGFPE: return "FPE";
-	case SIGTRAP: return "TRAP";
-	default: return "ABRT";
+	case SIGSEGV:
+		return "SEGV";
+	case SIGBUS:
+		return "BUS";
+	case SIGILL:
+		return "ILL";
+	case SIGFPE:
+		return "FPE";
+	case SIGTRAP:
+		return "TRAP";
+	default:
+		return "ABRT";
 	}
 }
 
@@ -233,7 +239,8 @@ void pcost_wl_report_faults(void)
 	/* A stack overflow leaves no stack to run the handler on: give the main thread one. */
 	static char altstack[64 * 1024];
 	const char *env = getenv("PROBECOST_REPORT_FD");
-	struct sigaction sa = { .sa_sigaction = fault_handler, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	struct sigaction sa = { .sa_sigaction = fault_handler,
+				.sa_flags = SA_SIGINFO | SA_ONSTACK };
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	uint64_t fd;
 
@@ -393,8 +400,8 @@ static pcost_ns threads_timed(const struct wl_thread *t, unsigned n)
 	return t[0].clock == PCOST_WL_CPU ? sum : t1 - t0;
 }
 
-int pcost_wl_threads_run(unsigned n, enum pcost_wl_clock clock,
-			 void (*fn)(void *arg, unsigned i), void *arg, pcost_ns *timed_ns)
+int pcost_wl_threads_run(unsigned n, enum pcost_wl_clock clock, void (*fn)(void *arg, unsigned i),
+			 void *arg, pcost_ns *timed_ns)
 {
 	pthread_barrier_t start;
 	pthread_t *tid;
@@ -437,8 +444,8 @@ void pcost_wl_report_threads(struct pcost_wl_result *res, unsigned n)
 	snprintf(res->extra + off, sizeof(res->extra) - off, " threads=%u", n);
 }
 
-int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
-			   uint64_t hits, bool uprobes, struct pcost_wl_result *res)
+int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg, uint64_t hits,
+			   bool uprobes, struct pcost_wl_result *res)
 {
 	int rc = pcost_wl_threads_run(n, PCOST_WL_WALL, fn, arg, &res->timed_ns);
 

@@ -75,8 +75,8 @@ uint64_t pcost_wl_inject_ns(const char *key);
 
 /* The clock a workload's timed region is read on. */
 enum pcost_wl_clock {
-	PCOST_WL_WALL,	/* CLOCK_MONOTONIC */
-	PCOST_WL_CPU,	/* the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) */
+	PCOST_WL_WALL, /* CLOCK_MONOTONIC */
+	PCOST_WL_CPU,  /* the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) */
 };
 pcost_ns pcost_wl_clock_ns(enum pcost_wl_clock clock);
 
@@ -87,8 +87,8 @@ pcost_ns pcost_wl_clock_ns(enum pcost_wl_clock clock);
  * threads' CPU times summed.  n == 1 runs fn in the calling thread and starts
  * none (nothing else in the process, as perf bench does).  0 or -errno.
  */
-int pcost_wl_threads_run(unsigned n, enum pcost_wl_clock clock,
-			 void (*fn)(void *arg, unsigned i), void *arg, pcost_ns *timed_ns);
+int pcost_wl_threads_run(unsigned n, enum pcost_wl_clock clock, void (*fn)(void *arg, unsigned i),
+			 void *arg, pcost_ns *timed_ns);
 
 /* Append " threads=n" to res->extra. */
 void pcost_wl_report_threads(struct pcost_wl_result *res, unsigned n);
@@ -98,7 +98,7 @@ void pcost_wl_report_threads(struct pcost_wl_result *res, unsigned n);
  * events = hits x n, the trampoline fact when uprobes could be on it
  * (uprobes), " threads=n".  0 or -errno.
  */
-int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg,
-			   uint64_t hits, bool uprobes, struct pcost_wl_result *res);
+int pcost_wl_probe_threads(unsigned n, void (*fn)(void *arg, unsigned i), void *arg, uint64_t hits,
+			   bool uprobes, struct pcost_wl_result *res);
 
 #endif

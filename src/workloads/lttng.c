@@ -47,8 +47,10 @@ bool pcost_lttng_so_path(char *buf, size_t len, char *why, size_t wlen)
 	snprintf(buf, len, "%s/%s", PCOST_LIBDIR, SO_NAME);
 	if (!access(buf, R_OK))
 		return true;
-	snprintf(why, wlen, "no %s in %s or beside %s (build/lttng/, lttng/): build probecost "
-			    "with liblttng-ust-dev installed", SO_NAME, PCOST_LIBDIR, exe);
+	snprintf(why, wlen,
+		 "no %s in %s or beside %s (build/lttng/, lttng/): build probecost "
+		 "with liblttng-ust-dev installed",
+		 SO_NAME, PCOST_LIBDIR, exe);
 	return false;
 }
 

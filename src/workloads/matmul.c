@@ -115,8 +115,8 @@ static int matmul_run(const struct pcost_params *p, struct pcost_wl_result *res)
 		if (rc < 0) {
 			error("matmul: could not open task-clock/page-faults: %s%s", strerror(-rc),
 			      rc == -EACCES
-				  ? " (set kernel.perf_event_paranoid <= 2 or run as root)"
-				  : "");
+				      ? " (set kernel.perf_event_paranoid <= 2 or run as root)"
+				      : "");
 			return rc;
 		}
 	}

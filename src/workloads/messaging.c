@@ -54,11 +54,11 @@ enum { MODE_PROCESS, MODE_THREAD };
 #define WORKER_STACK (64 * 1024)
 
 struct worker {
-	int ready_out;		/* one byte when set up */
-	int wakeup;		/* readable when the clock starts */
-	int in;			/* receiver: its own channel's reading end */
-	int in_peer;		/* receiver: that channel's writing end, closed in process mode */
-	int *out;		/* sender: every receiver's channel of its group */
+	int ready_out; /* one byte when set up */
+	int wakeup;    /* readable when the clock starts */
+	int in;	       /* receiver: its own channel's reading end */
+	int in_peer;   /* receiver: that channel's writing end, closed in process mode */
+	int *out;      /* sender: every receiver's channel of its group */
 	unsigned nfds;
 	uint64_t loops, size;
 	bool sender;
@@ -69,14 +69,14 @@ struct messaging {
 	uint64_t loops, size;
 	bool pipes, threads;
 	int ready[2], wake[2];
-	struct worker *w;	/* groups x (nfds receivers, then nfds senders) */
-	int **outs;		/* per group: the writing ends its senders share */
-	int *fds;		/* thread mode: every channel end, closed after the join */
+	struct worker *w; /* groups x (nfds receivers, then nfds senders) */
+	int **outs;	  /* per group: the writing ends its senders share */
+	int *fds;	  /* thread mode: every channel end, closed after the join */
 	size_t nfdsopen;
 	pthread_t *tids;
 	pid_t *pids;
 	size_t nworkers, started;
-	size_t wrong;		/* receivers whose bytes did not add up */
+	size_t wrong; /* receivers whose bytes did not add up */
 };
 
 static int fdpair(const struct messaging *m, int fds[2])
@@ -227,17 +227,26 @@ static int start_group(struct messaging *m, unsigned g)
 
 		if ((rc = fdpair(m, fds)) < 0)
 			break;
-		w[i] = (struct worker){ .ready_out = m->ready[1], .wakeup = m->wake[0], .in = fds[0],
-					.in_peer = fds[1], .nfds = m->nfds, .loops = m->loops,
+		w[i] = (struct worker){ .ready_out = m->ready[1],
+					.wakeup = m->wake[0],
+					.in = fds[0],
+					.in_peer = fds[1],
+					.nfds = m->nfds,
+					.loops = m->loops,
 					.size = m->size };
 		m->outs[g][i] = fds[1];
 		rc = start_worker(m, &w[i]);
 		keep_or_close(m, fds[0]);
 	}
 	for (unsigned i = 0; i < m->nfds && !rc; i++) {
-		w[m->nfds + i] = (struct worker){ .ready_out = m->ready[1], .wakeup = m->wake[0],
-						  .in = -1, .in_peer = -1, .out = m->outs[g],
-						  .nfds = m->nfds, .loops = m->loops, .size = m->size,
+		w[m->nfds + i] = (struct worker){ .ready_out = m->ready[1],
+						  .wakeup = m->wake[0],
+						  .in = -1,
+						  .in_peer = -1,
+						  .out = m->outs[g],
+						  .nfds = m->nfds,
+						  .loops = m->loops,
+						  .size = m->size,
 						  .sender = true };
 		rc = start_worker(m, &w[m->nfds + i]);
 	}
@@ -272,7 +281,7 @@ static int run_timed(struct messaging *m, pcost_ns *elapsed)
 
 			pthread_join(m->tids[i], &ret);
 			end = (int)(intptr_t)ret;
-		} else if (wait(&status) > 0) {	/* whichever worker ends first, as perf's wait() */
+		} else if (wait(&status) > 0) { /* whichever worker ends first, as perf's wait() */
 			end = WIFEXITED(status) ? WEXITSTATUS(status) : WORK_BROKEN;
 		}
 		m->wrong += end == WORK_WRONG;
@@ -331,7 +340,7 @@ static int messaging_run(const struct pcost_params *p, struct pcost_wl_result *r
 	if (!rc)
 		rc = run_timed(&m, &elapsed);
 	if (rc && m.threads)
-		return rc;	/* exiting the process ends the waiting threads */
+		return rc; /* exiting the process ends the waiting threads */
 	if (rc) {
 		for (size_t i = 0; i < m.started; i++)
 			kill(m.pids[i], SIGKILL);
@@ -340,8 +349,9 @@ static int messaging_run(const struct pcost_params *p, struct pcost_wl_result *r
 	} else {
 		res->events = (uint64_t)m.groups * m.nfds * m.nfds * m.loops;
 		res->timed_ns = elapsed;
-		pcost_wl_check(res, !m.wrong, "%zu of %zu receivers read other bytes than were sent",
-			       m.wrong, (size_t)m.groups * m.nfds);
+		pcost_wl_check(res, !m.wrong,
+			       "%zu of %zu receivers read other bytes than were sent", m.wrong,
+			       (size_t)m.groups * m.nfds);
 	}
 	messaging_release(&m);
 	return rc;
@@ -350,10 +360,12 @@ static int messaging_run(const struct pcost_params *p, struct pcost_wl_result *r
 static const struct pcost_param_desc messaging_params[] = {
 	{ "groups", PCOST_PARAM_U64, 10, 1, 1000, NULL, "groups of senders and receivers" },
 	{ "fds", PCOST_PARAM_U64, 20, 1, 1000, NULL, "senders and receivers per group (each)" },
-	{ "loops", PCOST_PARAM_U64, 100, 1, 100000000, NULL, "messages per sender to each receiver" },
+	{ "loops", PCOST_PARAM_U64, 100, 1, 100000000, NULL,
+	  "messages per sender to each receiver" },
 	{ "size", PCOST_PARAM_U64, 100, 1, 65536, NULL, "bytes per message" },
 	{ "ipc", PCOST_PARAM_ENUM, IPC_SOCKET, 0, 0, "socket|pipe", "AF_UNIX socketpair or pipe" },
-	{ "mode", PCOST_PARAM_ENUM, MODE_PROCESS, 0, 0, "process|thread", "workers are processes or threads" },
+	{ "mode", PCOST_PARAM_ENUM, MODE_PROCESS, 0, 0, "process|thread",
+	  "workers are processes or threads" },
 	{ 0 },
 };
 

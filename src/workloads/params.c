@@ -25,8 +25,8 @@ uint64_t pcost_param_get(const struct pcost_params *p, const char *key)
 	int i = pcost_param_index(p->wl, key);
 
 	if (i < 0) {
-		fprintf(stderr, "probecost: BUG: workload '%s' has no parameter '%s'\n", p->wl->name,
-			key);
+		fprintf(stderr, "probecost: BUG: workload '%s' has no parameter '%s'\n",
+			p->wl->name, key);
 		abort();
 	}
 	return p->v[i];
@@ -130,11 +130,14 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 					 wl->name, key, val, range);
 				return -EINVAL;
 			}
-			if (p->v[i] < PCOST_SYSCALL_NONE_MIN && !pcost_syscall_name((long)p->v[i])) {
-				snprintf(err, errlen, "workload %s: %s=%s is refused: the call would run "
-					 "with whatever its registers hold; give one that only reads "
-					 "(%s) or a number from %d up, which no kernel has (ENOSYS)",
-					 wl->name, key, val, HARMLESS_NAMES, PCOST_SYSCALL_NONE_MIN);
+			if (p->v[i] < PCOST_SYSCALL_NONE_MIN &&
+			    !pcost_syscall_name((long)p->v[i])) {
+				snprintf(
+					err, errlen,
+					"workload %s: %s=%s is refused: the call would run "
+					"with whatever its registers hold; give one that only reads "
+					"(%s) or a number from %d up, which no kernel has (ENOSYS)",
+					wl->name, key, val, HARMLESS_NAMES, PCOST_SYSCALL_NONE_MIN);
 				return -EINVAL;
 			}
 			break;
@@ -149,8 +152,8 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 			}
 		}
 		if (p->given[i]) {
-			snprintf(err, errlen, "workload %s: %s is given twice; give it once", wl->name,
-				 key);
+			snprintf(err, errlen, "workload %s: %s is given twice; give it once",
+				 wl->name, key);
 			return -EINVAL;
 		}
 		p->given[i] = true;
@@ -205,8 +208,8 @@ static const struct {
 	const char *name;
 	long nr;
 } syscalls[] = {
-	{ "getppid", SYS_getppid }, { "getpid", SYS_getpid },	{ "gettid", SYS_gettid },
-	{ "getuid", SYS_getuid },   { "geteuid", SYS_geteuid }, { "getgid", SYS_getgid },
+	{ "getppid", SYS_getppid }, { "getpid", SYS_getpid },		{ "gettid", SYS_gettid },
+	{ "getuid", SYS_getuid },   { "geteuid", SYS_geteuid },		{ "getgid", SYS_getgid },
 	{ "getegid", SYS_getegid }, { "sched_yield", SYS_sched_yield },
 };
 

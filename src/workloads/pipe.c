@@ -20,7 +20,7 @@
 enum { MODE_PROCESS, MODE_THREAD };
 
 struct pp {
-	int p1[2], p2[2];	/* p1: parent -> child, p2: child -> parent (as in the seed) */
+	int p1[2], p2[2]; /* p1: parent -> child, p2: child -> parent (as in the seed) */
 	uint64_t loops;
 };
 
@@ -107,7 +107,8 @@ static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
 	}
 	if (rc || echo == ECHO_BROKEN)
 		return error("pipe ping-pong broke off"), rc ? rc : -EPIPE;
-	pcost_wl_check(res, echo == ECHO_OK, "the partner received other ints than 0, 1, 2, ... "
+	pcost_wl_check(res, echo == ECHO_OK,
+		       "the partner received other ints than 0, 1, 2, ... "
 		       "in order");
 	pcost_wl_check(res, !wrong, "%llu of %llu round trips came back with another int",
 		       (unsigned long long)wrong, (unsigned long long)pp.loops);

@@ -99,12 +99,24 @@ void ARGS_LOOP(void *arg, unsigned t)
 	uint64_t passes = 0, sum = 0;
 
 	switch (j->variant) {
-	case V_NONE: LOOP((void)0); break;
-	case V_A0: LOOP(PCOST_ARGS_A0()); break;
-	case V_A1: LOOP(PCOST_ARGS_A1(a)); break;
-	case V_A3: LOOP(PCOST_ARGS_A3(a, b, c)); break;
-	case V_A6: LOOP(PCOST_ARGS_A6(a, b, c, a + 1, b + 1, c + 1)); break;
-	case V_EXP: LOOP(PCOST_ARGS_EXPENSIVE(digest((uint64_t)a))); break;
+	case V_NONE:
+		LOOP((void)0);
+		break;
+	case V_A0:
+		LOOP(PCOST_ARGS_A0());
+		break;
+	case V_A1:
+		LOOP(PCOST_ARGS_A1(a));
+		break;
+	case V_A3:
+		LOOP(PCOST_ARGS_A3(a, b, c));
+		break;
+	case V_A6:
+		LOOP(PCOST_ARGS_A6(a, b, c, a + 1, b + 1, c + 1));
+		break;
+	case V_EXP:
+		LOOP(PCOST_ARGS_EXPENSIVE(digest((uint64_t)a)));
+		break;
 	case V_EXP_SEM:
 		LOOP(if (PCOST_ARGS_EXPENSIVE_SEM_ENABLED())
 			     PCOST_ARGS_EXPENSIVE_SEM(digest((uint64_t)a)));
@@ -121,11 +133,14 @@ static void args_check(const struct pcost_sdtargs_job *j, unsigned n, struct pco
 
 		for (uint64_t i = 0; i < j->loops; i++)
 			sum += (uint64_t)((long)i ^ (long)(i ^ 0x5a5a) ^ (long)(i + t));
-		pcost_wl_check(res, j->c[t].passes == j->loops, "thread %u passed its site %llu times, "
-			       "not %llu", t + 1, (unsigned long long)j->c[t].passes,
+		pcost_wl_check(res, j->c[t].passes == j->loops,
+			       "thread %u passed its site %llu times, "
+			       "not %llu",
+			       t + 1, (unsigned long long)j->c[t].passes,
 			       (unsigned long long)j->loops);
 		pcost_wl_check(res, j->c[t].sum == sum,
-			       "thread %u: the probe's arguments, summed after the site, changed", t + 1);
+			       "thread %u: the probe's arguments, summed after the site, changed",
+			       t + 1);
 	}
 }
 
@@ -133,7 +148,9 @@ static int sdtargs_run(const struct pcost_params *p, struct pcost_wl_result *res
 {
 	/* The loop in each site encoding, in the order of the site parameter. */
 	static void (*const loops[])(void *, unsigned) = {
-		pcost_sdtargs_loop, pcost_sdtargs_loop_nop5, pcost_sdtargs_loop_nop10,
+		pcost_sdtargs_loop,
+		pcost_sdtargs_loop_nop5,
+		pcost_sdtargs_loop_nop10,
 		pcost_sdtargs_loop_nop5_nrz,
 	};
 	unsigned n = (unsigned)p->v[P_THREADS];

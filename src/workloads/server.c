@@ -113,7 +113,7 @@ struct sconn {
 	int kind, fd;
 	struct request req;
 	size_t inlen;
-	uint64_t seq;		/* the reply in flight: its first bytes */
+	uint64_t seq; /* the reply in flight: its first bytes */
 	size_t outlen, outoff;
 	struct service *s;
 	struct sconn *prev, *next;
@@ -197,8 +197,7 @@ static int conn_flush(struct sconn *c)
 		if (c->outoff < k)
 			iov[msg.msg_iovlen++] =
 				(struct iovec){ (char *)&c->seq + c->outoff, k - c->outoff };
-		iov[msg.msg_iovlen++] =
-			(struct iovec){ c->s->pattern + from, c->outlen - from };
+		iov[msg.msg_iovlen++] = (struct iovec){ c->s->pattern + from, c->outlen - from };
 		n = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
@@ -696,11 +695,8 @@ static const struct pcost_param_desc server_params[] = {
 
 /* What `run` analyses of each run, with intervals and each monitor's change. */
 static const struct pcost_wl_figure server_figures[] = {
-	{ "throughput", "req/s", +1 },
-	{ "p50_us", "us", -1 },
-	{ "p99_us", "us", -1 },
-	{ "p999_us", "us", -1 },
-	{ NULL, NULL, 0 },
+	{ "throughput", "req/s", +1 }, { "p50_us", "us", -1 }, { "p99_us", "us", -1 },
+	{ "p999_us", "us", -1 },       { NULL, NULL, 0 },
 };
 
 const struct pcost_workload pcost_wl_server = {

@@ -117,7 +117,8 @@ static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
 		 " injected_event_ns=%llu injected_fixed_ns=%llu injected_hiccup_ns=%llu",
 		 (unsigned long long)inj_spun, (unsigned long long)fixed_spun,
 		 (unsigned long long)hiccup_spun);
-	snprintf(line, sizeof(line), "events=%llu timed_ns=%llu injected_event_ns=%llu "
+	snprintf(line, sizeof(line),
+		 "events=%llu timed_ns=%llu injected_event_ns=%llu "
 		 "injected_fixed_ns=%llu injected_hiccup_ns=%llu factor=%.6f inject=%d\n",
 		 (unsigned long long)loops, (unsigned long long)res->timed_ns,
 		 (unsigned long long)inj_spun, (unsigned long long)fixed_spun,

@@ -28,8 +28,10 @@ static const char *const kernel_names[PCOST_SK_N] = PCOST_STANFORD_KERNEL_NAMES;
 
 /* Variant names as users write them, their providers and entry points (one per code layout). */
 #define LAYOUTS(v)                                                                                 \
-	{ v, v##_a32, v##_a64, v##_a16, v##_a8, v##_noalign, v##_pad16, v##_pad24, v##_pad40,     \
-	  v##_bbsimple }
+	{                                                                                          \
+		v, v##_a32, v##_a64, v##_a16, v##_a8, v##_noalign, v##_pad16, v##_pad24,           \
+			v##_pad40, v##_bbsimple                                                    \
+	}
 static const struct {
 	const char *name, *provider;
 	pcost_stanford_fn fn[PCOST_STANFORD_NLAYOUTS];
@@ -49,15 +51,19 @@ static const char *const layout_names[PCOST_STANFORD_NLAYOUTS] = {
  * Probe-site encodings (kernels.c): entry points of each variant per site, in
  * the default layout (the nop encoding is variants[]).
  */
-static const char *const site_names[PCOST_STANFORD_NSITES] = { "nop", "nop5", "nop10",
-								"nop5-nrz" };
+static const char *const site_names[PCOST_STANFORD_NSITES] = { "nop", "nop5", "nop10", "nop5-nrz" };
 /* The encodings in provider and function names (a provider is a C identifier). */
 static const char *const site_ids[PCOST_STANFORD_NSITES] = { "", "nop5", "nop10", "nop5_nrz" };
 #define SITE_FNS(s)                                                                                \
-	{ pcost_stanford_none, pcost_stanford_plain_##s, pcost_stanford_volatile_##s,             \
-	  pcost_stanford_plain_sem_##s, pcost_stanford_volatile_sem_##s }
+	{                                                                                          \
+		pcost_stanford_none, pcost_stanford_plain_##s, pcost_stanford_volatile_##s,        \
+			pcost_stanford_plain_sem_##s, pcost_stanford_volatile_sem_##s              \
+	}
 static const pcost_stanford_fn site_fns[PCOST_STANFORD_NSITES][PCOST_STANFORD_NVARIANTS] = {
-	{ NULL }, SITE_FNS(nop5), SITE_FNS(nop10), SITE_FNS(nop5_nrz),
+	{ NULL },
+	SITE_FNS(nop5),
+	SITE_FNS(nop10),
+	SITE_FNS(nop5_nrz),
 };
 
 /* Parameter indices: the order of params[] below. */
@@ -193,7 +199,7 @@ struct sk_job {
 	struct sk_thread {
 		uint64_t hits[PCOST_SK_N];
 		int bad;
-	} *t;
+	} * t;
 };
 
 static void sk_thread_run(void *arg, unsigned i)
@@ -220,7 +226,8 @@ static int sk_threads_check(const struct sk_job *j, unsigned n, uint64_t hits[PC
 			return -ENOENT; /* no LTTng build: said already */
 		if (bad < -1)
 			return error("stanford: the kernels could not run (variant %s): %s", v,
-				     strerror(-bad)), bad;
+				     strerror(-bad)),
+			       bad;
 		pcost_wl_check(res, bad < 0, "kernel %s computed a wrong result (thread %u)",
 			       bad >= 0 ? kernel_names[bad] : "", i + 1);
 		pcost_wl_check(res, !memcmp(j->t[i].hits, j->t[0].hits, sizeof(j->t[0].hits)),
@@ -260,8 +267,9 @@ static int stanford_run(const struct pcost_params *p, struct pcost_wl_result *re
 {
 	unsigned n = (unsigned)p->v[P_THREADS];
 	int k = (int)p->v[P_KERNEL];
-	struct sk_job j = { (int)p->v[P_VARIANT], (int)p->v[P_LAYOUT], (int)p->v[P_SITE],
-			    k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1), p->v[P_SCALE], NULL };
+	struct sk_job j = { (int)p->v[P_VARIANT], (int)p->v[P_LAYOUT],
+			    (int)p->v[P_SITE],	  k == 0 ? (1u << PCOST_SK_N) - 1 : 1u << (k - 1),
+			    p->v[P_SCALE],	  NULL };
 	uint64_t hits[PCOST_SK_N];
 	int bad;
 

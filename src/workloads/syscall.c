@@ -77,8 +77,8 @@ static long one_call(long nr, bool libc, int kind, int fd)
  * The loop with a decoded kind or the inject monitor's known cost after each
  * call (a loop of its own: the plain ones stay bare); as call_loop.
  */
-static uint64_t call_loop_other(long nr, uint64_t loops, bool libc, long *first,
-				pcost_ns inject, int kind)
+static uint64_t call_loop_other(long nr, uint64_t loops, bool libc, long *first, pcost_ns inject,
+				int kind)
 {
 	int fd = kind == ARGS_DIR ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	uint64_t same = 1;
@@ -127,10 +127,10 @@ struct calls {
 	long nr;
 	uint64_t loops;
 	bool libc;
-	long *first;	/* each thread's first return value */
-	uint64_t *same;	/* and how many of its calls returned it */
-	pcost_ns inject;	/* ns spun after each call (the inject monitor), 0 none */
-	int kind;	/* ARGS_*: args=none|stat|dir */
+	long *first;	 /* each thread's first return value */
+	uint64_t *same;	 /* and how many of its calls returned it */
+	pcost_ns inject; /* ns spun after each call (the inject monitor), 0 none */
+	int kind;	 /* ARGS_*: args=none|stat|dir */
 };
 
 static void calls_thread(void *arg, unsigned i)
@@ -169,15 +169,19 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 	if (!rc) {
 		res->events = c.loops * threads;
 		snprintf(res->extra, sizeof(res->extra), " nr=%ld result=%s",
-			 c.kind == ARGS_STAT ? (long)SYS_newfstatat
-			 : c.kind == ARGS_DIR ? (long)SYS_getdents64 : c.nr,
-			 c.first[0] == -ENOSYS ? "ENOSYS" : c.first[0] < 0 ? "error" : "ok");
+			 c.kind == ARGS_STAT  ? (long)SYS_newfstatat
+			 : c.kind == ARGS_DIR ? (long)SYS_getdents64
+					      : c.nr,
+			 c.first[0] == -ENOSYS ? "ENOSYS"
+			 : c.first[0] < 0      ? "error"
+					       : "ok");
 		pcost_wl_report_threads(res, threads);
 		for (unsigned i = 0; i < threads; i++)
-			pcost_wl_check(res, c.same[i] == c.loops, "thread %u: %llu of %llu calls "
-				       "returned what the first did (%ld)", i + 1,
-				       (unsigned long long)c.same[i], (unsigned long long)c.loops,
-				       c.first[i]);
+			pcost_wl_check(res, c.same[i] == c.loops,
+				       "thread %u: %llu of %llu calls "
+				       "returned what the first did (%ld)",
+				       i + 1, (unsigned long long)c.same[i],
+				       (unsigned long long)c.loops, c.first[i]);
 	}
 	free(c.first);
 	free(c.same);
@@ -204,7 +208,8 @@ static const struct pcost_param_desc syscall_params[] = {
 
 const struct pcost_workload pcost_wl_syscall = {
 	.name = "syscall",
-	.summary = "N raw syscalls (getppid by default, or a harmless or invalid number), in 1 or more threads",
+	.summary =
+		"N raw syscalls (getppid by default, or a harmless or invalid number), in 1 or more threads",
 	.unit = "syscall",
 	.size_key = "loops",
 	.params = syscall_params,

@@ -74,8 +74,8 @@ static int spawn_one(int kind, const char *exe, uint64_t i, char *why, size_t le
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	snprintf(why, len, "task %llu ended with status %#x, not exit %d", (unsigned long long)i + 1,
-		 status, kind == KIND_FORK ? (int)(i % 100) : 0);
+	snprintf(why, len, "task %llu ended with status %#x, not exit %d",
+		 (unsigned long long)i + 1, status, kind == KIND_FORK ? (int)(i % 100) : 0);
 	return WIFEXITED(status) && WEXITSTATUS(status) == (kind == KIND_FORK ? (int)(i % 100) : 0)
 		       ? 0
 		       : 1;

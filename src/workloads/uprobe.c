@@ -95,7 +95,8 @@ static const struct pcost_uprobe_target targets[] = {
 	{ "ret", "pcost_ub_ret", true, pcost_ub_ret, pcost_ub_ret, NULL },
 	/* A function whose body is an LTTng-UST tracepoint (pcost-lttng.so; fn looked up). */
 	{ "lttng", NULL, false, NULL, NULL, NULL },
-	{ "redzone", "pcost_ub_redzone_site", false, NULL, pcost_ub_redzone_site, pcost_ub_redzone },
+	{ "redzone", "pcost_ub_redzone_site", false, NULL, pcost_ub_redzone_site,
+	  pcost_ub_redzone },
 };
 
 const struct pcost_uprobe_target *pcost_uprobe_target_find(const char *insn)
@@ -147,8 +148,8 @@ static const struct pcost_param_desc params[] = {
 		     "the instruction at the probed address (ret: a return probe's empty function; "
 		     "lttng: an LTTng-UST tracepoint instead; redzone: a nop5 site in a leaf that "
 		     "keeps a value in its red zone)" },
-	[P_LOOPS] = { "loops", PCOST_PARAM_U64, 1000000, 1, 1000000000,
-		      NULL, "calls of the target per thread" },
+	[P_LOOPS] = { "loops", PCOST_PARAM_U64, 1000000, 1, 1000000000, NULL,
+		      "calls of the target per thread" },
 	[P_THREADS] = { "threads", PCOST_PARAM_U64, 1, 1, 1024, NULL,
 			"threads, each making loops calls" },
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
@@ -156,9 +157,9 @@ static const struct pcost_param_desc params[] = {
 
 /* What each thread counted and carried, for the check. */
 struct ub_count {
-	uint64_t calls;		/* calls made */
-	uint64_t carried;	/* the hash carried across the calls */
-	uint64_t changed;	/* redzone: values that did not come back from the red zone */
+	uint64_t calls;	  /* calls made */
+	uint64_t carried; /* the hash carried across the calls */
+	uint64_t changed; /* redzone: values that did not come back from the red zone */
 };
 
 struct ub_job {
@@ -202,8 +203,9 @@ static void ub_check(const struct ub_job *j, unsigned n, struct pcost_wl_result 
 
 		for (uint64_t k = 0; k < j->loops; k++)
 			h = carry(h, k);
-		pcost_wl_check(res, j->c[i].calls == j->loops, "thread %u made %llu calls, not %llu",
-			       i + 1, (unsigned long long)j->c[i].calls, (unsigned long long)j->loops);
+		pcost_wl_check(res, j->c[i].calls == j->loops,
+			       "thread %u made %llu calls, not %llu", i + 1,
+			       (unsigned long long)j->c[i].calls, (unsigned long long)j->loops);
 		pcost_wl_check(res, j->c[i].carried == h,
 			       "thread %u: a value carried across the calls in a register changed",
 			       i + 1);

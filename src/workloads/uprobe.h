@@ -7,11 +7,11 @@
 #include <stdint.h>
 
 struct pcost_uprobe_target {
-	const char *insn;	/* "nop", "nop5", "nop10", "push", "ret", "lttng", "redzone" */
-	const char *symbol;	/* the function probed, in the probecost binary */
-	bool retprobe;		/* armed as a return probe */
-	void (*fn)(void);	/* what the loop calls (NULL: carry, or lttng's, looked up) */
-	void (*site)(void);	/* the probed address: fn's entry, or a site inside carry */
+	const char *insn;   /* "nop", "nop5", "nop10", "push", "ret", "lttng", "redzone" */
+	const char *symbol; /* the function probed, in the probecost binary */
+	bool retprobe;	    /* armed as a return probe */
+	void (*fn)(void);   /* what the loop calls (NULL: carry, or lttng's, looked up) */
+	void (*site)(void); /* the probed address: fn's entry, or a site inside carry */
 	/* redzone: called with a value, returns it as kept across the site (NULL: fn) */
 	uint64_t (*carry)(uint64_t v);
 };

@@ -28,9 +28,9 @@ enum pcost_param_type { PCOST_PARAM_U64, PCOST_PARAM_ENUM, PCOST_PARAM_SYSCALL }
 struct pcost_param_desc {
 	const char *key;
 	enum pcost_param_type type;
-	uint64_t def;		/* U64: default; ENUM: index of the default choice */
-	uint64_t min, max;	/* U64 range (inclusive) */
-	const char *choices;	/* ENUM: "process|thread" */
+	uint64_t def;	     /* U64: default; ENUM: index of the default choice */
+	uint64_t min, max;   /* U64 range (inclusive) */
+	const char *choices; /* ENUM: "process|thread" */
 	const char *help;
 };
 
@@ -42,9 +42,9 @@ struct pcost_params {
 };
 
 struct pcost_wl_result {
-	uint64_t events;	/* work done, in the workload's unit */
-	pcost_ns timed_ns;	/* its own timed region, setup excluded */
-	char extra[512];	/* more facts, " key=value key=value", may be empty */
+	uint64_t events;   /* work done, in the workload's unit */
+	pcost_ns timed_ns; /* its own timed region, setup excluded */
+	char extra[512];   /* more facts, " key=value key=value", may be empty */
 	/*
 	 * The workload's check of its own result (pcost_wl_check): 0 it has none,
 	 * 1 ok, -1 bad, check_why saying what was wrong.  Reported as check=ok, or
@@ -56,16 +56,16 @@ struct pcost_wl_result {
 
 /* A fact of a workload's report line that `run` analyses as a figure (server: p99_us). */
 struct pcost_wl_figure {
-	const char *fact;	/* the report's key, and the figure's name */
+	const char *fact; /* the report's key, and the figure's name */
 	const char *unit;
-	int better;		/* +1 higher is better, -1 lower */
+	int better; /* +1 higher is better, -1 lower */
 };
 
 struct pcost_workload {
 	const char *name;
 	const char *summary;
-	const char *unit;	/* "round-trip", "message", "syscall", "task", "none", ... */
-	const char *size_key;	/* the parameter --scale multiplies (NULL: none) */
+	const char *unit;     /* "round-trip", "message", "syscall", "task", "none", ... */
+	const char *size_key; /* the parameter --scale multiplies (NULL: none) */
 	const struct pcost_param_desc *params; /* terminated by a row with key == NULL */
 	/* Do the work; 0 or -errno (an error line already printed). */
 	int (*run)(const struct pcost_params *p, struct pcost_wl_result *res);
@@ -84,8 +84,8 @@ struct pcost_workload {
 
 /* The table: for_each_workload(w) { ... } */
 extern const struct pcost_workload *const *const pcost_workloads_ptr;
-#define for_each_workload(w)                                                                      \
-	for (const struct pcost_workload *const *w##_it = pcost_workloads_ptr; ((w) = *w##_it);     \
+#define for_each_workload(w)                                                                       \
+	for (const struct pcost_workload *const *w##_it = pcost_workloads_ptr; ((w) = *w##_it);    \
 	     w##_it++)
 
 const struct pcost_workload *pcost_workload_find(const char *name);

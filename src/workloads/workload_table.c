@@ -11,10 +11,9 @@ extern const struct pcost_workload pcost_wl_pipe, pcost_wl_messaging, pcost_wl_s
 
 /* One row per workload file, NULL-terminated. */
 static const struct pcost_workload *const all[] = {
-	&pcost_wl_pipe,	 &pcost_wl_messaging, &pcost_wl_syscall, &pcost_wl_spawn, &pcost_wl_null,
-	&pcost_wl_stanford, &pcost_wl_matmul,	 &pcost_wl_spin,    &pcost_wl_uprobe, &pcost_wl_sdtargs,
-	&pcost_wl_server,
-	NULL,
+	&pcost_wl_pipe,	  &pcost_wl_messaging, &pcost_wl_syscall, &pcost_wl_spawn,
+	&pcost_wl_null,	  &pcost_wl_stanford,  &pcost_wl_matmul,  &pcost_wl_spin,
+	&pcost_wl_uprobe, &pcost_wl_sdtargs,   &pcost_wl_server,  NULL,
 };
 
 const struct pcost_workload *const *const pcost_workloads_ptr = all;
@@ -32,11 +31,11 @@ size_t pcost_workload_list_rows(struct pcost_list_row **rows)
 	const struct pcost_workload *w;
 	size_t n = 0;
 
-	for_each_workload(w)
-		n++;
+	for_each_workload(w) n++;
 	*rows = xcalloc(n ? n : 1, sizeof(**rows));
 	n = 0;
-	for_each_workload(w) {
+	for_each_workload(w)
+	{
 		struct pcost_list_row *r = &(*rows)[n++];
 
 		r->name = w->name;

@@ -44,24 +44,27 @@ static inline void synth_add_runs(struct pcost_config *c, unsigned blocks, unsig
 /* run: five monitors whose overheads span decades, scaled by `worse` (1 = as measured). */
 static inline void synth_rich_run(struct pcost_session *s, double worse, const char *kernel)
 {
-	static const struct { const char *mon; double ovh; } m[] = {
-		{ "none", 0 }, { "perf-stat", 0.02 }, { "ltrace", 0.35 }, { "strace", 5.0 },
-		{ "valgrind", 48.0 },
+	static const struct {
+		const char *mon;
+		double ovh;
+	} m[] = {
+		{ "none", 0 },	   { "perf-stat", 0.02 }, { "ltrace", 0.35 },
+		{ "strace", 5.0 }, { "valgrind", 48.0 },
 	};
 	uint64_t st = 42;
 
 	pcost_session_init(s, PCOST_SESSION_RUN);
 	s->started = 1764400000;
 	s->version = xstrdup("0.1.0");
-	s->env_json = xasprintf("{\"fields\":{\"kernel.release\":\"%s\",\"cpu.model\":\"Synthetic CPU\"}}",
-				kernel);
+	s->env_json = xasprintf(
+		"{\"fields\":{\"kernel.release\":\"%s\",\"cpu.model\":\"Synthetic CPU\"}}", kernel);
 	s->seed = 7;
 	for (size_t i = 0; i < ARRAY_SIZE(m); i++) {
-		struct pcost_config *c = pcost_session_add_config(s, "syscall", "loops=20000", m[i].mon,
-								  NULL, "syscall");
+		struct pcost_config *c = pcost_session_add_config(s, "syscall", "loops=20000",
+								  m[i].mon, NULL, "syscall");
 
-		synth_add_runs(c, 12, (unsigned)i, 2e6 * (1 + m[i].ovh * (i ? worse : 1)), 0.01, 20000,
-			       &st);
+		synth_add_runs(c, 12, (unsigned)i, 2e6 * (1 + m[i].ovh * (i ? worse : 1)), 0.01,
+			       20000, &st);
 	}
 }
 
@@ -82,9 +85,11 @@ static inline void synth_rich_probes(struct pcost_session *s)
 
 		synth_add_runs(c, 10, order++, 50e6, 0.005, 100000, &st);
 		for (size_t k = 0; k < 3; k++) {
-			c = pcost_session_add_config(s, "stanford", "n=1", methods[k], variants[v], "hit");
+			c = pcost_session_add_config(s, "stanford", "n=1", methods[k], variants[v],
+						     "hit");
 			synth_add_runs(c, 10, order++,
-				       50e6 + 100000 * (300.0 * (double)(k + 1) * (k + 1) + 80.0 * (double)v),
+				       50e6 + 100000 * (300.0 * (double)(k + 1) * (k + 1) +
+							80.0 * (double)v),
 				       0.005, 100000, &st);
 		}
 	}
@@ -93,8 +98,13 @@ static inline void synth_rich_probes(struct pcost_session *s)
 /* counters: start+stop+read cost against k events for three interfaces (seed 001's shape). */
 static inline void synth_rich_counters(struct pcost_session *s, double worse)
 {
-	static const struct { const char *itf; double base, slope; } x[] = {
-		{ "perf-group", 2100, 260 }, { "papi", 3900, 410 }, { "rdtsc", 25, 0 },
+	static const struct {
+		const char *itf;
+		double base, slope;
+	} x[] = {
+		{ "perf-group", 2100, 260 },
+		{ "papi", 3900, 410 },
+		{ "rdtsc", 25, 0 },
 	};
 	uint64_t st = 5;
 
@@ -106,9 +116,10 @@ static inline void synth_rich_counters(struct pcost_session *s, double worse)
 			double ns[64];
 
 			for (size_t j = 0; j < 64; j++)
-				ns[j] = (x[i].base + x[i].slope * k) * worse * (1 + 0.08 * synth_noise(&st));
-			pcost_session_add_series(s, x[i].itf, "start+stop+read", k ? "sw-events" : NULL, k,
-						 "monotonic", ns, 64);
+				ns[j] = (x[i].base + x[i].slope * k) * worse *
+					(1 + 0.08 * synth_noise(&st));
+			pcost_session_add_series(s, x[i].itf, "start+stop+read",
+						 k ? "sw-events" : NULL, k, "monotonic", ns, 64);
 		}
 }
 
@@ -119,8 +130,13 @@ static inline void synth_rich_counters(struct pcost_session *s, double worse)
  */
 static inline void synth_rich_scale(struct pcost_session *s)
 {
-	static const struct { const char *mon; double fixed, per; } m[] = {
-		{ "none", 0, 0 }, { "perf-stat", 8e6, 90 }, { "strace", 140e6, 13000 },
+	static const struct {
+		const char *mon;
+		double fixed, per;
+	} m[] = {
+		{ "none", 0, 0 },
+		{ "perf-stat", 8e6, 90 },
+		{ "strace", 140e6, 13000 },
 	};
 	uint64_t st = 17;
 	unsigned order = 0;
@@ -135,8 +151,8 @@ static inline void synth_rich_scale(struct pcost_session *s)
 
 		snprintf(args, sizeof(args), "loops=%u", 20000 * k);
 		for (size_t i = 0; i < ARRAY_SIZE(m); i++) {
-			struct pcost_config *c = pcost_session_add_config(s, "syscall", args, m[i].mon,
-									  NULL, "syscall");
+			struct pcost_config *c = pcost_session_add_config(
+				s, "syscall", args, m[i].mon, NULL, "syscall");
 			double ev = 20000.0 * k;
 
 			synth_add_runs(c, 8, order++, 2e6 * k + m[i].fixed + m[i].per * ev, 0.02,

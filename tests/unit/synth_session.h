@@ -19,16 +19,17 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 	s->started = 1764400000;
 	s->cmdline = xstrdup("probecost run --workload pipe --monitor strace 'a b'");
 	s->version = xstrdup("0.1.0");
-	s->env_json = xstrdup("{\"fields\":{\"kernel.release\":\"6.18.0\",\"cpu.count\":\"2\"},\"warnings\":[]}");
+	s->env_json = xstrdup(
+		"{\"fields\":{\"kernel.release\":\"6.18.0\",\"cpu.count\":\"2\"},\"warnings\":[]}");
 	s->options_json = xstrdup("{\"blocks\":4}");
 	s->seed = 0xfedcba9876543210ULL;
 	s->tsc_hz = 2.1e9;
 	for (unsigned m = 0; m < 2; m++) {
 		struct pcost_config *c = pcost_session_add_config(
-			s, "pipe", "loops=1000", mons[m], kind == PCOST_SESSION_PROBES ? "plain" : NULL,
-			"round-trip");
+			s, "pipe", "loops=1000", mons[m],
+			kind == PCOST_SESSION_PROBES ? "plain" : NULL, "round-trip");
 		c->expected_events = m ? 1000 : -1;
-		if (kind == PCOST_SESSION_RUN && m) {	/* run --threads 2 --placement split */
+		if (kind == PCOST_SESSION_RUN && m) { /* run --threads 2 --placement split */
 			c->threads = 2;
 			c->placement = xstrdup("split");
 		}
@@ -55,7 +56,7 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 			r.events = 1000;
 			r.timed_ns = r.wall_ns - 1000;
 			r.monitor_events = m ? 1000 : -1;
-			r.has_busy = b != 1;	/* one sample without: null in JSON, NULL in SQL */
+			r.has_busy = b != 1; /* one sample without: null in JSON, NULL in SQL */
 			r.other_cpu_ns = r.has_busy ? 250000 + b : 0;
 			r.steal_ns = r.has_busy ? 10 * b : 0;
 			/* probes: optimized, not, unknown in turn (unknown stays unknown) */
@@ -66,15 +67,15 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 			r.fault = r.failed ? PCOST_FAULT_PROGRAM : (enum pcost_fault)(b % 4);
 			r.check = (int8_t)((int)(b % 3) - 1);
 			if (b == 1)
-				snprintf(r.note, sizeof(r.note), "lost %u events, \"said\" the tool", b);
+				snprintf(r.note, sizeof(r.note),
+					 "lost %u events, \"said\" the tool", b);
 			pcost_config_add_sample(c, &r);
 		}
 	}
 	if (kind == PCOST_SESSION_COUNTERS) {
 		double ns[5] = { 10.5, 11.25, 0.1 + 0.2, 1e-3, 12345.678901234567 };
-		struct pcost_counter_series *x =
-			pcost_session_add_series(s, "perf-read", "read", "cycles,instructions", 2,
-						 "monotonic", ns, 5);
+		struct pcost_counter_series *x = pcost_session_add_series(
+			s, "perf-read", "read", "cycles,instructions", 2, "monotonic", ns, 5);
 
 		x->note = xstrdup("no PMU: software events");
 		pcost_session_add_series(s, "rdtsc", "read", NULL, 0, "tsc", ns, 3);
@@ -84,9 +85,11 @@ static inline void synth_session(struct pcost_session *s, enum pcost_session_kin
 /* cJSON prints doubles to 15 significant digits when that is within an epsilon. */
 #define NEAR(a, b) assert_true(fabs((a) - (b)) <= 4e-15 * fabs(a))
 
-#define STREQ_NULL(a, b) assert_true(((a) == NULL && (b) == NULL) || ((a) && (b) && !strcmp((a), (b))))
+#define STREQ_NULL(a, b)                                                                           \
+	assert_true(((a) == NULL && (b) == NULL) || ((a) && (b) && !strcmp((a), (b))))
 
-static inline void assert_sessions_equal(const struct pcost_session *a, const struct pcost_session *b)
+static inline void assert_sessions_equal(const struct pcost_session *a,
+					 const struct pcost_session *b)
 {
 	assert_int_equal(a->kind, b->kind);
 	assert_int_equal(a->started, b->started);

@@ -18,9 +18,15 @@
 static void add(struct pcost_config *c, uint32_t block, pcost_ns wall, bool warm, bool failed,
 		uint64_t events, double scale)
 {
-	struct pcost_run_sample x = { .block = block, .wall_ns = wall, .warmup = warm,
-				      .failed = failed, .events = events, .scale = scale,
-				      .monitor_events = -1, .user_ns = wall / 2, .sys_ns = wall / 4 };
+	struct pcost_run_sample x = { .block = block,
+				      .wall_ns = wall,
+				      .warmup = warm,
+				      .failed = failed,
+				      .events = events,
+				      .scale = scale,
+				      .monitor_events = -1,
+				      .user_ns = wall / 2,
+				      .sys_ns = wall / 4 };
 
 	pcost_config_add_sample(c, &x);
 }
@@ -38,15 +44,15 @@ static void test_paired(void **state)
 	s.tsc_hz = 2e9;
 	pcost_session_add_config(&s, "pipe", "loops=100", "none", NULL, "round-trip");
 	m = pcost_session_add_config(&s, "pipe", "loops=100", "strace", NULL, "round-trip");
-	b = &s.configs[0]; /* after m: adding m may move the array */
-	add(b, 0, 5000, true, false, 100, 1);	/* warm-up: ignored */
+	b = &s.configs[0];		      /* after m: adding m may move the array */
+	add(b, 0, 5000, true, false, 100, 1); /* warm-up: ignored */
 	add(m, 0, 9000, true, false, 100, 1);
 	for (uint32_t k = 0; k < 4; k++) {
 		add(b, k + 1, base[k], false, false, 100, 1);
 		/* Exactly 10% more in every block: every bootstrap resample says 0.10. */
 		add(m, k + 1, base[k] * 11 / 10, false, false, 100, 1);
 	}
-	add(m, 5, 1, false, true, 0, 1);	/* failed: counted, never averaged */
+	add(m, 5, 1, false, true, 0, 1); /* failed: counted, never averaged */
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	assert_int_equal(st[0].baseline, -1);
 	assert_int_equal(st[1].baseline, 0);
@@ -71,20 +77,25 @@ static void test_paired(void **state)
 	pcost_session_release(&s);
 }
 
-
 /* A measured sample with a timed region. */
 static void add_timed(struct pcost_config *c, uint32_t block, double wall, double timed,
 		      uint64_t events, double scale)
 {
-	struct pcost_run_sample x = { .block = block, .wall_ns = (pcost_ns)wall,
-				      .timed_ns = (pcost_ns)timed, .events = events, .scale = scale,
+	struct pcost_run_sample x = { .block = block,
+				      .wall_ns = (pcost_ns)wall,
+				      .timed_ns = (pcost_ns)timed,
+				      .events = events,
+				      .scale = scale,
 				      .monitor_events = -1 };
 
 	pcost_config_add_sample(c, &x);
 }
 
-#define NEAR(a, b, tol) do { if (!(fabs((a) - (b)) <= (tol))) \
-	fail_msg("%s = %.12g, want %.12g", #a, (double)(a), (double)(b)); } while (0)
+#define NEAR(a, b, tol)                                                                            \
+	do {                                                                                       \
+		if (!(fabs((a) - (b)) <= (tol)))                                                   \
+			fail_msg("%s = %.12g, want %.12g", #a, (double)(a), (double)(b));          \
+	} while (0)
 
 /*
  * 5 blocks: the overhead interval is Fieller's with t(4) = 2.776, not a
@@ -94,7 +105,8 @@ static void add_timed(struct pcost_config *c, uint32_t block, double wall, doubl
  */
 static void test_paired_t_intervals(void **state)
 {
-	static const double y[] = { 1000, 1100, 950, 1050, 1000 }, x[] = { 1100, 1180, 1060, 1150, 1090 };
+	static const double y[] = { 1000, 1100, 950, 1050, 1000 },
+			    x[] = { 1100, 1180, 1060, 1150, 1090 };
 	struct pcost_session s;
 	struct pcost_config_stats *st;
 
@@ -136,7 +148,8 @@ static void test_paired_t_intervals(void **state)
  */
 static void test_significance_is_paired(void **state)
 {
-	static const double y[] = { 1000, 2000, 1500, 1200, 1800 }, x[] = { 1010, 2021, 1514, 1213, 1817 };
+	static const double y[] = { 1000, 2000, 1500, 1200, 1800 },
+			    x[] = { 1010, 2021, 1514, 1213, 1817 };
 	struct pcost_session s;
 	struct pcost_config_stats *st;
 
@@ -184,7 +197,7 @@ static void test_per_event_not_startup(void **state)
 	assert_true(st[1].per_event_ns_lo < 0 && st[1].per_event_ns_hi > 0);
 	assert_true(st[1].per_event_ns_hi < 0.01);
 	NEAR(st[1].fixed_ns, 1e6, 1e-6);
-	NEAR(st[1].fixed_ns_lo, 1e6, 1e-6);	/* the same 1 ms outside the region in every block */
+	NEAR(st[1].fixed_ns_lo, 1e6, 1e-6); /* the same 1 ms outside the region in every block */
 	/*
 	 * Robust: HL of the per-block figures, Python: v = [0, 300, -200, 100, -150, 250];
 	 * statistics.median((a + b) / 2 / 50000 for i, a in enumerate(v) for b in v[i:]) = 0.001;
@@ -222,15 +235,19 @@ static void test_fit_groups_and_intervals(void **state)
 			uint64_t ev = (uint64_t)(1000 * scales[k]);
 			struct pcost_config *b, *c;
 
-			snprintf(args, sizeof(args), "loops=%llu mode=%s", (unsigned long long)ev, modes[m]);
+			snprintf(args, sizeof(args), "loops=%llu mode=%s", (unsigned long long)ev,
+				 modes[m]);
 			pcost_session_add_config(&s, "pipe", args, "none", NULL, "round-trip");
-			c = pcost_session_add_config(&s, "pipe", args, "strace", NULL, "round-trip");
+			c = pcost_session_add_config(&s, "pipe", args, "strace", NULL,
+						     "round-trip");
 			b = &s.configs[s.nconfigs - 2];
 			for (uint32_t bl = 0; bl < 4; bl++) {
 				double base = 10.0 * (double)ev + 50 * bl;
 
 				add(b, bl, (pcost_ns)base, false, false, ev, scales[k]);
-				add(c, bl, (pcost_ns)(base + fixed[m] + slope[m] * (double)ev + noise[(bl + k) % 4]),
+				add(c, bl,
+				    (pcost_ns)(base + fixed[m] + slope[m] * (double)ev +
+					       noise[(bl + k) % 4]),
 				    false, false, ev, scales[k]);
 			}
 		}
@@ -274,11 +291,14 @@ static void test_probes_baselines(void **state)
 			char args[64];
 			struct pcost_config *c;
 
-			snprintf(args, sizeof(args), "variant=%s kernel=towers scale=%d", vars[v], k);
-			c = pcost_session_add_config(&s, "stanford", args, "dormant", vars[v], "hit");
+			snprintf(args, sizeof(args), "variant=%s kernel=towers scale=%d", vars[v],
+				 k);
+			c = pcost_session_add_config(&s, "stanford", args, "dormant", vars[v],
+						     "hit");
 			c->expected_events = 1000 * k;
 			for (uint32_t b = 0; b < 3; b++)
-				add_timed(c, b, 2e6 * k + 5000 + 10 * b, 1e6 * k + 2000 * v * k + b, 1000 * k, k);
+				add_timed(c, b, 2e6 * k + 5000 + 10 * b, 1e6 * k + 2000 * v * k + b,
+					  1000 * k, k);
 		}
 	/* A binary run by two variants' names with identical arguments: */
 	pcost_session_add_config(&s, "command", "./a.out", "dormant", "plain", "hit");
@@ -291,11 +311,11 @@ static void test_probes_baselines(void **state)
 	}
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	assert_int_equal(st[1].noprobe, 0);
-	assert_int_equal(st[3].noprobe, 2);	/* scale 2 against scale 2 */
+	assert_int_equal(st[3].noprobe, 2); /* scale 2 against scale 2 */
 	NEAR(st[1].dormant_per_hit_ns, 2.0, 1e-9);
 	NEAR(st[3].dormant_per_hit_ns, 2.0, 1e-9);
 	assert_string_equal(st[3].dormant_source, "timed region");
-	assert_int_equal(st[6].baseline, 5);	/* volatile's dormant, not plain's */
+	assert_int_equal(st[6].baseline, 5); /* volatile's dormant, not plain's */
 	NEAR(st[6].extra_ns, 500, 1e-9);
 	free(st);
 	pcost_session_release(&s);
@@ -323,13 +343,15 @@ static void test_dormant_layouts(void **state)
 			char args[96];
 			struct pcost_config *c;
 
-			snprintf(args, sizeof(args), "variant=%s scale=1 kernel=all%s", v ? "plain" : "none",
-				 lay[l]);
-			c = pcost_session_add_config(&s, "stanford", args, "dormant", v ? "plain" : "none",
-						     "hit");
+			snprintf(args, sizeof(args), "variant=%s scale=1 kernel=all%s",
+				 v ? "plain" : "none", lay[l]);
+			c = pcost_session_add_config(&s, "stanford", args, "dormant",
+						     v ? "plain" : "none", "hit");
 			c->expected_events = 1000;
 			for (uint32_t b = 0; b < 4; b++)
-				add_timed(c, b, 2e6, 1e6 + b * 100 + v * (1000 * per_hit[l] + noise[b]), 1000, 1);
+				add_timed(c, b, 2e6,
+					  1e6 + b * 100 + v * (1000 * per_hit[l] + noise[b]), 1000,
+					  1);
 		}
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	assert_int_equal(st[1].noprobe, 0);
@@ -449,9 +471,11 @@ static void test_site_gain(void **state)
 				struct pcost_config *c;
 
 				if (w == 0)
-					snprintf(args, sizeof(args), "insn=%s threads=1 loops=1000", sites[k]);
+					snprintf(args, sizeof(args), "insn=%s threads=1 loops=1000",
+						 sites[k]);
 				else
-					snprintf(args, sizeof(args), "variant=plain site=%s scale=1", sites[k]);
+					snprintf(args, sizeof(args),
+						 "variant=plain site=%s scale=1", sites[k]);
 				c = pcost_session_add_config(&s, w ? "stanford" : "uprobe", args,
 							     m ? "uprobe" : "dormant",
 							     w ? "plain" : sites[k], "hit");
@@ -468,9 +492,9 @@ static void test_site_gain(void **state)
 			}
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	for (size_t i = 0; i < 8; i += 4) {
-		assert_int_equal(st[i + 0].site_ref, -1);	/* dormant at nop */
-		assert_int_equal(st[i + 1].site_ref, -1);	/* nop itself */
-		assert_int_equal(st[i + 2].site_ref, -1);	/* dormant at nop5 */
+		assert_int_equal(st[i + 0].site_ref, -1); /* dormant at nop */
+		assert_int_equal(st[i + 1].site_ref, -1); /* nop itself */
+		assert_int_equal(st[i + 2].site_ref, -1); /* dormant at nop5 */
 		assert_int_equal(st[i + 3].site_ref, (int)i + 1);
 		NEAR(st[i + 3].site_gain, x / y, 1e-9);
 		/*
@@ -502,9 +526,9 @@ static void test_site_gain(void **state)
  */
 static void test_robust_hiccup(void **state)
 {
-	static const double y[] = {1000, 1010, 990, 1005, 995, 1000, 1002, 998};
-	static const double x[] = {1050,    1071.61, 1031.58, 1060.275,
-				   1040.77, 1052,    1523.04, 1045.904};
+	static const double y[] = { 1000, 1010, 990, 1005, 995, 1000, 1002, 998 };
+	static const double x[] = { 1050,    1071.61, 1031.58, 1060.275,
+				    1040.77, 1052,    1523.04, 1045.904 };
 	struct pcost_session s;
 	struct pcost_config_stats *st;
 
@@ -542,9 +566,9 @@ static void test_robust_hiccup(void **state)
  */
 static void test_fit_robust(void **state)
 {
-	static const double F[] = {500, 510, 490, 505, 495, 500},
-			    S[] = {2, 2.1, 1.9, 2.05, 1.95, 8};
-	static const uint64_t ev[] = {1000, 2000, 4000};
+	static const double F[] = { 500, 510, 490, 505, 495, 500 },
+			    S[] = { 2, 2.1, 1.9, 2.05, 1.95, 8 };
+	static const uint64_t ev[] = { 1000, 2000, 4000 };
 	struct pcost_session s;
 	struct pcost_config_stats *st;
 
@@ -698,8 +722,8 @@ static void test_fit_groups_placement_threads(void **state)
 				 (unsigned long long)ev);
 			for (int m = 0; m < 3; m++) {
 				struct pcost_config *c = pcost_session_add_config(
-					&s, threads ? "command" : "pipe", args, m ? "strace" : "none",
-					NULL, "round-trip");
+					&s, threads ? "command" : "pipe", args,
+					m ? "strace" : "none", NULL, "round-trip");
 
 				/* threads: the none row at 1 thread, strace at 1 and at 2 */
 				if (threads)
@@ -709,11 +733,14 @@ static void test_fit_groups_placement_threads(void **state)
 			}
 			for (uint32_t b = 0; b < 4; b++)
 				for (int m = 0; m < 3; m++) {
-					double base = 10.0 * (double)ev + 50 * b, noise = (b + k) % 2;
-					double extra = m ? fixed[m - 1] + slope[m - 1] * (double)ev + noise : 0;
+					double base = 10.0 * (double)ev + 50 * b,
+					       noise = (b + k) % 2;
+					double extra =
+						m ? fixed[m - 1] + slope[m - 1] * (double)ev + noise
+						  : 0;
 
-					add(&s.configs[3 * k + m], b, (pcost_ns)(base + extra), false, false,
-					    ev, scales[k]);
+					add(&s.configs[3 * k + m], b, (pcost_ns)(base + extra),
+					    false, false, ev, scales[k]);
 				}
 		}
 		assert_int_equal(pcost_analyze(&s, &st), 0);
@@ -751,8 +778,8 @@ static void test_carry_over(void **state)
 {
 	static const char *const orders[] = { "NSP", "SNP", "PSN", "NPS", "SPN", "PNS",
 					      "SNP", "NSP", "PSN", "NPS", "SNP", "NSP" };
-	static const double noise[] = { 0, 2000, -1500, 1000, -500, 1500,
-					-2000, 500, -1000, 2500, -2500, 300 };
+	static const double noise[] = { 0,     2000, -1500, 1000, -500,	 1500,
+					-2000, 500,  -1000, 2500, -2500, 300 };
 	struct pcost_session s;
 	struct pcost_config_stats *st;
 	char prev = 0;
@@ -768,8 +795,9 @@ static void test_carry_over(void **state)
 			char c = orders[b][o];
 			int i = c == 'N' ? 0 : c == 'S' ? 1 : 2;
 			double w = (i ? 1.2e6 : 1e6) + noise[b] + 300 * ((k * 37) % 11 - 5);
-			struct pcost_run_sample x = { .block = b, .order = o, .scale = 1,
-						      .monitor_events = -1 };
+			struct pcost_run_sample x = {
+				.block = b, .order = o, .scale = 1, .monitor_events = -1
+			};
 
 			if (prev == 'S')
 				w = round(w * 1.05);

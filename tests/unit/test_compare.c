@@ -72,16 +72,18 @@ static void test_run_sessions(void **st)
 	pcost_compare_release(&c);
 	/* strace's B runs die of a signal its plain runs do not: the outcome changed. */
 	for (size_t i = 0; i < b.nconfigs; i++)
-		for (size_t k = 0; !strcmp(b.configs[i].monitor, "strace") && k < b.configs[i].nsamples;
-		     k++) {
+		for (size_t k = 0;
+		     !strcmp(b.configs[i].monitor, "strace") && k < b.configs[i].nsamples; k++) {
 			b.configs[i].samples[k].fault = PCOST_FAULT_PROGRAM;
-			pcost_sample_fail(&b.configs[i].samples[k], "killed by SIGSEGV at main+0x4");
+			pcost_sample_fail(&b.configs[i].samples[k],
+					  "killed by SIGSEGV at main+0x4");
 		}
 	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
 	r = row(&c, "syscall loops=20000 / strace");
 	assert_int_equal(r->outcome_a, PCOST_OUTCOME_OK);
 	assert_int_equal(r->outcome_b, PCOST_OUTCOME_CHANGED_PROGRAM);
-	assert_string_equal(r->outcome_why_b, "12 of 12 runs: killed by SIGSEGV at main+0x4; its none "
+	assert_string_equal(r->outcome_why_b,
+			    "12 of 12 runs: killed by SIGSEGV at main+0x4; its none "
 			    "runs: 12 of 12 ok");
 	assert_int_equal(row(&c, "syscall loops=20000 / perf-stat")->outcome_b, PCOST_OUTCOME_OK);
 
@@ -155,8 +157,8 @@ static void test_env_diff(void **st)
 	struct pcost_env_diff *d;
 	size_t n;
 
-	pcost_env_diff("{\"fields\":{\"a\":\"1\",\"b\":\"2\",\"c\":3}}", "{\"fields\":{\"a\":\"1\",\"b\":\"9\",\"d\":\"x\"}}",
-		       &d, &n);
+	pcost_env_diff("{\"fields\":{\"a\":\"1\",\"b\":\"2\",\"c\":3}}",
+		       "{\"fields\":{\"a\":\"1\",\"b\":\"9\",\"d\":\"x\"}}", &d, &n);
 	assert_int_equal(n, 3);
 	assert_string_equal(d[0].key, "b");
 	assert_string_equal(d[1].key, "c");
@@ -172,7 +174,8 @@ static void test_env_diff(void **st)
 	free(d);
 	/* A re-calibrated TSC is not a different machine; another CPU count is. */
 	pcost_env_diff("{\"fields\":{\"tsc.hz\":\"2445369133 (calibrated)\",\"cpus\":\"2\"}}",
-		       "{\"fields\":{\"tsc.hz\":\"2445403533 (calibrated)\",\"cpus\":\"4\"}}", &d, &n);
+		       "{\"fields\":{\"tsc.hz\":\"2445403533 (calibrated)\",\"cpus\":\"4\"}}", &d,
+		       &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(d[0].key, "cpus");
 	free(d[0].key);
@@ -238,7 +241,7 @@ static void probes_blocks(struct pcost_session *s, const int8_t *opt)
 		struct pcost_run_sample x = { .block = k, .monitor_events = -1, .scale = 1 };
 
 		x.wall_ns = 1000 + k;
-		x.optimized = -1;	/* the dormant run saw no trampoline: still not a verdict */
+		x.optimized = -1; /* the dormant run saw no trampoline: still not a verdict */
 		pcost_config_add_sample(&s->configs[0], &x);
 		x.wall_ns = 2000 + k;
 		x.optimized = opt[k];
@@ -261,8 +264,10 @@ static void test_probes_optimized(void **st)
 		probes_blocks(&a, sides[i][0]);
 		probes_blocks(&b, sides[i][1]);
 		assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
-		assert_int_equal(row(&c, "uprobe insn=nop5 / uprobe / nop5")->optimized_a, want[i][0]);
-		assert_int_equal(row(&c, "uprobe insn=nop5 / uprobe / nop5")->optimized_b, want[i][1]);
+		assert_int_equal(row(&c, "uprobe insn=nop5 / uprobe / nop5")->optimized_a,
+				 want[i][0]);
+		assert_int_equal(row(&c, "uprobe insn=nop5 / uprobe / nop5")->optimized_b,
+				 want[i][1]);
 		/* The dormant row is the baseline: nothing armed, no verdict. */
 		assert_int_equal(row(&c, "uprobe insn=nop5 / dormant / nop5")->optimized_a, 0);
 		pcost_compare_release(&c);

@@ -63,7 +63,7 @@ static int setup(void **state)
 	return 0;
 }
 
-#define NEED_PERF()                                                                               \
+#define NEED_PERF()                                                                                \
 	do {                                                                                       \
 		if (!perf_ok) {                                                                    \
 			print_message("skip: %s\n", perf_why);                                     \
@@ -127,9 +127,10 @@ static void test_task_clock_vs_wall(void **state)
 		      best_cpu);
 	if (!(best > 0.90 && best < 1.10) && best_cpu > 0.90 && best_cpu < 1.10 && share < 0.90) {
 		/* Not the counter's fault: the kernel's own clock agrees we did not run. */
-		print_message("skip: CPU shared with other work: this thread ran %.0f%% of the wall "
-			      "time in its best try (task-clock matched its CPU clock)\n",
-			      100 * share);
+		print_message(
+			"skip: CPU shared with other work: this thread ran %.0f%% of the wall "
+			"time in its best try (task-clock matched its CPU clock)\n",
+			100 * share);
 		skip();
 	}
 	assert_true(best > 0.90 && best < 1.10);
@@ -259,8 +260,8 @@ static void test_monotonic(void **state)
 			assert_int_equal(pcost_counters_read(c, v), 0);
 			for (int j = 0; j < 4; j++) {
 				if (v[j] < prev[j])
-					fail_msg("mode %d event %d decreased: %llu -> %llu", mode, j,
-						 (unsigned long long)prev[j],
+					fail_msg("mode %d event %d decreased: %llu -> %llu", mode,
+						 j, (unsigned long long)prev[j],
 						 (unsigned long long)v[j]);
 				prev[j] = v[j];
 			}
@@ -286,7 +287,8 @@ static void test_no_fd_leak(void **state)
 	assert_int_equal(pcost_counter_default_events(false, 16, names), 16);
 	before = count_fds();
 	assert_true(before > 0);
-	for_each_counter_iface(ifc) {
+	for_each_counter_iface(ifc)
+	{
 		char why[256];
 		void *st = NULL;
 
@@ -328,7 +330,8 @@ static void test_papi_agrees_with_perf(void **state)
 	NEED_PERF();
 	/* libpapi is linked in; its libpfm4 needs a hardware PMU for any event at all. */
 	if (!fact_hardware_pmu(why, sizeof(why))) {
-		print_message("skip: %s: PAPI's perf_event component is disabled without one\n", why);
+		print_message("skip: %s: PAPI's perf_event component is disabled without one\n",
+			      why);
 		skip();
 	}
 	if (!papi->available(why, sizeof(why)))

@@ -18,11 +18,11 @@
 
 struct fake {
 	struct perf_event_mmap_page *pc;
-	uint64_t pmc;		/* what rdpmc returns */
-	uint64_t tsc;		/* what rdtsc returns */
-	unsigned last_counter;	/* argument rdpmc saw */
+	uint64_t pmc;	       /* what rdpmc returns */
+	uint64_t tsc;	       /* what rdtsc returns */
+	unsigned last_counter; /* argument rdpmc saw */
 	int rdpmc_calls;
-	int bump_on_first;	/* simulate a kernel update during the first pass */
+	int bump_on_first; /* simulate a kernel update during the first pass */
 };
 
 static uint64_t fake_rdpmc(unsigned counter, void *ctx)
@@ -81,7 +81,7 @@ static void test_rdpmc_index_and_width(void **state)
 
 	page_init(&pc);
 	pc.cap_user_rdpmc = 1;
-	pc.index = 3;	 /* hardware counter 2 */
+	pc.index = 3; /* hardware counter 2 */
 	pc.pmc_width = 48;
 	f.pmc = 0xdead000000000010ull; /* bits above 48 are garbage, low 48 = +16 */
 	assert_int_equal(pcost_mmap_read_page(&pc, &h, &cnt, &ena, &run), 0);
@@ -111,7 +111,7 @@ static void test_time_advanced_from_tsc(void **state)
 	pc.time_enabled = 500;
 	pc.time_running = 250; /* multiplexed: enabled != running, so time is advanced */
 	pc.time_shift = 10;
-	pc.time_mult = 2048;	/* 2 ns per cycle */
+	pc.time_mult = 2048; /* 2 ns per cycle */
 	pc.time_offset = 100;
 	/* cyc = 5 * 1024 + 3: quot = 5, rem = 3;
 	 * delta = 100 + 5 * 2048 + (3 * 2048 >> 10) = 100 + 10240 + 6 = 10346 */
@@ -165,7 +165,7 @@ static void test_seqlock_retries(void **state)
 static void test_scale(void **state)
 {
 	assert_int_equal(pcost_counter_scale(100, 200, 50), 400);
-	assert_int_equal(pcost_counter_scale(100, 200, 0), 100);	/* never ran: raw */
+	assert_int_equal(pcost_counter_scale(100, 200, 0), 100); /* never ran: raw */
 	assert_int_equal(pcost_counter_scale(100, 200, 200), 100);
 	/* No overflow in the product: 2^62 * 4 / 2 = 2^63 */
 	assert_true(pcost_counter_scale(1ull << 62, 4, 2) == 1ull << 63);

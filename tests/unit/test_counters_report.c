@@ -22,7 +22,7 @@
 
 static void make_session(struct pcost_session *s)
 {
-	static const double rd[] = { 100, 200, 300, 400, 1000 };	/* median 300, mean 400 */
+	static const double rd[] = { 100, 200, 300, 400, 1000 }; /* median 300, mean 400 */
 	static const double mm[] = { 1128000, 1128000, 1128000 };
 	static const double base[] = { 1000000, 1000000, 1000000 };
 	struct pcost_counter_series *sr;
@@ -30,12 +30,14 @@ static void make_session(struct pcost_session *s)
 	pcost_session_init(s, PCOST_SESSION_COUNTERS);
 	s->tsc_hz = 2e9; /* 2 cycles per ns */
 	s->complete = true;
-	s->options_json = xstrdup("{\"iterations\":5,\"cpu\":1,\"timer\":\"tsc\",\"matmul_n\":128}");
-	pcost_session_add_series(s, "perf-group", "read", "task-clock,page-faults", 2, "tsc", rd, 5);
+	s->options_json =
+		xstrdup("{\"iterations\":5,\"cpu\":1,\"timer\":\"tsc\",\"matmul_n\":128}");
+	pcost_session_add_series(s, "perf-group", "read", "task-clock,page-faults", 2, "tsc", rd,
+				 5);
 	sr = pcost_session_add_series(s, "perf-mmap", "all", "", 0, "tsc", NULL, 0);
 	sr->note = xstrdup("skipped: index 0");
-	sr = pcost_session_add_series(s, "perf-group", "matmul", "task-clock,page-faults", 2,
-				      "tsc", mm, 3);
+	sr = pcost_session_add_series(s, "perf-group", "matmul", "task-clock,page-faults", 2, "tsc",
+				      mm, 3);
 	sr->note = xstrdup("128 reads/run; values monotonic");
 	pcost_session_add_series(s, "perf-group", "matmul-base", "task-clock,page-faults", 2, "tsc",
 				 base, 3);
@@ -66,7 +68,8 @@ static void test_json(void **state)
 	series = cJSON_GetObjectItem(j, "statistics");
 	assert_int_equal(cJSON_GetArraySize(series), 4);
 	r0 = cJSON_GetArrayItem(series, 0);
-	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "ns"), "median")->valuedouble == 300);
+	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "ns"), "median")->valuedouble ==
+		    300);
 	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "ns"), "mean")->valuedouble == 400);
 	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "cycles"), "median")->valuedouble ==
 		    600);
@@ -89,12 +92,13 @@ static void test_text_csv_markdown(void **state)
 	t = render(&s, PCOST_FMT_TEXT);
 	assert_non_null(strstr(t, "perf-group"));
 	assert_non_null(strstr(t, "300.0"));
-	assert_non_null(strstr(t, "1000.0"));	/* per read */
+	assert_non_null(strstr(t, "1000.0")); /* per read */
 	assert_non_null(strstr(t, "skipped: index 0"));
 	free(t);
 	t = render(&s, PCOST_FMT_CSV);
 	/* The event list holds a comma: quoted. */
-	assert_non_null(strstr(t, "perf-group,read,2,\"task-clock,page-faults\",tsc,5,100.00,300.00"));
+	assert_non_null(
+		strstr(t, "perf-group,read,2,\"task-clock,page-faults\",tsc,5,100.00,300.00"));
 	assert_non_null(strstr(t, ",1000.00,"));
 	free(t);
 	t = render(&s, PCOST_FMT_MARKDOWN);

@@ -49,8 +49,8 @@ static void unmeasured_session(struct pcost_session *s, enum pcost_session_kind 
 
 static void assert_envelope(cJSON *j, const char *kind)
 {
-	static const char *const keys[] = { "probecost", "kind", "complete", "env", "options",
-					    "session", "statistics", "warnings" };
+	static const char *const keys[] = { "probecost", "kind",    "complete",	  "env",
+					    "options",	 "session", "statistics", "warnings" };
 
 	assert_non_null(j);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -129,7 +129,8 @@ static void test_probes(void **state)
 	txt = render(&s, PCOST_FMT_JSON);
 	j = cJSON_Parse(txt);
 	assert_envelope(j, "probes");
-	assert_true(is_null(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "statistics"), 1), "per_hit_cycles"));
+	assert_true(is_null(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "statistics"), 1),
+			    "per_hit_cycles"));
 	cJSON_Delete(j);
 	free(txt);
 	free(csv);
@@ -167,11 +168,13 @@ static void test_busy(void **state)
 			struct pcost_run_sample *x = &s.configs[i].samples[k];
 
 			x->has_busy = true;
-			x->other_cpu_ns = x->wall_ns / 2;	/* half the run's time again */
+			x->other_cpu_ns = x->wall_ns / 2; /* half the run's time again */
 			x->steal_ns = 0;
 		}
 	txt = render(&s, PCOST_FMT_TEXT);
-	assert_non_null(strstr(txt, "busy machine: other processes took CPU time equal to 50% (none on pipe) to 50% (none on pipe)"));
+	assert_non_null(strstr(
+		txt,
+		"busy machine: other processes took CPU time equal to 50% (none on pipe) to 50% (none on pipe)"));
 	free(txt);
 	txt = render(&s, PCOST_FMT_JSON);
 	j = cJSON_Parse(txt);
@@ -197,8 +200,8 @@ static bool has_warning(cJSON *j, const char *text)
 {
 	cJSON *w;
 
-	cJSON_ArrayForEach(
-	    w, cJSON_GetObjectItem(j, "warnings")) if (strstr(w->valuestring, text)) return true;
+	cJSON_ArrayForEach(w, cJSON_GetObjectItem(j, "warnings")) if (strstr(w->valuestring,
+									     text)) return true;
 	return false;
 }
 
@@ -209,9 +212,9 @@ static bool has_warning(cJSON *j, const char *text)
  */
 static void test_skew_warning_run(void **state)
 {
-	static const double y[] = {1000, 1010, 990, 1005, 995, 1000, 1002, 998};
-	static const double x[] = {1050,    1071.61, 1031.58, 1060.275,
-				   1040.77, 1052,    1523.04, 1045.904};
+	static const double y[] = { 1000, 1010, 990, 1005, 995, 1000, 1002, 998 };
+	static const double x[] = { 1050,    1071.61, 1031.58, 1060.275,
+				    1040.77, 1052,    1523.04, 1045.904 };
 	struct pcost_session s;
 	char *txt;
 	cJSON *j, *m;
@@ -224,7 +227,8 @@ static void test_skew_warning_run(void **state)
 	for (uint32_t b = 0; b < 8; b++)
 		for (int c = 0; c < 2; c++) {
 			struct pcost_run_sample r = {
-			    .block = b, .order = (uint32_t)c, .scale = 1, .monitor_events = -1};
+				.block = b, .order = (uint32_t)c, .scale = 1, .monitor_events = -1
+			};
 
 			r.wall_ns = (pcost_ns)llround((c ? x[b] : y[b]) * 1000);
 			r.user_ns = r.wall_ns;
@@ -260,7 +264,7 @@ static void test_skew_warning_run(void **state)
  */
 static void test_skew_warning_probes(void **state)
 {
-	static const double per[] = {500, 510, 490, 505, 495, 501, 2000, 502};
+	static const double per[] = { 500, 510, 490, 505, 495, 501, 2000, 502 };
 	struct pcost_session s;
 	char *txt;
 	cJSON *j, *m;
@@ -270,16 +274,16 @@ static void test_skew_warning_probes(void **state)
 	s.complete = true;
 	for (int c = 0; c < 2; c++) {
 		struct pcost_config *k =
-		    pcost_session_add_config(&s, "stanford", "variant=plain kernel=towers",
-					     c ? "uprobe" : "dormant", "plain", "hit");
+			pcost_session_add_config(&s, "stanford", "variant=plain kernel=towers",
+						 c ? "uprobe" : "dormant", "plain", "hit");
 
 		k->expected_events = 1000;
 		for (uint32_t b = 0; b < 8; b++) {
-			struct pcost_run_sample r = {.block = b,
-						     .order = (uint32_t)c,
-						     .scale = 1,
-						     .monitor_events = -1,
-						     .events = 1000};
+			struct pcost_run_sample r = { .block = b,
+						      .order = (uint32_t)c,
+						      .scale = 1,
+						      .monitor_events = -1,
+						      .events = 1000 };
 
 			r.timed_ns = (pcost_ns)(1e6 + 1000 * b + (c ? per[b] * 1000 : 0));
 			r.wall_ns = r.timed_ns + 500000;

@@ -34,7 +34,7 @@ static void test_kvm_guest_without_pmu(void **state)
 	pcost_env_collect(&env, "tests/fixtures/env/kvm-nopmu", 0, 0);
 	assert_string_equal(val("kernel.release"), "6.18.44-fc-v782");
 	assert_string_equal(env.kernel_release, "6.18.44-fc-v782");
-	assert_string_equal(val("cpu.model"), "AMD EPYC");	/* first processor block only */
+	assert_string_equal(val("cpu.model"), "AMD EPYC"); /* first processor block only */
 	assert_string_equal(val("cpu.vendor"), "AuthenticAMD");
 	assert_int_equal(env.ncpus, 2);
 	assert_string_equal(val("cpu.smt"), "off");
@@ -62,7 +62,7 @@ static void test_metal_with_pmu(void **state)
 	char head[256];
 
 	pcost_env_collect(&env, "tests/fixtures/env/metal-pmu", 0, 0);
-	assert_int_equal(env.ncpus, 6);	/* 0-3,6-7 */
+	assert_int_equal(env.ncpus, 6); /* 0-3,6-7 */
 	assert_string_equal(val("cpu.smt"), "on");
 	assert_false(env.hypervisor);
 	assert_string_equal(val("hypervisor"), "none (bare metal)");
@@ -70,7 +70,7 @@ static void test_metal_with_pmu(void **state)
 	assert_string_equal(val("pmu"), "present (cpu)");
 	assert_int_equal(env.rdpmc, 1);
 	assert_int_equal(env.paranoid, -1);
-	assert_false(env.tsc_invariant);	/* constant_tsc without nonstop_tsc */
+	assert_false(env.tsc_invariant); /* constant_tsc without nonstop_tsc */
 	assert_string_equal(val("kernel.nohz_full"), "nohz_full=2-7");
 	assert_string_equal(val("kernel.isolcpus"), "isolcpus=domain,2-7");
 	assert_string_equal(val("kernel.mitigations"), "mitigations=off");

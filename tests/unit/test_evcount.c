@@ -128,8 +128,8 @@ static bool privileged(void)
  */
 static int count_opt(const char *mode, const char *size, bool probes, struct pcost_evcount *c)
 {
-	char *const argv[] = {"/proc/self/exe", (char *)mode, (char *)size, NULL};
-	struct pcost_evcount_opts o = {.out_fd = -1, .err_fd = 2, .no_probes = !probes};
+	char *const argv[] = { "/proc/self/exe", (char *)mode, (char *)size, NULL };
+	struct pcost_evcount_opts o = { .out_fd = -1, .err_fd = 2, .no_probes = !probes };
 	char err[256] = "", no_lsan[] = "ASAN_OPTIONS=detect_leaks=0", **env;
 	size_t n = 0;
 	int rc;
@@ -294,8 +294,8 @@ static void test_sdt_hits_known(void **state)
 
 static void test_not_found(void **state)
 {
-	char *const argv[] = {"pcost-no-such-command-anywhere", NULL};
-	struct pcost_evcount_opts o = {.out_fd = -1, .err_fd = -1};
+	char *const argv[] = { "pcost-no-such-command-anywhere", NULL };
+	struct pcost_evcount_opts o = { .out_fd = -1, .err_fd = -1 };
 	struct pcost_evcount c;
 	char err[256] = "";
 
@@ -337,12 +337,12 @@ static void test_daemon_left_running(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_syscalls_known),
-	    cmocka_unit_test(test_tasks_known),
-	    cmocka_unit_test(test_exit_status_and_software),
-	    cmocka_unit_test(test_sdt_hits_known),
-	    cmocka_unit_test(test_not_found),
-	    cmocka_unit_test(test_daemon_left_running),
+		cmocka_unit_test(test_syscalls_known),
+		cmocka_unit_test(test_tasks_known),
+		cmocka_unit_test(test_exit_status_and_software),
+		cmocka_unit_test(test_sdt_hits_known),
+		cmocka_unit_test(test_not_found),
+		cmocka_unit_test(test_daemon_left_running),
 	};
 	int rc = child_mode(argc, argv);
 

@@ -67,7 +67,7 @@ static void buckets_hold_their_values(void **state)
 static void small_values_exact(void **state)
 {
 	struct pcost_hist *h = hist_new();
-	const uint64_t v[] = {3, 1, 5, 2, 4};
+	const uint64_t v[] = { 3, 1, 5, 2, 4 };
 
 	(void)state;
 	for (size_t i = 0; i < 5; i++)
@@ -135,7 +135,7 @@ static void random_quantiles(void **state)
 	enum { N = 20000 };
 	struct pcost_hist *h = hist_new();
 	uint64_t *v = malloc(N * sizeof(*v));
-	const double qs[] = {0.01, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999};
+	const double qs[] = { 0.01, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999 };
 
 	(void)state;
 	srand48(17);
@@ -187,13 +187,13 @@ static void empty_is_nan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(buckets_hold_their_values),
-	    cmocka_unit_test(small_values_exact),
-	    cmocka_unit_test(uniform_quantiles),
-	    cmocka_unit_test(tail_quantiles),
-	    cmocka_unit_test(random_quantiles),
-	    cmocka_unit_test(merge_is_whole),
-	    cmocka_unit_test(empty_is_nan),
+		cmocka_unit_test(buckets_hold_their_values),
+		cmocka_unit_test(small_values_exact),
+		cmocka_unit_test(uniform_quantiles),
+		cmocka_unit_test(tail_quantiles),
+		cmocka_unit_test(random_quantiles),
+		cmocka_unit_test(merge_is_whole),
+		cmocka_unit_test(empty_is_nan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,12 +67,15 @@ static void test_bad_input_names_parameter_and_range(void **state)
 	assert_int_equal(parse("pipe", err, &p, 1, "loop=5"), -EINVAL);
 	assert_string_equal(err, "workload pipe: unknown parameter 'loop' (known: loops, mode)");
 	assert_int_equal(parse("pipe", err, &p, 1, "loops=abc"), -EINVAL);
-	assert_string_equal(err, "workload pipe: loops='abc' is not a number: an integer 1-1000000000");
+	assert_string_equal(err,
+			    "workload pipe: loops='abc' is not a number: an integer 1-1000000000");
 	assert_int_equal(parse("pipe", err, &p, 1, "loops=0"), -EINVAL);
-	assert_string_equal(err, "workload pipe: loops='0' is out of range: an integer 1-1000000000");
+	assert_string_equal(err,
+			    "workload pipe: loops='0' is out of range: an integer 1-1000000000");
 	assert_int_equal(parse("pipe", err, &p, 1, "loops=-3"), -EINVAL);
 	assert_int_equal(parse("messaging", err, &p, 1, "groups=1001"), -EINVAL);
-	assert_string_equal(err, "workload messaging: groups='1001' is out of range: an integer 1-1000");
+	assert_string_equal(err,
+			    "workload messaging: groups='1001' is out of range: an integer 1-1000");
 	assert_int_equal(parse("pipe", err, &p, 1, "mode=fiber"), -EINVAL);
 	assert_string_equal(err, "workload pipe: mode='fiber' is not valid: one of process|thread");
 	assert_int_equal(parse("pipe", err, &p, 1, "loops"), -EINVAL);
@@ -87,14 +90,17 @@ static void test_report_line_round_trip(void **state)
 	char unit[32];
 
 	assert_int_equal(pcost_report_parse("events=63 unit=message timed_ns=644148\n", &events,
-					    unit, sizeof(unit), &ns, NULL, NULL), 0);
+					    unit, sizeof(unit), &ns, NULL, NULL),
+			 0);
 	assert_int_equal(events, 63);
 	assert_int_equal(ns, 644148);
 	assert_string_equal(unit, "message");
 	assert_int_equal(pcost_report_parse("unit=x timed_ns=5", &events, unit, sizeof(unit), &ns,
-					    NULL, NULL), -EINVAL);
-	assert_int_equal(pcost_report_parse("events=x", &events, unit, sizeof(unit), &ns, NULL,
-					    NULL), -EINVAL);
+					    NULL, NULL),
+			 -EINVAL);
+	assert_int_equal(
+		pcost_report_parse("events=x", &events, unit, sizeof(unit), &ns, NULL, NULL),
+		-EINVAL);
 }
 
 static void test_util_parsers(void **state)

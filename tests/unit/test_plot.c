@@ -65,8 +65,8 @@ static struct axis axis_of(const char *svg, const char *attr)
 	const char *p = strstr(svg, attr);
 	char scale[8];
 
-	if (p && sscanf(p + strlen(attr) + 2, "%lf %lf %lf %lf %7s %lf", &a.px0, &a.px1, &a.v0, &a.v1,
-			scale, &a.unit) == 6) {
+	if (p && sscanf(p + strlen(attr) + 2, "%lf %lf %lf %lf %7s %lf", &a.px0, &a.px1, &a.v0,
+			&a.v1, scale, &a.unit) == 6) {
 		a.ok = true;
 		a.log = !strcmp(scale, "log");
 	}
@@ -168,8 +168,8 @@ static struct mark *marks_of(const char *svg, size_t *n)
 		memset(k, 0, sizeof(*k));
 		snprintf(style, sizeof(style), "%.*s", (int)(se - st), st);
 		k->fill = !strstr(style, "fill:none");
-		sscanf(strstr(style, k->fill ? "fill:rgb(" : "stroke:rgb(") ?: "", "%*[a-z]:%47[^;]",
-		       k->colour);
+		sscanf(strstr(style, k->fill ? "fill:rgb(" : "stroke:rgb(") ?: "",
+		       "%*[a-z]:%47[^;]", k->colour);
 		k->width = style_num(style, "stroke-width:", 0);
 		k->opacity = style_num(style, k->fill ? "fill-opacity:" : "stroke-opacity:", 1);
 		parse_d(d + 3, k);
@@ -279,7 +279,8 @@ static void test_run_plot_values(void **unused)
 	synth_rich_run(&s, 1, "6.18.0");
 	s.id = 1;
 	assert_int_equal(pcost_analyze(&s, &st), 0);
-	assert_int_equal(pcost_plot_session(&s, out("run.svg", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("run.svg", path, sizeof(path)), err, sizeof(err)), 0);
 	svg = slurp(path);
 	y = axis_of(svg, "data-pcost-y");
 	assert_true(y.ok);
@@ -308,15 +309,18 @@ static void test_run_plot_values(void **unused)
 	free(m);
 	free(svg);
 
-	assert_int_equal(pcost_plot_session(&s, out("run.png", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("run.png", path, sizeof(path)), err, sizeof(err)), 0);
 	assert_png_960x560(path);
-	assert_int_equal(pcost_plot_session(&s, out("run.pdf", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("run.pdf", path, sizeof(path)), err, sizeof(err)), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_int_equal(fread(head, 1, 5, f), 5);
 	fclose(f);
 	assert_string_equal(head, "%PDF-");
-	assert_int_equal(pcost_plot_session(&s, out("x.gif", path, sizeof(path)), err, sizeof(err)), -EINVAL);
+	assert_int_equal(pcost_plot_session(&s, out("x.gif", path, sizeof(path)), err, sizeof(err)),
+			 -EINVAL);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -335,7 +339,8 @@ static void test_probes_plot_values(void **unused)
 
 	synth_rich_probes(&s);
 	assert_int_equal(pcost_analyze(&s, &st), 0);
-	assert_int_equal(pcost_plot_session(&s, out("probes.svg", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("probes.svg", path, sizeof(path)), err, sizeof(err)), 0);
 	svg = slurp(path);
 	y = axis_of(svg, "data-pcost-y");
 	assert_true(y.ok);
@@ -343,7 +348,8 @@ static void test_probes_plot_values(void **unused)
 	for (size_t i = 0; i < nm; i++) {
 		double top;
 
-		if (is_bar(&m[i], y.log ? y.px0 : y.px0 - (0 - y.v0) / (y.v1 - y.v0) * (y.px0 - y.px1),
+		if (is_bar(&m[i],
+			   y.log ? y.px0 : y.px0 - (0 - y.v0) / (y.v1 - y.v0) * (y.px0 - y.px1),
 			   &top))
 			got[nb++] = value_at(&y, top);
 		else if (!m[i].fill && m[i].width == 1.3 && m[i].n == 6) {
@@ -363,7 +369,8 @@ static void test_probes_plot_values(void **unused)
 	assert_same_values(&y, hi, nw, whi, nwant);
 	free(m);
 	free(svg);
-	assert_int_equal(pcost_plot_session(&s, out("probes.png", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("probes.png", path, sizeof(path)), err, sizeof(err)), 0);
 	assert_png_960x560(path);
 	free(st);
 	pcost_session_release(&s);
@@ -381,7 +388,9 @@ static void test_counters_plot_values(void **unused)
 	char *svg;
 
 	synth_rich_counters(&s, 1);
-	assert_int_equal(pcost_plot_session(&s, out("counters.svg", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("counters.svg", path, sizeof(path)), err, sizeof(err)),
+		0);
 	svg = slurp(path);
 	x = axis_of(svg, "data-pcost-x");
 	y = axis_of(svg, "data-pcost-y");
@@ -411,7 +420,9 @@ static void test_counters_plot_values(void **unused)
 	assert_same_values(&y, gy, np, wy, nwant);
 	free(m);
 	free(svg);
-	assert_int_equal(pcost_plot_session(&s, out("counters.png", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("counters.png", path, sizeof(path)), err, sizeof(err)),
+		0);
 	assert_png_960x560(path);
 	pcost_session_release(&s);
 }
@@ -472,7 +483,8 @@ static void test_fit_plot_values(void **unused)
 
 	synth_rich_scale(&s);
 	assert_int_equal(pcost_analyze(&s, &st), 0);
-	assert_int_equal(pcost_plot_session(&s, out("fit.svg", path, sizeof(path)), err, sizeof(err)), 0);
+	assert_int_equal(
+		pcost_plot_session(&s, out("fit.svg", path, sizeof(path)), err, sizeof(err)), 0);
 	svg = slurp(path);
 	npanels = panels_of(svg, pn, 4);
 	assert_int_equal(npanels, 2);
@@ -487,11 +499,14 @@ static void test_fit_plot_values(void **unused)
 		if (is_point(&m[i])) {
 			gx[k][np[k]] = value_at(&pn[k].x, (x0 + x1) / 2);
 			gy[k][np[k]++] = value_at(&pn[k].y, (y0 + y1) / 2);
-		} else if (!m[i].fill && m[i].width == 2 && m[i].n == 2 && m[i].x[0] == pn[k].left) {
+		} else if (!m[i].fill && m[i].width == 2 && m[i].n == 2 &&
+			   m[i].x[0] == pn[k].left) {
 			/* Row k + 1 is the first of monitor k (perf-stat, then strace). */
 			const struct pcost_config_stats *f = &st[k + 1];
-			double ya = value_at(&pn[k].y, m[i].y[0]), yb = value_at(&pn[k].y, m[i].y[1]);
-			double xa = value_at(&pn[k].x, m[i].x[0]), xb = value_at(&pn[k].x, m[i].x[1]);
+			double ya = value_at(&pn[k].y, m[i].y[0]),
+			       yb = value_at(&pn[k].y, m[i].y[1]);
+			double xa = value_at(&pn[k].x, m[i].x[0]),
+			       xb = value_at(&pn[k].x, m[i].x[1]);
 			double ns_per_px = fabs((pn[k].y.v1 - pn[k].y.v0) * pn[k].y.unit /
 						(pn[k].y.px1 - pn[k].y.px0));
 
@@ -519,8 +534,10 @@ static void test_fit_plot_values(void **unused)
 			const struct pcost_config_stats *f = &st[k + 1];
 
 			assert_true(near(&pn[k].x, value_at(&pn[k].x, m[i].x[0]), 0));
-			assert_true(near(&pn[k].y, value_at(&pn[k].y, m[i].y[0]), f->fit_fixed_ns_lo));
-			assert_true(near(&pn[k].y, value_at(&pn[k].y, m[i].y[1]), f->fit_fixed_ns_hi));
+			assert_true(
+				near(&pn[k].y, value_at(&pn[k].y, m[i].y[0]), f->fit_fixed_ns_lo));
+			assert_true(
+				near(&pn[k].y, value_at(&pn[k].y, m[i].y[1]), f->fit_fixed_ns_hi));
 			nbar++;
 		}
 	}
@@ -583,7 +600,8 @@ static void test_compare_plot(void **unused)
 	b.id = 2;
 	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
 	assert_int_equal(pcost_plot_compare(&a, &b, &c, out("compare.png", path, sizeof(path)), err,
-					    sizeof(err)), 0);
+					    sizeof(err)),
+			 0);
 	assert_png_960x560(path);
 	pcost_compare_release(&c);
 	pcost_session_release(&a);
@@ -597,7 +615,9 @@ static void test_nothing_to_plot(void **unused)
 
 	pcost_session_init(&s, PCOST_SESSION_RUN);
 	pcost_session_add_config(&s, "null", "", "none", NULL, "run");
-	assert_int_equal(pcost_plot_session(&s, out("empty.png", path, sizeof(path)), err, sizeof(err)), -ENODATA);
+	assert_int_equal(
+		pcost_plot_session(&s, out("empty.png", path, sizeof(path)), err, sizeof(err)),
+		-ENODATA);
 	assert_non_null(strstr(err, "no monitored configuration"));
 	assert_int_equal(access(path, F_OK), -1);
 	pcost_session_release(&s);
@@ -606,9 +626,12 @@ static void test_nothing_to_plot(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_run_plot_values),	    cmocka_unit_test(test_probes_plot_values),
-		cmocka_unit_test(test_counters_plot_values), cmocka_unit_test(test_fit_plot_values),
-		cmocka_unit_test(test_figures_in_memory),   cmocka_unit_test(test_compare_plot),
+		cmocka_unit_test(test_run_plot_values),
+		cmocka_unit_test(test_probes_plot_values),
+		cmocka_unit_test(test_counters_plot_values),
+		cmocka_unit_test(test_fit_plot_values),
+		cmocka_unit_test(test_figures_in_memory),
+		cmocka_unit_test(test_compare_plot),
 		cmocka_unit_test(test_nothing_to_plot),
 	};
 

@@ -34,13 +34,15 @@ static void test_error_line(void **state)
 
 	(void)state;
 	/* bpftrace 0.17 on a machine without tracefs, as it prints it. */
-	start_sh(&p, "echo 'Attaching 2 probes...'; "
-		     "echo \"ERROR: couldn't set RLIMIT_MEMLOCK for bpftrace.\" >&2; echo >&2; "
-		     "echo 'stdin:1:33-67: ERROR: tracepoint not found: raw_syscalls:sys_enter' >&2; "
-		     "echo 'the script again' >&2; exit 1");
+	start_sh(&p,
+		 "echo 'Attaching 2 probes...'; "
+		 "echo \"ERROR: couldn't set RLIMIT_MEMLOCK for bpftrace.\" >&2; echo >&2; "
+		 "echo 'stdin:1:33-67: ERROR: tracepoint not found: raw_syscalls:sys_enter' >&2; "
+		 "echo 'the script again' >&2; exit 1");
 	assert_int_equal(pcost_proc_wait_ready(&p, "^ready", 5 * SEC), -EPIPE);
 	pcost_proc_error_line(&p, line, sizeof(line));
-	assert_string_equal(line, "stdin:1:33-67: ERROR: tracepoint not found: raw_syscalls:sys_enter");
+	assert_string_equal(line,
+			    "stdin:1:33-67: ERROR: tracepoint not found: raw_syscalls:sys_enter");
 	pcost_proc_stop(&p, SIGINT, SEC);
 	assert_true(pcost_proc_died(&p, SIGINT, why, sizeof(why)));
 	assert_string_equal(why, "exit 1: stdin:1:33-67: ERROR: tracepoint not found: "
@@ -130,8 +132,9 @@ static void test_cannot_start(void **state)
 	pcost_launch_init(&l, argv);
 	assert_int_equal(pcost_run_once(&l, &o, false, &x, NULL), 0);
 	assert_true(x.failed);
-	assert_string_equal(x.fail_reason,
-			    "could not execute '/nonexistent/probecost-test': No such file or directory");
+	assert_string_equal(
+		x.fail_reason,
+		"could not execute '/nonexistent/probecost-test': No such file or directory");
 	pcost_launch_release(&l);
 	/* A CPU that does not exist: said, not run unpinned. */
 	{
@@ -180,10 +183,8 @@ static void test_run_capture(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_error_line),
-		cmocka_unit_test(test_stop_checked),
-		cmocka_unit_test(test_dies_with_parent),
-		cmocka_unit_test(test_cannot_start),
+		cmocka_unit_test(test_error_line),	 cmocka_unit_test(test_stop_checked),
+		cmocka_unit_test(test_dies_with_parent), cmocka_unit_test(test_cannot_start),
 		cmocka_unit_test(test_run_capture),
 	};
 

@@ -71,7 +71,8 @@ static void test_report(void **state)
 	char unit[32] = "";
 
 	(void)state;
-	run_sh("echo \"events=1234 unit=hop timed_ns=999\" >&$PROBECOST_REPORT_FD", 0, true, &x, unit);
+	run_sh("echo \"events=1234 unit=hop timed_ns=999\" >&$PROBECOST_REPORT_FD", 0, true, &x,
+	       unit);
 	assert_false(x.failed);
 	assert_true(x.has_report);
 	assert_int_equal(x.events, 1234);
@@ -92,14 +93,16 @@ static void test_report_check_and_fault(void **state)
 	assert_int_equal(x.check, 1);
 	assert_string_equal(said.signal, "");
 	run_sh("echo 'events=7 unit=hop timed_ns=1 check=bad why=\"kernel fft computed a wrong "
-	       "result\" after=1' >&$PROBECOST_REPORT_FD; exit 1", 0, true, &x, unit);
+	       "result\" after=1' >&$PROBECOST_REPORT_FD; exit 1",
+	       0, true, &x, unit);
 	assert_true(x.has_report);
 	assert_int_equal(x.events, 7);
 	assert_int_equal(x.check, -1);
 	assert_string_equal(said.check_why, "kernel fft computed a wrong result");
 	/* Only a fault line: no report, but the signal, where, and whence. */
 	run_sh("echo 'signal=SEGV code=1 pid=9 addr=0x10 ip=0x55d0c1a2b3c4 ip_vaddr=0x1b3c4' "
-	       ">&$PROBECOST_REPORT_FD; kill -SEGV $$", 0, true, &x, unit);
+	       ">&$PROBECOST_REPORT_FD; kill -SEGV $$",
+	       0, true, &x, unit);
 	assert_false(x.has_report);
 	assert_true(x.failed);
 	assert_string_equal(said.signal, "SEGV");
@@ -109,7 +112,8 @@ static void test_report_check_and_fault(void **state)
 	assert_int_equal(said.from_pid, 0);
 	/* A forked worker's fault line before its parent's report: both are read. */
 	run_sh("{ echo 'signal=BUS code=-6 pid=9 from_pid=77'; echo 'events=3 unit=x timed_ns=2'; } "
-	       ">&$PROBECOST_REPORT_FD", 0, true, &x, unit);
+	       ">&$PROBECOST_REPORT_FD",
+	       0, true, &x, unit);
 	assert_true(x.has_report);
 	assert_int_equal(x.events, 3);
 	assert_string_equal(said.signal, "BUS");
@@ -124,8 +128,12 @@ static void test_measure(void **state)
 	struct pcost_runner_opts o;
 	struct pcost_session s;
 	struct pcost_runner r;
-	struct pcost_target t = { .workload = "command", .workload_args = "/bin/true", .unit = "run",
-				  .argv = argv, .scale = 1, .events = 1 };
+	struct pcost_target t = { .workload = "command",
+				  .workload_args = "/bin/true",
+				  .unit = "run",
+				  .argv = argv,
+				  .scale = 1,
+				  .events = 1 };
 	char err[128];
 
 	(void)state;

@@ -97,8 +97,8 @@ static void bad_files(void **state)
 		memcpy(bad, img, len);
 		/* A note header's n_type (3, little endian) then the owner name. */
 		/* The last match: this very literal sits earlier, in .rodata. */
-		for (unsigned char *q = bad; (q = memmem(q, len - (size_t)(q - bad),
-							 "\x03\0\0\0stapsdt\0", 12)); q++)
+		for (unsigned char *q = bad;
+		     (q = memmem(q, len - (size_t)(q - bad), "\x03\0\0\0stapsdt\0", 12)); q++)
 			hit = q;
 		assert_non_null(hit);
 		/* n_descsz sits just before n_type. */

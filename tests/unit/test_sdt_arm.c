@@ -28,8 +28,7 @@ extern volatile unsigned short stanford_plain_sem_towers_semaphore;
  * PMU or tracefs); never from pcost_probe_method_available(), which must
  * then agree.
  */
-static void arm_with(const struct pcost_probe_method *m,
-		     bool (*fact)(char *why, size_t len))
+static void arm_with(const struct pcost_probe_method *m, bool (*fact)(char *why, size_t len))
 {
 	char self[PATH_MAX], err[256] = "", why[256];
 	struct pcost_sdt_list l;

@@ -26,8 +26,9 @@ static struct pcost_config *add(struct pcost_session *s, const char *variant, co
 
 	c->expected_events = 1000;
 	for (uint32_t b = 0; b < 4; b++) {
-		struct pcost_run_sample x = { .block = b, .wait_status = 0, .scale = 1,
-					      .has_report = true, .events = 1000 };
+		struct pcost_run_sample x = {
+			.block = b, .wait_status = 0, .scale = 1, .has_report = true, .events = 1000
+		};
 
 		/* +-1% around the mean, the same pattern in every config. */
 		x.wall_ns = (pcost_ns)(ms * 1e6 * (b % 2 ? 1.01 : 0.99));
@@ -66,7 +67,8 @@ static void known_answers(void **state)
 	add(&s, "plain", "uprobe", 11, exact);
 	add(&s, "plain", "ftrace", 12, short_by_10);
 	/* The same shortfall, which the tracer said it lost (its note on the run). */
-	strcpy(add(&s, "plain", "lttng", 12, short_by_10)->samples[1].note, "lttng discarded 10 events");
+	strcpy(add(&s, "plain", "lttng", 12, short_by_10)->samples[1].note,
+	       "lttng discarded 10 events");
 	txt = render(&s, PCOST_FMT_TEXT);
 	/*
 	 * 1 ms extra inside the timed region over 1000 hits: 1000 ns, 2000 cycles
@@ -88,7 +90,8 @@ static void known_answers(void **state)
 	assert_non_null(strstr(csv, ",1000.00,2000.0,1000,1000,0,"));
 	assert_non_null(strstr(csv, ",2000.00,4000.0,1000,1000,10,"));
 	assert_non_null(strstr(csv, ",false,ok,4 runs ok\n"));
-	assert_non_null(strstr(csv, ",true,ok,4 runs ok; lttng said: lttng discarded 10 events (in 1)\n"));
+	assert_non_null(
+		strstr(csv, ",true,ok,4 runs ok; lttng said: lttng discarded 10 events (in 1)\n"));
 	assert_null(strstr(csv, "nan"));
 	free(txt);
 	free(csv);
@@ -163,18 +166,19 @@ static void site_facts(void **state)
 	add(&s, "plain site=nop5-nrz", "dormant", 10, NULL);
 	add(&s, "plain site=nop5-nrz", "uprobe", 11, exact);
 	/* The first dormant row has none; the last a fact not known. */
-	s.options_json = strdup(
-		"{\"via\":\"uprobe\",\"site_facts\":[null,"
-		"{\"encoding\":\"nop5\",\"red_zone_live\":true,\"optimizable\":true},"
-		"{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":true},"
-		"{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":null}]}");
+	s.options_json =
+		strdup("{\"via\":\"uprobe\",\"site_facts\":[null,"
+		       "{\"encoding\":\"nop5\",\"red_zone_live\":true,\"optimizable\":true},"
+		       "{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":true},"
+		       "{\"encoding\":\"nop5\",\"red_zone_live\":false,\"optimizable\":null}]}");
 	json = render(&s, PCOST_FMT_JSON);
 	assert_non_null(strstr(json, "\"encoding\":\t\"nop5\",\n\t\t\t\"red_zone_live\":\ttrue,\n"
 				     "\t\t\t\"optimizable\":\ttrue"));
 	assert_non_null(strstr(json, "\"red_zone_live\":\tfalse,\n\t\t\t\"optimizable\":\tnull"));
 	assert_non_null(strstr(json, "\"encoding\":\tnull,\n\t\t\t\"red_zone_live\":\tnull"));
 	csv = render(&s, PCOST_FMT_CSV);
-	assert_non_null(strstr(csv, ",encoding,red_zone_live,optimizable,hits_loss_said,outcome,outcome_why\n"));
+	assert_non_null(strstr(
+		csv, ",encoding,red_zone_live,optimizable,hits_loss_said,outcome,outcome_why\n"));
 	assert_non_null(strstr(csv, ",nop5,true,true,,"));
 	assert_non_null(strstr(csv, ",nop5,false,true,,"));
 	assert_non_null(strstr(csv, ",nop5,false,,,"));
@@ -185,7 +189,8 @@ static void site_facts(void **state)
 	assert_non_null(strstr(txt, " nop5     no       n/a         n/a       "));
 	assert_non_null(strstr(txt, " nop5-nrz "));
 	md = render(&s, PCOST_FMT_MARKDOWN);
-	assert_non_null(strstr(md, "| encoding | red zone live | optimizable | optimized | outcome |\n"));
+	assert_non_null(
+		strstr(md, "| encoding | red zone live | optimizable | optimized | outcome |\n"));
 	assert_non_null(strstr(md, "| nop5 | yes | yes | n/a | "));
 	assert_non_null(strstr(md, "| - | - | - | n/a | "));
 	free(json);

@@ -18,12 +18,12 @@ static void closed_form_counts(void **state)
 
 	(void)state;
 	assert_int_equal(pcost_stanford_run(0, (1u << PCOST_SK_N) - 1, 1, hits), -1);
-	assert_int_equal(hits[PCOST_SK_PERM], 43300);		/* 5 x P(7), P(n) = 1 + n P(n-1) */
-	assert_int_equal(hits[PCOST_SK_TOWERS], 16383);		/* 2^14 - 1 moves */
-	assert_int_equal(hits[PCOST_SK_INTMM], 1600);		/* 40 x 40 inner products */
-	assert_int_equal(hits[PCOST_SK_PUZZLE], 2005);		/* Stanford's own kount check */
-	assert_int_equal(hits[PCOST_SK_BUBBLE], 124750);	/* 499 x 500 / 2 comparisons */
-	assert_int_equal(hits[PCOST_SK_FFT], 20480);		/* 20 transforms x 128 x 8 butterflies */
+	assert_int_equal(hits[PCOST_SK_PERM], 43300);	 /* 5 x P(7), P(n) = 1 + n P(n-1) */
+	assert_int_equal(hits[PCOST_SK_TOWERS], 16383);	 /* 2^14 - 1 moves */
+	assert_int_equal(hits[PCOST_SK_INTMM], 1600);	 /* 40 x 40 inner products */
+	assert_int_equal(hits[PCOST_SK_PUZZLE], 2005);	 /* Stanford's own kount check */
+	assert_int_equal(hits[PCOST_SK_BUBBLE], 124750); /* 499 x 500 / 2 comparisons */
+	assert_int_equal(hits[PCOST_SK_FFT], 20480);	 /* 20 transforms x 128 x 8 butterflies */
 }
 
 /* Every variant executes its probe sites exactly as often, and scale multiplies. */

@@ -39,9 +39,18 @@ static void roundtrip(enum pcost_session_kind kind)
 	pcost_session_release(&b);
 }
 
-static void test_roundtrip_run(void **st) { roundtrip(PCOST_SESSION_RUN); }
-static void test_roundtrip_probes(void **st) { roundtrip(PCOST_SESSION_PROBES); }
-static void test_roundtrip_counters(void **st) { roundtrip(PCOST_SESSION_COUNTERS); }
+static void test_roundtrip_run(void **st)
+{
+	roundtrip(PCOST_SESSION_RUN);
+}
+static void test_roundtrip_probes(void **st)
+{
+	roundtrip(PCOST_SESSION_PROBES);
+}
+static void test_roundtrip_counters(void **st)
+{
+	roundtrip(PCOST_SESSION_COUNTERS);
+}
 
 /* NULL strings and no env survive as NULL. */
 static void test_roundtrip_nulls(void **st)
@@ -84,20 +93,51 @@ static void expect_reject(void (*edit)(cJSON *), const char *want)
 static cJSON *sample(cJSON *j, int c, int s)
 {
 	return cJSON_GetArrayItem(
-		cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "configs"), c), "samples"),
+		cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "configs"), c),
+				    "samples"),
 		s);
 }
 
-static void e_format(cJSON *j) { cJSON_ReplaceItemInObject(j, "format", cJSON_CreateString("x")); }
-static void e_newer(cJSON *j) { cJSON_ReplaceItemInObject(j, "format_version", cJSON_CreateNumber(7)); }
-static void e_unknown(cJSON *j) { cJSON_AddNumberToObject(j, "evil", 1); }
-static void e_dup(cJSON *j) { cJSON_AddStringToObject(j, "kind", "run"); }
-static void e_missing(cJSON *j) { cJSON_DeleteItemFromObject(j, "configs"); }
-static void e_kind(cJSON *j) { cJSON_ReplaceItemInObject(j, "kind", cJSON_CreateString("bogus")); }
-static void e_negwall(cJSON *j) { cJSON_ReplaceItemInObject(sample(j, 1, 2), "wall_ns", cJSON_CreateNumber(-5)); }
-static void e_fracblock(cJSON *j) { cJSON_ReplaceItemInObject(sample(j, 0, 1), "block", cJSON_CreateNumber(1.5)); }
-static void e_hugewall(cJSON *j) { cJSON_ReplaceItemInObject(sample(j, 0, 1), "wall_ns", cJSON_CreateNumber(1e300)); }
-static void e_wallstr(cJSON *j) { cJSON_ReplaceItemInObject(sample(j, 0, 1), "wall_ns", cJSON_CreateString("12")); }
+static void e_format(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(j, "format", cJSON_CreateString("x"));
+}
+static void e_newer(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(j, "format_version", cJSON_CreateNumber(7));
+}
+static void e_unknown(cJSON *j)
+{
+	cJSON_AddNumberToObject(j, "evil", 1);
+}
+static void e_dup(cJSON *j)
+{
+	cJSON_AddStringToObject(j, "kind", "run");
+}
+static void e_missing(cJSON *j)
+{
+	cJSON_DeleteItemFromObject(j, "configs");
+}
+static void e_kind(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(j, "kind", cJSON_CreateString("bogus"));
+}
+static void e_negwall(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(sample(j, 1, 2), "wall_ns", cJSON_CreateNumber(-5));
+}
+static void e_fracblock(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(sample(j, 0, 1), "block", cJSON_CreateNumber(1.5));
+}
+static void e_hugewall(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(sample(j, 0, 1), "wall_ns", cJSON_CreateNumber(1e300));
+}
+static void e_wallstr(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(sample(j, 0, 1), "wall_ns", cJSON_CreateString("12"));
+}
 static void e_reason(cJSON *j)
 {
 	/* One byte more than a stored reason holds. */
@@ -109,28 +149,47 @@ static void e_reason(cJSON *j)
 }
 static void e_ctrl(cJSON *j)
 {
-	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "configs"), 0), "monitor",
-				  cJSON_CreateString("none\033[2J"));
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "configs"), 0),
+				  "monitor", cJSON_CreateString("none\033[2J"));
 }
-static void e_utf8(cJSON *j) { cJSON_ReplaceItemInObject(j, "cmdline", cJSON_CreateString("a\xc0\xaf" "b")); }
-static void e_seed(cJSON *j) { cJSON_ReplaceItemInObject(j, "seed", cJSON_CreateString("12x")); }
-static void e_seedbig(cJSON *j) { cJSON_ReplaceItemInObject(j, "seed", cJSON_CreateString("99999999999999999999")); }
+static void e_utf8(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(j, "cmdline",
+				  cJSON_CreateString("a\xc0\xaf"
+						     "b"));
+}
+static void e_seed(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(j, "seed", cJSON_CreateString("12x"));
+}
+static void e_seedbig(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(j, "seed", cJSON_CreateString("99999999999999999999"));
+}
 static void e_ns(cJSON *j)
 {
-	cJSON *ns = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "series"), 1), "ns");
+	cJSON *ns =
+		cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "series"), 1), "ns");
 
 	cJSON_AddItemToArray(ns, cJSON_CreateNumber(-1));
 }
-static void e_env(cJSON *j) { cJSON_ReplaceItemInObject(j, "env", cJSON_CreateArray()); }
+static void e_env(cJSON *j)
+{
+	cJSON_ReplaceItemInObject(j, "env", cJSON_CreateArray());
+}
 static void e_sample_obj(cJSON *j)
 {
-	cJSON_AddItemToArray(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "configs"), 1),
-						 "samples"),
-			     cJSON_CreateNumber(3));
+	cJSON_AddItemToArray(
+		cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "configs"), 1),
+				    "samples"),
+		cJSON_CreateNumber(3));
 }
 
 /* counters samples have no optimized member: add one that is not a boolean. */
-static void e_optimized(cJSON *j) { cJSON_AddNumberToObject(sample(j, 0, 1), "optimized", 1); }
+static void e_optimized(cJSON *j)
+{
+	cJSON_AddNumberToObject(sample(j, 0, 1), "optimized", 1);
+}
 
 /* fault must be one of its words; note text. */
 static void e_fault(cJSON *j)
@@ -164,7 +223,8 @@ static void test_rejects(void **st)
 	expect_reject(e_env, "env: not an object or null");
 	expect_reject(e_sample_obj, "configs[1].samples[4]: not an object");
 	expect_reject(e_optimized, "configs[0].samples[1].optimized: not true or false");
-	expect_reject(e_fault, "configs[0].samples[1].fault: not \"none\", \"program\" or \"tool\"");
+	expect_reject(e_fault,
+		      "configs[0].samples[1].fault: not \"none\", \"program\" or \"tool\"");
 	expect_reject(e_note, "configs[0].samples[1].note: not a string of at most 127 bytes of "
 			      "UTF-8 text");
 }
@@ -246,10 +306,14 @@ static void test_not_object(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip_run),	   cmocka_unit_test(test_roundtrip_probes),
-		cmocka_unit_test(test_roundtrip_counters), cmocka_unit_test(test_roundtrip_nulls),
-		cmocka_unit_test(test_rejects),		   cmocka_unit_test(test_not_object),
-		cmocka_unit_test(test_optimized),	   cmocka_unit_test(test_ending),
+		cmocka_unit_test(test_roundtrip_run),
+		cmocka_unit_test(test_roundtrip_probes),
+		cmocka_unit_test(test_roundtrip_counters),
+		cmocka_unit_test(test_roundtrip_nulls),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_not_object),
+		cmocka_unit_test(test_optimized),
+		cmocka_unit_test(test_ending),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

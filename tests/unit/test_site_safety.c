@@ -41,18 +41,18 @@ static const struct {
 	int live;
 	const char *why; /* a fragment of the reason */
 } answers[] = {
-    {"live", "rz_live", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp) across the site"},
-    {"dead", "rz_dead", PCOST_SITE_NOP5, 0, "nothing below rsp"},
-    {"frame", "rz_frame", PCOST_SITE_NOP5, 0, "nothing below rsp"},
-    {"nonleaf", "rz_nonleaf", PCOST_SITE_NOP5, 0, "nothing below rsp"},
-    {"pushlive", "rz_pushlive", PCOST_SITE_NOP5, 1, "keeps -0x8(%rsp)"},
-    {"loop", "rz_loop", PCOST_SITE_NOP5, 1, "keeps -0x14(%rsp)"},
-    {"rbp", "rz_rbp", PCOST_SITE_NOP5, 1, "keeps -0x14(%rsp)"},
-    {"align", "rz_align", PCOST_SITE_NOP5, -1, "rsp at the site is not known"},
-    {"noret", "rz_noret", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp)"},
-    {"switch", "rz_switch", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp)"},
-    {"live1", "rz_live1", PCOST_SITE_NOP, 1, "keeps -0x10(%rsp)"},
-    {"live10", "rz_live10", PCOST_SITE_NOP10, 1, "keeps -0x10(%rsp)"},
+	{ "live", "rz_live", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp) across the site" },
+	{ "dead", "rz_dead", PCOST_SITE_NOP5, 0, "nothing below rsp" },
+	{ "frame", "rz_frame", PCOST_SITE_NOP5, 0, "nothing below rsp" },
+	{ "nonleaf", "rz_nonleaf", PCOST_SITE_NOP5, 0, "nothing below rsp" },
+	{ "pushlive", "rz_pushlive", PCOST_SITE_NOP5, 1, "keeps -0x8(%rsp)" },
+	{ "loop", "rz_loop", PCOST_SITE_NOP5, 1, "keeps -0x14(%rsp)" },
+	{ "rbp", "rz_rbp", PCOST_SITE_NOP5, 1, "keeps -0x14(%rsp)" },
+	{ "align", "rz_align", PCOST_SITE_NOP5, -1, "rsp at the site is not known" },
+	{ "noret", "rz_noret", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp)" },
+	{ "switch", "rz_switch", PCOST_SITE_NOP5, 1, "keeps -0x10(%rsp)" },
+	{ "live1", "rz_live1", PCOST_SITE_NOP, 1, "keeps -0x10(%rsp)" },
+	{ "live10", "rz_live10", PCOST_SITE_NOP10, 1, "keeps -0x10(%rsp)" },
 };
 
 static void fixture_sites(void **state)
@@ -88,12 +88,12 @@ static void fixture_sites(void **state)
 
 static void encodings(void **state)
 {
-	static const uint8_t nop1[] = {0x90}, nop5[] = {0x0f, 0x1f, 0x44, 0x00, 0x00},
-			     nop5_90[] = {0x66, 0x66, 0x66, 0x66, 0x90},
-			     nopl_reg1[] = {0x0f, 0x1f, 0x4c, 0x00, 0x00},
-			     nop10[] = {0x66, 0x66, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0},
-			     nop10_cs[] = {0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0},
-			     push[] = {0x55}, cut[] = {0x0f, 0x1f, 0x44, 0x00};
+	static const uint8_t nop1[] = { 0x90 }, nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+			     nop5_90[] = { 0x66, 0x66, 0x66, 0x66, 0x90 },
+			     nopl_reg1[] = { 0x0f, 0x1f, 0x4c, 0x00, 0x00 },
+			     nop10[] = { 0x66, 0x66, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 },
+			     nop10_cs[] = { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 },
+			     push[] = { 0x55 }, cut[] = { 0x0f, 0x1f, 0x44, 0x00 };
 
 	(void)state;
 	assert_int_equal(pcost_site_encoding_of(nop1, sizeof(nop1)), PCOST_SITE_NOP);
@@ -113,17 +113,17 @@ static void encodings(void **state)
 static void raw_functions(void **state)
 {
 	/* mov %edi,-8(%rsp); nop5; mov -8(%rsp),%eax; ret */
-	static const uint8_t live[] = {0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44,
-				       0x00, 0x00, 0x8b, 0x44, 0x24, 0xf8, 0xc3};
+	static const uint8_t live[] = { 0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44,
+					0x00, 0x00, 0x8b, 0x44, 0x24, 0xf8, 0xc3 };
 	/* mov %edi,-8(%rsp); nop5; mov %eax,-8(%rsp); mov -8(%rsp),%eax; ret: overwritten first */
-	static const uint8_t killed[] = {0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44, 0x00, 0x00,
-					 0x89, 0x44, 0x24, 0xf8, 0x8b, 0x44, 0x24, 0xf8, 0xc3};
+	static const uint8_t killed[] = { 0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44, 0x00, 0x00,
+					  0x89, 0x44, 0x24, 0xf8, 0x8b, 0x44, 0x24, 0xf8, 0xc3 };
 	/* mov %edi,-8(%rsp); nop5; mov -4(%rsp),%ax ... reads bytes -4..-3 of the 4 written */
-	static const uint8_t partial[] = {0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44, 0x00,
-					  0x00, 0x66, 0x8b, 0x44, 0x24, 0xfa, 0xc3};
+	static const uint8_t partial[] = { 0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44, 0x00,
+					   0x00, 0x66, 0x8b, 0x44, 0x24, 0xfa, 0xc3 };
 	/* mov %edi,-8(%rsp); nop5; mov -16(%rsp),%eax; ret: another slot */
-	static const uint8_t other[] = {0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44,
-					0x00, 0x00, 0x8b, 0x44, 0x24, 0xf0, 0xc3};
+	static const uint8_t other[] = { 0x89, 0x7c, 0x24, 0xf8, 0x0f, 0x1f, 0x44,
+					 0x00, 0x00, 0x8b, 0x44, 0x24, 0xf0, 0xc3 };
 	char why[192];
 
 	(void)state;
@@ -131,12 +131,12 @@ static void raw_functions(void **state)
 			 1);
 	assert_non_null(strstr(why, "-0x8(%rsp)"));
 	assert_int_equal(
-	    pcost_red_zone_live(killed, sizeof(killed), 0x1000, 0x1004, why, sizeof(why)), 0);
+		pcost_red_zone_live(killed, sizeof(killed), 0x1000, 0x1004, why, sizeof(why)), 0);
 	assert_int_equal(
-	    pcost_red_zone_live(partial, sizeof(partial), 0x1000, 0x1004, why, sizeof(why)), 1);
+		pcost_red_zone_live(partial, sizeof(partial), 0x1000, 0x1004, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "-0x6(%rsp)"));
 	assert_int_equal(
-	    pcost_red_zone_live(other, sizeof(other), 0x1000, 0x1004, why, sizeof(why)), 0);
+		pcost_red_zone_live(other, sizeof(other), 0x1000, 0x1004, why, sizeof(why)), 0);
 	/* The site inside an instruction: no answer. */
 	assert_int_equal(pcost_red_zone_live(live, sizeof(live), 0x1000, 0x1006, why, sizeof(why)),
 			 -1);
@@ -145,18 +145,18 @@ static void raw_functions(void **state)
 
 static void merge_rows(void **state)
 {
-	struct pcost_site_facts a = {.encoding = PCOST_SITE_NOP5,
-				     .red_zone_live = 0,
-				     .optimizable = 1},
-				b = {.encoding = PCOST_SITE_NOP5,
-				     .red_zone_live = 1,
-				     .optimizable = 1,
-				     .function = "fft",
-				     .fn_offset = 0x159,
-				     .why = "keeps"},
-				c = {.encoding = PCOST_SITE_NOP,
-				     .red_zone_live = -1,
-				     .optimizable = 0};
+	struct pcost_site_facts a = { .encoding = PCOST_SITE_NOP5,
+				      .red_zone_live = 0,
+				      .optimizable = 1 },
+				b = { .encoding = PCOST_SITE_NOP5,
+				      .red_zone_live = 1,
+				      .optimizable = 1,
+				      .function = "fft",
+				      .fn_offset = 0x159,
+				      .why = "keeps" },
+				c = { .encoding = PCOST_SITE_NOP,
+				      .red_zone_live = -1,
+				      .optimizable = 0 };
 
 	(void)state;
 	pcost_site_facts_merge(&a, &b);
@@ -202,9 +202,9 @@ static void bad_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(fixture_sites),  cmocka_unit_test(encodings),
-	    cmocka_unit_test(raw_functions),  cmocka_unit_test(merge_rows),
-	    cmocka_unit_test(args_below_rsp), cmocka_unit_test(bad_files),
+		cmocka_unit_test(fixture_sites),  cmocka_unit_test(encodings),
+		cmocka_unit_test(raw_functions),  cmocka_unit_test(merge_rows),
+		cmocka_unit_test(args_below_rsp), cmocka_unit_test(bad_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,7 +64,9 @@ static void test_descriptive(void **state)
 /* qt(0.975, df): 12.7062047361747, 4.30265272974946, ... (mpmath, as above). */
 static void test_t_quantile(void **state)
 {
-	static const struct { double df, q; } ref[] = {
+	static const struct {
+		double df, q;
+	} ref[] = {
 		{ 1, 12.7062047361747 },  { 2, 4.30265272974946 },  { 4, 2.77644510519779 },
 		{ 10, 2.22813885198627 }, { 30, 2.04227245630124 }, { 1000, 1.96233908082641 },
 	};
@@ -167,7 +169,8 @@ static void test_rand_below(void **state)
 /* The paired interval on a hand-computed case (Python statistics + mpmath). */
 static void test_paired(void **state)
 {
-	static const double y[] = { 1000, 1100, 950, 1050, 1000 }, x[] = { 1100, 1180, 1060, 1150, 1090 };
+	static const double y[] = { 1000, 1100, 950, 1050, 1000 },
+			    x[] = { 1100, 1180, 1060, 1150, 1090 };
 	struct pcost_paired p;
 
 	(void)state;
@@ -190,17 +193,19 @@ static void test_paired(void **state)
  */
 static void test_signrank_k(void **state)
 {
-	static const struct { size_t n, k; } ref[] = {
-		{ 1, 0 },    { 5, 0 },	   { 6, 1 },	 { 7, 3 },	{ 8, 4 },	  { 10, 9 },
-		{ 20, 53 },  { 30, 138 }, { 49, 416 }, { 50, 435 }, { 51, 454 }, { 100, 1955 },
-		{ 1000, 232345 },
+	static const struct {
+		size_t n, k;
+	} ref[] = {
+		{ 1, 0 },    { 5, 0 },	    { 6, 1 },	      { 7, 3 },	   { 8, 4 },
+		{ 10, 9 },   { 20, 53 },    { 30, 138 },      { 49, 416 }, { 50, 435 },
+		{ 51, 454 }, { 100, 1955 }, { 1000, 232345 },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRLEN(ref); i++)
 		if (pcost_signrank_k(ref[i].n, 0.95) != ref[i].k)
-			fail_msg("n %zu: k %zu, want %zu", ref[i].n, pcost_signrank_k(ref[i].n, 0.95),
-				 ref[i].k);
+			fail_msg("n %zu: k %zu, want %zu", ref[i].n,
+				 pcost_signrank_k(ref[i].n, 0.95), ref[i].k);
 	/* qsignrank(0.05, 10) = 11: a 90% interval drops more Walsh averages. */
 	assert_int_equal(pcost_signrank_k(10, 0.90), 11);
 }
@@ -268,7 +273,8 @@ static void test_hodges_lehmann(void **state)
 static void test_hl_ratio(void **state)
 {
 	static const double y[] = { 1000, 1010, 990, 1005, 995, 1000, 1002, 998 };
-	static const double x[] = { 1050, 1071.61, 1031.58, 1060.275, 1040.77, 1052, 1523.04, 1045.904 };
+	static const double x[] = { 1050,    1071.61, 1031.58, 1060.275,
+				    1040.77, 1052,    1523.04, 1045.904 };
 	static const double neg[] = { 1000, -1, 990, 1005, 995, 1000, 1002, 998 };
 	double r, lo, hi;
 
@@ -371,12 +377,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptive), cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_welch),	    cmocka_unit_test(test_linfit),
-		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_rand_below), cmocka_unit_test(test_paired),
-		cmocka_unit_test(test_shuffle),	    cmocka_unit_test(test_signrank_k),
-		cmocka_unit_test(test_hodges_lehmann), cmocka_unit_test(test_hl_ratio),
-		cmocka_unit_test(test_matrix_inverse),
-		cmocka_unit_test(test_block_fit),
-		cmocka_unit_test(test_ratio_ci_unpaired),
+		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_rand_below),
+		cmocka_unit_test(test_paired),	    cmocka_unit_test(test_shuffle),
+		cmocka_unit_test(test_signrank_k),  cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_hl_ratio),    cmocka_unit_test(test_matrix_inverse),
+		cmocka_unit_test(test_block_fit),   cmocka_unit_test(test_ratio_ci_unpaired),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

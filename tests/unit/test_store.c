@@ -109,7 +109,8 @@ static void test_roundtrip(void **st)
 		assert_sessions_equal(&a, &b);
 		/* The store keeps doubles bit for bit. */
 		for (size_t i = 0; i < a.nseries; i++)
-			assert_memory_equal(a.series[i].ns, b.series[i].ns, a.series[i].n * sizeof(double));
+			assert_memory_equal(a.series[i].ns, b.series[i].ns,
+					    a.series[i].n * sizeof(double));
 		assert_int_equal(b.id, a.id);
 		pcost_session_release(&a);
 		pcost_session_release(&b);
@@ -332,7 +333,9 @@ static void test_refusals(void **st)
 	assert_int_equal(pcost_db_open(path, PCOST_DB_READ, &db, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no store at"));
 	/* A path whose directory cannot be made. */
-	assert_int_equal(pcost_db_open("/proc/self/nope/p.db", PCOST_DB_WRITE, &db, err, sizeof(err)) < 0, 1);
+	assert_int_equal(
+		pcost_db_open("/proc/self/nope/p.db", PCOST_DB_WRITE, &db, err, sizeof(err)) < 0,
+		1);
 	assert_non_null(strstr(err, "/proc/self/nope/p.db"));
 }
 
@@ -400,7 +403,7 @@ static void test_sink(void **st)
 		for (size_t k = 1; k <= n; k++) {
 			s.configs[i].nsamples = k;
 			pcost_sink_config(&s, i);
-			pcost_sink_config(&s, i);	/* nothing new: no duplicate */
+			pcost_sink_config(&s, i); /* nothing new: no duplicate */
 		}
 	}
 	db = open_ok(PCOST_DB_READ);
@@ -410,7 +413,7 @@ static void test_sink(void **st)
 	pcost_session_release(&b);
 	for (size_t i = 0; i < s.nseries; i++)
 		pcost_sink_series(&s, i);
-	pcost_sink_series(&s, 0);	/* twice: replaced, not duplicated nor refused */
+	pcost_sink_series(&s, 0); /* twice: replaced, not duplicated nor refused */
 	s.complete = true;
 	pcost_sink_end(&s);
 	assert_int_equal(pcost_db_load(db, s.id, &b), 0);
@@ -456,7 +459,8 @@ static void test_concurrent_writers(void **st)
 					_exit(2);
 				for (size_t i = 0; i < s.nconfigs; i++)
 					if (pcost_db_store_config(d, &s, i, 0)) {
-						fprintf(stderr, "child %d: %s\n", c, pcost_db_error(d));
+						fprintf(stderr, "child %d: %s\n", c,
+							pcost_db_error(d));
 						_exit(3);
 					}
 				s.complete = true;
@@ -510,10 +514,10 @@ static void test_path(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),	  cmocka_unit_test(test_incomplete_and_import),
-		cmocka_unit_test(test_list_filters),	  cmocka_unit_test(test_migrate_v1),
-		cmocka_unit_test(test_refusals),	  cmocka_unit_test(test_read_only),
-		cmocka_unit_test(test_sink),		  cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_roundtrip),    cmocka_unit_test(test_incomplete_and_import),
+		cmocka_unit_test(test_list_filters), cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_refusals),     cmocka_unit_test(test_read_only),
+		cmocka_unit_test(test_sink),	     cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_path),
 	};
 

@@ -74,8 +74,8 @@ static void test_mask_cmdline(void **st)
 				   "postgresql://u:p'w@h/db");
 	assert_string_equal(m, "probecost run '--db=postgresql://u:***@h/db'");
 	free(m);
-	assert_null(
-	    pcost_pg_mask_password("probecost run --db postgresql://h/db", "postgresql://h/db"));
+	assert_null(pcost_pg_mask_password("probecost run --db postgresql://h/db",
+					   "postgresql://h/db"));
 	assert_null(pcost_pg_mask_password("probecost run --db /p.db", "/p.db"));
 	assert_null(pcost_pg_mask_password(NULL, "postgresql://u:pw@h/db"));
 }
@@ -90,7 +90,7 @@ static void test_bad_url_refused(void **st)
 			 -EINVAL);
 	assert_null(db);
 	assert_non_null(
-	    strstr(err, "'postgresql://u:***@h/db?bogus=1' is not a valid PostgreSQL URL"));
+		strstr(err, "'postgresql://u:***@h/db?bogus=1' is not a valid PostgreSQL URL"));
 	assert_null(strstr(err, "s3cret"));
 	assert_null(strchr(err, '\n'));
 }
@@ -98,9 +98,9 @@ static void test_bad_url_refused(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_is_url),	     cmocka_unit_test(test_redact),
-	    cmocka_unit_test(test_redact_truncates), cmocka_unit_test(test_mask_cmdline),
-	    cmocka_unit_test(test_bad_url_refused),
+		cmocka_unit_test(test_is_url),		 cmocka_unit_test(test_redact),
+		cmocka_unit_test(test_redact_truncates), cmocka_unit_test(test_mask_cmdline),
+		cmocka_unit_test(test_bad_url_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

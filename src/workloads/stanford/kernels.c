@@ -132,10 +132,10 @@ struct node {
 
 /* What Stanford keeps in globals, one per run of the kernels (about 200 KB). */
 struct sk {
-	uint64_t hits[PCOST_SK_N];	/* every site counts itself: the exact number of hits */
-	volatile long sink;		/* results land here so the compiler cannot drop the work */
-	long seed;			/* Stanford's Rand() */
-	int permarray[11];		/* perm */
+	uint64_t hits[PCOST_SK_N]; /* every site counts itself: the exact number of hits */
+	volatile long sink;	   /* results land here so the compiler cannot drop the work */
+	long seed;		   /* Stanford's Rand() */
+	int permarray[11];	   /* perm */
 	unsigned pctr;
 	int stack[4][TOWER_DISCS + 1], top[4]; /* towers */
 	long movesdone;
@@ -144,7 +144,7 @@ struct sk {
 		imr[ROWSIZE + 1][ROWSIZE + 1]; /* intmm */
 	int piececount[PZ_CLASSMAX + 1], class_[PZ_TYPEMAX + 1], piecemax[PZ_TYPEMAX + 1];
 	int puzzl[PZ_SIZE + 1], p[PZ_TYPEMAX + 1][PZ_SIZE + 1], kount; /* puzzle */
-	int sortlist[SORTELEMENTS + 1], biggest, littlest; /* quick, bubble, tree */
+	int sortlist[SORTELEMENTS + 1], biggest, littlest;	       /* quick, bubble, tree */
 	struct node pool[SORTELEMENTS + 1];
 	int npool;
 	double zr[FFT_N], zi[FFT_N], orig[FFT_N], wr[FFT_N / 2], wi[FFT_N / 2]; /* fft */
@@ -240,8 +240,7 @@ static int towers(struct sk *s)
 	s->movesdone = 0;
 	s->tower_bad = 0;
 	tower(s, 1, 2, TOWER_DISCS);
-	return !s->tower_bad && s->movesdone == (1L << TOWER_DISCS) - 1 &&
-	       s->top[2] == TOWER_DISCS;
+	return !s->tower_bad && s->movesdone == (1L << TOWER_DISCS) - 1 && s->top[2] == TOWER_DISCS;
 }
 
 /* ---- queens: first solution of 8 queens, 50 times ---- */
@@ -390,9 +389,9 @@ static int puzzle(struct sk *s)
 {
 	/* Stanford's pieces: type, class and the box's extent in x, y, z. */
 	static const signed char pieces[PZ_TYPEMAX + 1][5] = {
-		{ 0, 0, 3, 1, 0 }, { 1, 0, 1, 0, 3 }, { 2, 0, 0, 3, 1 }, { 3, 0, 1, 3, 0 },
-		{ 4, 0, 3, 0, 1 }, { 5, 0, 0, 1, 3 }, { 6, 1, 2, 0, 0 }, { 7, 1, 0, 2, 0 },
-		{ 8, 1, 0, 0, 2 }, { 9, 2, 1, 1, 0 }, { 10, 2, 1, 0, 1 }, { 11, 2, 0, 1, 1 },
+		{ 0, 0, 3, 1, 0 },  { 1, 0, 1, 0, 3 }, { 2, 0, 0, 3, 1 },  { 3, 0, 1, 3, 0 },
+		{ 4, 0, 3, 0, 1 },  { 5, 0, 0, 1, 3 }, { 6, 1, 2, 0, 0 },  { 7, 1, 0, 2, 0 },
+		{ 8, 1, 0, 0, 2 },  { 9, 2, 1, 1, 0 }, { 10, 2, 1, 0, 1 }, { 11, 2, 0, 1, 1 },
 		{ 12, 3, 1, 1, 1 },
 	};
 	int m, n;
@@ -568,7 +567,8 @@ static void fft(struct sk *s, int inverse)
 
 		for (int i = 0; i < FFT_N; i += len) {
 			for (int k = 0; k < len / 2; k++) {
-				double cr = wr[k * step], ci = inverse ? -wi[k * step] : wi[k * step];
+				double cr = wr[k * step],
+				       ci = inverse ? -wi[k * step] : wi[k * step];
 				int u = i + k, v = i + k + len / 2;
 				double tr = zr[v] * cr - zi[v] * ci, ti = zr[v] * ci + zi[v] * cr;
 

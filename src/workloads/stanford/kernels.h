@@ -30,7 +30,9 @@ enum pcost_stanford_kernel {
 
 /* Kernel (= probe) names, in enum order. */
 #define PCOST_STANFORD_KERNEL_NAMES                                                                \
-	{ "perm", "towers", "queens", "intmm", "puzzle", "quick", "bubble", "tree", "fft" }
+	{                                                                                          \
+		"perm", "towers", "queens", "intmm", "puzzle", "quick", "bubble", "tree", "fft"    \
+	}
 
 /*
  * Run the kernels in mask (bit i = kernel i) reps times each, as the Stanford
@@ -73,7 +75,7 @@ PCOST_STANFORD_SITE_DECL(nop5_nrz)
  * semaphore checks stay).  What a dormant probe costs is measured at each
  * layout, so the code moving is not taken for the probe.
  */
-#define PCOST_STANFORD_LAYOUT_DECL(L)                                                               \
+#define PCOST_STANFORD_LAYOUT_DECL(L)                                                              \
 	int pcost_stanford_none_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);                     \
 	int pcost_stanford_plain_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);                    \
 	int pcost_stanford_volatile_##L(unsigned, uint64_t, uint64_t[PCOST_SK_N]);                 \

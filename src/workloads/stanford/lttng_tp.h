@@ -19,12 +19,12 @@
 
 #include <lttng/tracepoint.h>
 
-LTTNG_UST_TRACEPOINT_EVENT_CLASS(pcost_stanford, site,
-	LTTNG_UST_TP_ARGS(long, a, long, b),
-	LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(long, a, a) lttng_ust_field_integer(long, b, b)))
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(pcost_stanford, site, LTTNG_UST_TP_ARGS(long, a, long, b),
+				 LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(long, a, a)
+							     lttng_ust_field_integer(long, b, b)))
 
 #define PCOST_LTTNG_EVENT(name)                                                                    \
-	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(pcost_stanford, site, pcost_stanford, name,           \
+	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(pcost_stanford, site, pcost_stanford, name,            \
 					    LTTNG_UST_TP_ARGS(long, a, long, b))
 PCOST_LTTNG_EVENT(perm)
 PCOST_LTTNG_EVENT(towers)
