@@ -2,9 +2,11 @@
 /* cleanup: undo stack run at exit and on fatal signals; child groups killed on Ctrl-C. */
 #include "core/cleanup.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,6 +101,42 @@ void pcost_child_die_with_parent(pid_t parent)
 		_exit(127);
 }
 
+/* The signals probecost was started with ignored (SigIgn of /proc/self/status at init). */
+static unsigned long long inherited_ignored;
+
+static void read_inherited_ignored(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[128];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigIgn: %llx", &inherited_ignored) == 1)
+			break;
+	fclose(f);
+}
+
+/*
+ * Signals ignored when probecost started stay ignored in what it starts, as a
+ * shell hands them on, even when a library has since caught one (exec resets
+ * a caught signal to its default): glibc's own 32 and 33, which its sigaction()
+ * refuses to touch, so the kernel's is called.
+ */
+static void restore_inherited_ignored(void)
+{
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		unsigned long long mask;
+	} ign = { .handler = (void *)SIG_IGN };
+
+	for (int sig = 1; sig <= 64; sig++)
+		if (inherited_ignored & (1ULL << (sig - 1)))
+			syscall(SYS_rt_sigaction, sig, &ign, NULL, sizeof(ign.mask));
+}
+
 void pcost_child_setup(pid_t parent)
 {
 	/* What probecost catches, and SIGPIPE, which it ignores: a program it starts gets
@@ -111,6 +149,7 @@ void pcost_child_setup(pid_t parent)
 	pcost_child_die_with_parent(parent);
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
+	restore_inherited_ignored();
 	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
 		sigaction(caught[i], &dfl, NULL);
 }
@@ -128,6 +167,7 @@ void pcost_cleanup_init(void)
 	if (done)
 		return;
 	done = 1;
+	read_inherited_ignored();
 	atexit(at_exit);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

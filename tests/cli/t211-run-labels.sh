@@ -21,10 +21,11 @@ run_pc show 2 --db "$T/p.db"
 assert "configurations with only a warm-up say 'no measured run', never 'all 0 runs failed: '" \
 	'[ $rc = 0 ] && [[ "$out" == *"no measured run"* ]] && [[ "$out" != *"all 0 runs"* ]] && [[ "$out" == *INTERRUPTED* ]]' ||
 	diag "$out"
-run_pc run --db "$T/p.db" --runs 2 --warmup 0 -- /nonexistent/cmd
+# A command that starts and fails every run (one that cannot start stops before the session: t210).
+run_pc run --db "$T/p.db" --runs 2 --warmup 0 -- sh -c 'echo no-such-input >&2; exit 3'
 assert "every run failed: the report says FAILED, not INTERRUPTED" \
 	'[[ "$out" == *FAILED* ]] && [[ "$out" != *INTERRUPTED* ]]' || diag "$out"
-assert "... and names the reason of the failed runs" '[[ "$out" == *"failed: "*"No such file"* ]]' || diag "$out"
+assert "... and names the reason of the failed runs" '[[ "$out" == *"failed: exit 3: no-such-input"* ]]' || diag "$out"
 run_pc show 3 --db "$T/p.db"
 assert "show of it: FAILED too" '[[ "$out" == *FAILED* ]] && [[ "$out" != *INTERRUPTED* ]]' || diag "$out"
 done_testing
