@@ -334,8 +334,10 @@ static void table(const struct pcost_session *s, const struct pcost_config_stats
 	char u[40], pe[48], head[160];
 	const struct pcost_config *c0 = &s->configs[g];
 	bool pm = true;
+	int gap = 2;
 
-	for (int pass = 0; pass < 2; pass++, pm = false) {
+	/* Elapsed with its +-, then without, then one space between the columns. */
+	for (int pass = 0; pass < 3; pass++, pm = false, gap = pass < 2 ? 2 : 1) {
 		struct cells h = { "monitor", "elapsed", "overhead [95%]", "fixed [95%]", "" };
 
 		unit_words(c0->unit, u, sizeof(u));
@@ -355,15 +357,16 @@ static void table(const struct pcost_session *s, const struct pcost_config_stats
 			w[4] = (size_t)fmax((double)w[4], (double)strlen(c[k].pe));
 		}
 		/* Too wide with elapsed's +-: the -v table keeps it. */
-		if (2 + w[0] + w[1] + w[2] + w[3] + w[4] + 8 <= W)
+		if (2 + w[0] + w[1] + w[2] + w[3] + w[4] + 4 * (size_t)gap <= W)
 			break;
 	}
 	snprintf(head, sizeof(head), "%s%s%s", c0->workload, c0->workload_args ? ", " : "",
 		 c0->workload_args ?: "");
 	fprintf(out, "\n# %.*s\n", W - 2, head);
 	for (size_t k = 0; k < n; k++)
-		fprintf(out, "  %-*s  %-*s  %-*s  %-*s  %s\n", (int)w[0], c[k].mon, (int)w[1],
-			c[k].el, (int)w[2], c[k].ov, (int)w[3], c[k].fx, c[k].pe);
+		fprintf(out, "  %-*s%*s%-*s%*s%-*s%*s%-*s%*s%s\n", (int)w[0], c[k].mon, gap, "",
+			(int)w[1], c[k].el, gap, "", (int)w[2], c[k].ov, gap, "", (int)w[3], c[k].fx,
+			gap, "", c[k].pe);
 	free(c);
 }
 

@@ -254,18 +254,17 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 {
 	char head[256];
 	unsigned warm, blocks = pcost_report_blocks(s, &warm);
-	bool *done = xcalloc(s->nconfigs + 1, sizeof(bool));
-	bool *in = xcalloc(s->nconfigs + 1, sizeof(bool));
+	bool *done, *in;
 	struct pcost_run_warnings w;
 	struct pcost_report_figures fig;
 
-	pcost_report_figures_init(&fig, s, st);
-
 	if (pcost_report_run_brief_wanted(s)) {
 		pcost_report_run_brief(s, st, out);
-		free(done);
 		return;
 	}
+	done = xcalloc(s->nconfigs + 1, sizeof(bool));
+	in = xcalloc(s->nconfigs + 1, sizeof(bool));
+	pcost_report_figures_init(&fig, s, st);
 	opt_str(s, "headline", head, sizeof(head));
 	if (!s->nconfigs)
 		fprintf(out, "# probecost run: session %lld%s%s, %s\n", (long long)s->id,

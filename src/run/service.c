@@ -340,6 +340,7 @@ int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 int pcost_service_restart(struct pcost_service *sv, char *err, size_t len)
 {
 	pcost_service_stop(sv);
+	pcost_proc_release(&sv->proc); /* its buffers: the start makes new ones */
 	return pcost_service_start(sv, err, len);
 }
 

@@ -7,6 +7,8 @@
 plan 12
 tmpdir
 export PROBECOST_DB=$T/store.db
+# The study's workload is probecost itself, run under strace: LeakSanitizer cannot run under ptrace.
+[ -n "$PROBECOST_SAN" ] && export ASAN_OPTIONS=detect_leaks=0
 # What this machine can run, from facts: the tools installed, perf events allowed, root for BPF.
 want=()
 if have perf && perf_events_usable; then want+=(perf-stat perf-record); fi
