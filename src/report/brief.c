@@ -365,8 +365,8 @@ static void table(const struct pcost_session *s, const struct pcost_config_stats
 	fprintf(out, "\n# %.*s\n", W - 2, head);
 	for (size_t k = 0; k < n; k++)
 		fprintf(out, "  %-*s%*s%-*s%*s%-*s%*s%-*s%*s%s\n", (int)w[0], c[k].mon, gap, "",
-			(int)w[1], c[k].el, gap, "", (int)w[2], c[k].ov, gap, "", (int)w[3], c[k].fx,
-			gap, "", c[k].pe);
+			(int)w[1], c[k].el, gap, "", (int)w[2], c[k].ov, gap, "", (int)w[3],
+			c[k].fx, gap, "", c[k].pe);
 	free(c);
 }
 
