@@ -148,7 +148,10 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	uint64_t *ev = xcalloc(c->nsamples + 1, sizeof(uint64_t));
 	int64_t *mev = xcalloc(c->nsamples + 1, sizeof(int64_t));
 	int64_t *lost = xcalloc(c->nsamples + 1, sizeof(int64_t));
-	bool comparable = c->unit && !strcmp(c->unit, "syscall");
+	/* Lost: what the workload made in the same run and the monitor did not see.  A
+	 * command's count comes from another run (its counting run, or --events). */
+	bool comparable = c->unit && !strcmp(c->unit, "syscall") &&
+			  strcmp(c->workload ?: "", "command") != 0;
 	size_t nev = 0, nmev = 0, nbusy = 0, nlost = 0;
 	double other = 0, steal = 0;
 
