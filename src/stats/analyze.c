@@ -150,8 +150,8 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	int64_t *lost = xcalloc(c->nsamples + 1, sizeof(int64_t));
 	/* Lost: what the workload made in the same run and the monitor did not see.  A
 	 * command's count comes from another run (its counting run, or --events). */
-	bool comparable = c->unit && !strcmp(c->unit, "syscall") &&
-			  strcmp(c->workload ?: "", "command") != 0;
+	bool comparable =
+		c->unit && !strcmp(c->unit, "syscall") && strcmp(c->workload ?: "", "command") != 0;
 	size_t nev = 0, nmev = 0, nbusy = 0, nlost = 0;
 	double other = 0, steal = 0;
 
