@@ -368,17 +368,8 @@ static int measure(const struct opts *o, struct pcost_session *s)
 		dormant_study(o, pl, &r.opts);
 	for (size_t i = 0; i < pl->ncfg && !rc; i++) {
 		const struct pcost_probe_config *c = &pl->cfg[i];
-		struct pcost_target t = { .workload = c->workload,
-					  .workload_args = c->args,
-					  .variant = c->variant,
-					  .unit = "hit",
-					  .argv = c->argv,
-					  .scale = c->scale,
-					  .events = c->events,
-					  .report_fd = c->report_fd };
-		int idx = pcost_runner_add(&r, c->mon, &t);
+		int idx = pcost_runner_add_probe(&r, c);
 
-		s->configs[idx].expected_events = c->expected;
 		if (!site_facts)
 			site_facts = cJSON_CreateArray();
 		while (cJSON_GetArraySize(site_facts) <= idx)

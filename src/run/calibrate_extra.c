@@ -118,22 +118,8 @@ static int probe_entries(const struct pcost_calibrate_opts *o, struct pcost_cost
 		rc = -EINVAL;
 		goto out_runner;
 	}
-	for (size_t i = 0; i < pl->ncfg; i++) {
-		const struct pcost_probe_config *c = &pl->cfg[i];
-		struct pcost_target tg = { .workload = c->workload,
-					   .workload_args = c->args,
-					   .variant = c->variant,
-					   .unit = "hit",
-					   .argv = c->argv,
-					   .scale = c->scale,
-					   .events = c->events,
-					   .report_fd = c->report_fd };
-
-		/* add() may move s.configs: index it after the call. */
-		int idx = pcost_runner_add(&r, c->mon, &tg);
-
-		s.configs[idx].expected_events = c->expected;
-	}
+	for (size_t i = 0; i < pl->ncfg; i++)
+		pcost_runner_add_probe(&r, &pl->cfg[i]);
 	if ((rc = pcost_runner_check(&r, err, len)) < 0)
 		goto out_runner;
 	pcost_sink_begin(&s, o->db, o->no_store);

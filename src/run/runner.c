@@ -33,6 +33,7 @@
 #include "core/journal.h"
 #include "core/lock.h"
 #include "core/tracefs.h"
+#include "probes/plan.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
@@ -96,6 +97,23 @@ int pcost_runner_add(struct pcost_runner *r, struct pcost_monitor *m, const stru
 	sl->config = (size_t)(c - r->s->configs);
 	r->nslots++;
 	return (int)sl->config;
+}
+
+int pcost_runner_add_probe(struct pcost_runner *r, const struct pcost_probe_config *c)
+{
+	struct pcost_target t = { .workload = c->workload,
+				  .workload_args = c->args,
+				  .variant = c->variant,
+				  .unit = "hit",
+				  .argv = c->argv,
+				  .scale = c->scale,
+				  .events = c->events,
+				  .report_fd = c->report_fd };
+	int idx = pcost_runner_add(r, c->mon, &t);
+
+	/* add() may move the session's configs: index them after the call. */
+	r->s->configs[idx].expected_events = c->expected;
+	return idx;
 }
 
 /* ---- blocks ------------------------------------------------------------------ */

@@ -136,6 +136,9 @@ void pcost_runner_init(struct pcost_runner *r, struct pcost_session *s,
 		       const struct pcost_runner_opts *o);
 /* Adds a configuration to the session; returns its index (>= 0). */
 int pcost_runner_add(struct pcost_runner *r, struct pcost_monitor *m, const struct pcost_target *t);
+struct pcost_probe_config;
+/* One configuration of a probes plan (probes/plan.h): its target, monitor and expected hits. */
+int pcost_runner_add_probe(struct pcost_runner *r, const struct pcost_probe_config *c);
 /*
  * Before measuring (after every pcost_runner_add): undo what a probecost
  * killed outright left behind (journal.h), note the tracefs mount state to
