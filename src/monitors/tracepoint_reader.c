@@ -26,7 +26,13 @@ struct tp_slot {
 	int32_t tid; /* 0: empty */
 	long nr;
 	int64_t n;
+	/* The times of its EARLY_MAX earliest calls (a max-heap), so an execve read
+	 * after calls that came later can take off exactly the calls made before it. */
+	unsigned long long *early;
+	int nearly;
 };
+
+#define EARLY_MAX 32
 
 #define EXEC_TS LONG_MIN
 
@@ -87,25 +93,87 @@ static struct tp_slot *slot_get_or_add(struct pcost_tp_reader *r, int32_t tid, l
 	return s;
 }
 
+static void heap_swap(unsigned long long *h, int a, int b)
+{
+	unsigned long long t = h[a];
+
+	h[a] = h[b];
+	h[b] = t;
+}
+
+static void heap_down(unsigned long long *h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i;
+
+		if (l < n && h[l] > h[m])
+			m = l;
+		if (l + 1 < n && h[l + 1] > h[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+/* Keep ts if it is among the slot's EARLY_MAX earliest. */
+static void early_add(struct tp_slot *s, unsigned long long ts)
+{
+	if (!s->early)
+		s->early = xcalloc(EARLY_MAX, sizeof(*s->early));
+	if (s->nearly < EARLY_MAX) {
+		int i = s->nearly++;
+
+		s->early[i] = ts;
+		for (; i > 0 && s->early[(i - 1) / 2] < s->early[i]; i = (i - 1) / 2)
+			heap_swap(s->early, i, (i - 1) / 2);
+	} else if (ts < s->early[0]) {
+		s->early[0] = ts;
+		heap_down(s->early, s->nearly, 0);
+	}
+}
+
+/* An execve at ts: the slot's calls made before it are not the new program's. */
+static void drop_before(struct tp_slot *s, unsigned long long ts)
+{
+	int kept = 0, before;
+
+	for (int i = 0; i < s->nearly; i++)
+		if (s->early[i] >= ts)
+			s->early[kept++] = s->early[i];
+	before = s->nearly - kept;
+	/* Every call it kept came before: more may have, which it cannot tell apart;
+	 * the count is then what an execve read in order leaves, nothing. */
+	s->n = before == s->nearly && s->n > s->nearly ? 0 : s->n - before;
+	s->nearly = kept;
+	for (int i = kept / 2 - 1; i >= 0; i--)
+		heap_down(s->early, kept, i);
+}
+
 /*
  * A syscall of thread tid at ts.  An execve: what the thread did before is not
  * the program's that it now runs.  The CPUs' buffers are read one after the
- * other, not merged by time, so a call made before the execve (on another CPU)
- * may be read after it: it is told by its time.
+ * other, not merged by time, and a partly filled page only when it fills or at
+ * the end, so an execve can be read after calls that came later (the thread
+ * moved to another CPU), and a call made before it after it: both are told by
+ * their times.
  */
 static void count_call(struct pcost_tp_reader *r, int32_t tid, long nr, unsigned long long ts)
 {
-	struct tp_slot *exec = slot_get_or_add(r, tid, EXEC_TS);
+	struct tp_slot *exec = slot_get_or_add(r, tid, EXEC_TS), *s;
 
 	if (nr == SYS_execve || nr == SYS_execveat) {
+		if ((int64_t)ts <= exec->n)
+			return;
+		exec->n = (int64_t)ts;
 		for (size_t i = 0; i < r->cap; i++)
 			if (r->slots[i].tid == tid && r->slots[i].nr != EXEC_TS)
-				r->slots[i].n = 0;
-		exec = slot_find(r->slots, r->cap, tid, EXEC_TS);
-		if ((int64_t)ts > exec->n)
-			exec->n = (int64_t)ts;
+				drop_before(&r->slots[i], ts);
 	} else if ((int64_t)ts >= exec->n) {
-		slot_get_or_add(r, tid, nr)->n++;
+		s = slot_get_or_add(r, tid, nr);
+		s->n++;
+		early_add(s, ts);
 	}
 }
 
@@ -289,6 +357,8 @@ void pcost_tp_reader_free(struct pcost_tp_reader *r)
 			tracefs_cpu_close(r->cpus[c]);
 	free(r->cpus);
 	free(r->buf);
+	for (size_t i = 0; i < r->cap; i++)
+		free(r->slots[i].early);
 	free(r->slots);
 	if (r->kbuf)
 		kbuffer_free(r->kbuf);

@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: valgrind cannot run a binary built with AddressSanitizer
 # The valgrind monitors: valgrind --tool=none (the JIT alone) and memcheck run the stanford
 # kernels faithfully (every run passes the kernels' own result checks and makes exactly the
 # hits the plain build makes), and cost what a JIT costs: more than doubling the run, a start-up

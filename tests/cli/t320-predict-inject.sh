@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: known-answer timings; ASan slows every call the cost model prices
 # t320-predict-inject: the cost model on a known answer.  The inject monitor spins a known
 # number of nanoseconds after each call of the syscall workload (and once per run):
 # calibrate measures its entries, predict prices `probecost workload syscall loops=N` with
