@@ -20,8 +20,10 @@
 #   per event, fixed  the injected spins as the workload timed them, pooled
 #                     over the scenario's other studies (the population mean)
 #   overhead          that pooled injected time per run / the plain run's mean
-#                     wall time as `perf stat -n` measured it (5 runs after
-#                     each study, pooled over the scenario), not probecost
+#                     wall time as `perf stat -n` measured it, 5 runs right
+#                     after the study (the machine's speed drifts by 10%
+#                     between sessions: a pooled plain time made +500%'s truth
+#                     move by 50 points against intervals of +-23), not probecost
 # For each figure: coverage (share of studies whose interval holds the truth)
 # with its Wilson 95% interval, the median relative half-width (so wide
 # intervals cannot pass unseen), unbounded intervals, and for the skewed
@@ -111,7 +113,7 @@ for sc in $SCENARIOS; do
 			# half-width, so the plan asks for about 1.5 x 10 x 1.56 = 23 blocks.
 			if [ -s "$tmp/$sc.fixed/rows" ]; then
 				prec=$(awk '$7 != "null" && $8 != "null" { print 100 * ($8 - $7) / 2 }' "$tmp/$sc.fixed/rows" |
-					sort -g | awk '{ a[NR] = $1 } END { if (NR) { p = 0.8 * a[int((NR + 1) / 2)]; printf "%.3f", p > 100 ? 100 : p } }')
+					sort -g | awk '{ a[NR] = $1 } END { if (NR) { p = 0.8 * a[int((NR + 1) / 2)]; printf "%.3f", (p > 100 ? 100 : p) } }')
 			fi
 			how=(--precision "${prec:-10}" --min-runs 10 --max-runs 40 --max-time 30) ;;
 		esac
@@ -130,14 +132,15 @@ for sc in $SCENARIOS; do
 				if (f["inject"] == 1) { n++; ev += f["events"]; e += f["injected_event_ns"] + f["injected_hiccup_ns"]
 					fx += f["injected_fixed_ns"] } }
 				END { printf "%d %.0f %.0f %.0f", n, ev, e, fx }' "$cell/log.$i")
-			jq -r --arg sums "$sums" '
+			sbase=$(sed -n "${i}p" "$cell/perf")
+			jq -r --arg sums "$sums" --arg sbase "${sbase:-0}" '
 				(.statistics | map(select(.monitor != "none"))[0]) as $m |
 				(.warnings | map(select(test("overhead mean .*skewed"))) | length) as $to |
 				(.warnings | map(select(test("per event mean .*skewed"))) | length) as $te |
 				def n: if . == null then "null" else tostring end;
 				"\($sums) \($m.pairs) \($m.overhead|n) \($m.overhead_lo|n) \($m.overhead_hi|n) \($to) " +
 				"\($m.per_event_ns|n) \($m.per_event_ns_lo|n) \($m.per_event_ns_hi|n) \($te) " +
-				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n)"' "$cell/s.$i.json"
+				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase)"' "$cell/s.$i.json"
 		done >"$cell/rows"
 		pbase=$(awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }' "$cell/perf")
 		# Leave-one-out truths, then one line per figure: coverage and widths.
@@ -148,7 +151,7 @@ for sc in $SCENARIOS; do
 					split(r[i], f, " ")
 					tn = N - n[i]; tev = EV - ev[i]
 					tper = (E - e[i]) / tev; tfix = (FX - fx[i]) / tn
-					tov = ((E - e[i]) + (FX - fx[i])) / tn / base
+					tov = ((E - e[i]) + (FX - fx[i])) / tn / (f[17] > 0 ? f[17] : base)
 					fig(1, "overhead", tov, f[6], f[7], f[8], f[9], f[5])
 					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5])
 					fig(3, "fixed", tfix, f[14], f[15], f[16], 0, f[5])
