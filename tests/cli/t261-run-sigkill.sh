@@ -42,7 +42,14 @@ start_and_wait() {
 	done
 }
 # "pid start-time" of every process in the groups (PIDs are reused on a busy machine).
-members() { for g in $1; do for p in $(pgrep -g "$g"); do echo "$p $(cut -d' ' -f22 "/proc/$p/stat" 2>/dev/null)"; done; done; }
+# A member that exits between pgrep and the read has no start time and is left out: kept
+# as "pid " it would match its own missing /proc entry ("" = "") and live for ever.
+members() {
+	local p st
+	for g in $1; do for p in $(pgrep -g "$g"); do
+		st=$(cut -d' ' -f22 "/proc/$p/stat" 2>/dev/null) && [ -n "$st" ] && echo "$p $st"
+	done; done
+}
 # still_after SECONDS LIST: what of LIST still lives after up to SECONDS (a killed tracer
 # detaching its probes can take seconds to exit on a loaded machine).
 still_after() {
@@ -57,7 +64,7 @@ still_after() {
 # Which of those members still live (same pid, same start time, not a zombie).
 still() {
 	printf '%s\n' "$1" | while read -r p st; do
-		[ -n "$p" ] && [ "$(cut -d' ' -f22 "/proc/$p/stat" 2>/dev/null)" = "$st" ] &&
+		[ -n "$p" ] && [ -n "$st" ] && [ "$(cut -d' ' -f22 "/proc/$p/stat" 2>/dev/null)" = "$st" ] &&
 			! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && echo "$p"
 	done
 }
@@ -76,7 +83,9 @@ is "$left" "" "its direct children died with it" || diag "$(for p in $(still "$l
 [ -e "$T/instances/probecost-$pid" ]; is "$?" 0 "its trace instance is still there (nothing could undo it)"
 run_pc run --no-store --runs 1 --warmup 0 -w null
 like "$err" "undid [0-9]+ change" "the next run says it undid what was left"
-is "$(still_after 10 "$procs")" "" "no process of the killed run's groups is left"
+left=$(still_after 10 "$procs")
+is "$left" "" "no process of the killed run's groups is left" ||
+	diag "$(for p in $left; do ps -o pid,pgid,ppid,stat,wchan:32,args -p "$p" | tail -n +2; done)"
 [ -e "$T/instances/probecost-$pid" ]; is "$?" 1 "its trace instance is gone"
 is "$(ls -A "$tmp/t") $(find "$tmp/state" -mindepth 1 -maxdepth 1 -name "$pid-*" | wc -l)" " 0" "no temporary directory and no journal of it left"
 
