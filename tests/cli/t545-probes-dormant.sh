@@ -25,10 +25,13 @@ is "$(printf '%s' "$out" | jq -r '[.statistics[].workload_args | test("clock=cpu
 rows=$(printf '%s' "$out" | jq -r '[.statistics[] | select(.variant == "plain")] |
 	map("\(.dormant_layouts) \(.dormant_per_hit_ns) \(.dormant_all_per_hit_ns) \(.dormant_all_per_hit_ns_lo) \(.dormant_all_per_hit_ns_hi)") | .[]')
 # A dormant plain site is one nop and its arguments kept live: well under 3 ns a hit (this
-# machine measured -0.5 to 0.9 ns).  The start-up difference of the two binaries charged to
-# the 16383 hits (the elapsed fallback), or a division by the wrong count, is hundreds of ns.
-bad=$(printf '%s\n' "$rows" | awk '$1 != 10 || !($2 > -3 && $2 < 3) { print }')
-is "$(printf '%s\n' "$rows" | wc -l):$bad" "10:" "ten layouts each under 3 ns a hit: $(printf '%s\n' "$rows" | awk '{ printf "%s ", $2 }')"
+# machine measured -0.5 to 0.9 ns; one layout of ten read 3.4 ns once at 3 runs under
+# load, so each layout is held to 20 ns and their mean to 3 ns).  The start-up difference
+# of the two binaries charged to the 16383 hits (the elapsed fallback), or a division by
+# the wrong count, is hundreds of ns.
+bad=$(printf '%s\n' "$rows" | awk '$1 != 10 || !($2 > -20 && $2 < 20) { print } { s += $2; n++ }
+	END { if (!(n && s / n > -3 && s / n < 3)) printf "mean %g", s / n }')
+is "$(printf '%s\n' "$rows" | wc -l):$bad" "10:" "ten layouts within 20 ns a hit, their mean within 3 ns: $(printf '%s\n' "$rows" | awk '{ printf "%s ", $2 }')"
 # Random effects over 10 layouts: the half-width is t(9) sd/sqrt(10) = 0.715 sd of the layout
 # figures, however few the blocks; a fixed-effect interval (the runs' noise alone, pooled
 # over 10 layouts) is narrower than the layouts' spread, which is why they are measured.
