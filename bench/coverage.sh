@@ -20,10 +20,17 @@
 #   per event, fixed  the injected spins as the workload timed them, pooled
 #                     over the scenario's other studies (the population mean)
 #   overhead          that pooled injected time per run / the plain run's mean
-#                     wall time as `perf stat -n` measured it, 5 runs right
-#                     after the study (the machine's speed drifts by 10%
-#                     between sessions: a pooled plain time made +500%'s truth
-#                     move by 50 points against intervals of +-23), not probecost
+#                     wall time as `perf stat -n` measured it, PERF_RUNS runs
+#                     right before and as many right after the study (the
+#                     machine's speed drifts by 10% between sessions: a pooled
+#                     plain time made +500%'s truth move by 50 points against
+#                     intervals of +-23; 5 runs after alone put it 8% (sd) off
+#                     the study's own plain mean, the plain wall time having a
+#                     CoV of about 10%), not probecost
+#   extra             the pooled injected time per run (ns a run; divides by nothing)
+#   ov_own            a diagnostic, not a target: the overhead against the pooled
+#                     injected time / the study's own plain mean wall time (its
+#                     denominator is the study's, so it checks the numerator alone)
 # For each figure: coverage (share of studies whose interval holds the truth)
 # with its Wilson 95% interval, the median relative half-width (so wide
 # intervals cannot pass unseen), unbounded intervals, and for the skewed
@@ -34,6 +41,7 @@
 #
 #   STUDIES (200)  SCENARIOS ("sym lognormal hiccup low high")  PATHS ("fixed adaptive")
 #   LOAD=1         busy loops on every other CPU, niced (the built-in load generator)
+#   PERF_RUNS (15) perf stat -n runs of the plain workload before and after each study
 #   QUICK=1        8 studies a cell, for a look      CPU (0)  LOOPS (500)  WORK (10000)
 #   KEEP=FILE      keep every study's truth, estimate and interval there
 set -u
@@ -47,6 +55,7 @@ PATHS=${PATHS:-fixed adaptive}
 LOOPS=${LOOPS:-500}
 WORK=${WORK:-10000}
 LOAD=${LOAD:-0}
+PERF_RUNS=${PERF_RUNS:-15}
 for t in jq perf taskset; do
 	command -v $t >/dev/null || { echo "skip: $t not installed (Debian packages jq, linux-perf, util-linux)"; exit 0; }
 done
@@ -119,10 +128,11 @@ for sc in $SCENARIOS; do
 		esac
 		: >"$cell/perf"
 		for i in $(seq "$STUDIES"); do
+			before=$(perf_mean "$PERF_RUNS")
 			PCOST_SPIN_LOG="$cell/log.$i" "$PC" run --no-store --format json "${how[@]}" --warmup 1 \
 				--cpu "$CPU" --seed "$i" -w "spin:loops=$LOOPS,work=$WORK" -m "$mon" \
 				>"$cell/s.$i.json" 2>/dev/null || { echo "study $sc/$path/$i failed" >&2; rm -f "$cell/s.$i.json"; }
-			perf_mean 5 >>"$cell/perf"
+			awk -v a="$before" -v b="$(perf_mean "$PERF_RUNS")" 'BEGIN { printf "%.0f\n", (a + b) / 2 }' >>"$cell/perf"
 			printf '\r%s/%s: study %d/%d (%d s)' "$sc" "$path" "$i" "$STUDIES" "$(($(date +%s) - t0))" >&2
 		done
 		# Per study: its injected sums (monitored runs) and its estimates.
@@ -140,7 +150,9 @@ for sc in $SCENARIOS; do
 				def n: if . == null then "null" else tostring end;
 				"\($sums) \($m.pairs) \($m.overhead|n) \($m.overhead_lo|n) \($m.overhead_hi|n) \($to) " +
 				"\($m.per_event_ns|n) \($m.per_event_ns_lo|n) \($m.per_event_ns_hi|n) \($te) " +
-				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase)"' "$cell/s.$i.json"
+				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase) " +
+				"\($m.extra_ns|n) \($m.extra_ns_lo|n) \($m.extra_ns_hi|n) " +
+				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n)"' "$cell/s.$i.json"
 		done >"$cell/rows"
 		pbase=$(awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }' "$cell/perf")
 		# Leave-one-out truths, then one line per figure: coverage and widths.
@@ -155,6 +167,9 @@ for sc in $SCENARIOS; do
 					fig(1, "overhead", tov, f[6], f[7], f[8], f[9], f[5])
 					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5])
 					fig(3, "fixed", tfix, f[14], f[15], f[16], 0, f[5])
+					fig(4, "extra", (E - e[i] + FX - fx[i]) / tn, f[18], f[19], f[20], 0, f[5])
+					if (f[21] > 0)
+						fig(5, "ov_own", ((E - e[i]) + (FX - fx[i])) / tn / f[21], f[6], f[7], f[8], f[9], f[5])
 				}
 			}
 			function fig(k, name, t, v, lo, hi, told, blocks) {
@@ -168,7 +183,7 @@ elapsed=$(($(date +%s) - t0))
 printf '\n%-10s %-9s %-10s %6s %6s %15s %8s %8s %6s %9s %8s  %s\n' scenario path figure studies cover "[95% Wilson]" "hw/truth" unbound told "cov|told" blocks verdict
 for sc in $SCENARIOS; do
 	for path in $PATHS; do
-		for fg in overhead per_event fixed; do
+		for fg in overhead per_event fixed extra ov_own; do
 			sel=$(awk -v s="$sc" -v p="$path" -v f="$fg" '$1 == s && $2 == p && $3 == f' "$summary")
 			[ -n "$sel" ] || continue
 			read -r n k unb told either blk < <(printf '%s\n' "$sel" | awk '{ n++
