@@ -35,10 +35,7 @@ static void add_str(cJSON *o, const char *k, const char *v)
 
 static void add_num(cJSON *o, const char *k, double v)
 {
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
+	cJSON_AddItemToObject(o, k, pcost_json_exact(v));
 }
 
 cJSON *pcost_cost_table_to_json(const struct pcost_cost_table *t)
@@ -46,9 +43,9 @@ cJSON *pcost_cost_table_to_json(const struct pcost_cost_table *t)
 	cJSON *o = cJSON_CreateObject(), *env = t->env_json ? cJSON_Parse(t->env_json) : NULL, *arr;
 
 	cJSON_AddStringToObject(o, "format", FORMAT_NAME);
-	cJSON_AddNumberToObject(o, "format_version", FORMAT_VERSION);
-	cJSON_AddNumberToObject(o, "id", (double)t->id);
-	cJSON_AddNumberToObject(o, "created", (double)t->created);
+	add_num(o, "format_version", FORMAT_VERSION);
+	add_num(o, "id", (double)t->id);
+	add_num(o, "created", (double)t->created);
 	add_str(o, "level", t->level);
 	add_str(o, "version", t->version);
 	add_str(o, "host", t->host);
@@ -77,7 +74,7 @@ cJSON *pcost_cost_table_to_json(const struct pcost_cost_table *t)
 		add_str(x, "method", e->method);
 		add_str(x, "why", e->why);
 		if (e->session_id)
-			cJSON_AddNumberToObject(x, "session_id", (double)e->session_id);
+			add_num(x, "session_id", (double)e->session_id);
 		else
 			cJSON_AddNullToObject(x, "session_id");
 		cJSON_AddItemToArray(arr, x);
@@ -142,14 +139,14 @@ static int num(struct rd *r, const cJSON *o, const char *k, double min, double m
 	       double *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	double x;
 
 	*out = NAN;
 	if ((!v || cJSON_IsNull(v)) && nullable)
 		return 0;
-	if (!v || !cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < min ||
-	    v->valuedouble > max)
+	if (!pcost_json_number(v, &x) || !isfinite(x) || x < min || x > max)
 		return bad(r, "'%s' must be a number in %g..%g", k, min, max);
-	*out = v->valuedouble;
+	*out = x;
 	return 0;
 }
 

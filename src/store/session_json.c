@@ -57,9 +57,35 @@ static void add_str(cJSON *o, const char *k, const char *v)
 	}
 }
 
+cJSON *pcost_json_exact(double v)
+{
+	char buf[32];
+
+	if (!isfinite(v))
+		return cJSON_CreateNull();
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	return cJSON_CreateRaw(buf);
+}
+
+bool pcost_json_number(const cJSON *v, double *out)
+{
+	char *end;
+
+	if (cJSON_IsNumber(v)) {
+		*out = v->valuedouble;
+		return true;
+	}
+	if (!cJSON_IsRaw(v) || !v->valuestring)
+		return false;
+	*out = strtod(v->valuestring, &end);
+	return end != v->valuestring && !*end;
+}
+
 static void add_num(cJSON *o, const char *k, double v)
 {
-	cJSON_AddNumberToObject(o, k, v);
+	cJSON_AddItemToObject(o, k, pcost_json_exact(v));
 }
 
 /* A JSON object text as an object; text that does not parse is kept as a string. */
@@ -125,9 +151,7 @@ static cJSON *sample_to_json(const struct pcost_session *s, const struct pcost_r
 		cJSON *m = cJSON_AddArrayToObject(o, "metrics");
 
 		for (size_t k = 0; k < s->nmetrics; k++)
-			cJSON_AddItemToArray(m, r->metrics && isfinite(r->metrics[k])
-							? cJSON_CreateNumber(r->metrics[k])
-							: cJSON_CreateNull());
+			cJSON_AddItemToArray(m, pcost_json_exact(r->metrics ? r->metrics[k] : NAN));
 	}
 	return o;
 }
@@ -206,7 +230,7 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 		add_str(so, "note", c->note);
 		ns = cJSON_AddArrayToObject(so, "ns");
 		for (size_t j = 0; j < c->n; j++)
-			cJSON_AddItemToArray(ns, cJSON_CreateNumber(c->ns[j]));
+			cJSON_AddItemToArray(ns, pcost_json_exact(c->ns[j]));
 		cJSON_AddItemToArray(series, so);
 	}
 	return o;
@@ -301,28 +325,28 @@ static int get_str(struct reader *r, const cJSON *o, const char *key, size_t max
 static int get_int(struct reader *r, const cJSON *o, const char *key, double min, double max,
 		   double *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	double x;
 
-	if (!cJSON_IsNumber(v))
+	if (!pcost_json_number(cJSON_GetObjectItemCaseSensitive(o, key), &x))
 		return fail(r, key, "not a number");
-	if (!isfinite(v->valuedouble) || floor(v->valuedouble) != v->valuedouble)
+	if (!isfinite(x) || floor(x) != x)
 		return fail(r, key, "not an integer");
-	if (v->valuedouble < min || v->valuedouble > max)
-		return fail(r, key, "%.17g out of range [%.17g, %.17g]", v->valuedouble, min, max);
-	*out = v->valuedouble;
+	if (x < min || x > max)
+		return fail(r, key, "%.17g out of range [%.17g, %.17g]", x, min, max);
+	*out = x;
 	return 0;
 }
 
 static int get_real(struct reader *r, const cJSON *o, const char *key, double min, double max,
 		    double *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	double x;
 
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+	if (!pcost_json_number(cJSON_GetObjectItemCaseSensitive(o, key), &x) || !isfinite(x))
 		return fail(r, key, "not a finite number");
-	if (v->valuedouble < min || v->valuedouble > max)
-		return fail(r, key, "%g out of range [%g, %g]", v->valuedouble, min, max);
-	*out = v->valuedouble;
+	if (x < min || x > max)
+		return fail(r, key, "%g out of range [%g, %g]", x, min, max);
+	*out = x;
 	return 0;
 }
 
@@ -475,8 +499,8 @@ static int read_sample_metrics(struct reader *r, const cJSON *o, struct pcost_ru
 	{
 		if (cJSON_IsNull(e)) {
 			x->metrics[k++] = NAN;
-		} else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) {
-			x->metrics[k++] = e->valuedouble;
+		} else if (pcost_json_number(e, &x->metrics[k]) && isfinite(x->metrics[k])) {
+			k++;
 		} else {
 			free(x->metrics);
 			x->metrics = NULL;
@@ -595,7 +619,7 @@ static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s
 	const cJSON *arr, *e;
 	struct pcost_config *c;
 	size_t n, j = 0;
-	double d;
+	double d = 0; /* as in sample_from_json: the analyzer does not follow fail() */
 	int rc;
 
 	double threads = 0;
@@ -679,12 +703,12 @@ static int read_series(struct reader *r, const cJSON *o, struct pcost_session *s
 	cJSON_ArrayForEach(e, arr)
 	{
 		/* Timings are non-negative; a week in one call is already absurd. */
-		if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble < 0 ||
-		    e->valuedouble > 6.048e14) {
+		if (!pcost_json_number(e, &c->ns[c->n]) || !isfinite(c->ns[c->n]) ||
+		    c->ns[c->n] < 0 || c->ns[c->n] > 6.048e14) {
 			rc = fail(r, "ns", "element %zu is not a time in [0, 6.048e14] ns", j);
 			goto out;
 		}
-		c->ns[c->n++] = e->valuedouble;
+		c->n++;
 		j++;
 	}
 out:
@@ -787,10 +811,10 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 	if (!cJSON_IsString(v) || strcmp(v->valuestring, FORMAT_NAME))
 		return fail(r, "format", "not \"" FORMAT_NAME "\"; is this a probecost export?");
 	v = cJSON_GetObjectItemCaseSensitive(j, "format_version");
-	if (cJSON_IsNumber(v) && v->valuedouble > FORMAT_VERSION)
+	if (pcost_json_number(v, &d) && d > FORMAT_VERSION)
 		return fail(r, "format_version",
-			    "%g is newer than this probecost reads (%d); upgrade probecost",
-			    v->valuedouble, FORMAT_VERSION);
+			    "%g is newer than this probecost reads (%d); upgrade probecost", d,
+			    FORMAT_VERSION);
 	if ((rc = check_members_opt(r, j, session_keys, ARRAY_SIZE(session_keys),
 				    SESSION_KEYS_REQUIRED)) ||
 	    (rc = get_int(r, j, "format_version", 1, FORMAT_VERSION, &d)))

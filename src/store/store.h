@@ -177,6 +177,22 @@ char *pcost_env_json_kernel(const char *env_json);
  */
 struct cJSON;
 
+/*
+ * A JSON number that reads back as exactly v, null where v is not finite:
+ * 15 significant digits where they read back as v, else 17.  cJSON printed 15
+ * digits whenever they read back within an epsilon of v, which lost a stored
+ * double's last bits on export (a tsc_hz of 2596091293.3224006 came back as
+ * 2596091293.3224); every number an export writes goes through this, and
+ * where cJSON's text was exact this one is the same, byte for byte.
+ */
+struct cJSON *pcost_json_exact(double v);
+/*
+ * A number's value into *out: a cJSON number, or the raw text pcost_json_exact
+ * makes (a tree from pcost_session_to_json that was never printed); false for
+ * anything else.
+ */
+bool pcost_json_number(const struct cJSON *v, double *out);
+
 /* Everything in s (env fingerprint parsed back into an object); caller owns. */
 struct cJSON *pcost_session_to_json(const struct pcost_session *s);
 

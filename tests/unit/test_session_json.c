@@ -24,6 +24,8 @@ static void roundtrip(enum pcost_session_kind kind)
 	synth_session(&a, kind, 5, 1.3);
 	a.complete = false;
 	a.id = 42;
+	/* cJSON's own printing wrote this as 2596091293.3224, a different double. */
+	a.tsc_hz = 2596091293.3224006;
 	j = pcost_session_to_json(&a);
 	text = cJSON_PrintUnformatted(j);
 	j2 = cJSON_Parse(text);
