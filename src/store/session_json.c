@@ -619,7 +619,7 @@ static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s
 	const cJSON *arr, *e;
 	struct pcost_config *c;
 	size_t n, j = 0;
-	double d = 0; /* as in sample_from_json: the analyzer does not follow fail() */
+	double d = 0; /* as in read_sample: the analyzer does not follow fail() */
 	int rc;
 
 	double threads = 0;
