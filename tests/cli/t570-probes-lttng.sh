@@ -38,7 +38,8 @@ leftovers() {
 	done
 	if daemon_alive; then
 		d=$(cat /var/run/lttng/lttng-sessiond.pid)
-		o=$(tr '\0' '\n' </proc/"$d"/environ 2>/dev/null | sed -n 's|^LTTNG_HOME=/tmp/probecost-lttng-\([0-9]*\)-.*|\1|p')
+		# (the daemon may be gone by now: the redirection's own error is hushed too)
+		o=$({ tr '\0' '\n' </proc/"$d"/environ; } 2>/dev/null | sed -n 's|^LTTNG_HOME=/tmp/probecost-lttng-\([0-9]*\)-.*|\1|p')
 		[ -n "$o" ] && dead "$o" && echo "daemon $d of dead $o"
 	elif [ -z "$rundir_before" ] && [ -e /var/run/lttng ]; then
 		echo /var/run/lttng
