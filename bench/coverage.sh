@@ -36,6 +36,9 @@
 # intervals cannot pass unseen), unbounded intervals, and for the skewed
 # scenarios 'told': the studies whose robust companion disagreed with the mean
 # (the skew warning), and 'cov|told', covered or told.
+# Then, per cell, each study's level against its runs' noise (the sd of the study
+# means, the sd the runs predict for them, the excess) for the injected cost, its pace
+# (the machine's speed alone) and the plain wall time: what moves between sessions.
 # Targets: sym, low, high coverage in [0.93, 0.97]; lognormal and hiccup at
 # least 0.90 (covered or told); adaptive no more than 1 point below fixed.
 #
@@ -154,6 +157,34 @@ for sc in $SCENARIOS; do
 				"\($m.extra_ns|n) \($m.extra_ns_lo|n) \($m.extra_ns_hi|n) " +
 				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n)"' "$cell/s.$i.json"
 		done >"$cell/rows"
+		# Per study, for the level table: the mean and variance over its runs of the
+		# injected time (monitored runs), of the time the nominal spins took (injected
+		# / the run's drawn factor: the machine's pace alone) and of the plain wall time.
+		for i in $(seq "$STUDIES"); do
+			[ -s "$cell/s.$i.json" ] || continue
+			{
+				awk '{ for (k = 1; k <= NF; k++) { split($k, kv, "="); f[kv[1]] = kv[2] }
+					if (f["inject"] != 1 || f["factor"] <= 0) next
+					x = f["injected_event_ns"] + f["injected_fixed_ns"] + f["injected_hiccup_ns"]
+					y = (f["injected_event_ns"] + f["injected_fixed_ns"]) / f["factor"]
+					n++; sx += x; sxx += x * x; sy += y; syy += y * y }
+					END { if (n > 1) printf "%d %.6g %.6g %.6g %.6g ", n, sx / n, (sxx - sx * sx / n) / (n - 1),
+						sy / n, (syy - sy * sy / n) / (n - 1); else printf "0 0 0 0 0 " }' "$cell/log.$i"
+				jq -r '[.session.configs[] | select(.monitor == "none") | .samples[] |
+					select(.warmup | not) | .wall_ns] | length as $n | (add / $n) as $m |
+					"\($n) \($m) \((map((. - $m) * (. - $m)) | add) / ($n - 1))"' "$cell/s.$i.json"
+			}
+		done >"$cell/levels"
+		awk -v sc="$sc" -v path="$path" '$1 > 1 && $6 > 1 { k++
+				# (runs, mean, variance) of injected, pace and plain: fields 1-3, 1 4 5, 6-8
+				add(0, $1, $2, $3); add(1, $1, $4, $5); add(2, $6, $7, $8) }
+			function add(j, n, m, v) { S[j] += m; SS[j] += m * m; W[j] += v / n }
+			END { if (k < 3) exit
+				printf "%-10s %-9s %6d", sc, path, k
+				for (j = 0; j < 3; j++) { mm = S[j] / k; vb = (SS[j] - S[j] * S[j] / k) / (k - 1); w = W[j] / k
+					printf "  %7.2f %7.2f %7.2f", 100 * sqrt(vb) / mm, 100 * sqrt(w) / mm,
+						100 * sqrt(vb > w ? vb - w : 0) / mm }
+				printf "\n" }' "$cell/levels" >>"$tmp/levels"
 		pbase=$(awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }' "$cell/perf")
 		# Leave-one-out truths, then one line per figure: coverage and widths.
 		awk -v base="$pbase" -v sc="$sc" -v path="$path" '
@@ -214,6 +245,16 @@ if [ -s "$tmp/covs" ] && [[ " $PATHS " == *" adaptive "* && " $PATHS " == *" fix
 			if (!(f in c) || !(a in c)) continue
 			d = c[a] - c[f]
 			printf "adaptive - fixed  %-20s %+.3f  %s\n", x, d, (d >= -0.01 ? "ok" : "MISS") } }' "$tmp/covs" | sort
+fi
+# Each study's level against its runs' noise: the sd of the study means over the
+# studies, the sd the runs' own noise predicts for them, and the excess (a level of
+# its own each study takes, which no interval from within one study can see), all in
+# % of the mean.  injected: the monitor's cost; pace: that cost over its drawn factor
+# (the machine's speed alone); plain: the plain wall time.
+if [ -s "$tmp/levels" ]; then
+	printf '\n# between-study level, %% of the mean: sd of the study means / sd their runs predict / excess\n'
+	printf '%-10s %-9s %6s  %-23s  %-23s  %-23s\n' scenario path studies "injected" "pace" "plain"
+	cat "$tmp/levels"
 fi
 printf '\n# %d s in all; load average at the end %s\n' "$elapsed" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '# ok?: the point estimate is outside [0.93, 0.97] but its Wilson interval reaches it\n'
