@@ -13,13 +13,17 @@
 # the standard error of a session's mean; for run, its runs' sd / sqrt RUNS), and the
 # excess: the level each session takes beyond its runs' noise, which no interval from
 # one session can see (bench/results/coverage.md: it is what the overhead's coverage
-# misses).  Quiet machine; nothing here asserts: it measures.
-#   ROUNDS (16)  RUNS (15)  CPU (0)  LOOPS (500)  WORK (10000)
+# misses).  Then the start-up alone, library by library: startspin with no work
+# (loops=1 work=0) linked with each library ./probecost names (DT_NEEDED, each with
+# what it pulls in), against lean and fat: ms and page faults (perf stat -r 20,
+# LIB_ROUNDS rounds interleaved, their mean).  Quiet machine; nothing here asserts.
+#   ROUNDS (16)  RUNS (15)  CPU (0)  LOOPS (500)  WORK (10000)  LIB_ROUNDS (3)
 # shellcheck disable=SC2086 # $libs: a list of paths, split on purpose
 set -u
 cd "$(dirname "$0")/.." || exit
 PC=$(realpath "${PROBECOST:-./probecost}")
 ROUNDS=${ROUNDS:-16}
+LIB_ROUNDS=${LIB_ROUNDS:-3}
 RUNS=${RUNS:-15}
 CPU=${CPU:-0}
 LOOPS=${LOOPS:-500}
@@ -63,3 +67,22 @@ awk '{ n[$1]++; s[$1] += $2; ss[$1] += $2 * $2; w[$1] += $3 * $3 }
 				sqrt(vw), 100 * sqrt(vw) / m, ex, 100 * ex / m } }' "$d/sessions"
 echo "# ways: lean = bench/startspin.c, C library alone; fat = the same linked with probecost's libraries;"
 echo "#       ours = probecost workload spin (perf stat -n); run = probecost run's own plain runs"
+
+# The start-up, library by library.
+needed=$(readelf -d "$PC" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v -e '^libc\.so' -e '^libm\.so')
+for l in $needed; do
+	p=$(ldconfig -p | awk -v l="$l" '$1 == l { print $NF; exit }')
+	[ -n "$p" ] && cc -O2 -o "$d/lib_$l" bench/startspin.c -Wl,--no-as-needed "$p"
+done
+for ((r = 1; r <= LIB_ROUNDS; r++)); do
+	for b in "$d/lean" "$d/fat" "$d"/lib_*; do
+		taskset -c "$CPU" perf stat -n -r 20 -e page-faults "$b" 1 0 2>&1 >/dev/null |
+			awk -v b="${b##*/}" '/page-faults/ { f = $1 } /seconds time elapsed/ { printf "%s %.4f %s\n", b, $1 * 1e3, f }'
+	done
+done >"$d/libs"
+echo
+echo "# start-up alone (loops=1 work=0), perf stat -r 20, mean of $LIB_ROUNDS rounds: each library with what it pulls in"
+printf '%-26s %9s %12s %8s\n' binary "ms" "ms over lean" faults
+awk '{ s[$1] += $2; n[$1]++; f[$1] = $3 } END { for (k in s) print k, s[k] / n[k], f[k] }' "$d/libs" >"$d/means"
+awk 'NR == FNR { if ($1 == "lean") lean = $2; next } { printf "%-26s %9.3f %12.3f %8s\n", $1, $2, $2 - lean, $3 }' \
+	"$d/means" "$d/means" | sort -k2 -g
