@@ -393,9 +393,14 @@ static int pg_connect(struct pg_db *p, const char *url)
 	const char *vals[] = { PG_CONNECT_TIMEOUT, "probecost", url, NULL };
 	PQconninfoOption *opts;
 	char *perr = NULL, *secret = NULL, line[512];
-	const char *end = NULL, *pw = userinfo_password(url, &end);
+	const char *end = NULL, *pw = userinfo_password(url, &end), *why = pcost_libpq_load();
 	int rc = 0;
 
+	if (why) {
+		snprintf(p->base.err, sizeof(p->base.err), "cannot open the store '%s': %s",
+			 p->base.path, why);
+		return -ENOENT;
+	}
 	if (pw)
 		secret = xasprintf("%.*s", (int)(end - pw), pw);
 	opts = PQconninfoParse(url, &perr);

@@ -123,6 +123,8 @@ static inline char *dup_text(const PGresult *r, int row, int col)
 
 /* Record "what at 'URL': the server's message" in db->err; clears r; returns -errno. */
 int pcost_pg_fail(struct pg_db *p, PGresult *r, const char *what);
+/* Load libpq (store/pg_dl.c): NULL, or one line saying why it could not be, and the fix. */
+const char *pcost_libpq_load(void);
 /* Run one statement; rows (if out) are the caller's to PQclear.  0 or pcost_pg_fail(). */
 int pcost_pg_run(struct pg_db *p, const char *sql, const struct pg_params *a, PGresult **out,
 		 const char *what);

@@ -146,6 +146,18 @@ field() { # field KEY LINE
 }
 # ratio_in X Y LO HI: X / Y lies within [LO, HI].
 ratio_in() { awk -v x="$1" -v y="$2" -v lo="$3" -v hi="$4" 'BEGIN { if (y == 0) exit 1; r = x / y; exit !(r >= lo && r <= hi) }'; }
+# wait_started PID COMM: until the workload PID has named itself COMM and installed its
+# fault handlers (SIGABRT, the last it installs, caught: SigCgt bit 5), 10 s at most; then
+# its start-up is over (the ASan build's alone can take longer than 0.3 s at load).
+wait_started() {
+	local cgt
+	for _ in $(seq 200); do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ] && [ -n "$cgt" ] && (((0x$cgt & 0x20) != 0)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
 done_testing() { exit $_fail; }
 # A freshly booted machine has tracefs unmounted: tests then run in a private mount
 # namespace with it mounted (tracefs.bash), so none skips for it.

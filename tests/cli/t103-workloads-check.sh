@@ -58,14 +58,9 @@ corrupt_is _exit "task 1 ended with status 0x100, not exit 0" \
 # A fatal signal: the fault line, with where in the executable (a kill is a sent signal).
 PROBECOST_REPORT_FD=3 "$PROBECOST" workload spin loops=1000000000 3>"$T/fault" 2>/dev/null &
 pid=$!
-# Send it once the workload's fault handlers are in: SIGABRT, the last it installs, is
-# caught (SigCgt bit 5), and it has named itself.  A fixed 0.3 s was too short for the
-# ASan build at load, whose start-up alone can take longer.
-for _ in $(seq 200); do
-	cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
-	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pc-spin ] && [ -n "$cgt" ] && (((0x$cgt & 0x20) != 0)) && break
-	sleep 0.05
-done
+# Send it once the workload's fault handlers are in (a fixed 0.3 s was too short for the
+# ASan build at load).
+wait_started "$pid" pc-spin
 kill -SEGV $pid
 wait $pid 2>/dev/null
 rc=$?

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capstone_dl: Capstone, loaded when a command first disassembles a site
+ * (core/dynlib.h: 1.4 ms of every probecost start, every workload run's
+ * included).  site_safety.c and where.c keep calling Capstone's own names;
+ * they are defined here and forward to the loaded library.  Where it cannot
+ * be loaded, cs_open fails and the callers say the site could not be decoded.
+ */
+#include <capstone/capstone.h>
+
+#include "core/dynlib.h"
+
+#define CAPSTONE_FUNCS(F, V)                                                                       \
+	F(cs_err, cs_open, (cs_arch arch, cs_mode mode, csh * handle), (arch, mode, handle),       \
+	  CS_ERR_MEM)                                                                              \
+	F(cs_err, cs_close, (csh * handle), (handle), CS_ERR_HANDLE)                               \
+	F(cs_err, cs_option, (csh handle, cs_opt_type type, size_t value), (handle, type, value),  \
+	  CS_ERR_HANDLE)                                                                           \
+	F(size_t, cs_disasm,                                                                       \
+	  (csh handle, const uint8_t *code, size_t size, uint64_t address, size_t count,           \
+	   cs_insn **insn),                                                                        \
+	  (handle, code, size, address, count, insn), 0)                                           \
+	V(cs_free, (cs_insn * insn, size_t count), (insn, count))                                  \
+	F(bool, cs_insn_group, (csh handle, const cs_insn *insn, unsigned int group),              \
+	  (handle, insn, group), false)                                                            \
+	F(cs_err, cs_regs_access,                                                                  \
+	  (csh handle, const cs_insn *insn, cs_regs read, uint8_t *nread, cs_regs write,           \
+	   uint8_t *nwrite),                                                                       \
+	  (handle, insn, read, nread, write, nwrite), CS_ERR_HANDLE)
+
+CAPSTONE_FUNCS(PCOST_DL_POINTER, PCOST_DL_POINTER_VOID)
+
+static const char *const names[] = { CAPSTONE_FUNCS(PCOST_DL_NAME, PCOST_DL_NAME_VOID) };
+static void **const slots[] = { CAPSTONE_FUNCS(PCOST_DL_SLOT, PCOST_DL_SLOT_VOID) };
+static struct pcost_dynlib capstone = {
+	.soname = "libcapstone.so.4",
+	.package = "libcapstone4",
+	.names = names,
+	.slots = slots,
+	.n = sizeof(names) / sizeof(names[0]),
+};
+
+static bool dl_loaded(void)
+{
+	return pcost_dynlib_load(&capstone);
+}
+
+CAPSTONE_FUNCS(PCOST_DL_FORWARD, PCOST_DL_FORWARD_VOID)
