@@ -24,11 +24,11 @@ CC        ?= gcc
 PKG_CONFIG ?= pkg-config
 VERSION   := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-# libpq and Capstone are compiled against but not linked: they are loaded when a
+# libpq, Capstone and cairo are compiled against but not linked: they are loaded when a
 # command first needs them (src/core/dynlib.h), so `probecost workload` does not
 # load them at every start.
 PKGS      := sqlite3 libelf cairo libcjson papi libpq libtracefs audit capstone
-PKGS_LOADED := libpq capstone
+PKGS_LOADED := libpq capstone cairo
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out $(PKGS_LOADED),$(PKGS)) 2>/dev/null) -lpfm
 

@@ -1,3 +1,3 @@
-# report: what the renderers link beyond the Makefile's PKGS.
-# plot_draw.c releases fontconfig's caches after each plot (FcFini), so it links it directly.
-LDLIBS += $(shell $(PKG_CONFIG) --libs fontconfig 2>/dev/null || echo -lfontconfig)
+# report: cairo is loaded on first use (src/report/cairo_dl.c), not linked; test_plot
+# reads the PNGs it draws back with cairo's own PNG reader, so it links cairo itself.
+build/tests/test_plot build/san/tests/test_plot: LDLIBS += $(shell $(PKG_CONFIG) --libs cairo 2>/dev/null || echo -lcairo)

@@ -68,6 +68,9 @@ struct pcost_chart_fits {
 };
 
 /* Draw to o.  0 or -errno with err. */
+/* Load cairo (report/cairo_dl.c): NULL, or one line saying why it could not be, and the fix. */
+const char *pcost_cairo_load(void);
+
 int pcost_chart_bars_draw(const struct pcost_chart_bars *c, struct pcost_plot_out *o, char *err,
 			  size_t errlen);
 int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_out *o, char *err,

@@ -74,7 +74,13 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
 static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char *title, double h,
 			 char *err, size_t errlen)
 {
+	const char *why = pcost_cairo_load();
+
 	memset(cv, 0, sizeof(*cv));
+	if (why) {
+		snprintf(err, errlen, "%s", why);
+		return -ENOENT;
+	}
 	cv->h = h;
 	cv->fmt = o->path ? pcost_plot_format_of(o->path) : PCOST_PLOT_SVG;
 	cv->out = o;
