@@ -36,11 +36,12 @@ bool pcost_dynlib_load(struct pcost_dynlib *l);
 
 /*
  * A shim lists its library's functions once, as F(RET, NAME, (PARAMS), (ARGS),
- * FAIL) and V(NAME, (PARAMS), (ARGS)) for those returning void, and expands the
- * list with these: a pointer per function, the function itself (the library's
- * own prototype, from its header, checks it), which loads the library first
- * (the shim's static bool dl_loaded(void)) and returns FAIL, or does nothing,
- * where it cannot be loaded, and the names and slots pcost_dynlib_load binds.
+ * FAIL) and V(NAME, (PARAMS), (ARGS)) for those returning void, and expands it
+ * with PCOST_DL_LIBRARY(VAR, SONAME, PACKAGE, LIST): a pointer per function, the
+ * names and slots, the library VAR, a static bool dl_loaded(void), and each
+ * function under its own name (the library's prototype, from its header, checks
+ * it), which loads the library first and returns FAIL, or does nothing, where it
+ * cannot be loaded.
  */
 #define PCOST_DL_POINTER(ret, name, params, args, fail) static ret(*p_##name) params;
 #define PCOST_DL_POINTER_VOID(name, params, args) static void(*p_##name) params;
@@ -59,5 +60,21 @@ bool pcost_dynlib_load(struct pcost_dynlib *l);
 #define PCOST_DL_NAME_VOID(name, ...) #name,
 #define PCOST_DL_SLOT(ret, name, ...) (void **)&p_##name,
 #define PCOST_DL_SLOT_VOID(name, ...) (void **)&p_##name,
+#define PCOST_DL_LIBRARY(var, so, pkg, LIST)                                                       \
+	LIST(PCOST_DL_POINTER, PCOST_DL_POINTER_VOID)                                              \
+	static const char *const var##_names[] = { LIST(PCOST_DL_NAME, PCOST_DL_NAME_VOID) };      \
+	static void **const var##_slots[] = { LIST(PCOST_DL_SLOT, PCOST_DL_SLOT_VOID) };           \
+	static struct pcost_dynlib var = {                                                         \
+		.soname = so,                                                                      \
+		.package = pkg,                                                                    \
+		.names = var##_names,                                                              \
+		.slots = var##_slots,                                                              \
+		.n = sizeof(var##_names) / sizeof(var##_names[0]),                                 \
+	};                                                                                         \
+	static bool dl_loaded(void)                                                                \
+	{                                                                                          \
+		return pcost_dynlib_load(&var);                                                    \
+	}                                                                                          \
+	LIST(PCOST_DL_FORWARD, PCOST_DL_FORWARD_VOID)
 
 #endif

@@ -28,21 +28,4 @@
 	   uint8_t *nwrite),                                                                       \
 	  (handle, insn, read, nread, write, nwrite), CS_ERR_HANDLE)
 
-CAPSTONE_FUNCS(PCOST_DL_POINTER, PCOST_DL_POINTER_VOID)
-
-static const char *const names[] = { CAPSTONE_FUNCS(PCOST_DL_NAME, PCOST_DL_NAME_VOID) };
-static void **const slots[] = { CAPSTONE_FUNCS(PCOST_DL_SLOT, PCOST_DL_SLOT_VOID) };
-static struct pcost_dynlib capstone = {
-	.soname = "libcapstone.so.4",
-	.package = "libcapstone4",
-	.names = names,
-	.slots = slots,
-	.n = sizeof(names) / sizeof(names[0]),
-};
-
-static bool dl_loaded(void)
-{
-	return pcost_dynlib_load(&capstone);
-}
-
-CAPSTONE_FUNCS(PCOST_DL_FORWARD, PCOST_DL_FORWARD_VOID)
+PCOST_DL_LIBRARY(capstone, "libcapstone.so.4", "libcapstone4", CAPSTONE_FUNCS)

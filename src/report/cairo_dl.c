@@ -63,26 +63,9 @@
 	V(cairo_translate, (cairo_t * cr, double tx, double ty), (cr, tx, ty))                     \
 	V(FcFini, (void), ())
 
-CAIRO_FUNCS(PCOST_DL_POINTER, PCOST_DL_POINTER_VOID)
-
-static const char *const names[] = { CAIRO_FUNCS(PCOST_DL_NAME, PCOST_DL_NAME_VOID) };
-static void **const slots[] = { CAIRO_FUNCS(PCOST_DL_SLOT, PCOST_DL_SLOT_VOID) };
-static struct pcost_dynlib cairo = {
-	.soname = "libcairo.so.2",
-	.package = "libcairo2",
-	.names = names,
-	.slots = slots,
-	.n = sizeof(names) / sizeof(names[0]),
-};
-
-static bool dl_loaded(void)
-{
-	return pcost_dynlib_load(&cairo);
-}
+PCOST_DL_LIBRARY(cairo, "libcairo.so.2", "libcairo2", CAIRO_FUNCS)
 
 const char *pcost_cairo_load(void)
 {
 	return dl_loaded() ? NULL : cairo.err;
 }
-
-CAIRO_FUNCS(PCOST_DL_FORWARD, PCOST_DL_FORWARD_VOID)

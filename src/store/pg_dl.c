@@ -49,26 +49,9 @@ static char no_text[] = "";
 	  NULL)                                                                                    \
 	V(PQclear, (PGresult * res), (res))
 
-LIBPQ_FUNCS(PCOST_DL_POINTER, PCOST_DL_POINTER_VOID)
-
-static const char *const names[] = { LIBPQ_FUNCS(PCOST_DL_NAME, PCOST_DL_NAME_VOID) };
-static void **const slots[] = { LIBPQ_FUNCS(PCOST_DL_SLOT, PCOST_DL_SLOT_VOID) };
-static struct pcost_dynlib libpq = {
-	.soname = "libpq.so.5",
-	.package = "libpq5",
-	.names = names,
-	.slots = slots,
-	.n = sizeof(names) / sizeof(names[0]),
-};
-
-static bool dl_loaded(void)
-{
-	return pcost_dynlib_load(&libpq);
-}
+PCOST_DL_LIBRARY(libpq, "libpq.so.5", "libpq5", LIBPQ_FUNCS)
 
 const char *pcost_libpq_load(void)
 {
 	return dl_loaded() ? NULL : libpq.err;
 }
-
-LIBPQ_FUNCS(PCOST_DL_FORWARD, PCOST_DL_FORWARD_VOID)
