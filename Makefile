@@ -24,13 +24,13 @@ CC        ?= gcc
 PKG_CONFIG ?= pkg-config
 VERSION   := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-# libpq, Capstone and cairo are compiled against but not linked: they are loaded when a
-# command first needs them (src/core/dynlib.h), so `probecost workload` does not
-# load them at every start.
+# libpq, Capstone, cairo, PAPI and libpfm are compiled against but not linked: they are
+# loaded when a command first needs them (src/core/dynlib.h), so `probecost workload`
+# does not load them at every start.  (libprobecost links libpfm itself: mk/lib.mk.)
 PKGS      := sqlite3 libelf cairo libcjson papi libpq libtracefs audit capstone
-PKGS_LOADED := libpq capstone cairo
+PKGS_LOADED := libpq capstone cairo papi
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out $(PKGS_LOADED),$(PKGS)) 2>/dev/null) -lpfm
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out $(PKGS_LOADED),$(PKGS)) 2>/dev/null)
 
 WARN      := -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter -Wshadow \
 	-Wformat=2 -Wno-format-nonliteral \

@@ -66,6 +66,8 @@ void pcost_counter_explain_eacces(char *buf, size_t len);
 extern const struct pcost_counter_iface pcost_counter_iface_papi;
 /* Release PAPI if it was initialized (idempotent). */
 void pcost_counter_papi_shutdown(void);
+/* Load PAPI (counters/papi_dl.c): NULL, or one line saying why it could not be, and the fix. */
+const char *pcost_papi_load(void);
 
 /* ---- timer ---------------------------------------------------------------- */
 

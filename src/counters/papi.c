@@ -19,6 +19,12 @@ static int papi_init_rc; /* 0 not tried, 1 ready, < 0 failed (PAPI error code) *
 
 static int papi_init(char *why, size_t len)
 {
+	const char *no_lib = pcost_papi_load();
+
+	if (no_lib) {
+		snprintf(why, len, "%s", no_lib);
+		return -ENODEV;
+	}
 	if (!papi_init_rc) {
 		int rc = PAPI_library_init(PAPI_VER_CURRENT);
 

@@ -1,16 +1,17 @@
 #!/bin/bash
 # parallel-safe
 # A workload run loads none of the libraries probecost loads on first use
-# (src/core/dynlib.h): the binary does not name libpq, Capstone or cairo, and a
-# running `probecost workload` has none of them mapped, nor what they pull in.  They
-# cost 8 of the 11 ms every start took, a workload run's included
+# (src/core/dynlib.h): the binary does not name libpq, Capstone, cairo, PAPI or
+# libpfm, and a running `probecost workload` has none of them mapped, nor what they
+# pull in.  They cost 9 of the 11 ms every start took, a workload run's included
 # (bench/startup-level.sh).  Each still works where its command needs it: t310 (a
-# PostgreSQL store), t511 (site safety, decoded by Capstone), t303 (plots).
+# PostgreSQL store), t511 (site safety, decoded by Capstone), t303 (plots), t400s
+# (counters; PAPI and event names where the machine has a PMU).
 . tests/cli/lib.bash
 plan 3
 have readelf || skip_rest "readelf is needed (apt-get install binutils)"
-is "$(readelf -d "$PROBECOST" | grep '(NEEDED)' | grep -c -e '\[libpq\.' -e '\[libcapstone\.' -e '\[libcairo\.')" 0 \
-	"the binary does not name libpq, Capstone or cairo (DT_NEEDED)"
+is "$(readelf -d "$PROBECOST" | grep '(NEEDED)' | grep -c -e '\[libpq\.' -e '\[libcapstone\.' -e '\[libcairo\.' -e '\[libpapi\.' \
+	-e '\[libpfm\.')" 0 "the binary does not name libpq, Capstone, cairo, PAPI or libpfm (DT_NEEDED)"
 "$PROBECOST" workload spin loops=1000000000 2>/dev/null &
 pid=$!
 on_exit "kill $pid 2>/dev/null"
@@ -19,7 +20,8 @@ maps=$(awk '{ print $6 }' "/proc/$pid/maps" | sort -u)
 ok "$(grep -q '/libcjson\.so' <<< "$maps"; echo $?)" \
 	"a running workload has its linked libraries mapped (libcjson: the check can see one)"
 is "$(grep -c -e '/libpq\.so' -e '/libcapstone\.so' -e '/libgnutls' -e '/libkrb5' -e '/libcairo\.so' \
-	-e '/libfontconfig\.so' <<< "$maps")" 0 "... and not libpq, Capstone, cairo, nor GnuTLS, Kerberos or fontconfig"
+	-e '/libfontconfig\.so' -e '/libpapi\.so' -e '/libpfm\.so' <<< "$maps")" 0 \
+	"... and not libpq, Capstone, cairo, PAPI or libpfm, nor GnuTLS, Kerberos or fontconfig"
 kill "$pid"
 wait "$pid" 2>/dev/null
 done_testing
