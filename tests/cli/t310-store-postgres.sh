@@ -214,13 +214,17 @@ is "$rc:$("$PROBECOST" history --db "$V" --format json | jq length)" "0:$((n_rt 
 	"with INSERT and USAGE on session_id_seq granted, the same role stores"
 
 # ---- a session is one transaction -----------------------------------------------
-"$PROBECOST" run -w null --runs 1000 --warmup 0 --cpu 0 --db "$U" > /dev/null 2>&1 &
+# Runs of a known length (spin: 10 ms of work each), so the 1,000 blocks outlast the
+# signals at 1.5 and 4 s however fast the start-up is (null's runs took 3 ms once the
+# libraries loaded on first use, and the whole session ended before the Ctrl-C).
+LONG=(run -w spin:loops=500,work=20000 --runs 1000 --warmup 0 --cpu 0 --db "$U")
+"$PROBECOST" "${LONG[@]}" > /dev/null 2>&1 &
 pid=$!
 sleep 1.5
 kill -KILL $pid
 wait $pid 2> /dev/null
 is "$("$PROBECOST" history --db "$U" --format json | jq length)" 4 "a run killed by SIGKILL leaves nothing half-written"
-"$PROBECOST" run -w null --runs 1000 --warmup 0 --cpu 0 --db "$U" > /dev/null 2>&1 &
+"$PROBECOST" "${LONG[@]}" > /dev/null 2>&1 &
 pid=$!
 sleep 4
 kill -INT $pid
@@ -229,7 +233,7 @@ is "$("$PROBECOST" history --db "$U" --format json | jq -c '.[4] | [.complete, .
 	'[false,true]' "a run stopped by Ctrl-C stores what it measured, marked incomplete"
 
 # The server drops the connection while the run measures: it reconnects once and stores.
-"$PROBECOST" run -w null --runs 1000 --warmup 0 --cpu 0 --db "$U" > /dev/null 2> "$T/drop.err" &
+"$PROBECOST" "${LONG[@]}" > /dev/null 2> "$T/drop.err" &
 pid=$!
 sleep 4
 dropped=$(psql_ -d pc -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
