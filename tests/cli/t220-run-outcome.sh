@@ -64,9 +64,9 @@ is "$rc/$(jrow . .outcome | tr '\n' ' ')/$(jrow crash .outcome_why)" \
 # An attach monitor that dies at stop or during the run: the monitor's failure (it marks the
 # run failed in its stop), not the program's, though nothing stands between it and the program.
 for how in stop run; do
-	arg=""; [ "$how" = run ] && arg=" run"
+	arg="" wait=0.2; [ "$how" = run ] && arg=" run" wait=0.6
 	run_pc run --no-store --runs 2 --warmup 0 --attach "$F/attach-segv$arg" --ready '^segv-monitor ready' \
-		--format json -- sleep 0.2
+		--format json -- sleep $wait
 	is "$rc/$(jrow attach .outcome)" "0/tool-failed" "an attach monitor killed by SIGSEGV at $how: tool-failed, exit 0"
 done
 
