@@ -96,17 +96,24 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) $(SAN_EXTRA_OBJS)
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 
 # ---- tests ------------------------------------------------------------------
-# Unit tests print cmocka's summary; CLI tests speak TAP to prove.  The second
-# pass repeats both against the sanitizer build (PROBECOST=build/probecost-san),
-# the CLI tests less those marked no-sanitizer (below).
-# `make check` installs what is missing first (scripts/setup.sh --deps), then
-# re-enters make so pkg-config sees the freshly installed libraries.
+# Unit tests print cmocka's summary; CLI tests speak TAP to prove.  `make check` runs
+# the lint, builds on every CPU, runs the unit tests (plain and under ASan/UBSan) and
+# every CLI test once, against ./probecost.  `make check-full` (what CI runs) adds a
+# second CLI pass against the sanitizer build (PROBECOST=build/probecost-san), less the
+# tests marked no-sanitizer (below).  Both install what is missing first
+# (scripts/setup.sh --deps), then re-enter make so pkg-config sees the new libraries.
 check: deps
 	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory -j$(shell nproc) check-build
 	@$(MAKE) --no-print-directory check-tests
+
+check-full: check
+	@$(MAKE) --no-print-directory check-san
 
 deps:
 	@scripts/setup.sh --deps
+
+check-build: probecost build/probecost-san $(UNIT_BINS) $(SAN_UNIT_BINS)
 
 # A CLI test that hangs fails after TEST_TIMEOUT seconds instead of stalling the suite.
 TEST_TIMEOUT ?= 900
@@ -120,19 +127,26 @@ TEST_EXEC := timeout -k 10 $(TEST_TIMEOUT) bash
 CLI_TESTS    := $(sort $(wildcard tests/cli/t*.sh))
 CLI_PARALLEL := $(shell grep -lx '\# parallel-safe' $(CLI_TESTS))
 CLI_NO_SAN   := $(shell grep -l '^\# no-sanitizer: ' $(CLI_TESTS))
+# Parallel-safe tests with a line `# long: REASON` start first, so that the group ends
+# with the short ones (t277 waits 42 s: started last, the group took 73 s).
+CLI_LONG     := $(shell grep -l '^\# long: ' $(CLI_TESTS))
 PROVE_JOBS   ?= $(shell n=$$(nproc); echo $$((2 * n > 4 ? 2 * n : 4)))
 PROVE_FLAGS  ?=
 # $(call prove_cli,BINARY,TESTS,ENV): TESTS against BINARY, the parallel-safe ones first.
 prove_cli = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' -j$(PROVE_JOBS) \
-		$(filter $(CLI_PARALLEL),$2) || fail=1; \
+		$(filter $(CLI_LONG),$(filter $(CLI_PARALLEL),$2)) \
+		$(filter-out $(CLI_LONG),$(filter $(CLI_PARALLEL),$2)) || fail=1; \
 	    PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' $(filter-out $(CLI_PARALLEL),$2) || fail=1;
 
-check-tests: probecost build/probecost-san $(UNIT_BINS) $(SAN_UNIT_BINS)
+check-tests: check-build
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t || fail=1; done; \
 	 for t in $(SAN_UNIT_BINS); do echo "== $$t (asan/ubsan)"; $$t || fail=1; done; \
 	 echo "== CLI tests (prove)"; \
 	 $(call prove_cli,probecost,$(CLI_TESTS)) \
-	 echo "== CLI tests under ASan/UBSan (prove; not: $(notdir $(basename $(CLI_NO_SAN))))"; \
+	 exit $$fail
+
+check-san: build/probecost-san
+	@fail=0; echo "== CLI tests under ASan/UBSan (prove; not: $(notdir $(basename $(CLI_NO_SAN))))"; \
 	 $(call prove_cli,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_TESTS)), \
 		ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
 	 exit $$fail
@@ -227,5 +241,5 @@ build/tidy/%.ok: %.c $(TIDY_DEPS)
 	@out=$$(clang-tidy --quiet $< -- $(TIDY_CFLAGS) 2>&1) && touch $@ || \
 	 { printf '%s\n' "$$out" | grep -v '^[0-9]* warnings\? generated\.$$'; exit 1; }
 
-.PHONY: all check check-tests deps unit bench bench-run install uninstall install-list clean \
+.PHONY: all check check-full check-build check-san check-tests deps unit bench bench-run install uninstall install-list clean \
 	lint layers format-check format cppcheck shellcheck tidy tidy-files

@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe
+# long: 42 s of waiting on a slow wrapper and a hang limit
 # no-sanitizer: 40 s of waiting on wall-clock limits (10.6 s and 20 s runs, a hang limit)
 # A slow monitor is not a hung one.  Without --timeout a monitored run was called hung
 # after 10 x the plain run's median + 10 s, however slow the monitor is by nature

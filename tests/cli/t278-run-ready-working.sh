@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe
+# long: a monitor that works 3 s, another 10 s
 # no-sanitizer: limits in seconds against a monitor that burns CPU for 3 s and 30 s
 # An attach monitor that is still working (using CPU) when --ready-timeout runs out is
 # given more time, up to 10 x --ready-timeout; one that is neither ready nor working is

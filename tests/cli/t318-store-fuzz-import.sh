@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe
+# long: 30 s of fuzzing
 # no-sanitizer: the fuzz target is its own ASan/UBSan build
 # The importer under libFuzzer + ASan/UBSan for 30 s (make fuzz-import-run), on a corpus of real
 # exports and near misses: no crash, no leak, no out-of-bounds read, and every session it
