@@ -18,6 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+#include <tracefs.h>
+
 #include "core/cleanup.h"
 #include "core/journal.h"
 #include "core/util.h"
@@ -428,4 +431,93 @@ bool pcost_foreign_tracer(const char *const *binaries, size_t n, bool syscalls, 
 	if (other)
 		*other = other_probecost;
 	return found;
+}
+
+/* dir/name read whole into a new buffer (free); NULL when it cannot be. */
+static char *read_whole(const char *dir, const char *name, size_t *size)
+{
+	size_t cap = 8192, n = 0;
+	char *path, *buf = NULL;
+	ssize_t r;
+	int fd;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	while ((r = read(fd, buf + n, cap - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		n += (size_t)r;
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	close(fd);
+	*size = n;
+	return buf;
+}
+
+/* Parse the format of every event of system sys; how many parsed. */
+static int parse_system(struct tep_handle *tep, const char *events, const char *sys)
+{
+	char *dir, *buf, name[NAME_MAX + 16];
+	struct dirent *d;
+	int parsed = 0;
+	size_t size;
+	DIR *dp;
+
+	if (asprintf(&dir, "%s/%s", events, sys) < 0)
+		return 0;
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.')
+			continue;
+		snprintf(name, sizeof(name), "%s/format", d->d_name);
+		buf = read_whole(dir, name, &size);
+		if (buf && tep_parse_event(tep, buf, size, sys) == TEP_ERRNO__SUCCESS)
+			parsed++;
+		free(buf);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+	return parsed;
+}
+
+struct tep_handle *pcost_tracefs_formats(const char *dir, const char *const *systems)
+{
+	struct tep_handle *tep;
+	char *events, *buf;
+	int parsed = 0;
+	size_t size;
+
+	if (!dir)
+		dir = tracefs_tracing_dir();
+	if (!dir || asprintf(&events, "%s/events", dir) < 0)
+		return NULL;
+	tep = tep_alloc();
+	buf = tep ? read_whole(events, "header_page", &size) : NULL;
+	if (buf && tep_parse_header_page(tep, buf, size, sizeof(long)) == 0) {
+		tep_set_long_size(tep, sizeof(long));
+		tep_set_page_size(tep, (int)sysconf(_SC_PAGESIZE));
+		tep_set_file_bigendian(tep,
+				       tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		for (size_t i = 0; systems[i]; i++)
+			parsed += parse_system(tep, events, systems[i]);
+	}
+	free(buf);
+	free(events);
+	if (!parsed) {
+		tep_free(tep);
+		return NULL;
+	}
+	return tep;
 }

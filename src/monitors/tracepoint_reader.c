@@ -18,6 +18,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#include "core/tracefs.h"
 #include "core/util.h"
 
 /* One thread's count of one syscall: open addressing, key (tid, nr); nr EXEC_TS
@@ -242,7 +243,7 @@ static int setup(struct pcost_tp_reader *r, struct tracefs_instance *inst, char 
 	struct tep_event *ev;
 	int opened = 0;
 
-	r->tep = tracefs_local_events_system(NULL, systems);
+	r->tep = pcost_tracefs_formats(NULL, systems);
 	if (!r->tep || !(ev = tep_find_event_by_name(r->tep, "raw_syscalls", "sys_enter")) ||
 	    !(f = tep_find_field(ev, "id"))) {
 		snprintf(err, len, "cannot read the format of raw_syscalls:sys_enter in %s",

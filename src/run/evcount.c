@@ -214,7 +214,7 @@ static struct tep_handle *load_tracepoints(char *why, size_t len)
 		return NULL;
 	if (pcost_tracefs_mount(why, len) < 0)
 		return NULL;
-	tep = tracefs_local_events_system(PCOST_TRACEFS, systems);
+	tep = pcost_tracefs_formats(PCOST_TRACEFS, systems);
 	if (!tep)
 		snprintf(why, len,
 			 "could not read the tracepoint formats in " PCOST_TRACEFS
