@@ -17,7 +17,8 @@
 # plan usually asks for more than the pilot).
 #
 # Truth comes only from measurements outside the study's estimate:
-#   per event, fixed  the injected spins as the workload timed them, pooled
+#   per event, fixed  the injected spins as the workload timed them (fixed: with
+#                     the set-up only an injected run does, injected_setup_ns), pooled
 #                     over the scenario's other studies (the population mean)
 #   overhead          that pooled injected time per run / the plain run's mean
 #                     wall time as `perf stat -n` measured it, PERF_RUNS runs
@@ -143,7 +144,7 @@ for sc in $SCENARIOS; do
 			[ -s "$cell/s.$i.json" ] || continue
 			sums=$(awk '{ for (k = 1; k <= NF; k++) { split($k, kv, "="); f[kv[1]] = kv[2] }
 				if (f["inject"] == 1) { n++; ev += f["events"]; e += f["injected_event_ns"] + f["injected_hiccup_ns"]
-					fx += f["injected_fixed_ns"] } }
+					fx += f["injected_fixed_ns"] + f["injected_setup_ns"] } }
 				END { printf "%d %.0f %.0f %.0f", n, ev, e, fx }' "$cell/log.$i")
 			sbase=$(sed -n "${i}p" "$cell/perf")
 			jq -r --arg sums "$sums" --arg sbase "${sbase:-0}" '
@@ -165,7 +166,7 @@ for sc in $SCENARIOS; do
 			{
 				awk '{ for (k = 1; k <= NF; k++) { split($k, kv, "="); f[kv[1]] = kv[2] }
 					if (f["inject"] != 1 || f["factor"] <= 0) next
-					x = f["injected_event_ns"] + f["injected_fixed_ns"] + f["injected_hiccup_ns"]
+					x = f["injected_event_ns"] + f["injected_fixed_ns"] + f["injected_hiccup_ns"] + f["injected_setup_ns"]
 					y = (f["injected_event_ns"] + f["injected_fixed_ns"]) / f["factor"]
 					n++; sx += x; sxx += x * x; sy += y; syy += y * y }
 					END { if (n > 1) printf "%d %.6g %.6g %.6g %.6g ", n, sx / n, (sxx - sx * sx / n) / (n - 1),
