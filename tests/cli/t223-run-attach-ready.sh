@@ -13,12 +13,12 @@ is "$rc $(ok_runs)" "0 2 0" "a ready line on stderr: ready, every run measured"
 run_pc "${RUN[@]}" --attach "sh -c 'trap \"exit 130\" INT; echo ready; while :; do sleep 0.05; done'" \
 	--ready ready -- true
 is "$rc $(ok_runs)" "0 2 0" "a tool that exits 130 on SIGINT stopped cleanly"
-run_pc "${RUN[@]}" --ready-timeout 1 --attach "sh -c 'echo hello there; exec sleep 30'" \
+run_pc "${RUN[@]}" --runs 1 --ready-timeout 1 --attach "sh -c 'echo hello there; exec sleep 30'" \
 	--ready 'never said' -- true
 why=$(jq -r '.session.configs[1].samples[0].fail_reason' <<< "$out")
 like "$why" "^monitor not ready after 1 s: waited for a line of its output \(stdout or stderr\) matching --ready 'never said' from 'sh'; its last line: hello there$" \
 	"a timed-out --ready wait says what it waited for and the tool's last line"
-run_pc "${RUN[@]}" --ready-timeout 1 --attach "sleep 30" --ready 'x' -- true
+run_pc "${RUN[@]}" --runs 1 --ready-timeout 1 --attach "sleep 30" --ready 'x' -- true
 why=$(jq -r '.session.configs[1].samples[0].fail_reason' <<< "$out")
 like "$why" "matching --ready 'x' from 'sleep'; it printed nothing$" "and says when it printed nothing"
 if have strace; then

@@ -12,7 +12,7 @@ tmpdir
 pg_cluster skip_rest
 run_pc run --no-store --runs 3 --warmup 1 --seed 4 --cpu 0 --format json --service "$PG_SERVICE" \
 	--ready 'database system is ready to accept connections' --metric pgbench \
-	-m strace -m "$F/argv-rec $T/pid.argv {pid}" -- "${PGBENCH[@]}" -n -S -c 1 -T 1 bench
+	-m strace -m "$F/argv-rec $T/pid.argv {pid}" -- "${PGBENCH[@]}" -n -S -c 1 -t 2000 bench
 is "$rc" 0 "exit 0 ($(tail -1 <<< "$err"))"
 j() { jq -r "$1" <<< "$out"; }
 fig() { j ".statistics[$1].metrics[] | select(.name == \"$2\") | .$3"; }

@@ -215,29 +215,33 @@ is "$rc:$("$PROBECOST" history --db "$V" --format json | jq length)" "0:$((n_rt 
 
 # ---- a session is one transaction -----------------------------------------------
 # Runs of a known length (spin: 10 ms of work each), so the 1,000 blocks outlast the
-# signals at 1.5 and 4 s however fast the start-up is (null's runs took 3 ms once the
-# libraries loaded on first use, and the whole session ended before the Ctrl-C).
+# signals however fast the start-up is (null's runs took 3 ms once the libraries loaded
+# on first use, and the whole session ended before the Ctrl-C).  Each signal comes 0.5 s
+# after the run's connection shows in pg_stat_activity: runs are under way by then
+# (under the sanitizers too, whose start-up is slower).
 LONG=(run -w spin:loops=500,work=20000 --runs 1000 --warmup 0 --cpu 0 --db "$U")
-"$PROBECOST" "${LONG[@]}" > /dev/null 2>&1 &
-pid=$!
-sleep 1.5
+conns() { psql_ -d pc -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'probecost' AND datname = 'pc'"; }
+long_run() { # long_run: start LONG in the background (pid), return 0.5 s after it connected
+	"$PROBECOST" "${LONG[@]}" > /dev/null 2> "$T/long.err" &
+	pid=$!
+	for _ in $(seq 100); do [ "$(conns)" = 1 ] && break; sleep 0.1; done
+	sleep 0.5
+}
+long_run
 kill -KILL $pid
 wait $pid 2> /dev/null
 is "$("$PROBECOST" history --db "$U" --format json | jq length)" 4 "a run killed by SIGKILL leaves nothing half-written"
-"$PROBECOST" "${LONG[@]}" > /dev/null 2>&1 &
-pid=$!
-sleep 4
+long_run
 kill -INT $pid
 wait $pid 2> /dev/null
 is "$("$PROBECOST" history --db "$U" --format json | jq -c '.[4] | [.complete, .samples > 0]')" \
 	'[false,true]' "a run stopped by Ctrl-C stores what it measured, marked incomplete"
 
 # The server drops the connection while the run measures: it reconnects once and stores.
-"$PROBECOST" "${LONG[@]}" > /dev/null 2> "$T/drop.err" &
-pid=$!
-sleep 4
+long_run
 dropped=$(psql_ -d pc -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
 	WHERE application_name = 'probecost' AND datname = 'pc'")
+sleep 0.5
 kill -INT $pid
 wait $pid 2> /dev/null
 is "$dropped:$("$PROBECOST" history --db "$U" --format json | jq -c '[length, .[5].samples > 0]')" \

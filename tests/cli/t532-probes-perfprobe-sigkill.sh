@@ -37,10 +37,10 @@ on_exit 'undefine "$PC"; undefine "$OTHER"; perf buildid-cache --remove "$PC" --
 is "$(perf buildid-list -i "$PC" 2>/dev/null) $([ -e "$link" ]; echo $?)" "$id 1" \
 	"the copy has a build id of its own, not in the cache"
 
-# The killed runs' perf lingers 0.5 s after each `perf probe` and `perf buildid-cache`:
+# The killed runs' perf lingers 0.2 s after each `perf probe` and `perf buildid-cache`:
 # what it added is in place before probecost has seen it, so a kill lands in that window.
 mkdir "$T/bin"
-printf '#!/bin/sh\n%s "$@"; rc=$?\ncase "$1" in probe|buildid-cache) sleep 0.5;; esac\nexit $rc\n' \
+printf '#!/bin/sh\n%s "$@"; rc=$?\ncase "$1" in probe|buildid-cache) sleep 0.2;; esac\nexit $rc\n' \
 	"$(command -v perf)" >"$T/bin/perf"
 chmod +x "$T/bin/perf"
 

@@ -19,7 +19,7 @@ elapsed() { awk -v m="$2" '$2 == m { for (i = 3; i < NF; i++) if ($(i + 1) == "s
 hits() {
 	awk -v m="$2" '$2 == m' "$1" | grep -oE '[0-9]+ / [0-9]+  (ok|[0-9]+ (extra hits|HITS LOST))'
 }
-args=(--via uprobe --variants plain --scale 2 -r 4 --warmup 0 --no-store)
+args=(--via uprobe --variants plain --scale 2 -r 2 --warmup 0 --no-store)
 "$P" probes "${args[@]}" >"$T/a.txt" 2>"$T/a.err" &
 a=$!
 # Armed: it holds perf events (the uprobe method counts with perf_event_open).
