@@ -4,7 +4,9 @@
  * to do.  The child is this test program again (/proc/self/exe) in a mode
  * that makes N getppid calls, forks N processes, creates N threads, exits
  * with a status, or leaves a daemon behind; the start-up it shares across
- * sizes cancels in the difference of two sizes.
+ * sizes cancels in the difference of two sizes.  SDT probe hits are counted on
+ * build/fixtures/sdtsem (tests/fixtures/sdtsem, make fixtures), which prints
+ * its own.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,13 +26,8 @@
 
 #include "core/cleanup.h"
 #include "run/evcount.h"
-#include "workloads/stanford.h"
 
 /* ---- the child's modes ----------------------------------------------------------- */
-
-/* The stanford build with semaphores, every kernel (workloads/stanford.h). */
-#define PLAIN_SEM 3
-#define ALL_KERNELS ((1u << PCOST_SK_N) - 1)
 
 static void *nothing(void *arg)
 {
@@ -67,11 +64,6 @@ static int child_mode(int argc, char **argv)
 			pthread_join(t, NULL);
 		}
 		return 0;
-	}
-	if (!strcmp(argv[1], "--stanford-sem")) {
-		uint64_t hits[PCOST_SK_N];
-
-		return pcost_stanford_run(PLAIN_SEM, ALL_KERNELS, (uint64_t)n, hits) == -1 ? 0 : 1;
 	}
 	if (!strcmp(argv[1], "--exit"))
 		return (int)n;
@@ -123,13 +115,13 @@ static bool privileged(void)
 }
 
 /*
- * One counting run of this program in mode; probes only when asked: the
- * program links the stanford kernels, whose 114 probes take ~10 s to disarm.
+ * One counting run of argv, its stdout to out_fd; probes only when asked:
+ * this program links the stanford kernels, whose 114 probes take ~10 s to
+ * disarm (each uprobe counter's last close waits for an RCU grace period).
  */
-static int count_opt(const char *mode, const char *size, bool probes, struct pcost_evcount *c)
+static int count_argv(char *const *argv, int out_fd, bool probes, struct pcost_evcount *c)
 {
-	char *const argv[] = { "/proc/self/exe", (char *)mode, (char *)size, NULL };
-	struct pcost_evcount_opts o = { .out_fd = -1, .err_fd = 2, .no_probes = !probes };
+	struct pcost_evcount_opts o = { .out_fd = out_fd, .err_fd = 2, .no_probes = !probes };
 	char err[256] = "", no_lsan[] = "ASAN_OPTIONS=detect_leaks=0", **env;
 	size_t n = 0;
 	int rc;
@@ -152,9 +144,12 @@ static int count_opt(const char *mode, const char *size, bool probes, struct pco
 	return rc;
 }
 
+/* One counting run of this program in mode, no probes. */
 static int count(const char *mode, const char *size, struct pcost_evcount *c)
 {
-	return count_opt(mode, size, false, c);
+	char *const argv[] = { "/proc/self/exe", (char *)mode, (char *)size, NULL };
+
+	return count_argv(argv, -1, false, c);
 }
 
 static uint64_t by_nr(const struct pcost_evcount *c, long nr)
@@ -256,12 +251,26 @@ static void test_exit_status_and_software(void **state)
 	pcost_evcount_release(&c);
 }
 
-/* Each probe's hits, semaphores raised: what the kernels count themselves, exactly. */
+/*
+ * Each probe's hits, semaphores raised: what the fixture counts itself and
+ * prints, exactly, and the known multiplicities (a once a loop, b twice, c
+ * three times, never not at all: tests/fixtures/sdtsem/main.c).
+ */
+#define SDTSEM "build/fixtures/sdtsem"
+#define SDTSEM_LOOPS 1000
+
 static void test_sdt_hits_known(void **state)
 {
-	uint64_t want[PCOST_SK_N];
+	static const struct {
+		const char *name;
+		unsigned per_loop;
+	} probes[] = { { "a", 1 }, { "b", 2 }, { "c", 3 }, { "never", 0 } };
+	char loops[24], *const argv[] = { SDTSEM, loops, NULL };
+	unsigned long long said[4];
 	struct pcost_evcount c;
+	char line[256] = "";
 	unsigned seen = 0;
+	FILE *out;
 
 	(void)state;
 	if (!privileged())
@@ -270,25 +279,37 @@ static void test_sdt_hits_known(void **state)
 		print_message("skip: no uprobe PMU (CONFIG_UPROBE_EVENTS)\n");
 		skip();
 	}
-	assert_int_equal(pcost_stanford_run(PLAIN_SEM, ALL_KERNELS, 2, want), -1);
-	assert_int_equal(count_opt("--stanford-sem", "2", true, &c), 0);
+	/* make builds the fixture before the unit tests: missing, it is a failure. */
+	if (access(SDTSEM, X_OK))
+		fail_msg("%s: %s (make fixtures)", SDTSEM, strerror(errno));
+	snprintf(loops, sizeof(loops), "%d", SDTSEM_LOOPS);
+	out = tmpfile();
+	assert_non_null(out);
+	assert_int_equal(count_argv(argv, fileno(out), true, &c), 0);
 	assert_int_equal(c.wait_status, 0);
+	rewind(out);
+	assert_non_null(fgets(line, sizeof(line), out));
+	fclose(out);
+	assert_int_equal(sscanf(line, "hits_a=%llu hits_b=%llu hits_c=%llu hits_never=%llu",
+				&said[0], &said[1], &said[2], &said[3]),
+			 4);
+	/* The semaphores were raised: every site passed was a hit. */
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(said[k], probes[k].per_loop * SDTSEM_LOOPS);
 	assert_true(c.probes_counted);
+	assert_int_equal(c.nprobes, 4);
 	for (size_t i = 0; i < c.nprobes; i++) {
 		const struct pcost_evc_probe *p = &c.probes[i];
-		int k = -1;
 
-		for (int j = 0; j < PCOST_SK_N; j++)
-			if (!strcmp(p->name, pcost_stanford_kernel_name(j)))
-				k = j;
-		if (!strcmp(p->provider, "stanford_plain_sem") && k >= 0) {
-			assert_int_equal(p->hits, want[k]);
-			seen++;
-		} else {
-			assert_int_equal(p->hits, 0); /* the other builds did not run */
-		}
+		assert_string_equal(p->provider, "sdtsem");
+		for (int k = 0; k < 4; k++)
+			if (!strcmp(p->name, probes[k].name)) {
+				assert_int_equal(p->hits, said[k]);
+				seen |= 1u << k;
+			}
 	}
-	assert_int_equal(seen, PCOST_SK_N);
+	/* Four probes, each of the fixture's once. */
+	assert_int_equal(seen, 0xf);
 	pcost_evcount_release(&c);
 }
 
