@@ -256,16 +256,25 @@ static void render_csv(const struct pcost_session *s, FILE *out)
 
 /* ---- json ------------------------------------------------------------------------ */
 
+/*
+ * x * mul to a millionth: the TSC timer's cycles are kept as ns (cycles / GHz), and
+ * back in cycles a whole count came out as 77.99999999999999 (t409 saw it once).
+ */
+static double scaled(double x, double mul)
+{
+	return mul == 1 ? x : rint(x * mul * 1e6) / 1e6;
+}
+
 static cJSON *stats_obj(const struct pcost_summary *x, double mul)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "min", x->min * mul);
-	cJSON_AddNumberToObject(o, "median", x->median * mul);
-	cJSON_AddNumberToObject(o, "mean", x->mean * mul);
-	cJSON_AddNumberToObject(o, "sd", x->sd * mul);
-	cJSON_AddNumberToObject(o, "p99", x->p99 * mul);
-	cJSON_AddNumberToObject(o, "max", x->max * mul);
+	cJSON_AddNumberToObject(o, "min", scaled(x->min, mul));
+	cJSON_AddNumberToObject(o, "median", scaled(x->median, mul));
+	cJSON_AddNumberToObject(o, "mean", scaled(x->mean, mul));
+	cJSON_AddNumberToObject(o, "sd", scaled(x->sd, mul));
+	cJSON_AddNumberToObject(o, "p99", scaled(x->p99, mul));
+	cJSON_AddNumberToObject(o, "max", scaled(x->max, mul));
 	return o;
 }
 
