@@ -119,13 +119,15 @@ check-build: probecost build/probecost-san $(UNIT_BINS) $(SAN_UNIT_BINS)
 TEST_TIMEOUT ?= 900
 TEST_EXEC := timeout -k 10 $(TEST_TIMEOUT) bash
 
-# CLI tests with a line `# parallel-safe` (they arm no probe, leave tracefs alone and
-# compare no timings) run PROVE_JOBS at a time (twice the CPUs, 4 at least: they mostly
-# wait; on 2 CPUs -j4 took 80 s for both passes where -j2 took 114 s), then the others
-# one at a time.  The sanitizer pass repeats every test but those with a line
-# `# no-sanitizer: REASON` (timings, which ASan only distorts); they run in the first.
+# CLI tests with a line `# parallel-safe` (they arm no probe on a binary another test runs,
+# look at no tracefs state but their own and compare no timings, or only effects far
+# beyond what load moves; `# parallel-safe: REASON` says why when it is not plain) run
+# PROVE_JOBS at a time (twice the CPUs, 4 at least: they mostly wait; on 2 CPUs -j4 took
+# 80 s for both passes where -j2 took 114 s), then the others one at a time.  The
+# sanitizer pass repeats every test but those with a line `# no-sanitizer: REASON`
+# (timings, which ASan only distorts); they run in the first.
 CLI_TESTS    := $(sort $(wildcard tests/cli/t*.sh))
-CLI_PARALLEL := $(shell grep -lx '\# parallel-safe' $(CLI_TESTS))
+CLI_PARALLEL := $(shell grep -lE '^\# parallel-safe(: |$$)' $(CLI_TESTS))
 CLI_NO_SAN   := $(shell grep -l '^\# no-sanitizer: ' $(CLI_TESTS))
 # Parallel-safe tests with a line `# long: REASON` start first, so that the group ends
 # with the short ones (t277 waits 42 s: started last, the group took 73 s).

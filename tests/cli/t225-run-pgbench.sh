@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe: a cluster of its own on a free port; strace (ptrace) only; the one timing it
+#   compares is strace's -65 to -95% on tps, far beyond what load on the other tests moves
 # PostgreSQL and pgbench (a throwaway cluster): the postmaster as a --service (setpriv to
 # run as postgres, so its pid is the service's), pgbench -S as the load generator, the
 # pgbench preset's tps and latency as figures; strace -f -p on the server (its service

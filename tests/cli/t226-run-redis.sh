@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe: a server of its own on a free port; strace (ptrace) only; the one timing it
+#   compares is strace's -90% on redis, far beyond what load on the other tests moves
 # redis-server and redis-benchmark: redis as a --service on a free loopback port (redis
 # takes no --port 0: a random one, again when taken), in a temp directory, nothing saved;
 # redis-benchmark as the load generator, its preset's requests per second; strace -f -p

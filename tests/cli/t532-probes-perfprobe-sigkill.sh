@@ -1,4 +1,7 @@
 #!/bin/bash
+# parallel-safe: it arms probes only on copies of probecost with build ids of their own, in a
+#   state directory of its own, looks only at their definitions, and compares no timings
+# long: 16 s of perf probe and SIGKILLed sessions
 # t532: SIGKILL during `probes --via perf-probe`, at several points (the build-id cache
 # entry being added, perf probe adding definitions one kernel after another, runs under
 # way): the next run removes every definition and the cache entry the dead one made, and
