@@ -32,6 +32,13 @@
 #   ov_own            a diagnostic, not a target: the overhead against the pooled
 #                     injected time / the study's own plain mean wall time (its
 #                     denominator is the study's, so it checks the numerator alone)
+#   session           a second truth for per event, fixed, extra and overhead: the
+#                     costs drawn at the session's own pace (its injected spins over
+#                     the sum of their factors, whose mean is 1), hiccups and set-ups
+#                     pooled: what this session's monitor costs in expectation.  The
+#                     pooled truths also carry each session's own level (the level
+#                     table below), which no interval from within one session can see;
+#                     the column 'session' is the coverage of that truth.
 # For each figure: coverage (share of studies whose interval holds the truth)
 # with its Wilson 95% interval, the median relative half-width (so wide
 # intervals cannot pass unseen), unbounded intervals, and for the skewed
@@ -146,8 +153,15 @@ for sc in $SCENARIOS; do
 				if (f["inject"] == 1) { n++; ev += f["events"]; e += f["injected_event_ns"] + f["injected_hiccup_ns"]
 					fx += f["injected_fixed_ns"] + f["injected_setup_ns"] } }
 				END { printf "%d %.0f %.0f %.0f", n, ev, e, fx }' "$cell/log.$i")
+			# The session's own pace: its injected spins over the sum of their drawn factors
+			# (mean 1; a ratio of sums, which a tiny factor cannot blow up), and the hiccups
+			# and set-ups apart (pooled below: rare, or not drawn).
+			psums=$(awk '{ for (k = 1; k <= NF; k++) { split($k, kv, "="); f[kv[1]] = kv[2] }
+				if (f["inject"] == 1) { n++; sf += f["factor"]; pe += f["injected_event_ns"]
+					pf += f["injected_fixed_ns"]; h += f["injected_hiccup_ns"]; su += f["injected_setup_ns"] } }
+				END { printf "%d %.6f %.0f %.0f %.0f %.0f", n, sf, pe, pf, h, su }' "$cell/log.$i")
 			sbase=$(sed -n "${i}p" "$cell/perf")
-			jq -r --arg sums "$sums" --arg sbase "${sbase:-0}" '
+			jq -r --arg sums "$sums" --arg sbase "${sbase:-0}" --arg psums "$psums" '
 				(.statistics | map(select(.monitor != "none"))[0]) as $m |
 				(.warnings | map(select(test("overhead mean .*skewed"))) | length) as $to |
 				(.warnings | map(select(test("per event mean .*skewed"))) | length) as $te |
@@ -156,7 +170,7 @@ for sc in $SCENARIOS; do
 				"\($m.per_event_ns|n) \($m.per_event_ns_lo|n) \($m.per_event_ns_hi|n) \($te) " +
 				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase) " +
 				"\($m.extra_ns|n) \($m.extra_ns_lo|n) \($m.extra_ns_hi|n) " +
-				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n)"' "$cell/s.$i.json"
+				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n) \($psums)"' "$cell/s.$i.json"
 		done >"$cell/rows"
 		# Per study, for the level table: the mean and variance over its runs of the
 		# injected time (monitored runs), of the time the nominal spins took (injected
@@ -188,40 +202,53 @@ for sc in $SCENARIOS; do
 				printf "\n" }' "$cell/levels" >>"$tmp/levels"
 		pbase=$(awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }' "$cell/perf")
 		# Leave-one-out truths, then one line per figure: coverage and widths.
+		# Session truths (the 10th field): the drawn costs at the session's own pace (its
+		# injected spins over the sum of their factors, mean 1), hiccups and set-ups pooled
+		# over the other studies: what this session's monitor costs in expectation.
 		awk -v base="$pbase" -v sc="$sc" -v path="$path" '
-			{ n[NR] = $1; ev[NR] = $2; e[NR] = $3; fx[NR] = $4; r[NR] = $0; N += $1; EV += $2; E += $3; FX += $4 }
+			{ n[NR] = $1; ev[NR] = $2; e[NR] = $3; fx[NR] = $4; r[NR] = $0; N += $1; EV += $2; E += $3; FX += $4
+			  h[NR] = $26; su[NR] = $27; H += $26; SU += $27 }
 			END {
 				for (i = 1; i <= NR; i++) {
 					split(r[i], f, " ")
 					tn = N - n[i]; tev = EV - ev[i]
 					tper = (E - e[i]) / tev; tfix = (FX - fx[i]) / tn
 					tov = ((E - e[i]) + (FX - fx[i])) / tn / (f[17] > 0 ? f[17] : base)
-					fig(1, "overhead", tov, f[6], f[7], f[8], f[9], f[5])
-					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5])
-					fig(3, "fixed", tfix, f[14], f[15], f[16], 0, f[5])
-					fig(4, "extra", (E - e[i] + FX - fx[i]) / tn, f[18], f[19], f[20], 0, f[5])
+					# per run: events, the session-paced event and fixed costs
+					epr = ev[i] / n[i]; sper = "nan"; sfix = "nan"
+					if (f[23] > 0) {
+						sper = f[24] / f[23] / epr + (H - h[i]) / tev
+						sfix = f[25] / f[23] + (SU - su[i]) / tn
+					}
+					sext = sper == "nan" ? "nan" : sper * epr + sfix
+					fig(1, "overhead", tov, f[6], f[7], f[8], f[9], f[5], sext == "nan" ? "nan" : sext / (f[17] > 0 ? f[17] : base))
+					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5], sper)
+					fig(3, "fixed", tfix, f[14], f[15], f[16], 0, f[5], sfix)
+					fig(4, "extra", (E - e[i] + FX - fx[i]) / tn, f[18], f[19], f[20], 0, f[5], sext)
 					if (f[21] > 0)
-						fig(5, "ov_own", ((E - e[i]) + (FX - fx[i])) / tn / f[21], f[6], f[7], f[8], f[9], f[5])
+						fig(5, "ov_own", ((E - e[i]) + (FX - fx[i])) / tn / f[21], f[6], f[7], f[8], f[9], f[5],
+							sext == "nan" ? "nan" : sext / f[21])
 				}
 			}
-			function fig(k, name, t, v, lo, hi, told, blocks) {
+			function fig(k, name, t, v, lo, hi, told, blocks, st) {
 				if (v == "null") return
-				print sc, path, name, t, v, lo, hi, told, blocks
+				print sc, path, name, t, v, lo, hi, told, blocks, st
 			}' "$cell/rows" >>"$summary"
 	done
 done
 echo >&2
 elapsed=$(($(date +%s) - t0))
-printf '\n%-10s %-9s %-10s %6s %6s %15s %8s %8s %6s %9s %8s  %s\n' scenario path figure studies cover "[95% Wilson]" "hw/truth" unbound told "cov|told" blocks verdict
+printf '\n%-10s %-9s %-10s %6s %6s %15s %8s %8s %6s %9s %8s  %-7s %7s\n' scenario path figure studies cover "[95% Wilson]" "hw/truth" unbound told "cov|told" blocks verdict session
 for sc in $SCENARIOS; do
 	for path in $PATHS; do
 		for fg in overhead per_event fixed extra ov_own; do
 			sel=$(awk -v s="$sc" -v p="$path" -v f="$fg" '$1 == s && $2 == p && $3 == f' "$summary")
 			[ -n "$sel" ] || continue
-			read -r n k unb told either blk < <(printf '%s\n' "$sel" | awk '{ n++
+			read -r n k unb told either blk ks < <(printf '%s\n' "$sel" | awk '{ n++
 				ub = ($6 == "null" || $7 == "null"); u += ub
-				c = ub || ($6 <= $4 && $4 <= $7); k += c; t += ($8 > 0); ct += (c || $8 > 0); b += $9 }
-				END { printf "%d %d %d %d %d %.1f\n", n, k, u, t, ct, b / n }')
+				c = ub || ($6 <= $4 && $4 <= $7); k += c; t += ($8 > 0); ct += (c || $8 > 0); b += $9
+				if ($10 != "nan") { ns++; ks += ub || ($6 <= $10 && $10 <= $7) } }
+				END { printf "%d %d %d %d %d %.1f %s\n", n, k, u, t, ct, b / n, ns ? sprintf("%.3f", ks / ns) : "n/a" }')
 			read -r wlo whi < <(wilson "$k" "$n")
 			hw=$(printf '%s\n' "$sel" | awk '$6 != "null" && $7 != "null" { printf "%.4f\n", ($7 - $6) / 2 / ($4 < 0 ? -$4 : $4) }' |
 				sort -g | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "nan" }')
@@ -232,8 +259,8 @@ for sc in $SCENARIOS; do
 			*) verdict=$(awk -v c="$cov" -v lo="$wlo" -v hi="$whi" 'BEGIN {
 				if (c >= 0.93 && c <= 0.97) print "ok"; else if (hi >= 0.93 && lo <= 0.97) print "ok?"; else print "MISS" }') ;;
 			esac
-			printf '%-10s %-9s %-10s %6d %6s %15s %8s %8d %6d %9s %8s  %s\n' "$sc" "$path" "$fg" "$n" "$cov" \
-				"[$wlo, $whi]" "$hw" "$unb" "$told" "$ct" "$blk" "$verdict"
+			printf '%-10s %-9s %-10s %6d %6s %15s %8s %8d %6d %9s %8s  %-7s %7s\n' "$sc" "$path" "$fg" "$n" "$cov" \
+				"[$wlo, $whi]" "$hw" "$unb" "$told" "$ct" "$blk" "$verdict" "$ks"
 			printf '%s %s %s %s\n' "$sc" "$path" "$fg" "$cov" >>"$tmp/covs"
 		done
 	done
