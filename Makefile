@@ -143,12 +143,13 @@ prove_ser = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' 
 		$(filter-out $(CLI_PARALLEL),$2) || fail=1;
 
 # The unit tests (plain, then ASan/UBSan) run beside the parallel-safe CLI tests, which
-# arm no probe and leave tracefs alone; their output is kept in build/unit.log and shown
-# after that group, and the serial tests start once both are done.
+# arm no probe on a binary the unit tests run and look at no tracefs state but their own;
+# their output is kept in build/unit.log and shown after that group, and the serial tests
+# start once both are done.
 check-tests: check-build
 	@fail=0; \
-	 { for t in $(UNIT_BINS); do echo "== $$t"; $$t || echo "FAILED: $$t"; done; \
-	   for t in $(SAN_UNIT_BINS); do echo "== $$t (asan/ubsan)"; $$t || echo "FAILED: $$t"; done; \
+	 { env --default-signal=INT,QUIT scripts/unit-tests.sh $(UNIT_BINS); \
+	   env --default-signal=INT,QUIT scripts/unit-tests.sh --label "(asan/ubsan)" $(SAN_UNIT_BINS); \
 	 } >build/unit.log 2>&1 & upid=$$!; \
 	 echo "== CLI tests (prove), the unit tests beside the parallel-safe ones (build/unit.log)"; \
 	 $(call prove_par,probecost,$(CLI_TESTS)) \
