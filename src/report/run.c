@@ -315,7 +315,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	text_fits(s, st, out);
 	text_sources(s, st, out);
 	fprintf(out, "  overhead: mean(monitor)/mean(none) - 1 over runs paired by block, [95%% "
-		     "interval]; '?' = not significant (paired t, p >= 0.05)\n");
+		     "interval]; '?' = not significant (the interval holds 0)\n");
 	pcost_run_warnings(s, st, &w);
 	if (w.n)
 		fputc('\n', out);

@@ -453,6 +453,7 @@ static int measured(const struct cal *c, int cfg, enum target_id t, double *v, d
 		return -1;
 	}
 	*df = st->npairs > 1 ? (double)st->npairs - 1 : NAN;
+	/* Under skew the interval is Hall's, not symmetric: its mean half-width over t. */
 	*se = (hi - lo) / 2 / pcost_t_quantile(PCOST_CONF, *df);
 	return 0;
 }

@@ -292,13 +292,13 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 	st->overhead_se = p.ratio_se;
 	st->overhead_df = p.df;
 	st->p_value = p.p;
-	st->significant = !isnan(p.p) && p.p < 1 - PCOST_CONF;
+	st->significant = p.significant;
 	set3(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi, p.diff, p.diff_lo, p.diff_hi);
 	pcost_hl_ratio(x, y, n, PCOST_CONF, &st->overhead_robust, &st->overhead_robust_lo,
 		       &st->overhead_robust_hi);
 	/* On the log scale the HL estimate lives on; the delta method carries the se there. */
 	st->overhead_skewed = pcost_skewed(log1p(p.ratio), log1p(st->overhead_robust),
-					   p.ratio_se / (1 + p.ratio));
+					   p.ratio_se / (1 + p.ratio), p.skew_z);
 	pcost_hl_diff(x, y, n, PCOST_CONF, &st->extra_ns_robust, &st->extra_ns_robust_lo,
 		      &st->extra_ns_robust_hi);
 	if (s->tsc_hz > 0) {
@@ -347,8 +347,8 @@ static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_co
 				     &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
 		pcost_hodges_lehmann(fx, n, PCOST_CONF, &st->fixed_ns_robust,
 				     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
-		st->per_event_skewed =
-			pcost_skewed(st->per_event_ns, st->per_event_ns_robust, pcost_sem(pe, n));
+		st->per_event_skewed = pcost_skewed(st->per_event_ns, st->per_event_ns_robust,
+						    pcost_sem(pe, n), pcost_skew_z(pe, n));
 		st->per_event_source = "timed region";
 	}
 	free(tx);
@@ -407,8 +407,8 @@ static void dormant(const struct pcost_session *s, size_t i, struct pcost_config
 		      &st->dormant_per_hit_ns_robust_lo, &st->dormant_per_hit_ns_robust_hi);
 	scale3(&st->dormant_per_hit_ns_robust, &st->dormant_per_hit_ns_robust_lo,
 	       &st->dormant_per_hit_ns_robust_hi, 1 / hits);
-	st->dormant_skewed =
-		pcost_skewed(st->dormant_per_hit_ns, st->dormant_per_hit_ns_robust, st->dormant_se);
+	st->dormant_skewed = pcost_skewed(st->dormant_per_hit_ns, st->dormant_per_hit_ns_robust,
+					  st->dormant_se, p.skew_z);
 	free(x);
 	free(y);
 }
@@ -686,8 +686,8 @@ static void model_costs(const struct pcost_session *s, size_t i, struct pcost_co
 			pcost_hodges_lehmann(fx, n, PCOST_CONF, &st->fixed_ns_robust,
 					     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
 			sk = pcost_sem(d, n);
-			st->per_event_skewed =
-				pcost_skewed(st->per_event_ns, st->per_event_ns_robust, sk);
+			st->per_event_skewed = pcost_skewed(
+				st->per_event_ns, st->per_event_ns_robust, sk, pcost_skew_z(d, n));
 			st->per_event_source = "model";
 			st->per_event_why = NULL;
 		}
@@ -841,7 +841,7 @@ static void site_gain(const struct pcost_session *s, size_t i, struct pcost_conf
 	pcost_hl_ratio(x, y, n, PCOST_CONF, &st[i].site_gain_robust, &st[i].site_gain_robust_lo,
 		       &st[i].site_gain_robust_hi);
 	st[i].site_gain_skewed = pcost_skewed(log(st[i].site_gain), log1p(st[i].site_gain_robust),
-					      p.ratio_se / st[i].site_gain);
+					      p.ratio_se / st[i].site_gain, p.skew_z);
 	set3(&st[i].site_gain_robust, &st[i].site_gain_robust_lo, &st[i].site_gain_robust_hi,
 	     st[i].site_gain_robust + 1, st[i].site_gain_robust_lo + 1,
 	     st[i].site_gain_robust_hi + 1);

@@ -36,7 +36,7 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 	f->change_lo = p.ratio_lo;
 	f->change_hi = p.ratio_hi;
 	f->p = p.p;
-	f->significant = !isnan(p.p) && p.p < 1 - PCOST_CONF;
+	f->significant = p.significant;
 	free(x);
 	free(y);
 }

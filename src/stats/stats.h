@@ -69,22 +69,46 @@ void pcost_shuffle(size_t *idx, size_t n, uint64_t *state);
 
 /* ---- inference from the paired block design (infer.c) ---- */
 
-/* Mean of x and its conf interval (Student t, n - 1 df); NaN bounds for n < 2. */
+/*
+ * Mean of x and its conf interval: Student t (n - 1 df) with Hall's (1992)
+ * skewness correction (pcost_hall_t), so a long-tailed x is not covered on
+ * its short side only; plain t when x is symmetric or n < 10.  NaN bounds
+ * for n < 2.
+ */
 void pcost_mean_ci(const double *x, size_t n, double conf, double *m, double *lo, double *hi);
+
+/*
+ * Hall (1992), "On the removal of skewness by transformation", JRSS B 54:221:
+ * g(T) = T + a T^2 + a^2 T^3 / 3 + b, a = skew / (3 sqrt n), b = skew / (6 sqrt n),
+ * takes the skewness out of the studentized mean T = (mean - mu) / se of n
+ * values of sample skewness skew.  The interval is the mu with -t <= g(T) <= t,
+ * i.e. [mean - c_hi se, mean - c_lo se] with c_hi = g^-1(t) > 0 and
+ * c_lo = g^-1(-t) < 0 (a closed form: g is ((1 + a T)^3 - 1) / (3 a) + b).
+ * skew 0, NaN, or n below 10 (infer.c says why) gives c = +-t.
+ */
+void pcost_hall_t(double skew, size_t n, double t, double *c_lo, double *c_hi);
 
 /*
  * Paired blocks: x[i] (a monitored run) and y[i] (its baseline) ran in the
  * same block i.  ratio = mean(x)/mean(y) - 1 with Fieller's interval; diff =
- * mean(x - y) with the paired t interval; p is the paired t test of diff = 0
- * (so p < 1 - conf exactly when both intervals exclude 0).  Standard errors
+ * mean(x - y) with the paired t interval; both with Hall's correction for the
+ * skewness of x - y (pcost_hall_t; for the ratio, of mean(x) - R mean(y),
+ * which is mean(x - y) at R = 1, so the ratio's interval holds 1 exactly when
+ * the diff's holds 0).  significant: the diff's interval excludes 0.  p is the
+ * plain paired t test of diff = 0, which can disagree with significant when x -
+ * y is skewed (Hall's transform, a polynomial fitted near the quantiles, would
+ * read a difference 50 standard errors out as p = 0.01).  Standard errors
  * (ratio_se by the delta method) and df (n - 1) are for combining estimates.
- * Unknown figures are NaN (n < 2: no interval).
+ * skew, skew_z: pcost_skewness and pcost_skew_z of x - y.  Unknown figures are
+ * NaN (n < 2: no interval).
  */
 struct pcost_paired {
 	size_t n;
 	double ratio, ratio_lo, ratio_hi, ratio_se;
 	double diff, diff_lo, diff_hi, diff_se;
 	double df, p;
+	double skew, skew_z;
+	bool significant;
 };
 void pcost_paired(const double *x, const double *y, size_t n, double conf, struct pcost_paired *p);
 
@@ -159,13 +183,24 @@ void pcost_hl_ratio(const double *x, const double *y, size_t n, double conf, dou
 void pcost_hl_diff(const double *x, const double *y, size_t n, double conf, double *d, double *lo,
 		   double *hi);
 
+/* Sample skewness g1 = m3 / m2^1.5 (moments about the mean, divided by n); 0 when m2 is 0. */
+double pcost_skewness(const double *x, size_t n);
+
 /*
- * A mean and its robust companion disagree: they are more than 0.9 se (se: the
- * mean's standard error) apart, on the scale both are estimated on (log for
- * ratios).  Why 0.9: robust.c.
- * False when either is unknown or se is not positive.
+ * D'Agostino's (1970) test of skewness: g1 of n normal values mapped to a
+ * standard normal Z (as scipy.stats.skewtest).  NaN below 8 values, where the
+ * approximation does not hold.
  */
-bool pcost_skewed(double mean, double robust, double se);
+double pcost_skew_z(const double *x, size_t n);
+
+/*
+ * The skew warning: a mean and its robust companion disagree, more than 0.9
+ * se (se: the mean's standard error) apart, on the scale both are estimated
+ * on (log for ratios); or the values the mean was taken of are skewed beyond
+ * what normal noise gives in 2% of samples (|skew_z| > 2.326, skew_z from
+ * pcost_skew_z; NaN: not asked).  Why 0.9 and 2%: robust.c.
+ */
+bool pcost_skewed(double mean, double robust, double se, double skew_z);
 
 /*
  * Invert the p x p row-major matrix a in place (linsolve.c).  -EDOM, a left

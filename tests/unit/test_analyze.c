@@ -143,6 +143,45 @@ static void test_paired_t_intervals(void **state)
 }
 
 /*
+ * 10 blocks whose extra times 1..9, 30 ns have a long tail: the mean (7.5) and
+ * the Hodges-Lehmann estimate (5.5) are 0.76 se apart, under the 0.9-se rule,
+ * but D'Agostino's Z of the differences is 3.43: told skewed.  The intervals
+ * are Hall's (tests/unit/test_stats.c gives the mpmath lines): the extra time
+ * [3.462528627159422, 28.69316094251265] (plain t: [1.55, 13.45]), the
+ * overhead Fieller's with Hall's bounds [0.003427983632953965,
+ * 0.02860533460722356] around 0.007433102081268583.
+ */
+static void test_skew_told_by_third_moment(void **state)
+{
+	static const double d[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 30 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	pcost_session_add_config(&s, "syscall", "loops=10", "none", NULL, "syscall");
+	pcost_session_add_config(&s, "syscall", "loops=10", "strace", NULL, "syscall");
+	for (uint32_t b = 0; b < 10; b++) {
+		pcost_ns y = 1000 + 10 * (b % 3);
+
+		add(&s.configs[0], b, y, false, false, 10, 1);
+		add(&s.configs[1], b, y + (pcost_ns)d[b], false, false, 10, 1);
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	NEAR(st[1].extra_ns, 7.5, 1e-9);
+	NEAR(st[1].extra_ns_robust, 5.5, 1e-9);
+	NEAR(st[1].extra_ns_lo, 3.462528627159422, 1e-8);
+	NEAR(st[1].extra_ns_hi, 28.69316094251265, 1e-8);
+	NEAR(st[1].overhead, 0.007433102081268583, 1e-12);
+	NEAR(st[1].overhead_lo, 0.003427983632953965, 1e-10);
+	NEAR(st[1].overhead_hi, 0.02860533460722356, 1e-10);
+	assert_true(st[1].significant);
+	assert_true(st[1].overhead_skewed);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
  * Blocks drift by 2x, the monitor adds 1% in every block: unpaired (Welch)
  * sees nothing, the paired design sees it plainly.
  */
@@ -888,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_paired_t_intervals),
+		cmocka_unit_test(test_skew_told_by_third_moment),
 		cmocka_unit_test(test_significance_is_paired),
 		cmocka_unit_test(test_per_event_not_startup),
 		cmocka_unit_test(test_fit_groups_and_intervals),

@@ -185,6 +185,72 @@ static void test_paired(void **state)
 }
 
 /*
+ * Hall's (1992) skewness correction, against mpmath 1.3 (30 digits):
+ *   d = [100, 110, 95, 400, 105, 98, 102, 250, 97, 103]  (x - y below)
+ *   m = fsum(d)/10; m2 = fsum((v-m)**2 for v in d)/10; m3 = fsum((v-m)**3 ...)/10
+ *   g = m3/m2**1.5 = 1.915915663224845; se = stdev(d)/sqrt(10)
+ *   t = findroot(lambda t: betainc(4.5, 0.5, 0, 9/(9+t*t), regularized=True) - 0.05, 2.5)
+ *   a = g/(3*sqrt(10)); b = g/(6*sqrt(10)); inv(v) = (real_cbrt(1 + 3*a*(v-b)) - 1)/a
+ *   [m - inv(t)*se, m - inv(-t)*se] = [95.18910626430893, 423.2348025804462]
+ * (plain t: [73.86433592396151, 218.1356640760385]; the first nine values take
+ * plain t, n below 10: [69.49246967080113, 232.0630858847544] with t(8)).
+ * The ratio: Fieller's quadratic A = ybar^2 - c^2 var(y)/10, B = xbar*ybar -
+ * c^2 cov(x, y)/10, C = xbar^2 - c^2 var(x)/10, the lesser root at c = inv(t)
+ * and the greater at c = -inv(-t): R in [1.0953387361723933, 1.419703160693992],
+ * an overhead of [0.0953387361723933, 0.419703160693992].  D'Agostino's Z of d (the
+ * transformation of scipy.stats.skewtest, by hand): 3.070988667676554; of the
+ * symmetric e = [3, -1, 2, -2, 0, 1, -3, 2, -1, -1] (g 0.0957046137435248):
+ * 0.1712343225256538.  pcost_hall_t(1.5, 10, t) = [-9.359823513868663,
+ * 1.690801843866684] (the fold: 1 + 3 a (-t - b) < 0), (-3) = [-1.396523883712988,
+ * 6.610084283153012].
+ */
+static void test_hall(void **state)
+{
+	static const double y[] = { 1000, 1010, 990, 1005, 995, 1002, 998, 1008, 992, 1000 };
+	static const double c[] = { 100, 110, 95, 400, 105, 98, 102, 250, 97, 103 };
+	static const double e[] = { 3, -1, 2, -2, 0, 1, -3, 2, -1, -1 };
+	double x[10], m, lo, hi, t = 2.262157162798205, clo, chi;
+	struct pcost_paired p;
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++)
+		x[i] = y[i] + c[i];
+	near(pcost_skewness(c, 10), 1.915915663224845, 1e-12);
+	near(pcost_skew_z(c, 10), 3.070988667676554, 1e-10);
+	near(pcost_skew_z(e, 10), 0.1712343225256538, 1e-10);
+	assert_true(isnan(pcost_skew_z(c, 7)));
+	pcost_mean_ci(c, 10, 0.95, &m, &lo, &hi);
+	near(m, 146, 1e-12);
+	near(lo, 95.18910626430893, 1e-8);
+	near(hi, 423.2348025804462, 1e-8);
+	pcost_mean_ci(c, 9, 0.95, &m, &lo, &hi);
+	near(lo, 69.49246967080113, 1e-8);
+	near(hi, 232.0630858847544, 1e-8);
+	pcost_hall_t(0, 10, t, &clo, &chi);
+	near(clo, -t, 1e-12);
+	near(chi, t, 1e-12);
+	pcost_hall_t(1.5, 10, t, &clo, &chi);
+	near(clo, -9.359823513868663, 1e-9);
+	near(chi, 1.690801843866684, 1e-9);
+	pcost_hall_t(-3, 10, t, &clo, &chi);
+	near(clo, -1.396523883712988, 1e-9);
+	near(chi, 6.610084283153012, 1e-9);
+	pcost_paired(x, y, 10, 0.95, &p);
+	near(p.diff_lo, 95.18910626430893, 1e-8);
+	near(p.diff_hi, 423.2348025804462, 1e-8);
+	near(p.ratio, 0.146, 1e-12);
+	near(p.ratio_lo, 0.09533873617239331, 1e-10);
+	near(p.ratio_hi, 0.419703160693992, 1e-10);
+	near(p.skew_z, 3.070988667676554, 1e-10);
+	assert_true(p.significant);
+	/* The skew warning: by the third moment alone, or by the mean and HL apart. */
+	assert_true(pcost_skewed(146, 146, 30, 3.07));
+	assert_false(pcost_skewed(146, 146, 30, 0.17));
+	assert_false(pcost_skewed(146, 146, 30, NAN));
+	assert_true(pcost_skewed(146, 100, 30, NAN));
+}
+
+/*
  * The Wilcoxon interval's rank k against R 4.2.2: qsignrank(0.025, n) for n <= 50
  * (exact), e.g. `Rscript -e 'qsignrank(0.025, c(6, 7, 8, 10, 20, 30, 49, 50))'` =
  * 1 3 4 9 53 138 416 435; below n = 6 no interval reaches 95%; above 50 the normal
@@ -382,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_signrank_k),  cmocka_unit_test(test_hodges_lehmann),
 		cmocka_unit_test(test_hl_ratio),    cmocka_unit_test(test_matrix_inverse),
 		cmocka_unit_test(test_block_fit),   cmocka_unit_test(test_ratio_ci_unpaired),
+		cmocka_unit_test(test_hall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
