@@ -97,6 +97,19 @@ static void add_timed(struct pcost_config *c, uint32_t block, double wall, doubl
 			fail_msg("%s = %.12g, want %.12g", #a, (double)(a), (double)(b));          \
 	} while (0)
 
+/* A run session of syscall plain (y) and under strace (x), block b holding y[b] and x[b] ns. */
+static void none_strace_session(struct pcost_session *s, const double *y, const double *x,
+				uint32_t n)
+{
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	pcost_session_add_config(s, "syscall", "loops=10", "none", NULL, "syscall");
+	pcost_session_add_config(s, "syscall", "loops=10", "strace", NULL, "syscall");
+	for (uint32_t b = 0; b < n; b++) {
+		add(&s->configs[0], b, (pcost_ns)y[b], false, false, 10, 1);
+		add(&s->configs[1], b, (pcost_ns)x[b], false, false, 10, 1);
+	}
+}
+
 /*
  * 5 blocks: the overhead interval is Fieller's with t(4) = 2.776, not a
  * percentile bootstrap (which gave about 1.75 sd/sqrt(n), too narrow); the
@@ -111,13 +124,7 @@ static void test_paired_t_intervals(void **state)
 	struct pcost_config_stats *st;
 
 	(void)state;
-	pcost_session_init(&s, PCOST_SESSION_RUN);
-	pcost_session_add_config(&s, "syscall", "loops=10", "none", NULL, "syscall");
-	pcost_session_add_config(&s, "syscall", "loops=10", "strace", NULL, "syscall");
-	for (uint32_t b = 0; b < 5; b++) {
-		add(&s.configs[0], b, (pcost_ns)y[b], false, false, 10, 1);
-		add(&s.configs[1], b, (pcost_ns)x[b], false, false, 10, 1);
-	}
+	none_strace_session(&s, y, x, 5);
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	NEAR(st[1].overhead, 0.09411764705882364, 1e-12);
 	NEAR(st[1].overhead_lo, 0.07573027531451948, 1e-9);
@@ -153,20 +160,14 @@ static void test_paired_t_intervals(void **state)
  */
 static void test_skew_told_by_third_moment(void **state)
 {
-	static const double d[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 30 };
+	/* x - y: 1..9, 30 */
+	static const double y[] = { 1000, 1010, 1020, 1000, 1010, 1020, 1000, 1010, 1020, 1000 },
+			    x[] = { 1001, 1012, 1023, 1004, 1015, 1026, 1007, 1018, 1029, 1030 };
 	struct pcost_session s;
 	struct pcost_config_stats *st;
 
 	(void)state;
-	pcost_session_init(&s, PCOST_SESSION_RUN);
-	pcost_session_add_config(&s, "syscall", "loops=10", "none", NULL, "syscall");
-	pcost_session_add_config(&s, "syscall", "loops=10", "strace", NULL, "syscall");
-	for (uint32_t b = 0; b < 10; b++) {
-		pcost_ns y = 1000 + 10 * (b % 3);
-
-		add(&s.configs[0], b, y, false, false, 10, 1);
-		add(&s.configs[1], b, y + (pcost_ns)d[b], false, false, 10, 1);
-	}
+	none_strace_session(&s, y, x, 10);
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	NEAR(st[1].extra_ns, 7.5, 1e-9);
 	NEAR(st[1].extra_ns_robust, 5.5, 1e-9);
