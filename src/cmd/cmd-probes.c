@@ -279,6 +279,11 @@ static char *options_json(const struct opts *o, const struct pcost_probe_plan *p
 		for (size_t i = 0; i < pl->nthreads; i++)
 			cJSON_AddItemToArray(th, cJSON_CreateNumber(pl->threads[i]));
 	}
+	/* The adaptive dormant study's target, for the warning when it was not reached. */
+	if (pcost_probe_plan_dormant_only(pl) && !o->m.runs_given) {
+		cJSON_AddNumberToObject(j, "precision_ns", o->m.precision_ns);
+		cJSON_AddNumberToObject(j, "max_time_s", o->m.ro.max_time_s);
+	}
 	/* Each configuration's site facts (report/probes.c shows them; stored with the options). */
 	if (site_facts)
 		cJSON_AddItemToObject(j, "site_facts", cJSON_Duplicate(site_facts, 1));

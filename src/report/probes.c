@@ -194,7 +194,6 @@ static bool several_scales(const struct pcost_session *s)
 	return false;
 }
 
-/* "plain", or "plain x4" when the session has several scales. */
 /* "plain", "plain x4" when the session has several scales, "plain a32" at a code layout. */
 static const char *label(const struct pcost_session *s, const struct pcost_config *c, char *buf,
 			 size_t len)

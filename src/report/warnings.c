@@ -121,6 +121,91 @@ static void skew_ns(struct pcost_run_warnings *w, const char *who, const char *w
 	skew_warning(w, who, what, m, b, v > r);
 }
 
+/* The layout=... word of a configuration's arguments, "default" without one. */
+static void layout_name(const struct pcost_config *c, char *buf, size_t len)
+{
+	const char *l = c->workload_args ? strstr(c->workload_args, "layout=") : NULL;
+
+	if (l)
+		snprintf(buf, len, "%.*s", (int)strcspn(l + 7, " "), l + 7);
+	else
+		snprintf(buf, len, "default");
+}
+
+/*
+ * A build measured at several code layouts (build b, its first layout's row):
+ * one line for the layouts whose dormant cost per hit is skewed, naming them and
+ * showing the one whose mean and robust figure lie furthest apart, in place of a
+ * line per layout (ten on the stanford workload).
+ */
+static void dormant_layouts_skew(const struct pcost_session *s, const struct pcost_config_stats *st,
+				 size_t b, const char *who, struct pcost_run_warnings *w)
+{
+	char names[256] = "", one[32], m[96], r[96];
+	size_t k = 0, worst = b, at = 0;
+	double gap = -1;
+
+	for (size_t j = b; j < s->nconfigs; j++) {
+		const struct pcost_config_stats *y = &st[j];
+
+		if (y->dormant_build != (int)b || !y->dormant_skewed)
+			continue;
+		layout_name(&s->configs[j], one, sizeof(one));
+		at += (size_t)snprintf(names + at, at < sizeof(names) ? sizeof(names) - at : 0,
+				       "%s%s", k ? " " : "", one);
+		if (at >= sizeof(names))
+			at = sizeof(names);
+		if (fabs(y->dormant_per_hit_ns - y->dormant_per_hit_ns_robust) > gap)
+			gap = fabs(y->dormant_per_hit_ns - y->dormant_per_hit_ns_robust), worst = j;
+		k++;
+	}
+	if (!k)
+		return;
+	layout_name(&s->configs[worst], one, sizeof(one));
+	pcost_text_ns_ci(st[worst].dormant_per_hit_ns, st[worst].dormant_per_hit_ns_lo,
+			 st[worst].dormant_per_hit_ns_hi, "hit", m, sizeof(m));
+	pcost_text_ns_ci(st[worst].dormant_per_hit_ns_robust,
+			 st[worst].dormant_per_hit_ns_robust_lo,
+			 st[worst].dormant_per_hit_ns_robust_hi, "hit", r, sizeof(r));
+	add(w,
+	    "%s: dormant per hit skewed at %zu of %zu layouts (%s): a few blocks carry those "
+	    "layouts' means; furthest apart, %s: mean %s, robust %s (Hodges-Lehmann)",
+	    who, k, st[b].dormant_layouts, names, one, m, r);
+}
+
+/*
+ * The adaptive dormant study (probes --via dormant, options precision_ns) stops
+ * at its plan or at --max-time, whichever comes first: a build whose interval
+ * over its layouts is still wider than asked on either side is named, with the
+ * layouts' spread, which no block count narrows.
+ */
+static void dormant_precision(const struct pcost_session *s, const struct pcost_config_stats *st,
+			      size_t b, struct pcost_run_warnings *w)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "precision_ns"),
+		    *t = cJSON_GetObjectItemCaseSensitive(o, "max_time_s");
+	const struct pcost_config_stats *x = &st[b];
+	double want = cJSON_IsNumber(p) ? p->valuedouble : 0, arm;
+	char ci[96];
+
+	arm = fmax(x->dormant_all_per_hit_ns_hi - x->dormant_all_per_hit_ns,
+		   x->dormant_all_per_hit_ns - x->dormant_all_per_hit_ns_lo);
+	if (want > 0 && isfinite(x->dormant_all_per_hit_ns_lo) &&
+	    isfinite(x->dormant_all_per_hit_ns_hi) && arm > want * (1 + 1e-9)) {
+		pcost_text_ns_ci(x->dormant_all_per_hit_ns, x->dormant_all_per_hit_ns_lo,
+				 x->dormant_all_per_hit_ns_hi, "hit", ci, sizeof(ci));
+		add(w,
+		    "%s: dormant per hit over its %zu layouts %s is not within the +-%.3g ns asked "
+		    "(an arm of %.3g) after %zu blocks (the pilot's plan, within --max-time %g s); "
+		    "the layouts' spread (%.2f .. %.2f ns) is part of that width",
+		    s->configs[b].variant ? s->configs[b].variant : "-", x->dormant_layouts, ci,
+		    want, arm, x->nok, cJSON_IsNumber(t) ? t->valuedouble : NAN,
+		    x->dormant_spread_min, x->dormant_spread_max);
+	}
+	cJSON_Delete(o);
+}
+
 /* "1.80x [1.70, 1.90]", or without brackets when there is no interval. */
 static void fmt_gain(double v, double lo, double hi, char *buf, size_t len)
 {
@@ -177,7 +262,11 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 				x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi,
 				x->per_event_ns_robust, x->per_event_ns_robust_lo,
 				x->per_event_ns_robust_hi);
-		if (x->dormant_skewed)
+		if (x->noprobe >= 0 && x->dormant_build == (int)i)
+			dormant_precision(s, st, i, w);
+		if (x->dormant_layouts > 1 && x->dormant_build == (int)i)
+			dormant_layouts_skew(s, st, i, who, w);
+		else if (x->dormant_skewed && x->dormant_layouts <= 1)
 			skew_ns(w, who, "dormant per hit", "hit", x->dormant_per_hit_ns,
 				x->dormant_per_hit_ns_lo, x->dormant_per_hit_ns_hi,
 				x->dormant_per_hit_ns_robust, x->dormant_per_hit_ns_robust_lo,

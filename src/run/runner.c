@@ -507,20 +507,6 @@ static unsigned plan_blocks(struct pcost_runner *r, unsigned measured, double pi
 	return need < measured ? measured : need > UINT_MAX ? UINT_MAX : (unsigned)ceil(need);
 }
 
-double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i)
-{
-	struct pcost_config_stats *st = NULL;
-	double hw = NAN;
-
-	if (pcost_analyze(r->s, &st) < 0)
-		return NAN;
-	if (i < r->s->nconfigs && st[i].baseline >= 0 && st[i].nok >= 2 &&
-	    !isnan(st[i].overhead_lo))
-		hw = (st[i].overhead_hi - st[i].overhead_lo) / 2;
-	free(st);
-	return hw;
-}
-
 /*
  * Without --timeout, a monitored run's limit comes from its plain run's
  * median: while a plain configuration has no successful run yet, the plain

@@ -159,9 +159,6 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len);
 int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len);
 void pcost_runner_release(struct pcost_runner *r);
 
-/* Overhead CI half-width of configuration i against its baseline (fraction), NAN if unknown. */
-double pcost_runner_halfwidth(const struct pcost_runner *r, size_t i);
-
 /* The last note a monitor left for configuration config (lost events...), NULL when none;
  * *count: how many runs left one. */
 const char *pcost_runner_note(const struct pcost_runner *r, size_t config, unsigned *count);

@@ -26,6 +26,18 @@
  */
 #define PLAN_FACTOR 1.5
 
+/*
+ * The longer arm of an interval about its estimate: Hall's correction (infer.c)
+ * makes skewed intervals longer on one side, and a precision of +- want holds only
+ * when both arms are within it.  NaN when an end is unbounded.
+ */
+static double longer_arm(double mid, double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return NAN; /* fmax would drop the NaN */
+	return fmax(hi - mid, mid - lo);
+}
+
 /* Blocks for a half-width hw from n blocks to shrink below want, as a mean does (1/sqrt n). */
 static double blocks_for(double hw, double n, double want)
 {
@@ -39,11 +51,14 @@ static double blocks_for(double hw, double n, double want)
  * layout mean varies by the between-layout variance b2 plus its blocks' w2 / n,
  * so the interval's half-width t(L-1) sqrt((b2 + w2 / n) / L) reaches want
  * only while b2 < L (want / t)^2; more blocks cannot beat the layouts' spread.
+ * From 10 layouts the interval is Hall's, its longer arm r times t's half-width
+ * for the layout means' skewness; that skewness is the layouts' own and does not
+ * shrink with blocks, so the plan asks t's half-width for want / r.
  */
 static double dormant_blocks(const struct pcost_config_stats *st, size_t nconfigs, size_t b,
 			     double want)
 {
-	double m[64], se2 = 0, n = 0, var, b2, room, t;
+	double m[64], se2 = 0, n = 0, var, b2, room, t, arm, sym;
 	size_t L = 0;
 
 	for (size_t j = b; j < nconfigs && L < ARRAY_SIZE(m); j++) {
@@ -57,15 +72,20 @@ static double dormant_blocks(const struct pcost_config_stats *st, size_t nconfig
 	}
 	if (L == 0)
 		return 0;
+	arm = longer_arm(st[b].dormant_all_per_hit_ns, st[b].dormant_all_per_hit_ns_lo,
+			 st[b].dormant_all_per_hit_ns_hi);
 	if (L == 1)
-		return blocks_for(
-			(st[b].dormant_all_per_hit_ns_hi - st[b].dormant_all_per_hit_ns_lo) / 2, n,
-			want);
+		return blocks_for(arm, n, want);
 	se2 /= (double)L; /* w2 / n at the pilot's n */
 	n /= (double)L;
 	var = pcost_sd(m, L) * pcost_sd(m, L);
 	b2 = fmax(0, var - se2);
 	t = pcost_t_quantile(PCOST_CONF, (double)(L - 1));
+	sym = t * sqrt(var / (double)L);
+	if (!isfinite(arm))
+		return INFINITY;
+	if (sym > 0 && arm > sym)
+		want *= sym / arm;
 	room = (double)L * (want / t) * (want / t) - b2;
 	if (room <= 0)
 		return INFINITY;
@@ -85,7 +105,8 @@ double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_
 		if (precision_dormant_ns > 0 && x->noprobe >= 0 && x->dormant_build == (int)i)
 			need = fmax(need, dormant_blocks(st, s->nconfigs, i, precision_dormant_ns));
 		if (precision > 0 && x->baseline >= 0)
-			need = fmax(need, blocks_for((x->overhead_hi - x->overhead_lo) / 2,
+			need = fmax(need, blocks_for(longer_arm(x->overhead, x->overhead_lo,
+								x->overhead_hi),
 						     (double)x->npairs, precision));
 	}
 	return need;

@@ -878,6 +878,11 @@ static void test_carry_over(void **state)
  * 16.5197274468 blocks.  Layouts 0.3 and 0.9 ns apart (variance 0.108, 0.068
  * of it between layouts) would still leave room 0.01372; 0.50 0.86 0.42 over
  * 3 layouts (t with 2 df) leave none: no block count gets there (INFINITY).
+ * Hall's intervals are longer on one side, and the plan answers for the longer
+ * arm: an overhead of 4% in [2, 10] has an arm of 6 points, 1.5 x 10 x (6 / 2)^2
+ * = 135 blocks; the flat layouts' interval reaching twice t's half-width up
+ * (t(5) sqrt(0.008 / 6) = 0.0938643772 ns) asks t's half-width for 0.15 ns:
+ * room = 6 * (0.15 / t)^2, 1.5 x 0.09 x 10 / room = 66.0789097370 blocks (mpmath).
  */
 static void twostage_rows(struct pcost_config_stats *st, const double *m, size_t L, double se)
 {
@@ -888,6 +893,7 @@ static void twostage_rows(struct pcost_config_stats *st, const double *m, size_t
 	}
 	st[1].baseline = 0;
 	st[1].npairs = 10;
+	st[1].overhead = 0.06;
 	st[1].overhead_lo = 0.02;
 	st[1].overhead_hi = 0.10;
 	for (size_t l = 0; l < L; l++) {
@@ -916,6 +922,14 @@ static void test_two_stage(void **state)
 	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.3), 1.5 * 0.04 * 10 / 0.01372047658442, 1e-6);
 	twostage_rows(st, issue, 3, 0.05);
 	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0, 0.3)));
+	/* Skewed (Hall's) intervals: the longer arm is planned for. */
+	twostage_rows(st, flat, 6, 0.3);
+	st[1].overhead = 0.04;
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0), 135, 1e-9);
+	st[2].dormant_all_per_hit_ns = 0.6;
+	st[2].dormant_all_per_hit_ns_lo = 0.6 - 0.0938643772;
+	st[2].dormant_all_per_hit_ns_hi = 0.6 + 2 * 0.0938643772;
+	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.3), 66.0789097370, 1e-6);
 	/* An unbounded overhead interval: no count is enough. */
 	twostage_rows(st, flat, 6, 0.3);
 	st[1].overhead_hi = NAN;

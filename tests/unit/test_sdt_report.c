@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "report/warnings.h"
 #include "core/result.h"
 
 /* Four blocks; walls in ms; the uprobe's counts per block. */
@@ -200,12 +201,61 @@ static void site_facts(void **state)
 	pcost_session_release(&s);
 }
 
+/*
+ * One build at three code layouts, two of them skewed (report/warnings.c): one
+ * line for the build, naming both and showing the one whose mean and robust
+ * figure lie furthest apart (a64: 0.9 against 0.5), not a line per layout.
+ */
+static void dormant_layout_skew(void **state)
+{
+	static const char *const layouts[] = { "", " layout=a32", " layout=a64" };
+	static const double mean[] = { 0.5, 0.7, 0.9 }, robust[] = { 0.5, 0.6, 0.5 };
+	struct pcost_config_stats st[3];
+	struct pcost_run_warnings w = { 0 };
+	struct pcost_session s;
+	char args[64];
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_PROBES);
+	memset(st, 0, sizeof(st));
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(args, sizeof(args), "variant=plain scale=1%s", layouts[i]);
+		pcost_session_add_config(&s, "stanford", args, "dormant", "plain", "hit");
+		st[i].baseline = -1;
+		st[i].noprobe = 0;
+		st[i].dormant_build = 0;
+		st[i].dormant_layouts = 3;
+		st[i].dormant_skewed = i > 0;
+		st[i].dormant_per_hit_ns = mean[i];
+		st[i].dormant_per_hit_ns_lo = mean[i] - 0.2;
+		st[i].dormant_per_hit_ns_hi = mean[i] + 0.6;
+		st[i].dormant_per_hit_ns_robust = robust[i];
+		st[i].dormant_per_hit_ns_robust_lo = robust[i] - 0.1;
+		st[i].dormant_per_hit_ns_robust_hi = robust[i] + 0.1;
+	}
+	pcost_stat_warnings(&s, st, &w);
+	assert_int_equal(w.n, 1);
+	assert_non_null(strstr(w.msg[0], "plain/dormant: dormant per hit skewed at 2 of 3 "
+					 "layouts (a32 a64)"));
+	assert_non_null(strstr(w.msg[0], "furthest apart, a64: mean 0.90 [0.70, 1.50]"));
+	assert_non_null(strstr(w.msg[0], "robust 0.50 [0.40, 0.60]"));
+	/* One layout: the row's own line, as a run's. */
+	st[0].dormant_layouts = 1;
+	st[0].dormant_skewed = true;
+	w.n = 0;
+	pcost_stat_warnings(&s, st, &w);
+	assert_true(w.n >= 1);
+	assert_non_null(strstr(w.msg[0], "plain/dormant: dormant per hit mean 0.50"));
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(known_answers),
 		cmocka_unit_test(site_threads_optimized),
 		cmocka_unit_test(site_facts),
+		cmocka_unit_test(dormant_layout_skew),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
