@@ -161,6 +161,8 @@ static void dormant_layouts_skew(const struct pcost_session *s, const struct pco
 	}
 	if (!k)
 		return;
+	if (k == st[b].dormant_layouts)
+		snprintf(names, sizeof(names), "all"); /* ten names would not leave room */
 	layout_name(&s->configs[worst], one, sizeof(one));
 	pcost_text_ns_ci(st[worst].dormant_per_hit_ns, st[worst].dormant_per_hit_ns_lo,
 			 st[worst].dormant_per_hit_ns_hi, "hit", m, sizeof(m));

@@ -239,6 +239,12 @@ static void dormant_layout_skew(void **state)
 					 "layouts (a32 a64)"));
 	assert_non_null(strstr(w.msg[0], "furthest apart, a64: mean 0.90 [0.70, 1.50]"));
 	assert_non_null(strstr(w.msg[0], "robust 0.50 [0.40, 0.60]"));
+	/* Every layout skewed: "all", not their names. */
+	st[0].dormant_skewed = true;
+	w.n = 0;
+	pcost_stat_warnings(&s, st, &w);
+	assert_int_equal(w.n, 1);
+	assert_non_null(strstr(w.msg[0], "skewed at 3 of 3 layouts (all): "));
 	/* One layout: the row's own line, as a run's. */
 	st[0].dormant_layouts = 1;
 	st[0].dormant_skewed = true;
