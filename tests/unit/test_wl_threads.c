@@ -49,7 +49,13 @@ static void spin_cpu(void *arg, unsigned i)
 	s->in_caller[i] = pthread_equal(pthread_self(), s->caller);
 }
 
-/* The CPU clock sums the threads' CPU times: n x 20 ms, plus a clock read or two each. */
+/*
+ * The CPU clock sums the threads' CPU times: n x 20 ms, plus a clock read or two
+ * each, and what the guest charges a thread for the host's preemptions outside
+ * its spin (CI's parallel load once put that past 2 ms).  Half a spin of room
+ * still fails a launcher that counts a thread twice (+20 ms) or reads the wall
+ * clock (n = 3 on 2 CPUs: about 30 ms, under n x 20).
+ */
 static void cpu_clock_sums(void **state)
 {
 	for (unsigned n = 1; n <= 3; n++) {
@@ -61,7 +67,7 @@ static void cpu_clock_sums(void **state)
 		for (unsigned i = 0; i < 8; i++)
 			assert_int_equal(s.ran[i], i < n);
 		assert_true(timed >= n * SPIN_NS);
-		assert_true(timed < n * SPIN_NS + n * 2000000ull);
+		assert_true(timed < n * SPIN_NS + SPIN_NS / 2);
 		/* One thread runs in the caller; more are threads of their own. */
 		assert_int_equal(s.in_caller[0], n == 1);
 		if (n > 1)
