@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * spawn: one timed run of a workload, the runner's building block: fork,
- * pin, exec, wait4, in the run's own process group, wall time from
- * CLOCK_MONOTONIC at fork to reap, CPU and memory from rusage, the workload's
- * report line from PROBECOST_REPORT_FD.  (Starting a helper program and
+ * pin, exec, wait4, in the run's own process group, wall time on
+ * CLOCK_MONOTONIC from the child's exec to its reaping, CPU and memory from
+ * rusage, the workload's report line from PROBECOST_REPORT_FD.  (Starting a helper program and
  * capturing its output is core/proc.c.)
  */
 #ifndef PCOST_SPAWN_H
