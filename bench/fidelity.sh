@@ -54,17 +54,7 @@ theirs() { # theirs PIN perf bench ARGS...
 div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", a / b }'; }
 # slope NS_SHORT NS_LONG MESSAGES_BETWEEN
 slope() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.4f\n", (b - a) / n }'; }
-# "median lo hi" of the numbers on stdin: the 95% interval of the median is
-# [x(k), x(n+1-k)], k the largest rank with P(Binomial(n, 1/2) < k) <= 0.025.
-median_ci() {
-	sort -g | awk '{ a[NR] = $1 }
-	END {
-		n = NR; med = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		p = 0.5 ^ n; cum = p; k = 0
-		for (j = 1; j <= n && cum <= 0.025; j++) { k = j; p = p * (n - j + 1) / j; cum += p }
-		if (k < 1) print med, "nan", "nan"; else print med, a[k], a[n + 1 - k]
-	}'
-}
+. bench/lib-median.bash
 
 msgs=$((MSG_GROUPS * 20 * 20))		# messages per loop
 workers=$((MSG_GROUPS * 40))

@@ -34,16 +34,7 @@ ours_ms() {
 		-m 'env {}' -- "$@" 2>/dev/null |
 		jq -r '.statistics[] | select(.monitor == "none") | .wall_ns.mean / 1e6'
 }
-# "median lo hi" of the numbers on stdin (as bench/fidelity.sh).
-median_ci() {
-	sort -g | awk '{ a[NR] = $1 }
-	END {
-		n = NR; med = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		p = 0.5 ^ n; cum = p; k = 0
-		for (j = 1; j <= n && cum <= 0.025; j++) { k = j; p = p * (n - j + 1) / j; cum += p }
-		if (k < 1) print med, "nan", "nan"; else print med, a[k], a[n + 1 - k]
-	}'
-}
+. bench/lib-median.bash
 spin=("$PC" workload spin loops=500 work=10000)
 d=$(mktemp)
 trap 'rm -f "$d"' EXIT
