@@ -164,6 +164,8 @@ struct run_args {
 	struct pcost_metric_set metrics; /* --metric */
 	struct pcost_evcount counted;	 /* a command's counting run (count_command) */
 	bool have_counted;
+	struct pcost_evcount null_counted; /* the null workload's, counted the same way */
+	bool have_null_counted;
 	/* The shared options: runner options (ro), --threads (nthreads 0: the workload's
 	 * own), --cpu, --format, --db, --no-store, --seed. */
 	struct pcost_measure_opts m;
@@ -636,6 +638,7 @@ static const char *paid_unit(int k)
  */
 static int count_command(struct run_args *a)
 {
+	char *null_argv[] = { (char *)pcost_self_exe(), "workload", "null", NULL };
 	struct pcost_evcount_opts o = { .cpu_mask = a->m.ro.cpu_mask,
 					.timeout_s = a->m.ro.timeout_s,
 					.no_by_nr = true,
@@ -657,30 +660,55 @@ static int count_command(struct run_args *a)
 		return PCOST_EXIT_FAIL;
 	}
 	a->have_counted = true;
+	/*
+	 * The null workload's own events (its start-up's syscalls: probecost's
+	 * loader and libraries, about 136), which its monitors pay for as the
+	 * command's: the model takes them off both sides (stats/analyze.c).
+	 */
+	rc = pcost_evcount_run(null_argv, &o, &a->null_counted, err, sizeof(err));
+	if (rc == -EINTR) {
+		pcost_evcount_release(&a->null_counted);
+		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
+	}
+	if (rc < 0) {
+		pcost_evcount_release(&a->null_counted);
+		warning("the null workload could not be counted (%s): no model-based per-event cost",
+			err);
+	}
+	a->have_null_counted = rc >= 0;
 	return 0;
 }
 
-/* The counting run in the session's options: each kind's count and counter, or why not. */
-static void counted_json(const struct run_args *a, cJSON *o)
+/* A counting run in the session's options, under key: each kind's count and counter, or why not. */
+static void evcount_json(const struct pcost_evcount *ec, const char *key, cJSON *o)
 {
 	static const int kinds[] = { PCOST_EVC_SYSCALLS, PCOST_EVC_CSWITCHES, PCOST_EVC_TASKS };
-	cJSON *c;
+	cJSON *c = cJSON_AddObjectToObject(o, key);
 
-	if (!a->have_counted)
-		return;
-	c = cJSON_AddObjectToObject(o, "counted");
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		int k = kinds[i];
 		cJSON *e = cJSON_AddObjectToObject(c, paid_unit(k));
 
-		if (a->counted.v[k] >= 0) {
-			cJSON_AddNumberToObject(e, "count", (double)a->counted.v[k]);
-			cJSON_AddStringToObject(e, "counter", a->counted.source[k]);
+		if (ec->v[k] >= 0) {
+			cJSON_AddNumberToObject(e, "count", (double)ec->v[k]);
+			cJSON_AddStringToObject(e, "counter", ec->source[k]);
 		} else {
 			cJSON_AddNullToObject(e, "count");
-			cJSON_AddStringToObject(e, "why", a->counted.why[k]);
+			cJSON_AddStringToObject(e, "why", ec->why[k]);
 		}
 	}
+}
+
+/* The command's counting run ("counted") and the null workload's ("counted_null"). */
+static void counted_json(const struct run_args *a, cJSON *o)
+{
+	if (!a->have_counted)
+		return;
+	evcount_json(&a->counted, "counted", o);
+	if (a->have_null_counted)
+		evcount_json(&a->null_counted, "counted_null", o);
+	else /* null, not absent: sessions stored before it was counted read 0 */
+		cJSON_AddNullToObject(o, "counted_null");
 }
 
 static void add_command(struct pcost_runner *r, struct pcost_monitor **mons, size_t nmons,
@@ -1117,5 +1145,7 @@ out_mons:
 	pcost_metric_set_release(&a.metrics);
 	if (a.have_counted)
 		pcost_evcount_release(&a.counted);
+	if (a.have_null_counted)
+		pcost_evcount_release(&a.null_counted);
 	return rc;
 }

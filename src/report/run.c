@@ -187,7 +187,8 @@ static void text_fits(const struct pcost_session *s, const struct pcost_config_s
 static void text_counted(const struct pcost_session *s, FILE *out)
 {
 	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "counted"), *e;
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "counted"), *e,
+		    *nul = cJSON_GetObjectItemCaseSensitive(o, "counted_null");
 
 	if (cJSON_IsObject(c)) {
 		fprintf(out, "  events made, counted in one untimed run of the command:\n");
@@ -207,7 +208,15 @@ static void text_counted(const struct pcost_session *s, FILE *out)
 			l = strlen(name);
 			snprintf(name + l, sizeof(name) - l, "%s",
 				 l > 1 && !strcmp(name + l - 2, "ch") ? "es" : "s");
-			if (cJSON_IsNumber(n))
+			const cJSON *nn = cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(nul, e->string), "count");
+
+			if (cJSON_IsNumber(n) && cJSON_IsNumber(nn))
+				fprintf(out, "    %.0f %s (%s); the null workload's: %.0f\n",
+					n->valuedouble, name,
+					cJSON_IsString(by) ? by->valuestring : "?",
+					nn->valuedouble);
+			else if (cJSON_IsNumber(n))
 				fprintf(out, "    %.0f %s (%s)\n", n->valuedouble, name,
 					cJSON_IsString(by) ? by->valuestring : "?");
 			else
@@ -246,8 +255,8 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 	if (model)
 		fprintf(out,
 			"  per event (model-based): the command's extra time less the same "
-			"monitor's on the null workload\n  (its fixed cost, in the same blocks) / "
-			"the events it pays for\n");
+			"monitor's on the null workload\n  (in the same blocks) / the events it pays "
+			"for less the null workload's; fixed: the null's extra less its events'\n");
 }
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)

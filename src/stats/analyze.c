@@ -3,6 +3,7 @@
 #include "stats/analyze.h"
 
 #include <errno.h>
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -636,16 +637,37 @@ static int null_twin(const struct pcost_session *s, size_t i)
 }
 
 /*
- * A user's command: per event from the model.  In each block where the
- * command and the null workload both ran plain and monitored, (the command's
- * extra - the null run's extra, the monitor's fixed cost) / events; t over
- * those blocks, the Hodges-Lehmann companion beside it.
+ * The null workload's events of a row's unit, from the session's counting run
+ * of it (options "counted_null", cmd/cmd-run.c): 0 for sessions stored before
+ * it was counted (their model took none off), NaN when it could not be counted.
+ */
+static double null_events(const struct pcost_session *s, const char *unit)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *cn = cJSON_GetObjectItemCaseSensitive(o, "counted_null"); /* NULL-safe */
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(cn, unit ? unit : ""), "count");
+	double v = !cn ? 0 : cJSON_IsNumber(k) ? k->valuedouble : NAN;
+
+	cJSON_Delete(o);
+	return v;
+}
+
+/*
+ * A user's command: per event from the model, extra = fixed + per event x
+ * events on the command and on the null workload, in each block where both
+ * ran plain and monitored: per event = (the command's extra - the null run's)
+ * / (the command's events - the null workload's), and fixed = the null run's
+ * extra less its events' cost.  The null workload is probecost starting up
+ * and leaving (some 136 syscalls, a syscall tracer's cost on each), so its
+ * events count: with none taken off, strace on gzip read -9 us a syscall.
+ * t over those blocks, the Hodges-Lehmann companion beside it.
  */
 static void model_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *all)
 {
 	struct pcost_config_stats *st = &all[i];
 	const struct pcost_config *c = &s->configs[i], *nc;
-	double ev = rate_events(c, st), *cx, *cy, *nx, *ny, *d, *fx;
+	double ev = rate_events(c, st), evn, *cx, *cy, *nx, *ny, *d, *fx;
 	uint32_t *cb, *nb;
 	size_t ncp, nnp, n = 0;
 	int j;
@@ -653,6 +675,15 @@ static void model_costs(const struct pcost_session *s, size_t i, struct pcost_co
 	if (!same(c->workload, "command") || isnan(ev) || ev <= 0 || (j = null_twin(s, i)) < 0 ||
 	    all[j].baseline < 0)
 		return;
+	evn = null_events(s, c->unit);
+	if (!(ev > evn)) {
+		if (!st->per_event_source)
+			st->per_event_why = isnan(evn)
+						    ? "the null workload's events were not counted"
+						    : "the command makes no more events than the "
+						      "null workload: no per-event model";
+		return;
+	}
 	nc = &s->configs[j];
 	ncp = pcost_pair_blocks(c, &s->configs[st->baseline], PCOST_METRIC_WALL, &cx, &cy, &cb);
 	nnp = pcost_pair_blocks(nc, &s->configs[all[j].baseline], PCOST_METRIC_WALL, &nx, &ny, &nb);
@@ -661,8 +692,8 @@ static void model_costs(const struct pcost_session *s, size_t i, struct pcost_co
 	for (size_t a = 0; a < ncp; a++)
 		for (size_t k = 0; k < nnp; k++)
 			if (nb[k] == cb[a]) {
-				fx[n] = nx[k] - ny[k];
-				d[n] = ((cx[a] - cy[a]) - fx[n]) / ev;
+				d[n] = ((cx[a] - cy[a]) - (nx[k] - ny[k])) / (ev - evn);
+				fx[n] = (nx[k] - ny[k]) - d[n] * evn;
 				n++;
 				break;
 			}

@@ -936,11 +936,67 @@ static void test_two_stage(void **state)
 	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0.02, 0)));
 }
 
+/*
+ * The model of a user's command (stats/analyze.c model_costs), by hand: strace
+ * costs 5 us a syscall and 2 ms a run; the command makes 1000 syscalls, the null
+ * workload (probecost starting up) 200.  Command: plain 50 ms, strace 57 ms;
+ * null: 5 ms and 8 ms.  Per event (7 - 3) ms / (1000 - 200) = 5 us, fixed 3 ms -
+ * 200 x 5 us = 2 ms.  Taking none of the null's syscalls off (the old model, kept
+ * for sessions stored before the null was counted): 4 ms / 1000 = 4 us, fixed 3 ms.
+ * The null not countable: no model figure, and why.
+ */
+static void test_model_null_events(void **state)
+{
+	static const char *const opts[] = {
+		"{\"counted\":{\"syscall\":{\"count\":1000}},"
+		"\"counted_null\":{\"syscall\":{\"count\":200}}}",
+		"{\"counted\":{\"syscall\":{\"count\":1000}}}",
+		"{\"counted\":{\"syscall\":{\"count\":1000}},\"counted_null\":null}",
+	};
+	static const double want_pe[] = { 5000, 4000, NAN }, want_fx[] = { 2e6, 3e6, NAN };
+
+	(void)state;
+	for (size_t o = 0; o < 3; o++) {
+		struct pcost_session s;
+		struct pcost_config_stats *st;
+		struct pcost_config *c[4];
+
+		pcost_session_init(&s, PCOST_SESSION_RUN);
+		s.options_json = xstrdup(opts[o]);
+		c[0] = pcost_session_add_config(&s, "command", "./gz", "none", NULL, "syscall");
+		c[1] = pcost_session_add_config(&s, "command", "./gz", "strace", NULL, "syscall");
+		c[2] = pcost_session_add_config(&s, "null", "", "none", NULL, "none");
+		c[3] = pcost_session_add_config(&s, "null", "", "strace", NULL, "none");
+		c[0]->expected_events = c[1]->expected_events = 1000;
+		for (uint32_t b = 0; b < 4; b++) {
+			pcost_ns jit = 10000 * b; /* the block's pace, the same in each row */
+
+			add(c[0], b, 50000000 + jit, false, false, 0, 1);
+			add(c[1], b, 57000000 + jit, false, false, 0, 1);
+			add(c[2], b, 5000000 + jit, false, false, 0, 1);
+			add(c[3], b, 8000000 + jit, false, false, 0, 1);
+		}
+		assert_int_equal(pcost_analyze(&s, &st), 0);
+		if (isnan(want_pe[o])) {
+			assert_true(isnan(st[1].per_event_ns));
+			assert_string_equal(st[1].per_event_why,
+					    "the null workload's events were not counted");
+		} else {
+			assert_string_equal(st[1].per_event_source, "model");
+			NEAR(st[1].per_event_ns, want_pe[o], 1e-6);
+			NEAR(st[1].fixed_ns, want_fx[o], 1e-3);
+		}
+		free(st);
+		pcost_session_release(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_model_null_events),
 		cmocka_unit_test(test_paired_t_intervals),
 		cmocka_unit_test(test_skew_told_by_third_moment),
 		cmocka_unit_test(test_significance_is_paired),
