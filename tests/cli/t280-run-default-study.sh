@@ -50,11 +50,17 @@ while read -r mon ov _; do
 		mismatch+="$mon $ov vs $want_ov; "
 done <"$T/answer"
 is "$mismatch" "" "each answer's overhead is the stored session's"
+# The skew and carry-over warnings are findings about real tracers (a skewed cost is
+# told on D'Agostino's test too, since e57f3f4): up to two a monitor on a quiet machine.
+# The advisory ones (outliers, variation) fold into one note.
 nwarn=$(grep -c '^warning:' "$T/out" "$T/err" | awk -F: '{ s += $2 } END { print s }')
+limit=$((2 * ${#want[@]}))
 if grep -q 'busy machine' "$T/out"; then
-	skip "at most 3 warnings on a quiet machine: this one is busy ($nwarn warnings)"
+	skip "at most $limit warnings on a quiet machine: this one is busy ($nwarn warnings)"
 else
-	ok "$([ "$nwarn" -le 3 ]; echo $?)" "at most 3 warnings on a quiet machine ($nwarn)"
+	ok "$([ "$nwarn" -le "$limit" ]; echo $?)" \
+		"at most 2 warnings a monitor on a quiet machine ($nwarn for ${#want[@]})" ||
+		diag "$(grep -h '^warning:' "$T/out" "$T/err" | cut -c1-160)" >&2
 fi
 is "$(grep -E 'use --runs|--min-runs' "$T/out" "$T/err")" "" "no warning asks for more runs than its default"
 # -v: the wide table, from the same store.
