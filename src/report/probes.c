@@ -198,14 +198,12 @@ static bool several_scales(const struct pcost_session *s)
 static const char *label(const struct pcost_session *s, const struct pcost_config *c, char *buf,
 			 size_t len)
 {
-	const char *l = c->workload_args ? strstr(c->workload_args, "layout=") : NULL;
-	char scale[24] = "";
+	char scale[24] = "", layout[32];
 
 	if (several_scales(s))
 		snprintf(scale, sizeof(scale), " x%g", pcost_config_scale(c));
-	if (l)
-		snprintf(buf, len, "%s%s %.*s", variant_of(c), scale, (int)strcspn(l + 7, " "),
-			 l + 7);
+	if (pcost_config_layout(c, layout, sizeof(layout)))
+		snprintf(buf, len, "%s%s %s", variant_of(c), scale, layout);
 	else
 		snprintf(buf, len, "%s%s", variant_of(c), scale);
 	return buf;

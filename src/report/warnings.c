@@ -121,15 +121,12 @@ static void skew_ns(struct pcost_run_warnings *w, const char *who, const char *w
 	skew_warning(w, who, what, m, b, v > r);
 }
 
-/* The layout=... word of a configuration's arguments, "default" without one. */
-static void layout_name(const struct pcost_config *c, char *buf, size_t len)
+bool pcost_config_layout(const struct pcost_config *c, char *buf, size_t len)
 {
 	const char *l = c->workload_args ? strstr(c->workload_args, "layout=") : NULL;
 
-	if (l)
-		snprintf(buf, len, "%.*s", (int)strcspn(l + 7, " "), l + 7);
-	else
-		snprintf(buf, len, "default");
+	snprintf(buf, len, "%.*s", l ? (int)strcspn(l + 7, " ") : 7, l ? l + 7 : "default");
+	return l != NULL;
 }
 
 /*
@@ -150,7 +147,7 @@ static void dormant_layouts_skew(const struct pcost_session *s, const struct pco
 
 		if (y->dormant_build != (int)b || !y->dormant_skewed)
 			continue;
-		layout_name(&s->configs[j], one, sizeof(one));
+		pcost_config_layout(&s->configs[j], one, sizeof(one));
 		at += (size_t)snprintf(names + at, at < sizeof(names) ? sizeof(names) - at : 0,
 				       "%s%s", k ? " " : "", one);
 		if (at >= sizeof(names))
@@ -163,7 +160,7 @@ static void dormant_layouts_skew(const struct pcost_session *s, const struct pco
 		return;
 	if (k == st[b].dormant_layouts)
 		snprintf(names, sizeof(names), "all"); /* ten names would not leave room */
-	layout_name(&s->configs[worst], one, sizeof(one));
+	pcost_config_layout(&s->configs[worst], one, sizeof(one));
 	pcost_text_ns_ci(st[worst].dormant_per_hit_ns, st[worst].dormant_per_hit_ns_lo,
 			 st[worst].dormant_per_hit_ns_hi, "hit", m, sizeof(m));
 	pcost_text_ns_ci(st[worst].dormant_per_hit_ns_robust,
@@ -191,10 +188,9 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
 	double want = cJSON_IsNumber(p) ? p->valuedouble : 0, arm;
 	char ci[96];
 
-	arm = fmax(x->dormant_all_per_hit_ns_hi - x->dormant_all_per_hit_ns,
-		   x->dormant_all_per_hit_ns - x->dormant_all_per_hit_ns_lo);
-	if (want > 0 && isfinite(x->dormant_all_per_hit_ns_lo) &&
-	    isfinite(x->dormant_all_per_hit_ns_hi) && arm > want * (1 + 1e-9)) {
+	arm = pcost_longer_arm(x->dormant_all_per_hit_ns, x->dormant_all_per_hit_ns_lo,
+			       x->dormant_all_per_hit_ns_hi);
+	if (want > 0 && isfinite(arm) && arm > want * (1 + 1e-9)) {
 		pcost_text_ns_ci(x->dormant_all_per_hit_ns, x->dormant_all_per_hit_ns_lo,
 				 x->dormant_all_per_hit_ns_hi, "hit", ci, sizeof(ci));
 		add(w,

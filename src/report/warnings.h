@@ -27,6 +27,9 @@ struct pcost_run_warnings {
 	double value[PCOST_RUN_MAX_WARNINGS];
 };
 
+/* The layout=... word of a configuration's arguments into buf ("default" and false without one). */
+bool pcost_config_layout(const struct pcost_config *c, char *buf, size_t len);
+
 /* Fill *w from the session and its statistics (st from pcost_analyze). */
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,
 			struct pcost_run_warnings *w);

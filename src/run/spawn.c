@@ -128,7 +128,8 @@ static noreturn void spawn_child(struct spawn_args *a)
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* The run's clock starts here, as perf stat's does (its child waits to exec). */
+	/* The run's clock starts here; perf stat's starts a wake-up earlier, as it
+	 * signals its waiting child to exec (bench/wall-vs-perf.sh). */
 	a->exec_ns = pcost_now_ns();
 	execvpe(a->l->argv[0], a->l->argv, a->env);
 	a->err = errno;

@@ -184,6 +184,13 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
  * gets there (an unbounded interval; layouts that differ more than that);
  * 0 when nothing is asked.  The caller caps it (--max-runs, --max-time).
  */
+/*
+ * The longer arm of an interval about its estimate: Hall's correction (infer.c)
+ * makes skewed intervals longer on one side, and a precision of +- want holds only
+ * when both arms are within it.  NaN when an end is unbounded (twostage.c).
+ */
+double pcost_longer_arm(double mid, double lo, double hi);
+
 double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_config_stats *st,
 			      double precision, double precision_dormant_ns);
 

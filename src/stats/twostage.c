@@ -26,12 +26,7 @@
  */
 #define PLAN_FACTOR 1.5
 
-/*
- * The longer arm of an interval about its estimate: Hall's correction (infer.c)
- * makes skewed intervals longer on one side, and a precision of +- want holds only
- * when both arms are within it.  NaN when an end is unbounded.
- */
-static double longer_arm(double mid, double lo, double hi)
+double pcost_longer_arm(double mid, double lo, double hi)
 {
 	if (!isfinite(lo) || !isfinite(hi))
 		return NAN; /* fmax would drop the NaN */
@@ -72,8 +67,8 @@ static double dormant_blocks(const struct pcost_config_stats *st, size_t nconfig
 	}
 	if (L == 0)
 		return 0;
-	arm = longer_arm(st[b].dormant_all_per_hit_ns, st[b].dormant_all_per_hit_ns_lo,
-			 st[b].dormant_all_per_hit_ns_hi);
+	arm = pcost_longer_arm(st[b].dormant_all_per_hit_ns, st[b].dormant_all_per_hit_ns_lo,
+			       st[b].dormant_all_per_hit_ns_hi);
 	if (L == 1)
 		return blocks_for(arm, n, want);
 	se2 /= (double)L; /* w2 / n at the pilot's n */
@@ -105,8 +100,8 @@ double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_
 		if (precision_dormant_ns > 0 && x->noprobe >= 0 && x->dormant_build == (int)i)
 			need = fmax(need, dormant_blocks(st, s->nconfigs, i, precision_dormant_ns));
 		if (precision > 0 && x->baseline >= 0)
-			need = fmax(need, blocks_for(longer_arm(x->overhead, x->overhead_lo,
-								x->overhead_hi),
+			need = fmax(need, blocks_for(pcost_longer_arm(x->overhead, x->overhead_lo,
+								      x->overhead_hi),
 						     (double)x->npairs, precision));
 	}
 	return need;
