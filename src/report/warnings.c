@@ -172,6 +172,23 @@ static void dormant_layouts_skew(const struct pcost_session *s, const struct pco
 	    who, k, st[b].dormant_layouts, names, one, m, r);
 }
 
+/* A number among the session's options (what the command was asked), NAN when absent. */
+static double option_number(const struct pcost_session *s, const char *key)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+
+	cJSON_Delete(o);
+	return x;
+}
+
+/* An interval's longer arm wider than asked (want > 0), up to rounding. */
+static bool wider_than(double arm, double want)
+{
+	return want > 0 && isfinite(arm) && arm > want * (1 + 1e-9);
+}
+
 /*
  * The adaptive dormant study (probes --via dormant, options precision_ns) stops
  * at its plan or at --max-time, whichever comes first: a build whose interval
@@ -181,27 +198,47 @@ static void dormant_layouts_skew(const struct pcost_session *s, const struct pco
 static void dormant_precision(const struct pcost_session *s, const struct pcost_config_stats *st,
 			      size_t b, struct pcost_run_warnings *w)
 {
-	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "precision_ns"),
-		    *t = cJSON_GetObjectItemCaseSensitive(o, "max_time_s");
 	const struct pcost_config_stats *x = &st[b];
-	double want = cJSON_IsNumber(p) ? p->valuedouble : 0, arm;
+	double want = option_number(s, "precision_ns"), arm;
 	char ci[96];
 
 	arm = pcost_longer_arm(x->dormant_all_per_hit_ns, x->dormant_all_per_hit_ns_lo,
 			       x->dormant_all_per_hit_ns_hi);
-	if (want > 0 && isfinite(arm) && arm > want * (1 + 1e-9)) {
-		pcost_text_ns_ci(x->dormant_all_per_hit_ns, x->dormant_all_per_hit_ns_lo,
-				 x->dormant_all_per_hit_ns_hi, "hit", ci, sizeof(ci));
-		add(w,
-		    "%s: dormant per hit over its %zu layouts %s is not within the +-%.3g ns asked "
-		    "(an arm of %.3g) after %zu blocks (the pilot's plan, within --max-time %g s); "
-		    "the layouts' spread (%.2f .. %.2f ns) is part of that width",
-		    s->configs[b].variant ? s->configs[b].variant : "-", x->dormant_layouts, ci,
-		    want, arm, x->nok, cJSON_IsNumber(t) ? t->valuedouble : NAN,
-		    x->dormant_spread_min, x->dormant_spread_max);
-	}
-	cJSON_Delete(o);
+	if (!wider_than(arm, want))
+		return;
+	pcost_text_ns_ci(x->dormant_all_per_hit_ns, x->dormant_all_per_hit_ns_lo,
+			 x->dormant_all_per_hit_ns_hi, "hit", ci, sizeof(ci));
+	add(w,
+	    "%s: dormant per hit over its %zu layouts %s is not within the +-%.3g ns asked "
+	    "(an arm of %.3g) after %zu blocks (the pilot's plan, within --max-time %g s); "
+	    "the layouts' spread (%.2f .. %.2f ns) is part of that width",
+	    s->configs[b].variant ? s->configs[b].variant : "-", x->dormant_layouts, ci, want, arm,
+	    x->nok, option_number(s, "max_time_s"), x->dormant_spread_min, x->dormant_spread_max);
+}
+
+/*
+ * The adaptive run (options runs 0, precision a fraction) plans its blocks once
+ * from the pilot, within --max-runs and --max-time: an overhead whose interval
+ * is still wider than asked on either side is named, with the limits, so that a
+ * silent stop at --max-runs does not read as the precision met.
+ */
+static void run_precision(const struct pcost_session *s, const struct pcost_config_stats *x,
+			  const char *who, struct pcost_run_warnings *w)
+{
+	double want = option_number(s, "precision"), arm;
+	char ci[64];
+
+	if (option_number(s, "runs") != 0 || x->baseline < 0)
+		return;
+	arm = pcost_longer_arm(x->overhead, x->overhead_lo, x->overhead_hi);
+	if (!wider_than(arm, want))
+		return;
+	pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, true, ci, sizeof(ci));
+	add(w,
+	    "%s: overhead %s is not within the +-%.3g points asked (an arm of %.3g) after %zu "
+	    "blocks (--max-runs %g, --max-time %g s): raise those, or ask a looser --precision",
+	    who, ci, 100 * want, 100 * arm, x->npairs, option_number(s, "max_runs"),
+	    option_number(s, "max_time_s"));
 }
 
 /* "1.80x [1.70, 1.90]", or without brackets when there is no interval. */
@@ -271,6 +308,8 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 				x->dormant_per_hit_ns_robust_hi);
 		if (x->baseline >= 0)
 			carry_warning(s, x, who, w);
+		if (!probes)
+			run_precision(s, x, who, w);
 		if (x->site_gain_skewed) {
 			char m[64], r[64];
 
