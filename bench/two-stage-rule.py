@@ -8,6 +8,9 @@
 #   sequential   add a block until the half-width is below the precision asked
 #   stein        plan once from the pilot: N = n0 (hw / want)^2, then stop
 #   stein x1.5   the same with 1.5x the blocks (src/stats/twostage.c's PLAN_FACTOR)
+#   apart        the pilot only plans: a second stage of max(n0, 1.5 x N) fresh blocks is
+#                the sample (run/runner.h pilot_apart), at most NMAX - n0; what probecost
+#                run does since issue 19's finding that stein x1.5 covers less than fixed
 # Cells: coverage / mean blocks.  Needs python3-numpy and python3-scipy.
 #   usage: bench/two-stage-rule.py [reps]
 import math
@@ -35,6 +38,11 @@ def study(gen, want, design):
         k = 1.5 if design.endswith("1.5") else 1.0
         n = min(NMAX, max(N0, math.ceil(k * N0 * (halfwidth(x) / want) ** 2)))
         x += list(gen(n - N0))
+    elif design == "apart":
+        n = min(NMAX, max(N0, math.ceil(1.5 * N0 * (halfwidth(x) / want) ** 2)))
+        y = gen(min(NMAX - N0, n))
+        hw = halfwidth(y)
+        return y.mean() - hw, y.mean() + hw, N0 + len(y)
     x = np.array(x)
     hw = halfwidth(x)
     return x.mean() - hw, x.mean() + hw, len(x)
@@ -52,7 +60,7 @@ def cell(gen, truth, want, design):
 s2 = math.log(2)  # lognormal with CoV 1
 normal = lambda n: 0.05 + 0.01 * rng.standard_normal(n)
 lognormal = lambda n: 0.05 * np.exp(rng.normal(-s2 / 2, math.sqrt(s2), n)) + 0.01 * rng.standard_normal(n)
-designs = ("fixed", "sequential", "stein", "stein x1.5")
+designs = ("fixed", "sequential", "stein", "stein x1.5", "apart")
 print(f"coverage/mean blocks, {REPS} studies a cell (binomial se 0.003 at 0.95)")
 print(f"{'scenario':10} {'want':>6} " + " ".join(f"{d:>12}" for d in designs))
 for name, gen in (("normal", normal), ("lognormal", lognormal)):

@@ -63,13 +63,14 @@ static const char usage_text[] =
 	"      --unit NAME           the unit of those events (default 'event')\n"
 	"  -r, --runs N              measured blocks (default: adaptive)\n"
 	"      --warmup N            warm-up blocks discarded (default 1)\n"
-	"      --min-runs N          adaptive: the pilot, and at least N blocks (default 10,\n"
-	"                            the block count at which bench/coverage.sh checks the\n"
-	"                            intervals under skewed costs)\n"
+	"      --min-runs N          adaptive: the pilot, and at least N blocks after it\n"
+	"                            (default 10, the block count at which bench/coverage.sh\n"
+	"                            checks the intervals under skewed costs)\n"
 	"      --max-runs N          adaptive: at most N blocks (default 100)\n"
 	"      --precision PP        adaptive: after the pilot, run the blocks its variance says\n"
 	"                            every overhead CI needs to be +- PP percentage points\n"
-	"                            (default 2), planned once (a two-stage design)\n"
+	"                            (default 2), planned once (a two-stage design); when\n"
+	"                            they fit, a sample of their own: the pilot only plans\n"
 	"      --max-time S          adaptive: stop adding blocks after S seconds (default 60)\n"
 	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
 	"                            fit time = fixed + per-event x events, with intervals,\n"
@@ -843,6 +844,8 @@ static void apply_defaults(struct run_args *a)
 	}
 	if (!a->m.seed_given)
 		a->m.ro.seed = (uint64_t)time(NULL);
+	/* Adaptive: the pilot plans and a second stage of its own measures (runner.h). */
+	a->m.ro.pilot_apart = !a->m.ro.runs;
 	if (!a->nscales)
 		a->scales[a->nscales++] = 1;
 }

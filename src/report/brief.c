@@ -161,17 +161,6 @@ static int find_row(const struct pcost_session *s, const struct pcost_config_sta
 	return -1;
 }
 
-static const char *option_text(const struct pcost_session *s, const char *key, char *buf,
-			       size_t len)
-{
-	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-
-	snprintf(buf, len, "%s", v && cJSON_IsString(v) ? v->valuestring : "");
-	cJSON_Delete(o);
-	return buf;
-}
-
 unsigned pcost_report_blocks(const struct pcost_session *s, unsigned *warm)
 {
 	unsigned maxb = 0, maxw = 0;
@@ -188,6 +177,19 @@ unsigned pcost_report_blocks(const struct pcost_session *s, unsigned *warm)
 		}
 	*warm = anyw ? maxw + 1 : 0;
 	return any ? maxb + 1 - *warm : 0;
+}
+
+const char *pcost_report_warm_note(const struct pcost_session *s, unsigned warm, char *buf,
+				   size_t len)
+{
+	double p = pcost_option_number(s, "pilot_blocks");
+	unsigned pilot = p > 0 && p <= warm ? (unsigned)p : 0;
+
+	if (pilot)
+		snprintf(buf, len, "+%u warm-up, +%u pilot that planned them", warm - pilot, pilot);
+	else
+		snprintf(buf, len, "+%u warm-up", warm);
+	return buf;
 }
 
 /* The fixed cost from the workload whose interval of it is narrowest. */
@@ -460,11 +462,11 @@ void pcost_report_run_brief(const struct pcost_session *s, const struct pcost_co
 {
 	size_t g[MAX_GROUPS], ng = groups(s, g);
 	unsigned warm, nb = pcost_report_blocks(s, &warm);
-	char head[256], cpu[64], names[160];
+	char head[256], cpu[64], names[160], wn[64];
 	size_t off = 0;
 
-	option_text(s, "headline", head, sizeof(head));
-	option_text(s, "cpu", cpu, sizeof(cpu));
+	pcost_option_text(s, "headline", head, sizeof(head));
+	pcost_option_text(s, "cpu", cpu, sizeof(cpu));
 	for (size_t k = 0; k < ng && off < sizeof(names); k++) {
 		char u[40], ev[32];
 		const struct pcost_config_stats *x = &st[g[k]];
@@ -480,9 +482,9 @@ void pcost_report_run_brief(const struct pcost_session *s, const struct pcost_co
 		ng ? names : "nothing (no configuration)");
 	if (head[0])
 		fprintf(out, "# %.*s\n", W - 2, head);
-	fprintf(out, "# %u block%s (+%u warm-up)%s%s, 95%% intervals, seed %llu%s\n", nb,
-		nb == 1 ? "" : "s", warm, cpu[0] ? ", pinned to CPU " : "", cpu,
-		(unsigned long long)s->seed,
+	fprintf(out, "# %u block%s (%s)%s%s, 95%% intervals, seed %llu%s\n", nb, nb == 1 ? "" : "s",
+		pcost_report_warm_note(s, warm, wn, sizeof(wn)), cpu[0] ? ", pinned to CPU " : "",
+		cpu, (unsigned long long)s->seed,
 		pcost_session_failed(s) ? ", FAILED (no run succeeded)"
 		: s->complete		? ""
 					: ", INTERRUPTED (partial results)");

@@ -18,6 +18,12 @@
 
 /* Measured blocks of s (runs that were started), and warm-up blocks in *warm. */
 unsigned pcost_report_blocks(const struct pcost_session *s, unsigned *warm);
+/*
+ * "+W warm-up", or with an adaptive run's pilot left out of the figures
+ * (options pilot_blocks, run/runner.h), "+W warm-up, +P pilot that planned them".
+ */
+const char *pcost_report_warm_note(const struct pcost_session *s, unsigned warm, char *buf,
+				   size_t len);
 
 /* Text of s is the brief form: the default study's session, without -v. */
 bool pcost_report_run_brief_wanted(const struct pcost_session *s);

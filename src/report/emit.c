@@ -207,3 +207,27 @@ void pcost_text_changed(const struct pcost_session *s, const struct pcost_config
 			"not in its %s runs: see each row's outcome\n",
 			n, s->nconfigs, mons, under, base);
 }
+
+const char *pcost_option_text(const struct pcost_session *s, const char *key, char *buf, size_t len)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key); /* cJSON: NULL when o is */
+
+	buf[0] = 0;
+	if (cJSON_IsString(v))
+		snprintf(buf, len, "%s", v->valuestring);
+	else if (cJSON_IsNumber(v))
+		snprintf(buf, len, "%g", v->valuedouble);
+	cJSON_Delete(o);
+	return buf;
+}
+
+double pcost_option_number(const struct pcost_session *s, const char *key)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+
+	cJSON_Delete(o);
+	return x;
+}

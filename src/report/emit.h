@@ -92,4 +92,12 @@ void pcost_text_changed(const struct pcost_session *s, const struct pcost_config
  */
 void pcost_md_cells(FILE *out, const char *a, const char *b);
 
+/*
+ * The session's options (what the command was asked, options_json): a string
+ * or number as text in buf ("" when absent), and a number (NAN when absent).
+ */
+const char *pcost_option_text(const struct pcost_session *s, const char *key, char *buf,
+			      size_t len);
+double pcost_option_number(const struct pcost_session *s, const char *key);
+
 #endif

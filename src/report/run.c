@@ -17,20 +17,6 @@
 #include "report/emit.h"
 #include "report/run_figures.h"
 
-static const char *opt_str(const struct pcost_session *s, const char *key, char *buf, size_t len)
-{
-	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key); /* cJSON: NULL when o is */
-
-	buf[0] = 0;
-	if (cJSON_IsString(v))
-		snprintf(buf, len, "%s", v->valuestring);
-	else if (cJSON_IsNumber(v))
-		snprintf(buf, len, "%g", v->valuedouble);
-	cJSON_Delete(o);
-	return buf;
-}
-
 static void fmt_time(double ns, char *buf, size_t len)
 {
 	if (ns >= 1e9)
@@ -261,7 +247,7 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	char head[256];
+	char head[256], wn[64];
 	unsigned warm, blocks = pcost_report_blocks(s, &warm);
 	bool *done, *in;
 	struct pcost_run_warnings w;
@@ -274,7 +260,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 	done = xcalloc(s->nconfigs + 1, sizeof(bool));
 	in = xcalloc(s->nconfigs + 1, sizeof(bool));
 	pcost_report_figures_init(&fig, s, st);
-	opt_str(s, "headline", head, sizeof(head));
+	pcost_option_text(s, "headline", head, sizeof(head));
 	if (!s->nconfigs)
 		fprintf(out, "# probecost run: session %lld%s%s, %s\n", (long long)s->id,
 			head[0] ? " | " : "", head,
@@ -294,9 +280,10 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			fprintf(out, " (%llu %s%s)", (unsigned long long)st[g].events,
 				c0->unit ?: "event", st[g].events == 1 ? "" : "s");
 		fprintf(out, "%s%s\n", head[0] ? " | " : "", head);
-		fprintf(out,
-			"# %u interleaved block%s (+%u warm-up), 95%% confidence, seed %llu%s%s\n",
-			blocks, blocks == 1 ? "" : "s", warm, (unsigned long long)s->seed,
+		fprintf(out, "# %u interleaved block%s (%s), 95%% confidence, seed %llu%s%s\n",
+			blocks, blocks == 1 ? "" : "s",
+			pcost_report_warm_note(s, warm, wn, sizeof(wn)),
+			(unsigned long long)s->seed,
 			s->tsc_hz > 0 ? ", cycles = extra time x TSC" : "",
 			pcost_session_failed(s) ? ", FAILED (no run succeeded)"
 			: s->complete		? ""

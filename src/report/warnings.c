@@ -172,17 +172,6 @@ static void dormant_layouts_skew(const struct pcost_session *s, const struct pco
 	    who, k, st[b].dormant_layouts, names, one, m, r);
 }
 
-/* A number among the session's options (what the command was asked), NAN when absent. */
-static double option_number(const struct pcost_session *s, const char *key)
-{
-	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-
-	cJSON_Delete(o);
-	return x;
-}
-
 /* An interval's longer arm wider than asked (want > 0), up to rounding. */
 static bool wider_than(double arm, double want)
 {
@@ -199,7 +188,7 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
 			      size_t b, struct pcost_run_warnings *w)
 {
 	const struct pcost_config_stats *x = &st[b];
-	double want = option_number(s, "precision_ns"), arm;
+	double want = pcost_option_number(s, "precision_ns"), arm;
 	char ci[96];
 
 	arm = pcost_longer_arm(x->dormant_all_per_hit_ns, x->dormant_all_per_hit_ns_lo,
@@ -213,7 +202,8 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
 	    "(an arm of %.3g) after %zu blocks (the pilot's plan, within --max-time %g s); "
 	    "the layouts' spread (%.2f .. %.2f ns) is part of that width",
 	    s->configs[b].variant ? s->configs[b].variant : "-", x->dormant_layouts, ci, want, arm,
-	    x->nok, option_number(s, "max_time_s"), x->dormant_spread_min, x->dormant_spread_max);
+	    x->nok, pcost_option_number(s, "max_time_s"), x->dormant_spread_min,
+	    x->dormant_spread_max);
 }
 
 /*
@@ -225,10 +215,10 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
 static void run_precision(const struct pcost_session *s, const struct pcost_config_stats *x,
 			  const char *who, struct pcost_run_warnings *w)
 {
-	double want = option_number(s, "precision"), arm;
+	double want = pcost_option_number(s, "precision"), arm;
 	char ci[64];
 
-	if (option_number(s, "runs") != 0 || x->baseline < 0)
+	if (pcost_option_number(s, "runs") != 0 || x->baseline < 0)
 		return;
 	arm = pcost_longer_arm(x->overhead, x->overhead_lo, x->overhead_hi);
 	if (!wider_than(arm, want))
@@ -237,8 +227,8 @@ static void run_precision(const struct pcost_session *s, const struct pcost_conf
 	add(w,
 	    "%s: overhead %s is not within the +-%.3g points asked (an arm of %.3g) after %zu "
 	    "blocks (--max-runs %g, --max-time %g s): raise those, or ask a looser --precision",
-	    who, ci, 100 * want, 100 * arm, x->npairs, option_number(s, "max_runs"),
-	    option_number(s, "max_time_s"));
+	    who, ci, 100 * want, 100 * arm, x->npairs, pcost_option_number(s, "max_runs"),
+	    pcost_option_number(s, "max_time_s"));
 }
 
 /* "1.80x [1.70, 1.90]", or without brackets when there is no interval. */

@@ -11,6 +11,7 @@
 #include "run/spawn.h"
 #include "run/verdict.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -485,26 +486,57 @@ static void progress(struct pcost_runner *r, unsigned measured, bool done)
  * plan once how many blocks the precision asked needs, within max_runs and
  * the blocks that fit in what is left of max_time at the pilot's pace
  * (pilot_s: the measured blocks' time so far); never fewer than measured.
+ * With opts.pilot_apart and room for as many blocks again, those blocks are a
+ * second sample of their own, at least as large as the pilot.
  */
 static unsigned plan_blocks(struct pcost_runner *r, unsigned measured, double pilot_s, double el)
 {
 	struct pcost_config_stats *st = NULL;
-	double need = measured, fit;
+	double need = measured, cap = r->opts.max_runs ? r->opts.max_runs : INFINITY;
 
 	if (pcost_analyze(r->s, &st) == 0)
 		need = pcost_two_stage_blocks(r->s, st, r->opts.precision,
 					      r->opts.precision_dormant_ns);
 	free(st);
-	if (need < measured)
-		need = measured;
-	if (r->opts.max_runs && need > r->opts.max_runs)
-		need = r->opts.max_runs;
-	if (r->opts.max_time_s > 0 && pilot_s > 0) {
-		fit = measured + floor((r->opts.max_time_s - el) / (pilot_s / measured));
-		if (need > fit)
-			need = fit;
+	if (r->opts.max_time_s > 0 && pilot_s > 0)
+		cap = fmin(cap, measured + floor((r->opts.max_time_s - el) / (pilot_s / measured)));
+	if (r->opts.pilot_apart && cap >= 2.0 * measured) {
+		r->pilot_apart = measured;
+		need = measured + fmax(need, measured);
 	}
-	return need < measured ? measured : need > UINT_MAX ? UINT_MAX : (unsigned)ceil(need);
+	need = fmin(fmax(need, measured), cap);
+	return !(need > measured) ? measured : need > UINT_MAX ? UINT_MAX : (unsigned)ceil(need);
+}
+
+/*
+ * A second stage that ran as large as the pilot: the pilot's blocks leave the
+ * figures (flagged warm-up; options "pilot_blocks" says how many).  Cut short
+ * (--max-time at a slower pace), the pilot stays in.
+ */
+static void set_pilot_apart(struct pcost_runner *r, unsigned measured)
+{
+	unsigned from = r->opts.warmup, to = from + r->pilot_apart;
+	cJSON *o;
+
+	if (!r->pilot_apart || measured < 2 * r->pilot_apart) {
+		r->pilot_apart = 0;
+		return;
+	}
+	for (size_t i = 0; i < r->s->nconfigs; i++)
+		for (size_t k = 0; k < r->s->configs[i].nsamples; k++) {
+			struct pcost_run_sample *x = &r->s->configs[i].samples[k];
+
+			if (x->block >= from && x->block < to)
+				x->warmup = true;
+		}
+	o = r->s->options_json ? cJSON_Parse(r->s->options_json) : cJSON_CreateObject();
+	if (!o)
+		return;
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "pilot_blocks");
+	cJSON_AddNumberToObject(o, "pilot_blocks", r->pilot_apart);
+	free(r->s->options_json);
+	r->s->options_json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
 }
 
 /*
@@ -758,6 +790,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		return -EINTR;
 	if (rc < 0)
 		return rc;
+	set_pilot_apart(r, r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0);
 	r->s->complete = true;
 	return 0;
 }

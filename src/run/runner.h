@@ -60,6 +60,15 @@ struct pcost_runner_opts {
 	double precision;
 	double precision_dormant_ns;
 	double max_time_s; /* adaptive: stop adding blocks after this much time */
+	/*
+	 * Adaptive: the pilot only plans.  When at least min_runs more blocks fit
+	 * (max_runs, max_time_s), a second stage of max(plan, min_runs) blocks is
+	 * its own sample and the pilot's blocks are flagged warm-up when it ends
+	 * (options "pilot_blocks"), so that a pilot short of its slow runs, whose
+	 * plan is short for that reason, cannot carry the figures (issue 19,
+	 * bench/two-stage-rule.py).  Otherwise the pilot stays in the figures.
+	 */
+	bool pilot_apart;
 	unsigned
 		max_failures; /* a configuration whose first N runs all failed is dropped (default 2) */
 	uint64_t seed;	      /* block order shuffles */
@@ -125,6 +134,7 @@ struct pcost_runner {
 	size_t nslots, cap;
 	struct pcost_runner_slot *slots;
 	unsigned blocks_done; /* all blocks, warm-up included */
+	unsigned pilot_apart; /* the pilot's blocks when planned apart (opts.pilot_apart), else 0 */
 	pcost_ns started_ns;
 	bool checked;	   /* pcost_runner_check() passed */
 	bool service_gone; /* the --service exited: service_why says how */

@@ -304,18 +304,51 @@ int pcost_sqlite_store_series(struct pcost_db *db, const struct pcost_session *s
 	return rc ? rc : end(db, insert_series(db, s, i));
 }
 
-int pcost_sqlite_finish_session(struct pcost_db *db, const struct pcost_session *s)
+/*
+ * Flags set after a sample was stored: an adaptive run's pilot, left out of the
+ * figures when its second stage ended (run/runner.h pilot_apart), is flagged
+ * warm-up at the end.
+ */
+static int update_warmup(struct pcost_db *db, const struct pcost_session *s)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = pcost_db_prepare(db, "UPDATE session SET complete = ? WHERE id = ?", &st)))
+	if ((rc = pcost_db_prepare(db,
+				   "UPDATE run_sample SET warmup = 1 WHERE session_id = ? AND"
+				   " config_idx = ? AND seq = ? AND warmup = 0",
+				   &st)))
 		return rc;
-	sqlite3_bind_int(st, 1, s->complete);
-	sqlite3_bind_int64(st, 2, s->id);
-	rc = step_done(db, st, "could not write to the store");
+	for (size_t i = 0; i < s->nconfigs && !rc; i++)
+		for (size_t j = 0; j < s->configs[i].nsamples && !rc; j++) {
+			if (!s->configs[i].samples[j].warmup)
+				continue;
+			sqlite3_bind_int64(st, 1, s->id);
+			sqlite3_bind_int64(st, 2, (int64_t)i);
+			sqlite3_bind_int64(st, 3, (int64_t)j);
+			rc = step_done(db, st, "could not write to the store");
+		}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* The session complete (or not), its options as they ended, its flags. */
+int pcost_sqlite_finish_session(struct pcost_db *db, const struct pcost_session *s)
+{
+	sqlite3_stmt *st;
+	int rc = begin(db);
+
+	if (rc)
+		return rc;
+	if ((rc = pcost_db_prepare(
+		     db, "UPDATE session SET complete = ?, options_json = ? WHERE id = ?", &st)))
+		return end(db, rc);
+	sqlite3_bind_int(st, 1, s->complete);
+	bind_text(st, 2, s->options_json);
+	sqlite3_bind_int64(st, 3, s->id);
+	rc = step_done(db, st, "could not write to the store");
+	sqlite3_finalize(st);
+	return end(db, rc ? rc : update_warmup(db, s));
 }
 
 int pcost_sqlite_import(struct pcost_db *db, struct pcost_session *ss, size_t n)

@@ -2,24 +2,32 @@
 # parallel-safe
 # Adaptive runs, two-stage: after a pilot of --min-runs blocks, the blocks the pilot's
 # variance asks for --precision, planned once, within --max-runs and --max-time (but never
-# fewer than the pilot).
+# fewer than the pilot).  When as many blocks again fit, they are a second sample of their
+# own, at least the pilot's size, and the pilot's blocks leave the figures (flagged warm-up,
+# options pilot_blocks): a pilot short of its slow runs plans short and would carry them.
 . "$(dirname "$0")/lib.bash"
-plan 6
-n() { printf '%s' "$1" | jq '.statistics[0].ok'; }
+plan 13
+n() { printf '%s' "$1" | jq '.statistics[] | select(.monitor != "none") | .ok'; }
+# Runs flagged warm-up / measured, over the session's configurations.
+flags() { printf '%s' "$1" | jq -r '[.session.configs[].samples[] | .warmup] | "\(map(select(.)) | length) \(map(select(. | not)) | length)"'; }
 # An overhead of about +10% on 0.2 s runs: its t interval at 10 blocks is far inside +-100
 # points; only a baseline whose spread nears its mean (a CoV of 80%: seconds of delay under
 # load) leaves Fieller's interval unbounded, which a 0.2 s sleep makes unlikely.
 js=$("$P" run --no-store --format json --precision 100 -m "$F/slow-wrap 0.02 {}" -- /bin/sleep 0.2 2>/dev/null)
-is "$(n "$js")" 10 "a wide --precision is met by the pilot, --min-runs (default 10)"
+is "$(n "$js")" 10 "a wide --precision met by the pilot: a second stage of its size (--min-runs, default 10)"
+is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" 10 "options say the pilot's 10 blocks planned it"
+# 2 configurations: 1 warm-up and 10 pilot blocks flagged, 10 measured, each.
+is "$(flags "$js")" "22 20" "the pilot's runs are flagged warm-up, the second stage's measured"
 is "$(printf '%s' "$js" | jq '[.warnings[] | select(test("points asked"))] | length')" 0 \
 	"a --precision met: no warning says it was not"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-runs 7 \
 	-m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01 2>/dev/null)
-is "$(n "$js")" 7 "an unreachable --precision stops at --max-runs (7)"
+is "$(n "$js")" 4 "an unreachable --precision stops at --max-runs (7: a pilot of 3, then 4)"
+is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" 3 "the pilot of 3 left the figures"
 # Not reached: said, with the interval, its longer arm against the points asked, the blocks
 # and the limits that stopped it.
 w=$(printf '%s' "$js" | jq -r '.warnings[] | select(test("points asked"))')
-like "$w" '^[^ ]*slow-wrap 0[.]01 [{][}] on command: overhead [+-][0-9.,]+% \[[+-][0-9.,]+, [+-][0-9.,]+\] is not within the [+]-0[.]001 points asked \(an arm of [0-9.]+\) after 7 blocks \(--max-runs 7, --max-time 60 s\)' \
+like "$w" '^[^ ]*slow-wrap 0[.]01 [{][}] on command: overhead [+-][0-9.,]+% \[[+-][0-9.,]+, [+-][0-9.,]+\] is not within the [+]-0[.]001 points asked \(an arm of [0-9.]+\) after 4 blocks \(--max-runs 7, --max-time 60 s\)' \
 	"an unreachable --precision is told: interval, arm, blocks and limits"
 arm=$(printf '%s' "$w" | sed -n 's/.*an arm of \([0-9.]*\)).*/\1/p')
 want=$(printf '%s' "$js" | jq '.statistics[] | select(.monitor != "none") | [(.overhead_hi - .overhead), (.overhead - .overhead_lo)] | max * 100')
@@ -28,4 +36,17 @@ ok $? "the arm told ($arm) is the interval's longer arm, in points ($want)"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-time 0.2 \
 	-m "$F/slow-wrap 0.05 {}" -- /bin/sleep 0.05 2>/dev/null)
 is "$(n "$js")" 3 "--max-time spent: stops, but after --min-runs (3)"
+is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" null "no room for a second stage: the pilot stays in"
+# Stored: the flags set at the end reach the store, and show reads the same figures.
+tmpdir
+"$P" run --db "$T/s.db" --format json --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" \
+	-- /bin/sleep 0.01 >"$T/run.json" 2>/dev/null
+"$P" show --db "$T/s.db" --format json last >"$T/show.json" 2>/dev/null
+is "$(flags "$(cat "$T/show.json")")" "$(flags "$(cat "$T/run.json")")" "the stored session has the pilot's flags"
+is "$(jq -c '[.statistics[] | .overhead, .ok]' "$T/show.json")" "$(jq -c '[.statistics[] | .overhead, .ok]' "$T/run.json")" \
+	"show's figures from the store are the run's"
+# The text says how many blocks the pilot was, apart from the warm-up.
+txt=$("$P" run --no-store --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01 2>/dev/null)
+like "$(printf '%s' "$txt" | sed -n 2p)" '^# 3 interleaved blocks \(\+1 warm-up, \+3 pilot that planned them\)' \
+	"the text header counts the pilot apart from the warm-up"
 done_testing
