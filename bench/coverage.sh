@@ -13,8 +13,10 @@
 #   high       +500%, normal CoV 0.1
 # Paths: fixed (--runs 10, the default study's count) and adaptive (the
 # two-stage design: a pilot of 10, then the blocks asked for --precision, at
-# most 40; the precision is 0.8 x the fixed path's median half-width, so the
-# plan usually asks for more than the pilot).
+# most 40 in all; the precision is 0.8 x the fixed path's median half-width, so
+# the plan usually asks for more than the pilot; since the pilot only plans, the
+# second stage is at least 10 blocks and the sample).  'blocks' counts the
+# measured blocks a study ran, its pilot included.
 #
 # Truth comes only from measurements outside the study's estimate:
 #   per event, fixed  the injected spins as the workload timed them (fixed: with
@@ -166,7 +168,7 @@ for sc in $SCENARIOS; do
 				(.warnings | map(select(test("overhead mean .*skewed"))) | length) as $to |
 				(.warnings | map(select(test("per event mean .*skewed"))) | length) as $te |
 				def n: if . == null then "null" else tostring end;
-				"\($sums) \($m.pairs) \($m.overhead|n) \($m.overhead_lo|n) \($m.overhead_hi|n) \($to) " +
+				"\($sums) \($m.pairs + (.options.pilot_blocks // 0)) \($m.overhead|n) \($m.overhead_lo|n) \($m.overhead_hi|n) \($to) " +
 				"\($m.per_event_ns|n) \($m.per_event_ns_lo|n) \($m.per_event_ns_hi|n) \($te) " +
 				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase) " +
 				"\($m.extra_ns|n) \($m.extra_ns_lo|n) \($m.extra_ns_hi|n) " +

@@ -3,6 +3,7 @@
 #include "report/warnings.h"
 
 #include "report/emit.h"
+#include "core/util.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -208,27 +209,54 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
 
 /*
  * The adaptive run (options runs 0, precision a fraction) plans its blocks once
- * from the pilot, within --max-runs and --max-time: an overhead whose interval
- * is still wider than asked on either side is named, with the limits, so that a
- * silent stop at --max-runs does not read as the precision met.
+ * from the pilot, within --max-runs and --max-time: the overheads whose
+ * intervals are still wider than asked on either side are named in one line,
+ * the widest first, with the limits, so that a silent stop at a limit does not
+ * read as the precision met.
  */
-static void run_precision(const struct pcost_session *s, const struct pcost_config_stats *x,
-			  const char *who, struct pcost_run_warnings *w)
+static void run_precision(const struct pcost_session *s, const struct pcost_config_stats *st,
+			  struct pcost_run_warnings *w)
 {
-	double want = pcost_option_number(s, "precision"), arm;
-	char ci[64];
+	double want = pcost_option_number(s, "precision"), arm[64];
+	size_t idx[64], n = 0, blocks = 0, more = 0, off = 0;
+	char list[112] = "", tail[24] = "";
 
-	if (pcost_option_number(s, "runs") != 0 || x->baseline < 0)
+	if (pcost_option_number(s, "runs") != 0)
 		return;
-	arm = pcost_longer_arm(x->overhead, x->overhead_lo, x->overhead_hi);
-	if (!wider_than(arm, want))
+	for (size_t i = 0; i < s->nconfigs && n < ARRAY_SIZE(idx); i++) {
+		double a = pcost_longer_arm(st[i].overhead, st[i].overhead_lo, st[i].overhead_hi);
+
+		if (st[i].baseline < 0 || !wider_than(a, want))
+			continue;
+		/* insertion, widest first */
+		size_t k = n++;
+
+		for (; k > 0 && arm[k - 1] < a; k--)
+			arm[k] = arm[k - 1], idx[k] = idx[k - 1];
+		arm[k] = a, idx[k] = i;
+		blocks = st[i].npairs > blocks ? st[i].npairs : blocks;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct pcost_config *c = &s->configs[idx[k]];
+		int len = snprintf(list + off, sizeof(list) - off, "%s%s on %s (%.3g)",
+				   k ? ", " : "", c->monitor, c->workload, 100 * arm[k]);
+
+		if (len < 0 || (size_t)len >= sizeof(list) - off) {
+			list[off] = 0;
+			more = n - k;
+			break;
+		}
+		off += (size_t)len;
+	}
+	if (!n)
 		return;
-	pcost_text_pct_ci(x->overhead, x->overhead_lo, x->overhead_hi, true, ci, sizeof(ci));
+	if (more)
+		snprintf(tail, sizeof(tail), "%s%zu more", off ? " and " : "", more);
 	add(w,
-	    "%s: overhead %s is not within the +-%.3g points asked (an arm of %.3g) after %zu "
-	    "blocks (--max-runs %g, --max-time %g s): raise those, or ask a looser --precision",
-	    who, ci, 100 * want, 100 * arm, x->npairs, pcost_option_number(s, "max_runs"),
-	    pcost_option_number(s, "max_time_s"));
+	    "overhead wider than --precision +-%.3g points after %zu blocks (--max-runs %g, "
+	    "--max-time %g s), longer arm: %s%s; raise a limit or the precision",
+	    100 * want, blocks, pcost_option_number(s, "max_runs"),
+	    pcost_option_number(s, "max_time_s"), list, tail);
 }
 
 /* "1.80x [1.70, 1.90]", or without brackets when there is no interval. */
@@ -298,8 +326,6 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 				x->dormant_per_hit_ns_robust_hi);
 		if (x->baseline >= 0)
 			carry_warning(s, x, who, w);
-		if (!probes)
-			run_precision(s, x, who, w);
 		if (x->site_gain_skewed) {
 			char m[64], r[64];
 
@@ -313,6 +339,8 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 			    who, m, r);
 		}
 	}
+	if (!probes)
+		run_precision(s, st, w);
 }
 
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,

@@ -6,7 +6,7 @@
 # own, at least the pilot's size, and the pilot's blocks leave the figures (flagged warm-up,
 # options pilot_blocks): a pilot short of its slow runs plans short and would carry them.
 . "$(dirname "$0")/lib.bash"
-plan 13
+plan 14
 n() { printf '%s' "$1" | jq '.statistics[] | select(.monitor != "none") | .ok'; }
 # Runs flagged warm-up / measured, over the session's configurations.
 flags() { printf '%s' "$1" | jq -r '[.session.configs[].samples[] | .warmup] | "\(map(select(.)) | length) \(map(select(. | not)) | length)"'; }
@@ -18,21 +18,30 @@ is "$(n "$js")" 10 "a wide --precision met by the pilot: a second stage of its s
 is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" 10 "options say the pilot's 10 blocks planned it"
 # 2 configurations: 1 warm-up and 10 pilot blocks flagged, 10 measured, each.
 is "$(flags "$js")" "22 20" "the pilot's runs are flagged warm-up, the second stage's measured"
-is "$(printf '%s' "$js" | jq '[.warnings[] | select(test("points asked"))] | length')" 0 \
+is "$(printf '%s' "$js" | jq '[.warnings[] | select(test("wider than --precision"))] | length')" 0 \
 	"a --precision met: no warning says it was not"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-runs 7 \
 	-m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01 2>/dev/null)
 is "$(n "$js")" 4 "an unreachable --precision stops at --max-runs (7: a pilot of 3, then 4)"
 is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" 3 "the pilot of 3 left the figures"
-# Not reached: said, with the interval, its longer arm against the points asked, the blocks
-# and the limits that stopped it.
-w=$(printf '%s' "$js" | jq -r '.warnings[] | select(test("points asked"))')
-like "$w" '^[^ ]*slow-wrap 0[.]01 [{][}] on command: overhead [+-][0-9.,]+% \[[+-][0-9.,]+, [+-][0-9.,]+\] is not within the [+]-0[.]001 points asked \(an arm of [0-9.]+\) after 4 blocks \(--max-runs 7, --max-time 60 s\)' \
-	"an unreachable --precision is told: interval, arm, blocks and limits"
-arm=$(printf '%s' "$w" | sed -n 's/.*an arm of \([0-9.]*\)).*/\1/p')
+# Not reached: said in one line per session, with the blocks, the limits that stopped it,
+# and each overhead still wider, with its longer arm in points.
+w=$(printf '%s' "$js" | jq -r '.warnings[] | select(test("wider than --precision"))')
+like "$w" '^overhead wider than --precision [+]-0[.]001 points after 4 blocks \(--max-runs 7, --max-time 60 s\), longer arm: [^ ]*slow-wrap 0[.]01 [{][}] on command \([0-9.]+\); raise a limit or the precision$' \
+	"an unreachable --precision is told in one line: blocks, limits, who and the longer arm"
+arm=$(printf '%s' "$w" | sed -n 's/.*on command (\([0-9.]*\)).*/\1/p')
 want=$(printf '%s' "$js" | jq '.statistics[] | select(.monitor != "none") | [(.overhead_hi - .overhead), (.overhead - .overhead_lo)] | max * 100')
 ratio_in "$arm" "$want" 0.99 1.01
 ok $? "the arm told ($arm) is the interval's longer arm, in points ($want)"
+# Many: one line still, the widest first, the rest counted when the names fill it.
+js=$("$P" run --no-store --format json --precision 0.001 --min-runs 2 --max-runs 4 \
+	-m "$F/slow-wrap 0.01 {}" -m "$F/slow-wrap 0.011 {}" -m "$F/slow-wrap 0.012 {}" \
+	-m "$F/slow-wrap 0.013 {}" -m "$F/slow-wrap 0.014 {}" -- /bin/sleep 0.01 2>/dev/null)
+w=$(printf '%s' "$js" | jq -r '.warnings[] | select(test("wider than --precision"))')
+named=$(printf '%s' "$w" | grep -o 'slow-wrap 0[.]01[0-4]* {} on command' | wc -l)
+more=$(printf '%s' "$w" | sed -n 's/.* and \([0-9]*\) more; raise a limit or the precision$/\1/p')
+is "$(printf '%s\n' "$w" | grep -c .) $((named + more))" "1 5" \
+	"five wide overheads: one line naming some and counting the rest ($named named, ${more:-0} more)"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-time 0.2 \
 	-m "$F/slow-wrap 0.05 {}" -- /bin/sleep 0.05 2>/dev/null)
 is "$(n "$js")" 3 "--max-time spent: stops, but after --min-runs (3)"
