@@ -211,8 +211,8 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
  * The adaptive run (options runs 0, precision a fraction) plans its blocks once
  * from the pilot, within --max-runs and --max-time: the overheads whose
  * intervals are still wider than asked on either side are named in one line,
- * the widest first, with the limits, so that a silent stop at a limit does not
- * read as the precision met.
+ * the widest first (an unbounded one first of all), with the limits, so that a
+ * silent stop at a limit does not read as the precision met.
  */
 static void run_precision(const struct pcost_session *s, const struct pcost_config_stats *st,
 			  struct pcost_run_warnings *w)
@@ -226,7 +226,11 @@ static void run_precision(const struct pcost_session *s, const struct pcost_conf
 	for (size_t i = 0; i < s->nconfigs && n < ARRAY_SIZE(idx); i++) {
 		double a = pcost_longer_arm(st[i].overhead, st[i].overhead_lo, st[i].overhead_hi);
 
-		if (st[i].baseline < 0 || !wider_than(a, want))
+		if (st[i].baseline < 0 || !isfinite(st[i].overhead))
+			continue;
+		if (isnan(a))
+			a = INFINITY; /* an unbounded interval: wider than any precision */
+		if (!(want > 0 && a > want * (1 + 1e-9)))
 			continue;
 		/* insertion, widest first */
 		size_t k = n++;
@@ -238,8 +242,15 @@ static void run_precision(const struct pcost_session *s, const struct pcost_conf
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct pcost_config *c = &s->configs[idx[k]];
-		int len = snprintf(list + off, sizeof(list) - off, "%s%s on %s (%.3g)",
-				   k ? ", " : "", c->monitor, c->workload, 100 * arm[k]);
+		char a[24];
+		int len;
+
+		if (isinf(arm[k]))
+			snprintf(a, sizeof(a), "unbounded");
+		else
+			snprintf(a, sizeof(a), "%.3g", 100 * arm[k]);
+		len = snprintf(list + off, sizeof(list) - off, "%s%s on %s (%s)", k ? ", " : "",
+			       c->monitor, c->workload, a);
 
 		if (len < 0 || (size_t)len >= sizeof(list) - off) {
 			list[off] = 0;
