@@ -56,7 +56,9 @@
 #   LOAD=1         busy loops on every other CPU, niced (the built-in load generator)
 #   PERF_RUNS (15) perf stat -n runs of the plain workload before and after each study
 #   QUICK=1        8 studies a cell, for a look      CPU (0)  LOOPS (500)  WORK (10000)
-#   KEEP=FILE      keep every study's truth, estimate and interval there
+#   KEEP=FILE      keep every study's truth, estimate and interval there (one line a study and
+#                  figure: scenario path figure truth estimate lo hi told blocks session-truth
+#                  sample-blocks; bench/coverage-z.py reads it)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
@@ -172,7 +174,7 @@ for sc in $SCENARIOS; do
 				"\($m.per_event_ns|n) \($m.per_event_ns_lo|n) \($m.per_event_ns_hi|n) \($te) " +
 				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase) " +
 				"\($m.extra_ns|n) \($m.extra_ns_lo|n) \($m.extra_ns_hi|n) " +
-				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n) \($psums)"' "$cell/s.$i.json"
+				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n) \($psums) \($m.pairs)"' "$cell/s.$i.json"
 		done >"$cell/rows"
 		# Per study, for the level table: the mean and variance over its runs of the
 		# injected time (monitored runs), of the time the nominal spins took (injected
@@ -213,6 +215,7 @@ for sc in $SCENARIOS; do
 			END {
 				for (i = 1; i <= NR; i++) {
 					split(r[i], f, " ")
+					pairs = f[28]
 					tn = N - n[i]; tev = EV - ev[i]
 					tper = (E - e[i]) / tev; tfix = (FX - fx[i]) / tn
 					tov = ((E - e[i]) + (FX - fx[i])) / tn / (f[17] > 0 ? f[17] : base)
@@ -234,7 +237,7 @@ for sc in $SCENARIOS; do
 			}
 			function fig(k, name, t, v, lo, hi, told, blocks, st) {
 				if (v == "null") return
-				print sc, path, name, t, v, lo, hi, told, blocks, st
+				print sc, path, name, t, v, lo, hi, told, blocks, st, pairs
 			}' "$cell/rows" >>"$summary"
 	done
 done

@@ -83,8 +83,10 @@ void pcost_mean_ci(const double *x, size_t n, double conf, double *m, double *lo
  * takes the skewness out of the studentized mean T = (mean - mu) / se of n
  * values of sample skewness skew.  The interval is the mu with -t <= g(T) <= t,
  * i.e. [mean - c_hi se, mean - c_lo se] with c_hi = g^-1(t) > 0 and
- * c_lo = g^-1(-t) < 0 (a closed form: g is ((1 + a T)^3 - 1) / (3 a) + b).
- * skew 0, NaN, or n below 10 (infer.c says why) gives c = +-t.
+ * c_lo = g^-1(-t) < 0 (a closed form: g is ((1 + a T)^3 - 1) / (3 a) + b),
+ * each then taken at least as far out as t (c_hi >= t, c_lo <= -t: the
+ * correction lengthens the skewed side's arm and never shortens the other;
+ * infer.c says why).  skew 0, NaN, or n below 10 gives c = +-t.
  */
 void pcost_hall_t(double skew, size_t n, double t, double *c_lo, double *c_hi);
 

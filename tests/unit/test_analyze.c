@@ -153,9 +153,10 @@ static void test_paired_t_intervals(void **state)
  * 10 blocks whose extra times 1..9, 30 ns have a long tail: the mean (7.5) and
  * the Hodges-Lehmann estimate (5.5) are 0.76 se apart, under the 0.9-se rule,
  * but D'Agostino's Z of the differences is 3.43: told skewed.  The intervals
- * are Hall's (tests/unit/test_stats.c gives the mpmath lines): the extra time
- * [3.462528627159422, 28.69316094251265] (plain t: [1.55, 13.45]), the
- * overhead Fieller's with Hall's bounds [0.003427983632953965,
+ * are Hall's, each arm at least t's (tests/unit/test_stats.c gives the mpmath
+ * lines): the extra time [1.550627011864080, 28.69316094251265] (Hall's own
+ * lower end 3.462528627159422 is above plain t's 1.550627011864080; plain t's
+ * upper 13.45), the overhead Fieller's with those bounds [0.001534390583416969,
  * 0.02860533460722356] around 0.007433102081268583.
  */
 static void test_skew_told_by_third_moment(void **state)
@@ -171,10 +172,10 @@ static void test_skew_told_by_third_moment(void **state)
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	NEAR(st[1].extra_ns, 7.5, 1e-9);
 	NEAR(st[1].extra_ns_robust, 5.5, 1e-9);
-	NEAR(st[1].extra_ns_lo, 3.462528627159422, 1e-8);
+	NEAR(st[1].extra_ns_lo, 1.550627011864080, 1e-8);
 	NEAR(st[1].extra_ns_hi, 28.69316094251265, 1e-8);
 	NEAR(st[1].overhead, 0.007433102081268583, 1e-12);
-	NEAR(st[1].overhead_lo, 0.003427983632953965, 1e-10);
+	NEAR(st[1].overhead_lo, 0.001534390583416969, 1e-10);
 	NEAR(st[1].overhead_hi, 0.02860533460722356, 1e-10);
 	assert_true(st[1].significant);
 	assert_true(st[1].overhead_skewed);
