@@ -27,6 +27,8 @@ static const struct mopt_row {
 	{ PCOST_MOPT_MAX_RUNS, "max-runs", MOPT_U64, 2, 100000, "a whole number" },
 	{ PCOST_MOPT_PRECISION_PP, "precision", MOPT_DOUBLE, 0.001, 100, "percentage points" },
 	{ PCOST_MOPT_PRECISION_NS, "precision", MOPT_DOUBLE, 0.001, 1e6, "ns per hit" },
+	{ PCOST_MOPT_PRECISION_REL, "precision-rel", MOPT_DOUBLE, 0.001, 1000,
+	  "percent of the overhead" },
 	{ PCOST_MOPT_MAX_TIME, "max-time", MOPT_DOUBLE, 0.001, 86400, "seconds" },
 	{ PCOST_MOPT_TIMEOUT, "timeout", MOPT_DOUBLE, 0.001, 86400, "seconds" },
 	{ PCOST_MOPT_READY_TIMEOUT, "ready-timeout", MOPT_DOUBLE, 0.001, 3600, "seconds" },
@@ -154,6 +156,15 @@ int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg)
 		break;
 	case PCOST_MOPT_PRECISION_PP:
 		m->ro.precision = d / 100;
+		m->precision_given = true;
+		if (!m->precision_rel_given)
+			m->ro.precision_rel = 0;
+		break;
+	case PCOST_MOPT_PRECISION_REL:
+		m->ro.precision_rel = d / 100;
+		m->precision_rel_given = true;
+		if (!m->precision_given)
+			m->ro.precision = 0;
 		break;
 	case PCOST_MOPT_PRECISION_NS:
 		m->precision_ns = d;

@@ -23,6 +23,7 @@ enum pcost_mopt {
 	PCOST_MOPT_MAX_RUNS,	  /* --max-runs N (adaptive) */
 	PCOST_MOPT_PRECISION_PP,  /* --precision PP: overhead half-width, percentage points */
 	PCOST_MOPT_PRECISION_NS,  /* --precision NS: dormant cost half-width, ns per hit */
+	PCOST_MOPT_PRECISION_REL, /* --precision-rel PCT: overhead half-width, % of itself */
 	PCOST_MOPT_MAX_TIME,	  /* --max-time S (adaptive) */
 	PCOST_MOPT_TIMEOUT,	  /* --timeout S: kill a run after S */
 	PCOST_MOPT_READY_TIMEOUT, /* --ready-timeout S: attach monitors ready within S */
@@ -39,6 +40,8 @@ struct pcost_measure_opts {
 	struct pcost_runner_opts ro; /* runs, warmup, min/max runs, precision, max time, timeouts,
 					seed, cpu mask */
 	bool runs_given, seed_given;
+	/* Either one given alone is the whole ask; neither: the default's wider of both. */
+	bool precision_given, precision_rel_given;
 	double precision_ns; /* --precision of probes (ns per hit) */
 	char cpu_text[64];   /* --cpu as given ("" when not) */
 	unsigned threads[8]; /* --threads; nthreads 0: not given */

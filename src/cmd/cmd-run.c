@@ -68,9 +68,12 @@ static const char usage_text[] =
 	"                            checks the intervals under skewed costs)\n"
 	"      --max-runs N          adaptive: at most N blocks (default 100)\n"
 	"      --precision PP        adaptive: after the pilot, run the blocks its variance says\n"
-	"                            every overhead CI needs to be +- PP percentage points\n"
-	"                            (default 2), planned once (a two-stage design); when\n"
-	"                            they fit, a sample of their own: the pilot only plans\n"
+	"                            every overhead CI needs to be +- PP percentage points,\n"
+	"                            planned once (a two-stage design); when they fit, a\n"
+	"                            sample of their own: the pilot only plans\n"
+	"      --precision-rel PCT   adaptive: the same, +- PCT percent of the overhead itself;\n"
+	"                            default: the wider of +- 2 points and 5% (either option\n"
+	"                            given alone is the whole ask; both: the wider)\n"
 	"      --max-time S          adaptive: stop adding blocks after S seconds (default 60)\n"
 	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
 	"                            fit time = fixed + per-event x events, with intervals,\n"
@@ -138,9 +141,19 @@ static const struct option own_longopts[] = {
 
 /* The shared options run takes (cmd-measure-opts.c holds their ranges). */
 static const enum pcost_mopt shared_opts[] = {
-	PCOST_MOPT_WARMUP,	  PCOST_MOPT_MIN_RUNS, PCOST_MOPT_MAX_RUNS, PCOST_MOPT_PRECISION_PP,
-	PCOST_MOPT_MAX_TIME,	  PCOST_MOPT_THREADS,  PCOST_MOPT_CPU,	    PCOST_MOPT_TIMEOUT,
-	PCOST_MOPT_READY_TIMEOUT, PCOST_MOPT_SEED,     PCOST_MOPT_FORMAT,   PCOST_MOPT_DB,
+	PCOST_MOPT_WARMUP,
+	PCOST_MOPT_MIN_RUNS,
+	PCOST_MOPT_MAX_RUNS,
+	PCOST_MOPT_PRECISION_PP,
+	PCOST_MOPT_PRECISION_REL,
+	PCOST_MOPT_MAX_TIME,
+	PCOST_MOPT_THREADS,
+	PCOST_MOPT_CPU,
+	PCOST_MOPT_TIMEOUT,
+	PCOST_MOPT_READY_TIMEOUT,
+	PCOST_MOPT_SEED,
+	PCOST_MOPT_FORMAT,
+	PCOST_MOPT_DB,
 	PCOST_MOPT_NO_STORE,
 };
 
@@ -790,6 +803,7 @@ static char *options_json(const struct run_args *a, const char *headline)
 	cJSON_AddNumberToObject(o, "min_runs", a->m.ro.min_runs);
 	cJSON_AddNumberToObject(o, "max_runs", a->m.ro.max_runs);
 	cJSON_AddNumberToObject(o, "precision", a->m.ro.precision);
+	cJSON_AddNumberToObject(o, "precision_rel", a->m.ro.precision_rel);
 	cJSON_AddNumberToObject(o, "max_time_s", a->m.ro.max_time_s);
 	cJSON_AddNumberToObject(o, "timeout_s", a->m.ro.timeout_s);
 	cJSON_AddStringToObject(o, "cpu", a->m.cpu_text);

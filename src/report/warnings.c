@@ -208,66 +208,87 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
 }
 
 /*
- * The adaptive run (options runs 0, precision a fraction) plans its blocks once
- * from the pilot, within --max-runs and --max-time: the overheads whose
- * intervals are still wider than asked on either side are named in one line,
- * the widest first (an unbounded one first of all), with the limits, so that a
- * silent stop at a limit does not read as the precision met.
+ * The adaptive run (options runs 0, precision and precision_rel fractions)
+ * plans its blocks once from the pilot, within --max-runs and --max-time: the
+ * overheads whose intervals are still wider than asked on either side are
+ * named in one line, the widest first (an unbounded one first of all), with
+ * the limits, so that a silent stop at a limit does not read as the precision
+ * met.  With a relative ask each name says what it was asked ("24.8 of 12"):
+ * the ask differs by overhead.
  */
 static void run_precision(const struct pcost_session *s, const struct pcost_config_stats *st,
 			  struct pcost_run_warnings *w)
 {
-	double want = pcost_option_number(s, "precision"), arm[64];
-	size_t idx[64], n = 0, blocks = 0, more = 0, off = 0;
-	char list[112] = "", tail[24] = "";
+	double pp = pcost_option_number(s, "precision"),
+	       rel = pcost_option_number(s, "precision_rel");
+	double arm[64], want[64];
+	size_t idx[64], n = 0, blocks = 0, more = 0, off = 0, cap;
+	char list[160] = "", tail[24] = "", asked[80], head[200];
+	const char *end = "; raise a limit or the precision";
 
 	if (pcost_option_number(s, "runs") != 0)
 		return;
+	pp = isfinite(pp) ? pp : 0;
+	rel = isfinite(rel) ? rel : 0; /* sessions stored before --precision-rel */
 	for (size_t i = 0; i < s->nconfigs && n < ARRAY_SIZE(idx); i++) {
 		double a = pcost_longer_arm(st[i].overhead, st[i].overhead_lo, st[i].overhead_hi);
+		double wi = pcost_precision_want(pp, rel, st[i].overhead);
 
 		if (st[i].baseline < 0 || !isfinite(st[i].overhead))
 			continue;
 		if (isnan(a))
 			a = INFINITY; /* an unbounded interval: wider than any precision */
-		if (!(want > 0 && a > want * (1 + 1e-9)))
+		if (!(wi > 0 && a > wi * (1 + 1e-9)))
 			continue;
 		/* insertion, widest first */
 		size_t k = n++;
 
 		for (; k > 0 && arm[k - 1] < a; k--)
-			arm[k] = arm[k - 1], idx[k] = idx[k - 1];
-		arm[k] = a, idx[k] = i;
+			arm[k] = arm[k - 1], want[k] = want[k - 1], idx[k] = idx[k - 1];
+		arm[k] = a, want[k] = wi, idx[k] = i;
 		blocks = st[i].npairs > blocks ? st[i].npairs : blocks;
 	}
+	if (!n)
+		return;
+	if (rel <= 0)
+		snprintf(asked, sizeof(asked), "--precision +-%.3g points", 100 * pp);
+	else if (pp <= 0)
+		snprintf(asked, sizeof(asked), "--precision-rel +-%.3g%% of itself", 100 * rel);
+	else
+		snprintf(asked, sizeof(asked), "+-%.3g points or %.3g%% of itself", 100 * pp,
+			 100 * rel);
+	snprintf(head, sizeof(head),
+		 "overhead wider than %s after %zu blocks (--max-runs %g, --max-time %g s), "
+		 "longer arm: ",
+		 asked, blocks, pcost_option_number(s, "max_runs"),
+		 pcost_option_number(s, "max_time_s"));
+	/* The names fill what the line has left; the rest are counted. */
+	cap = sizeof(w->msg[0]) - strlen(head) - strlen(end) - sizeof(tail);
+	cap = cap < sizeof(list) ? cap : sizeof(list);
 	for (size_t k = 0; k < n; k++) {
 		const struct pcost_config *c = &s->configs[idx[k]];
-		char a[24];
+		char a[48];
 		int len;
 
 		if (isinf(arm[k]))
 			snprintf(a, sizeof(a), "unbounded");
 		else
 			snprintf(a, sizeof(a), "%.3g", 100 * arm[k]);
-		len = snprintf(list + off, sizeof(list) - off, "%s%s on %s (%s)", k ? ", " : "",
-			       c->monitor, c->workload, a);
+		if (rel > 0)
+			snprintf(a + strlen(a), sizeof(a) - strlen(a), " of %.3g", 100 * want[k]);
+		len = snprintf(list + off, cap - off, "%s%s on %s (%s)", k ? ", " : "", c->monitor,
+			       c->workload, a);
 
-		if (len < 0 || (size_t)len >= sizeof(list) - off) {
+		if (len < 0 || (size_t)len >= cap - off) {
 			list[off] = 0;
 			more = n - k;
 			break;
 		}
 		off += (size_t)len;
 	}
-	if (!n)
-		return;
 	if (more)
 		snprintf(tail, sizeof(tail), "%s%zu more", off ? " and " : "", more);
-	add(w,
-	    "overhead wider than --precision +-%.3g points after %zu blocks (--max-runs %g, "
-	    "--max-time %g s), longer arm: %s%s; raise a limit or the precision",
-	    100 * want, blocks, pcost_option_number(s, "max_runs"),
-	    pcost_option_number(s, "max_time_s"), list, tail);
+	add(w, "%s%s%s%s", head, list, tail, end);
 }
 
 /* "1.80x [1.70, 1.90]", or without brackets when there is no interval. */

@@ -62,7 +62,10 @@ void pcost_runner_opts_default(struct pcost_runner_opts *o)
 	o->warmup = 1;
 	o->runs = 0;
 	o->min_runs = 10;
+	/* +-2 points, or 5% of the overhead where that is wider: a tracer at +650% is
+	 * known to +-33 points in a minute, and +-2 would ask 300-odd blocks. */
 	o->precision = 0.02;
+	o->precision_rel = 0.05;
 	o->max_time_s = 60;
 	o->max_failures = 2;
 	o->seed = 1;
@@ -495,7 +498,7 @@ static unsigned plan_blocks(struct pcost_runner *r, unsigned measured, double pi
 	double need = measured, cap = r->opts.max_runs ? r->opts.max_runs : INFINITY;
 
 	if (pcost_analyze(r->s, &st) == 0)
-		need = pcost_two_stage_blocks(r->s, st, r->opts.precision,
+		need = pcost_two_stage_blocks(r->s, st, r->opts.precision, r->opts.precision_rel,
 					      r->opts.precision_dormant_ns);
 	free(st);
 	if (r->opts.max_time_s > 0 && pilot_s > 0)

@@ -53,11 +53,14 @@ struct pcost_runner_opts {
 	unsigned max_runs;	/* adaptive: at most (0: no limit but max_time_s) */
 	/*
 	 * Adaptive (runs 0): after a pilot of min_runs blocks, the blocks needed for
-	 * every overhead CI half-width < precision (a fraction) and, probes, every
-	 * build's dormant per-hit half-width < precision_dormant_ns are planned once
-	 * (stats/twostage.c) and run, within max_runs and max_time_s.
+	 * every overhead CI's longer arm within the wider of precision (a fraction:
+	 * percentage points / 100) and precision_rel x the overhead itself (a
+	 * fraction of it; 0: not asked) and, probes, every build's dormant per-hit
+	 * half-width < precision_dormant_ns are planned once (stats/twostage.c) and
+	 * run, within max_runs and max_time_s.
 	 */
 	double precision;
+	double precision_rel;
 	double precision_dormant_ns;
 	double max_time_s; /* adaptive: stop adding blocks after this much time */
 	/*

@@ -178,7 +178,8 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 /*
  * The two-stage design of adaptive studies (twostage.c): the blocks a study
  * needs, planned once from its pilot's statistics st, for every overhead's
- * half-width to be below precision (a fraction; 0: not asked) and every
+ * longer arm to be within pcost_precision_want(precision, precision_rel, its
+ * overhead) (0: not asked) and every
  * build's dormant cost over its layouts below precision_dormant_ns (0: not
  * asked), with a margin for the pilot's noisy sd.  INFINITY when no block count
  * gets there (an unbounded interval; layouts that differ more than that);
@@ -191,8 +192,15 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
  */
 double pcost_longer_arm(double mid, double lo, double hi);
 
+/*
+ * The half-width an overhead is asked to reach: the wider of precision (a
+ * fraction, percentage points / 100) and precision_rel x |overhead| (0: not
+ * asked); 0 when neither is asked or the overhead is not finite.
+ */
+double pcost_precision_want(double precision, double precision_rel, double overhead);
+
 double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_config_stats *st,
-			      double precision, double precision_dormant_ns);
+			      double precision, double precision_rel, double precision_dormant_ns);
 
 /* What pcost_pair_blocks pairs. */
 enum pcost_sample_metric {

@@ -33,6 +33,13 @@ double pcost_longer_arm(double mid, double lo, double hi)
 	return fmax(hi - mid, mid - lo);
 }
 
+double pcost_precision_want(double precision, double precision_rel, double overhead)
+{
+	double rel = isfinite(overhead) ? precision_rel * fabs(overhead) : 0;
+
+	return fmax(fmax(precision, rel), 0);
+}
+
 /* Blocks for a half-width hw from n blocks to shrink below want, as a mean does (1/sqrt n). */
 static double blocks_for(double hw, double n, double want)
 {
@@ -88,21 +95,22 @@ static double dormant_blocks(const struct pcost_config_stats *st, size_t nconfig
 }
 
 double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_config_stats *st,
-			      double precision, double precision_dormant_ns)
+			      double precision, double precision_rel, double precision_dormant_ns)
 {
 	double need = 0;
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_stats *x = &st[i];
+		double want = pcost_precision_want(precision, precision_rel, x->overhead);
 
 		if (!x->nok)
 			continue; /* dropped or failing: nothing to plan for */
 		if (precision_dormant_ns > 0 && x->noprobe >= 0 && x->dormant_build == (int)i)
 			need = fmax(need, dormant_blocks(st, s->nconfigs, i, precision_dormant_ns));
-		if (precision > 0 && x->baseline >= 0)
+		if (want > 0 && x->baseline >= 0)
 			need = fmax(need, blocks_for(pcost_longer_arm(x->overhead, x->overhead_lo,
 								      x->overhead_hi),
-						     (double)x->npairs, precision));
+						     (double)x->npairs, want));
 	}
 	return need;
 }

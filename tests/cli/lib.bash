@@ -144,8 +144,12 @@ report_of() {
 field() { # field KEY LINE
 	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
-# ratio_in X Y LO HI: X / Y lies within [LO, HI].
-ratio_in() { awk -v x="$1" -v y="$2" -v lo="$3" -v hi="$4" 'BEGIN { if (y == 0) exit 1; r = x / y; exit !(r >= lo && r <= hi) }'; }
+# ratio_in X Y LO HI: X / Y lies within [LO, HI]; false unless both are numbers (an empty
+# X and Y once passed: awk's "" == 0 is a string comparison, and 0/0 compared true).
+ratio_in() {
+	awk -v x="$1" -v y="$2" -v lo="$3" -v hi="$4" 'BEGIN { num = "^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$"
+		if (x !~ num || y !~ num || y + 0 == 0) exit 1; r = x / y; exit !(r >= lo && r <= hi) }'
+}
 # wait_started PID COMM: until the workload PID has named itself COMM and installed its
 # fault handlers (SIGABRT, the last it installs, caught: SigCgt bit 5), 10 s at most; then
 # its start-up is over (the ASan build's alone can take longer than 0.3 s at load).

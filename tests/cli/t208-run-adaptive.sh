@@ -6,7 +6,7 @@
 # own, at least the pilot's size, and the pilot's blocks leave the figures (flagged warm-up,
 # options pilot_blocks): a pilot short of its slow runs plans short and would carry them.
 . "$(dirname "$0")/lib.bash"
-plan 14
+plan 18
 n() { printf '%s' "$1" | jq '.statistics[] | select(.monitor != "none") | .ok'; }
 # Runs flagged warm-up / measured, over the session's configurations.
 flags() { printf '%s' "$1" | jq -r '[.session.configs[].samples[] | .warmup] | "\(map(select(.)) | length) \(map(select(. | not)) | length)"'; }
@@ -33,6 +33,27 @@ arm=$(printf '%s' "$w" | sed -n 's/.*on command (\([0-9.]*\)).*/\1/p')
 want=$(printf '%s' "$js" | jq '.statistics[] | select(.monitor != "none") | [(.overhead_hi - .overhead), (.overhead - .overhead_lo)] | max * 100')
 ratio_in "$arm" "$want" 0.99 1.01
 ok $? "the arm told ($arm) is the interval's longer arm, in points ($want)"
+# The default ask is the wider of +-2 points and 5% of the overhead: a +500% overhead is asked
+# +-25 points, which 10 blocks of 0.05 s sleeps reach (the ratio's spread is a few % of
+# itself), where +-2 points would ask hundreds of blocks and end on a warning about the
+# defaults themselves.
+js=$("$P" run --no-store --format json --max-time 20 -m "$F/slow-wrap 0.25 {}" -- /bin/sleep 0.05 2>/dev/null)
+is "$(printf '%s' "$js" | jq -c '[.options.precision, .options.precision_rel]')" "[0.02,0.05]" \
+	"the default ask: +-2 points or 5% of the overhead"
+is "$(printf '%s' "$js" | jq -r '([.warnings[] | select(test("wider than"))] | length | tostring) + " " +
+	(.statistics[] | select(.monitor != "none") | ([.overhead_hi - .overhead, .overhead - .overhead_lo] | max) / .overhead < 0.05 | tostring)')" \
+	"0 true" "a +500% overhead met at 5% of itself, and no warning" ||
+	diag "$(printf '%s' "$js" | jq -c '[.warnings[]], [.statistics[] | [.overhead, .overhead_lo, .overhead_hi, .ok]]')"
+# Relative alone: the warning says the ask, and each overhead what it was asked.
+js=$("$P" run --no-store --format json --precision-rel 0.001 --min-runs 3 --max-runs 4 \
+	-m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01 2>/dev/null)
+w=$(printf '%s' "$js" | jq -r '.warnings[] | select(test("wider than"))')
+like "$w" '^overhead wider than --precision-rel [+]-0[.]001% of itself after 4 blocks .*on command \([0-9.e+-]+ of [0-9.e+-]+\); raise' \
+	"--precision-rel alone: the ask, and each overhead's arm of what it was asked"
+asked=$(printf '%s' "$w" | sed -n 's/.*on command ([0-9.e+-]* of \([0-9.e+-]*\)).*/\1/p')
+want=$(printf '%s' "$js" | jq '.statistics[] | select(.monitor != "none") | .overhead * 100 * 0.00001')
+ratio_in "$asked" "$want" 0.99 1.01
+ok $? "what it was asked ($asked points) is 0.001% of the overhead ($want)"
 # Many: one line still, the widest first, the rest counted when the names fill it (an
 # unbounded interval, which a busy machine can leave after 3 blocks, is among them).
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-runs 6 \

@@ -915,26 +915,42 @@ static void test_two_stage(void **state)
 
 	(void)state;
 	twostage_rows(st, flat, 6, 0.3);
-	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0), 60, 1e-9);
-	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.3), 16.5197274468, 1e-6);
-	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0.3), 60, 1e-9);
-	assert_true(pcost_two_stage_blocks(&s, st, 0, 0) == 0);
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0, 0), 60, 1e-9);
+	NEAR(pcost_two_stage_blocks(&s, st, 0, 0, 0.3), 16.5197274468, 1e-6);
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0, 0.3), 60, 1e-9);
+	assert_true(pcost_two_stage_blocks(&s, st, 0, 0, 0) == 0);
 	twostage_rows(st, wide, 6, 0.2);
-	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.3), 1.5 * 0.04 * 10 / 0.01372047658442, 1e-6);
+	NEAR(pcost_two_stage_blocks(&s, st, 0, 0, 0.3), 1.5 * 0.04 * 10 / 0.01372047658442, 1e-6);
 	twostage_rows(st, issue, 3, 0.05);
-	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0, 0.3)));
+	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0, 0, 0.3)));
 	/* Skewed (Hall's) intervals: the longer arm is planned for. */
 	twostage_rows(st, flat, 6, 0.3);
 	st[1].overhead = 0.04;
-	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0), 135, 1e-9);
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0, 0), 135, 1e-9);
 	st[2].dormant_all_per_hit_ns = 0.6;
 	st[2].dormant_all_per_hit_ns_lo = 0.6 - 0.0938643772;
 	st[2].dormant_all_per_hit_ns_hi = 0.6 + 2 * 0.0938643772;
-	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.3), 66.0789097370, 1e-6);
+	NEAR(pcost_two_stage_blocks(&s, st, 0, 0, 0.3), 66.0789097370, 1e-6);
 	/* An unbounded overhead interval: no count is enough. */
 	twostage_rows(st, flat, 6, 0.3);
 	st[1].overhead_hi = NAN;
-	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0.02, 0)));
+	assert_true(isinf(pcost_two_stage_blocks(&s, st, 0.02, 0, 0)));
+	/* Asked relative to the overhead: 5% of +6% is 0.3 points, 1.5 x 10 x (4 / 0.3)^2
+	 * = 2666.67 blocks; with +-2 points too, the wider ask (60).  A tracer at +600%
+	 * [560, 640]: +-2 points asks 1.5 x 10 x (40 / 2)^2 = 6000 blocks, 5% of it (30
+	 * points) 1.5 x 10 x (40 / 30)^2 = 26.67. */
+	twostage_rows(st, flat, 6, 0.3);
+	NEAR(pcost_two_stage_blocks(&s, st, 0, 0.05, 0), 15 * (0.04 / 0.003) * (0.04 / 0.003),
+	     1e-6);
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0.05, 0), 60, 1e-9);
+	st[1].overhead = 6.0;
+	st[1].overhead_lo = 5.6;
+	st[1].overhead_hi = 6.4;
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0, 0), 6000, 1e-6);
+	NEAR(pcost_two_stage_blocks(&s, st, 0.02, 0.05, 0), 26.6666666667, 1e-6);
+	NEAR(pcost_precision_want(0.02, 0.05, -6.0), 0.3, 1e-12);
+	NEAR(pcost_precision_want(0.02, 0.05, NAN), 0.02, 1e-12);
+	assert_true(pcost_precision_want(0, 0, 1.0) == 0);
 }
 
 /*
