@@ -62,8 +62,8 @@ void pcost_runner_opts_default(struct pcost_runner_opts *o)
 	o->warmup = 1;
 	o->runs = 0;
 	o->min_runs = 10;
-	/* +-2 points, or 5% of the overhead where that is wider: a tracer at +650% is
-	 * known to +-33 points in a minute, and +-2 would ask 300-odd blocks. */
+	/* +-2 points, or 5% of the overhead where that is wider: strace at +658% on
+	 * git status (README) is asked +-33 points; +-2 would ask ~100,000 blocks. */
 	o->precision = 0.02;
 	o->precision_rel = 0.05;
 	o->max_time_s = 60;
