@@ -39,17 +39,20 @@ assert() { # assert DESCRIPTION EXPR: EXPR is eval'd in the caller's variables
 	if eval "$2"; then _result 0 "$1"; else _result 1 "$1"; fi
 }
 pass() { _result 0 "$1"; }
-not_ok() { _result 1 "$1"; [ $# -lt 2 ] || diag "$2"; return 1; }
+not_ok() { _result 1 "$1"; [ $# -lt 2 ] || _why "$2"; return 1; }
 diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+# _why LINE...: a failure's diagnostics, on stderr too, where prove shows them without -v
+# (a failed CI run keeps nothing else of a test).
+_why() { local t; t=$(printf '%s\n' "$@" | sed 's/^/# /'); printf '%s\n' "$t"; printf '%s\n' "$t" >&2; }
 is() { # is GOT WANT DESCRIPTION
 	_n=$((_n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $_n - $3"; else
-		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; _fail=1; return 1; fi
+		echo "not ok $_n - $3"; _why "  got:  '$1'" "  want: '$2'"; _fail=1; return 1; fi
 }
 like() { # like GOT REGEX DESCRIPTION
 	_n=$((_n + 1))
 	if printf '%s' "$1" | grep -Eq -- "$2"; then echo "ok $_n - $3"; else
-		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want match: '$2'"; _fail=1; return 1; fi
+		echo "not ok $_n - $3"; _why "  got:  '$1'" "  want match: '$2'"; _fail=1; return 1; fi
 }
 skip() { # skip REASON
 	_n=$((_n + 1)); echo "ok $_n # skip $1"
