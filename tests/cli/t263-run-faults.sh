@@ -38,8 +38,11 @@ limit=$(printf '%s' "$out" | jq -r '300 * .session.configs[0].samples[0].wall_ns
 killed=$(printf '%s' "$why" | sed -n 's/^hung: killed after \([0-9.]*\) s (300 x the median of the plain runs.*/\1/p')
 assert "the hung run was killed after the default limit, 300 x the plain run + 10 s, and says so ($killed s; $limit s)" \
 	'[ -n "$killed" ] && ratio_in "$killed" "$limit" 0.994 1.006' || diag "fail_reason: $why"
-ok $(( $(printf '%s' "$out" | jq '.statistics[2].ok') == 1 && t1 - t0 < 30 ? 0 : 1 )) \
-	"the other monitor was measured ($((t1 - t0)) s in all)"
+# The session's time is the limit and a few seconds of start-up, not a fixed figure:
+# the limit grows 0.3 s with each ms the plain run took.
+ok $(( $(printf '%s' "$out" | jq '.statistics[2].ok') == 1 &&
+	$(awk -v s=$((t1 - t0)) -v l="$limit" 'BEGIN { print (s < l + 15) }') == 1 ? 0 : 1 )) \
+	"the other monitor was measured ($((t1 - t0)) s in all, the limit $limit s)"
 pgrep -f "sleep 97.34" >/dev/null; is "$?" 1 "the hung wrapper's process group is gone"
 
 # 8-10. A monitor that dies of SIGSEGV: at stop, and during the run.

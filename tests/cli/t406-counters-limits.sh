@@ -12,7 +12,19 @@ tmpdir
 "$P" counters --iterations 10000000 --events 1 --interfaces perf-group --no-store --format json \
 	>"$T/out" 2>"$T/err" &
 pid=$!
-sleep 3 # past start-up (env fingerprint, sanitizer) into the measuring loop
+# Into the measuring loop, however long start-up takes (env fingerprint, sanitizer, load):
+# its perf_event descriptor open, and still open half a second later.
+perf_fd() {
+	local f
+	for f in "/proc/$pid/fd/"*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:[perf_event]" ] && return 0
+	done
+	return 1
+}
+for ((i = 0; i < 600; i++)); do
+	perf_fd && sleep 0.5 && perf_fd && break
+	sleep 0.05
+done
 kill -INT $pid
 wait $pid; rc=$?
 is "$rc" 1 "interrupted run exits 1"
