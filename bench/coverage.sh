@@ -67,6 +67,7 @@
 #   LOAD=1         busy loops on every other CPU, niced (the built-in load generator)
 #   PERF_RUNS (15) perf stat -n runs of the plain workload before and after each study
 #   QUICK=1        8 studies a cell, for a look      CPU (0)  LOOPS (500)  WORK (10000)
+#   SEED0 (0)      study i runs with --seed SEED0+i: a second batch to pool with a first
 #   KEEP=FILE      keep every study's truth, estimate and interval there (one line a study and
 #                  figure: scenario path figure truth estimate lo hi told blocks session-truth
 #                  sample-blocks timed-truth; bench/coverage-z.py reads it)
@@ -80,6 +81,7 @@ SCENARIOS=${SCENARIOS:-sym lognormal hiccup low high}
 PATHS=${PATHS:-fixed adaptive}
 LOOPS=${LOOPS:-500}
 WORK=${WORK:-10000}
+SEED0=${SEED0:-0}
 LOAD=${LOAD:-0}
 PERF_RUNS=${PERF_RUNS:-15}
 for t in jq perf taskset; do
@@ -156,7 +158,7 @@ for sc in $SCENARIOS; do
 		for i in $(seq "$STUDIES"); do
 			before=$(perf_mean "$PERF_RUNS")
 			PCOST_SPIN_LOG="$cell/log.$i" "$PC" run --no-store --format json "${how[@]}" --warmup 1 \
-				--cpu "$CPU" --seed "$i" -w "spin:loops=$LOOPS,work=$WORK" -m "$mon" \
+				--cpu "$CPU" --seed "$((SEED0 + i))" -w "spin:loops=$LOOPS,work=$WORK" -m "$mon" \
 				>"$cell/s.$i.json" 2>/dev/null || { echo "study $sc/$path/$i failed" >&2; rm -f "$cell/s.$i.json"; }
 			awk -v a="$before" -v b="$(perf_mean "$PERF_RUNS")" 'BEGIN { printf "%.0f\n", (a + b) / 2 }' >>"$cell/perf"
 			printf '\r%s/%s: study %d/%d (%d s)' "$sc" "$path" "$i" "$STUDIES" "$(($(date +%s) - t0))" >&2
