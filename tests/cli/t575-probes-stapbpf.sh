@@ -32,7 +32,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '#include <sys/resource.h>\nint setrlimit(__rlimit_resource_t r, const struct rlimit *l)\n{ (void)r; (void)l; return 0; }\n' >"$tmp/shim.c"
 gcc -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c"
 before=$(ls -d /tmp/probecost-stapbpf-* 2>/dev/null)
-out=$(unshare --mount --propagation private bash -c 'mount -t debugfs nodev /sys/kernel/debug &&
+# debugfs in the private namespace, unless the machine has it mounted already.
+out=$(unshare --mount --propagation private bash -c '{ mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug; } &&
 	LD_PRELOAD="$1" "$2" probes --via stap-bpf --variants plain --kernel towers --scale 2 -r 1 \
 		--warmup 0 --cpu 0 --no-store --format json' _ "$tmp/shim.so" "$P" 2>/dev/null)
 is "$(printf '%s' "$out" | jq -c '[.statistics[] | select(.method == "stap-bpf") | .hits_counted, .hits_lost]')" \
