@@ -58,8 +58,9 @@ static void spin_cpu(void *arg, unsigned i)
  * overshoot its 20 ms by whatever the guest charges it for a host preemption
  * that ends inside it (CI's load once made that 10 ms), so the sum is held to
  * the spins' own figures, not to n x 20 ms.  Half a spin of room above them
- * still fails a launcher that counts a thread twice (+20 ms); one that reads
- * the wall clock (n = 3 on 2 CPUs: about 30 ms) falls under the sum.
+ * still fails a launcher that counts a thread twice (+20 ms), and one that
+ * reads the wall clock (n = 3 on 2 CPUs: about 30 ms, under the sum; on this
+ * guest its n = 1 read already ran more than 10 ms past the spin's CPU time).
  */
 static void cpu_clock_sums(void **state)
 {
