@@ -8,7 +8,7 @@
 # run (its address space lives 10 ms), (d) (b) and then one /bin/true, (e) (b) and
 # then three plain runs; each after three plain runs that wash out the one before.  The plain
 # run's start-up and exit is its wall time less its own timed loop (PCOST_SPIN_LOG):
-# median of ROUNDS, and its difference to (a).
+# median of ROUNDS with its 95% interval (bench/lib-median.bash), and its difference to (a).
 # Part 2, the kernel entries behind it: a small process (bench/fault-after.c) times
 # 200 getppid calls and 200 first writes to fresh pages at its start, right after a
 # process that lived 0, 20, 40, 80 or 160 ms spinning, or 80 ms asleep.
@@ -36,7 +36,8 @@ timed() {
 	loop=$(sed -n 's/.* timed_ns=\([0-9]*\) .*/\1/p' "$d/log")
 	awk -v a="$t0" -v b="$t1" -v l="${loop:-0}" 'BEGIN { printf "%.1f\n", (b - a) * 1e6 - l / 1e3 }' >>"$d/$1"
 }
-median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=bench/lib-median.bash
+. bench/lib-median.bash
 # Three plain runs first, so that what a condition leaves behind has washed out.
 washout() { for _ in 1 2 3; do "$@" >/dev/null 2>&1; done; }
 run_rounds() {
@@ -60,11 +61,11 @@ run_rounds() {
 	done
 }
 echo "# bench/start-after: $ROUNDS rounds on CPU $CPU | $(uname -r), $(nproc) CPUs"
-echo "# 1. the plain spin run's start-up and exit (wall less its loop), median us, right after:"
+echo "# 1. the plain spin run's start-up and exit (wall less its loop), median us [95%], right after:"
 # Pin this shell itself, so that every process it starts runs on $CPU.
 taskset -pc "$CPU" $$ >/dev/null || exit 1
 run_rounds
-base=$(median "$d/a")
+read -r base _ < <(median_ci <"$d/a")
 for k in a b c d e; do
 	case $k in
 	a) what="the previous plain run" ;;
@@ -73,10 +74,11 @@ for k in a b c d e; do
 	d) what="the 60-ms run, then /bin/true" ;;
 	e) what="the 60-ms run, then three plain runs" ;;
 	esac
-	m=$(median "$d/$k")
-	printf '  %-48s %8.1f us  %+7.1f us\n' "$what" "$m" "$(awk -v m="$m" -v b="$base" 'BEGIN { print m - b }')"
+	read -r m lo hi < <(median_ci <"$d/$k")
+	printf '  %-48s %8.1f us [%.1f, %.1f]  %+7.1f us\n' "$what" "$m" "$lo" "$hi" \
+		"$(awk -v m="$m" -v b="$base" 'BEGIN { print m - b }')"
 done
-echo "# 2. a process's own kernel entries at its start (mean of 200 each), median ns, right after a process that:"
+echo "# 2. a process's own kernel entries at its start (mean of 200 each), median ns [95%], right after a process that:"
 for ((r = 1; r <= ROUNDS; r++)); do
 	for how in 0:spin 20:spin 40:spin 80:spin 160:spin 80:sleep; do
 		washout "$d/fault-after" 0 -
@@ -88,6 +90,8 @@ for how in 0:spin 20:spin 40:spin 80:spin 160:spin 80:sleep; do
 	f=$d/f_${how/:/_}
 	cut -d' ' -f1 "$f" >"$f.sys"
 	cut -d' ' -f2 "$f" >"$f.pf"
-	printf '  lived %3s ms (%-5s): getppid %5s ns, first write to a page %6s ns\n' \
-		"${how%%:*}" "${how#*:}" "$(median "$f.sys")" "$(median "$f.pf")"
+	read -r sm slo shi < <(median_ci <"$f.sys")
+	read -r pm plo phi < <(median_ci <"$f.pf")
+	printf '  lived %3s ms (%-5s): getppid %s [%s, %s] ns, first write to a page %s [%s, %s] ns\n' \
+		"${how%%:*}" "${how#*:}" "$sm" "$slo" "$shi" "$pm" "$plo" "$phi"
 done
