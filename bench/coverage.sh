@@ -68,6 +68,7 @@
 #   PERF_RUNS (15) perf stat -n runs of the plain workload before and after each study
 #   QUICK=1        8 studies a cell, for a look      CPU (0)  LOOPS (500)  WORK (10000)
 #   SEED0 (0)      study i runs with --seed SEED0+i: a second batch to pool with a first
+#   WASHOUT (0)    --washout N: N unmeasured plain runs before each run after a monitored one
 #   KEEP=FILE      keep every study's truth, estimate and interval there (one line a study and
 #                  figure: scenario path figure truth estimate lo hi told blocks session-truth
 #                  sample-blocks timed-truth; bench/coverage-z.py reads it)
@@ -83,6 +84,7 @@ LOOPS=${LOOPS:-500}
 WORK=${WORK:-10000}
 SEED0=${SEED0:-0}
 LOAD=${LOAD:-0}
+WASHOUT=${WASHOUT:-0}
 PERF_RUNS=${PERF_RUNS:-15}
 for t in jq perf taskset; do
 	command -v $t >/dev/null || { echo "skip: $t not installed (Debian packages jq, linux-perf, util-linux)"; exit 0; }
@@ -135,6 +137,7 @@ wilson() {
 t0=$(date +%s)
 printf '# bench/coverage: %d studies a cell, spin loops=%d work=%d ns pinned to CPU %s, %s\n' \
 	"$STUDIES" "$LOOPS" "$WORK" "$CPU" "$([ "$LOAD" = 1 ] && echo "LOAD=1 (busy loops on the other CPUs)" || echo "quiet (no load generator)")"
+[ "$WASHOUT" = 0 ] || printf '# --washout %s: that many unmeasured plain runs before each run that follows a monitored one\n' "$WASHOUT"
 printf '# plain run %.2f ms (perf stat -n -r 30); load average %s\n' "$(awk -v b="$base" 'BEGIN { print b / 1e6 }')" "$(cut -d' ' -f1-3 /proc/loadavg)"
 summary="$tmp/summary"
 : >"$summary"
@@ -157,7 +160,7 @@ for sc in $SCENARIOS; do
 		: >"$cell/perf"
 		for i in $(seq "$STUDIES"); do
 			before=$(perf_mean "$PERF_RUNS")
-			PCOST_SPIN_LOG="$cell/log.$i" "$PC" run --no-store --format json "${how[@]}" --warmup 1 \
+			PCOST_SPIN_LOG="$cell/log.$i" "$PC" run --no-store --format json "${how[@]}" --warmup 1 --washout "$WASHOUT" \
 				--cpu "$CPU" --seed "$((SEED0 + i))" -w "spin:loops=$LOOPS,work=$WORK" -m "$mon" \
 				>"$cell/s.$i.json" 2>/dev/null || { echo "study $sc/$path/$i failed" >&2; rm -f "$cell/s.$i.json"; }
 			awk -v a="$before" -v b="$(perf_mean "$PERF_RUNS")" 'BEGIN { printf "%.0f\n", (a + b) / 2 }' >>"$cell/perf"
@@ -181,7 +184,7 @@ for sc in $SCENARIOS; do
 			# and count over the monitored runs, then over the plain ones.
 			tsums=$(awk '{ for (k = 1; k <= NF; k++) { split($k, kv, "="); f[kv[1]] = kv[2] }
 				if (f["inject"] == 1) { wm += f["timed_ns"] - f["injected_event_ns"] - f["injected_hiccup_ns"]; nm++ }
-				else if (f["inject"] == 0) { wp += f["timed_ns"]; np++ } }
+				else if (f["inject"] == 0 && f["washout"] != 1) { wp += f["timed_ns"]; np++ } }
 				END { printf "%.0f %d %.0f %d", wm, nm, wp, np }' "$cell/log.$i")
 			sbase=$(sed -n "${i}p" "$cell/perf")
 			jq -r --arg sums "$sums" --arg sbase "${sbase:-0}" --arg psums "$psums" --arg tsums "$tsums" '

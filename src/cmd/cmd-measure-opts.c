@@ -33,6 +33,7 @@ static const struct mopt_row {
 	{ PCOST_MOPT_TIMEOUT, "timeout", MOPT_DOUBLE, 0.001, 86400, "seconds" },
 	{ PCOST_MOPT_READY_TIMEOUT, "ready-timeout", MOPT_DOUBLE, 0.001, 3600, "seconds" },
 	{ PCOST_MOPT_SEED, "seed", MOPT_U64, 0, 0 /* all of uint64 */, "a whole number" },
+	{ PCOST_MOPT_WASHOUT, "washout", MOPT_U64, 0, 100, "a whole number" },
 	{ PCOST_MOPT_CPU, "cpu", MOPT_OTHER, 0, 0, NULL },
 	{ PCOST_MOPT_THREADS, "threads", MOPT_OTHER, 1, 1024, NULL },
 	{ PCOST_MOPT_FORMAT, "format", MOPT_OTHER, 0, 0, NULL },
@@ -181,6 +182,9 @@ int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg)
 	case PCOST_MOPT_SEED:
 		m->ro.seed = u;
 		m->seed_given = true;
+		break;
+	case PCOST_MOPT_WASHOUT:
+		m->ro.washout = (unsigned)u;
 		break;
 	case PCOST_MOPT_CPU:
 		return cpu_opt(m, arg);

@@ -28,6 +28,7 @@ enum pcost_mopt {
 	PCOST_MOPT_TIMEOUT,	  /* --timeout S: kill a run after S */
 	PCOST_MOPT_READY_TIMEOUT, /* --ready-timeout S: attach monitors ready within S */
 	PCOST_MOPT_SEED,	  /* --seed N: block order */
+	PCOST_MOPT_WASHOUT,	  /* --washout N: plain runs after a monitored one */
 	PCOST_MOPT_CPU,		  /* --cpu LIST: pin */
 	PCOST_MOPT_THREADS,	  /* --threads LIST: thread counts */
 	PCOST_MOPT_FORMAT,	  /* --format F: text, json, csv, markdown */

@@ -85,6 +85,10 @@ static const char usage_text[] =
 	"      --cpu LIST            pin every process to these CPUs (e.g. 0)\n"
 	"      --timeout S           kill a run (its whole process group) after S seconds\n"
 	"      --ready-timeout S     attach monitors must be ready within S seconds (default 10)\n"
+	"      --washout N           before each run that follows a monitored run, N runs of\n"
+	"                            the plain command, not measured, so that what a long\n"
+	"                            monitored run leaves behind is not paid by the next\n"
+	"                            measured one (default 0)\n"
 	"      --seed N              block order seed (default: from the clock)\n"
 	"      --format F            text, json, csv or markdown\n"
 	"      --db PATH|URL         the store: an SQLite file or a postgresql:// URL (default\n"
@@ -141,19 +145,13 @@ static const struct option own_longopts[] = {
 
 /* The shared options run takes (cmd-measure-opts.c holds their ranges). */
 static const enum pcost_mopt shared_opts[] = {
-	PCOST_MOPT_WARMUP,
-	PCOST_MOPT_MIN_RUNS,
-	PCOST_MOPT_MAX_RUNS,
-	PCOST_MOPT_PRECISION_PP,
-	PCOST_MOPT_PRECISION_REL,
-	PCOST_MOPT_MAX_TIME,
-	PCOST_MOPT_THREADS,
-	PCOST_MOPT_CPU,
-	PCOST_MOPT_TIMEOUT,
-	PCOST_MOPT_READY_TIMEOUT,
-	PCOST_MOPT_SEED,
-	PCOST_MOPT_FORMAT,
-	PCOST_MOPT_DB,
+	PCOST_MOPT_WARMUP,	  PCOST_MOPT_MIN_RUNS,
+	PCOST_MOPT_MAX_RUNS,	  PCOST_MOPT_PRECISION_PP,
+	PCOST_MOPT_PRECISION_REL, PCOST_MOPT_MAX_TIME,
+	PCOST_MOPT_THREADS,	  PCOST_MOPT_CPU,
+	PCOST_MOPT_TIMEOUT,	  PCOST_MOPT_READY_TIMEOUT,
+	PCOST_MOPT_WASHOUT,	  PCOST_MOPT_SEED,
+	PCOST_MOPT_FORMAT,	  PCOST_MOPT_DB,
 	PCOST_MOPT_NO_STORE,
 };
 
@@ -806,6 +804,7 @@ static char *options_json(const struct run_args *a, const char *headline)
 	cJSON_AddNumberToObject(o, "precision_rel", a->m.ro.precision_rel);
 	cJSON_AddNumberToObject(o, "max_time_s", a->m.ro.max_time_s);
 	cJSON_AddNumberToObject(o, "timeout_s", a->m.ro.timeout_s);
+	cJSON_AddNumberToObject(o, "washout", a->m.ro.washout);
 	cJSON_AddStringToObject(o, "cpu", a->m.cpu_text);
 	cJSON_AddBoolToObject(o, "default_study", a->default_study);
 	counted_json(a, o);

@@ -185,10 +185,17 @@ const char *pcost_report_warm_note(const struct pcost_session *s, unsigned warm,
 	double p = pcost_option_number(s, "pilot_blocks");
 	unsigned pilot = p > 0 && p <= warm ? (unsigned)p : 0;
 
+	double wo = pcost_option_number(s, "washout");
+	size_t k;
+
 	if (pilot)
-		snprintf(buf, len, "+%u warm-up, +%u pilot that planned them", warm - pilot, pilot);
+		k = (size_t)snprintf(buf, len, "+%u warm-up, +%u pilot that planned them",
+				     warm - pilot, pilot);
 	else
-		snprintf(buf, len, "+%u warm-up", warm);
+		k = (size_t)snprintf(buf, len, "+%u warm-up", warm);
+	if (wo > 0 && k < len)
+		snprintf(buf + k, len - k, "; %g unmeasured plain run%s after each monitored one",
+			 wo, wo == 1 ? "" : "s");
 	return buf;
 }
 

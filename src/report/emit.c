@@ -38,7 +38,7 @@ cJSON *pcost_json_statistics(cJSON *root)
 	return cJSON_AddArrayToObject(root, "statistics");
 }
 
-void pcost_json_warnings(cJSON *root, const char (*msg)[256], size_t n)
+void pcost_json_warnings(cJSON *root, const char (*msg)[PCOST_WARNING_LEN], size_t n)
 {
 	cJSON *w = cJSON_AddArrayToObject(root, "warnings");
 

@@ -32,7 +32,9 @@ struct pcost_config_stats;
 struct cJSON *pcost_json_envelope(const struct pcost_session *s);
 /* Add the envelope's "statistics" array (returned) and "warnings" (n strings). */
 struct cJSON *pcost_json_statistics(struct cJSON *root);
-void pcost_json_warnings(struct cJSON *root, const char (*msg)[256], size_t n);
+/* The longest warning, NUL included (report/warnings.h). */
+#define PCOST_WARNING_LEN 512
+void pcost_json_warnings(struct cJSON *root, const char (*msg)[PCOST_WARNING_LEN], size_t n);
 /* Print root (then a newline) and free it. */
 void pcost_json_print(struct cJSON *root, FILE *out);
 

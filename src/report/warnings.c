@@ -312,9 +312,12 @@ static void carry_warning(const struct pcost_session *s, const struct pcost_conf
 		add(w,
 		    "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] longer than "
 		    "after %s or first (p = %.2g; %zu and %zu runs): what it leaves behind slows "
-		    "the next run; the baseline pays part of it and its overhead is understated",
+		    "the next run; the baseline pays part of it and its overhead is understated%s",
 		    who, 100 * x->carry_over, 100 * x->carry_over_lo, 100 * x->carry_over_hi, base,
-		    x->carry_over_p, x->carry_after, x->carry_clean);
+		    x->carry_over_p, x->carry_after, x->carry_clean,
+		    pcost_option_number(s, "washout") > 0
+			    ? " (after the --washout runs between)"
+			    : " (--washout N runs N plain runs between, unmeasured)");
 	else
 		add(w,
 		    "%s: carry-over: runs right after it took %+.1f%% [%+.1f, %+.1f] less than "

@@ -3,6 +3,7 @@
 #ifndef PCOST_RUN_WARNINGS_H
 #define PCOST_RUN_WARNINGS_H
 
+#include "report/emit.h"
 #include "stats/analyze.h"
 
 #define PCOST_RUN_MAX_WARNINGS 32
@@ -22,7 +23,7 @@ enum pcost_warn_kind {
 
 struct pcost_run_warnings {
 	size_t n;
-	char msg[PCOST_RUN_MAX_WARNINGS][256];
+	char msg[PCOST_RUN_MAX_WARNINGS][PCOST_WARNING_LEN];
 	enum pcost_warn_kind kind[PCOST_RUN_MAX_WARNINGS];
 	double value[PCOST_RUN_MAX_WARNINGS];
 };

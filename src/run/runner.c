@@ -245,6 +245,34 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 }
 
 /*
+ * --washout: opts.washout runs of sl's target plain (its command as no monitor
+ * wraps it, on --cpu, output to /dev/null, PROBECOST_WASHOUT=1 in its
+ * environment), measured by nobody.  -EINTR on
+ * Ctrl-C; a washout run that fails is no measurement and is not reported.
+ */
+static int washout(struct pcost_runner *r, struct pcost_runner_slot *sl)
+{
+	struct pcost_runner_opts o = r->opts;
+
+	o.watch_pid = r->opts.service ? pcost_service_pid(r->opts.service) : 0;
+	if (o.timeout_s <= 0)
+		o.timeout_s = hang_limit_s(r, sl);
+	for (unsigned i = 0; i < r->opts.washout && !pcost_interrupted; i++) {
+		struct pcost_run_sample smp = { .monitor_events = -1, .event_syscall = -1 };
+		struct pcost_run_said said = { 0 };
+		struct pcost_run_output out = { .capture = false };
+		struct pcost_launch l;
+
+		pcost_launch_init(&l, sl->argv);
+		pcost_launch_setenv(&l, "PROBECOST_WASHOUT", "1");
+		pcost_run_capture(&l, &o, sl->t.report_fd, &smp, &said, &out);
+		pcost_launch_release(&l);
+		free(out.buf);
+	}
+	return pcost_interrupted ? -EINTR : 0;
+}
+
+/*
  * start() with probecost itself on mask (0: as it is) for the moment, so the
  * helper processes an attach monitor forks inherit it; ours is put back.
  */
@@ -711,6 +739,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 	uint64_t rng = r->opts.seed;
 	unsigned planned = 0; /* adaptive: the blocks planned after the pilot (0: not yet) */
 	pcost_ns warm_end_ns;
+	bool after_monitor = false; /* the last run was a monitored one (--washout) */
 	int rc = 0;
 
 	r->s->complete = false;
@@ -741,7 +770,13 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		if ((rc = service_block(r, block, err, len)) < 0)
 			break;
 		for (size_t k = 0; k < n && rc == 0; k++) {
-			rc = run_slot(r, &r->slots[order[k]], block, (unsigned)k, warm);
+			struct pcost_runner_slot *sl = &r->slots[order[k]];
+
+			if (after_monitor && r->opts.washout)
+				rc = washout(r, sl);
+			if (rc == 0)
+				rc = run_slot(r, sl, block, (unsigned)k, warm);
+			after_monitor = sl->mon->ops->kind != PCOST_MON_BASELINE;
 			active++;
 		}
 		if (rc == -EINTR) {

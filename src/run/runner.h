@@ -75,6 +75,15 @@ struct pcost_runner_opts {
 	unsigned
 		max_failures; /* a configuration whose first N runs all failed is dropped (default 2) */
 	uint64_t seed;	      /* block order shuffles */
+	/*
+	 * Before each run (warm-up or measured) that comes right after a monitored
+	 * one, this many runs of its target's plain command, not measured (a
+	 * washout, as between the periods of a crossover trial).  On a guest where
+	 * a process that starts after a long-lived one starts up slower
+	 * (bench/start-after.sh), the plain runs of a study whose monitored runs
+	 * are long pay for it and its overhead reads low.  0: none.
+	 */
+	unsigned washout;
 	const char *probed_binary; /* probes: the file whose probes are armed (NULL) */
 	bool progress;		   /* progress bar with ETA on stderr */
 	/* A session kind ("probes") of which one runs at a time (core/lock.h): check()

@@ -14,7 +14,8 @@
  * factor, whose first log/cos/sqrt bind and fault in libm, and timing the
  * clock), 30-220 us here, part of what the monitor adds once per run.  With
  * PCOST_SPIN_LOG=PATH each run also appends its facts to PATH (the harnesses
- * read them: the runner keeps only events and the timed region).
+ * read them: the runner keeps only events and the timed region; washout=1 marks
+ * a run of --washout's, which PROBECOST_WASHOUT in its environment says).
  *
  * Check: none of its own (it computes nothing: its timings are its output).
  * PCOST_INJECT_FAULT (the inject monitor's fault=) makes it fail after its
@@ -128,11 +129,12 @@ static int spin_run(const struct pcost_params *p, struct pcost_wl_result *res)
 	snprintf(line, sizeof(line),
 		 "events=%llu timed_ns=%llu injected_event_ns=%llu "
 		 "injected_fixed_ns=%llu injected_hiccup_ns=%llu injected_setup_ns=%llu "
-		 "factor=%.6f inject=%d\n",
+		 "factor=%.6f inject=%d washout=%d\n",
 		 (unsigned long long)loops, (unsigned long long)res->timed_ns,
 		 (unsigned long long)inj_spun, (unsigned long long)fixed_spun,
 		 (unsigned long long)hiccup_spun, (unsigned long long)setup, j.factor,
-		 getenv("PCOST_INJECT_EVENT_NS") || getenv("PCOST_INJECT_FIXED_NS"));
+		 getenv("PCOST_INJECT_EVENT_NS") || getenv("PCOST_INJECT_FIXED_NS"),
+		 getenv("PROBECOST_WASHOUT") != NULL);
 	log_facts(line);
 	inject_fault(res);
 	return 0;

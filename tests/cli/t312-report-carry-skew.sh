@@ -7,7 +7,7 @@
 # 20% the mean misses, and the text says the cost is skewed.
 . tests/cli/lib.bash
 D=tests/cli/data
-plan 7
+plan 8
 have jq || skip_rest "jq is needed (apt-get install jq)"
 tmpdir
 run_pc import "$D/run-carry-over.json" --db "$T/c.db"
@@ -23,6 +23,8 @@ assert "perf-stat: runs after it $c [$lo, $hi], nothing put there: the interval 
 run_pc show 1 --db "$T/c.db"
 like "$out" "warning: strace on pipe: carry-over: runs right after it took \\+5\\.[0-9]% \\[\\+4\\.[0-9], \\+5\\.[0-9]\\] longer than after none or first" \
 	"text: a carry-over warning for strace"
+like "$out" "strace on pipe: carry-over: .*overhead is understated \(--washout N runs N plain runs between, unmeasured\)" \
+	"... naming --washout, which this session did not use"
 assert "text: none for perf-stat" '! printf "%s" "$out" | grep -q "perf-stat on pipe: carry-over"'
 run_pc show 1 --db "$T/c.db" --format csv
 col=$(printf '%s\n' "$out" | head -1 | tr ',' '\n' | grep -n '^carry_over$' | cut -d: -f1)
