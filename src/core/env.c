@@ -220,29 +220,50 @@ static int count_cpus(const char *list)
 	return n;
 }
 
+/* A signature no table names, as "cpuid 'SIG'" (trailing spaces and NULs dropped), or "". */
+static void printable_signature(const char *sig, char *out, size_t len)
+{
+	size_t n = strnlen(sig, 12);
+
+	while (n && sig[n - 1] == ' ')
+		n--;
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (sig[i] < 0x20 || sig[i] > 0x7e)
+			return;
+	if (n)
+		snprintf(out, len, "cpuid '%.*s'", (int)n, sig);
+}
+
+void pcost_hypervisor_name(const char sig[12], char *out, size_t len)
+{
+	static const struct {
+		const char *sig, *name;
+	} known[] = {
+		{ "KVMKVMKVM\0\0\0", "KVM" },	{ "Microsoft Hv", "Hyper-V" },
+		{ "VMwareVMware", "VMware" },	{ "XenVMMXenVMM", "Xen" },
+		{ "TCGTCGTCGTCG", "QEMU TCG" }, { "bhyve bhyve ", "bhyve" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (!memcmp(sig, known[i].sig, 12)) {
+			snprintf(out, len, "%s", known[i].name);
+			return;
+		}
+	printable_signature(sig, out, len);
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 static void cpuid_hypervisor(char *out, size_t len)
 {
 	unsigned a, b, c, d;
-	char sig[13];
+	char sig[12];
 
 	__cpuid(0x40000000, a, b, c, d);
 	memcpy(sig, &b, 4);
 	memcpy(sig + 4, &c, 4);
 	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
-	if (!strcmp(sig, "KVMKVMKVM"))
-		snprintf(out, len, "KVM");
-	else if (!strncmp(sig, "Microsoft Hv", 12))
-		snprintf(out, len, "Hyper-V");
-	else if (!strncmp(sig, "VMwareVMware", 12))
-		snprintf(out, len, "VMware");
-	else if (!strncmp(sig, "XenVMMXenVMM", 12))
-		snprintf(out, len, "Xen");
-	else if (!strncmp(sig, "TCGTCGTCGTCG", 12))
-		snprintf(out, len, "QEMU TCG");
-	else
-		out[0] = '\0';
+	pcost_hypervisor_name(sig, out, len);
 }
 #endif
 

@@ -53,6 +53,14 @@ struct pcost_env {
  */
 void pcost_env_collect(struct pcost_env *e, const char *root, int tools, int calibrate);
 
+/*
+ * The name of a hypervisor from its cpuid leaf 0x40000000 signature (12 bytes:
+ * ebx, ecx, edx): "KVM", "Hyper-V", "VMware", "Xen", "QEMU TCG", "bhyve", else
+ * "cpuid 'SIG'" for a printable one no table names (so a guest is never just
+ * "unnamed"), else "".
+ */
+void pcost_hypervisor_name(const char sig[12], char *out, size_t len);
+
 /* The field of that key, or NULL. */
 const struct pcost_env_field *pcost_env_get(const struct pcost_env *e, const char *key);
 

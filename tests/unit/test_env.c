@@ -57,6 +57,28 @@ static void test_kvm_guest_without_pmu(void **state)
 	assert_false(warned("governor"));
 }
 
+/* Signatures as cpuid leaf 0x40000000 gives them (ebx ecx edx), known and not. */
+static void test_hypervisor_names(void **state)
+{
+	char out[32];
+
+	(void)state;
+	pcost_hypervisor_name("KVMKVMKVM\0\0\0", out, sizeof(out));
+	assert_string_equal(out, "KVM");
+	pcost_hypervisor_name("bhyve bhyve ", out, sizeof(out));
+	assert_string_equal(out, "bhyve");
+	pcost_hypervisor_name("Microsoft Hv", out, sizeof(out));
+	assert_string_equal(out, "Hyper-V");
+	pcost_hypervisor_name("ACRNACRNACRN", out, sizeof(out));
+	assert_string_equal(out, "cpuid 'ACRNACRNACRN'");
+	pcost_hypervisor_name("LKVM  \0\0\0\0\0\0", out, sizeof(out));
+	assert_string_equal(out, "cpuid 'LKVM'");
+	pcost_hypervisor_name("\x01\x02junkjunk\0\0", out, sizeof(out));
+	assert_string_equal(out, "");
+	pcost_hypervisor_name("\0\0\0\0\0\0\0\0\0\0\0\0", out, sizeof(out));
+	assert_string_equal(out, "");
+}
+
 static void test_metal_with_pmu(void **state)
 {
 	char head[256];
@@ -117,6 +139,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kvm_guest_without_pmu),
+		cmocka_unit_test(test_hypervisor_names),
 		cmocka_unit_test(test_metal_with_pmu),
 		cmocka_unit_test(test_missing_files_are_unknown_with_reason),
 		cmocka_unit_test(test_json_has_fields_unknowns_and_warnings),
