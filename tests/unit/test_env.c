@@ -60,23 +60,24 @@ static void test_kvm_guest_without_pmu(void **state)
 /* Signatures as cpuid leaf 0x40000000 gives them (ebx ecx edx), known and not. */
 static void test_hypervisor_names(void **state)
 {
+	static const struct {
+		const char *sig, *want;
+	} t[] = {
+		{ "KVMKVMKVM\0\0\0", "KVM" },
+		{ "bhyve bhyve ", "bhyve" },
+		{ "Microsoft Hv", "Hyper-V" },
+		{ "ACRNACRNACRN", "cpuid 'ACRNACRNACRN'" },
+		{ "LKVM  \0\0\0\0\0\0", "cpuid 'LKVM'" }, /* trailing spaces dropped */
+		{ "\x01\x02junkjunk\0\0", "" },		  /* unprintable: no name */
+		{ "\0\0\0\0\0\0\0\0\0\0\0\0", "" },	  /* none */
+	};
 	char out[32];
 
 	(void)state;
-	pcost_hypervisor_name("KVMKVMKVM\0\0\0", out, sizeof(out));
-	assert_string_equal(out, "KVM");
-	pcost_hypervisor_name("bhyve bhyve ", out, sizeof(out));
-	assert_string_equal(out, "bhyve");
-	pcost_hypervisor_name("Microsoft Hv", out, sizeof(out));
-	assert_string_equal(out, "Hyper-V");
-	pcost_hypervisor_name("ACRNACRNACRN", out, sizeof(out));
-	assert_string_equal(out, "cpuid 'ACRNACRNACRN'");
-	pcost_hypervisor_name("LKVM  \0\0\0\0\0\0", out, sizeof(out));
-	assert_string_equal(out, "cpuid 'LKVM'");
-	pcost_hypervisor_name("\x01\x02junkjunk\0\0", out, sizeof(out));
-	assert_string_equal(out, "");
-	pcost_hypervisor_name("\0\0\0\0\0\0\0\0\0\0\0\0", out, sizeof(out));
-	assert_string_equal(out, "");
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		pcost_hypervisor_name(t[i].sig, out, sizeof(out));
+		assert_string_equal(out, t[i].want);
+	}
 }
 
 static void test_metal_with_pmu(void **state)
