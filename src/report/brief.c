@@ -182,10 +182,8 @@ unsigned pcost_report_blocks(const struct pcost_session *s, unsigned *warm)
 const char *pcost_report_warm_note(const struct pcost_session *s, unsigned warm, char *buf,
 				   size_t len)
 {
-	double p = pcost_option_number(s, "pilot_blocks");
+	double p = pcost_option_number(s, "pilot_blocks"), wo = pcost_option_number(s, "washout");
 	unsigned pilot = p > 0 && p <= warm ? (unsigned)p : 0;
-
-	double wo = pcost_option_number(s, "washout");
 	size_t k;
 
 	if (pilot)

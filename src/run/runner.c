@@ -247,8 +247,8 @@ static int run_limited(struct pcost_runner *r, struct pcost_runner_slot *sl,
 /*
  * --washout: opts.washout runs of sl's target plain (its command as no monitor
  * wraps it, on --cpu, output to /dev/null, PROBECOST_WASHOUT=1 in its
- * environment), measured by nobody.  -EINTR on
- * Ctrl-C; a washout run that fails is no measurement and is not reported.
+ * environment), measured by nobody: a washout run that fails is not reported.
+ * -EINTR on Ctrl-C.
  */
 static int washout(struct pcost_runner *r, struct pcost_runner_slot *sl)
 {
