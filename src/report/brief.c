@@ -467,7 +467,7 @@ void pcost_report_run_brief(const struct pcost_session *s, const struct pcost_co
 {
 	size_t g[MAX_GROUPS], ng = groups(s, g);
 	unsigned warm, nb = pcost_report_blocks(s, &warm);
-	char head[256], cpu[64], names[160], wn[64];
+	char head[256], cpu[64], names[160], wn[160];
 	size_t off = 0;
 
 	pcost_option_text(s, "headline", head, sizeof(head));

@@ -247,7 +247,7 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
-	char head[256], wn[64];
+	char head[256], wn[160];
 	unsigned warm, blocks = pcost_report_blocks(s, &warm);
 	bool *done, *in;
 	struct pcost_run_warnings w;

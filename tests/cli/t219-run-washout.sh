@@ -6,7 +6,7 @@
 # counting run) 0.  The session's recorded order says which runs follow a monitored one;
 # the same seed without --washout gives the plain lines that are not washout.
 . "$(dirname "$0")/lib.bash"
-plan 9
+plan 10
 have jq || skip_rest "jq is needed (apt-get install jq)"
 tmpdir
 
@@ -41,4 +41,8 @@ is "$(printf '%s' "$out" | jq '[.session.configs[].samples[]] | length')" 8 \
 
 run_pc run --no-store --runs 2 --washout 1 -m 'nice -n 7 {}' -- /bin/true
 like "$out" "1 unmeasured plain run after each monitored one" "text: the header says so ($rc)"
+# After the pilot's note too, whole (the note's buffer once cut it to "2 unmeasured plain run").
+run_pc run --no-store --washout 2 --min-runs 2 --max-runs 4 --precision 100 -m 'nice -n 7 {}' -- /bin/true
+like "$out" "pilot that planned them; 2 unmeasured plain runs after each monitored one\)" \
+	"text: after the pilot's note, whole ($rc)"
 done_testing
