@@ -330,6 +330,28 @@ static bool dir_writable(const char *path)
 	return ok;
 }
 
+/*
+ * Switching a fresh file to WAL needs its exclusive lock, and SQLite answers
+ * SQLITE_BUSY at once, without the busy handler, when that would deadlock with
+ * another opener's write (two processes creating one store: 2 in 1,600 opens
+ * here). Wait for it as for any lock: retry until PCOST_DB_BUSY_MS.
+ */
+static int wal_on(struct pcost_db *db)
+{
+	pcost_ns t0 = pcost_now_ns();
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(db->h, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		if (pcost_now_ns() - t0 >= (pcost_ns)PCOST_DB_BUSY_MS * 1000000)
+			break;
+		usleep(5000);
+	}
+	return rc == SQLITE_OK ? 0 : pcost_db_fail(db, rc, "could not open the store");
+}
+
 static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_db **out, char *err,
 		       size_t errlen)
 {
@@ -410,10 +432,8 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 	if (db->writable) {
 		/* WAL: readers never block the writer; NORMAL sync is durable at checkpoints
 		 * and never corrupts (sqlite.org/wal.html). */
-		if ((rc = pcost_db_exec(db, "PRAGMA journal_mode = WAL",
-					"could not open the store")) ||
-		    (rc = pcost_db_exec(db, "PRAGMA synchronous = NORMAL",
-					"could not open the store")))
+		if ((rc = wal_on(db)) || (rc = pcost_db_exec(db, "PRAGMA synchronous = NORMAL",
+							     "could not open the store")))
 			goto fail;
 	}
 	if ((rc = pcost_db_exec(db, "PRAGMA foreign_keys = ON", "could not open the store")))

@@ -490,6 +490,46 @@ static void test_concurrent_writers(void **st)
 	pcost_db_close(db);
 }
 
+/*
+ * Four processes creating one fresh store at once, 150 times: every open
+ * succeeds. The switch to WAL used to fail at once with "stayed locked" when it
+ * met another opener's write (2 of 400 rounds here).
+ */
+static void test_concurrent_create(void **st)
+{
+	enum { ROUNDS = 150, OPENERS = 4 };
+	int failed = 0;
+
+	for (int r = 0; r < ROUNDS; r++) {
+		pid_t pid[OPENERS];
+
+		fresh_file();
+		for (int c = 0; c < OPENERS; c++) {
+			pid[c] = fork();
+			assert_true(pid[c] >= 0);
+			if (pid[c] == 0) {
+				struct pcost_db *d;
+				char err[512];
+
+				if (pcost_db_open(path, PCOST_DB_WRITE, &d, err, sizeof(err))) {
+					fprintf(stderr, "round %d, opener %d: %s\n", r, c, err);
+					_exit(1);
+				}
+				pcost_db_close(d);
+				_exit(0);
+			}
+		}
+		for (int c = 0; c < OPENERS; c++) {
+			int status;
+
+			assert_int_equal(waitpid(pid[c], &status, 0), pid[c]);
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				failed++;
+		}
+	}
+	assert_int_equal(failed, 0);
+}
+
 static void test_path(void **st)
 {
 	char buf[256];
@@ -514,10 +554,15 @@ static void test_path(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),    cmocka_unit_test(test_incomplete_and_import),
-		cmocka_unit_test(test_list_filters), cmocka_unit_test(test_migrate_v1),
-		cmocka_unit_test(test_refusals),     cmocka_unit_test(test_read_only),
-		cmocka_unit_test(test_sink),	     cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_incomplete_and_import),
+		cmocka_unit_test(test_list_filters),
+		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_read_only),
+		cmocka_unit_test(test_sink),
+		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_path),
 	};
 
