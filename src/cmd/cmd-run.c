@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <regex.h>
 #include <sched.h>
 #include <math.h>
@@ -106,9 +107,9 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0 measured (and stored); 1 every run failed, a row's outcome is\n"
 	"changed-program (the workload failed under a monitor and not in its plain runs),\n"
-	"or no monitor asked for is available; 2 bad usage or bad input; 3 measured and\n"
-	"printed but not stored (the store could not be written: see the warning); 128+N\n"
-	"interrupted by signal N.\n";
+	"or no monitor asked for is available; 2 bad usage or bad input (a COMMAND that\n"
+	"cannot be executed among it); 3 measured and printed but not stored (the store\n"
+	"could not be written: see the warning); 128+N interrupted by signal N.\n";
 
 enum {
 	OPT_ATTACH = 256,
@@ -473,6 +474,12 @@ static int check_args(struct run_args *a)
 	if (a->m.ro.min_runs > a->m.ro.max_runs)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->m.ro.min_runs,
 				   a->m.ro.max_runs);
+	if (a->command && !strchr(a->command[0], '{')) {
+		char path[PATH_MAX], err[PATH_MAX + 64];
+
+		if (pcost_find_exe(a->command[0], path, sizeof(path), err, sizeof(err)) < 0)
+			return usage_error("%s", err);
+	}
 	if (a->placement[0] || a->placement[1])
 		return placement_cpus(a);
 	return 0;

@@ -378,6 +378,31 @@ bool pcost_which(const char *name, char *path, size_t len)
 	return false;
 }
 
+int pcost_find_exe(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	struct stat st;
+	int e = 0;
+
+	if (!strchr(name, '/')) {
+		if (pcost_which(name, path, len))
+			return 0;
+		snprintf(err, errlen, "could not execute '%s': not found on $PATH", name);
+		return -ENOENT;
+	}
+	if (stat(name, &st) < 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else if (access(name, X_OK) < 0)
+		e = errno;
+	if (e) {
+		snprintf(err, errlen, "could not execute '%s': %s", name, strerror(e));
+		return -e;
+	}
+	snprintf(path, len, "%s", name);
+	return 0;
+}
+
 void pcost_format_cpumask(uint64_t mask, char *buf, size_t len)
 {
 	size_t at = 0;

@@ -118,6 +118,10 @@ ssize_t pcost_read_file(const char *path, char *buf, size_t len);
 /* Is there an executable named name on $PATH?  Fills path (may be NULL). */
 bool pcost_which(const char *name, char *path, size_t len);
 
+/* argv[0] of a command as execvp would find it, into path: 0; or -errno with
+ * "could not execute 'NAME': why" in err. */
+int pcost_find_exe(const char *name, char *path, size_t len, char *err, size_t errlen);
+
 /*
  * Remove path and everything below it (a file: unlink it), never following a
  * link; only when path is owned by owner ((uid_t)-1: whoever owns it).

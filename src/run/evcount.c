@@ -519,19 +519,10 @@ static void wait_child(pid_t pid, pcost_ns t0, double timeout_s, struct pcost_ev
 static int resolve(const char *arg0, struct pcost_evcount *c, char *err, size_t len)
 {
 	char found[PATH_MAX];
+	int rc = pcost_find_exe(arg0, found, sizeof(found), err, len);
 
-	if (strchr(arg0, '/'))
-		snprintf(found, sizeof(found), "%s", arg0);
-	else if (!pcost_which(arg0, found, sizeof(found))) {
-		snprintf(err, len, "could not execute '%s': not found on $PATH", arg0);
-		return -ENOENT;
-	}
-	if (access(found, X_OK) < 0) {
-		int e = errno;
-
-		snprintf(err, len, "could not execute '%s': %s", arg0, strerror(e));
-		return -e;
-	}
+	if (rc < 0)
+		return rc;
 	if (!realpath(found, c->exe))
 		snprintf(c->exe, sizeof(c->exe), "%s", found);
 	return 0;

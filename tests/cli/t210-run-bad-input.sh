@@ -3,7 +3,7 @@
 # t210: bad input the option parsers used to accept or misreport: each is one line naming
 # the input, exit 2 (or the documented status), and nothing measured on a wrong premise.
 . "$(dirname "$0")/lib.bash"
-plan 25
+plan 28
 tmpdir
 [ -n "$PROBECOST_SAN" ] && export ASAN_OPTIONS=detect_leaks=0
 ncpu=$(nproc --all)
@@ -31,10 +31,16 @@ run_pc_t() { timeout 10 "$P" "$@" >/dev/null 2>"$T/err"; rc=$?; err=$(cat "$T/er
 run_pc_t probes --list "$T/fifo"
 assert "probes --list FIFO: exit 2 at once, 'not a regular file'" '[ $rc = 2 ] && [[ "$err" == *"not a regular file"* ]]' ||
 	diag "rc=$rc: $err"
-# A command that cannot be started: non-zero, with the reason.
-run_pc run --no-store --runs 1 --warmup 0 -- /nonexistent/cmd
-assert "run -- /nonexistent: exit 1 with the exec error" \
-	'[ $rc = 1 ] && [[ "$err$out" == *"No such file or directory"* ]]' || diag "rc=$rc: $err"
+# A command that cannot be started is bad input: exit 2 with one line saying why,
+# before anything runs or is stored (it exited 1 after a failed run).
+for c in /nonexistent/cmd pcost-no-such-command /tmp /etc/passwd; do
+	run_pc run --db "$T/x.db" --runs 1 --warmup 0 -- "$c"
+	want="could not execute '$c': "
+	assert "run -- $c: exit 2, one line with the reason, no store" \
+		'[ $rc = 2 ] && [ "$(printf "%s\n" "$err" | grep -c .)" = 1 ] && [ -z "$out" ] && [ ! -e "$T/x.db" ] &&
+		[[ "$err" == *"$want"@(No such file or directory|not found on \$PATH|Is a directory|Permission denied) ]]' ||
+		diag "rc=$rc: $err"
+done
 # -m none is the baseline alone, as with no -m at all.
 run_pc run --no-store --runs 2 --warmup 0 -m none -- /bin/true
 assert "-m none: exit 0, the baseline row alone" '[ $rc = 0 ] && printf "%s\n" "$out" | grep -qE "^  none +[0-9.]+ [mun]?s"' ||

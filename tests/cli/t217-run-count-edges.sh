@@ -11,7 +11,7 @@ one_line_exit2 "--count with --scale" "$P" run --count --scale 1,2 --events 1 --
 one_line_exit2 "--count --format markdown" "$P" run --count --format markdown -- /bin/true
 
 run_pc run --count -- pcost-no-such-command
-is "$rc/$(printf '%s\n' "$err" | grep -c .)" 1/1 "a command not on \$PATH: exit 1, one line"
+is "$rc/$(printf '%s\n' "$err" | grep -c .)" 2/1 "a command not on \$PATH: exit 2, one line"
 like "$err" "pcost-no-such-command.*not found" "... naming it ($err)"
 
 run_pc run --count --format json -- /bin/sh -c 'exit 3'
