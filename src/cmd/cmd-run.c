@@ -1118,6 +1118,14 @@ static int service_init(struct run_args *a, struct pcost_service *sv)
 	if (pcost_argv_split(a->service, &argv) < 0)
 		return usage_error("--service '%s': unterminated quote or empty command",
 				   a->service);
+	{
+		char path[PATH_MAX], err[PATH_MAX + 64];
+
+		if (pcost_find_exe(argv[0], path, sizeof(path), err, sizeof(err)) < 0) {
+			pcost_argv_free(argv);
+			return usage_error("--service: %s", err);
+		}
+	}
 	pcost_service_init(sv, argv, a->service_ready, &o);
 	pcost_argv_free(argv);
 	a->m.ro.service = sv;

@@ -3,7 +3,7 @@
 # t210: bad input the option parsers used to accept or misreport: each is one line naming
 # the input, exit 2 (or the documented status), and nothing measured on a wrong premise.
 . "$(dirname "$0")/lib.bash"
-plan 28
+plan 29
 tmpdir
 [ -n "$PROBECOST_SAN" ] && export ASAN_OPTIONS=detect_leaks=0
 ncpu=$(nproc --all)
@@ -41,6 +41,11 @@ for c in /nonexistent/cmd pcost-no-such-command /tmp /etc/passwd; do
 		[[ "$err" == *"$want"@(No such file or directory|not found on \$PATH|Is a directory|Permission denied) ]]' ||
 		diag "rc=$rc: $err"
 done
+# The same for --service's program (it exited 1, "the run was interrupted").
+run_pc run --db "$T/x.db" --runs 1 --service "/nonexistent/srv --port 1" --ready x -- /bin/true
+assert "--service /nonexistent/srv: exit 2, one line, no store" \
+	'[ $rc = 2 ] && [ "$(printf "%s\n" "$err" | grep -c .)" = 1 ] && [ ! -e "$T/x.db" ] &&
+	[[ "$err" == *"--service: could not execute '"'"'/nonexistent/srv'"'"': No such file"* ]]' || diag "rc=$rc: $err"
 # -m none is the baseline alone, as with no -m at all.
 run_pc run --no-store --runs 2 --warmup 0 -m none -- /bin/true
 assert "-m none: exit 0, the baseline row alone" '[ $rc = 0 ] && printf "%s\n" "$out" | grep -qE "^  none +[0-9.]+ [mun]?s"' ||
