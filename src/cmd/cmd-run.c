@@ -1126,6 +1126,11 @@ static int service_init(struct run_args *a, struct pcost_service *sv)
 			return usage_error("--service: %s", err);
 		}
 	}
+	if (!a->service_ready)
+		warning("--service without --ready: '%s' counts as ready as soon as it is started, "
+			"and a load generator that needs it listening may start first (and wait, "
+			"or fail); give --ready REGEX, a line it prints once ready",
+			argv[0]);
 	pcost_service_init(sv, argv, a->service_ready, &o);
 	pcost_argv_free(argv);
 	a->m.ro.service = sv;
