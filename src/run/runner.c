@@ -733,6 +733,30 @@ static void prepare_all(struct pcost_runner *r)
 	}
 }
 
+/*
+ * Adaptive: the pilot (warm-up and --min-runs blocks) runs whole whatever
+ * --max-time says.  When its first blocks show that it will take more than twice
+ * that, say so once, with the time it will take and the ways out: -w syscall's
+ * 10,000,000 calls under strace take minutes a run.
+ */
+static void tell_long_pilot(struct pcost_runner *r, bool *told)
+{
+	unsigned pilot = r->opts.warmup + (r->opts.min_runs ? r->opts.min_runs : 2);
+	double el = (double)(pcost_now_ns() - r->started_ns) / 1e9, left;
+
+	if (*told || r->opts.runs || r->opts.max_time_s <= 0 || r->blocks_done >= pilot)
+		return;
+	left = el / r->blocks_done * (pilot - r->blocks_done);
+	if (el + left <= 2 * r->opts.max_time_s)
+		return;
+	*told = true;
+	warning("a block takes %.*f s here: the pilot of %u blocks runs whole, about %.*f %s "
+		"more, past --max-time %g s; Ctrl-C prints what was measured so far, or give "
+		"--runs N or a smaller workload",
+		el / r->blocks_done < 10 ? 1 : 0, el / r->blocks_done, pilot, left < 10 ? 1 : 0,
+		left > 300 ? left / 60 : left, left > 300 ? "min" : "s", r->opts.max_time_s);
+}
+
 int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 {
 	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
@@ -740,6 +764,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 	unsigned planned = 0; /* adaptive: the blocks planned after the pilot (0: not yet) */
 	pcost_ns warm_end_ns;
 	bool after_monitor = false; /* the last run was a monitored one (--washout) */
+	bool told_long = false;
 	int rc = 0;
 
 	r->s->complete = false;
@@ -800,6 +825,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			r->opts.on_block(r->opts.ctx, block, warm);
 		measured = r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0;
 		progress(r, measured, false);
+		tell_long_pilot(r, &told_long);
 		if (warm) {
 			warm_end_ns = pcost_now_ns();
 			continue;

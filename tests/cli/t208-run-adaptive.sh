@@ -6,7 +6,8 @@
 # own, at least the pilot's size, and the pilot's blocks leave the figures (flagged warm-up,
 # options pilot_blocks): a pilot short of its slow runs plans short and would carry them.
 . "$(dirname "$0")/lib.bash"
-plan 18
+plan 20
+tmpdir
 n() { printf '%s' "$1" | jq '.statistics[] | select(.monitor != "none") | .ok'; }
 # Runs flagged warm-up / measured, over the session's configurations.
 flags() { printf '%s' "$1" | jq -r '[.session.configs[].samples[] | .warmup] | "\(map(select(.)) | length) \(map(select(. | not)) | length)"'; }
@@ -37,7 +38,8 @@ ok $? "the arm told ($arm) is the interval's longer arm, in points ($want)"
 # +-25 points, which 10 blocks of 0.05 s sleeps reach (the ratio's spread is a few % of
 # itself), where +-2 points would ask hundreds of blocks and end on a warning about the
 # defaults themselves.
-js=$("$P" run --no-store --format json --max-time 20 -m "$F/slow-wrap 0.25 {}" -- /bin/sleep 0.05 2>/dev/null)
+js=$("$P" run --no-store --format json --max-time 20 -m "$F/slow-wrap 0.25 {}" -- /bin/sleep 0.05 2>"$T/e20")
+is "$(grep -c 'the pilot of' "$T/e20")" 0 "a pilot well within --max-time: no word of its length"
 is "$(printf '%s' "$js" | jq -c '[.options.precision, .options.precision_rel]')" "[0.02,0.05]" \
 	"the default ask: +-2 points or 5% of the overhead"
 # Met, or, when the machine's noise (the parallel group's load) leaves it wider, told against
@@ -74,11 +76,13 @@ is "$(printf '%s\n' "$w" | grep -c .) $((named + more))" "1 5" \
 	"five wide overheads: one line naming some and counting the rest ($named named, ${more:-0} more)" ||
 	diag "$(printf '%s' "$js" | jq -c '[.warnings[]], [.statistics[] | [.overhead, .overhead_lo, .overhead_hi]]')"
 js=$("$P" run --no-store --format json --precision 0.001 --min-runs 3 --max-time 0.2 \
-	-m "$F/slow-wrap 0.05 {}" -- /bin/sleep 0.05 2>/dev/null)
+	-m "$F/slow-wrap 0.05 {}" -- /bin/sleep 0.05 2>"$T/e02")
 is "$(n "$js")" 3 "--max-time spent: stops, but after --min-runs (3)"
+# A pilot of 4 blocks of 0.15 s or more, past twice --max-time 0.2: said once, on stderr.
+like "$(grep 'the pilot of' "$T/e02")" '^probecost run: warning: a block takes [0-9]+[.][0-9] s here: the pilot of 4 blocks runs whole, about [0-9]+[.][0-9] s more, past --max-time 0[.]2 s; Ctrl-C prints what was measured so far, or give --runs N or a smaller workload$' \
+	"a pilot past twice --max-time: one warning with its time and the ways out"
 is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" null "no room for a second stage: the pilot stays in"
 # Stored: the flags set at the end reach the store, and show reads the same figures.
-tmpdir
 "$P" run --db "$T/s.db" --format json --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" \
 	-- /bin/sleep 0.01 >"$T/run.json" 2>/dev/null
 "$P" show --db "$T/s.db" --format json last >"$T/show.json" 2>/dev/null
