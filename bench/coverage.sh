@@ -21,7 +21,9 @@
 # Truth comes only from measurements outside the study's estimate:
 #   per event, fixed  the injected spins as the workload timed them (fixed: with
 #                     the set-up only an injected run does, injected_setup_ns), pooled
-#                     over the scenario's other studies (the population mean)
+#                     over the scenario's other studies (the population mean); not the
+#                     colder end a longer run pays (bench/cache-after.sh: 20-40 us
+#                     a run at sym's lengths on a KVM guest), which probecost counts
 #   overhead          that pooled injected time per run / the plain run's mean
 #                     wall time as `perf stat -n` measured it, PERF_RUNS runs
 #                     right before and as many right after the study (the
