@@ -115,8 +115,11 @@ int main(int argc, char **argv)
 	file = argv[2];
 	buf = malloc(1 << 20);
 	v = malloc(sizeof(*v) * (size_t)rounds * (size_t)nl);
-	if (!buf || !v)
+	if (!buf || !v) {
+		free((void *)buf);
+		free(v);
 		return 1;
+	}
 	for (size_t i = 0; i < 1 << 20; i++)
 		buf[i] = (unsigned char)i;
 	for (int w = 0; w < 6; w++) {
@@ -140,5 +143,7 @@ int main(int argc, char **argv)
 		}
 	}
 	unlink(file);
+	free((void *)buf);
+	free(v);
 	return 0;
 }

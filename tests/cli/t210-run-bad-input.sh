@@ -35,6 +35,7 @@ assert "probes --list FIFO: exit 2 at once, 'not a regular file'" '[ $rc = 2 ] &
 # before anything runs or is stored (it exited 1 after a failed run).
 for c in /nonexistent/cmd pcost-no-such-command /tmp /etc/passwd; do
 	run_pc run --db "$T/x.db" --runs 1 --warmup 0 -- "$c"
+	# shellcheck disable=SC2034 # read by the assert's condition
 	want="could not execute '$c': "
 	assert "run -- $c: exit 2, one line with the reason, no store" \
 		'[ $rc = 2 ] && [ "$(printf "%s\n" "$err" | grep -c .)" = 1 ] && [ -z "$out" ] && [ ! -e "$T/x.db" ] &&
