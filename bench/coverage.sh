@@ -54,6 +54,14 @@
 #                     it (fixed has not: its spin is outside the loop, and keeps the
 #                     pooled truth); the column 'pooled' is the coverage of the pooled
 #                     truth beside it.
+#   ended             a fourth truth for fixed, extra and the overheads: the timed one
+#                     (fixed: the pooled one) plus the colder end a run pays for lasting
+#                     longer (bench/cache-after.sh), measured with no monitor beside each
+#                     scenario: END_RUNS blocks of two plain spin workloads, one with each
+#                     event's work lengthened by the scenario's injected cost per event
+#                     (its fixed cost spread over the events), and what the longer one
+#                     spent outside its timed loop beyond the other's, paired by block.
+#                     The column 'ended' is its coverage: a diagnostic, not the verdict's.
 # For each figure: coverage (share of studies whose interval holds the truth)
 # with its Wilson 95% interval, the median relative half-width (so wide
 # intervals cannot pass unseen), unbounded intervals, and for the skewed
@@ -73,7 +81,8 @@
 #   WASHOUT (0)    --washout N: N unmeasured plain runs before each run after a monitored one
 #   KEEP=FILE      keep every study's truth, estimate and interval there (one line a study and
 #                  figure: scenario path figure truth estimate lo hi told blocks session-truth
-#                  sample-blocks timed-truth; bench/coverage-z.py reads it)
+#                  sample-blocks timed-truth ended-truth; bench/coverage-z.py reads it)
+#   END_RUNS (600) the blocks of the ended truth's plain-only study a scenario (0: none)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
@@ -88,6 +97,7 @@ SEED0=${SEED0:-0}
 LOAD=${LOAD:-0}
 WASHOUT=${WASHOUT:-0}
 PERF_RUNS=${PERF_RUNS:-15}
+END_RUNS=${END_RUNS:-600}
 for t in jq perf taskset; do
 	command -v $t >/dev/null || { echo "skip: $t not installed (Debian packages jq, linux-perf, util-linux)"; exit 0; }
 done
@@ -129,6 +139,26 @@ monitor() { # monitor SCENARIO: the inject monitor of a scenario
 	awk -v x="$x" -v b="$base" -v l="$LOOPS" -v d="$dist" -v e="$extra" 'BEGIN {
 		printf "inject:event=%.0f,fixed=%.0f%s%s %.2f\n", 0.8 * x * b / l, 0.2 * x * b, d, e, 20 * x }'
 }
+# end_delta MON: what a plain run as long as MON's monitored ones spends outside its
+# timed loop beyond a plain run's, in ns (mean over END_RUNS blocks, paired by block),
+# with its 95% interval: "mean lo hi", or "nan nan nan".  No monitor runs.
+end_delta() {
+	local ev fx w2
+	[ "$END_RUNS" -gt 0 ] || { echo "nan nan nan"; return; }
+	ev=$(printf '%s' "$1" | sed -n 's/.*event=\([0-9]*\).*/\1/p')
+	fx=$(printf '%s' "$1" | sed -n 's/.*fixed=\([0-9]*\).*/\1/p')
+	w2=$(awk -v w="$WORK" -v e="${ev:-0}" -v f="${fx:-0}" -v l="$LOOPS" 'BEGIN { printf "%.0f", w + e + f / l }')
+	"$PC" run --no-store --format json --runs "$END_RUNS" --warmup 1 --cpu "$CPU" --seed 1 \
+		-w "spin:loops=$LOOPS,work=$WORK" -w "spin:loops=$LOOPS,work=$w2" 2>/dev/null |
+		jq -r '.session.configs | to_entries[] | .key as $c | .value.samples[] |
+			select((.warmup or .failed) | not) | "\($c) \(.block) \(.wall_ns - .timed_ns)"' |
+		awk '{ out[$1, $2] = $3 }
+			END { for (k in out) { split(k, p, SUBSEP); if (p[1] == 1 && ((0, p[2]) in out)) {
+					d = out[1, p[2]] - out[0, p[2]]; m++; sd += d; ss += d * d } }
+				if (m < 3) { print "nan nan nan"; exit }
+				mu = sd / m; se = sqrt((ss - m * mu * mu) / (m - 1) / m)
+				printf "%.0f %.0f %.0f\n", mu, mu - 1.96 * se, mu + 1.96 * se }'
+}
 # Wilson score interval of k successes in n at 95%: "lo hi".
 wilson() {
 	awk -v k="$1" -v n="$2" 'BEGIN { z = 1.959964; if (n == 0) { print "nan nan"; exit }
@@ -145,6 +175,8 @@ summary="$tmp/summary"
 : >"$summary"
 for sc in $SCENARIOS; do
 	read -r mon prec < <(monitor "$sc")
+	read -r dend dlo dhi < <(end_delta "$mon")
+	printf '%s %s %s %s\n' "$sc" "$dend" "$dlo" "$dhi" >>"$tmp/ends"
 	for path in $PATHS; do
 		cell="$tmp/$sc.$path"
 		mkdir -p "$cell"
@@ -233,7 +265,7 @@ for sc in $SCENARIOS; do
 		# Session truths (the 10th field): the drawn costs at the session's own pace (its
 		# injected spins over the sum of their factors, mean 1), hiccups and set-ups pooled
 		# over the other studies: what this session's monitor costs in expectation.
-		awk -v base="$pbase" -v sc="$sc" -v path="$path" '
+		awk -v base="$pbase" -v sc="$sc" -v path="$path" -v dend="${dend:-nan}" '
 			{ n[NR] = $1; ev[NR] = $2; e[NR] = $3; fx[NR] = $4; r[NR] = $0; N += $1; EV += $2; E += $3; FX += $4
 			  h[NR] = $26; su[NR] = $27; H += $26; SU += $27
 			  wm[NR] = $29; nm[NR] = $30; wp[NR] = $31; np[NR] = $32; WM += $29; NM += $30; WP += $31; NP += $32 }
@@ -257,26 +289,34 @@ for sc in $SCENARIOS; do
 						wx = (WM - wm[i]) / (NM - nm[i]) - (WP - wp[i]) / (NP - np[i])
 					text = (E - e[i] + FX - fx[i]) / tn + wx
 					tden = f[17] > 0 ? f[17] : base
+					# the ended truth: the timed extra (else the pooled one) and the colder end
+					eext = dend == "nan" ? "nan" : (wx == "nan" ? (E - e[i] + FX - fx[i]) / tn : text) + dend
 					fig(1, "overhead", tov, f[6], f[7], f[8], f[9], f[5], sext == "nan" ? "nan" : sext / tden,
-						wx == "nan" ? "nan" : text / tden)
-					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5], sper, wx == "nan" ? "nan" : tper + wx / epr)
-					fig(3, "fixed", tfix, f[14], f[15], f[16], 0, f[5], sfix, tfix)
+						wx == "nan" ? "nan" : text / tden, eext == "nan" ? "nan" : eext / tden)
+					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5], sper, wx == "nan" ? "nan" : tper + wx / epr,
+						"nan")
+					fig(3, "fixed", tfix, f[14], f[15], f[16], 0, f[5], sfix, tfix, dend == "nan" ? "nan" : tfix + dend)
 					fig(4, "extra", (E - e[i] + FX - fx[i]) / tn, f[18], f[19], f[20], 0, f[5], sext,
-						wx == "nan" ? "nan" : text)
+						wx == "nan" ? "nan" : text, eext)
 					if (f[21] > 0)
 						fig(5, "ov_own", ((E - e[i]) + (FX - fx[i])) / tn / f[21], f[6], f[7], f[8], f[9], f[5],
-							sext == "nan" ? "nan" : sext / f[21], wx == "nan" ? "nan" : text / f[21])
+							sext == "nan" ? "nan" : sext / f[21], wx == "nan" ? "nan" : text / f[21],
+							eext == "nan" ? "nan" : eext / f[21])
 				}
 			}
-			function fig(k, name, t, v, lo, hi, told, blocks, st, tt) {
+			function fig(k, name, t, v, lo, hi, told, blocks, st, tt, et) {
 				if (v == "null") return
-				print sc, path, name, t, v, lo, hi, told, blocks, st, pairs, tt
+				print sc, path, name, t, v, lo, hi, told, blocks, st, pairs, tt, et
 			}' "$cell/rows" >>"$summary"
 	done
 done
 echo >&2
 elapsed=$(($(date +%s) - t0))
-printf '\n%-10s %-9s %-10s %6s %6s %15s %8s %8s %6s %9s %8s  %-7s %7s %7s\n' scenario path figure studies cover "[95% Wilson]" "hw/truth" unbound told "cov|told" blocks verdict session pooled
+if [ -s "$tmp/ends" ]; then
+	printf '\n# the colder end (ended truth): a plain run as long as a monitored one, beyond a plain one, %s blocks\n' "$END_RUNS"
+	awk '{ if ($2 == "nan") printf "%-10s n/a\n", $1; else printf "%-10s %+.1f us [%+.1f, %+.1f]\n", $1, $2 / 1000, $3 / 1000, $4 / 1000 }' "$tmp/ends"
+fi
+printf '\n%-10s %-9s %-10s %6s %6s %15s %8s %8s %6s %9s %8s  %-7s %7s %7s %7s\n' scenario path figure studies cover "[95% Wilson]" "hw/truth" unbound told "cov|told" blocks verdict session pooled ended
 for sc in $SCENARIOS; do
 	for path in $PATHS; do
 		for fg in overhead per_event fixed extra ov_own; do
@@ -285,13 +325,14 @@ for sc in $SCENARIOS; do
 			sel=$(awk -v s="$sc" -v p="$path" -v f="$fg" '$1 == s && $2 == p && $3 == f {
 				if (NF >= 12 && $12 != "nan") { t = $4; $4 = $12; $12 = t } print }' "$summary")
 			[ -n "$sel" ] || continue
-			read -r n k unb told either blk ks kt < <(printf '%s\n' "$sel" | awk '{ n++
+			read -r n k unb told either blk ks kt ke < <(printf '%s\n' "$sel" | awk '{ n++
 				ub = ($6 == "null" || $7 == "null"); u += ub
 				c = ub || ($6 <= $4 && $4 <= $7); k += c; t += ($8 > 0); ct += (c || $8 > 0); b += $9
 				if ($10 != "nan") { ns++; ks += ub || ($6 <= $10 && $10 <= $7) }
-				if (NF >= 12 && $12 != "nan") { nt++; kt += ub || ($6 <= $12 && $12 <= $7) } }
-				END { printf "%d %d %d %d %d %.1f %s %s\n", n, k, u, t, ct, b / n, ns ? sprintf("%.3f", ks / ns) : "n/a",
-					nt ? sprintf("%.3f", kt / nt) : "n/a" }')
+				if (NF >= 12 && $12 != "nan") { nt++; kt += ub || ($6 <= $12 && $12 <= $7) }
+				if (NF >= 13 && $13 != "nan") { ne++; ke += ub || ($6 <= $13 && $13 <= $7) } }
+				END { printf "%d %d %d %d %d %.1f %s %s %s\n", n, k, u, t, ct, b / n, ns ? sprintf("%.3f", ks / ns) : "n/a",
+					nt ? sprintf("%.3f", kt / nt) : "n/a", ne ? sprintf("%.3f", ke / ne) : "n/a" }')
 			read -r wlo whi < <(wilson "$k" "$n")
 			hw=$(printf '%s\n' "$sel" | awk '$6 != "null" && $7 != "null" { printf "%.4f\n", ($7 - $6) / 2 / ($4 < 0 ? -$4 : $4) }' |
 				sort -g | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "nan" }')
@@ -302,8 +343,8 @@ for sc in $SCENARIOS; do
 			*) verdict=$(awk -v c="$cov" -v lo="$wlo" -v hi="$whi" 'BEGIN {
 				if (c >= 0.93 && c <= 0.97) print "ok"; else if (hi >= 0.93 && lo <= 0.97) print "ok?"; else print "MISS" }') ;;
 			esac
-			printf '%-10s %-9s %-10s %6d %6s %15s %8s %8d %6d %9s %8s  %-7s %7s %7s\n' "$sc" "$path" "$fg" "$n" "$cov" \
-				"[$wlo, $whi]" "$hw" "$unb" "$told" "$ct" "$blk" "$verdict" "$ks" "$kt"
+			printf '%-10s %-9s %-10s %6d %6s %15s %8s %8d %6d %9s %8s  %-7s %7s %7s %7s\n' "$sc" "$path" "$fg" "$n" "$cov" \
+				"[$wlo, $whi]" "$hw" "$unb" "$told" "$ct" "$blk" "$verdict" "$ks" "$kt" "$ke"
 			printf '%s %s %s %s\n' "$sc" "$path" "$fg" "$cov" >>"$tmp/covs"
 		done
 	done
