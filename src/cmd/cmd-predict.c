@@ -57,9 +57,10 @@ static const char usage_text[] =
 	"      --no-store     do not store the --verify session (nor a first calibration)\n"
 	"\n"
 	"exit status: 0 predicted; 1 the command failed (its error is printed) or could\n"
-	"not be counted; 2 bad usage, an unknown monitor, or a stale cost table (another\n"
-	"kernel or machine: the message names the command that recalibrates); 128+N\n"
-	"interrupted by signal N.\n";
+	"not be counted; 2 bad usage, a command that cannot be executed (said before any\n"
+	"calibration), an unknown monitor, or a stale cost table (another kernel or\n"
+	"machine: the message names the command that recalibrates); 128+N interrupted by\n"
+	"signal N.\n";
 
 enum { OPT_VERIFY = 256, OPT_COUNT_RUNS, OPT_PLAIN_RUNS, OPT_HELP };
 
@@ -148,6 +149,8 @@ static int parse_args(int argc, char **argv, struct predict_args *a)
 		return usage_error("no monitor: give -m MONITOR (see 'probecost list monitors')");
 	a->command = argv + optind;
 	a->ncommand = argc - optind;
+	if ((rc = pcost_refuse_unexecutable(NULL, a->command[0])))
+		return rc;
 	if (!a->m.runs_given)
 		a->m.ro.runs = 5;
 	return 0;

@@ -3,7 +3,6 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <regex.h>
 #include <sched.h>
 #include <math.h>
@@ -474,12 +473,9 @@ static int check_args(struct run_args *a)
 	if (a->m.ro.min_runs > a->m.ro.max_runs)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->m.ro.min_runs,
 				   a->m.ro.max_runs);
-	if (a->command && !strchr(a->command[0], '{')) {
-		char path[PATH_MAX], err[PATH_MAX + 64];
-
-		if (pcost_find_exe(a->command[0], path, sizeof(path), err, sizeof(err)) < 0)
-			return usage_error("%s", err);
-	}
+	if (a->command && !strchr(a->command[0], '{') &&
+	    (rc = pcost_refuse_unexecutable(NULL, a->command[0])))
+		return rc;
 	if (a->placement[0] || a->placement[1])
 		return placement_cpus(a);
 	return 0;
@@ -1118,13 +1114,9 @@ static int service_init(struct run_args *a, struct pcost_service *sv)
 	if (pcost_argv_split(a->service, &argv) < 0)
 		return usage_error("--service '%s': unterminated quote or empty command",
 				   a->service);
-	{
-		char path[PATH_MAX], err[PATH_MAX + 64];
-
-		if (pcost_find_exe(argv[0], path, sizeof(path), err, sizeof(err)) < 0) {
-			pcost_argv_free(argv);
-			return usage_error("--service: %s", err);
-		}
+	if (pcost_refuse_unexecutable("--service", argv[0])) {
+		pcost_argv_free(argv);
+		return PCOST_EXIT_USAGE;
 	}
 	if (!a->service_ready)
 		warning("--service without --ready: '%s' counts as ready as soon as it is started, "

@@ -403,6 +403,15 @@ int pcost_find_exe(const char *name, char *path, size_t len, char *err, size_t e
 	return 0;
 }
 
+int pcost_refuse_unexecutable(const char *what, const char *name)
+{
+	char path[PATH_MAX], err[PATH_MAX + 64];
+
+	if (pcost_find_exe(name, path, sizeof(path), err, sizeof(err)) == 0)
+		return 0;
+	return what ? usage_error("%s: %s", what, err) : usage_error("%s", err);
+}
+
 void pcost_format_cpumask(uint64_t mask, char *buf, size_t len)
 {
 	size_t at = 0;

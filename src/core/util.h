@@ -122,6 +122,11 @@ bool pcost_which(const char *name, char *path, size_t len);
  * "could not execute 'NAME': why" in err. */
 int pcost_find_exe(const char *name, char *path, size_t len, char *err, size_t errlen);
 
+/* Refuse a command whose argv[0] cannot be executed, before anything runs: its
+ * usage_error ("WHAT: could not execute ...", WHAT may be NULL) and PCOST_EXIT_USAGE;
+ * else 0. */
+int pcost_refuse_unexecutable(const char *what, const char *name);
+
 /*
  * Remove path and everything below it (a file: unlink it), never following a
  * link; only when path is owned by owner ((uid_t)-1: whoever owns it).

@@ -17,7 +17,7 @@ fi
 # syscalls and tasks of its own).
 WL=$PROBECOST
 [ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
-plan 17
+plan 19
 tmpdir
 DB=$T/p.db
 env=$("$PROBECOST" env --format json)
@@ -28,6 +28,10 @@ jq --argjson env "$env" --arg host "$(hostname)" '.env = $env | .host = $host' \
 one_line_exit2 "no -m" "$PROBECOST" predict --db "$DB" -- true
 one_line_exit2 "no command" "$PROBECOST" predict -m strace --db "$DB"
 one_line_exit2 "an unknown monitor" "$PROBECOST" predict -m no-such-monitor --db "$DB" -- true
+# A command that cannot be executed: refused at once, before the first calibration that an
+# empty store would start (it calibrated for two minutes, then exited 1).
+one_line_exit2 "a command that cannot be executed" "$PROBECOST" predict -m strace --db "$T/empty.db" -- /nonexistent/x
+assert "... before any calibration: no store made" '[ ! -e "$T/empty.db" ]'
 one_line_exit2 "--count-runs 0" "$PROBECOST" predict -m strace --count-runs 0 --db "$DB" -- true
 
 run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$DB" -- sh -c 'echo boom-xyz >&2; exit 3'
