@@ -444,6 +444,8 @@ static int check_combination(const struct opts *o)
 			return usage_error("--binary and --probe go together");
 		if (!o->q.cmd_argc)
 			return usage_error("--binary needs the command to run after '--'");
+		if (pcost_refuse_unexecutable(NULL, o->q.cmd_argv[0]))
+			return PCOST_EXIT_USAGE;
 		if (o->q.variants || o->q.kernel || o->q.workload || o->q.sites || o->m.nthreads ||
 		    o->q.layouts)
 			return usage_error(

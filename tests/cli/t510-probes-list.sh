@@ -2,7 +2,7 @@
 # parallel-safe
 # probes --list: the SDT notes of probecost itself and of a system library, and bad input.
 . "$(dirname "$0")/lib.bash"
-plan 10
+plan 11
 out=$("$P" probes --list "$P" --format csv)
 # 4 stanford providers x 9 kernels and the 6 probes of sdtargs, in 4 site encodings each.
 is "$(echo "$out" | tail -n +2 | wc -l)" 168 "168 probes ((4 providers x 9 kernels + 6) x 4 encodings)"
@@ -30,6 +30,10 @@ one_line_exit2 "no such file" "$P" probes --list "$tmp/nonexistent"
 head -c 3000 "$P" > "$tmp/truncated"
 one_line_exit2 "truncated ELF" "$P" probes --list "$tmp/truncated"
 one_line_exit2 "--list with a command" "$P" probes --list "$P" -- /bin/true
+# A command that cannot be executed: refused before any probe is registered (it
+# registered them, ran nothing and exited 1, "every configuration failed").
+one_line_exit2 "--binary with a command that cannot be executed" "$P" probes --no-store \
+	--binary "$P" --probe pcost_args:a0 -- "$tmp/nonexistent"
 # 2 *_sem providers x 9 kernels x 4 encodings; dtrace -G gives sdtargs' 6 probes one each,
 # in each of its 4 encodings.
 is "$("$P" probes --list "$P" --format json | jq '[.[] | select(.semaphore_offset > 0)] | length')" 96 \
