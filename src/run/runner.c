@@ -750,6 +750,8 @@ static void tell_long_pilot(struct pcost_runner *r, bool *told)
 	if (el + left <= 2 * r->opts.max_time_s)
 		return;
 	*told = true;
+	if (r->opts.progress)
+		fputc('\n', stderr); /* below the progress bar's line, not on it */
 	warning("a block takes %.*f s here: the pilot of %u blocks runs whole, about %.*f %s "
 		"more, past --max-time %g s; Ctrl-C prints what was measured so far, or give "
 		"--runs N or a smaller workload",
