@@ -207,6 +207,13 @@ static void dormant_precision(const struct pcost_session *s, const struct pcost_
 	    x->dormant_spread_max);
 }
 
+/* Points to three figures, never in exponent form ("1417", not "1.42e+03"). */
+static int fmt_points(char *buf, size_t len, double points)
+{
+	return fabs(points) >= 1000 ? snprintf(buf, len, "%.0f", points)
+				    : snprintf(buf, len, "%.3g", points);
+}
+
 /*
  * The adaptive run (options runs 0, precision and precision_rel fractions)
  * plans its blocks once from the pilot, within --max-runs and --max-time: the
@@ -273,9 +280,11 @@ static void run_precision(const struct pcost_session *s, const struct pcost_conf
 		if (isinf(arm[k]))
 			snprintf(a, sizeof(a), "unbounded");
 		else
-			snprintf(a, sizeof(a), "%.3g", 100 * arm[k]);
-		if (rel > 0)
-			snprintf(a + strlen(a), sizeof(a) - strlen(a), " of %.3g", 100 * want[k]);
+			fmt_points(a, sizeof(a), 100 * arm[k]);
+		if (rel > 0) {
+			strcat(a, " of ");
+			fmt_points(a + strlen(a), sizeof(a) - strlen(a), 100 * want[k]);
+		}
 		len = snprintf(list + off, cap - off, "%s%s on %s (%s)", k ? ", " : "", c->monitor,
 			       c->workload, a);
 
