@@ -90,25 +90,26 @@ static void busy_warning(const struct pcost_session *s, const struct pcost_confi
 
 /*
  * A mean-based figure and its robust companion disagree (analyze.h *_skewed):
- * say both, and which side the few runs that carry the mean are on.
+ * say both, and which side the few runs that carry the mean are on; also, the
+ * figures that share its per-block values and are skewed with it ("" for none).
  */
 static void skew_warning(struct pcost_run_warnings *w, const char *who, const char *what,
-			 const char *mean, const char *robust, bool mean_higher)
+			 const char *mean, const char *robust, bool mean_higher, const char *also)
 {
-	add(w, "%s: %s mean %s, robust %s (Hodges-Lehmann): the cost is skewed; %s", who, what,
-	    mean, robust,
+	add(w, "%s: %s mean %s, robust %s (Hodges-Lehmann): the cost is skewed%s; %s", who, what,
+	    mean, robust, also,
 	    mean_higher ? "rare slow runs carry the mean"
 			: "rare slow baseline runs pull the mean down");
 }
 
 static void skew_pct(struct pcost_run_warnings *w, const char *who, const char *what, double v,
-		     double lo, double hi, double r, double rlo, double rhi)
+		     double lo, double hi, double r, double rlo, double rhi, const char *also)
 {
 	char m[64], b[64];
 
 	pcost_text_pct_ci(v, lo, hi, true, m, sizeof(m));
 	pcost_text_pct_ci(r, rlo, rhi, true, b, sizeof(b));
-	skew_warning(w, who, what, m, b, v > r);
+	skew_warning(w, who, what, m, b, v > r, also);
 }
 
 static void skew_ns(struct pcost_run_warnings *w, const char *who, const char *what,
@@ -119,7 +120,7 @@ static void skew_ns(struct pcost_run_warnings *w, const char *who, const char *w
 
 	pcost_text_ns_ci(v, lo, hi, per, m, sizeof(m));
 	pcost_text_ns_ci(r, rlo, rhi, per, b, sizeof(b));
-	skew_warning(w, who, what, m, b, v > r);
+	skew_warning(w, who, what, m, b, v > r, "");
 }
 
 bool pcost_config_layout(const struct pcost_config *c, char *buf, size_t len)
@@ -351,14 +352,26 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 				 c->monitor);
 		else
 			snprintf(who, sizeof(who), "%s on %s", c->monitor, c->workload);
+		/*
+		 * The extra time is the overhead's numerator, the same per-block
+		 * differences: skewed with it, it is named on the overhead's line.
+		 */
 		if (x->overhead_skewed)
 			skew_pct(w, who, "overhead", x->overhead, x->overhead_lo, x->overhead_hi,
-				 x->overhead_robust, x->overhead_robust_lo, x->overhead_robust_hi);
+				 x->overhead_robust, x->overhead_robust_lo, x->overhead_robust_hi,
+				 x->extra_skewed ? ", and the extra time a run with it" : "");
+		else if (x->extra_skewed)
+			skew_ns(w, who, "extra time", "run", x->extra_ns, x->extra_ns_lo,
+				x->extra_ns_hi, x->extra_ns_robust, x->extra_ns_robust_lo,
+				x->extra_ns_robust_hi);
 		if (x->per_event_skewed)
 			skew_ns(w, who, probes ? "per hit" : "per event", probes ? "hit" : c->unit,
 				x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi,
 				x->per_event_ns_robust, x->per_event_ns_robust_lo,
 				x->per_event_ns_robust_hi);
+		if (x->fixed_skewed)
+			skew_ns(w, who, "fixed", "run", x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi,
+				x->fixed_ns_robust, x->fixed_ns_robust_lo, x->fixed_ns_robust_hi);
 		if (x->noprobe >= 0 && x->dormant_build == (int)i)
 			dormant_precision(s, st, i, w);
 		if (x->dormant_layouts > 1 && x->dormant_build == (int)i)

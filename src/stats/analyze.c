@@ -302,6 +302,7 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 					   p.ratio_se / (1 + p.ratio), p.skew_z);
 	pcost_hl_diff(x, y, n, PCOST_CONF, &st->extra_ns_robust, &st->extra_ns_robust_lo,
 		      &st->extra_ns_robust_hi);
+	st->extra_skewed = pcost_skewed(p.diff, st->extra_ns_robust, p.diff_se, p.skew_z);
 	if (s->tsc_hz > 0) {
 		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
 		     st->extra_ns_lo, st->extra_ns_hi);
@@ -350,6 +351,8 @@ static void timed_costs(const struct pcost_session *s, size_t i, struct pcost_co
 				     &st->fixed_ns_robust_lo, &st->fixed_ns_robust_hi);
 		st->per_event_skewed = pcost_skewed(st->per_event_ns, st->per_event_ns_robust,
 						    pcost_sem(pe, n), pcost_skew_z(pe, n));
+		st->fixed_skewed = pcost_skewed(st->fixed_ns, st->fixed_ns_robust, pcost_sem(fx, n),
+						pcost_skew_z(fx, n));
 		st->per_event_source = "timed region";
 	}
 	free(tx);
@@ -605,6 +608,7 @@ static void fit_group(const struct pcost_session *s, size_t g, struct pcost_conf
 			     &st[j].fit_per_event_ns_robust_hi, f.slope_robust, f.slope_robust_lo,
 			     f.slope_robust_hi);
 			st[j].fit_per_event_skewed = f.slope_skewed;
+			st[j].fit_fixed_skewed = f.fixed_skewed;
 		}
 	}
 	free(blk);
@@ -719,6 +723,8 @@ static void model_costs(const struct pcost_session *s, size_t i, struct pcost_co
 			sk = pcost_sem(d, n);
 			st->per_event_skewed = pcost_skewed(
 				st->per_event_ns, st->per_event_ns_robust, sk, pcost_skew_z(d, n));
+			st->fixed_skewed = pcost_skewed(st->fixed_ns, st->fixed_ns_robust,
+							pcost_sem(fx, n), pcost_skew_z(fx, n));
 			st->per_event_source = "model";
 			st->per_event_why = NULL;
 		}
@@ -753,6 +759,7 @@ static void two_costs(const struct pcost_session *s, size_t i, struct pcost_conf
 		     st->fit_fixed_ns_robust, st->fit_fixed_ns_robust_lo,
 		     st->fit_fixed_ns_robust_hi);
 		st->per_event_skewed = st->fit_per_event_skewed;
+		st->fixed_skewed = st->fit_fixed_skewed;
 		st->per_event_source = "scale fit";
 	} else if (isnan(rate_events(&s->configs[i], st))) {
 		st->per_event_why = "no event count (give --events N)";

@@ -52,6 +52,7 @@ struct pcost_config_stats {
 	double overhead_robust, overhead_robust_lo, overhead_robust_hi;
 	bool overhead_skewed;
 	double extra_ns_robust, extra_ns_robust_lo, extra_ns_robust_hi;
+	bool extra_skewed; /* the per-block differences the overhead's numerator averages */
 	double extra_cycles_robust, extra_cycles_robust_lo, extra_cycles_robust_hi;
 	uint64_t events;	/* events per run (median of reports / --events); 0 unknown */
 	int64_t monitor_events; /* what the monitor counted (median), -1 unknown */
@@ -84,7 +85,7 @@ struct pcost_config_stats {
 	/* HL over the per-block values the means above average (fit: per-block coefficients) */
 	double per_event_ns_robust, per_event_ns_robust_lo, per_event_ns_robust_hi;
 	double fixed_ns_robust, fixed_ns_robust_lo, fixed_ns_robust_hi;
-	bool per_event_skewed;
+	bool per_event_skewed, fixed_skewed;
 	const char *per_event_why; /* why per_event_ns is NaN, NULL otherwise */
 	/* --scale: time = fixed + per_event x events over the configurations of one fit group */
 	bool has_fit;
@@ -95,7 +96,7 @@ struct pcost_config_stats {
 	double fit_r2;
 	double fit_fixed_ns_robust, fit_fixed_ns_robust_lo, fit_fixed_ns_robust_hi;
 	double fit_per_event_ns_robust, fit_per_event_ns_robust_lo, fit_per_event_ns_robust_hi;
-	bool fit_per_event_skewed;
+	bool fit_per_event_skewed, fit_fixed_skewed;
 	/* probes: a probe build's dormant run against the no-probe build's, same size */
 	int noprobe; /* index of that configuration, -1 when none */
 	double dormant_overhead, dormant_overhead_lo, dormant_overhead_hi;

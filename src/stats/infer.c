@@ -309,6 +309,8 @@ int pcost_block_fit(const uint32_t *block, const double *x, const double *y, siz
 				     &f->slope_robust_hi);
 		f->slope_skewed = pcost_skewed(f->slope, f->slope_robust, pcost_sem(fb, nb),
 					       pcost_skew_z(fb, nb));
+		f->fixed_skewed = pcost_skewed(f->fixed, f->fixed_robust, pcost_sem(fa, nb),
+					       pcost_skew_z(fa, nb));
 	} else if (rc == 0) {
 		pooled_fit(x, y, n, conf, f);
 	}

@@ -136,8 +136,9 @@ void pcost_ratio_ci_unpaired(const double *a, size_t na, const double *b, size_t
  * such blocks: pooled OLS with its classical t intervals (n - 2 df), NaN
  * bounds below 3 points.  r2: of the pooled fit.  -EINVAL / -EDOM as linfit.
  * The robust companions: Hodges-Lehmann over the per-block coefficients with
- * the Wilcoxon interval (NaN for the pooled fallback); slope_skewed: the mean
- * slope and its robust companion disagree (pcost_skewed).
+ * the Wilcoxon interval (NaN for the pooled fallback); slope_skewed and
+ * fixed_skewed: the mean slope or intercept and its robust companion disagree
+ * (pcost_skewed).
  */
 struct pcost_fit {
 	size_t nblocks;
@@ -146,7 +147,7 @@ struct pcost_fit {
 	double r2;
 	double fixed_robust, fixed_robust_lo, fixed_robust_hi;
 	double slope_robust, slope_robust_lo, slope_robust_hi;
-	bool slope_skewed;
+	bool slope_skewed, fixed_skewed;
 };
 int pcost_block_fit(const uint32_t *block, const double *x, const double *y, size_t n, double conf,
 		    struct pcost_fit *f);

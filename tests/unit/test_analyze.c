@@ -143,6 +143,7 @@ static void test_paired_t_intervals(void **state)
 	NEAR(st[1].extra_ns_robust, 95, 1e-9);
 	assert_true(isnan(st[1].overhead_robust_lo) && isnan(st[1].extra_ns_robust_hi));
 	assert_false(st[1].overhead_skewed);
+	assert_false(st[1].extra_skewed);
 	/* TSC unknown: no cycle figure at all, rather than 0. */
 	assert_true(isnan(st[1].extra_cycles) && isnan(st[1].extra_cycles_lo));
 	free(st);
@@ -179,6 +180,8 @@ static void test_skew_told_by_third_moment(void **state)
 	NEAR(st[1].overhead_hi, 0.02860533460722356, 1e-10);
 	assert_true(st[1].significant);
 	assert_true(st[1].overhead_skewed);
+	/* The extra time averages the same differences: told with it. */
+	assert_true(st[1].extra_skewed);
 	free(st);
 	pcost_session_release(&s);
 }
@@ -212,26 +215,39 @@ static void test_significance_is_paired(void **state)
 }
 
 /*
+ * syscall loops=50000 plain and under perf-stat, n blocks timing themselves:
+ * the plain run's region 10 ms (+1 us a block), 2 ms outside it; the monitored
+ * run's region inside[b] ns longer, and outside[b] ns more outside it.
+ */
+static void syscall_timed_session(struct pcost_session *s, uint32_t n, const double *inside,
+				  const double *outside)
+{
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	pcost_session_add_config(s, "syscall", "loops=50000", "none", NULL, "syscall");
+	pcost_session_add_config(s, "syscall", "loops=50000", "perf-stat", NULL, "syscall");
+	for (uint32_t b = 0; b < n; b++) {
+		double t = 10e6 + 1000 * b;
+
+		add_timed(&s->configs[0], b, t + 2e6, t, 50000, 1);
+		add_timed(&s->configs[1], b, t + inside[b] + 2e6 + outside[b], t + inside[b], 50000,
+			  1);
+	}
+}
+
+/*
  * A monitor that costs 1 ms to start and nothing inside the workload's loop
  * of 50,000 events: per event is 0 (from the timed region), fixed 1 ms --
  * not 1 ms / 50,000 = 20 ns per event.
  */
 static void test_per_event_not_startup(void **state)
 {
-	static const double noise[] = { 0, 300, -200, 100, -150, 250 };
+	static const double noise[] = { 0, 300, -200, 100, -150, 250 },
+			    ms[] = { 1e6, 1e6, 1e6, 1e6, 1e6, 1e6 };
 	struct pcost_session s;
 	struct pcost_config_stats *st;
 
 	(void)state;
-	pcost_session_init(&s, PCOST_SESSION_RUN);
-	pcost_session_add_config(&s, "syscall", "loops=50000", "none", NULL, "syscall");
-	pcost_session_add_config(&s, "syscall", "loops=50000", "perf-stat", NULL, "syscall");
-	for (uint32_t b = 0; b < 6; b++) {
-		double t = 10e6 + 1000 * b;
-
-		add_timed(&s.configs[0], b, t + 2e6, t, 50000, 1);
-		add_timed(&s.configs[1], b, t + noise[b] + 3e6, t + noise[b], 50000, 1);
-	}
+	syscall_timed_session(&s, 6, noise, ms);
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	assert_string_equal(st[1].per_event_source, "timed region");
 	NEAR(st[1].per_event_ns, 300.0 / 6 / 50000, 1e-12);
@@ -249,6 +265,32 @@ static void test_per_event_not_startup(void **state)
 	NEAR(st[1].per_event_ns_robust_hi, 0.006, 1e-15);
 	NEAR(st[1].fixed_ns_robust, 1e6, 1e-6);
 	NEAR(st[1].fixed_ns_robust_hi, 1e6, 1e-6);
+	assert_false(st[1].per_event_skewed);
+	assert_false(st[1].fixed_skewed);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * The fixed cost's robust companion: 10 blocks whose monitored runs spend 1..9,
+ * 30 us more outside the timed region, and the same inside it.  The fixed cost
+ * is their mean, 7.5 us, Hodges-Lehmann 5.5 us, and D'Agostino's Z of those
+ * values is 3.43 (as in test_skew_told_by_third_moment): the fixed cost is told
+ * skewed; per event (0 in every block) is not.
+ */
+static void test_fixed_skewed(void **state)
+{
+	static const double zero[10], out[] = { 1e3, 2e3, 3e3, 4e3, 5e3, 6e3, 7e3, 8e3, 9e3, 30e3 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	syscall_timed_session(&s, 10, zero, out);
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	NEAR(st[1].fixed_ns, 7500, 1e-6);
+	NEAR(st[1].fixed_ns_robust, 5500, 1e-6);
+	assert_true(st[1].fixed_skewed);
+	NEAR(st[1].per_event_ns, 0, 1e-12);
 	assert_false(st[1].per_event_skewed);
 	free(st);
 	pcost_session_release(&s);
@@ -1017,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_paired_t_intervals),
 		cmocka_unit_test(test_skew_told_by_third_moment),
 		cmocka_unit_test(test_significance_is_paired),
+		cmocka_unit_test(test_fixed_skewed),
 		cmocka_unit_test(test_per_event_not_startup),
 		cmocka_unit_test(test_fit_groups_and_intervals),
 		cmocka_unit_test(test_probes_baselines),

@@ -73,10 +73,63 @@ static void precision_arms(void **state)
 	pcost_session_release(&s);
 }
 
+/*
+ * Skewed figures (report/warnings.c): the overhead's line names the extra time
+ * when it is skewed with it (the same per-block differences), the extra time
+ * has a line of its own when the overhead is not told, and so has the fixed cost.
+ */
+static void skewed_lines(void **state)
+{
+	struct pcost_config_stats st = { 0 };
+	struct pcost_run_warnings w = { 0 };
+	struct pcost_session s;
+	const char *l;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	pcost_session_add_config(&s, "spin", "loops=500", "strace", NULL, "spin");
+	st.baseline = -1; /* the warnings of a monitored row; no run options: no precision line */
+	st.overhead = 0.12, st.overhead_lo = 0.08, st.overhead_hi = 0.16;
+	st.overhead_robust = 0.06, st.overhead_robust_lo = 0.04, st.overhead_robust_hi = 0.09;
+	st.extra_ns = 7500, st.extra_ns_lo = 1550, st.extra_ns_hi = 28700;
+	st.extra_ns_robust = 5500, st.extra_ns_robust_lo = 2000, st.extra_ns_robust_hi = 9000;
+	st.overhead_skewed = st.extra_skewed = true;
+	pcost_stat_warnings(&s, &st, &w);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.msg[0],
+			    "strace on spin: overhead mean +12.0% [+8.0, +16.0], robust "
+			    "+6.0% [+4.0, +9.0] (Hodges-Lehmann): the cost is skewed, and "
+			    "the extra time a run with it; rare slow runs carry the mean");
+	/* The extra time alone. */
+	st.overhead_skewed = false;
+	w.n = 0;
+	pcost_stat_warnings(&s, &st, &w);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.msg[0],
+			    "strace on spin: extra time mean 7.5 [1.6, 28.7] us/run, "
+			    "robust 5500 [2000, 9000] ns/run (Hodges-Lehmann): the cost is "
+			    "skewed; rare slow runs carry the mean");
+	/* The fixed cost, its mean below its robust figure: slow baseline runs. */
+	st.extra_skewed = false;
+	st.fixed_skewed = true;
+	st.fixed_ns = 40000, st.fixed_ns_lo = 10000, st.fixed_ns_hi = 70000;
+	st.fixed_ns_robust = 52000, st.fixed_ns_robust_lo = 45000, st.fixed_ns_robust_hi = 60000;
+	w.n = 0;
+	pcost_stat_warnings(&s, &st, &w);
+	assert_int_equal(w.n, 1);
+	l = line(&w,
+		 "strace on spin: fixed mean 40.0 [10.0, 70.0] us/run, robust 52.0 [45.0, 60.0]");
+	assert_non_null(l);
+	assert_non_null(
+		strstr(l, "the cost is skewed; rare slow baseline runs pull the mean down"));
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(precision_arms),
+		cmocka_unit_test(skewed_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
