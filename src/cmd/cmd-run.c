@@ -51,6 +51,8 @@ static const char usage_text[] =
 	"                            the workload is its load generator; {pid} in a monitor's\n"
 	"                            command is its pid, and perf-stat, perf-record, strace and\n"
 	"                            bpftrace-syscalls watch its processes\n"
+	"      --ready-port PORT     with --service: it is ready once it accepts a TCP\n"
+	"                            connection on localhost PORT (after --ready's line, if any)\n"
 	"      --service-per-block   start the service again before every block\n"
 	"      --metric NAME[:higher|lower]=REGEX\n"
 	"                            a figure COMMAND prints (REGEX, one capture group, on its\n"
@@ -122,6 +124,7 @@ enum {
 	OPT_COUNT,
 	OPT_SERVICE,
 	OPT_SERVICE_PER_BLOCK,
+	OPT_READY_PORT,
 	OPT_METRIC,
 };
 
@@ -137,6 +140,7 @@ static const struct option own_longopts[] = {
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "service", required_argument, NULL, OPT_SERVICE },
 	{ "service-per-block", no_argument, NULL, OPT_SERVICE_PER_BLOCK },
+	{ "ready-port", required_argument, NULL, OPT_READY_PORT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "default-study", no_argument, NULL, OPT_DEFAULT },
 	{ "count", no_argument, NULL, OPT_COUNT },
@@ -173,6 +177,7 @@ struct run_args {
 	int ncommand;
 	const char *service, *service_ready; /* --service CMD, its --ready */
 	bool service_per_block;
+	int service_port;		 /* --ready-port (0: none) */
 	int last_ready_owner;		 /* the --attach (1) or --service (2) a --ready follows */
 	struct pcost_metric_set metrics; /* --metric */
 	struct pcost_evcount counted;	 /* a command's counting run (count_command) */
@@ -353,6 +358,14 @@ static int one_option(struct run_args *a, int c, char **argv)
 	case OPT_SERVICE_PER_BLOCK:
 		a->service_per_block = true;
 		break;
+	case OPT_READY_PORT: {
+		uint64_t u;
+
+		if (parse_u("--ready-port", optarg, 1, 65535, &u))
+			return PCOST_EXIT_USAGE;
+		a->service_port = (int)u;
+		break;
+	}
 	case OPT_READY:
 		return ready_option(a);
 	case OPT_METRIC: {
@@ -421,6 +434,10 @@ static int check_service_args(const struct run_args *a)
 				   w);
 	if (a->service_per_block && !a->service)
 		return usage_error("--service-per-block needs --service CMD");
+	if (a->service_port && !a->service)
+		return usage_error(
+			"--ready-port %d says when --service CMD is ready: give --service",
+			a->service_port);
 	if (a->metrics.n && !a->command)
 		return usage_error("--metric reads what your command prints: give '-- COMMAND' "
 				   "(a built-in workload's figures come by themselves)");
@@ -1107,6 +1124,7 @@ static int service_init(struct run_args *a, struct pcost_service *sv)
 	struct pcost_service_opts o = {
 		.cpu_mask = a->m.ro.cpu_mask,
 		.ready_timeout_s = a->m.ro.ready_timeout_s,
+		.ready_port = a->service_port,
 		.restart_per_block = a->service_per_block,
 	};
 	char **argv;
@@ -1118,10 +1136,11 @@ static int service_init(struct run_args *a, struct pcost_service *sv)
 		pcost_argv_free(argv);
 		return PCOST_EXIT_USAGE;
 	}
-	if (!a->service_ready)
+	if (!a->service_ready && !a->service_port)
 		warning("--service without --ready: '%s' counts as ready as soon as it is started, "
 			"and a load generator that needs it listening may start first (and wait, "
-			"or fail); give --ready REGEX, a line it prints once ready",
+			"or fail); give --ready REGEX, a line it prints once ready, or --ready-port "
+			"PORT, where it listens",
 			argv[0]);
 	pcost_service_init(sv, argv, a->service_ready, &o);
 	pcost_argv_free(argv);

@@ -2,14 +2,17 @@
 /* service: the server a session loads: started, known ready, watched, stopped (see service.h). */
 #include "run/service.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <regex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -230,18 +233,58 @@ static bool lines_match(regex_t *re, char *buf, size_t n, size_t *done)
 	return false;
 }
 
-/* Read its log as it grows until a line matches, it exits, the time is up or Ctrl-C. */
+/* Does something on this machine accept a TCP connection on port (127.0.0.1, else ::1)? */
+static bool port_accepts(int port)
+{
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons((uint16_t)port),
+				   .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	bool ok = false;
+	int fd;
+
+	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
+		ok = connect(fd, (struct sockaddr *)&a4, sizeof(a4)) == 0;
+		close(fd);
+	}
+	if (!ok && (fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
+		ok = connect(fd, (struct sockaddr *)&a6, sizeof(a6)) == 0;
+		close(fd);
+	}
+	return ok;
+}
+
+/* What the service was waited for, for messages: "a line matching --ready 'RE'", ... */
+static void waited_for(const struct pcost_service *sv, char *buf, size_t len)
+{
+	if (sv->ready && sv->o.ready_port)
+		snprintf(buf, len, "a line matching --ready '%s', then a connection on port %d",
+			 sv->ready, sv->o.ready_port);
+	else if (sv->ready)
+		snprintf(buf, len, "a line matching --ready '%s'", sv->ready);
+	else
+		snprintf(buf, len, "a connection on port %d", sv->o.ready_port);
+}
+
+/*
+ * Read its log as it grows until a line matches (no --ready: at once), then try
+ * its port (no --ready-port: none) until it accepts; or it exits, the time is up
+ * or Ctrl-C.
+ */
 static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len)
 {
 	pcost_ns deadline = pcost_now_ns() + (pcost_ns)(sv->o.ready_timeout_s * 1e9);
-	char path[PATH_MAX + 16], tail[400], *buf = xmalloc(65536);
+	char path[PATH_MAX + 16], tail[400], what[PATH_MAX], *buf = xmalloc(65536);
 	size_t have = 0, done;
 	int fd, rc = -ETIMEDOUT, st;
+	bool matched = !sv->ready;
 	regex_t re;
 
 	log_path(sv, path, sizeof(path));
+	waited_for(sv, what, sizeof(what));
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || regcomp(&re, sv->ready, REG_EXTENDED | REG_NOSUB) != 0) {
+	if (fd < 0 || (sv->ready && regcomp(&re, sv->ready, REG_EXTENDED | REG_NOSUB) != 0)) {
 		rc = fd < 0 ? -errno : -EINVAL;
 		snprintf(err, len, "could not read the service's log: %s", strerror(-rc));
 		if (fd >= 0)
@@ -250,20 +293,21 @@ static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len
 		return rc;
 	}
 	for (;;) {
-		ssize_t n = pread(fd, buf + have, 65535 - have, off);
+		ssize_t n = matched ? 0 : pread(fd, buf + have, 65535 - have, off);
 
 		if (n > 0) {
 			off += n;
 			have += (size_t)n;
-			if (lines_match(&re, buf, have, &done)) {
-				rc = 0;
-				break;
-			}
+			matched = lines_match(&re, buf, have, &done);
 			/* The unfinished line stays; a line longer than the buffer is dropped. */
 			memmove(buf, buf + done, have - done);
 			have -= done;
 			if (have >= 65535)
 				have = 0;
+		}
+		if (matched && (!sv->o.ready_port || port_accepts(sv->o.ready_port))) {
+			rc = 0;
+			break;
 		}
 		if (pcost_interrupted) {
 			rc = -EINTR;
@@ -273,27 +317,34 @@ static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len
 		if (waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid) {
 			ended(sv, st);
 			ended_why(sv, tail, sizeof(tail));
-			snprintf(err, len,
-				 "the service '%s' exited before it was ready (a line "
-				 "matching --ready '%s'): %s",
-				 sv->name, sv->ready, tail);
+			snprintf(err, len, "the service '%s' exited before it was ready (%s): %s",
+				 sv->name, what, tail);
 			rc = -EPIPE;
 			break;
 		}
 		if (pcost_now_ns() >= deadline) {
 			log_tail(sv, tail, sizeof(tail));
-			snprintf(err, len,
-				 "the service '%s' was not ready after %g s: no line of its "
-				 "output (stdout and stderr) matched --ready '%s'; %s%s "
-				 "(--ready-timeout S waits longer)",
-				 sv->name, sv->o.ready_timeout_s, sv->ready,
-				 tail[0] ? "its last lines: " : "it printed nothing", tail);
+			if (matched)
+				snprintf(err, len,
+					 "the service '%s' was not ready after %g s: nothing "
+					 "accepted a TCP connection on localhost port %d "
+					 "(--ready-port); %s%s (--ready-timeout S waits longer)",
+					 sv->name, sv->o.ready_timeout_s, sv->o.ready_port,
+					 tail[0] ? "its last lines: " : "it printed nothing", tail);
+			else
+				snprintf(err, len,
+					 "the service '%s' was not ready after %g s: no line of "
+					 "its output (stdout and stderr) matched --ready '%s'; "
+					 "%s%s (--ready-timeout S waits longer)",
+					 sv->name, sv->o.ready_timeout_s, sv->ready,
+					 tail[0] ? "its last lines: " : "it printed nothing", tail);
 			break;
 		}
 		if (n <= 0)
 			usleep(READY_POLL_US);
 	}
-	regfree(&re);
+	if (sv->ready)
+		regfree(&re);
 	close(fd);
 	free(buf);
 	return rc;
@@ -330,7 +381,7 @@ int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 		pcost_service_stop(sv);
 		return rc;
 	}
-	if (!sv->ready)
+	if (!sv->ready && !sv->o.ready_port)
 		return 0;
 	if ((rc = wait_ready(sv, off, err, len)) < 0)
 		pcost_service_stop(sv);

@@ -2,8 +2,9 @@
 /*
  * service: the server a session measures through its load generator (`run
  * --service CMD --ready RE`).  Started once per session (or before every block
- * with restart_per_block), ready when a line of its output matches RE, stopped
- * with SIGTERM (SIGKILL after a grace) on every exit path:
+ * with restart_per_block), ready when a line of its output matches RE and/or
+ * (ready_port) it accepts a TCP connection on localhost, stopped with SIGTERM
+ * (SIGKILL after a grace) on every exit path:
  *
  *   - a normal end, a failed run, Ctrl-C and SIGTERM of probecost: the command
  *     calls pcost_service_stop() (the first Ctrl-C does not SIGKILL it as it
@@ -41,7 +42,8 @@
 struct pcost_service_opts {
 	uint64_t cpu_mask;	/* where it runs (0: anywhere) */
 	double ready_timeout_s; /* how long its readiness may take (0: 10 s) */
-	double stop_grace_s;	/* SIGTERM to SIGKILL (0: 10 s) */
+	int ready_port;	     /* ready once it accepts on localhost:ready_port (0: no such test) */
+	double stop_grace_s; /* SIGTERM to SIGKILL (0: 10 s) */
 	bool restart_per_block; /* started again before every block (the runner asks) */
 };
 
@@ -63,7 +65,9 @@ struct pcost_service {
 void pcost_service_init(struct pcost_service *sv, char *const argv[], const char *ready,
 			const struct pcost_service_opts *o);
 /*
- * Start it and wait until a line of its output matches ready.  0; or
+ * Start it and wait until a line of its output matches ready (when given) and
+ * then, with ready_port, until a TCP connection to localhost (127.0.0.1, else
+ * ::1) on that port is accepted; the connection is closed at once.  0; or
  * -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C), -errno, with one line
  * in err saying what it waited for and the service's last output.  On failure
  * nothing is left running.
