@@ -57,11 +57,9 @@
 #   ended             a fourth truth for fixed, extra and the overheads: the timed one
 #                     (fixed: the pooled one) plus the colder end a run pays for lasting
 #                     longer (bench/cache-after.sh), measured with no monitor beside each
-#                     scenario: END_RUNS blocks of two plain spin workloads, one with each
-#                     event's work lengthened by the scenario's injected cost per event
-#                     (its fixed cost spread over the events), and what the longer one
-#                     spent outside its timed loop beyond the other's, paired by block.
-#                     The column 'ended' is its coverage: a diagnostic, not the verdict's.
+#                     scenario (end_delta below).  The column 'ended' is its coverage: a
+#                     diagnostic, not the verdict's, since probecost's runner times it
+#                     (in a session of its own).
 # For each figure: coverage (share of studies whose interval holds the truth)
 # with its Wilson 95% interval, the median relative half-width (so wide
 # intervals cannot pass unseen), unbounded intervals, and for the skewed
@@ -82,7 +80,7 @@
 #   KEEP=FILE      keep every study's truth, estimate and interval there (one line a study and
 #                  figure: scenario path figure truth estimate lo hi told blocks session-truth
 #                  sample-blocks timed-truth ended-truth; bench/coverage-z.py reads it)
-#   END_RUNS (600) the blocks of the ended truth's plain-only study a scenario (0: none)
+#   END_RUNS (2000) the blocks of the ended truth's plain-only study a scenario (0: none)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
@@ -97,7 +95,7 @@ SEED0=${SEED0:-0}
 LOAD=${LOAD:-0}
 WASHOUT=${WASHOUT:-0}
 PERF_RUNS=${PERF_RUNS:-15}
-END_RUNS=${END_RUNS:-600}
+END_RUNS=${END_RUNS:-2000}
 for t in jq perf taskset; do
 	command -v $t >/dev/null || { echo "skip: $t not installed (Debian packages jq, linux-perf, util-linux)"; exit 0; }
 done
@@ -139,25 +137,43 @@ monitor() { # monitor SCENARIO: the inject monitor of a scenario
 	awk -v x="$x" -v b="$base" -v l="$LOOPS" -v d="$dist" -v e="$extra" 'BEGIN {
 		printf "inject:event=%.0f,fixed=%.0f%s%s %.2f\n", 0.8 * x * b / l, 0.2 * x * b, d, e, 20 * x }'
 }
-# end_delta MON: what a plain run as long as MON's monitored ones spends outside its
-# timed loop beyond a plain run's, in ns (mean over END_RUNS blocks, paired by block),
-# with its 95% interval: "mean lo hi", or "nan nan nan".  No monitor runs.
-end_delta() {
-	local ev fx w2
-	[ "$END_RUNS" -gt 0 ] || { echo "nan nan nan"; return; }
+# long_work MON: the work per event of a plain run as long as MON's monitored ones
+# (each event's work lengthened by MON's cost per event and its fixed cost spread).
+long_work() {
+	local ev fx
 	ev=$(printf '%s' "$1" | sed -n 's/.*event=\([0-9]*\).*/\1/p')
 	fx=$(printf '%s' "$1" | sed -n 's/.*fixed=\([0-9]*\).*/\1/p')
-	w2=$(awk -v w="$WORK" -v e="${ev:-0}" -v f="${fx:-0}" -v l="$LOOPS" 'BEGIN { printf "%.0f", w + e + f / l }')
+	awk -v w="$WORK" -v e="${ev:-0}" -v f="${fx:-0}" -v l="$LOOPS" 'BEGIN { printf "%.0f", w + e + f / l }'
+}
+# end_delta MON: what a plain run as long as MON's monitored ones spends outside its
+# timed loop beyond a plain run's, in ns, with its 95% interval: "mean lo hi", or
+# "nan nan nan".  No monitor runs: END_RUNS interleaved blocks of two plain spin
+# workloads, one with each event's work lengthened by MON's cost per event (its fixed
+# cost spread over the events), timed by probecost's runner as a study is (wall_ns -
+# timed_ns, paired by block).  perf stat cannot time it so: its chunks of back-to-back
+# runs also start each longer run after a longer one, whose colder start it adds
+# (bench/results/coverage.md: +117 against +26 us at sym), and a run at a time is
+# too noisy (its own start-up: +-60 us at 400 pairs).
+end_delta() {
+	local w2
+	[ "$END_RUNS" -gt 0 ] || { echo "nan nan nan"; return; }
+	w2=$(long_work "$1")
 	"$PC" run --no-store --format json --runs "$END_RUNS" --warmup 1 --cpu "$CPU" --seed 1 \
 		-w "spin:loops=$LOOPS,work=$WORK" -w "spin:loops=$LOOPS,work=$w2" 2>/dev/null |
 		jq -r '.session.configs | to_entries[] | .key as $c | .value.samples[] |
-			select((.warmup or .failed) | not) | "\($c) \(.block) \(.wall_ns - .timed_ns)"' |
-		awk '{ out[$1, $2] = $3 }
-			END { for (k in out) { split(k, p, SUBSEP); if (p[1] == 1 && ((0, p[2]) in out)) {
-					d = out[1, p[2]] - out[0, p[2]]; m++; sd += d; ss += d * d } }
-				if (m < 3) { print "nan nan nan"; exit }
-				mu = sd / m; se = sqrt((ss - m * mu * mu) / (m - 1) / m)
-				printf "%.0f %.0f %.0f\n", mu, mu - 1.96 * se, mu + 1.96 * se }'
+			select((.warmup or .failed) | not) | "\(.block) \($c) \(.wall_ns - .timed_ns)"' |
+		paired_delta
+}
+# paired_delta: lines "pair which ns" (which 0: the plain workload, 1: the longer one)
+# in, "mean lo hi" of the pairs' differences (longer - plain) out, with a 95% t
+# interval (t: 2.0 from 60 pairs, the default, 2.045 from 30, else 2.262), or "nan nan nan".
+paired_delta() {
+	awk '{ out[$2, $1] = $3 }
+		END { for (k in out) { split(k, p, SUBSEP); if (p[1] == 1 && ((0, p[2]) in out)) {
+				d = out[1, p[2]] - out[0, p[2]]; m++; sd += d; ss += d * d } }
+			if (m < 3) { print "nan nan nan"; exit }
+			mu = sd / m; se = sqrt((ss - m * mu * mu) / (m - 1) / m); t = m >= 60 ? 2.0 : (m >= 30 ? 2.045 : 2.262)
+			printf "%.0f %.0f %.0f\n", mu, mu - t * se, mu + t * se }'
 }
 # Wilson score interval of k successes in n at 95%: "lo hi".
 wilson() {
@@ -225,12 +241,14 @@ for sc in $SCENARIOS; do
 				(.statistics | map(select(.monitor != "none"))[0]) as $m |
 				(.warnings | map(select(test("overhead mean .*skewed"))) | length) as $to |
 				(.warnings | map(select(test("per event mean .*skewed"))) | length) as $te |
+				(.warnings | map(select(test("overhead mean .*skewed, and the extra time|extra time mean .*skewed"))) | length) as $tx |
+				(.warnings | map(select(test("fixed mean .*skewed"))) | length) as $tf |
 				def n: if . == null then "null" else tostring end;
 				"\($sums) \($m.pairs + (.options.pilot_blocks // 0)) \($m.overhead|n) \($m.overhead_lo|n) \($m.overhead_hi|n) \($to) " +
 				"\($m.per_event_ns|n) \($m.per_event_ns_lo|n) \($m.per_event_ns_hi|n) \($te) " +
 				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase) " +
 				"\($m.extra_ns|n) \($m.extra_ns_lo|n) \($m.extra_ns_hi|n) " +
-				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n) \($psums) \($m.pairs) \($tsums)"' "$cell/s.$i.json"
+				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n) \($psums) \($m.pairs) \($tsums) \($tx) \($tf)"' "$cell/s.$i.json"
 		done >"$cell/rows"
 		# Per study, for the level table: the mean and variance over its runs of the
 		# injected time (monitored runs), of the time the nominal spins took (injected
@@ -295,8 +313,8 @@ for sc in $SCENARIOS; do
 						wx == "nan" ? "nan" : text / tden, eext == "nan" ? "nan" : eext / tden)
 					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5], sper, wx == "nan" ? "nan" : tper + wx / epr,
 						"nan")
-					fig(3, "fixed", tfix, f[14], f[15], f[16], 0, f[5], sfix, tfix, dend == "nan" ? "nan" : tfix + dend)
-					fig(4, "extra", (E - e[i] + FX - fx[i]) / tn, f[18], f[19], f[20], 0, f[5], sext,
+					fig(3, "fixed", tfix, f[14], f[15], f[16], f[34], f[5], sfix, tfix, dend == "nan" ? "nan" : tfix + dend)
+					fig(4, "extra", (E - e[i] + FX - fx[i]) / tn, f[18], f[19], f[20], f[33], f[5], sext,
 						wx == "nan" ? "nan" : text, eext)
 					if (f[21] > 0)
 						fig(5, "ov_own", ((E - e[i]) + (FX - fx[i])) / tn / f[21], f[6], f[7], f[8], f[9], f[5],
@@ -321,7 +339,8 @@ for sc in $SCENARIOS; do
 	for path in $PATHS; do
 		for fg in overhead per_event fixed extra ov_own; do
 			# The verdict's truth is the timed one wherever a figure has it (it counts
-			# what the monitored run's own loop took longer); the pooled one is shown beside.
+			# what the monitored run's own loop took longer); the pooled one is shown
+			# beside it (field 12 from here on), and the ended one (field 13).
 			sel=$(awk -v s="$sc" -v p="$path" -v f="$fg" '$1 == s && $2 == p && $3 == f {
 				if (NF >= 12 && $12 != "nan") { t = $4; $4 = $12; $12 = t } print }' "$summary")
 			[ -n "$sel" ] || continue
