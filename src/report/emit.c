@@ -151,7 +151,14 @@ void pcost_csv_end(struct pcost_csv *c)
 /* v [lo, hi] in one unit chosen from the largest of the three: "8.10 [7.20, 9.00] ms". */
 void pcost_text_ns_ci(double v, double lo, double hi, const char *per, char *buf, size_t len)
 {
-	double m = fmax(fabs(v), fmax(isfinite(lo) ? fabs(lo) : 0, isfinite(hi) ? fabs(hi) : 0));
+	pcost_text_ns_ci_at(v, lo, hi, 0, per, buf, len);
+}
+
+void pcost_text_ns_ci_at(double v, double lo, double hi, double at, const char *per, char *buf,
+			 size_t len)
+{
+	double m = fmax(fmax(fabs(v), isfinite(at) ? fabs(at) : 0),
+			fmax(isfinite(lo) ? fabs(lo) : 0, isfinite(hi) ? fabs(hi) : 0));
 	double div = m >= 1e9 ? 1e9 : m >= 1e6 ? 1e6 : m >= 1e4 ? 1e3 : 1;
 	const char *u = m >= 1e9 ? "s" : m >= 1e6 ? "ms" : m >= 1e4 ? "us" : "ns";
 	double k = m / div;

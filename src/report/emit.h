@@ -74,6 +74,9 @@ void pcost_csv_carry_over(struct pcost_csv *c, const struct pcost_config_stats *
  * without an interval.
  */
 void pcost_text_ns_ci(double v, double lo, double hi, const char *per, char *buf, size_t len);
+/* The same with the unit chosen as if at (a magnitude) were among the three: two figures side by side in one unit. */
+void pcost_text_ns_ci_at(double v, double lo, double hi, double at, const char *per, char *buf,
+			 size_t len);
 /* "+1.8% [+1.2, +2.4]", then "?" when not sig. */
 void pcost_text_pct_ci(double v, double lo, double hi, bool sig, char *buf, size_t len);
 

@@ -117,9 +117,12 @@ static void skew_ns(struct pcost_run_warnings *w, const char *who, const char *w
 		    double rhi)
 {
 	char m[96], b[96];
+	/* One unit for both figures: the largest of the six chooses it. */
+	double at = fmax(fmax(fabs(v), fabs(r)),
+			 fmax(fmax(fabs(lo), fabs(hi)), fmax(fabs(rlo), fabs(rhi))));
 
-	pcost_text_ns_ci(v, lo, hi, per, m, sizeof(m));
-	pcost_text_ns_ci(r, rlo, rhi, per, b, sizeof(b));
+	pcost_text_ns_ci_at(v, lo, hi, at, per, m, sizeof(m));
+	pcost_text_ns_ci_at(r, rlo, rhi, at, per, b, sizeof(b));
 	skew_warning(w, who, what, m, b, v > r, "");
 }
 
