@@ -35,7 +35,7 @@ is "$bad" "" "list monitors says yes for every monitor whose tool is here"
 # 3-6. One run of each: every one measured, the counting ones counted the syscalls.
 args=(); for m in "${mons[@]}"; do args+=(-m "$m"); done
 # LeakSanitizer cannot run under ptrace: the sanitized workload under strace needs it off.
-# --timeout 120: unpinned, strace and strace-count take 0.4-5.5 s on these 20,000 calls
+# --timeout 120: unpinned, strace and strace-count take 0.4-7.9 s on these 20,000 calls
 # here (a ptrace stop that wakes the tracer on the other vCPU; the host stole up to 22%),
 # and one took 11.5 s in a clean-clone .ci/run, the default limit of a first run (300 x
 # the plain run + 10 s): "hung", which is not what this test is about.
