@@ -285,8 +285,8 @@ static void run_precision(const struct pcost_session *s, const struct pcost_conf
 			snprintf(a, sizeof(a), "unbounded");
 		else
 			fmt_points(a, sizeof(a), 100 * arm[k]);
-		if (rel > 0) {
-			strcat(a, " of ");
+		if (rel > 0 && strlen(a) + 4 < sizeof(a)) {
+			snprintf(a + strlen(a), sizeof(a) - strlen(a), " of ");
 			fmt_points(a + strlen(a), sizeof(a) - strlen(a), 100 * want[k]);
 		}
 		len = snprintf(list + off, cap - off, "%s%s on %s (%s)", k ? ", " : "", c->monitor,
