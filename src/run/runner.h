@@ -46,6 +46,13 @@ struct pcost_runner_opts {
 	 * run is never killed.
 	 */
 	double timeout_s;
+	/*
+	 * A run that reaches timeout_s while its processes used at least a tenth of
+	 * a CPU since the last check is given timeout_s again, up to this many
+	 * times (0: never): a slow run is not a hung one.  The runner sets it for a
+	 * monitor's first run under the default limit, when nothing bounds it yet.
+	 */
+	unsigned busy_extend;
 	double ready_timeout_s; /* attach monitors' readiness (default 10) */
 	unsigned warmup;	/* blocks discarded (flagged) first */
 	unsigned runs;		/* measured blocks; 0 = adaptive */
@@ -117,6 +124,7 @@ struct pcost_runner_opts {
 #define PCOST_HANG_FACTOR 10
 #define PCOST_HANG_GRACE_S 10
 #define PCOST_HANG_FIRST_FACTOR 300
+#define PCOST_HANG_BUSY_EXTEND 9
 
 /* What one configuration runs. */
 struct pcost_target {

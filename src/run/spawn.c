@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/ptree.h"
 #include "run/runner.h"
 #include "workloads/workload.h"
 
@@ -224,6 +225,8 @@ struct run_io {
 	int status;
 	struct rusage ru;
 	bool timed_out, interrupted;
+	unsigned extended; /* times the deadline moved on while the run used the CPU */
+	pcost_ns cpu_mark; /* the run's CPU time at the last deadline */
 	bool watched_died; /* the watched process (opts.watch_pid) exited first: killed */
 	bool capture;	   /* ebuf holds stdout too */
 	bool first_error;  /* a failure says its first error line (a load generator) */
@@ -265,10 +268,28 @@ static int run_io_open(struct run_io *io, bool report_fd, bool capture)
 }
 
 /*
- * Wait for the child, reading its pipes; kill its group at the deadline, on
- * Ctrl-C, or when process watch (0: none) exits first.
+ * At a deadline: did the run's processes use at least a tenth of a CPU over the
+ * stretch of stretch ns since the last one?  If so, the next stretch starts.
  */
-static void run_io_wait(struct run_io *io, pcost_ns deadline, pid_t watch)
+static bool run_io_busy(struct run_io *io, pcost_ns stretch)
+{
+	pcost_ns user, sys, used;
+
+	if (!pcost_ptree_cpu(io->pid, &user, &sys))
+		return false;
+	/* A member that exited unreaped takes its time out of the sum for a while. */
+	used = user + sys > io->cpu_mark ? user + sys - io->cpu_mark : 0;
+	io->cpu_mark = user + sys;
+	return used * 10 >= stretch;
+}
+
+/*
+ * Wait for the child, reading its pipes; kill its group at the deadline (moved
+ * on by stretch, up to busy_extend times, while the run uses the CPU),
+ * on Ctrl-C, or when process watch (0: none) exits first.
+ */
+static void run_io_wait(struct run_io *io, pcost_ns deadline, pcost_ns stretch,
+			unsigned busy_extend, pid_t watch)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, io->pid, 0);
 	int wfd = watch > 0 ? (int)syscall(SYS_pidfd_open, watch, 0) : -1;
@@ -313,6 +334,11 @@ static void run_io_wait(struct run_io *io, pcost_ns deadline, pid_t watch)
 			break;
 		}
 		if (deadline && pcost_now_ns() >= deadline && !io->timed_out) {
+			if (io->extended < busy_extend && run_io_busy(io, stretch)) {
+				io->extended++;
+				deadline += stretch;
+				continue;
+			}
 			io->timed_out = true;
 			kill(-io->pid, SIGKILL);
 		}
@@ -509,7 +535,7 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 		deadline = t0 + (pcost_ns)(o->timeout_s * 1e9);
 	/* Output captured or a service loaded: the first error says why ("refused"). */
 	io->first_error = capture || o->watch_pid > 0;
-	run_io_wait(io, deadline, o->watch_pid);
+	run_io_wait(io, deadline, (pcost_ns)(o->timeout_s * 1e9), o->busy_extend, o->watch_pid);
 	smp->wall_ns = pcost_now_ns() - t0;
 	/* Whatever the workload left behind in its group goes too. */
 	kill(-io->pid, SIGKILL);
