@@ -3,6 +3,7 @@
 #include "report/warnings.h"
 
 #include "report/emit.h"
+#include "stats/figures.h"
 #include "core/util.h"
 
 #include <cjson/cJSON.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Thresholds: judgement calls, stated in docs/run.md (Warnings). */
@@ -124,6 +126,50 @@ static void skew_ns(struct pcost_run_warnings *w, const char *who, const char *w
 	pcost_text_ns_ci_at(v, lo, hi, at, per, m, sizeof(m));
 	pcost_text_ns_ci_at(r, rlo, rhi, at, per, b, sizeof(b));
 	skew_warning(w, who, what, m, b, v > r, "");
+}
+
+/*
+ * A --metric figure's (or the service's CPU time's) change against the baseline
+ * and its robust companion disagree: the same test and line as the overhead's,
+ * where a few runs may sit on either side (a figure may be better higher).
+ */
+static void figure_skew(struct pcost_run_warnings *w, const char *who, const char *what,
+			const struct pcost_figure_stats *x)
+{
+	char m[64], b[64];
+
+	if (x->baseline || !x->change_skewed || !isfinite(x->change_robust))
+		return;
+	pcost_text_pct_ci(x->change, x->change_lo, x->change_hi, true, m, sizeof(m));
+	pcost_text_pct_ci(x->change_robust, x->change_robust_lo, x->change_robust_hi, true, b,
+			  sizeof(b));
+	add(w,
+	    "%s: %s change mean %s, robust %s (Hodges-Lehmann): the change is skewed; a few "
+	    "runs carry the mean",
+	    who, what, m, b);
+}
+
+static void figures_skew(const struct pcost_session *s, const struct pcost_config_stats *st,
+			 struct pcost_run_warnings *w)
+{
+	struct pcost_figure_stats *f = NULL, *svc = NULL;
+	bool service = pcost_service_measured(s);
+	char who[160];
+
+	pcost_analyze_figures(s, st, &f);
+	if (service)
+		pcost_analyze_service_cpu(s, st, &svc);
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		snprintf(who, sizeof(who), "%s on %s", s->configs[i].monitor,
+			 s->configs[i].workload);
+		for (size_t k = 0; f && k < s->nmetrics; k++)
+			if (pcost_figure_measured(s, k))
+				figure_skew(w, who, s->metrics[k].name, &f[i * s->nmetrics + k]);
+		if (svc)
+			figure_skew(w, who, "service CPU", &svc[i]);
+	}
+	free(f);
+	free(svc);
 }
 
 bool pcost_config_layout(const struct pcost_config *c, char *buf, size_t len)
@@ -399,8 +445,10 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 			    who, m, r);
 		}
 	}
-	if (!probes)
+	if (!probes) {
+		figures_skew(s, st, w);
 		run_precision(s, st, w);
+	}
 }
 
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,

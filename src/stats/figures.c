@@ -20,6 +20,7 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 
 	f->mean = f->mean_lo = f->mean_hi = NAN;
 	f->change = f->change_lo = f->change_hi = f->p = NAN;
+	f->change_robust = f->change_robust_lo = f->change_robust_hi = NAN;
 	/* A configuration paired with itself: its values, the measured runs that have one. */
 	n = pcost_pair_blocks(c, c, what, &x, &y, NULL);
 	f->n = n;
@@ -37,6 +38,11 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 	f->change_hi = p.ratio_hi;
 	f->p = p.p;
 	f->significant = p.significant;
+	pcost_hl_ratio(x, y, n, PCOST_CONF, &f->change_robust, &f->change_robust_lo,
+		       &f->change_robust_hi);
+	/* As the overhead's: on the log scale, the se carried there by the delta method. */
+	f->change_skewed = pcost_skewed(log1p(p.ratio), log1p(f->change_robust),
+					p.ratio_se / (1 + p.ratio), p.skew_z);
 	free(x);
 	free(y);
 }

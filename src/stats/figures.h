@@ -25,6 +25,14 @@ struct pcost_figure_stats {
 	double change, change_lo, change_hi; /* mean(this)/mean(baseline) - 1, Fieller */
 	double p;			     /* paired t test of the per-block differences */
 	bool significant;		     /* p < 0.05 */
+	/*
+	 * The change's robust companion, as the overhead's (analyze.h): Hodges-Lehmann
+	 * of the per-block log ratios with its Wilcoxon interval (NaN bounds below 6
+	 * pairs; all NaN when a value is not positive), and whether it and the mean
+	 * disagree (pcost_skewed).
+	 */
+	double change_robust, change_robust_lo, change_robust_hi;
+	bool change_skewed;
 };
 
 /*

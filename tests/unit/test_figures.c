@@ -89,6 +89,10 @@ static void test_change(void **state)
 	assert_true(near(f[2].change, -0.1));
 	assert_true(near(f[2].change_lo, -0.1) && near(f[2].change_hi, -0.1));
 	assert_true(f[2].significant);
+	/* Its robust companion: every log ratio is log 0.9; no interval from 4 pairs. */
+	assert_true(near(f[2].change_robust, -0.1));
+	assert_true(isnan(f[2].change_robust_lo) && isnan(f[2].change_robust_hi));
+	assert_false(f[2].change_skewed);
 	assert_int_equal(f[3].npairs, 5); /* lat: block 6 pairs too (3 and 3) */
 	/* mean(x)/mean(y) - 1 over the five pairs: (2.5+2.75+2.375+2.625+3)/(2+2.2+1.9+2.1+3) */
 	assert_true(near(f[3].change, 13.25 / 11.2 - 1));
@@ -99,6 +103,42 @@ static void test_change(void **state)
 	assert_true(near(svc[0].mean, 10e6));
 	assert_true(near(svc[1].change, 2.0));
 	free(svc);
+	free(f);
+	free(st);
+	pcost_session_release(&s);
+}
+
+/*
+ * A skewed change (issue 19): plain 100 tps in each of 10 blocks, the monitor 90 in
+ * nine and 300 in one.  The mean's change is 111/100 - 1 = +11%; the robust one is
+ * Hodges-Lehmann over the log ratios, nine log 0.9 and one log 3: of the 55 Walsh
+ * averages, 45 are log 0.9, nine (log 0.9 + log 3)/2 = log sqrt(2.7) and one log 3,
+ * so the median (the 28th) is log 0.9: -10%; the Wilcoxon interval at n = 10 is
+ * [W(8), W(48)] (qsignrank(0.025, 10) = 8 in R) = [log 0.9, log sqrt(2.7)]:
+ * [-10%, +64.3%].  The two disagree: skewed.
+ */
+static void test_change_skewed(void **state)
+{
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+	struct pcost_figure_stats *f;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	pcost_session_add_metric(&s, "tps", "tps", 1);
+	pcost_session_add_config(&s, "command", "x", "none", NULL, "event");
+	pcost_session_add_config(&s, "command", "x", "strace", NULL, "event");
+	for (uint32_t k = 0; k < 10; k++) {
+		add(&s, &s.configs[0], k, false, false, (double[]){ 100 }, 0);
+		add(&s, &s.configs[1], k, false, false, (double[]){ k == 6 ? 300 : 90 }, 0);
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	pcost_analyze_figures(&s, st, &f);
+	assert_true(near(f[1].change, 0.11));
+	assert_true(near(f[1].change_robust, -0.1));
+	assert_true(near(f[1].change_robust_lo, -0.1));
+	assert_true(near(f[1].change_robust_hi, sqrt(2.7) - 1));
+	assert_true(f[1].change_skewed);
 	free(f);
 	free(st);
 	pcost_session_release(&s);
@@ -190,9 +230,8 @@ static void test_ptree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_change),
-		cmocka_unit_test(test_set_metric),
-		cmocka_unit_test(test_replace_all),
+		cmocka_unit_test(test_change),	   cmocka_unit_test(test_change_skewed),
+		cmocka_unit_test(test_set_metric), cmocka_unit_test(test_replace_all),
 		cmocka_unit_test(test_ptree),
 	};
 

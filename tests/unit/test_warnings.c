@@ -124,11 +124,46 @@ static void skewed_lines(void **state)
 	pcost_session_release(&s);
 }
 
+/*
+ * A --metric figure's skewed change (test_figures' known answers: +11% by the
+ * mean, -10% [-10, +64.3] robust) gets the overhead's kind of line.
+ */
+static void figure_skew_line(void **state)
+{
+	struct pcost_config_stats *st;
+	struct pcost_run_warnings w = { 0 };
+	struct pcost_session s;
+	const char *l;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	pcost_session_add_metric(&s, "tps", "tps", 1);
+	pcost_session_add_config(&s, "command", "x", "none", NULL, "event");
+	pcost_session_add_config(&s, "command", "x", "strace", NULL, "event");
+	for (uint32_t k = 0; k < 20; k++) {
+		struct pcost_run_sample x = { .block = k / 2, .scale = 1, .wall_ns = 1000 };
+
+		x.metrics = xcalloc(1, sizeof(double));
+		x.metrics[0] = k % 2 == 0 ? 100 : k == 13 ? 300 : 90;
+		pcost_config_add_sample(&s.configs[k % 2], &x);
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	pcost_stat_warnings(&s, st, &w);
+	l = line(&w, "strace on command: tps change mean +11.0% [");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "], robust -10.0% [-10.0, +64.3] (Hodges-Lehmann): the change "
+				  "is skewed; a few runs carry the mean"));
+	assert_null(line(&w, "none on command: tps"));
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(precision_arms),
 		cmocka_unit_test(skewed_lines),
+		cmocka_unit_test(figure_skew_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
