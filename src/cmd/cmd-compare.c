@@ -11,6 +11,7 @@
 #include "stats/compare.h"
 #include "stats/figures.h"
 #include "core/format.h"
+#include "report/emit.h"
 #include "report/plot.h"
 #include "core/util.h"
 
@@ -144,6 +145,53 @@ static void print_outcomes(const struct pcost_compare *c, bool md)
 	}
 }
 
+/* "+12.0% [+8.0%, +16.0%]" */
+static const char *fmt_pct_ci(double v, double lo, double hi, char *buf, size_t len)
+{
+	char a[24], b[24], c[24];
+
+	snprintf(buf, len, "%s [%s, %s]", fmt_pct(v, a, sizeof(a)), fmt_pct(lo, b, sizeof(b)),
+		 fmt_pct(hi, c, sizeof(c)));
+	return buf;
+}
+
+/* One change whose mean and robust companion disagree, under the "skewed" heading. */
+static void skew_line(bool *any, bool md, const char *name, double v, double lo, double hi,
+		      double r, double rlo, double rhi)
+{
+	char m[80], b[80];
+
+	if (!*any)
+		printf("\nskewed (A -> B; the change by the means and by Hodges-Lehmann disagree: a "
+		       "few runs carry the means):\n");
+	*any = true;
+	printf("%s%s: mean %s, robust %s\n", md ? "- " : "  ", name,
+	       fmt_pct_ci(v, lo, hi, m, sizeof(m)), fmt_pct_ci(r, rlo, rhi, b, sizeof(b)));
+}
+
+/* The rows and figures whose change is skewed (stats/compare.h change_skewed). */
+static void print_skewed(const struct pcost_session *a, const struct pcost_session *b,
+			 const struct pcost_compare *c, bool md)
+{
+	struct pcost_figure_compare *f;
+	bool any = false;
+	size_t n;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (r->ia >= 0 && r->ib >= 0 && r->change_skewed && isfinite(r->change_robust))
+			skew_line(&any, md, r->name, r->change, r->change_lo, r->change_hi,
+				  r->change_robust, r->change_robust_lo, r->change_robust_hi);
+	}
+	pcost_compare_figures(a, b, c, &f, &n);
+	for (size_t i = 0; i < n; i++)
+		if (f[i].change_skewed && isfinite(f[i].change_robust))
+			skew_line(&any, md, f[i].name, f[i].change, f[i].change_lo, f[i].change_hi,
+				  f[i].change_robust, f[i].change_robust_lo, f[i].change_robust_hi);
+	pcost_figure_compare_free(f, n);
+}
+
 /* The figures both sessions have (--metric, a workload's own), B against A. */
 static void print_figures(const struct pcost_session *a, const struct pcost_session *b,
 			  const struct pcost_compare *c, bool md)
@@ -221,6 +269,7 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 	if (a->kind == PCOST_SESSION_PROBES)
 		print_optimized(c, md);
 	print_figures(a, b, c, md);
+	print_skewed(a, b, c, md);
 	if (any_one) {
 		printf("\n");
 		for (size_t i = 0; i < c->nrows; i++)
@@ -277,6 +326,10 @@ static void json_figures(cJSON *o, const struct pcost_session *a, const struct p
 		add_num(x, "change", f[i].change);
 		add_num(x, "change_lo", f[i].change_lo);
 		add_num(x, "change_hi", f[i].change_hi);
+		add_num(x, "change_robust", f[i].change_robust);
+		add_num(x, "change_robust_lo", f[i].change_robust_lo);
+		add_num(x, "change_robust_hi", f[i].change_robust_hi);
+		cJSON_AddBoolToObject(x, "change_skewed", f[i].change_skewed);
 		cJSON_AddItemToArray(arr, x);
 	}
 	pcost_figure_compare_free(f, n);
@@ -307,6 +360,10 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 			add_num(x, "change", r->change);
 			add_num(x, "change_lo", r->change_lo);
 			add_num(x, "change_hi", r->change_hi);
+			add_num(x, "change_robust", r->change_robust);
+			add_num(x, "change_robust_lo", r->change_robust_lo);
+			add_num(x, "change_robust_hi", r->change_robust_hi);
+			cJSON_AddBoolToObject(x, "change_skewed", r->change_skewed);
 			add_num(x, "p", r->p);
 			cJSON_AddBoolToObject(x, "significant", r->significant);
 			if (r->has_overhead) {
@@ -355,23 +412,37 @@ static const char *csv_verdict(int v)
 	return v > 0 ? "1" : v < 0 ? "0" : "";
 }
 
+/* Unmeasured figures are empty fields (pcost_csv_num), never "nan". */
 static void print_csv(const struct pcost_compare *c)
 {
+	struct pcost_csv w = { .out = stdout };
+
 	printf("name,in,mean_a_ns,mean_b_ns,change,change_lo,change_hi,p,overhead_a,overhead_b,"
-	       "delta,regression,optimized_a,optimized_b,outcome_a,outcome_b,outcome_changed\n");
+	       "delta,regression,optimized_a,optimized_b,outcome_a,outcome_b,outcome_changed,"
+	       "change_robust,change_robust_lo,change_robust_hi,change_skewed\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pcost_compare_row *r = &c->rows[i];
 		bool both = r->ia >= 0 && r->ib >= 0;
 
-		printf("\"%s\",%s,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%s,%s,%s,%d\n",
-		       r->name,
-		       r->ia < 0   ? "b"
-		       : r->ib < 0 ? "a"
-				   : "both",
-		       r->mean_a, r->mean_b, r->change, r->change_lo, r->change_hi, r->p, r->ovh_a,
-		       r->ovh_b, r->delta_pts, r->regression, csv_verdict(r->optimized_a),
-		       csv_verdict(r->optimized_b), both ? pcost_outcome_name(r->outcome_a) : "",
-		       both ? pcost_outcome_name(r->outcome_b) : "", outcome_changed(r));
+		pcost_csv_str(&w, r->name);
+		pcost_csv_str(&w, r->ia < 0 ? "b" : r->ib < 0 ? "a" : "both");
+		pcost_csv_num(&w, "%.17g", r->mean_a);
+		pcost_csv_num(&w, "%.17g", r->mean_b);
+		pcost_csv_ci(&w, "%.6g", r->change, r->change_lo, r->change_hi);
+		pcost_csv_num(&w, "%.6g", r->p);
+		pcost_csv_num(&w, "%.6g", r->ovh_a);
+		pcost_csv_num(&w, "%.6g", r->ovh_b);
+		pcost_csv_num(&w, "%.6g", r->delta_pts);
+		pcost_csv_num(&w, "%.0f", r->regression); /* 1 or 0, as before */
+		pcost_csv_str(&w, csv_verdict(r->optimized_a));
+		pcost_csv_str(&w, csv_verdict(r->optimized_b));
+		pcost_csv_str(&w, both ? pcost_outcome_name(r->outcome_a) : "");
+		pcost_csv_str(&w, both ? pcost_outcome_name(r->outcome_b) : "");
+		pcost_csv_num(&w, "%.0f", outcome_changed(r));
+		pcost_csv_ci(&w, "%.6g", r->change_robust, r->change_robust_lo,
+			     r->change_robust_hi);
+		pcost_csv_num(&w, "%.0f", r->change_skewed);
+		pcost_csv_end(&w);
 	}
 }
 

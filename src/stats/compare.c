@@ -70,6 +70,9 @@ static void fill_change(struct pcost_compare_row *r, const double *a, size_t na,
 	pcost_ratio_ci_unpaired(a, na, b, nb, PCOST_CONF, &r->change, &r->change_lo, &r->change_hi);
 	r->p = na >= 2 && nb >= 2 ? pcost_welch_p(a, na, b, nb) : NAN;
 	r->significant = r->p < 0.05 && (r->change_lo > 0 || r->change_hi < 0);
+	pcost_hl_ratio_unpaired(a, na, b, nb, PCOST_CONF, &r->change_robust, &r->change_robust_lo,
+				&r->change_robust_hi);
+	r->change_skewed = pcost_skewed_unpaired(a, na, b, nb, r->change, r->change_robust);
 }
 
 static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, char *name, int ia,
@@ -84,6 +87,7 @@ static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, c
 	r->ia = ia;
 	r->ib = ib;
 	r->mean_a = r->mean_b = r->change = r->change_lo = r->change_hi = r->p = NAN;
+	r->change_robust = r->change_robust_lo = r->change_robust_hi = NAN;
 	r->ovh_a = r->ovh_b = r->delta_pts = r->delta_lo = r->delta_hi = NAN;
 	r->outcome_a = r->outcome_b = PCOST_OUTCOME_UNKNOWN;
 	return r;

@@ -26,8 +26,11 @@ struct pcost_compare_row {
 	double change_lo,
 		change_hi; /* 95% Welch interval on the log ratio (the sessions share no blocks) */
 	double p;	   /* Welch, two-sided */
-	bool significant;  /* p < 0.05 and the CI excludes 0 */
-	bool has_overhead; /* a monitored configuration with a baseline on both sides */
+	/* The change's robust companion (pcost_hl_ratio_unpaired) and the skew test. */
+	double change_robust, change_robust_lo, change_robust_hi;
+	bool change_skewed;
+	bool significant;    /* p < 0.05 and the CI excludes 0 */
+	bool has_overhead;   /* a monitored configuration with a baseline on both sides */
 	double ovh_a, ovh_b; /* overhead fractions (analyze.h) */
 	double ovh_a_lo, ovh_a_hi, ovh_b_lo, ovh_b_hi;
 	double delta_pts; /* (ovh_b - ovh_a) x 100; for series and baselines: change x 100 */

@@ -135,6 +135,10 @@ void pcost_compare_figures(const struct pcost_session *a, const struct pcost_ses
 			f->mean_b = f->nb ? pcost_mean(vb, f->nb) : NAN;
 			pcost_ratio_ci_unpaired(va, f->na, vb, f->nb, PCOST_CONF, &f->change,
 						&f->change_lo, &f->change_hi);
+			pcost_hl_ratio_unpaired(va, f->na, vb, f->nb, PCOST_CONF, &f->change_robust,
+						&f->change_robust_lo, &f->change_robust_hi);
+			f->change_skewed = pcost_skewed_unpaired(va, f->na, vb, f->nb, f->change,
+								 f->change_robust);
 			free(va);
 			free(vb);
 		}

@@ -64,6 +64,9 @@ struct pcost_figure_compare {
 	int better;	  /* a's: +1 higher, -1 lower, 0 unknown */
 	size_t na, nb;
 	double mean_a, mean_b, change, change_lo, change_hi;
+	/* Its robust companion (pcost_hl_ratio_unpaired) and the skew test. */
+	double change_robust, change_robust_lo, change_robust_hi;
+	bool change_skewed;
 };
 struct pcost_compare;
 void pcost_compare_figures(const struct pcost_session *a, const struct pcost_session *b,

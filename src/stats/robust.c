@@ -154,6 +154,123 @@ void pcost_hl_diff(const double *x, const double *y, size_t n, double conf, doub
 	free(v);
 }
 
+/* Above this many differences y_j - x_i (8 MB of them, sorted) no estimate. */
+#define SHIFT_MAX_PAIRS 1000000
+
+/*
+ * The number of ways the Mann-Whitney count U (pairs with y above x) takes
+ * each value u = 0..mn for m and n values: the partitions of u into at most
+ * m parts of at most n (Hollander et al. 4.1), counted by adding parts of size
+ * s = 1..n, any number of each, while tracking how many parts there are.
+ * Additions only: no cancellation, and doubles hold C(100, 50) to 16 digits.
+ * cnt has mn + 1 slots.
+ */
+static void ranksum_counts(size_t m, size_t n, double *cnt)
+{
+	size_t top = m * n;
+	/* parts[k * (top + 1) + u]: partitions of u into exactly k parts so far */
+	double *parts = xcalloc((m + 1) * (top + 1), sizeof(*parts));
+
+	parts[0] = 1;
+	for (size_t s = 1; s <= n; s++)
+		for (size_t k = 1; k <= m; k++)
+			for (size_t u = s; u <= top; u++)
+				parts[k * (top + 1) + u] += parts[(k - 1) * (top + 1) + u - s];
+	memset(cnt, 0, (top + 1) * sizeof(*cnt));
+	for (size_t k = 0; k <= m; k++)
+		for (size_t u = 0; u <= top; u++)
+			cnt[u] += parts[k * (top + 1) + u];
+	free(parts);
+}
+
+size_t pcost_ranksum_k(size_t m, size_t n, double conf)
+{
+	double alpha = 1 - conf, mn = (double)m * (double)n;
+	size_t k = 0;
+
+	if (m == 0 || n == 0 || !(conf > 0) || !(conf < 1))
+		return 0;
+	if (m <= EXACT_MAX && n <= EXACT_MAX) {
+		double *cnt = xcalloc((size_t)mn + 1, sizeof(*cnt)), all = 0, cum = 0;
+
+		ranksum_counts(m, n, cnt);
+		for (size_t u = 0; u <= (size_t)mn; u++)
+			all += cnt[u];
+		/* R's qwilcox(alpha/2, m, n): the least q with P(U <= q) >= alpha/2. */
+		while (k <= (size_t)mn && (cum += cnt[k]) / all < alpha / 2)
+			k++;
+		free(cnt);
+	} else {
+		/* U: mean mn/2, variance mn(m + n + 1)/12; the rank rounded. */
+		double sd = sqrt(mn * (double)(m + n + 1) / 12);
+		double c = floor(mn / 2 - normal_quantile(conf) * sd + 0.5);
+
+		k = c > 0 ? (size_t)c : 0;
+	}
+	/* As pcost_signrank_k's: k = 0 would need more than all the differences. */
+	return k;
+}
+
+void pcost_hl_shift(const double *x, size_t m, const double *y, size_t n, double conf, double *est,
+		    double *lo, double *hi)
+{
+	size_t pairs = m * n, k, w = 0;
+	double *d;
+
+	*est = *lo = *hi = NAN;
+	if (m == 0 || n == 0 || (double)m * (double)n > SHIFT_MAX_PAIRS)
+		return;
+	for (size_t i = 0; i < m; i++)
+		if (!isfinite(x[i]))
+			return;
+	for (size_t j = 0; j < n; j++)
+		if (!isfinite(y[j]))
+			return;
+	d = xmalloc(pairs * sizeof(*d));
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < n; j++)
+			d[w++] = y[j] - x[i];
+	qsort(d, pairs, sizeof(*d), cmp_double);
+	*est = pairs % 2 ? d[pairs / 2] : (d[pairs / 2 - 1] + d[pairs / 2]) / 2;
+	k = pcost_ranksum_k(m, n, conf);
+	if (k >= 1 && k <= pairs) {
+		*lo = d[k - 1];
+		*hi = d[pairs - k];
+	}
+	free(d);
+}
+
+/* log of each of n values into a new array; NULL when one is not positive. */
+static double *logs_of(const double *v, size_t n)
+{
+	double *l = xmalloc((n ? n : 1) * sizeof(*l));
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0)) {
+			free(l);
+			return NULL;
+		}
+		l[i] = log(v[i]);
+	}
+	return l;
+}
+
+void pcost_hl_ratio_unpaired(const double *x, size_t m, const double *y, size_t n, double conf,
+			     double *r, double *lo, double *hi)
+{
+	double *lx = logs_of(x, m), *ly = logs_of(y, n);
+
+	*r = *lo = *hi = NAN;
+	if (lx && ly) {
+		pcost_hl_shift(lx, m, ly, n, conf, r, lo, hi);
+		*r = expm1(*r);
+		*lo = expm1(*lo);
+		*hi = expm1(*hi);
+	}
+	free(lx);
+	free(ly);
+}
+
 /*
  * 0.9 standard errors of the mean.  Under symmetric noise the mean and the
  * Hodges-Lehmann estimate differ by about 0.2 of one (HL's efficiency is
@@ -215,4 +332,17 @@ bool pcost_skewed(double mean, double robust, double se, double skew_z)
 		return true;
 	return isfinite(mean) && isfinite(robust) && se > 0 &&
 	       fabs(mean - robust) > PCOST_SKEW_SE * se;
+}
+
+bool pcost_skewed_unpaired(const double *x, size_t m, const double *y, size_t n, double change,
+			   double robust)
+{
+	double mx, my;
+
+	if (m < 2 || n < 2)
+		return false;
+	mx = pcost_mean(x, m);
+	my = pcost_mean(y, n);
+	return pcost_skewed(log1p(change), log1p(robust),
+			    hypot(pcost_sem(x, m) / mx, pcost_sem(y, n) / my), NAN);
 }

@@ -186,6 +186,43 @@ void pcost_hl_ratio(const double *x, const double *y, size_t n, double conf, dou
 void pcost_hl_diff(const double *x, const double *y, size_t n, double conf, double *d, double *lo,
 		   double *hi);
 
+/*
+ * The rank k of the Mann-Whitney interval for samples of m and n values at conf:
+ * the interval is [D(k), D(mn + 1 - k)] of the mn sorted differences y_j - x_i
+ * (1-based), covering with probability >= conf for two samples of one shape
+ * shifted.  k is R's qwilcox((1 - conf)/2, m, n), exact up to 50 values a
+ * side, then the normal approximation with continuity correction.  0 when no
+ * interval reaches conf (m = n = 3 at 95%).
+ */
+size_t pcost_ranksum_k(size_t m, size_t n, double conf);
+
+/*
+ * Two independent samples, robust: the Hodges-Lehmann shift (the median of the
+ * m n differences y_j - x_i) and its distribution-free Mann-Whitney interval,
+ * as R's wilcox.test(y, x, conf.int = TRUE) for untied values.  est NaN for
+ * an empty sample, above 1,000,000 differences or a non-finite value; NaN bounds
+ * when no interval reaches conf.
+ */
+void pcost_hl_shift(const double *x, size_t m, const double *y, size_t n, double conf, double *est,
+		    double *lo, double *hi);
+
+/*
+ * Two sessions' runs, robust: *r = exp(shift of log y over log x) - 1 and its
+ * interval mapped the same way (pcost_ratio_ci_unpaired's companion).  All NaN
+ * when a value is not positive.
+ */
+void pcost_hl_ratio_unpaired(const double *x, size_t m, const double *y, size_t n, double conf,
+			     double *r, double *lo, double *hi);
+
+/*
+ * Two sessions' change (mean(y)/mean(x) - 1) and its robust companion disagree:
+ * pcost_skewed on the log scale, the log ratio's se from each mean's relative
+ * se in quadrature (the delta method); the mean-vs-robust rule only, since two
+ * sessions have no per-block differences for the third-moment test.
+ */
+bool pcost_skewed_unpaired(const double *x, size_t m, const double *y, size_t n, double change,
+			   double robust);
+
 /* Sample skewness g1 = m3 / m2^1.5 (moments about the mean, divided by n); 0 when m2 is 0. */
 double pcost_skewness(const double *x, size_t n);
 

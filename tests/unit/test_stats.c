@@ -255,6 +255,106 @@ static void test_hall(void **state)
 }
 
 /*
+ * The Mann-Whitney rank k (R's qwilcox(0.025, m, n)) against the null
+ * distribution counted here by brute force: every way of placing m x values
+ * among m + n sorted positions, U the pairs with a y above an x, k the least q
+ * with P(U <= q) >= 0.025.  By hand: m = n = 5 gives P(U <= 2) = 4/252 =
+ * 0.016 and P(U <= 3) = 7/252 = 0.028, so k = 3; m = n = 3 reaches no 95%
+ * interval (P(U = 0) = 1/20 > 0.025), so k = 0.  Past 50 a side, the normal
+ * approximation: m = n = 60, mn/2 = 1800, sd = sqrt(3600 x 121 / 12) =
+ * 190.526, 1800 - 1.959964 x 190.526 = 1426.58, rounded: 1427.
+ */
+static size_t brute_ranksum_k(unsigned m, unsigned n)
+{
+	unsigned top = m * n;
+	double cnt[64] = { 0 }, all = 0, cum = 0;
+	size_t k = 0;
+
+	for (unsigned mask = 0; mask < 1U << (m + n); mask++) {
+		unsigned u = 0, ys_above = 0;
+
+		if ((unsigned)__builtin_popcount(mask) != m)
+			continue;
+		/* from the top position down: each x counts the y values above it */
+		for (int pos = (int)(m + n) - 1; pos >= 0; pos--) {
+			if (mask & (1U << pos))
+				u += ys_above;
+			else
+				ys_above++;
+		}
+		cnt[u]++;
+		all++;
+	}
+	while (k <= top && (cum += cnt[k]) / all < 0.025)
+		k++;
+	return k;
+}
+
+static void test_ranksum_k(void **state)
+{
+	static const unsigned mn[][2] = { { 3, 3 }, { 4, 4 }, { 5, 5 }, { 4, 7 }, { 6, 6 },
+					  { 7, 5 }, { 6, 7 }, { 8, 6 }, { 2, 9 } };
+
+	(void)state;
+	assert_int_equal(pcost_ranksum_k(5, 5, 0.95), 3);
+	assert_int_equal(pcost_ranksum_k(3, 3, 0.95), 0);
+	for (size_t i = 0; i < ARRLEN(mn); i++) {
+		size_t want = brute_ranksum_k(mn[i][0], mn[i][1]);
+
+		if (pcost_ranksum_k(mn[i][0], mn[i][1], 0.95) != want)
+			fail_msg("m = %u, n = %u: k %zu, brute force %zu", mn[i][0], mn[i][1],
+				 pcost_ranksum_k(mn[i][0], mn[i][1], 0.95), want);
+	}
+	assert_int_equal(pcost_ranksum_k(60, 60, 0.95), 1427);
+	assert_int_equal(pcost_ranksum_k(0, 5, 0.95), 0);
+}
+
+/*
+ * The Hodges-Lehmann shift by hand: x = 1..5, y = 3..7, so y_j - x_i = 2 + (j - i),
+ * whose 25 values are -2 once, -1 twice, 0 three times, 1 four, 2 five, 3 four, 4
+ * three, 5 twice, 6 once: the median 2, and with k = 3 the interval [D(3), D(23)]
+ * = [-1, 5].  As ratios: x = 1, 2, 4, 8, 16 and y = 2x give log-differences
+ * log 2 x (1 + j - i): the change +100%, [2^-2 - 1, 2^4 - 1] = [-75%, +1500%].
+ * The skew test: x ten runs of 100, y nine of 90 and one of 300: +11% by the means,
+ * -10% robust, 0.21 apart on the log scale against a standard error of 21/111 =
+ * 0.189 (x has none): skewed; y = 0.9 x of a symmetric x is not.
+ */
+static void test_hl_shift(void **state)
+{
+	static const double x[] = { 1, 2, 3, 4, 5 }, y[] = { 3, 4, 5, 6, 7 };
+	static const double rx[] = { 1, 2, 4, 8, 16 }, ry[] = { 2, 4, 8, 16, 32 };
+	double a[10], b[10], c[10], e, lo, hi;
+
+	(void)state;
+	pcost_hl_shift(x, 5, y, 5, 0.95, &e, &lo, &hi);
+	near(e, 2, 0);
+	near(lo, -1, 0);
+	near(hi, 5, 0);
+	pcost_hl_shift(x, 3, y, 3, 0.95, &e, &lo, &hi); /* 9 differences, no 95% interval */
+	near(e, 2, 0);
+	assert_true(isnan(lo) && isnan(hi));
+	pcost_hl_ratio_unpaired(rx, 5, ry, 5, 0.95, &e, &lo, &hi);
+	near(e, 1, 1e-12);
+	near(lo, -0.75, 1e-12);
+	near(hi, 15, 1e-12);
+	pcost_hl_ratio_unpaired(x, 5, (const double[]){ 1, 0, 1, 1, 1 }, 5, 0.95, &e, &lo, &hi);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	for (int i = 0; i < 10; i++) {
+		a[i] = 100;
+		b[i] = i == 6 ? 300 : 90;
+		c[i] = 0.9 * (100 + (i % 2 ? 1 : -1) * (i + 1));
+	}
+	pcost_hl_ratio_unpaired(a, 10, b, 10, 0.95, &e, &lo, &hi);
+	near(e, -0.1, 1e-12);
+	assert_true(pcost_skewed_unpaired(a, 10, b, 10, 0.11, e));
+	for (int i = 0; i < 10; i++)
+		a[i] = 100 + (i % 2 ? 1 : -1) * (i + 1);
+	pcost_hl_ratio_unpaired(a, 10, c, 10, 0.95, &e, &lo, &hi);
+	assert_false(
+		pcost_skewed_unpaired(a, 10, c, 10, pcost_mean(c, 10) / pcost_mean(a, 10) - 1, e));
+}
+
+/*
  * The Wilcoxon interval's rank k against R 4.2.2: qsignrank(0.025, n) for n <= 50
  * (exact), e.g. `Rscript -e 'qsignrank(0.025, c(6, 7, 8, 10, 20, 30, 49, 50))'` =
  * 1 3 4 9 53 138 416 435; below n = 6 no interval reaches 95%; above 50 the normal
@@ -449,7 +549,8 @@ int main(void)
 		cmocka_unit_test(test_welch),	    cmocka_unit_test(test_linfit),
 		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_rand_below),
 		cmocka_unit_test(test_paired),	    cmocka_unit_test(test_shuffle),
-		cmocka_unit_test(test_signrank_k),  cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_signrank_k),  cmocka_unit_test(test_ranksum_k),
+		cmocka_unit_test(test_hl_shift),    cmocka_unit_test(test_hodges_lehmann),
 		cmocka_unit_test(test_hl_ratio),    cmocka_unit_test(test_matrix_inverse),
 		cmocka_unit_test(test_block_fit),   cmocka_unit_test(test_ratio_ci_unpaired),
 		cmocka_unit_test(test_hall),
