@@ -338,6 +338,7 @@ static cJSON *summary_json(const struct pcost_summary *x)
 	cJSON_AddItemToObject(o, "p99", pcost_json_num(x->n ? x->p99 : NAN));
 	cJSON_AddItemToObject(o, "ci_lo", pcost_json_num(x->n > 1 ? x->ci_lo : NAN));
 	cJSON_AddItemToObject(o, "ci_hi", pcost_json_num(x->n > 1 ? x->ci_hi : NAN));
+	pcost_json_ci(o, "robust", x->n ? x->robust : NAN, x->robust_lo, x->robust_hi);
 	cJSON_AddNumberToObject(o, "outliers", (double)x->noutliers);
 	return o;
 }
@@ -451,7 +452,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"per_event_ns_robust,per_event_ns_robust_lo,per_event_ns_robust_hi,"
 		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
 		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
-		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,outcome,outcome_why");
+		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,wall_robust_ns,"
+		"wall_robust_lo_ns,wall_robust_hi_ns,outcome,outcome_why");
 	pcost_report_figures_csv_header(&fig, s, out);
 	fputc('\n', out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
@@ -507,6 +509,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_ci(&c, "%.3f", x->fit_per_event_ns_robust, x->fit_per_event_ns_robust_lo,
 			     x->fit_per_event_ns_robust_hi);
 		pcost_csv_carry_over(&c, x);
+		pcost_csv_ci(&c, "%.0f", x->wall.n ? x->wall.robust : NAN, x->wall.robust_lo,
+			     x->wall.robust_hi);
 		pcost_csv_str(&c, pcost_outcome_name(x->outcome));
 		pcost_csv_str(&c, x->outcome_why);
 		pcost_report_figures_csv(&fig, s, i, &c);

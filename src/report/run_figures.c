@@ -132,6 +132,7 @@ static void json_stats(cJSON *o, const struct pcost_figure_stats *x)
 	cJSON_AddNumberToObject(o, "runs", (double)x->n);
 	cJSON_AddItemToObject(o, "p_value", pcost_json_num(x->p));
 	cJSON_AddBoolToObject(o, "significant", x->significant);
+	pcost_json_ci(o, "mean_robust", x->mean_robust, x->mean_robust_lo, x->mean_robust_hi);
 	pcost_json_ci(o, "change_robust", x->change_robust, x->change_robust_lo,
 		      x->change_robust_hi);
 	cJSON_AddBoolToObject(o, "change_skewed", x->change_skewed);
@@ -166,9 +167,11 @@ void pcost_report_figures_json(const struct pcost_report_figures *f, const struc
 	}
 }
 
-static const char *const csv_cols[] = { "mean",		 "mean_lo",	     "mean_hi",
-					"change",	 "change_lo",	     "change_hi",
-					"change_robust", "change_robust_lo", "change_robust_hi" };
+static const char *const csv_cols[] = {
+	"mean",		  "mean_lo",	   "mean_hi",	       "change",
+	"change_lo",	  "change_hi",	   "mean_robust",      "mean_robust_lo",
+	"mean_robust_hi", "change_robust", "change_robust_lo", "change_robust_hi",
+};
 
 void pcost_report_figures_csv_header(const struct pcost_report_figures *f,
 				     const struct pcost_session *s, FILE *out)
@@ -184,6 +187,7 @@ static void csv_stats(struct pcost_csv *c, const struct pcost_figure_stats *x)
 {
 	pcost_csv_ci(c, "%.9g", x->n ? x->mean : NAN, x->mean_lo, x->mean_hi);
 	pcost_csv_ci(c, "%.6f", x->change, x->change_lo, x->change_hi);
+	pcost_csv_ci(c, "%.9g", x->mean_robust, x->mean_robust_lo, x->mean_robust_hi);
 	pcost_csv_ci(c, "%.6f", x->change_robust, x->change_robust_lo, x->change_robust_hi);
 }
 

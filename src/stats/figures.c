@@ -25,6 +25,8 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 	n = pcost_pair_blocks(c, c, what, &x, &y, NULL);
 	f->n = n;
 	pcost_mean_ci(x, n, PCOST_CONF, &f->mean, &f->mean_lo, &f->mean_hi);
+	pcost_hodges_lehmann(x, n, PCOST_CONF, &f->mean_robust, &f->mean_robust_lo,
+			     &f->mean_robust_hi);
 	free(x);
 	free(y);
 	f->baseline = st[i].baseline < 0;

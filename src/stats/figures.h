@@ -18,9 +18,10 @@
 #include "stats/analyze.h"
 
 struct pcost_figure_stats {
-	bool baseline;			     /* a baseline's row: no change */
-	size_t n;			     /* measured runs that gave a value */
-	double mean, mean_lo, mean_hi;	     /* Student t interval of the mean over those runs */
+	bool baseline;		       /* a baseline's row: no change */
+	size_t n;		       /* measured runs that gave a value */
+	double mean, mean_lo, mean_hi; /* Student t interval of the mean over those runs */
+	double mean_robust, mean_robust_lo, mean_robust_hi; /* Hodges-Lehmann, Wilcoxon */
 	size_t npairs;			     /* blocks where this and its baseline both gave one */
 	double change, change_lo, change_hi; /* mean(this)/mean(baseline) - 1, Fieller */
 	double p;			     /* paired t test of the per-block differences */

@@ -285,6 +285,7 @@ void pcost_summarize(const double *x, size_t n, struct pcost_summary *s)
 		s->ci_lo = s->ci_hi = s->mean;
 	}
 	s->noutliers = pcost_outliers(x, n, NULL);
+	pcost_hodges_lehmann(x, n, 0.95, &s->robust, &s->robust_lo, &s->robust_hi);
 	free(sorted);
 }
 

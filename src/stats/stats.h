@@ -21,7 +21,9 @@ struct pcost_summary {
 	double cov;	     /* sd / mean, 0 when mean == 0 */
 	double p99;	     /* 99th percentile (linear interpolation, type 7) */
 	double ci_lo, ci_hi; /* 95% CI of the mean, Student t with n-1 df */
-	size_t noutliers;    /* modified z-score > 3.5 (Iglewicz-Hoaglin) */
+	/* Its robust companion: Hodges-Lehmann with its Wilcoxon interval (NaN bounds below 6) */
+	double robust, robust_lo, robust_hi;
+	size_t noutliers; /* modified z-score > 3.5 (Iglewicz-Hoaglin) */
 };
 
 double pcost_mean(const double *x, size_t n);

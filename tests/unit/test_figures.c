@@ -139,6 +139,11 @@ static void test_change_skewed(void **state)
 	assert_true(near(f[1].change_robust_lo, -0.1));
 	assert_true(near(f[1].change_robust_hi, sqrt(2.7) - 1));
 	assert_true(f[1].change_skewed);
+	/* The monitor's mean 111 and its robust companion: of the 55 Walsh averages of nine
+	 * 90s and one 300, 45 are 90, nine 195 and one 300: 90 [W(8), W(48)] = [90, 195]. */
+	assert_true(near(f[1].mean, 111));
+	assert_true(near(f[1].mean_robust, 90));
+	assert_true(near(f[1].mean_robust_lo, 90) && near(f[1].mean_robust_hi, 195));
 	free(f);
 	free(st);
 	pcost_session_release(&s);

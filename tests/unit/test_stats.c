@@ -55,6 +55,14 @@ static void test_descriptive(void **state)
 	near(s.ci_hi, 6.787487918236211, 1e-9);
 	/* MAD 0.5, z(9) = 0.6745*4.5/0.5 = 6.07 > 3.5, z(2) = -3.37: one outlier. */
 	assert_int_equal(s.noutliers, 1);
+	/*
+	 * The robust companion: the 36 Walsh averages of X8, sorted, have 4.5 in the
+	 * middle (the 18th and 19th), and with k = 4 (qsignrank(0.025, 8)) the interval
+	 * is [W(4), W(33)] = [3, 7]: `ws <- sort((outer(x,x,"+")/2)[!lower.tri(diag(8))])`.
+	 */
+	near(s.robust, 4.5, 0);
+	near(s.robust_lo, 3, 0);
+	near(s.robust_hi, 7, 0);
 
 	pcost_summarize(X8, 0, &s);
 	assert_int_equal(s.n, 0);
