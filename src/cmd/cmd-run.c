@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cmd/cmd-run: measure what each monitor costs a built-in workload or the user's command. */
 #include <cjson/cJSON.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <regex.h>
@@ -51,8 +52,10 @@ static const char usage_text[] =
 	"                            the workload is its load generator; {pid} in a monitor's\n"
 	"                            command is its pid, and perf-stat, perf-record, strace and\n"
 	"                            bpftrace-syscalls watch its processes\n"
-	"      --ready-port PORT     with --service: it is ready once it accepts a TCP\n"
-	"                            connection on localhost PORT (after --ready's line, if any)\n"
+	"      --ready-port [ADDR:]PORT\n"
+	"                            with --service: it is ready once it accepts a TCP\n"
+	"                            connection on PORT at ADDR (an IPv4 address, [an IPv6\n"
+	"                            one]; default localhost), after --ready's line if any\n"
 	"      --service-per-block   start the service again before every block\n"
 	"      --metric NAME[:higher|lower]=REGEX\n"
 	"                            a figure COMMAND prints (REGEX, one capture group, on its\n"
@@ -178,6 +181,7 @@ struct run_args {
 	const char *service, *service_ready; /* --service CMD, its --ready */
 	bool service_per_block;
 	int service_port;		 /* --ready-port (0: none) */
+	char service_addr[48];		 /* its address ("": localhost) */
 	int last_ready_owner;		 /* the --attach (1) or --service (2) a --ready follows */
 	struct pcost_metric_set metrics; /* --metric */
 	struct pcost_evcount counted;	 /* a command's counting run (count_command) */
@@ -207,6 +211,53 @@ static int parse_u(const char *opt, const char *v, uint64_t min, uint64_t max, u
 	if (pcost_parse_u64(v, min, max, out) < 0)
 		return usage_error("%s '%s': expected a whole number in %llu..%llu", opt, v,
 				   (unsigned long long)min, (unsigned long long)max);
+	return 0;
+}
+
+/*
+ * --ready-port [ADDRESS:]PORT: an IPv4 address, an IPv6 one in brackets
+ * ("[::1]:6379") or localhost before the port; numeric only, so nothing is
+ * looked up (and nothing waits on a resolver) while the service starts.
+ */
+static int parse_ready_port(const char *v, struct run_args *a)
+{
+	const char *colon = strrchr(v, ':');
+	char host[64] = "", buf[INET6_ADDRSTRLEN > 16 ? INET6_ADDRSTRLEN : 16];
+	uint64_t u;
+
+	if (colon) {
+		size_t n = (size_t)(colon - v);
+
+		if (n >= sizeof(host))
+			return usage_error("--ready-port '%s': the address is too long", v);
+		memcpy(host, v, n);
+		host[n] = 0;
+		if (host[0] == '[' && n >= 2 && host[n - 1] == ']') {
+			host[n - 1] = 0;
+			memmove(host, host + 1, n - 1);
+			if (inet_pton(AF_INET6, host, buf) != 1)
+				return usage_error("--ready-port '%s': '%s' is not an IPv6 address",
+						   v, host);
+		} else if (!strcmp(host, "localhost")) {
+			host[0] = 0;
+		} else if (strchr(host, ':')) {
+			return usage_error("--ready-port '%s': an IPv6 address goes in brackets, "
+					   "as [::1]:PORT",
+					   v);
+		} else if (inet_pton(AF_INET, host, buf) != 1) {
+			return usage_error(
+				"--ready-port '%s': expected PORT or ADDRESS:PORT, ADDRESS "
+				"an IPv4 address, [an IPv6 one] or localhost",
+				v);
+		}
+	}
+	if (pcost_parse_u64(colon ? colon + 1 : v, 1, 65535, &u) < 0)
+		return usage_error(
+			"--ready-port '%s': expected [ADDRESS:]PORT, PORT a whole number "
+			"in 1..65535",
+			v);
+	a->service_port = (int)u;
+	snprintf(a->service_addr, sizeof(a->service_addr), "%s", host);
 	return 0;
 }
 
@@ -358,14 +409,10 @@ static int one_option(struct run_args *a, int c, char **argv)
 	case OPT_SERVICE_PER_BLOCK:
 		a->service_per_block = true;
 		break;
-	case OPT_READY_PORT: {
-		uint64_t u;
-
-		if (parse_u("--ready-port", optarg, 1, 65535, &u))
+	case OPT_READY_PORT:
+		if (parse_ready_port(optarg, a))
 			return PCOST_EXIT_USAGE;
-		a->service_port = (int)u;
 		break;
-	}
 	case OPT_READY:
 		return ready_option(a);
 	case OPT_METRIC: {
@@ -1127,6 +1174,8 @@ static int service_init(struct run_args *a, struct pcost_service *sv)
 		.ready_port = a->service_port,
 		.restart_per_block = a->service_per_block,
 	};
+
+	snprintf(o.ready_addr, sizeof(o.ready_addr), "%s", a->service_addr);
 	char **argv;
 
 	if (pcost_argv_split(a->service, &argv) < 0)

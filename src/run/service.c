@@ -233,38 +233,52 @@ static bool lines_match(regex_t *re, char *buf, size_t n, size_t *done)
 	return false;
 }
 
-/* Does something on this machine accept a TCP connection on port (127.0.0.1, else ::1)? */
-static bool port_accepts(int port)
+/* Does a TCP connection to addr (an IPv4 or IPv6 address) on port succeed? */
+static bool connects(const char *addr, int port)
 {
 	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
-				   .sin6_port = htons((uint16_t)port),
-				   .sin6_addr = IN6ADDR_LOOPBACK_INIT };
-	bool ok = false;
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
+	bool v4 = inet_pton(AF_INET, addr, &a4.sin_addr) == 1, ok = false;
 	int fd;
 
-	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
-		ok = connect(fd, (struct sockaddr *)&a4, sizeof(a4)) == 0;
-		close(fd);
-	}
-	if (!ok && (fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
-		ok = connect(fd, (struct sockaddr *)&a6, sizeof(a6)) == 0;
+	if (!v4 && inet_pton(AF_INET6, addr, &a6.sin6_addr) != 1)
+		return false;
+	if ((fd = socket(v4 ? AF_INET : AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) >= 0) {
+		ok = v4 ? connect(fd, (struct sockaddr *)&a4, sizeof(a4)) == 0
+			: connect(fd, (struct sockaddr *)&a6, sizeof(a6)) == 0;
 		close(fd);
 	}
 	return ok;
 }
 
+/* Does the service accept on its --ready-port (its address, else 127.0.0.1, else ::1)? */
+static bool port_accepts(const struct pcost_service_opts *o)
+{
+	if (o->ready_addr[0])
+		return connects(o->ready_addr, o->ready_port);
+	return connects("127.0.0.1", o->ready_port) || connects("::1", o->ready_port);
+}
+
+/* "localhost port 6379", "10.0.0.5 port 6379", "::1 port 6379" */
+static void port_name(const struct pcost_service_opts *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s port %d", o->ready_addr[0] ? o->ready_addr : "localhost",
+		 o->ready_port);
+}
+
 /* What the service was waited for, for messages: "a line matching --ready 'RE'", ... */
 static void waited_for(const struct pcost_service *sv, char *buf, size_t len)
 {
+	char port[80];
+
+	port_name(&sv->o, port, sizeof(port));
 	if (sv->ready && sv->o.ready_port)
-		snprintf(buf, len, "a line matching --ready '%s', then a connection on port %d",
-			 sv->ready, sv->o.ready_port);
+		snprintf(buf, len, "a line matching --ready '%s', then a connection on %s",
+			 sv->ready, port);
 	else if (sv->ready)
 		snprintf(buf, len, "a line matching --ready '%s'", sv->ready);
 	else
-		snprintf(buf, len, "a connection on port %d", sv->o.ready_port);
+		snprintf(buf, len, "a connection on %s", port);
 }
 
 /*
@@ -305,7 +319,7 @@ static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len
 			if (have >= 65535)
 				have = 0;
 		}
-		if (matched && (!sv->o.ready_port || port_accepts(sv->o.ready_port))) {
+		if (matched && (!sv->o.ready_port || port_accepts(&sv->o))) {
 			rc = 0;
 			break;
 		}
@@ -324,20 +338,24 @@ static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len
 		}
 		if (pcost_now_ns() >= deadline) {
 			log_tail(sv, tail, sizeof(tail));
-			if (matched)
+			if (matched) {
+				char port[80];
+
+				port_name(&sv->o, port, sizeof(port));
 				snprintf(err, len,
 					 "the service '%s' was not ready after %g s: nothing "
-					 "accepted a TCP connection on localhost port %d "
-					 "(--ready-port); %s%s (--ready-timeout S waits longer)",
-					 sv->name, sv->o.ready_timeout_s, sv->o.ready_port,
+					 "accepted a TCP connection on %s (--ready-port); %s%s "
+					 "(--ready-timeout S waits longer)",
+					 sv->name, sv->o.ready_timeout_s, port,
 					 tail[0] ? "its last lines: " : "it printed nothing", tail);
-			else
+			} else {
 				snprintf(err, len,
 					 "the service '%s' was not ready after %g s: no line of "
 					 "its output (stdout and stderr) matched --ready '%s'; "
 					 "%s%s (--ready-timeout S waits longer)",
 					 sv->name, sv->o.ready_timeout_s, sv->ready,
 					 tail[0] ? "its last lines: " : "it printed nothing", tail);
+			}
 			break;
 		}
 		if (n <= 0)

@@ -42,8 +42,10 @@
 struct pcost_service_opts {
 	uint64_t cpu_mask;	/* where it runs (0: anywhere) */
 	double ready_timeout_s; /* how long its readiness may take (0: 10 s) */
-	int ready_port;	     /* ready once it accepts on localhost:ready_port (0: no such test) */
-	double stop_grace_s; /* SIGTERM to SIGKILL (0: 10 s) */
+	int ready_port; /* ready once it accepts on ready_addr:ready_port (0: no such test) */
+	char ready_addr
+		[48]; /* a numeric IPv4 or IPv6 address; "": localhost (127.0.0.1, else ::1) */
+	double stop_grace_s;	/* SIGTERM to SIGKILL (0: 10 s) */
 	bool restart_per_block; /* started again before every block (the runner asks) */
 };
 
@@ -66,8 +68,8 @@ void pcost_service_init(struct pcost_service *sv, char *const argv[], const char
 			const struct pcost_service_opts *o);
 /*
  * Start it and wait until a line of its output matches ready (when given) and
- * then, with ready_port, until a TCP connection to localhost (127.0.0.1, else
- * ::1) on that port is accepted; the connection is closed at once.  0; or
+ * then, with ready_port, until a TCP connection to ready_addr ("": localhost,
+ * 127.0.0.1, else ::1) on that port is accepted; the connection is closed at once.  0; or
  * -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C), -errno, with one line
  * in err saying what it waited for and the service's last output.  On failure
  * nothing is left running.

@@ -4,9 +4,10 @@
 # connection on localhost PORT.  A server that listens 1 s after it starts and says
 # nothing: without --ready-port the load generator's first runs find nothing there and
 # fail; with it every run connects.  A port never opened: exit 1 after --ready-timeout,
-# what it waited for, nothing left running.  Bad ports: exit 2, one line.
+# what it waited for, nothing left running.  An address before the port is the one
+# tried.  Bad ports and addresses: exit 2, one line.
 . "$(dirname "$0")/lib.bash"
-plan 12
+plan 19
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 have perl || skip_rest "perl is not installed (apt-get install perl)"
 tmpdir
@@ -59,6 +60,19 @@ like "$rc: $err" "^1: .*the service 'sh' was not ready after 1 s: nothing accept
 	"not ready in time: exit 1, the port it tried and what the service said"
 ok "$(! pgrep -f "sleep 30[.]$$" >/dev/null; echo $?)" "the service that never listened is stopped"
 
+# An address before the port: the server listens on 127.0.0.1, so 127.0.0.1:PORT is
+# ready and 127.0.0.2:PORT (also loopback, but not its address) never is.
+run_pc run --no-store --cpu 0 --runs 2 --warmup 0 --format json --service "$SVC $PORT" \
+	--ready-port "127.0.0.1:$PORT" -- "$T/load" "$PORT"
+is "$rc $(failed)" "0 0" "--ready-port 127.0.0.1:PORT: exit 0, every run connected"
+run_pc run --no-store --runs 1 --service "$SVC $PORT" --ready-port "127.0.0.2:$PORT" --ready-timeout 3 -- true
+like "$rc: $err" "^1: .*nothing accepted a TCP connection on 127[.]0[.]0[.]2 port $PORT \(--ready-port\)" \
+	"--ready-port 127.0.0.2:PORT, where nothing listens: exit 1, naming the address"
+is "$(left)" "" "that service is stopped too"
+one_line_exit2 "--ready-port ::1:80 (IPv6 without brackets)" "$P" run --no-store --service "$SVC $PORT" --ready-port ::1:80 -- true
+one_line_exit2 "--ready-port [127.0.0.1]:80" "$P" run --no-store --service "$SVC $PORT" --ready-port "[127.0.0.1]:80" -- true
+one_line_exit2 "--ready-port example.com:80 (not numeric)" "$P" run --no-store --service "$SVC $PORT" --ready-port example.com:80 -- true
+one_line_exit2 "--ready-port 127.0.0.1: (no port)" "$P" run --no-store --service "$SVC $PORT" --ready-port 127.0.0.1: -- true
 one_line_exit2 "--ready-port 0" "$P" run --no-store --service "$SVC $PORT" --ready-port 0 -- true
 one_line_exit2 "--ready-port 65536" "$P" run --no-store --service "$SVC $PORT" --ready-port 65536 -- true
 one_line_exit2 "--ready-port http" "$P" run --no-store --service "$SVC $PORT" --ready-port http -- true
