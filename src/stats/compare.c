@@ -209,6 +209,58 @@ static void compare_series(const struct pcost_session *a, const struct pcost_ses
 	free(used_b);
 }
 
+static char *value_text(const cJSON *v)
+{
+	if (!v)
+		return NULL;
+	if (cJSON_IsString(v))
+		return xstrdup(v->valuestring);
+	return cJSON_PrintUnformatted(v);
+}
+
+/* "" (no --cpu) reads "unpinned"; v itself otherwise (malloc'd, may be NULL). */
+static char *option_text(const char *key, const cJSON *v)
+{
+	char *t = value_text(v);
+
+	if (t && !t[0] && !strcmp(key, "cpu")) {
+		free(t);
+		return xstrdup("unpinned");
+	}
+	return t;
+}
+
+/*
+ * The run options that change what a run costs, where the two sessions differ:
+ * "option cpu" (--cpu's pinning) and "option washout", listed with the
+ * environment's differences (unpinned, strace on a getppid loop ran 7 x slower
+ * than pinned on a 2-vCPU guest: a comparison must say which was which).
+ */
+static void options_diff(const char *a_json, const char *b_json, struct pcost_compare *out)
+{
+	static const char *const keys[] = { "cpu", "washout" };
+	cJSON *ja = a_json ? cJSON_Parse(a_json) : NULL, *jb = b_json ? cJSON_Parse(b_json) : NULL;
+	size_t cap = out->ndiffs;
+
+	for (size_t i = 0; ja && jb && i < ARRAY_SIZE(keys); i++) {
+		char *va = option_text(keys[i], cJSON_GetObjectItemCaseSensitive(ja, keys[i]));
+		char *vb = option_text(keys[i], cJSON_GetObjectItemCaseSensitive(jb, keys[i]));
+
+		if ((!va && !vb) || (va && vb && !strcmp(va, vb))) {
+			free(va);
+			free(vb);
+			continue;
+		}
+		xgrow((void **)&out->diffs, &cap, out->ndiffs + 1, sizeof(*out->diffs));
+		out->diffs[out->ndiffs].key = xasprintf("option %s", keys[i]);
+		out->diffs[out->ndiffs].a = va;
+		out->diffs[out->ndiffs].b = vb;
+		out->ndiffs++;
+	}
+	cJSON_Delete(ja);
+	cJSON_Delete(jb);
+}
+
 int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_session *b,
 			   double threshold_pct, struct pcost_compare *out)
 {
@@ -222,6 +274,7 @@ int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_ses
 	else
 		compare_configs(a, b, threshold_pct, out, &cap);
 	pcost_env_diff(a->env_json, b->env_json, &out->diffs, &out->ndiffs);
+	options_diff(a->options_json, b->options_json, out);
 	return 0;
 }
 
@@ -239,15 +292,6 @@ void pcost_compare_release(struct pcost_compare *c)
 	free(c->rows);
 	free(c->diffs);
 	memset(c, 0, sizeof(*c));
-}
-
-static char *value_text(const cJSON *v)
-{
-	if (!v)
-		return NULL;
-	if (cJSON_IsString(v))
-		return xstrdup(v->valuestring);
-	return cJSON_PrintUnformatted(v);
 }
 
 /*

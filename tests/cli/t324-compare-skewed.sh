@@ -4,13 +4,14 @@
 # Hodges-Lehmann shift of the log run times with its Mann-Whitney interval, in JSON,
 # CSV and, where it disagrees with the means, a "skewed" line.  Session B is A with
 # one ltrace run of 30 ms among runs of 2.7: the means' change is +91.5%, the
-# robust one 0; the other rows are the same in both and are not told.
+# robust one 0; the other rows are the same in both and are not told.  And compare
+# lists the run options that change a run's cost (--cpu, --washout) where they differ.
 # shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 D=tests/cli/data
 tmpdir
 DB="$T/p.db"
-plan 6
+plan 8
 have jq || skip_rest "jq not installed"
 
 "$P" import --db "$DB" "$D/run-a.json" >/dev/null
@@ -41,4 +42,16 @@ jq -c '.configs |= map(select(.monitor != "valgrind"))' "$D/run-a.json" >"$T/a2.
 "$P" compare 1 3 --db "$DB" --format csv >"$T/c2"
 assert "csv: a row in one session only has empty figures, not nan" \
 	'grep -q "valgrind,a,[0-9.]*,,,,,," "$T/c2" && ! grep -qi "nan" "$T/c2"' || diag "$(cat "$T/c2")"
+# The run options that change a run's cost are listed with the environment's
+# differences: A unpinned, B on --cpu 0 (imported with those options).
+jq -c '.options = {"cpu": "", "washout": 0}' "$D/run-a.json" >"$T/ua.json"
+jq -c '.options = {"cpu": "0", "washout": 0}' "$D/run-a.json" >"$T/ub.json"
+"$P" import --db "$T/o.db" "$T/ua.json" >/dev/null
+"$P" import --db "$T/o.db" "$T/ub.json" >/dev/null
+"$P" compare 1 2 --db "$T/o.db" >"$T/o"
+assert "text: option cpu: unpinned -> 0 among the differences" \
+	'sed -n "/^environment differences/,\$p" "$T/o" | grep -qx "  option cpu: unpinned -> 0"' || diag "$(cat "$T/o")"
+"$P" compare 1 2 --db "$T/o.db" --format json >"$T/oj"
+is "$(jq -c '[.env_differences[] | select(.key | startswith("option"))]' "$T/oj")" \
+	'[{"key":"option cpu","a":"unpinned","b":"0"}]' "json: the same, and washout (the same on both) is not listed"
 done_testing
