@@ -42,9 +42,10 @@
 struct pcost_service_opts {
 	uint64_t cpu_mask;	/* where it runs (0: anywhere) */
 	double ready_timeout_s; /* how long its readiness may take (0: 10 s) */
-	int ready_port; /* ready once it accepts on ready_addr:ready_port (0: no such test) */
-	char ready_addr
-		[48]; /* a numeric IPv4 or IPv6 address; "": localhost (127.0.0.1, else ::1) */
+	/* ready once it accepts on ready_addr:ready_port (0: no such test); ready_addr is a
+	 * numeric IPv4 or IPv6 address, "" for localhost (127.0.0.1, else ::1) */
+	int ready_port;
+	char ready_addr[48];
 	double stop_grace_s;	/* SIGTERM to SIGKILL (0: 10 s) */
 	bool restart_per_block; /* started again before every block (the runner asks) */
 };
