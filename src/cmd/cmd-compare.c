@@ -22,7 +22,9 @@ static void usage(FILE *out)
 		"                         [--format text|json|csv|markdown] [--plot FILE.svg|png|pdf]\n\n"
 		"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
 		"Per configuration present in both (same workload, arguments, monitor, variant):\n"
-		"both mean wall times per run, the change with a 95%% Welch interval and p,\n"
+		"both mean wall times per run, the change with a 95%% Welch interval and p\n"
+		"(carrying the level between sessions, measured from the stored sessions of\n"
+		"the configuration under the same conditions, where 3 or more are stored),\n"
 		"both overheads (paired within each session's blocks) and their change in\n"
 		"points with a 95%% Welch interval; REGRESSION marks a growth above\n"
 		"--threshold (default 5) whose CI lies above 0.  For counters sessions the rows are the\n"
@@ -192,24 +194,79 @@ static void print_skewed(const struct pcost_session *a, const struct pcost_sessi
 	pcost_figure_compare_free(f, n);
 }
 
+/* A figure's mean to 5 significant digits, or n/a (unmeasured on that side). */
+static const char *fmt_fig(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.5g", v);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
 /* The figures both sessions have (--metric, a workload's own), B against A. */
 static void print_figures(const struct pcost_session *a, const struct pcost_session *b,
 			  const struct pcost_compare *c, bool md)
 {
 	struct pcost_figure_compare *f;
-	char ch[24], lo[24], hi[24];
+	char ch[24], lo[24], hi[24], ma[24], mb[24];
 	size_t n;
 
 	pcost_compare_figures(a, b, c, &f, &n);
 	for (size_t i = 0; i < n; i++) {
 		if (!i)
 			printf("\nfigures (A -> B; change [95%% CI], Welch):\n");
-		printf("%s%s: %.5g -> %.5g %s, %s [%s, %s]\n", md ? "- " : "  ", f[i].name,
-		       f[i].mean_a, f[i].mean_b, f[i].unit, fmt_pct(f[i].change, ch, sizeof(ch)),
+		printf("%s%s: %s -> %s %s, %s [%s, %s]", md ? "- " : "  ", f[i].name,
+		       fmt_fig(f[i].mean_a, ma, sizeof(ma)), fmt_fig(f[i].mean_b, mb, sizeof(mb)),
+		       f[i].unit, fmt_pct(f[i].change, ch, sizeof(ch)),
 		       fmt_pct(f[i].change_lo, lo, sizeof(lo)),
 		       fmt_pct(f[i].change_hi, hi, sizeof(hi)));
+		if (isfinite(f[i].level_sd))
+			printf(", level between sessions %.1f%% (%zu sessions)",
+			       100 * f[i].level_sd, f[i].level_sessions);
+		printf("\n");
 	}
 	pcost_figure_compare_free(f, n);
+}
+
+/*
+ * The level between sessions (stats/compare.h pcost_compare_level): per matched
+ * configuration, measured or not; one line when none is.
+ */
+static void print_level(const struct pcost_session *a, const struct pcost_compare *c, bool md)
+{
+	bool any = false;
+
+	if (a->kind == PCOST_SESSION_COUNTERS)
+		return;
+	for (size_t i = 0; i < c->nrows; i++)
+		any |= c->rows[i].ia >= 0 && c->rows[i].ib >= 0 && isfinite(c->rows[i].level_sd);
+	if (!any) {
+		printf("\nlevel between sessions: not measured (fewer than 3 stored sessions of a "
+		       "configuration under the same conditions): each mean change's interval "
+		       "counts the runs' noise only, and a shared machine's level moves between "
+		       "sessions by more (docs/statistics.md)\n");
+		return;
+	}
+	printf("\nlevel between sessions (the sd of a session's mean beyond its runs' noise, over "
+	       "the stored sessions of each configuration under the same conditions; the mean "
+	       "change's interval carries it):\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pcost_compare_row *r = &c->rows[i];
+
+		if (r->ia < 0 || r->ib < 0)
+			continue;
+		if (isfinite(r->level_sd) && isfinite(r->ovh_level_pts))
+			printf("%s%s: %.1f%%, its overhead %.1f pts (%zu sessions)\n",
+			       md ? "- " : "  ", r->name, 100 * r->level_sd, r->ovh_level_pts,
+			       r->level_sessions);
+		else if (isfinite(r->level_sd))
+			printf("%s%s: %.1f%% (%zu sessions)\n", md ? "- " : "  ", r->name,
+			       100 * r->level_sd, r->level_sessions);
+		else
+			printf("%s%s: not measured (fewer than 3 sessions): the runs' noise only\n",
+			       md ? "- " : "  ", r->name);
+	}
 }
 
 static void print_text(const struct pcost_session *a, const struct pcost_session *b,
@@ -265,6 +322,7 @@ static void print_text(const struct pcost_session *a, const struct pcost_session
 							   : "",
 		       md ? " |" : "");
 	}
+	print_level(a, c, md);
 	print_outcomes(c, md);
 	if (a->kind == PCOST_SESSION_PROBES)
 		print_optimized(c, md);
@@ -330,6 +388,9 @@ static void json_figures(cJSON *o, const struct pcost_session *a, const struct p
 		add_num(x, "change_robust_lo", f[i].change_robust_lo);
 		add_num(x, "change_robust_hi", f[i].change_robust_hi);
 		cJSON_AddBoolToObject(x, "change_skewed", f[i].change_skewed);
+		add_num(x, "level_sd", f[i].level_sd);
+		cJSON_AddNumberToObject(x, "level_sessions",
+					isfinite(f[i].level_sd) ? (double)f[i].level_sessions : 0);
 		cJSON_AddItemToArray(arr, x);
 	}
 	pcost_figure_compare_free(f, n);
@@ -378,6 +439,10 @@ static void print_json(const struct pcost_session *a, const struct pcost_session
 			cJSON_AddStringToObject(x, "outcome_a", pcost_outcome_name(r->outcome_a));
 			cJSON_AddStringToObject(x, "outcome_b", pcost_outcome_name(r->outcome_b));
 			cJSON_AddBoolToObject(x, "outcome_changed", outcome_changed(r));
+			add_num(x, "level_sd", r->level_sd);
+			add_num(x, "level_df", r->level_df);
+			add_num(x, "overhead_level_pts", r->ovh_level_pts);
+			cJSON_AddNumberToObject(x, "level_sessions", (double)r->level_sessions);
 			if (a->kind == PCOST_SESSION_PROBES) {
 				add_verdict(x, "optimized_a", r->optimized_a);
 				add_verdict(x, "optimized_b", r->optimized_b);
@@ -419,7 +484,7 @@ static void print_csv(const struct pcost_compare *c)
 
 	printf("name,in,mean_a_ns,mean_b_ns,change,change_lo,change_hi,p,overhead_a,overhead_b,"
 	       "delta,regression,optimized_a,optimized_b,outcome_a,outcome_b,outcome_changed,"
-	       "change_robust,change_robust_lo,change_robust_hi,change_skewed\n");
+	       "change_robust,change_robust_lo,change_robust_hi,change_skewed,level_sd,level_sessions,overhead_level_pts\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pcost_compare_row *r = &c->rows[i];
 		bool both = r->ia >= 0 && r->ib >= 0;
@@ -442,8 +507,56 @@ static void print_csv(const struct pcost_compare *c)
 		pcost_csv_ci(&w, "%.6g", r->change_robust, r->change_robust_lo,
 			     r->change_robust_hi);
 		pcost_csv_num(&w, "%.0f", r->change_skewed);
+		pcost_csv_num(&w, "%.6g", r->level_sd);
+		pcost_csv_num(&w, "%.0f",
+			      both && isfinite(r->level_sd) ? (double)r->level_sessions : NAN);
+		pcost_csv_num(&w, "%.6g", r->ovh_level_pts);
 		pcost_csv_end(&w);
 	}
+}
+
+/* Whether word is one of the comma-separated items of list. */
+static bool has_item(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "")
+		if (!strncmp(p, word, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * The newest PEERS_MAX other stored sessions of a's kind that share a workload with
+ * it, for the level between sessions (stats/compare.h); none where the store cannot
+ * list them (the level is then reported as not measured).
+ */
+#define PEERS_MAX 64
+static struct pcost_session *load_peers(struct pcost_db *db, const struct pcost_session *a,
+					const struct pcost_session *b, size_t *n)
+{
+	struct pcost_db_filter f = { .kind = (int)a->kind };
+	struct pcost_session *peers;
+	struct pcost_db_row *rows;
+	size_t nrows;
+
+	*n = 0;
+	if (a->kind == PCOST_SESSION_COUNTERS || pcost_db_list(db, &f, &rows, &nrows))
+		return NULL;
+	peers = xcalloc(PEERS_MAX, sizeof(*peers));
+	for (size_t i = nrows; i-- > 0 && *n < PEERS_MAX;) {
+		bool shares = false;
+
+		if (rows[i].id == a->id || rows[i].id == b->id)
+			continue;
+		for (size_t k = 0; k < a->nconfigs && !shares; k++)
+			shares = a->configs[k].workload &&
+				 has_item(rows[i].workloads, a->configs[k].workload);
+		if (shares && !pcost_db_load(db, rows[i].id, &peers[*n]))
+			(*n)++;
+	}
+	pcost_db_rows_free(rows, nrows);
+	return peers;
 }
 
 struct compare_opts {
@@ -488,6 +601,8 @@ int cmd_compare(int argc, char **argv)
 	enum pcost_format fmt;
 	struct pcost_session a, b;
 	struct pcost_compare cmp;
+	struct pcost_session *peers = NULL;
+	size_t npeers = 0;
 	struct pcost_db *db;
 	int rc;
 
@@ -508,6 +623,8 @@ int cmd_compare(int argc, char **argv)
 		pcost_db_close(db);
 		return rc;
 	}
+	if (a.id != b.id)
+		peers = load_peers(db, &a, &b, &npeers);
 	pcost_db_close(db);
 	if (a.id == b.id) {
 		rc = usage_error("'%s' and '%s' are both session %lld: compare two sessions",
@@ -521,6 +638,7 @@ int cmd_compare(int argc, char **argv)
 			pcost_session_kind_name(b.kind));
 		goto out;
 	}
+	pcost_compare_level(&cmp, &a, &b, peers, npeers, threshold);
 	if (fmt == PCOST_FMT_JSON)
 		print_json(&a, &b, &cmp, threshold);
 	else if (fmt == PCOST_FMT_CSV)
@@ -550,6 +668,9 @@ int cmd_compare(int argc, char **argv)
 	}
 	pcost_compare_release(&cmp);
 out:
+	for (size_t i = 0; i < npeers; i++)
+		pcost_session_release(&peers[i]);
+	free(peers);
 	pcost_session_release(&a);
 	pcost_session_release(&b);
 	return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "stats/analyze.h"
+#include "stats/figures.h"
 #include "stats/stats.h"
 #include "core/util.h"
 
@@ -89,6 +90,7 @@ static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, c
 	r->mean_a = r->mean_b = r->change = r->change_lo = r->change_hi = r->p = NAN;
 	r->change_robust = r->change_robust_lo = r->change_robust_hi = NAN;
 	r->ovh_a = r->ovh_b = r->delta_pts = r->delta_lo = r->delta_hi = NAN;
+	r->level_sd = r->level_df = r->ovh_level_pts = NAN;
 	r->outcome_a = r->outcome_b = PCOST_OUTCOME_UNKNOWN;
 	return r;
 }
@@ -230,6 +232,24 @@ static char *option_text(const char *key, const cJSON *v)
 	return t;
 }
 
+static void env_diffs_free(struct pcost_env_diff *d, size_t n);
+
+static const char *const cost_options[] = { "cpu", "washout" };
+
+/* Whether option key differs between ja and jb; if so *va and *vb get its texts (malloc'd). */
+static bool option_differs(const cJSON *ja, const cJSON *jb, const char *key, char **va, char **vb)
+{
+	*va = option_text(key, cJSON_GetObjectItemCaseSensitive(ja, key));
+	*vb = option_text(key, cJSON_GetObjectItemCaseSensitive(jb, key));
+	if ((!*va && !*vb) || (*va && *vb && !strcmp(*va, *vb))) {
+		free(*va);
+		free(*vb);
+		*va = *vb = NULL;
+		return false;
+	}
+	return true;
+}
+
 /*
  * The run options that change what a run costs, where the two sessions differ:
  * "option cpu" (--cpu's pinning) and "option washout", listed with the
@@ -238,21 +258,16 @@ static char *option_text(const char *key, const cJSON *v)
  */
 static void options_diff(const char *a_json, const char *b_json, struct pcost_compare *out)
 {
-	static const char *const keys[] = { "cpu", "washout" };
 	cJSON *ja = a_json ? cJSON_Parse(a_json) : NULL, *jb = b_json ? cJSON_Parse(b_json) : NULL;
 	size_t cap = out->ndiffs;
 
-	for (size_t i = 0; ja && jb && i < ARRAY_SIZE(keys); i++) {
-		char *va = option_text(keys[i], cJSON_GetObjectItemCaseSensitive(ja, keys[i]));
-		char *vb = option_text(keys[i], cJSON_GetObjectItemCaseSensitive(jb, keys[i]));
+	for (size_t i = 0; ja && jb && i < ARRAY_SIZE(cost_options); i++) {
+		char *va, *vb;
 
-		if ((!va && !vb) || (va && vb && !strcmp(va, vb))) {
-			free(va);
-			free(vb);
+		if (!option_differs(ja, jb, cost_options[i], &va, &vb))
 			continue;
-		}
 		xgrow((void **)&out->diffs, &cap, out->ndiffs + 1, sizeof(*out->diffs));
-		out->diffs[out->ndiffs].key = xasprintf("option %s", keys[i]);
+		out->diffs[out->ndiffs].key = xasprintf("option %s", cost_options[i]);
 		out->diffs[out->ndiffs].a = va;
 		out->diffs[out->ndiffs].b = vb;
 		out->ndiffs++;
@@ -284,13 +299,10 @@ void pcost_compare_release(struct pcost_compare *c)
 		free(c->rows[i].name);
 		free(c->rows[i].outcome_why_b);
 	}
-	for (size_t i = 0; i < c->ndiffs; i++) {
-		free(c->diffs[i].key);
-		free(c->diffs[i].a);
-		free(c->diffs[i].b);
-	}
+	env_diffs_free(c->diffs, c->ndiffs);
+	free(c->level_sessions);
+	free(c->level_group);
 	free(c->rows);
-	free(c->diffs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -356,4 +368,301 @@ void pcost_env_diff(const char *a_json, const char *b_json, struct pcost_env_dif
 	}
 	cJSON_Delete(ja);
 	cJSON_Delete(jb);
+}
+
+static void env_diffs_free(struct pcost_env_diff *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(d[i].key);
+		free(d[i].a);
+		free(d[i].b);
+	}
+	free(d);
+}
+
+/* Same conditions: no env fingerprint difference, the same --cpu and --washout. */
+static bool same_conditions(const struct pcost_session *x, const struct pcost_session *y)
+{
+	struct pcost_env_diff *d;
+	size_t n;
+	cJSON *jx, *jy;
+	bool same;
+
+	pcost_env_diff(x->env_json, y->env_json, &d, &n);
+	env_diffs_free(d, n);
+	if (n)
+		return false;
+	jx = x->options_json ? cJSON_Parse(x->options_json) : NULL;
+	jy = y->options_json ? cJSON_Parse(y->options_json) : NULL;
+	same = true;
+	for (size_t i = 0; i < ARRAY_SIZE(cost_options); i++) {
+		char *vx, *vy;
+
+		if (option_differs(jx, jy, cost_options[i], &vx, &vy)) {
+			free(vx);
+			free(vy);
+			same = false;
+		}
+	}
+	cJSON_Delete(jx);
+	cJSON_Delete(jy);
+	return same;
+}
+
+/* The log of the mean of v and its squared relative standard error; false under 2 values. */
+static bool log_mean(const double *v, size_t n, double *lm, double *var)
+{
+	double m = n >= 2 ? pcost_mean(v, n) : NAN;
+
+	if (!(m > 0))
+		return false;
+	*lm = log(m);
+	*var = pow(pcost_sem(v, n) / m, 2);
+	return true;
+}
+
+/* s's configuration that matches x, or NULL. */
+static const struct pcost_config *find_config(const struct pcost_session *s,
+					      const struct pcost_config *x)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (cfg_match(&s->configs[i], x))
+			return &s->configs[i];
+	return NULL;
+}
+
+/*
+ * The measured values of s's configuration matching x: its wall times (figure NULL)
+ * or the figure of that name (pcost_figure_values); malloc'd, how many (0: none).
+ */
+static size_t level_values(const struct pcost_session *s, const struct pcost_config *x,
+			   const char *figure, double **v)
+{
+	const struct pcost_config *c = find_config(s, x);
+	int k = figure ? pcost_session_metric_find(s, figure) : -1;
+	size_t n = 0;
+
+	*v = NULL;
+	if (c && !figure)
+		*v = measured_walls(c, &n);
+	else if (c && k >= 0)
+		n = pcost_figure_values(c, (size_t)k, v);
+	return n;
+}
+
+/*
+ * The level's variance from each session's value and squared standard error (ok[i]:
+ * it has them), pooled within c's groups of conditions: false under 2 df.
+ */
+static bool pool_level(const struct pcost_compare *c, const bool *ok, const double *val,
+		       const double *var, double *s2, double *df, size_t *used)
+{
+	size_t n = c->nlevel;
+	double ssw = 0, vsum = 0;
+
+	*df = 0;
+	*used = 0;
+	/* Per group of 2 or more: the squares about its mean, and its sessions' variances. */
+	for (size_t g = 0; g < n; g++) {
+		double sum = 0;
+		size_t kg = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (ok[i] && c->level_group[i] == g) {
+				sum += val[i];
+				kg++;
+			}
+		if (kg < 2)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (ok[i] && c->level_group[i] == g) {
+				ssw += pow(val[i] - sum / (double)kg, 2);
+				vsum += var[i];
+			}
+		*df += (double)(kg - 1);
+		*used += kg;
+	}
+	*s2 = *df >= 2 ? fmax(0, ssw / *df - vsum / (double)*used) : NAN;
+	return *df >= 2;
+}
+
+bool pcost_compare_level_of(const struct pcost_compare *c, const struct pcost_config *x,
+			    const char *figure, double *s2, double *df, size_t *used)
+{
+	size_t n = c->nlevel;
+	double *lm = xcalloc(n + 1, sizeof(double)), *v = xcalloc(n + 1, sizeof(double));
+	bool *ok = xcalloc(n + 1, sizeof(bool)), got;
+
+	for (size_t i = 0; i < n; i++) {
+		double *vals;
+		size_t nv = level_values(c->level_sessions[i], x, figure, &vals);
+
+		ok[i] = log_mean(vals, nv, &lm[i], &v[i]);
+		free(vals);
+	}
+	got = pool_level(c, ok, lm, v, s2, df, used);
+	free(ok);
+	free(v);
+	free(lm);
+	return got;
+}
+
+/*
+ * The overhead's level between sessions (a fraction's variance): each session's
+ * overhead of its configuration matching x and its squared standard error (st[i]:
+ * session i's analysis, NULL when it failed), pooled as pool_level does.
+ */
+static bool overhead_level(const struct pcost_compare *c, struct pcost_config_stats *const *st,
+			   const struct pcost_config *x, double *s2, double *df, size_t *used)
+{
+	size_t n = c->nlevel;
+	double *o = xcalloc(n + 1, sizeof(double)), *v = xcalloc(n + 1, sizeof(double));
+	bool *ok = xcalloc(n + 1, sizeof(bool)), got;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_session *s = c->level_sessions[i];
+		const struct pcost_config *m = find_config(s, x);
+		const struct pcost_config_stats *y = st[i] && m ? &st[i][m - s->configs] : NULL;
+
+		ok[i] = y && y->baseline >= 0 && isfinite(y->overhead) && isfinite(y->overhead_se);
+		if (ok[i]) {
+			o[i] = y->overhead;
+			v[i] = y->overhead_se * y->overhead_se;
+		}
+	}
+	got = pool_level(c, ok, o, v, s2, df, used);
+	free(ok);
+	free(v);
+	free(o);
+	return got;
+}
+
+void pcost_change_level_ci(const double *a, size_t na, const double *b, size_t nb, double s2,
+			   double df_l, double *lo, double *hi, double *p, double *robust,
+			   double *robust_lo, double *robust_hi)
+{
+	double la, va, lb, vb, v, df, t;
+
+	if (!log_mean(a, na, &la, &va) || !log_mean(b, nb, &lb, &vb))
+		return;
+	v = va + vb + 2 * s2;
+	if (!(v > 0))
+		return;
+	df = v * v / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1) + 4 * s2 * s2 / df_l);
+	t = pcost_t_quantile(PCOST_CONF, df);
+	*lo = exp(lb - la - t * sqrt(v)) - 1;
+	*hi = exp(lb - la + t * sqrt(v)) - 1;
+	if (p)
+		*p = pcost_t_tail((lb - la) / sqrt(v), df);
+	/* The robust interval's arms (log scale) and the level's t x sd, in quadrature. */
+	if (isfinite(*robust_lo) && isfinite(*robust_hi) && s2 > 0) {
+		double c = log1p(*robust), l = t * sqrt(2 * s2);
+
+		*robust_lo = expm1(c - hypot(c - log1p(*robust_lo), l));
+		*robust_hi = expm1(c + hypot(log1p(*robust_hi) - c, l));
+	}
+}
+
+/*
+ * The overhead change of each monitored row again, with the overhead's own level
+ * between sessions (each session analyzed once): its variance in points is both
+ * sessions' squared standard errors plus 2 x the level's (Welch-Satterthwaite df).
+ */
+static void overhead_levels(struct pcost_compare *c, const struct pcost_session *a,
+			    const struct pcost_session *b, double threshold_pct)
+{
+	struct pcost_config_stats **st =
+		xcalloc(c->nlevel + 1, sizeof(struct pcost_config_stats *));
+	struct pcost_config_stats *sa = NULL, *sb = NULL;
+
+	for (size_t i = 0; i < c->nlevel; i++)
+		if (pcost_analyze(c->level_sessions[i], &st[i]))
+			st[i] = NULL;
+	sa = st[0];
+	sb = st[1];
+	for (size_t k = 0; sa && sb && k < c->nrows; k++) {
+		struct pcost_compare_row *r = &c->rows[k];
+		double s2, df, v, dfw, t, ea, eb;
+		size_t used;
+
+		if (!r->has_overhead || r->ia < 0 || r->ib < 0 ||
+		    !overhead_level(c, st, &a->configs[r->ia], &s2, &df, &used))
+			continue;
+		r->ovh_level_pts = 100 * sqrt(s2);
+		ea = 100 * sa[r->ia].overhead_se;
+		eb = 100 * sb[r->ib].overhead_se;
+		v = ea * ea + eb * eb + 2 * 1e4 * s2;
+		if (!(v > 0))
+			continue;
+		dfw = v * v /
+		      (pow(ea, 4) / sa[r->ia].overhead_df + pow(eb, 4) / sb[r->ib].overhead_df +
+		       4 * 1e8 * s2 * s2 / df);
+		if (!(dfw > 0))
+			continue;
+		t = pcost_t_quantile(PCOST_CONF, dfw);
+		r->delta_lo = r->delta_pts - t * sqrt(v);
+		r->delta_hi = r->delta_pts + t * sqrt(v);
+		r->delta_significant = r->delta_lo > 0 || r->delta_hi < 0;
+		r->regression = r->delta_pts > threshold_pct && r->delta_lo > 0;
+	}
+	for (size_t i = 0; i < c->nlevel; i++)
+		free(st[i]);
+	free(st);
+}
+
+void pcost_compare_level(struct pcost_compare *c, const struct pcost_session *a,
+			 const struct pcost_session *b, const struct pcost_session *peers,
+			 size_t npeers, double threshold_pct)
+{
+	const struct pcost_session **ss;
+	size_t n = 0;
+
+	if (a->kind == PCOST_SESSION_COUNTERS || a->kind != b->kind)
+		return;
+	ss = xcalloc(npeers + 2, sizeof(const struct pcost_session *));
+	ss[n++] = a;
+	ss[n++] = b;
+	for (size_t i = 0; i < npeers; i++)
+		if (peers[i].kind == a->kind &&
+		    (!peers[i].id || (peers[i].id != a->id && peers[i].id != b->id)))
+			ss[n++] = &peers[i];
+	/* Each session joins the group of the first one before it under the same conditions. */
+	c->level_sessions = ss;
+	c->nlevel = n;
+	c->level_group = xcalloc(n, sizeof(size_t));
+	for (size_t i = 0; i < n; i++) {
+		c->level_group[i] = i;
+		for (size_t j = 0; j < i; j++)
+			if (c->level_group[j] == j && same_conditions(ss[j], ss[i])) {
+				c->level_group[i] = j;
+				break;
+			}
+	}
+	for (size_t k = 0; k < c->nrows; k++) {
+		struct pcost_compare_row *r = &c->rows[k];
+		double s2, df, *wa, *wb;
+		size_t used, na, nb;
+
+		if (r->ia < 0 || r->ib < 0 ||
+		    !pcost_compare_level_of(c, &a->configs[r->ia], NULL, &s2, &df, &used))
+			continue;
+		r->level_sd = sqrt(s2);
+		r->level_df = df;
+		r->level_sessions = used;
+		wa = measured_walls(&a->configs[r->ia], &na);
+		wb = measured_walls(&b->configs[r->ib], &nb);
+		pcost_change_level_ci(wa, na, wb, nb, s2, df, &r->change_lo, &r->change_hi, &r->p,
+				      &r->change_robust, &r->change_robust_lo,
+				      &r->change_robust_hi);
+		free(wa);
+		free(wb);
+		r->significant = r->p < 0.05 && (r->change_lo > 0 || r->change_hi < 0);
+		if (r->has_overhead)
+			continue;
+		r->delta_lo = r->change_lo * 100;
+		r->delta_hi = r->change_hi * 100;
+		r->delta_significant = r->significant;
+		r->regression = r->delta_pts > threshold_pct && r->significant;
+	}
+	overhead_levels(c, a, b, threshold_pct);
 }

@@ -44,6 +44,20 @@ struct pcost_compare_row {
 	/* How each side's runs ended (outcome.h), and B's one line; unknown where not analyzed. */
 	enum pcost_outcome outcome_a, outcome_b;
 	char *outcome_why_b;
+	/*
+	 * The level between sessions (pcost_compare_level): the sd of a session's log
+	 * mean wall time over stored sessions of this configuration under the same
+	 * conditions, less what their runs' noise explains; NAN where not measured
+	 * (fewer than 2 degrees of freedom).  level_sessions: the sessions it pooled.
+	 */
+	double level_sd, level_df;
+	size_t level_sessions;
+	/*
+	 * The overhead's own level between sessions, in points (the same sessions and
+	 * groups; each session's paired overhead and its standard error), carried by the
+	 * overhead change's interval and regression; NAN where not measured.
+	 */
+	double ovh_level_pts;
 };
 
 struct pcost_env_diff {
@@ -55,6 +69,14 @@ struct pcost_compare {
 	struct pcost_compare_row *rows; /* matched first, then only-in-a, then only-in-b */
 	size_t ndiffs;
 	struct pcost_env_diff *diffs;
+	/*
+	 * Set by pcost_compare_level: the sessions the level is measured over (a, b,
+	 * then the peers; borrowed: valid while the caller keeps them) and each one's
+	 * group of conditions (the index of its group's first session).
+	 */
+	size_t nlevel;
+	const struct pcost_session **level_sessions;
+	size_t *level_group;
 };
 
 /*
@@ -64,6 +86,46 @@ struct pcost_compare {
 int pcost_compare_sessions(const struct pcost_session *a, const struct pcost_session *b,
 			   double threshold_pct, struct pcost_compare *out);
 void pcost_compare_release(struct pcost_compare *c);
+
+/*
+ * The level between sessions.  A shared machine's speed wanders over seconds and
+ * minutes by more than one session's runs can show (docs/statistics.md: 30 sessions
+ * of one study on a KVM guest, their means 3.7% apart (sd) against a within-session
+ * standard error of 1.3%), so the Welch interval of a mean change between two
+ * sessions is too narrow.  This measures that level from the stored sessions of each
+ * matched configuration (a, b and peers: same workload, arguments, monitor, variant,
+ * placement, threads), grouped by conditions (no env fingerprint difference, the same
+ * --cpu and --washout): the pooled within-group variance of their log mean wall
+ * times, less the mean of their squared standard errors (a one-way random-effects
+ * estimate; A and B count, so a real change between them only widens it).  Where
+ * that has 2 or more degrees of freedom, the row's change interval, p, significance
+ * and a baseline's regression are taken again with 2 x that variance added to the
+ * runs' (Welch-Satterthwaite df), and the robust interval's arms are widened by it.
+ * Run and probes sessions; peers equal to a or b (by id) are skipped.  The figures'
+ * changes (figures.h pcost_compare_figures) take it the same way, from the same
+ * sessions, and so does each monitored row's overhead change, from each session's
+ * overhead (the monitor's cost moves between sessions too: 20 strace sessions' overhead
+ * changes excluded 0 in 23% of pairs, bench/compare-level.sh).
+ */
+void pcost_compare_level(struct pcost_compare *c, const struct pcost_session *a,
+			 const struct pcost_session *b, const struct pcost_session *peers,
+			 size_t npeers, double threshold_pct);
+/*
+ * The level's variance (log scale) of configuration x's wall times (figure NULL) or
+ * of its figure of that name, over c's sessions (after pcost_compare_level): *df and
+ * *used as above; false (and *s2 NAN) under 2 df.
+ */
+bool pcost_compare_level_of(const struct pcost_compare *c, const struct pcost_config *x,
+			    const char *figure, double *s2, double *df, size_t *used);
+/*
+ * The change mean(b)/mean(a) - 1's 95% interval with the level's variance s2 (df_l)
+ * added twice to the log ratio's; *p (when p is not NULL) its two-sided p; the
+ * robust interval around *robust widened by the level (its arms and t x sqrt(2 s2)
+ * in quadrature).  Nothing is written under 2 values a side.
+ */
+void pcost_change_level_ci(const double *a, size_t na, const double *b, size_t nb, double s2,
+			   double df_l, double *lo, double *hi, double *p, double *robust,
+			   double *robust_lo, double *robust_hi);
 
 /* Differences between two env fingerprint JSON texts (their "fields" objects). */
 void pcost_env_diff(const char *a_json, const char *b_json, struct pcost_env_diff **out, size_t *n);

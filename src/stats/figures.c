@@ -92,8 +92,7 @@ bool pcost_service_measured(const struct pcost_session *s)
 	return false;
 }
 
-/* The measured values of figure k of configuration c, into a malloc'd array; how many. */
-static size_t values_of(const struct pcost_config *c, size_t k, double **v)
+size_t pcost_figure_values(const struct pcost_config *c, size_t k, double **v)
 {
 	size_t n = 0;
 
@@ -121,18 +120,27 @@ void pcost_compare_figures(const struct pcost_session *a, const struct pcost_ses
 		for (size_t k = 0; r->ia >= 0 && r->ib >= 0 && k < a->nmetrics; k++) {
 			int kb = pcost_session_metric_find(b, a->metrics[k].name);
 			struct pcost_figure_compare *f;
-			double *va, *vb;
+			double *va, *vb, s2, df;
+			size_t used, na, nb;
 
 			if (kb < 0)
 				continue;
+			na = pcost_figure_values(&a->configs[r->ia], k, &va);
+			nb = pcost_figure_values(&b->configs[r->ib], (size_t)kb, &vb);
+			/* A figure neither session measured (a preset's test not run) is no row. */
+			if (!na && !nb) {
+				free(va);
+				free(vb);
+				continue;
+			}
 			xgrow((void **)out, &cap, *n + 1, sizeof(**out));
 			f = &(*out)[(*n)++];
 			memset(f, 0, sizeof(*f));
 			f->name = xasprintf("%s / %s", r->name, a->metrics[k].name);
 			f->unit = a->metrics[k].unit;
 			f->better = a->metrics[k].better;
-			f->na = values_of(&a->configs[r->ia], k, &va);
-			f->nb = values_of(&b->configs[r->ib], (size_t)kb, &vb);
+			f->na = na;
+			f->nb = nb;
 			f->mean_a = f->na ? pcost_mean(va, f->na) : NAN;
 			f->mean_b = f->nb ? pcost_mean(vb, f->nb) : NAN;
 			pcost_ratio_ci_unpaired(va, f->na, vb, f->nb, PCOST_CONF, &f->change,
@@ -141,6 +149,15 @@ void pcost_compare_figures(const struct pcost_session *a, const struct pcost_ses
 						&f->change_robust_lo, &f->change_robust_hi);
 			f->change_skewed = pcost_skewed_unpaired(va, f->na, vb, f->nb, f->change,
 								 f->change_robust);
+			f->level_sd = NAN;
+			if (pcost_compare_level_of(c, &a->configs[r->ia], a->metrics[k].name, &s2,
+						   &df, &used)) {
+				f->level_sd = sqrt(s2);
+				f->level_sessions = used;
+				pcost_change_level_ci(va, f->na, vb, f->nb, s2, df, &f->change_lo,
+						      &f->change_hi, NULL, &f->change_robust,
+						      &f->change_robust_lo, &f->change_robust_hi);
+			}
 			free(va);
 			free(vb);
 		}

@@ -34,6 +34,9 @@ struct pcost_figure_stats {
 	 */
 	double change_robust, change_robust_lo, change_robust_hi;
 	bool change_skewed;
+	/* The level between sessions (compare.h), carried by the intervals; NAN: not measured. */
+	double level_sd;
+	size_t level_sessions;
 };
 
 /*
@@ -68,8 +71,13 @@ struct pcost_figure_compare {
 	/* Its robust companion (pcost_hl_ratio_unpaired) and the skew test. */
 	double change_robust, change_robust_lo, change_robust_hi;
 	bool change_skewed;
+	/* The level between sessions (compare.h), carried by the intervals; NAN: not measured. */
+	double level_sd;
+	size_t level_sessions;
 };
 struct pcost_compare;
+/* The measured values of figure k of configuration c, into a malloc'd array; how many. */
+size_t pcost_figure_values(const struct pcost_config *c, size_t k, double **v);
 void pcost_compare_figures(const struct pcost_session *a, const struct pcost_session *b,
 			   const struct pcost_compare *c, struct pcost_figure_compare **out,
 			   size_t *n);

@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "stats/compare.h"
+#include "stats/figures.h"
+#include "stats/stats.h"
 #include "synth_rich.h"
 
 static const struct pcost_compare_row *row(const struct pcost_compare *c, const char *name)
@@ -276,6 +278,107 @@ static void test_probes_optimized(void **st)
 	}
 }
 
+/*
+ * A session for the level between sessions: one configuration "w n=1 / none" of 4
+ * runs, mean x (1 -+ 1%) ms (their squared relative standard error 1/30000), and a
+ * figure tps of 1000 / ms (1 -+ 1%) a run, under the kernel and --cpu given.
+ */
+static void level_session(struct pcost_session *s, int64_t id, double ms, const char *kernel,
+			  const char *cpu)
+{
+	struct pcost_config *c;
+
+	pcost_session_init(s, PCOST_SESSION_RUN);
+	s->id = id;
+	s->env_json = xasprintf("{\"fields\":{\"kernel.release\":\"%s\"}}", kernel);
+	s->options_json = xasprintf("{\"cpu\":\"%s\",\"washout\":0}", cpu);
+	pcost_session_add_metric(s, "tps", "tps", 1);
+	c = pcost_session_add_config(s, "w", "n=1", "none", NULL, "op");
+	for (int k = 0; k < 4; k++) {
+		double f = k % 2 ? 1.01 : 0.99;
+		struct pcost_run_sample smp = { .wall_ns = (uint64_t)(ms * 1e6 * f) };
+
+		smp.metrics = xcalloc(1, sizeof(double));
+		smp.metrics[0] = 1000 / ms * f;
+		pcost_config_add_sample(c, &smp);
+	}
+}
+
+/*
+ * The level between sessions (issue 19).  A (100 ms) and B (106 ms) alone: a +6.0%
+ * change whose Welch interval (runs' noise only) is far from 0: a REGRESSION.  With
+ * two more sessions under the same conditions (97 and 103 ms), the four log means'
+ * squares about their mean over 3 df, less the runs' variance, are the level's:
+ *   python3 -c "import math; l=[math.log(x) for x in (100,106,97,103)]; m=sum(l)/4;
+ *     s2=sum((x-m)**2 for x in l)/3-1/30000; v=2/30000+2*s2;
+ *     print(s2, v*v/(2/30000**2/3+4*s2*s2/3))"   -> 0.0014246552 3.1411674
+ * and the change's log interval is log(1.06) +- t(3.14) x sqrt(2/30000 + 2 s2).  Peers
+ * under other conditions (another kernel; unpinned) are in groups of their own, of one
+ * session each, and change nothing; nor does a peer with A's id (the store lists A too).
+ */
+static void test_level_between_sessions(void **st)
+{
+	struct pcost_session a, b, p[5];
+	struct pcost_compare c;
+	const struct pcost_compare_row *r;
+	struct pcost_figure_compare *f;
+	size_t nf;
+	double s2 = 0.0014246552, df = 3.1411674, t, v;
+
+	level_session(&a, 1, 100, "6.1", "0");
+	level_session(&b, 2, 106, "6.1", "0");
+	level_session(&p[0], 3, 97, "6.1", "0");
+	level_session(&p[1], 4, 103, "6.1", "0");
+	level_session(&p[2], 5, 150, "6.18", "0"); /* another kernel */
+	level_session(&p[3], 6, 60, "6.1", "");	   /* unpinned */
+	level_session(&p[4], 1, 200, "6.1", "0");  /* A again, as the store lists it */
+
+	/* No peers: not measured, and the runs' noise alone calls +6% a regression. */
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
+	pcost_compare_level(&c, &a, &b, NULL, 0, 5);
+	r = row(&c, "w n=1 / none");
+	assert_true(isnan(r->level_sd));
+	assert_true(fabs(r->change - 0.06) < 1e-9);
+	assert_true(r->change_lo > 0.03 && r->significant && r->regression);
+	pcost_compare_release(&c);
+
+	/* The peers under other conditions only: still not measured. */
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
+	pcost_compare_level(&c, &a, &b, &p[2], 2, 5);
+	assert_true(isnan(row(&c, "w n=1 / none")->level_sd));
+	pcost_compare_release(&c);
+
+	/* All five peers; the one with A's id is A itself, and is skipped. */
+	assert_int_equal(pcost_compare_sessions(&a, &b, 5, &c), 0);
+	pcost_compare_level(&c, &a, &b, p, 5, 5);
+	r = row(&c, "w n=1 / none");
+	assert_int_equal(r->level_sessions, 4);
+	assert_true(fabs(r->level_df - 3) < 1e-12);
+	assert_true(fabs(r->level_sd - sqrt(s2)) < 1e-8);
+	t = pcost_t_quantile(0.95, df);
+	v = 2.0 / 30000 + 2 * s2;
+	assert_true(fabs(r->change_lo - (exp(log(1.06) - t * sqrt(v)) - 1)) < 1e-6);
+	assert_true(fabs(r->change_hi - (exp(log(1.06) + t * sqrt(v)) - 1)) < 1e-6);
+	assert_true(fabs(r->change - 0.06) < 1e-9);
+	assert_false(r->significant);
+	assert_false(r->regression);
+	/* The robust interval widened too: it holds 0 now. */
+	assert_true(r->change_robust_lo < 0 && r->change_robust_hi > 0.06);
+	/* The figure's level: its log means are the wall times' negated and shifted. */
+	pcost_compare_figures(&a, &b, &c, &f, &nf);
+	assert_int_equal(nf, 1);
+	assert_true(fabs(f[0].level_sd - sqrt(s2)) < 1e-8);
+	assert_int_equal(f[0].level_sessions, 4);
+	assert_true(fabs(f[0].change_lo - (exp(log(1 / 1.06) - t * sqrt(v)) - 1)) < 1e-6);
+	assert_true(fabs(f[0].change_hi - (exp(log(1 / 1.06) + t * sqrt(v)) - 1)) < 1e-6);
+	pcost_figure_compare_free(f, nf);
+	pcost_compare_release(&c);
+	for (int i = 0; i < 5; i++)
+		pcost_session_release(&p[i]);
+	pcost_session_release(&a);
+	pcost_session_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_env_diff),
 		cmocka_unit_test(test_overhead_change_interval),
 		cmocka_unit_test(test_probes_optimized),
+		cmocka_unit_test(test_level_between_sessions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
