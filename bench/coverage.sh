@@ -60,6 +60,14 @@
 #                     scenario (end_delta below).  The column 'ended' is its coverage: a
 #                     diagnostic, not the verdict's, since probecost's runner times it
 #                     (in a session of its own).
+#   +u_T              a diagnostic for the overhead: its interval widened by the truth's
+#                     own uncertainty (u_T%, relative, median shown), 1.96 x it and each arm
+#                     in quadrature (the metrology way: |estimate - truth| against both).
+#                     u_T is the bracket's sampling ((se_before^2 + se_after^2) / 4, from
+#                     perf's "+-") and 1.5 x the level between the bracket and the study (the
+#                     variance of log(before / after) beyond their sampling, halved; 1.5: the
+#                     mean of two other levels and the study's own, independent, the worst
+#                     case).  All from perf stat, none from probecost.
 # For each figure: coverage (share of studies whose interval holds the truth)
 # with its Wilson 95% interval, the median relative half-width (so wide
 # intervals cannot pass unseen), unbounded intervals, and for the skewed
@@ -79,7 +87,7 @@
 #   WASHOUT (0)    --washout N: N unmeasured plain runs before each run after a monitored one
 #   KEEP=FILE      keep every study's truth, estimate and interval there (one line a study and
 #                  figure: scenario path figure truth estimate lo hi told blocks session-truth
-#                  sample-blocks timed-truth ended-truth; bench/coverage-z.py reads it)
+#                  sample-blocks timed-truth ended-truth u_T; bench/coverage-z.py reads it)
 #   END_RUNS (2000) the blocks of the ended truth's plain-only study a scenario (0: none)
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -118,12 +126,14 @@ if [ "$LOAD" = 1 ]; then
 	done
 fi
 plain=(taskset -c "$CPU" "$PC" workload spin "loops=$LOOPS" "work=$WORK")
-# perf stat -n -r N of the plain workload: the mean wall time in ns.
+# perf stat -n -r N of the plain workload: "mean se": the mean wall time in ns and its
+# relative standard error (perf's "+-", the standard deviation of the mean; nan without).
 perf_mean() {
 	taskset -c "$CPU" perf stat -n -r "$1" "${plain[@]:3}" 2>&1 >/dev/null |
-		awk '/seconds time elapsed/ { printf "%.0f\n", $1 * 1e9 }'
+		awk '/seconds time elapsed/ { e = $(NF - 1); if (sub(/%$/, "", e)) e /= 100; else e = "nan"
+			printf "%.0f %s\n", $1 * 1e9, e }'
 }
-base=$(perf_mean 30)
+read -r base _ < <(perf_mean 30)
 [ -n "$base" ] || { echo "FAIL: perf stat -n could not time the plain workload"; exit 1; }
 monitor() { # monitor SCENARIO: the inject monitor of a scenario
 	local x dist=",dist=normal,cov=0.1" extra=
@@ -209,11 +219,14 @@ for sc in $SCENARIOS; do
 		esac
 		: >"$cell/perf"
 		for i in $(seq "$STUDIES"); do
-			before=$(perf_mean "$PERF_RUNS")
+			read -r before bse < <(perf_mean "$PERF_RUNS")
 			PCOST_SPIN_LOG="$cell/log.$i" "$PC" run --no-store --format json "${how[@]}" --warmup 1 --washout "$WASHOUT" \
 				--cpu "$CPU" --seed "$((SEED0 + i))" -w "spin:loops=$LOOPS,work=$WORK" -m "$mon" \
 				>"$cell/s.$i.json" 2>/dev/null || { echo "study $sc/$path/$i failed" >&2; rm -f "$cell/s.$i.json"; }
-			awk -v a="$before" -v b="$(perf_mean "$PERF_RUNS")" 'BEGIN { printf "%.0f\n", (a + b) / 2 }' >>"$cell/perf"
+			read -r after ase < <(perf_mean "$PERF_RUNS")
+			# the bracket's mean, both sides and their relative standard errors
+			printf '%.0f %s %s %s %s\n' "$(awk -v a="$before" -v b="$after" 'BEGIN { print (a + b) / 2 }')" \
+				"$before" "$after" "$bse" "$ase" >>"$cell/perf"
 			printf '\r%s/%s: study %d/%d (%d s)' "$sc" "$path" "$i" "$STUDIES" "$(($(date +%s) - t0))" >&2
 		done
 		# Per study: its injected sums (monitored runs) and its estimates.
@@ -236,8 +249,14 @@ for sc in $SCENARIOS; do
 				if (f["inject"] == 1) { wm += f["timed_ns"] - f["injected_event_ns"] - f["injected_hiccup_ns"]; nm++ }
 				else if (f["inject"] == 0 && f["washout"] != 1) { wp += f["timed_ns"]; np++ } }
 				END { printf "%.0f %d %.0f %d", wm, nm, wp, np }' "$cell/log.$i")
-			sbase=$(sed -n "${i}p" "$cell/perf")
-			jq -r --arg sums "$sums" --arg sbase "${sbase:-0}" --arg psums "$psums" --arg tsums "$tsums" '
+			read -r sbase pb pa pbs pas < <(sed -n "${i}p" "$cell/perf")
+			# The bracket's own uncertainty: its sampling variance as the truth's denominator
+			# ((se_b^2 + se_a^2) / 4), and for the level below the log ratio of its two sides
+			# and the sum of their squared standard errors.
+			pu=$(awk -v b="${pb:-0}" -v a="${pa:-0}" -v sb="${pbs:-nan}" -v sa="${pas:-nan}" 'BEGIN {
+				if (b > 0 && a > 0 && sb + 0 == sb && sa + 0 == sa) printf "%.9g %.9g %.9g", (sb * sb + sa * sa) / 4, log(b / a), sb * sb + sa * sa
+				else print "nan nan nan" }')
+			jq -r --arg sums "$sums" --arg sbase "${sbase:-0}" --arg psums "$psums" --arg tsums "$tsums" --arg pu "$pu" '
 				(.statistics | map(select(.monitor != "none"))[0]) as $m |
 				(.warnings | map(select(test("overhead mean .*skewed"))) | length) as $to |
 				(.warnings | map(select(test("per event mean .*skewed"))) | length) as $te |
@@ -248,7 +267,7 @@ for sc in $SCENARIOS; do
 				"\($m.per_event_ns|n) \($m.per_event_ns_lo|n) \($m.per_event_ns_hi|n) \($te) " +
 				"\($m.fixed_ns|n) \($m.fixed_ns_lo|n) \($m.fixed_ns_hi|n) \($sbase) " +
 				"\($m.extra_ns|n) \($m.extra_ns_lo|n) \($m.extra_ns_hi|n) " +
-				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n) \($psums) \($m.pairs) \($tsums) \($tx) \($tf)"' "$cell/s.$i.json"
+				"\(.statistics | map(select(.monitor == "none"))[0].wall_ns.mean | n) \($psums) \($m.pairs) \($tsums) \($tx) \($tf) \($pu)"' "$cell/s.$i.json"
 		done >"$cell/rows"
 		# Per study, for the level table: the mean and variance over its runs of the
 		# injected time (monitored runs), of the time the nominal spins took (injected
@@ -286,8 +305,16 @@ for sc in $SCENARIOS; do
 		awk -v base="$pbase" -v sc="$sc" -v path="$path" -v dend="${dend:-nan}" '
 			{ n[NR] = $1; ev[NR] = $2; e[NR] = $3; fx[NR] = $4; r[NR] = $0; N += $1; EV += $2; E += $3; FX += $4
 			  h[NR] = $26; su[NR] = $27; H += $26; SU += $27
-			  wm[NR] = $29; nm[NR] = $30; wp[NR] = $31; np[NR] = $32; WM += $29; NM += $30; WP += $31; NP += $32 }
+			  wm[NR] = $29; nm[NR] = $30; wp[NR] = $31; np[NR] = $32; WM += $29; NM += $30; WP += $31; NP += $32
+			  if ($36 != "nan") { ku++; D += $36; DD += $36 * $36; SS += $37 } }
 			END {
+				# The level between the bracket and the study: the variance of the log ratio of
+				# the two sides of the bracket beyond their sampling (2 levels apart), halved;
+				# the denominator of the truth then differs from the level of the study by the
+				# sampling of the bracket ((se_b^2 + se_a^2) / 4) and 1.5 levels (the mean of
+				# two others, and that of the study), independent: the worst case, white here.
+				lv2 = ku > 2 ? ((DD - D * D / ku) / (ku - 1) - SS / ku) / 2 : 0
+				if (lv2 < 0) lv2 = 0
 				for (i = 1; i <= NR; i++) {
 					split(r[i], f, " ")
 					pairs = f[28]
@@ -309,8 +336,9 @@ for sc in $SCENARIOS; do
 					tden = f[17] > 0 ? f[17] : base
 					# the ended truth: the timed extra (else the pooled one) and the colder end
 					eext = dend == "nan" ? "nan" : (wx == "nan" ? (E - e[i] + FX - fx[i]) / tn : text) + dend
+					u = f[35] == "nan" ? "nan" : sqrt(f[35] + 1.5 * lv2)
 					fig(1, "overhead", tov, f[6], f[7], f[8], f[9], f[5], sext == "nan" ? "nan" : sext / tden,
-						wx == "nan" ? "nan" : text / tden, eext == "nan" ? "nan" : eext / tden)
+						wx == "nan" ? "nan" : text / tden, eext == "nan" ? "nan" : eext / tden, u)
 					fig(2, "per_event", tper, f[10], f[11], f[12], f[13], f[5], sper, wx == "nan" ? "nan" : tper + wx / epr,
 						"nan")
 					fig(3, "fixed", tfix, f[14], f[15], f[16], f[34], f[5], sfix, tfix, dend == "nan" ? "nan" : tfix + dend)
@@ -322,9 +350,9 @@ for sc in $SCENARIOS; do
 							eext == "nan" ? "nan" : eext / f[21])
 				}
 			}
-			function fig(k, name, t, v, lo, hi, told, blocks, st, tt, et) {
+			function fig(k, name, t, v, lo, hi, told, blocks, st, tt, et, u) {
 				if (v == "null") return
-				print sc, path, name, t, v, lo, hi, told, blocks, st, pairs, tt, et
+				print sc, path, name, t, v, lo, hi, told, blocks, st, pairs, tt, et, u == "" ? "nan" : u
 			}' "$cell/rows" >>"$summary"
 	done
 done
@@ -334,7 +362,7 @@ if [ -s "$tmp/ends" ]; then
 	printf '\n# the colder end (ended truth): a plain run as long as a monitored one, beyond a plain one, %s blocks\n' "$END_RUNS"
 	awk '{ if ($2 == "nan") printf "%-10s n/a\n", $1; else printf "%-10s %+.1f us [%+.1f, %+.1f]\n", $1, $2 / 1000, $3 / 1000, $4 / 1000 }' "$tmp/ends"
 fi
-printf '\n%-10s %-9s %-10s %6s %6s %15s %8s %8s %6s %9s %8s  %-7s %7s %7s %7s\n' scenario path figure studies cover "[95% Wilson]" "hw/truth" unbound told "cov|told" blocks verdict session pooled ended
+printf '\n%-10s %-9s %-10s %6s %6s %15s %8s %8s %6s %9s %8s  %-7s %7s %7s %7s %7s %6s\n' scenario path figure studies cover "[95% Wilson]" "hw/truth" unbound told "cov|told" blocks verdict session pooled ended "+u_T" "u_T%"
 for sc in $SCENARIOS; do
 	for path in $PATHS; do
 		for fg in overhead per_event fixed extra ov_own; do
@@ -344,6 +372,16 @@ for sc in $SCENARIOS; do
 			sel=$(awk -v s="$sc" -v p="$path" -v f="$fg" '$1 == s && $2 == p && $3 == f {
 				if (NF >= 12 && $12 != "nan") { t = $4; $4 = $12; $12 = t } print }' "$summary")
 			[ -n "$sel" ] || continue
+			# +u_T: the interval widened by the truth's own uncertainty (field 14, relative: the
+			# bracket's sampling and the level between it and the study), 1.96 x it and each
+			# arm in quadrature, the metrology way (|estimate - truth| against both).
+			ku=$(printf '%s\n' "$sel" | awk '$14 != "nan" && $14 != "" && $6 != "null" && $7 != "null" { m++
+					w = 1.959964 * ($4 < 0 ? -$4 : $4) * $14
+					lo = $5 - sqrt(($5 - $6) ^ 2 + w * w); hi = $5 + sqrt(($7 - $5) ^ 2 + w * w)
+					k += (lo <= $4 && $4 <= hi) }
+				END { print m ? sprintf("%.3f", k / m) : "n/a" }')
+			umed=$(printf '%s\n' "$sel" | awk '$14 != "nan" && $14 != "" { printf "%.4f\n", 100 * $14 }' | sort -g |
+				awk '{ a[NR] = $1 } END { print NR ? sprintf("%.2f", a[int((NR + 1) / 2)]) : "n/a" }')
 			read -r n k unb told either blk ks kt ke < <(printf '%s\n' "$sel" | awk '{ n++
 				ub = ($6 == "null" || $7 == "null"); u += ub
 				c = ub || ($6 <= $4 && $4 <= $7); k += c; t += ($8 > 0); ct += (c || $8 > 0); b += $9
@@ -362,8 +400,8 @@ for sc in $SCENARIOS; do
 			*) verdict=$(awk -v c="$cov" -v lo="$wlo" -v hi="$whi" 'BEGIN {
 				if (c >= 0.93 && c <= 0.97) print "ok"; else if (hi >= 0.93 && lo <= 0.97) print "ok?"; else print "MISS" }') ;;
 			esac
-			printf '%-10s %-9s %-10s %6d %6s %15s %8s %8d %6d %9s %8s  %-7s %7s %7s %7s\n' "$sc" "$path" "$fg" "$n" "$cov" \
-				"[$wlo, $whi]" "$hw" "$unb" "$told" "$ct" "$blk" "$verdict" "$ks" "$kt" "$ke"
+			printf '%-10s %-9s %-10s %6d %6s %15s %8s %8d %6d %9s %8s  %-7s %7s %7s %7s %7s %6s\n' "$sc" "$path" "$fg" "$n" "$cov" \
+				"[$wlo, $whi]" "$hw" "$unb" "$told" "$ct" "$blk" "$verdict" "$ks" "$kt" "$ke" "$ku" "$umed"
 			printf '%s %s %s %s\n' "$sc" "$path" "$fg" "$cov" >>"$tmp/covs"
 		done
 	done
