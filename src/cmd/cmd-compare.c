@@ -31,7 +31,7 @@ static void usage(FILE *out)
 		"counter operations and the change is in percent.  Configurations on one side\n"
 		"only, and differences between the two machine fingerprints, are listed.\n"
 		"--fail-above PCT exits 1 when any overhead grew by more than PCT points (counter\n"
-		"costs: percent), so CI can gate on it.\n" PCOST_DB_HELP);
+		"costs: percent) with its 95%% interval above 0, so CI can gate on it.\n" PCOST_DB_HELP);
 }
 
 /* 3 significant digits in ns, us, ms or s. */
@@ -656,14 +656,21 @@ int cmd_compare(int argc, char **argv)
 	if (isfinite(fail_above)) {
 		for (size_t i = 0; i < cmp.nrows; i++) {
 			const struct pcost_compare_row *r = &cmp.rows[i];
+			bool holds0 = isfinite(r->delta_lo) && r->delta_lo <= 0;
+			char ci[64] = "no interval";
 
-			if (r->gated && r->ia >= 0 && r->ib >= 0 && r->delta_pts > fail_above) {
-				fprintf(stderr,
-					"probecost compare: %s grew by %.1f %s, more than --fail-above %g\n",
-					r->name, r->delta_pts, r->has_overhead ? "points" : "%",
-					fail_above);
+			if (!r->gated || r->ia < 0 || r->ib < 0 || !(r->delta_pts > fail_above))
+				continue;
+			if (isfinite(r->delta_lo) && isfinite(r->delta_hi))
+				snprintf(ci, sizeof(ci), "%.1f, %.1f", r->delta_lo, r->delta_hi);
+			/* Its interval holding 0: the growth is not told from noise; not counted. */
+			fprintf(stderr,
+				"probecost compare: %s grew by %.1f %s [%s], more than --fail-above %g%s\n",
+				r->name, r->delta_pts, r->has_overhead ? "points" : "%", ci,
+				fail_above,
+				holds0 ? ", but its 95% interval holds 0: not counted" : "");
+			if (!holds0)
 				rc = PCOST_EXIT_FAIL;
-			}
 		}
 	}
 	pcost_compare_release(&cmp);

@@ -9,13 +9,14 @@
 # random-effects variance of their log means, the known answer computed below from the
 # data) and does not call +6% a regression; with sessions 1 and 2 alone, the level is
 # "not measured" and the runs' noise alone flags it.  A session under other conditions
-# (unpinned) is not pooled.  A figure (tps = 1e9 / each run's wall time) gets its own
+# (unpinned) is not pooled; --fail-above counts only a growth whose interval is above 0.
+# A figure (tps = 1e9 / each run's wall time) gets its own
 # level from the same sessions.
 # shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 D=tests/cli/data
 tmpdir
-plan 13
+plan 15
 have jq || skip_rest "jq not installed"
 
 # Session k: every run of run-a.json x FACTOR (strace's x STRACE more), pinned to CPU 0,
@@ -104,6 +105,17 @@ is "$(jq -r '.figures[] | select(.name | endswith("/ none / tps")) | "\(.level_s
 	"null 0" "json, two sessions: the figure's level is not measured"
 assert "a figure neither session measured is no line (was 'nan -> nan'), nor a JSON figure" \
 	'! grep -q "/ idle" "$T/t" && ! grep -qi "nan" "$T/t" && [ "$(jq "[.figures[] | select(.name | endswith(\"/ idle\"))] | length" "$T/j")" = 0 ]'
+# --fail-above counts a growth whose interval lies above 0: strace's +12 pts is one
+# alone, and with the level, whose interval holds 0, it is named but not counted.
+"$P" compare 1 2 --db "$T/two.db" --fail-above 5 >/dev/null 2>"$T/f2"
+rc2=$?
+assert "--fail-above 5, two sessions: exit 1, strace's +12.0 pts and its interval named" \
+	'[ $rc2 = 1 ] && grep -q "strace grew by 12.0 points \[[0-9.]*, [0-9.]*\], more than --fail-above 5$" "$T/f2"' || diag "$(cat "$T/f2")"
+"$P" compare 1 2 --db "$T/four.db" --fail-above 5 >/dev/null 2>"$T/f4"
+rc4=$?
+assert "--fail-above 5, with the level: exit 0, strace's growth named as not counted" \
+	'[ $rc4 = 0 ] && grep -q "strace grew by 12.0 points \[-[0-9.]*, [0-9.]*\], more than --fail-above 5, but its 95% interval holds 0: not counted$" "$T/f4"' ||
+	diag "rc $rc4: $(cat "$T/f4")"
 # An unpinned session (its runs 1.5 x) is under other conditions: not pooled.
 session 1.5 1.5 "" "$T/s5.json"
 "$P" import --db "$T/four.db" "$T/s5.json" >/dev/null
