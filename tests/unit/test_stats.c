@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -430,14 +431,112 @@ static void test_hodges_lehmann(void **state)
 	near(e, 0.05, 0);
 	assert_true(isnan(lo));
 	{
-		/* Past 2000 values (2 million Walsh averages) nothing, rather than memory. */
-		double *big = calloc(2001, sizeof(double));
+		/*
+		 * 0, 1, ..., 4000 (8 million Walsh averages, never stored), given in
+		 * descending order: symmetric, so the estimate is 2000 and the interval's ends
+		 * are 2000 -+ the same distance.  The rank: python3 -c "import math; n=4001;
+		 * print(math.floor(n*(n+1)/4 - 1.959963984540054*math.sqrt(n*(n+1)*(2*n+1)/24)
+		 * + 0.5))" -> 3859784; lo is the 3859784th smallest Walsh average, checked by
+		 * counting all of them.  A non-finite value: nothing.
+		 */
+		size_t nb = 4001;
+		double *big = calloc(nb, sizeof(double)), below = 0, above = 0;
 
-		pcost_hodges_lehmann(big, 2000, 0.95, &e, &lo, &hi);
-		near(e, 0, 0);
-		pcost_hodges_lehmann(big, 2001, 0.95, &e, &lo, &hi);
-		assert_true(isnan(e));
+		for (size_t i = 0; i < nb; i++)
+			big[nb - 1 - i] = (double)i; /* given descending: sorted inside */
+		pcost_hodges_lehmann(big, nb, 0.95, &e, &lo, &hi);
+		near(e, 2000, 0);
+		near(lo + hi, 4000, 0);
+		assert_int_equal(pcost_signrank_k(nb, 0.95), 3859784);
+		for (size_t i = 0; i < nb; i++)
+			for (size_t j = i; j < nb; j++) {
+				below += ((double)i + (double)j) / 2 < lo;
+				above += ((double)i + (double)j) / 2 <= lo;
+			}
+		/* lo is the 3859784th smallest: fewer below it, as many or more at or below. */
+		assert_true(below < 3859784 && above >= 3859784);
+		big[7] = NAN;
+		pcost_hodges_lehmann(big, nb, 0.95, &e, &lo, &hi);
+		assert_true(isnan(e) && isnan(lo) && isnan(hi));
 		free(big);
+	}
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Reference: the k-th smallest (1-based) of v[0..n) by sorting a copy. */
+static double kth_sorted(const double *v, size_t n, size_t k)
+{
+	double *c = malloc(n * sizeof(*c)), r;
+
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_dbl);
+	r = c[k - 1];
+	free(c);
+	return r;
+}
+
+/*
+ * The selection behind pcost_hodges_lehmann and pcost_hl_shift (no pair stored)
+ * against sorting every pair, on 60 seeded samples of 1-120 values with ties
+ * (values on a grid of 0.25) and unequal sizes: the same estimate and ends, exactly.
+ */
+static void test_hl_selection_vs_sort(void **state)
+{
+	uint64_t seed = 19;
+
+	(void)state;
+	for (int t = 0; t < 60; t++) {
+		size_t m = 1 + pcost_rand_below(&seed, 120), n = 1 + pcost_rand_below(&seed, 90);
+		size_t nw = m * (m + 1) / 2, w = 0, k;
+		double *x = malloc(m * sizeof(*x)), *y = malloc(n * sizeof(*y));
+		double *walsh = malloc(nw * sizeof(*walsh)), *d = malloc(m * n * sizeof(*d));
+		double e, lo, hi, want;
+
+		for (size_t i = 0; i < m; i++)
+			x[i] = 0.25 * (double)pcost_rand_below(&seed, 40) - 3;
+		for (size_t j = 0; j < n; j++)
+			y[j] = 0.25 * (double)pcost_rand_below(&seed, 40) - 2;
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = i; j < m; j++)
+				walsh[w++] = (x[i] + x[j]) / 2;
+		pcost_hodges_lehmann(x, m, 0.95, &e, &lo, &hi);
+		want = nw % 2 ? kth_sorted(walsh, nw, nw / 2 + 1)
+			      : (kth_sorted(walsh, nw, nw / 2) +
+				 kth_sorted(walsh, nw, nw / 2 + 1)) /
+					2;
+		near(e, want, 0);
+		k = pcost_signrank_k(m, 0.95);
+		if (k >= 1 && k <= nw) {
+			near(lo, kth_sorted(walsh, nw, k), 0);
+			near(hi, kth_sorted(walsh, nw, nw + 1 - k), 0);
+		} else {
+			assert_true(isnan(lo) && isnan(hi));
+		}
+		w = 0;
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++)
+				d[w++] = y[j] - x[i];
+		pcost_hl_shift(x, m, y, n, 0.95, &e, &lo, &hi);
+		want = w % 2 ? kth_sorted(d, w, w / 2 + 1)
+			     : (kth_sorted(d, w, w / 2) + kth_sorted(d, w, w / 2 + 1)) / 2;
+		near(e, want, 0);
+		k = pcost_ranksum_k(m, n, 0.95);
+		if (k >= 1 && k <= w) {
+			near(lo, kth_sorted(d, w, k), 0);
+			near(hi, kth_sorted(d, w, w + 1 - k), 0);
+		} else {
+			assert_true(isnan(lo) && isnan(hi));
+		}
+		free(x);
+		free(y);
+		free(walsh);
+		free(d);
 	}
 }
 
@@ -553,14 +652,23 @@ static void test_ratio_ci_unpaired(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_descriptive), cmocka_unit_test(test_t_quantile),
-		cmocka_unit_test(test_welch),	    cmocka_unit_test(test_linfit),
-		cmocka_unit_test(test_outliers),    cmocka_unit_test(test_rand_below),
-		cmocka_unit_test(test_paired),	    cmocka_unit_test(test_shuffle),
-		cmocka_unit_test(test_signrank_k),  cmocka_unit_test(test_ranksum_k),
-		cmocka_unit_test(test_hl_shift),    cmocka_unit_test(test_hodges_lehmann),
-		cmocka_unit_test(test_hl_ratio),    cmocka_unit_test(test_matrix_inverse),
-		cmocka_unit_test(test_block_fit),   cmocka_unit_test(test_ratio_ci_unpaired),
+		cmocka_unit_test(test_descriptive),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_linfit),
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_rand_below),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_shuffle),
+		cmocka_unit_test(test_signrank_k),
+		cmocka_unit_test(test_ranksum_k),
+		cmocka_unit_test(test_hl_shift),
+		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_hl_selection_vs_sort),
+		cmocka_unit_test(test_hl_ratio),
+		cmocka_unit_test(test_matrix_inverse),
+		cmocka_unit_test(test_block_fit),
+		cmocka_unit_test(test_ratio_ci_unpaired),
 		cmocka_unit_test(test_hall),
 	};
 
