@@ -515,17 +515,6 @@ static void print_csv(const struct pcost_compare *c)
 	}
 }
 
-/* Whether word is one of the comma-separated items of list. */
-static bool has_item(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "")
-		if (!strncmp(p, word, n) && (p[n] == ',' || !p[n]))
-			return true;
-	return false;
-}
-
 /*
  * The newest PEERS_MAX other stored sessions of a's kind that share a workload with
  * it, for the level between sessions (stats/compare.h); none where the store cannot
@@ -551,7 +540,7 @@ static struct pcost_session *load_peers(struct pcost_db *db, const struct pcost_
 			continue;
 		for (size_t k = 0; k < a->nconfigs && !shares; k++)
 			shares = a->configs[k].workload &&
-				 has_item(rows[i].workloads, a->configs[k].workload);
+				 pcost_list_has(rows[i].workloads, a->configs[k].workload);
 		if (shares && !pcost_db_load(db, rows[i].id, &peers[*n]))
 			(*n)++;
 	}

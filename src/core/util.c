@@ -220,6 +220,16 @@ bool pcost_list_well_formed(const char *s)
 	return len && s[0] != ',' && s[len - 1] != ',' && !strstr(s, ",,");
 }
 
+bool pcost_list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *c = list; c; c = strchr(c, ','), c = c ? c + 1 : NULL)
+		if (!strncmp(c, word, n) && (c[n] == ',' || !c[n]))
+			return true;
+	return false;
+}
+
 int pcost_cpus_usable(uint64_t mask, char *why, size_t len)
 {
 	cpu_set_t allowed;

@@ -83,6 +83,8 @@ int pcost_parse_cpulist(const char *s, uint64_t *mask);
 void pcost_format_cpumask(uint64_t mask, char *buf, size_t len);
 /* A comma list with no empty item ("", ",", "a,,b", "a," are not): strtok_r would skip them. */
 bool pcost_list_well_formed(const char *s);
+/* Is word one of the items of the comma list (NULL: none)? */
+bool pcost_list_has(const char *list, const char *word);
 /*
  * Every CPU of mask is one this process may run on (sched_getaffinity: online,
  * in its cpuset); 0, or -EINVAL with why ("CPU 5 is not ... (0,1)").

@@ -251,17 +251,6 @@ static int parse_methods(const struct pcost_probe_request *q, struct pcost_probe
 	return 0;
 }
 
-/* Is word one of the comma-separated choices? */
-static bool in_choices(const char *choices, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *c = choices; c; c = strchr(c, ','), c = c ? c + 1 : NULL)
-		if (!strncmp(c, word, n) && (c[n] == ',' || !c[n]))
-			return true;
-	return false;
-}
-
 static int parse_variants(const struct pcost_probe_request *q, struct pcost_probe_plan *pl)
 {
 	char dflt[128];
@@ -278,7 +267,7 @@ static int parse_variants(const struct pcost_probe_request *q, struct pcost_prob
 	pl->nvariants = split_list(list, pl->vbuf, sizeof(pl->vbuf), pl->variants,
 				   ARRAY_SIZE(pl->variants));
 	for (size_t i = 0; i < pl->nvariants; i++)
-		if (!in_choices(pl->wl->choices, pl->variants[i]))
+		if (!pcost_list_has(pl->wl->choices, pl->variants[i]))
 			return usage_error("unknown variant '%s' of the %s workload (%s)",
 					   pl->variants[i], pl->wl->name, pl->wl->choices);
 	if (!pl->nvariants)
@@ -309,7 +298,7 @@ int pcost_probe_plan_shape(const struct pcost_probe_request *q, struct pcost_pro
 		if (s < 0)
 			return usage_error("--sites: '%s' is not nop, nop5, nop10 or nop5-nrz",
 					   w[i]);
-		if (!in_choices(pl->wl->sites, w[i]))
+		if (!pcost_list_has(pl->wl->sites, w[i]))
 			return usage_error("--sites: the %s workload is built with %s only",
 					   pl->wl->name, pl->wl->sites);
 		if (pl->nsites < ARRAY_SIZE(pl->sites))
@@ -572,8 +561,8 @@ static int plan_builtin(const struct pcost_probe_request *q, struct pcost_probe_
 		rc = parse_methods(q, pl);
 	if (!rc)
 		rc = parse_layouts(q, pl);
-	for (size_t i = 0; i < pl->nmethods && !q->variants && in_choices(pl->wl->choices, "lttng");
-	     i++)
+	for (size_t i = 0;
+	     i < pl->nmethods && !q->variants && pcost_list_has(pl->wl->choices, "lttng"); i++)
 		if (pl->methods[i] == &pcost_probe_lttng &&
 		    pl->nvariants < ARRAY_SIZE(pl->variants))
 			pl->variants[pl->nvariants++] = "lttng";
