@@ -537,6 +537,17 @@ static bool overhead_level(const struct pcost_compare *c, struct pcost_config_st
 	return got;
 }
 
+/*
+ * The Welch-Satterthwaite df of the variance va + vb + 2 x s2: two sessions' squared
+ * standard errors (dfa, dfb) and the level's variance (dfl) once for each.
+ */
+static double level_df(double va, double dfa, double vb, double dfb, double s2, double dfl)
+{
+	double v = va + vb + 2 * s2;
+
+	return v * v / (va * va / dfa + vb * vb / dfb + 4 * s2 * s2 / dfl);
+}
+
 void pcost_change_level_ci(const double *a, size_t na, const double *b, size_t nb, double s2,
 			   double df_l, double *lo, double *hi, double *p, double *robust,
 			   double *robust_lo, double *robust_hi)
@@ -548,7 +559,7 @@ void pcost_change_level_ci(const double *a, size_t na, const double *b, size_t n
 	v = va + vb + 2 * s2;
 	if (!(v > 0))
 		return;
-	df = v * v / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1) + 4 * s2 * s2 / df_l);
+	df = level_df(va, (double)(na - 1), vb, (double)(nb - 1), s2, df_l);
 	t = pcost_t_quantile(PCOST_CONF, df);
 	*lo = exp(lb - la - t * sqrt(v)) - 1;
 	*hi = exp(lb - la + t * sqrt(v)) - 1;
@@ -594,9 +605,8 @@ static void overhead_levels(struct pcost_compare *c, const struct pcost_session 
 		v = ea * ea + eb * eb + 2 * 1e4 * s2;
 		if (!(v > 0))
 			continue;
-		dfw = v * v /
-		      (pow(ea, 4) / sa[r->ia].overhead_df + pow(eb, 4) / sb[r->ib].overhead_df +
-		       4 * 1e8 * s2 * s2 / df);
+		dfw = level_df(ea * ea, sa[r->ia].overhead_df, eb * eb, sb[r->ib].overhead_df,
+			       1e4 * s2, df);
 		if (!(dfw > 0))
 			continue;
 		t = pcost_t_quantile(PCOST_CONF, dfw);
