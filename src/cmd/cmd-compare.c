@@ -515,39 +515,6 @@ static void print_csv(const struct pcost_compare *c)
 	}
 }
 
-/*
- * The newest PEERS_MAX other stored sessions of a's kind that share a workload with
- * it, for the level between sessions (stats/compare.h); none where the store cannot
- * list them (the level is then reported as not measured).
- */
-#define PEERS_MAX 64
-static struct pcost_session *load_peers(struct pcost_db *db, const struct pcost_session *a,
-					const struct pcost_session *b, size_t *n)
-{
-	struct pcost_db_filter f = { .kind = (int)a->kind };
-	struct pcost_session *peers;
-	struct pcost_db_row *rows;
-	size_t nrows;
-
-	*n = 0;
-	if (a->kind == PCOST_SESSION_COUNTERS || pcost_db_list(db, &f, &rows, &nrows))
-		return NULL;
-	peers = xcalloc(PEERS_MAX, sizeof(*peers));
-	for (size_t i = nrows; i-- > 0 && *n < PEERS_MAX;) {
-		bool shares = false;
-
-		if (rows[i].id == a->id || rows[i].id == b->id)
-			continue;
-		for (size_t k = 0; k < a->nconfigs && !shares; k++)
-			shares = a->configs[k].workload &&
-				 pcost_list_has(rows[i].workloads, a->configs[k].workload);
-		if (shares && !pcost_db_load(db, rows[i].id, &peers[*n]))
-			(*n)++;
-	}
-	pcost_db_rows_free(rows, nrows);
-	return peers;
-}
-
 struct compare_opts {
 	double threshold, fail_above;
 	const char *plot;
@@ -613,7 +580,7 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	}
 	if (a.id != b.id)
-		peers = load_peers(db, &a, &b, &npeers);
+		peers = pcost_cli_peers(db, &a, &b, 0, &npeers);
 	pcost_db_close(db);
 	if (a.id == b.id) {
 		rc = usage_error("'%s' and '%s' are both session %lld: compare two sessions",
@@ -664,9 +631,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	pcost_compare_release(&cmp);
 out:
-	for (size_t i = 0; i < npeers; i++)
-		pcost_session_release(&peers[i]);
-	free(peers);
+	pcost_cli_peers_free(peers, npeers);
 	pcost_session_release(&a);
 	pcost_session_release(&b);
 	return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "stats/compare.h"
 #include "report/report.h"
 
 enum { OPT_DB = 0x100, OPT_FORMAT, OPT_HELP };
@@ -182,6 +183,62 @@ int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct 
 		return pcost_cli_db_exit(rc);
 	}
 	return 0;
+}
+
+#define PEERS_MAX 64
+
+struct pcost_session *pcost_cli_peers(struct pcost_db *db, const struct pcost_session *a,
+				      const struct pcost_session *b, int64_t below, size_t *n)
+{
+	struct pcost_db_filter f = { .kind = (int)a->kind };
+	struct pcost_session *peers;
+	struct pcost_db_row *rows;
+	size_t nrows;
+
+	*n = 0;
+	if (a->kind == PCOST_SESSION_COUNTERS || pcost_db_list(db, &f, &rows, &nrows))
+		return NULL;
+	peers = xcalloc(PEERS_MAX, sizeof(*peers));
+	for (size_t i = nrows; i-- > 0 && *n < PEERS_MAX;) {
+		bool shares = false;
+
+		if (rows[i].id == a->id || (b && rows[i].id == b->id) ||
+		    (below > 0 && rows[i].id >= below))
+			continue;
+		for (size_t k = 0; k < a->nconfigs && !shares; k++)
+			shares = a->configs[k].workload &&
+				 pcost_list_has(rows[i].workloads, a->configs[k].workload);
+		if (shares && !pcost_db_load(db, rows[i].id, &peers[*n]))
+			(*n)++;
+	}
+	pcost_db_rows_free(rows, nrows);
+	return peers;
+}
+
+void pcost_cli_peers_free(struct pcost_session *peers, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		pcost_session_release(&peers[i]);
+	free(peers);
+}
+
+void pcost_cli_level(const char *db_opt, struct pcost_session *s)
+{
+	char path[PATH_MAX], err[PATH_MAX + 1024];
+	struct pcost_session *peers;
+	struct pcost_db *db;
+	size_t n;
+
+	if (s->kind != PCOST_SESSION_RUN || !s->nconfigs ||
+	    pcost_db_path(db_opt, path, sizeof(path)) ||
+	    pcost_db_open(path, PCOST_DB_READ, &db, err, sizeof(err)))
+		return;
+	peers = pcost_cli_peers(db, s, NULL, s->id, &n);
+	pcost_db_close(db);
+	free(s->levels);
+	s->levels = xcalloc(s->nconfigs, sizeof(struct pcost_config_level));
+	pcost_session_level(s, peers, n, s->levels);
+	pcost_cli_peers_free(peers, n);
 }
 
 int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s)

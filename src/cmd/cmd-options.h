@@ -87,6 +87,25 @@ int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct 
 /* Open the store read-only, load session arg, close it; 0 or an exit code (error printed). */
 int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s);
 
+/*
+ * The newest 64 other stored sessions of a's kind that share a workload with it (and
+ * are not b, which may be NULL; with below > 0, stored before session below), for the
+ * level between sessions (stats/compare.h); none where the store cannot list them
+ * (the level is then not measured).  Free with pcost_cli_peers_free.
+ */
+struct pcost_session *pcost_cli_peers(struct pcost_db *db, const struct pcost_session *a,
+				      const struct pcost_session *b, int64_t below, size_t *n);
+void pcost_cli_peers_free(struct pcost_session *peers, size_t n);
+
+/*
+ * s->levels of a run session, from the store named by db_opt (--db, or NULL), read
+ * only: its level between sessions (stats/compare.h pcost_session_level) over it and
+ * the sessions stored before it (all, where s is not stored), so that show prints
+ * what run printed.  Left NULL where the store cannot be opened (none yet, --no-store
+ * without one): quietly, since the level is a note beside the session's own figures.
+ */
+void pcost_cli_level(const char *db_opt, struct pcost_session *s);
+
 /* The on_opt of --plot FILE (ctx: const char **), for report and compare. */
 int pcost_plot_opt(int c, const char *arg, void *ctx);
 

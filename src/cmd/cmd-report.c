@@ -128,6 +128,7 @@ int cmd_report(int argc, char **argv)
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
 		return rc;
+	pcost_cli_level(o.db, &s);
 	if (ro.plot) {
 		if (pcost_plot_session(&s, ro.plot, err, sizeof(err))) {
 			error("could not plot session %lld to '%s': %s", (long long)s.id, ro.plot,

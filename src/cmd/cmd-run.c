@@ -1145,6 +1145,7 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 		warning("interrupted: printing what was measured so far");
 	else if (rc < 0)
 		error("%s", err);
+	pcost_cli_level(a->m.db, s);
 	if (pcost_report_run(s, a->m.fmt, stdout) < 0)
 		error("could not render the report");
 	fflush(stdout);

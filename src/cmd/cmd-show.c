@@ -13,7 +13,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: probecost show ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n\n"
 		"Prints a stored session as the live command printed it, recomputed from\n"
-		"its raw samples.  IDs come from 'probecost history'.\n" PCOST_DB_HELP);
+		"its raw samples (a run session's level between sessions over it and the\n"
+		"sessions stored before it, as run took it).  IDs come from 'probecost history'.\n" PCOST_DB_HELP);
 }
 
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
@@ -42,6 +43,7 @@ int cmd_show(int argc, char **argv)
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
 		return rc;
+	pcost_cli_level(o.db, &s);
 	rc = pcost_cli_render(&s, o.fmt) ? PCOST_EXIT_FAIL : 0;
 	pcost_session_release(&s);
 	return rc;

@@ -74,6 +74,7 @@ void pcost_session_release(struct pcost_session *s)
 		free(s->metrics[k].unit);
 	}
 	free(s->metrics);
+	free(s->levels);
 	free(s->configs);
 	free(s->series);
 	free(s->cmdline);

@@ -120,6 +120,18 @@ struct pcost_session_metric {
 
 enum pcost_session_kind { PCOST_SESSION_RUN, PCOST_SESSION_PROBES, PCOST_SESSION_COUNTERS };
 
+/*
+ * A configuration's level between sessions (stats/compare.h pcost_session_level): the
+ * sd of a session's log mean wall time beyond its runs' noise, over the stored
+ * sessions of the configuration under the same conditions; its overhead's in points;
+ * NAN where not measured; sessions: how many were pooled.  Not stored: looked up
+ * from the store when a session is printed.
+ */
+struct pcost_config_level {
+	double sd, ovh_pts;
+	size_t sessions;
+};
+
 struct pcost_session {
 	int64_t id; /* store id; 0 when not stored */
 	enum pcost_session_kind kind;
@@ -140,6 +152,9 @@ struct pcost_session {
 
 	size_t nmetrics; /* figures every sample has a value of (sample->metrics) */
 	struct pcost_session_metric *metrics;
+
+	/* One a configuration, or NULL: the level between sessions was not looked up. */
+	struct pcost_config_level *levels;
 };
 
 const char *pcost_session_kind_name(enum pcost_session_kind k);

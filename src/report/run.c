@@ -245,6 +245,52 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 			"for less the null workload's; fixed: the null's extra less its events'\n");
 }
 
+/*
+ * The level between sessions of the configurations in[] marks (all: in NULL), where
+ * s->levels has it (looked up from the store when printed): how far a session's mean
+ * moves beyond its runs' "+-".  Nothing where none was measured.  with_workload: the
+ * label names the workload too (markdown's one line for all the groups).
+ */
+static void text_level(const struct pcost_session *s, const bool *in, bool with_workload,
+		       const char *lead, FILE *out)
+{
+	size_t used = 0, n = 0;
+	bool same = true;
+	char lab[160];
+
+	for (size_t i = 0; s->levels && i < s->nconfigs; i++) {
+		if ((in && !in[i]) || !isfinite(s->levels[i].sd))
+			continue;
+		same &= !used || used == s->levels[i].sessions;
+		used = s->levels[i].sessions;
+	}
+	if (!used)
+		return;
+	fprintf(out,
+		"%slevel between sessions (the sd of a session's mean beyond its runs' +-, over ",
+		lead);
+	if (same)
+		fprintf(out, "%zu stored sessions under the same conditions): ", used);
+	else
+		fprintf(out, "the stored sessions under the same conditions): ");
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct pcost_config_level *l = &s->levels[i];
+
+		if ((in && !in[i]) || !isfinite(l->sd))
+			continue;
+		fprintf(out, "%s", n++ ? ", " : "");
+		if (with_workload)
+			fprintf(out, "%s / ", s->configs[i].workload);
+		fprintf(out, "%s %.1f%%", monitor_label(&s->configs[i], lab, sizeof(lab)),
+			100 * l->sd);
+		if (isfinite(l->ovh_pts))
+			fprintf(out, " (its overhead %.1f pts)", l->ovh_pts);
+		if (!same)
+			fprintf(out, " (%zu sessions)", l->sessions);
+	}
+	fprintf(out, "\n");
+}
+
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	char head[256], wn[160];
@@ -305,6 +351,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			text_row(s, st, i, mw, out);
 		}
 		pcost_report_figures_text(&fig, s, in, mw, out);
+		text_level(s, in, false, "  ", out);
 		fputc('\n', out);
 	}
 	text_outcomes(s, st, out);
@@ -386,6 +433,16 @@ static void json_costs(cJSON *o, const struct pcost_config_stats *x)
 	pcost_json_carry_over(o, x);
 }
 
+/* The level between sessions of configuration i (s->levels): null where not measured. */
+static void json_level(cJSON *o, const struct pcost_session *s, size_t i)
+{
+	const struct pcost_config_level *l = s->levels ? &s->levels[i] : NULL;
+
+	cJSON_AddItemToObject(o, "level_sd", pcost_json_num(l ? l->sd : NAN));
+	pcost_json_count(o, "level_sessions", l ? (double)l->sessions : 0, l && l->sessions);
+	cJSON_AddItemToObject(o, "overhead_level_pts", pcost_json_num(l ? l->ovh_pts : NAN));
+}
+
 static int json(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	cJSON *root = pcost_json_envelope(s), *arr = pcost_json_statistics(root);
@@ -421,6 +478,7 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 		cJSON_AddStringToObject(o, "outcome", pcost_outcome_name(x->outcome));
 		cJSON_AddStringToObject(o, "outcome_why", x->outcome_why);
 		json_costs(o, x);
+		json_level(o, s, i);
 		pcost_report_figures_json(&fig, s, i, o);
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -429,6 +487,16 @@ static int json(const struct pcost_session *s, const struct pcost_config_stats *
 	pcost_json_warnings(root, w.msg, w.n);
 	pcost_json_print(root, out);
 	return 0;
+}
+
+/* The level between sessions of configuration i (s->levels): empty where not measured. */
+static void csv_level(struct pcost_csv *c, const struct pcost_session *s, size_t i)
+{
+	const struct pcost_config_level *l = s->levels ? &s->levels[i] : NULL;
+
+	pcost_csv_num(c, "%.5f", l ? l->sd : NAN);
+	pcost_csv_count(c, l ? (double)l->sessions : 0, l && l->sessions);
+	pcost_csv_num(c, "%.2f", l ? l->ovh_pts : NAN);
 }
 
 static void csv(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -453,7 +521,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
 		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
 		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,wall_robust_ns,"
-		"wall_robust_lo_ns,wall_robust_hi_ns,outcome,outcome_why");
+		"wall_robust_lo_ns,wall_robust_hi_ns,outcome,outcome_why,level_sd,level_sessions,"
+		"overhead_level_pts");
 	pcost_report_figures_csv_header(&fig, s, out);
 	fputc('\n', out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
@@ -513,6 +582,7 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 			     x->wall.robust_hi);
 		pcost_csv_str(&c, pcost_outcome_name(x->outcome));
 		pcost_csv_str(&c, x->outcome_why);
+		csv_level(&c, s, i);
 		pcost_report_figures_csv(&fig, s, i, &c);
 		pcost_csv_end(&c);
 	}
@@ -584,6 +654,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		pcost_report_figures_markdown(&fig, s, out);
 		pcost_report_figures_release(&fig);
 	}
+	text_level(s, NULL, true, "\n", out);
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "%s- warning: %s\n", i ? "" : "\n", w.msg[i]);

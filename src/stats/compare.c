@@ -508,6 +508,60 @@ bool pcost_compare_level_of(const struct pcost_compare *c, const struct pcost_co
 }
 
 /*
+ * c's sessions for the level: the nfirst of first, then the peers of their kind that
+ * are none of them (by id); each joins the group of the first one before it under
+ * the same conditions.
+ */
+static void level_setup(struct pcost_compare *c, const struct pcost_session *const *first,
+			size_t nfirst, const struct pcost_session *peers, size_t npeers)
+{
+	const struct pcost_session **ss =
+		xcalloc(npeers + nfirst, sizeof(const struct pcost_session *));
+	size_t n = 0;
+
+	for (size_t i = 0; i < nfirst; i++)
+		ss[n++] = first[i];
+	for (size_t i = 0; i < npeers; i++) {
+		bool seen = peers[i].kind != first[0]->kind;
+
+		for (size_t j = 0; j < nfirst && !seen && peers[i].id; j++)
+			seen = peers[i].id == first[j]->id;
+		if (!seen)
+			ss[n++] = &peers[i];
+	}
+	c->level_sessions = ss;
+	c->nlevel = n;
+	c->level_group = xcalloc(n, sizeof(size_t));
+	for (size_t i = 0; i < n; i++) {
+		c->level_group[i] = i;
+		for (size_t j = 0; j < i; j++)
+			if (c->level_group[j] == j && same_conditions(ss[j], ss[i])) {
+				c->level_group[i] = j;
+				break;
+			}
+	}
+}
+
+/* Each of c's level sessions analyzed (NULL where that failed); free with level_stats_free. */
+static struct pcost_config_stats **level_stats(const struct pcost_compare *c)
+{
+	struct pcost_config_stats **st =
+		xcalloc(c->nlevel + 1, sizeof(struct pcost_config_stats *));
+
+	for (size_t i = 0; i < c->nlevel; i++)
+		if (pcost_analyze(c->level_sessions[i], &st[i]))
+			st[i] = NULL;
+	return st;
+}
+
+static void level_stats_free(const struct pcost_compare *c, struct pcost_config_stats **st)
+{
+	for (size_t i = 0; i < c->nlevel; i++)
+		free(st[i]);
+	free(st);
+}
+
+/*
  * The overhead's level between sessions (a fraction's variance): each session's
  * overhead of its configuration matching x and its squared standard error (st[i]:
  * session i's analysis, NULL when it failed), pooled as pool_level does.
@@ -582,15 +636,9 @@ void pcost_change_level_ci(const double *a, size_t na, const double *b, size_t n
 static void overhead_levels(struct pcost_compare *c, const struct pcost_session *a,
 			    const struct pcost_session *b, double threshold_pct)
 {
-	struct pcost_config_stats **st =
-		xcalloc(c->nlevel + 1, sizeof(struct pcost_config_stats *));
-	struct pcost_config_stats *sa = NULL, *sb = NULL;
+	struct pcost_config_stats **st = level_stats(c);
+	struct pcost_config_stats *sa = st[0], *sb = st[1];
 
-	for (size_t i = 0; i < c->nlevel; i++)
-		if (pcost_analyze(c->level_sessions[i], &st[i]))
-			st[i] = NULL;
-	sa = st[0];
-	sb = st[1];
 	for (size_t k = 0; sa && sb && k < c->nrows; k++) {
 		struct pcost_compare_row *r = &c->rows[k];
 		double s2, df, v, dfw, t, ea, eb;
@@ -615,39 +663,45 @@ static void overhead_levels(struct pcost_compare *c, const struct pcost_session 
 		r->delta_significant = r->delta_lo > 0 || r->delta_hi < 0;
 		r->regression = r->delta_pts > threshold_pct && r->delta_lo > 0;
 	}
-	for (size_t i = 0; i < c->nlevel; i++)
-		free(st[i]);
-	free(st);
+	level_stats_free(c, st);
+}
+
+void pcost_session_level(const struct pcost_session *s, const struct pcost_session *peers,
+			 size_t npeers, struct pcost_config_level *out)
+{
+	struct pcost_compare c = { 0 };
+	struct pcost_config_stats **st;
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		out[i] = (struct pcost_config_level){ .sd = NAN, .ovh_pts = NAN };
+	if (s->kind == PCOST_SESSION_COUNTERS)
+		return;
+	level_setup(&c, &s, 1, peers, npeers);
+	st = level_stats(&c);
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		double s2, df;
+		size_t used;
+
+		if (pcost_compare_level_of(&c, &s->configs[i], NULL, &s2, &df, &used)) {
+			out[i].sd = sqrt(s2);
+			out[i].sessions = used;
+		}
+		if (overhead_level(&c, st, &s->configs[i], &s2, &df, &used))
+			out[i].ovh_pts = 100 * sqrt(s2);
+	}
+	level_stats_free(&c, st);
+	pcost_compare_release(&c);
 }
 
 void pcost_compare_level(struct pcost_compare *c, const struct pcost_session *a,
 			 const struct pcost_session *b, const struct pcost_session *peers,
 			 size_t npeers, double threshold_pct)
 {
-	const struct pcost_session **ss;
-	size_t n = 0;
+	const struct pcost_session *ab[] = { a, b };
 
 	if (a->kind == PCOST_SESSION_COUNTERS || a->kind != b->kind)
 		return;
-	ss = xcalloc(npeers + 2, sizeof(const struct pcost_session *));
-	ss[n++] = a;
-	ss[n++] = b;
-	for (size_t i = 0; i < npeers; i++)
-		if (peers[i].kind == a->kind &&
-		    (!peers[i].id || (peers[i].id != a->id && peers[i].id != b->id)))
-			ss[n++] = &peers[i];
-	/* Each session joins the group of the first one before it under the same conditions. */
-	c->level_sessions = ss;
-	c->nlevel = n;
-	c->level_group = xcalloc(n, sizeof(size_t));
-	for (size_t i = 0; i < n; i++) {
-		c->level_group[i] = i;
-		for (size_t j = 0; j < i; j++)
-			if (c->level_group[j] == j && same_conditions(ss[j], ss[i])) {
-				c->level_group[i] = j;
-				break;
-			}
-	}
+	level_setup(c, ab, 2, peers, npeers);
 	for (size_t k = 0; k < c->nrows; k++) {
 		struct pcost_compare_row *r = &c->rows[k];
 		double s2, df, *wa, *wb;

@@ -111,6 +111,13 @@ void pcost_compare_level(struct pcost_compare *c, const struct pcost_session *a,
 			 const struct pcost_session *b, const struct pcost_session *peers,
 			 size_t npeers, double threshold_pct);
 /*
+ * The level between sessions of each of s's configurations, with no comparison
+ * (run and show print it beside the runs' own "+-"): out[i] for s->configs[i], over
+ * s and the peers as pcost_compare_level pools them (NAN and 0 sessions: under 2 df).
+ */
+void pcost_session_level(const struct pcost_session *s, const struct pcost_session *peers,
+			 size_t npeers, struct pcost_config_level *out);
+/*
  * The level's variance (log scale) of configuration x's wall times (figure NULL) or
  * of its figure of that name, over c's sessions (after pcost_compare_level): *df and
  * *used as above; false (and *s2 NAN) under 2 df.

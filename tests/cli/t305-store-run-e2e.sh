@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.bash"
 tmpdir
 DB="$T/p.db"
-plan 10
+plan 12
 have strace || skip_rest "strace is not installed (apt-get install strace)"
 # LeakSanitizer cannot run under ptrace, and the workload under strace is this binary.
 [ -n "$PROBECOST_SAN" ] && export ASAN_OPTIONS=detect_leaks=0
@@ -29,6 +29,16 @@ assert "compare: B's strace overhead is the one the run printed" \
    '[ $rc = 0 ] && jq -e ".rows[] | select(.name | endswith(\"/ strace\")) | .overhead_b == $ovh" "$T/c.json" > /dev/null'
 assert "compare: strace overhead above 25% on both sides (strace stops each of 2000 syscalls)" \
    'jq -e ".rows[] | select(.name | endswith(\"/ strace\")) | .overhead_a > 0.25 and .overhead_b > 0.25" "$T/c.json" > /dev/null'
+# A third session: run prints the level between sessions over it and the two before
+# (the known answer of the estimate is t325's), and show prints the same line.
+"$P" "${RUN[@]}" > "$T/live3.txt" 2> /dev/null
+"$P" show 3 --db "$DB" > "$T/show3.txt"
+assert "a third run prints the level between sessions of none and strace over 3 sessions; show 3 the same" \
+   'grep -q "^  level between sessions (.*over 3 stored sessions under the same conditions): none [0-9.]*%, strace [0-9.]*% (its overhead [0-9.]* pts)$" "$T/live3.txt" &&
+   cmp -s "$T/live3.txt" "$T/show3.txt"' || diag "$(cat "$T/live3.txt")"
+"$P" "${RUN[@]}" --no-store --format json > "$T/ns.json" 2> /dev/null
+assert "run --no-store reads the store: its level over the 3 stored and itself" \
+   'jq -e "[.statistics[] | .level_sessions == 4 and .level_sd >= 0] | all" "$T/ns.json" > /dev/null' || diag "$(jq -c "[.statistics[] | [.level_sd, .level_sessions]]" "$T/ns.json")"
 "$P" run -w syscall:loops=200 -m strace -r 2 --warmup 0 --db /proc/no/such.db > "$T/o" 2> "$T/e"; rc=$?
 assert "an unwritable store: one warning, the measurement still printed, exit 3 (not stored)" \
    '[ $rc = 3 ] && [ "$(grep -c "warning: not storing this session" "$T/e")" = 1 ] && grep -q "strace" "$T/o"'

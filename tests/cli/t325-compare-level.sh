@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.bash"
 D=tests/cli/data
 tmpdir
-plan 15
+plan 18
 have jq || skip_rest "jq not installed"
 
 # Session k: every run of run-a.json x FACTOR (strace's x STRACE more), pinned to CPU 0,
@@ -116,6 +116,31 @@ rc4=$?
 assert "--fail-above 5, with the level: exit 0, strace's growth named as not counted" \
 	'[ $rc4 = 0 ] && grep -q "strace grew by 12.0 points \[-[0-9.]*, [0-9.]*\], more than --fail-above 5, but its 95% interval holds 0: not counted$" "$T/f4"' ||
 	diag "rc $rc4: $(cat "$T/f4")"
+# show prints a session's level beside its runs' +-, over it and the sessions stored
+# before it (as run printed it): the same known answers for the newest.
+"$P" show 4 --db "$T/four.db" >"$T/s1"
+lw=$(awk -v w="$want" 'BEGIN { printf "%.1f", 100 * w }')
+lo=$(awk -v w="$wanto" 'BEGIN { printf "%.1f", w }')
+assert "show: the level line names none's $lw% and strace's with its overhead's $lo pts, over 4 sessions" \
+	'grep -q "^  level between sessions (.*over 4 stored sessions under the same conditions): none $lw%, .*, strace [0-9.]*% (its overhead $lo pts), " "$T/s1"' ||
+	diag "$(cat "$T/s1")"
+"$P" show 4 --db "$T/four.db" --format json >"$T/sj"
+gs=$(jq -r '.statistics[] | select(.monitor == "none") | .level_sd' "$T/sj")
+gso=$(jq -r '.statistics[] | select(.monitor == "strace") | .overhead_level_pts' "$T/sj")
+assert "show --format json: level_sd ($want) and overhead_level_pts ($wanto) from 4 sessions; show 3 from 3" \
+	'near "$gs" "$want" && near "$gso" "$wanto" 1e-4 &&
+	jq -e "[.statistics[] | .level_sessions == 4] | all" "$T/sj" >/dev/null &&
+	"$P" show 3 --db "$T/four.db" --format json | jq -e "[.statistics[] | .level_sessions == 3] | all" >/dev/null' ||
+	diag "got $gs $gso (show 3: it and the sessions stored before it, as run printed it)"
+"$P" show 2 --db "$T/two.db" >"$T/s2"
+"$P" show 2 --db "$T/two.db" --format json >"$T/s2j"
+"$P" show 2 --db "$T/two.db" --format csv >"$T/s2c"
+assert "show, two sessions: no level line; null in JSON, empty in CSV" \
+	'! grep -q "level between" "$T/s2" &&
+	jq -e "[.statistics[] | .level_sd == null and .level_sessions == null and .overhead_level_pts == null] | all" "$T/s2j" >/dev/null &&
+	head -1 "$T/s2c" | grep -q ",outcome_why,level_sd,level_sessions,overhead_level_pts," &&
+	[ "$(awk -F, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i ~ /level/) c[i] = 1; next }
+		{ for (i in c) if (\$i != \"\") print }" "$T/s2c" | wc -l)" = 0 ]' || diag "$(cat "$T/s2c")"
 # An unpinned session (its runs 1.5 x) is under other conditions: not pooled.
 session 1.5 1.5 "" "$T/s5.json"
 "$P" import --db "$T/four.db" "$T/s5.json" >/dev/null

@@ -379,6 +379,40 @@ static void test_level_between_sessions(void **st)
 	pcost_session_release(&b);
 }
 
+/*
+ * A session's level with no comparison (run and show print it): over it and its
+ * peers, pooled as compare pools them.  103 ms with peers at 100 and 97 (3 sessions):
+ *   python3 -c "import math; l=[math.log(x) for x in (100,97,103)]; m=sum(l)/3;
+ *     print(sum((x-m)**2 for x in l)/2-1/30000)"   -> 0.0008672746003
+ * With 106 ms as well (4 sessions) it is test_level_between_sessions's 0.0014246552.
+ * Peers under other conditions alone leave it not measured; the configuration has
+ * no baseline, so no overhead level.
+ */
+static void test_session_level(void **st)
+{
+	struct pcost_session q[5];
+	struct pcost_config_level l;
+
+	level_session(&q[0], 1, 100, "6.1", "0");
+	level_session(&q[1], 2, 97, "6.1", "0");
+	level_session(&q[2], 3, 103, "6.1", "0");
+	level_session(&q[3], 4, 150, "6.18", "0"); /* another kernel */
+	level_session(&q[4], 5, 106, "6.1", "0");
+
+	pcost_session_level(&q[2], q, 4, &l); /* q[2] among the peers too: counted once */
+	assert_int_equal(l.sessions, 3);
+	assert_true(fabs(l.sd - sqrt(0.0008672746003)) < 1e-8);
+	assert_true(isnan(l.ovh_pts));
+	pcost_session_level(&q[4], q, 4, &l);
+	assert_int_equal(l.sessions, 4);
+	assert_true(fabs(l.sd - sqrt(0.0014246552)) < 1e-8);
+	pcost_session_level(&q[0], &q[3], 1, &l);
+	assert_int_equal(l.sessions, 0);
+	assert_true(isnan(l.sd) && isnan(l.ovh_pts));
+	for (int i = 0; i < 5; i++)
+		pcost_session_release(&q[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_overhead_change_interval),
 		cmocka_unit_test(test_probes_optimized),
 		cmocka_unit_test(test_level_between_sessions),
+		cmocka_unit_test(test_session_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
