@@ -74,6 +74,8 @@ void pcost_session_release(struct pcost_session *s)
 		free(s->metrics[k].unit);
 	}
 	free(s->metrics);
+	for (size_t i = 0; s->levels && i < s->nconfigs; i++)
+		free(s->levels[i].figure_sd);
 	free(s->levels);
 	free(s->configs);
 	free(s->series);

@@ -130,6 +130,7 @@ enum pcost_session_kind { PCOST_SESSION_RUN, PCOST_SESSION_PROBES, PCOST_SESSION
 struct pcost_config_level {
 	double sd, ovh_pts;
 	size_t sessions;
+	double *figure_sd; /* one a figure of the session (NAN: not measured); NULL: none */
 };
 
 struct pcost_session {

@@ -245,18 +245,41 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 			"for less the null workload's; fixed: the null's extra less its events'\n");
 }
 
+/* text's words after col columns, wrapped within width (0: never) at its spaces. */
+static void put_wrapped(FILE *out, const char *text, size_t col, size_t width)
+{
+	for (const char *p = text; *p;) {
+		size_t w;
+
+		p += strspn(p, " ");
+		if (!*p)
+			break;
+		w = strcspn(p, " ");
+		if (width && col > 4 && col + 1 + w > width) {
+			fputs("\n   ", out);
+			col = 3;
+		}
+		fprintf(out, " %.*s", (int)w, p);
+		col += 1 + w;
+		p += w;
+	}
+	fputc('\n', out);
+}
+
 /*
  * The level between sessions of the configurations in[] marks (all: in NULL), where
  * s->levels has it (looked up from the store when printed): how far a session's mean
- * moves beyond its runs' "+-".  Nothing where none was measured.  with_workload: the
- * label names the workload too (markdown's one line for all the groups).
+ * moves beyond its runs' "+-", its overhead's and its figures'.  Nothing where none
+ * was measured.  md: markdown's one paragraph for all the groups (labels name the
+ * workload; not wrapped); else lines under a group's table within 100 columns.
  */
-static void text_level(const struct pcost_session *s, const bool *in, bool with_workload,
-		       const char *lead, FILE *out)
+static void text_level(const struct pcost_session *s, const bool *in, bool md, FILE *out)
 {
-	size_t used = 0, n = 0;
+	size_t used = 0, len = 0;
 	bool same = true;
-	char lab[160];
+	char lab[160], *body = NULL;
+	FILE *m;
+	int n;
 
 	for (size_t i = 0; s->levels && i < s->nconfigs; i++) {
 		if ((in && !in[i]) || !isfinite(s->levels[i].sd))
@@ -264,31 +287,49 @@ static void text_level(const struct pcost_session *s, const bool *in, bool with_
 		same &= !used || used == s->levels[i].sessions;
 		used = s->levels[i].sessions;
 	}
-	if (!used)
+	if (!used || !(m = open_memstream(&body, &len)))
 		return;
-	fprintf(out,
-		"%slevel between sessions (the sd of a session's mean beyond its runs' +-, over ",
-		lead);
-	if (same)
-		fprintf(out, "%zu stored sessions under the same conditions): ", used);
-	else
-		fprintf(out, "the stored sessions under the same conditions): ");
-	for (size_t i = 0; i < s->nconfigs; i++) {
+	for (size_t i = 0, k = 0; i < s->nconfigs; i++) {
 		const struct pcost_config_level *l = &s->levels[i];
+		const char *sep = " (";
 
 		if ((in && !in[i]) || !isfinite(l->sd))
 			continue;
-		fprintf(out, "%s", n++ ? ", " : "");
-		if (with_workload)
-			fprintf(out, "%s / ", s->configs[i].workload);
-		fprintf(out, "%s %.1f%%", monitor_label(&s->configs[i], lab, sizeof(lab)),
+		fprintf(m, "%s", k++ ? ", " : "");
+		if (md)
+			fprintf(m, "%s / ", s->configs[i].workload);
+		fprintf(m, "%s %.1f%%", monitor_label(&s->configs[i], lab, sizeof(lab)),
 			100 * l->sd);
-		if (isfinite(l->ovh_pts))
-			fprintf(out, " (its overhead %.1f pts)", l->ovh_pts);
-		if (!same)
-			fprintf(out, " (%zu sessions)", l->sessions);
+		if (isfinite(l->ovh_pts)) {
+			fprintf(m, "%sits overhead %.1f pts", sep, l->ovh_pts);
+			sep = ", ";
+		}
+		for (size_t j = 0; l->figure_sd && j < s->nmetrics; j++)
+			if (isfinite(l->figure_sd[j])) {
+				fprintf(m, "%s%s %.1f%%", sep, s->metrics[j].name,
+					100 * l->figure_sd[j]);
+				sep = ", ";
+			}
+		if (!same) {
+			fprintf(m, "%s%zu sessions", sep, l->sessions);
+			sep = ", ";
+		}
+		fprintf(m, "%s", sep[0] == ',' ? ")" : "");
 	}
-	fprintf(out, "\n");
+	fclose(m);
+	if (same)
+		n = fprintf(
+			out,
+			"%slevel between sessions (a mean's sd beyond its runs' +-; %zu sessions, "
+			"same conditions):",
+			md ? "\n" : "  ", used);
+	else
+		n = fprintf(out,
+			    "%slevel between sessions (a mean's sd beyond its runs' +-; stored "
+			    "sessions, same conditions):",
+			    md ? "\n" : "  ");
+	put_wrapped(out, body, n > 0 ? (size_t)n : 0, md ? 0 : 100);
+	free(body);
 }
 
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
@@ -351,7 +392,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			text_row(s, st, i, mw, out);
 		}
 		pcost_report_figures_text(&fig, s, in, mw, out);
-		text_level(s, in, false, "  ", out);
+		text_level(s, in, false, out);
 		fputc('\n', out);
 	}
 	text_outcomes(s, st, out);
@@ -521,8 +562,8 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		"fit_fixed_ns_robust,fit_fixed_ns_robust_lo,fit_fixed_ns_robust_hi,"
 		"fit_per_event_ns_robust,fit_per_event_ns_robust_lo,fit_per_event_ns_robust_hi,"
 		"carry_over,carry_over_lo,carry_over_hi,carry_over_p,wall_robust_ns,"
-		"wall_robust_lo_ns,wall_robust_hi_ns,outcome,outcome_why,level_sd,level_sessions,"
-		"overhead_level_pts");
+		"wall_robust_lo_ns,wall_robust_hi_ns,level_sd,level_sessions,overhead_level_pts,"
+		"outcome,outcome_why");
 	pcost_report_figures_csv_header(&fig, s, out);
 	fputc('\n', out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
@@ -580,9 +621,9 @@ static void csv(const struct pcost_session *s, const struct pcost_config_stats *
 		pcost_csv_carry_over(&c, x);
 		pcost_csv_ci(&c, "%.0f", x->wall.n ? x->wall.robust : NAN, x->wall.robust_lo,
 			     x->wall.robust_hi);
+		csv_level(&c, s, i);
 		pcost_csv_str(&c, pcost_outcome_name(x->outcome));
 		pcost_csv_str(&c, x->outcome_why);
-		csv_level(&c, s, i);
 		pcost_report_figures_csv(&fig, s, i, &c);
 		pcost_csv_end(&c);
 	}
@@ -654,7 +695,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		pcost_report_figures_markdown(&fig, s, out);
 		pcost_report_figures_release(&fig);
 	}
-	text_level(s, NULL, true, "\n", out);
+	text_level(s, NULL, true, out);
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "%s- warning: %s\n", i ? "" : "\n", w.msg[i]);

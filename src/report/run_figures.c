@@ -59,6 +59,12 @@ static void fmt_mean(const struct pcost_figure_stats *x, char *buf, size_t len)
 	snprintf(buf, len, "%s [%s, %s]", m, lo, hi);
 }
 
+/* Configuration i's level between sessions of figure k (s->levels), or NAN. */
+static double figure_level(const struct pcost_session *s, size_t i, size_t k)
+{
+	return s->levels && s->levels[i].figure_sd ? s->levels[i].figure_sd[k] : NAN;
+}
+
 static void text_line(const struct pcost_figure_stats *x, const char *label, int mw, FILE *out)
 {
 	char mean[80], ch[64] = "-";
@@ -155,6 +161,7 @@ void pcost_report_figures_json(const struct pcost_report_figures *f, const struc
 		cJSON_AddStringToObject(o, "unit", m->unit);
 		cJSON_AddItemToObject(o, "better", b ? cJSON_CreateString(b) : cJSON_CreateNull());
 		json_stats(o, &f->fig[i * s->nmetrics + k]);
+		cJSON_AddItemToObject(o, "level_sd", pcost_json_num(figure_level(s, i, k)));
 		cJSON_AddItemToArray(arr, o);
 	}
 	if (f->service) {
@@ -171,6 +178,7 @@ static const char *const csv_cols[] = {
 	"mean",		  "mean_lo",	   "mean_hi",	       "change",
 	"change_lo",	  "change_hi",	   "mean_robust",      "mean_robust_lo",
 	"mean_robust_hi", "change_robust", "change_robust_lo", "change_robust_hi",
+	"level_sd",
 };
 
 void pcost_report_figures_csv_header(const struct pcost_report_figures *f,
@@ -183,12 +191,13 @@ void pcost_report_figures_csv_header(const struct pcost_report_figures *f,
 		fprintf(out, ",service_cpu_ns_%s", csv_cols[j]);
 }
 
-static void csv_stats(struct pcost_csv *c, const struct pcost_figure_stats *x)
+static void csv_stats(struct pcost_csv *c, const struct pcost_figure_stats *x, double level)
 {
 	pcost_csv_ci(c, "%.9g", x->n ? x->mean : NAN, x->mean_lo, x->mean_hi);
 	pcost_csv_ci(c, "%.6f", x->change, x->change_lo, x->change_hi);
 	pcost_csv_ci(c, "%.9g", x->mean_robust, x->mean_robust_lo, x->mean_robust_hi);
 	pcost_csv_ci(c, "%.6f", x->change_robust, x->change_robust_lo, x->change_robust_hi);
+	pcost_csv_num(c, "%.6f", level);
 }
 
 void pcost_report_figures_csv(const struct pcost_report_figures *f, const struct pcost_session *s,
@@ -196,9 +205,9 @@ void pcost_report_figures_csv(const struct pcost_report_figures *f, const struct
 {
 	for (size_t k = 0; k < s->nmetrics; k++)
 		if (f->shown[k])
-			csv_stats(c, &f->fig[i * s->nmetrics + k]);
+			csv_stats(c, &f->fig[i * s->nmetrics + k], figure_level(s, i, k));
 	if (f->service)
-		csv_stats(c, &f->svc[i]);
+		csv_stats(c, &f->svc[i], NAN);
 }
 
 static void md_row(const struct pcost_figure_stats *x, FILE *out)

@@ -672,15 +672,27 @@ void pcost_session_level(const struct pcost_session *s, const struct pcost_sessi
 	struct pcost_compare c = { 0 };
 	struct pcost_config_stats **st;
 
-	for (size_t i = 0; i < s->nconfigs; i++)
+	for (size_t i = 0; i < s->nconfigs; i++) {
 		out[i] = (struct pcost_config_level){ .sd = NAN, .ovh_pts = NAN };
+		if (s->nmetrics)
+			out[i].figure_sd = xcalloc(s->nmetrics, sizeof(double));
+		for (size_t k = 0; k < s->nmetrics; k++)
+			out[i].figure_sd[k] = NAN;
+	}
 	if (s->kind == PCOST_SESSION_COUNTERS)
 		return;
 	level_setup(&c, &s, 1, peers, npeers);
 	st = level_stats(&c);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		double s2, df;
-		size_t used;
+		size_t used, own = 0;
+
+		/* s's own group must count: s and 2 more with the configuration (c's group 0). */
+		for (size_t j = 0; j < c.nlevel; j++)
+			own += c.level_group[j] == 0 &&
+			       find_config(c.level_sessions[j], &s->configs[i]);
+		if (own < 3)
+			continue;
 
 		if (pcost_compare_level_of(&c, &s->configs[i], NULL, &s2, &df, &used)) {
 			out[i].sd = sqrt(s2);
@@ -688,6 +700,10 @@ void pcost_session_level(const struct pcost_session *s, const struct pcost_sessi
 		}
 		if (overhead_level(&c, st, &s->configs[i], &s2, &df, &used))
 			out[i].ovh_pts = 100 * sqrt(s2);
+		for (size_t k = 0; k < s->nmetrics; k++)
+			if (pcost_compare_level_of(&c, &s->configs[i], s->metrics[k].name, &s2, &df,
+						   &used))
+				out[i].figure_sd[k] = sqrt(s2);
 	}
 	level_stats_free(&c, st);
 	pcost_compare_release(&c);

@@ -113,7 +113,9 @@ void pcost_compare_level(struct pcost_compare *c, const struct pcost_session *a,
 /*
  * The level between sessions of each of s's configurations, with no comparison
  * (run and show print it beside the runs' own "+-"): out[i] for s->configs[i], over
- * s and the peers as pcost_compare_level pools them (NAN and 0 sessions: under 2 df).
+ * s and the peers as pcost_compare_level pools them (NAN and 0 sessions: under 2 df,
+ * or fewer than 2 peers with the configuration under s's own conditions); each
+ * figure's too (figure_sd, malloc'd where s has figures: the caller frees it).
  */
 void pcost_session_level(const struct pcost_session *s, const struct pcost_session *peers,
 			 size_t npeers, struct pcost_config_level *out);

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.bash"
 D=tests/cli/data
 tmpdir
-plan 18
+plan 20
 have jq || skip_rest "jq not installed"
 
 # Session k: every run of run-a.json x FACTOR (strace's x STRACE more), pinned to CPU 0,
@@ -121,8 +121,10 @@ assert "--fail-above 5, with the level: exit 0, strace's growth named as not cou
 "$P" show 4 --db "$T/four.db" >"$T/s1"
 lw=$(awk -v w="$want" 'BEGIN { printf "%.1f", 100 * w }')
 lo=$(awk -v w="$wanto" 'BEGIN { printf "%.1f", w }')
-assert "show: the level line names none's $lw% and strace's with its overhead's $lo pts, over 4 sessions" \
-	'grep -q "^  level between sessions (.*over 4 stored sessions under the same conditions): none $lw%, .*, strace [0-9.]*% (its overhead $lo pts), " "$T/s1"' ||
+lvl=$(sed -n '/^  level between sessions/,/^$/p' "$T/s1" | tr -s ' \n' ' ')
+assert "show: the level lines name none's $lw% and strace's with its overhead's $lo pts, over 4 sessions, within 100 columns" \
+	'[[ $lvl == *"level between sessions (a mean'"'"'s sd beyond its runs'"'"' +-; 4 sessions, same conditions): none $lw% (tps "*"), "*", strace "*"% (its overhead $lo pts, tps "*"), "* ]] &&
+	[ "$(sed -n "/^  level between sessions/,/^\$/p" "$T/s1" | awk "{ print length }" | sort -n | tail -1)" -le 100 ]' ||
 	diag "$(cat "$T/s1")"
 "$P" show 4 --db "$T/four.db" --format json >"$T/sj"
 gs=$(jq -r '.statistics[] | select(.monitor == "none") | .level_sd' "$T/sj")
@@ -132,13 +134,19 @@ assert "show --format json: level_sd ($want) and overhead_level_pts ($wanto) fro
 	jq -e "[.statistics[] | .level_sessions == 4] | all" "$T/sj" >/dev/null &&
 	"$P" show 3 --db "$T/four.db" --format json | jq -e "[.statistics[] | .level_sessions == 3] | all" >/dev/null' ||
 	diag "got $gs $gso (show 3: it and the sessions stored before it, as run printed it)"
+gsf=$(jq -r '.statistics[] | select(.monitor == "none") | .metrics[] | select(.name == "tps") | .level_sd' "$T/sj")
+lf=$(awk -v w="$wantf" 'BEGIN { printf "%.1f", 100 * w }')
+"$P" show 4 --db "$T/four.db" --format csv >"$T/sc"
+assert "show: none's tps figure has its own level ($wantf): JSON, the level lines, CSV metric_tps_level_sd" \
+	'near "$gsf" "$wantf" && [[ $lvl == *"none $lw% (tps $lf%), "* ]] &&
+	head -1 "$T/sc" | grep -q ",metric_tps_level_sd"' || diag "got $gsf; $(grep -A3 "figure /" "$T/s1")"
 "$P" show 2 --db "$T/two.db" >"$T/s2"
 "$P" show 2 --db "$T/two.db" --format json >"$T/s2j"
 "$P" show 2 --db "$T/two.db" --format csv >"$T/s2c"
 assert "show, two sessions: no level line; null in JSON, empty in CSV" \
 	'! grep -q "level between" "$T/s2" &&
 	jq -e "[.statistics[] | .level_sd == null and .level_sessions == null and .overhead_level_pts == null] | all" "$T/s2j" >/dev/null &&
-	head -1 "$T/s2c" | grep -q ",outcome_why,level_sd,level_sessions,overhead_level_pts," &&
+	head -1 "$T/s2c" | grep -q ",level_sd,level_sessions,overhead_level_pts,outcome,outcome_why," &&
 	[ "$(awk -F, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i ~ /level/) c[i] = 1; next }
 		{ for (i in c) if (\$i != \"\") print }" "$T/s2c" | wc -l)" = 0 ]' || diag "$(cat "$T/s2c")"
 # An unpinned session (its runs 1.5 x) is under other conditions: not pooled.
@@ -147,6 +155,8 @@ session 1.5 1.5 "" "$T/s5.json"
 "$P" compare 1 2 --db "$T/four.db" --format json >"$T/j5"
 is "$(jq -r '.rows[] | select(.name | endswith("/ none")) | "\(.level_sessions) \(.level_sd)"' "$T/j5")" \
 	"4 $got" "an unpinned fifth session is not pooled: the same level from the same 4"
+is "$("$P" show 5 --db "$T/four.db" --format json | jq -c '[.statistics[] | .level_sd]' | sort -u)" \
+	"[null,null,null,null,null]" "show of the unpinned session: no level (no 2 sessions under its conditions)"
 # Compared the other way round: the same sessions pooled.
 "$P" compare 2 1 --db "$T/four.db" --format json >"$T/j21"
 is "$(jq -r '.rows[] | select(.name | endswith("/ none")) | .level_sessions' "$T/j21")" 4 \

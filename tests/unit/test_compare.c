@@ -385,8 +385,10 @@ static void test_level_between_sessions(void **st)
  *   python3 -c "import math; l=[math.log(x) for x in (100,97,103)]; m=sum(l)/3;
  *     print(sum((x-m)**2 for x in l)/2-1/30000)"   -> 0.0008672746003
  * With 106 ms as well (4 sessions) it is test_level_between_sessions's 0.0014246552.
- * Peers under other conditions alone leave it not measured; the configuration has
- * no baseline, so no overhead level.
+ * The figure tps's level is the same (its values are 1000 / ms).
+ * Peers under other conditions alone leave it not measured, and so does a level among
+ * them for a session with no 2 peers under its own; the configuration has no
+ * baseline, so no overhead level.
  */
 static void test_session_level(void **st)
 {
@@ -403,12 +405,23 @@ static void test_session_level(void **st)
 	assert_int_equal(l.sessions, 3);
 	assert_true(fabs(l.sd - sqrt(0.0008672746003)) < 1e-8);
 	assert_true(isnan(l.ovh_pts));
+	/* The figure tps = 1000 / ms: its log means are the times' negated, the same level. */
+	assert_non_null(l.figure_sd);
+	assert_true(fabs(l.figure_sd[0] - sqrt(0.0008672746003)) < 1e-8);
+	free(l.figure_sd);
 	pcost_session_level(&q[4], q, 4, &l);
 	assert_int_equal(l.sessions, 4);
 	assert_true(fabs(l.sd - sqrt(0.0014246552)) < 1e-8);
+	free(l.figure_sd);
 	pcost_session_level(&q[0], &q[3], 1, &l);
 	assert_int_equal(l.sessions, 0);
-	assert_true(isnan(l.sd) && isnan(l.ovh_pts));
+	assert_true(isnan(l.sd) && isnan(l.ovh_pts) && isnan(l.figure_sd[0]));
+	free(l.figure_sd);
+	/* Another kernel's session, its peers a level of their own: not its (none alike). */
+	pcost_session_level(&q[3], q, 3, &l);
+	assert_int_equal(l.sessions, 0);
+	assert_true(isnan(l.sd) && isnan(l.figure_sd[0]));
+	free(l.figure_sd);
 	for (int i = 0; i < 5; i++)
 		pcost_session_release(&q[i]);
 }
