@@ -377,8 +377,7 @@ static void table(const struct pcost_session *s, const struct pcost_config_stats
 	free(c);
 }
 
-/* msg in lines of at most W columns (but for a longer word), the first after prefix. */
-static void wrapped(const char *prefix, const char *msg, FILE *out)
+void pcost_report_wrapped(const char *prefix, const char *msg, FILE *out)
 {
 	size_t col = strlen(prefix);
 	const char *p = msg + strspn(msg, " ");
@@ -425,7 +424,7 @@ static void warnings(const struct pcost_session *s, const struct pcost_config_st
 	pcost_run_warnings(s, st, w);
 	for (size_t i = 0; i < w->n; i++) {
 		if (w->kind[i] == PCOST_WARN_OTHER) {
-			wrapped(i ? "warning: " : "\nwarning: ", w->msg[i], out);
+			pcost_report_wrapped(i ? "warning: " : "\nwarning: ", w->msg[i], out);
 			continue;
 		}
 		count[w->kind[i]]++;
@@ -448,7 +447,8 @@ static void warnings(const struct pcost_session *s, const struct pcost_config_st
 			snprintf(fold + off, sizeof(fold) - off,
 				 ": noise the intervals carry "
 				 "(-v lists them)");
-		wrapped(nadv == w->n ? "\nnote: noisy runs: " : "note: noisy runs: ", fold, out);
+		pcost_report_wrapped(
+			nadv == w->n ? "\nnote: noisy runs: " : "note: noisy runs: ", fold, out);
 	}
 	free(w);
 }
@@ -495,8 +495,15 @@ void pcost_report_run_brief(const struct pcost_session *s, const struct pcost_co
 					: ", INTERRUPTED (partial results)");
 	if (ng)
 		answer(s, st, g, ng, out);
-	for (size_t k = 0; k < ng; k++)
+	for (size_t k = 0; k < ng; k++) {
+		bool *in = xcalloc(s->nconfigs, sizeof(bool));
+
 		table(s, st, g[k], out);
+		for (size_t i = 0; i < s->nconfigs; i++)
+			in[i] = same_workload(&s->configs[i], &s->configs[g[k]]);
+		pcost_report_level(s, in, false, out);
+		free(in);
+	}
 	fprintf(out,
 		"\n  overhead: mean(monitor)/mean(none) - 1, runs paired by block; '?': its "
 		"interval holds 0\n"

@@ -31,4 +31,16 @@ bool pcost_report_run_brief_wanted(const struct pcost_session *s);
 void pcost_report_run_brief(const struct pcost_session *s, const struct pcost_config_stats *st,
 			    FILE *out);
 
+/* msg in lines of at most PCOST_BRIEF_COLUMNS (but for a longer word), the first after prefix. */
+void pcost_report_wrapped(const char *prefix, const char *msg, FILE *out);
+
+/*
+ * The level between sessions of the configurations in[] marks (all: in NULL), where
+ * s->levels has it (looked up from the store when printed): how far a session's mean
+ * moves beyond its runs' "+-", its overhead's and its figures'.  Nothing where none
+ * was measured.  md: markdown's one paragraph for all the groups (labels name the
+ * workload); else lines under a group's table, wrapped (run.c).
+ */
+void pcost_report_level(const struct pcost_session *s, const bool *in, bool md, FILE *out);
+
 #endif

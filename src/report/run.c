@@ -245,41 +245,12 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 			"for less the null workload's; fixed: the null's extra less its events'\n");
 }
 
-/* text's words after col columns, wrapped within width (0: never) at its spaces. */
-static void put_wrapped(FILE *out, const char *text, size_t col, size_t width)
-{
-	for (const char *p = text; *p;) {
-		size_t w;
-
-		p += strspn(p, " ");
-		if (!*p)
-			break;
-		w = strcspn(p, " ");
-		if (width && col > 4 && col + 1 + w > width) {
-			fputs("\n   ", out);
-			col = 3;
-		}
-		fprintf(out, " %.*s", (int)w, p);
-		col += 1 + w;
-		p += w;
-	}
-	fputc('\n', out);
-}
-
-/*
- * The level between sessions of the configurations in[] marks (all: in NULL), where
- * s->levels has it (looked up from the store when printed): how far a session's mean
- * moves beyond its runs' "+-", its overhead's and its figures'.  Nothing where none
- * was measured.  md: markdown's one paragraph for all the groups (labels name the
- * workload; not wrapped); else lines under a group's table within 100 columns.
- */
-static void text_level(const struct pcost_session *s, const bool *in, bool md, FILE *out)
+void pcost_report_level(const struct pcost_session *s, const bool *in, bool md, FILE *out)
 {
 	size_t used = 0, len = 0;
 	bool same = true;
-	char lab[160], *body = NULL;
+	char lab[160], head[160], *body = NULL;
 	FILE *m;
-	int n;
 
 	for (size_t i = 0; s->levels && i < s->nconfigs; i++) {
 		if ((in && !in[i]) || !isfinite(s->levels[i].sd))
@@ -318,17 +289,22 @@ static void text_level(const struct pcost_session *s, const bool *in, bool md, F
 	}
 	fclose(m);
 	if (same)
-		n = fprintf(
-			out,
-			"%slevel between sessions (a mean's sd beyond its runs' +-; %zu sessions, "
-			"same conditions):",
-			md ? "\n" : "  ", used);
+		snprintf(head, sizeof(head),
+			 "level between sessions (a mean's sd beyond its runs' +-; "
+			 "%zu sessions, same conditions): ",
+			 used);
 	else
-		n = fprintf(out,
-			    "%slevel between sessions (a mean's sd beyond its runs' +-; stored "
-			    "sessions, same conditions):",
-			    md ? "\n" : "  ");
-	put_wrapped(out, body, n > 0 ? (size_t)n : 0, md ? 0 : 100);
+		snprintf(head, sizeof(head),
+			 "level between sessions (a mean's sd beyond its runs' +-; "
+			 "stored sessions, same conditions): ");
+	if (md) {
+		fprintf(out, "\n%s%s\n", head, body);
+	} else {
+		char *pre = xasprintf("  %s", head);
+
+		pcost_report_wrapped(pre, body, out);
+		free(pre);
+	}
 	free(body);
 }
 
@@ -392,7 +368,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			text_row(s, st, i, mw, out);
 		}
 		pcost_report_figures_text(&fig, s, in, mw, out);
-		text_level(s, in, false, out);
+		pcost_report_level(s, in, false, out);
 		fputc('\n', out);
 	}
 	text_outcomes(s, st, out);
@@ -695,7 +671,7 @@ static void markdown(const struct pcost_session *s, const struct pcost_config_st
 		pcost_report_figures_markdown(&fig, s, out);
 		pcost_report_figures_release(&fig);
 	}
-	text_level(s, NULL, true, out);
+	pcost_report_level(s, NULL, true, out);
 	pcost_run_warnings(s, st, &w);
 	for (size_t i = 0; i < w.n; i++)
 		fprintf(out, "%s- warning: %s\n", i ? "" : "\n", w.msg[i]);

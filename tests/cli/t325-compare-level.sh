@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.bash"
 D=tests/cli/data
 tmpdir
-plan 20
+plan 21
 have jq || skip_rest "jq not installed"
 
 # Session k: every run of run-a.json x FACTOR (strace's x STRACE more), pinned to CPU 0,
@@ -126,6 +126,15 @@ assert "show: the level lines name none's $lw% and strace's with its overhead's 
 	'[[ $lvl == *"level between sessions (a mean'"'"'s sd beyond its runs'"'"' +-; 4 sessions, same conditions): none $lw% (tps "*"), "*", strace "*"% (its overhead $lo pts, tps "*"), "* ]] &&
 	[ "$(sed -n "/^  level between sessions/,/^\$/p" "$T/s1" | awk "{ print length }" | sort -n | tail -1)" -le 100 ]' ||
 	diag "$(cat "$T/s1")"
+# The default study's brief text prints the same lines under its table.
+for k in 1 2 3 4; do
+	jq -c '.options.default_study = true' "$T/s$k.json" | "$P" import --db "$T/brief.db" - >/dev/null
+done
+"$P" show 4 --db "$T/brief.db" >"$T/sb"
+blv=$(sed -n '/^  level between sessions/,/^$/p' "$T/sb" | tr -s ' \n' ' ')
+assert "the default study's brief text: the same level lines under its table" \
+	'grep -q "^# probecost run: what each monitor costs here" "$T/sb" && [ -n "$blv" ] && [ "$blv" = "$lvl" ]' ||
+	diag "$(cat "$T/sb")"
 "$P" show 4 --db "$T/four.db" --format json >"$T/sj"
 gs=$(jq -r '.statistics[] | select(.monitor == "none") | .level_sd' "$T/sj")
 gso=$(jq -r '.statistics[] | select(.monitor == "strace") | .overhead_level_pts' "$T/sj")
