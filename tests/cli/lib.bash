@@ -96,6 +96,17 @@ _run_cleanups() {
 # shellcheck disable=SC2034
 tmpdir() { T=$(mktemp -d); on_exit 'rm -rf "$T"'; }
 
+# Every test has a store of its own: what a test prints (a level between sessions read
+# from stored sessions, `history`) never depends on what the user stored before, and a
+# test never writes into the user's store.  A test that names a store (--db,
+# PROBECOST_DB) uses that one; the directory is readable by all, so that a test that
+# runs probecost as another user (nobody) may still reach the default path's parent.
+_PC_SEAL=$(mktemp -d)
+chmod 0755 "$_PC_SEAL"
+unset PROBECOST_DB
+export XDG_DATA_HOME=$_PC_SEAL/data
+on_exit 'rm -rf "$_PC_SEAL"'
+
 # Probe tests: only what this binary registers, since other probecosts (other
 # trees, other passes) may be using tracefs at the same time.  Add the PIDs of
 # the probecosts a test starts to $pids.

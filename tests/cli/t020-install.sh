@@ -8,7 +8,7 @@
 plan 20
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+on_exit 'rm -rf "$tmp"'
 root=$tmp/root
 mkdir "$tmp/src"
 tar --exclude=./.git --exclude=./build/san --exclude=./build/tests --exclude=./build/fuzz -cf - . | tar -xf - -C "$tmp/src"

@@ -12,7 +12,7 @@ if [ "$(id -u)" != 0 ] || ! command -v bpftrace >/dev/null || ! command -v strac
 	done_testing
 fi
 tmp=$(mktemp -d /tmp/t261.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+on_exit 'rm -rf "$tmp"'
 mkdir -m 700 "$tmp/state" && mkdir "$tmp/t"
 export PROBECOST_STATE_DIR=$tmp/state TMPDIR=$tmp/t
 BINP=$(realpath "$PROBECOST")

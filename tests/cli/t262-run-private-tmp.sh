@@ -8,7 +8,7 @@
 F=tests/cli/fake
 plan 8
 tmp=$(mktemp -d /tmp/t262.XXXXXX)
-trap 'kill $planter 2>/dev/null; rm -rf "$tmp"' EXIT
+on_exit 'kill $planter 2>/dev/null; rm -rf "$tmp"'
 mkdir "$tmp/t" "$tmp/victim"
 echo "precious" >"$tmp/victim/file"
 

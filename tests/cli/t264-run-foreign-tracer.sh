@@ -20,7 +20,7 @@ cleanup() {
 	echo "-:$G/fft" 2>/dev/null >>"$T/uprobe_events"
 	rmdir "$T/instances/$G" 2>/dev/null
 }
-trap cleanup EXIT
+on_exit cleanup
 
 # 1-4. A uprobe event on the binary probecost runs (its built-in workloads are in it).
 echo "p:$G/fft $BINP:$off" >>"$T/uprobe_events"

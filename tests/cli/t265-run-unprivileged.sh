@@ -10,7 +10,7 @@ if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null || ! id nobody >/dev/n
 	done_testing
 fi
 # The binary must be reachable by nobody.
-bin=$(mktemp -d /tmp/t265.XXXXXX); trap 'rm -rf "$bin"' EXIT
+bin=$(mktemp -d /tmp/t265.XXXXXX); on_exit 'rm -rf "$bin"'
 cp "$PROBECOST" "$bin/probecost"; chmod 755 "$bin" "$bin/probecost"
 want="not mounted"; grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts && want=/sys/kernel/tracing
 got=$(cd / && as_nobody "$bin/probecost" env | awk '$1 == "tracefs" { $1 = ""; sub(/^ +/, ""); print }')

@@ -6,7 +6,7 @@
 plan 11
 command -v jq >/dev/null || { for i in $(seq 11); do skip "jq not installed"; done; done_testing; }
 ncpu=$(nproc)
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+T=$(mktemp -d); on_exit 'rm -rf "$T"'
 
 if [ "$ncpu" -ge 2 ]; then
 	export PCOST_CPU_WRAP_OUT=$T/cpus

@@ -18,7 +18,7 @@ fi
 place=(); [ "$(nproc)" -ge 2 ] && place=(--placement same,split)
 [ ${#mons[@]} -gt 0 ] || mons=(-m "$PWD/tests/cli/fake/cpu-wrap")
 left() { pgrep -f "loops=$mark" >/dev/null; }
-out=$(mktemp); trap 'rm -f "$out"; pkill -KILL -f "loops=$mark"' EXIT
+out=$(mktemp); on_exit 'rm -f "$out"; pkill -KILL -f "loops=$mark"'
 
 "$PROBECOST" run --no-store --runs 1000 --warmup 0 --cpu 0 -w syscall:loops=$mark --threads 1,2 \
 	"${place[@]}" "${mons[@]}" >"$out" 2>/dev/null &

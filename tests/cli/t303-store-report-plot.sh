@@ -7,7 +7,7 @@
 . tests/cli/lib.bash
 D=tests/cli/data
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+on_exit 'rm -rf "$T"'
 DB="$T/p.db"
 plan 12
 

@@ -30,7 +30,7 @@ cleanup() {
 	[ -f "$PGD/data/postmaster.pid" ] && "${AS[@]}" "$PGBIN/pg_ctl" -D "$PGD/data" -m immediate stop > /dev/null 2>&1
 	rm -rf "$T"
 }
-trap cleanup EXIT
+on_exit cleanup
 trap 'exit 130' INT TERM
 chmod 0711 "$T"
 mkdir -m 0700 "$PGD"

@@ -28,7 +28,7 @@ if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || ! command -v gcc >/
 	skip "idem"
 	done_testing
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); on_exit 'rm -rf "$tmp"'
 printf '#include <sys/resource.h>\nint setrlimit(__rlimit_resource_t r, const struct rlimit *l)\n{ (void)r; (void)l; return 0; }\n' >"$tmp/shim.c"
 gcc -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c"
 before=$(ls -d /tmp/probecost-stapbpf-* 2>/dev/null)
