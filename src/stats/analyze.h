@@ -8,7 +8,7 @@
  * same workload, workload_args and variant whose monitor is "none" (run) or
  * "dormant" (probes).  Every figure against it comes from the runs paired
  * within blocks (pcost_pair_blocks) and carries a 95% interval from that
- * paired design (stats.h: Fieller for ratios, paired t for differences, t over
+ * paired design (stats.h: the log-scale delta method for ratios, paired t for differences, t over
  * per-block fits for --scale).  NaN: not measured (renderers print null,
  * empty or n/a).
  *
@@ -42,7 +42,7 @@ struct pcost_config_stats {
 	int baseline;			/* index of the baseline config, -1 when this is one */
 	size_t npairs;			/* blocks where this and the baseline both ran */
 	double overhead; /* mean(this)/mean(baseline) - 1 over the pairs, a fraction */
-	double overhead_lo, overhead_hi; /* Fieller 95% interval over paired blocks */
+	double overhead_lo, overhead_hi; /* 95% interval over paired blocks (log scale) */
 	double overhead_se, overhead_df; /* delta-method standard error, n - 1 (to combine) */
 	double p_value;			 /* paired t test of the per-block differences */
 	bool significant;		 /* p < 0.05 (then the overhead interval excludes 0) */
@@ -123,7 +123,7 @@ struct pcost_config_stats {
 	 * probes --sites: an armed configuration at a site encoding other than
 	 * nop against the same configuration at nop (site_ref, -1 when none):
 	 * nop's cost per hit over this one's, each the timed-region difference
-	 * from its own dormant run, with Fieller's interval over the blocks where
+	 * from its own dormant run, with its ratio interval (pcost_paired) over the blocks where
 	 * all four ran.  Above 1: this encoding is cheaper per hit.
 	 */
 	int site_ref;

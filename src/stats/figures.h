@@ -5,7 +5,7 @@
  * server's p99_us) and the CPU time of a --service, analysed exactly as elapsed
  * time is (analyze.h): the mean of the measured runs with its t interval, and
  * under each monitor the change mean(monitor)/mean(none) - 1 over the runs
- * paired by block, with Fieller's 95% interval (pcost_paired).  NaN: not
+ * paired by block, with its 95% interval (pcost_paired: log scale).  NaN: not
  * measured.
  */
 #ifndef PCOST_FIGURES_H
@@ -23,7 +23,7 @@ struct pcost_figure_stats {
 	double mean, mean_lo, mean_hi; /* Student t interval of the mean over those runs */
 	double mean_robust, mean_robust_lo, mean_robust_hi; /* Hodges-Lehmann, Wilcoxon */
 	size_t npairs;			     /* blocks where this and its baseline both gave one */
-	double change, change_lo, change_hi; /* mean(this)/mean(baseline) - 1, Fieller */
+	double change, change_lo, change_hi; /* mean(this)/mean(baseline) - 1, log-scale interval */
 	double p;			     /* paired t test of the per-block differences */
 	bool significant;		     /* p < 0.05 */
 	/*

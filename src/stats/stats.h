@@ -94,11 +94,12 @@ void pcost_hall_t(double skew, size_t n, double t, double *c_lo, double *c_hi);
 
 /*
  * Paired blocks: x[i] (a monitored run) and y[i] (its baseline) ran in the
- * same block i.  ratio = mean(x)/mean(y) - 1 with Fieller's interval; diff =
- * mean(x - y) with the paired t interval; both with Hall's correction for the
- * skewness of x - y (pcost_hall_t; for the ratio, of mean(x) - R mean(y),
- * which is mean(x - y) at R = 1, so the ratio's interval holds 1 exactly when
- * the diff's holds 0).  significant: the diff's interval excludes 0.  p is the
+ * same block i.  ratio = mean(x)/mean(y) - 1 with its interval: on the log
+ * scale by the delta method where every x and y is above 0 (never unbounded),
+ * else Fieller's; diff = mean(x - y) with the paired t interval; both with
+ * Hall's correction for skewness (of x - y for the diff and Fieller's; of
+ * x/mean(x) - y/mean(y) on the log scale, held at the cubic's fold).
+ * significant: the diff's interval excludes 0.  p is the
  * plain paired t test of diff = 0, which can disagree with significant when x -
  * y is skewed (Hall's transform, a polynomial fitted near the quantiles, would
  * read a difference 50 standard errors out as p = 0.01).  Standard errors

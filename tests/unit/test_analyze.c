@@ -111,7 +111,8 @@ static void none_strace_session(struct pcost_session *s, const double *y, const 
 }
 
 /*
- * 5 blocks: the overhead interval is Fieller's with t(4) = 2.776, not a
+ * 5 blocks: the overhead interval is the log ratio's with t(4) = 2.776
+ * (test_stats.c test_paired), not a
  * percentile bootstrap (which gave about 1.75 sd/sqrt(n), too narrow); the
  * extra time's is the paired t interval; p the paired t test.  Reference
  * values from Python's statistics module and mpmath (quadrature of the t density).
@@ -127,8 +128,8 @@ static void test_paired_t_intervals(void **state)
 	none_strace_session(&s, y, x, 5);
 	assert_int_equal(pcost_analyze(&s, &st), 0);
 	NEAR(st[1].overhead, 0.09411764705882364, 1e-12);
-	NEAR(st[1].overhead_lo, 0.07573027531451948, 1e-9);
-	NEAR(st[1].overhead_hi, 0.11497944214064804, 1e-9);
+	NEAR(st[1].overhead_lo, 0.07475274134236609, 1e-9);
+	NEAR(st[1].overhead_hi, 0.1138314698414884, 1e-9);
 	NEAR(st[1].extra_ns, 96, 1e-9);
 	NEAR(st[1].extra_ns_lo, 81.84285223017726, 1e-6);
 	NEAR(st[1].extra_ns_hi, 110.15714776982274, 1e-6);
@@ -157,8 +158,10 @@ static void test_paired_t_intervals(void **state)
  * are Hall's, each arm at least t's (tests/unit/test_stats.c gives the mpmath
  * lines): the extra time [1.550627011864080, 28.69316094251265] (Hall's own
  * lower end 3.462528627159422 is above plain t's 1.550627011864080; plain t's
- * upper 13.45), the overhead Fieller's with those bounds [0.001534390583416969,
- * 0.02860533460722356] around 0.007433102081268583.
+ * upper 13.45), the overhead's on the log scale with Hall's bounds from the skewness
+ * of u = x/xbar - y/ybar (2.207219660873847; numpy/scipy as in test_stats.c
+ * test_ratio_log_scale): [0.001542300246494266, 0.018721231837120378] around
+ * 0.007433102081268583.
  */
 static void test_skew_told_by_third_moment(void **state)
 {
@@ -176,8 +179,8 @@ static void test_skew_told_by_third_moment(void **state)
 	NEAR(st[1].extra_ns_lo, 1.550627011864080, 1e-8);
 	NEAR(st[1].extra_ns_hi, 28.69316094251265, 1e-8);
 	NEAR(st[1].overhead, 0.007433102081268583, 1e-12);
-	NEAR(st[1].overhead_lo, 0.001534390583416969, 1e-10);
-	NEAR(st[1].overhead_hi, 0.02860533460722356, 1e-10);
+	NEAR(st[1].overhead_lo, 0.001542300246494266, 1e-10);
+	NEAR(st[1].overhead_hi, 0.018721231837120378, 1e-10);
 	assert_true(st[1].significant);
 	assert_true(st[1].overhead_skewed);
 	/* The extra time averages the same differences: told with it. */
@@ -581,14 +584,14 @@ static void test_site_gain(void **state)
 		assert_int_equal(st[i + 3].site_ref, (int)i + 1);
 		NEAR(st[i + 3].site_gain, x / y, 1e-9);
 		/*
-		 * Fieller, R 4.2.2: b <- 1:5; X <- 1000 + 10*b; Y <- 500 + 4*(b %% 2);
-		 * t <- qt(0.975, 4); A <- mean(Y)^2 - t^2*var(Y)/5; B <- mean(X)*mean(Y) -
-		 * t^2*cov(X, Y)/5; C <- mean(X)^2 - t^2*var(X)/5; (B -+ sqrt(B^2 - A*C))/A
-		 * = [2.00959522416342, 2.09084346821313] around 2.05015923566879.
+		 * Costs per hit above 0: the log ratio's interval (numpy/scipy): b = 1..5;
+		 * X = 1000 + 10 b; Y = 500 + 4 (b % 2); u = X/mean(X) - Y/mean(Y);
+		 * exp(log(mean(X)/mean(Y)) -+ t(4) sd(u)/sqrt(5)) = [2.0099355814155766,
+		 * 2.0911878621690954] around 2.05015923566879.
 		 */
 		NEAR(st[i + 3].site_gain, 2.05015923566879, 1e-9);
-		NEAR(st[i + 3].site_gain_lo, 2.00959522416342, 1e-9);
-		NEAR(st[i + 3].site_gain_hi, 2.09084346821313, 1e-9);
+		NEAR(st[i + 3].site_gain_lo, 2.0099355814155766, 1e-9);
+		NEAR(st[i + 3].site_gain_hi, 2.0911878621690954, 1e-9);
 		assert_true(isnan(st[i + 1].site_gain));
 		/* R: b <- 1:5; exp(hl(log((1000 + 10*b) / (500 + 4*(b %% 2))))) = 2.04365079365079
 		 */
