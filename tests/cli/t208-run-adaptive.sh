@@ -6,7 +6,7 @@
 # own, at least the pilot's size, and the pilot's blocks leave the figures (flagged warm-up,
 # options pilot_blocks): a pilot short of its slow runs plans short and would carry them.
 . "$(dirname "$0")/lib.bash"
-plan 20
+plan 21
 tmpdir
 n() { printf '%s' "$1" | jq '.statistics[] | select(.monitor != "none") | .ok'; }
 # Runs flagged warm-up / measured, over the session's configurations.
@@ -82,6 +82,13 @@ is "$(n "$js")" 3 "--max-time spent: stops, but after --min-runs (3)"
 like "$(grep 'the pilot of' "$T/e02")" '^probecost run: warning: a block takes [0-9]+[.][0-9] s here: the pilot of 4 blocks runs whole, about [0-9]+[.][0-9] s more, past --max-time 0[.]2 s; Ctrl-C prints what was measured so far, or give --runs N or a smaller workload$' \
 	"a pilot past twice --max-time: one warning with its time and the ways out"
 is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" null "no room for a second stage: the pilot stays in"
+# No room for a second stage as large as the pilot, and a precision the pilot already met:
+# the study runs every block the cap allows, not the count the pilot planned from its own
+# variance (pooled with the pilot, that count's stop depends on the data it is analysed with).
+js=$("$P" run --no-store --format json --precision 100 --min-runs 3 --max-runs 5 \
+	-m "$F/slow-wrap 0.002 {}" -- /bin/sleep 0.2 2>/dev/null)
+is "$(n "$js") $(printf '%s' "$js" | jq '.options.pilot_blocks')" "5 null" \
+	"--max-runs 5 under twice a pilot of 3: the pilot stays in and the study runs to the cap"
 # Stored: the flags set at the end reach the store, and show reads the same figures.
 "$P" run --db "$T/s.db" --format json --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" \
 	-- /bin/sleep 0.01 >"$T/run.json" 2>/dev/null
