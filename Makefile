@@ -202,9 +202,9 @@ clean:
 	rm -rf build probecost
 
 # ---- habits -------------------------------------------------------------------
-# lint (run first by `make check`): the include layers (src/README.md), cppcheck,
-# the format (.clang-format), shellcheck (.shellcheckrc) and clang-tidy's short
-# list (.clang-tidy).  `make format` rewrites the C files in place.
+# lint (run first by `make check`): the include layers (src/README.md), the files
+# comments name, cppcheck, the format (.clang-format), shellcheck (.shellcheckrc)
+# and clang-tidy's short list (.clang-tidy).  `make format` rewrites the C files in place.
 C_FORMATTED := $(sort $(wildcard src/*.[ch] src/*/*.[ch] src/*/*/*.[ch] include/*/*.h lib/*.c \
 		examples/*.c tests/unit/*.[ch] tests/fuzz/*.c tests/fixtures/*/*.c bench/*.c))
 SH_CHECKED  := $(sort $(wildcard tests/cli/*.sh tests/cli/*.bash bench/*.sh bench/*.bash \
@@ -215,10 +215,14 @@ CPPCHECK_FLAGS := -q --std=c11 -D_GNU_SOURCE -DSTANFORD_VARIANT_plain -Iinclude 
 	--suppress=unknownMacro:src/workloads/stanford/lttng_tp.h \
 	--template='{file}:{line}: {severity}: {message} [{id}]'
 
-lint: layers format-check cppcheck shellcheck tidy
+lint: layers named-files format-check cppcheck shellcheck tidy
 
 layers:
 	@scripts/layers.sh
+
+# Every ROOM/NAME.c or .h a comment under src/ names exists (none left behind by a move).
+named-files:
+	@scripts/named-files.sh
 
 # One stamp a file (build/lint/fmt/FILE.ok), redone when the file or .clang-format changes.
 FMT_STAMPS := $(C_FORMATTED:%=build/lint/fmt/%.ok)
@@ -279,4 +283,4 @@ build/tidy/%.ok: %.c $(TIDY_DEPS)
 	 { printf '%s\n' "$$out" | grep -v '^[0-9]* warnings\? generated\.$$'; exit 1; }
 
 .PHONY: all check check-full check-build check-san check-tests deps unit bench bench-run install uninstall install-list clean \
-	lint layers format-check format cppcheck shellcheck tidy tidy-files fmt-files
+	lint layers named-files format-check format cppcheck shellcheck tidy tidy-files fmt-files

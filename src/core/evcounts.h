@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * evcounts: what one counting run of a command counted (run/evcount.h fills
- * it, report/evcounts.h prints it): the events monitors pay for, each with the
+ * it, report/counts.h prints it): the events monitors pay for, each with the
  * counter it came from, or -1 and the reason when it could not be counted.
  *
  * Every figure covers the command's whole process tree (its own exec

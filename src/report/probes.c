@@ -115,7 +115,7 @@ static bool has_shape(const struct pcost_session *s)
 
 /*
  * A row's site facts (probes/site_safety.h), from the session's options:
- * "site_facts", one object or null per configuration (cmd/probes.c).
+ * "site_facts", one object or null per configuration (cmd/cmd-probes.c).
  */
 struct row_facts {
 	char encoding[8];		   /* "nop5"; "" unknown */

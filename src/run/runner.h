@@ -102,7 +102,7 @@ struct pcost_runner_opts {
 	void *ctx;
 	/*
 	 * --metric (metric.h; NULL or empty: none): each run's stdout and stderr
-	 * are captured and these figures parsed from them (run/figures.h); the
+	 * are captured and these figures parsed from them (run/figure_values.h); the
 	 * session's figures must be declared before measuring.
 	 */
 	const struct pcost_metric_set *metric_set;
