@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# skew-interval: what holds a monitor's mean cost at 0.90 when it is skewed (issue 19:
-# lognormal, CoV 1, missed at 0.855-0.895 in bench/coverage.sh), simulated, not measured.
+# skew-interval: what holds a monitor's mean cost at 0.90 when it is skewed (lognormal,
+# CoV 1, which the plain t interval missed at 0.855-0.895 in bench/coverage.sh),
+# simulated, not measured.
 # Paired blocks as bench/coverage.sh makes them: a plain run and a monitored run, each
 # 1 + N(0, PN) (PN 0.075: the plain runs' CoV there), the monitored one plus a cost of mean
 # 0.5 (+50%), normal with CoV 0.1 (sym) or lognormal with CoV 1 (log).  At n blocks, the

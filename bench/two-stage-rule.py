@@ -10,7 +10,8 @@
 #   stein x1.5   the same with 1.5x the blocks (src/stats/twostage.c's PLAN_FACTOR)
 #   apart        the pilot only plans: a second stage of max(n0, 1.5 x N) fresh blocks is
 #                the sample (run/runner.h pilot_apart), at most NMAX - n0; what probecost
-#                run does since issue 19's finding that stein x1.5 covers less than fixed
+#                run does, since stein x1.5 covers less than fixed (a pilot short of its
+#                slow runs plans few blocks and its luck stays in the sample)
 # Cells: coverage / mean blocks.  Needs python3-numpy and python3-scipy.
 #   usage: bench/two-stage-rule.py [reps]
 import math

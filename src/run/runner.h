@@ -75,8 +75,9 @@ struct pcost_runner_opts {
 	 * (max_runs, max_time_s), a second stage of max(plan, min_runs) blocks is
 	 * its own sample and the pilot's blocks are flagged warm-up when it ends
 	 * (options "pilot_blocks"), so that a pilot short of its slow runs, whose
-	 * plan is short for that reason, cannot carry the figures (issue 19,
-	 * bench/two-stage-rule.py).  Otherwise the pilot stays in the figures.
+	 * plan is short for that reason, cannot carry the figures (a pilot that
+	 * also counts covers less: bench/two-stage-rule.py).  Otherwise the pilot
+	 * stays in the figures.
 	 */
 	bool pilot_apart;
 	unsigned

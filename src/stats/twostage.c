@@ -5,7 +5,7 @@
  * variance says how many blocks give an interval as narrow as asked, and the
  * study runs that many and stops, without looking again.  Stopping the first
  * time an interval happens to be narrow enough favours samples that happen to
- * lack their slow runs, and loses coverage (issue 19, finding 2).
+ * lack their slow runs, and loses coverage (bench/results/coverage.md).
  */
 #include "stats/analyze.h"
 

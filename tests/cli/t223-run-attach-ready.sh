@@ -2,7 +2,7 @@
 # --attach CMD --ready RE: a line on the tool's stderr makes it ready too (strace says
 # "Process N attached" there), a tool that stops with exit 128+SIGINT on our SIGINT
 # (strace) stopped cleanly, and a wait that times out says what it waited for and what
-# the tool printed meanwhile (the "silent --ready wait" of issue 17).
+# the tool printed meanwhile (a wait that timed out silently left nothing to go on).
 . "$(dirname "$0")/lib.bash"
 plan 7
 have jq || skip_rest "jq is not installed (apt-get install jq)"

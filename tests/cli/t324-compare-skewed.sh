@@ -1,7 +1,7 @@
 #!/bin/bash
 # parallel-safe
-# t324-compare-skewed: compare's change has a robust companion (issue 19): the
-# Hodges-Lehmann shift of the log run times with its Mann-Whitney interval, in JSON,
+# t324-compare-skewed: compare's change has a robust companion, as one slow run moves a
+# mean: the Hodges-Lehmann shift of the log run times with its Mann-Whitney interval, in JSON,
 # CSV and, where it disagrees with the means, a "skewed" line.  Session B is A with
 # one ltrace run of 30 ms among runs of 2.7: the means' change is +91.5%, the
 # robust one 0; the other rows are the same in both and are not told.  And compare

@@ -1,7 +1,7 @@
 #!/bin/bash
 # parallel-safe
-# t325-compare-level: compare's mean change carries the level between sessions (issue
-# 19).  A shared machine's level moves between sessions by more than one session's
+# t325-compare-level: compare's mean change carries the level between sessions.
+# A shared machine's level moves between sessions by more than one session's
 # runs show, so the Welch interval of two sessions' runs alone calls a level shift a
 # change.  Four sessions of one study under the same conditions, each run 1.00, 1.06,
 # 0.97 and 1.03 x run-a.json's (and strace's 1.00, 1.02, 0.99, 1.01 x more, so that its

@@ -721,7 +721,7 @@ static void layout_session(struct pcost_session *s, const double *per_hit, size_
 
 /*
  * The dormant cost over 3 layouts, per hit 0.50, 0.86 and 0.42 ns (the plain
- * build's layouts in issue 19's 290-s run): random effects, R `m <- c(0.50,
+ * build's layouts in one 290-s run): random effects, R `m <- c(0.50,
  * 0.86, 0.42); mean(m) + c(-1, 1) * qt(0.975, 2) * sd(m) / sqrt(3)` =
  * 0.593333 +- 0.582228687 = [0.0111045867136622, 1.1755620799530044]; the
  * fixed-effect pooling of the within-layout errors gave +-0.02.

@@ -305,7 +305,8 @@ static void level_session(struct pcost_session *s, int64_t id, double ms, const 
 }
 
 /*
- * The level between sessions (issue 19).  A (100 ms) and B (106 ms) alone: a +6.0%
+ * The level between sessions: what moves between sessions beyond the runs' noise.
+ * A (100 ms) and B (106 ms) alone: a +6.0%
  * change whose Welch interval (runs' noise only) is far from 0: a REGRESSION.  With
  * two more sessions under the same conditions (97 and 103 ms), the four log means'
  * squares about their mean over 3 df, less the runs' variance, are the level's:

@@ -109,7 +109,8 @@ static void test_change(void **state)
 }
 
 /*
- * A skewed change (issue 19): plain 100 tps in each of 10 blocks, the monitor 90 in
+ * A skewed change, where one slow block moves the mean and not the median:
+ * plain 100 tps in each of 10 blocks, the monitor 90 in
  * nine and 300 in one.  The mean's change is 111/100 - 1 = +11%; the robust one is
  * Hodges-Lehmann over the log ratios, nine log 0.9 and one log 3: of the 55 Walsh
  * averages, 45 are log 0.9, nine (log 0.9 + log 3)/2 = log sqrt(2.7) and one log 3,
