@@ -2,7 +2,9 @@
 # layers.sh [ROOT]: check that no #include under ROOT/src/ (default: this tree)
 # runs back up the layer order of src/README.md (its "layer:" lines, top to
 # bottom), and print the include graph by room: "FROM -> TO (N includes)".
-# Exit 1 on an include that runs up, or that names a room the order does not know.
+# Exit 1 on an include that runs up, on a room the order does not know, and on
+# a loop between rooms of one level (a includes b, b includes a, directly or
+# through others on that level): sideways includes go one way only.
 set -eu
 cd "${1:-$(dirname "$0")/..}"
 
@@ -20,8 +22,16 @@ room_of() {
 	case $p in */*) echo "${p%%/*}" ;; *) echo "${p%.[ch]}" ;; esac
 }
 
+# loops < "FROM TO" lines: each loop tsort(1) finds, as "A -> B -> A".
+loops() {
+	tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | awk '
+		/input contains a loop:$/ { if (n) print path " -> " first; n = 0; next }
+		{ if (!n) { first = $0; path = $0 } else path = path " -> " $0; n++ }
+		END { if (n) print path " -> " first }'
+}
+
 bad=0
-declare -A edges=()
+declare -A edges=() via=()
 while IFS=: read -r file _ inc; do
 	inc=${inc#*\"}
 	inc=${inc%%\"*}
@@ -37,8 +47,24 @@ while IFS=: read -r file _ inc; do
 		echo "layers: $file includes \"$inc\": $from may not include $to (it is above)" >&2
 		bad=1
 	fi
-	[ "$from" = "$to" ] || edges["$from -> $to"]=$((${edges["$from -> $to"]:-0} + 1))
+	[ "$from" = "$to" ] && continue
+	edges["$from -> $to"]=$((${edges["$from -> $to"]:-0} + 1))
+	[ -n "${via["$from -> $to"]+x}" ] || via["$from -> $to"]="$file includes \"$inc\""
 done < <(grep -rn --include='*.[ch]' -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' src)
+
+# Sideways includes: a loop between rooms of one level fails, with the files
+# that make each step of it.
+while read -r cycle; do
+	echo "layers: rooms of one level include each other: $cycle" >&2
+	read -ra r <<<"${cycle// -> / }"
+	for ((i = 0; i + 1 < ${#r[@]}; i++)); do
+		echo "layers:   ${via["${r[i]} -> ${r[i + 1]}"]}" >&2
+	done
+	bad=1
+done < <(for e in "${!edges[@]}"; do
+	f=${e%% -> *} t=${e##* -> }
+	[ "${level[$f]}" = "${level[$t]}" ] && echo "$f $t"
+done | loops)
 
 echo "# include graph by room (make layers)"
 for e in "${!edges[@]}"; do
@@ -46,7 +72,7 @@ for e in "${!edges[@]}"; do
 	echo "${level[$f]} $e (${edges[$e]})"
 done | sort -n -k1,1 -k2,2 -k4,4 | cut -d' ' -f2-
 if [ $bad -ne 0 ]; then
-	echo "layers: FAILED: includes run back up the order of src/README.md" >&2
+	echo "layers: FAILED: includes run back up the order of src/README.md, or in a loop" >&2
 	exit 1
 fi
-echo "# layers: ok, nothing runs back up"
+echo "# layers: ok, nothing runs back up, no loop"

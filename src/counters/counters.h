@@ -11,6 +11,7 @@
  *   pcost_counter_timer_init()             TSC (serialized) or CLOCK_MONOTONIC, once
  *   pcost_counter_measure_set()            start/stop/read series of rows, interleaved
  *   pcost_counter_measure_matmul()         reads inside a 128x128 matmul vs the bare loop
+ *   pcost_matmul()                         that matmul, also the `matmul` workload's kernel
  */
 #ifndef PCOST_COUNTERS_INTERNAL_H
 #define PCOST_COUNTERS_INTERNAL_H
@@ -157,6 +158,15 @@ int pcost_counter_measure_set(struct pcost_counter_slot *slots, size_t nslots,
 int pcost_counter_measure_matmul(const struct pcost_counter_iface *ifc, const char *const *names,
 				 unsigned k, const struct pcost_counter_plan *plan,
 				 struct pcost_session *s, char *why, size_t len);
+
+/*
+ * The matmul of seed 001, shared by `counters --matmul` and the matmul workload
+ * (workloads/matmul.c, which reads counters inside it too): c = a x b, n x n
+ * doubles, naive i-j-k order; after each outer iteration calls each_row(ctx, i)
+ * when non-NULL.  Returns a checksum so the compiler keeps the work.
+ */
+double pcost_matmul(unsigned n, const double *a, const double *b, double *c,
+		    void (*each_row)(void *ctx, unsigned i), void *ctx);
 
 /*
  * The default event names for k events: hardware events first when a PMU is

@@ -16,7 +16,6 @@
 #include "core/cleanup.h"
 #include "counters/counters.h"
 #include "probecost/counters.h"
-#include "workloads/matmul.h"
 
 static char *join_names(const char *const *names, unsigned k)
 {
@@ -184,6 +183,26 @@ int pcost_counter_measure_set(struct pcost_counter_slot *slots, size_t nslots,
 }
 
 /* ---- reads inside a matmul -------------------------------------------------------- */
+
+double pcost_matmul(unsigned n, const double *a, const double *b, double *c,
+		    void (*each_row)(void *ctx, unsigned i), void *ctx)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = 0; j < n; j++) {
+			double acc = 0;
+
+			for (unsigned k = 0; k < n; k++)
+				acc += a[(size_t)i * n + k] * b[(size_t)k * n + j];
+			c[(size_t)i * n + j] = acc;
+			sum += acc;
+		}
+		if (each_row)
+			each_row(ctx, i);
+	}
+	return sum;
+}
 
 struct mm_ctx {
 	const struct pcost_counter_iface *ifc;

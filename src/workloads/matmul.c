@@ -18,28 +18,7 @@
 #include "counters/counters.h"
 #include "probecost/counters.h"
 #include "workloads/common.h"
-#include "workloads/matmul.h"
 #include "workloads/workload.h"
-
-double pcost_matmul(unsigned n, const double *a, const double *b, double *c,
-		    void (*each_row)(void *ctx, unsigned i), void *ctx)
-{
-	double sum = 0;
-
-	for (unsigned i = 0; i < n; i++) {
-		for (unsigned j = 0; j < n; j++) {
-			double acc = 0;
-
-			for (unsigned k = 0; k < n; k++)
-				acc += a[(size_t)i * n + k] * b[(size_t)k * n + j];
-			c[(size_t)i * n + j] = acc;
-			sum += acc;
-		}
-		if (each_row)
-			each_row(ctx, i);
-	}
-	return sum;
-}
 
 static const struct pcost_param_desc matmul_params[] = {
 	{ "n", PCOST_PARAM_U64, 128, 8, 2048, NULL, "matrix size (n x n doubles)" },

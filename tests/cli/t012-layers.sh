@@ -1,11 +1,12 @@
 #!/bin/bash
 # parallel-safe
 # t012: `make layers` (scripts/layers.sh) passes on this tree and fails on a tree
-# whose include runs back up the order, naming the file and the rooms; rooms on
-# one level may include each other; a room the order does not name fails.
+# whose include runs back up the order, naming the file and the rooms; a room on
+# one level may include another, but not in a loop (a includes b, b includes a:
+# it fails naming the loop and the files); a room the order does not name fails.
 # And no two .c files under src/ share a basename (a stack trace names one file).
 . "$(dirname "$0")/lib.bash"
-plan 8
+plan 11
 tmpdir
 
 out=$(scripts/layers.sh 2>&1)
@@ -18,23 +19,29 @@ mk() { mkdir -p "$T/$1/src/top" "$T/$1/src/mid_a" "$T/$1/src/mid_b" "$T/$1/src/l
 	echo '#include "mid_a/a.h"' >"$T/$1/src/top/t.c"
 	echo '#include "low/l.h"' >"$T/$1/src/mid_a/a.c"
 	echo '#include "mid_a/a.h"' >"$T/$1/src/mid_b/b.c"; }
+# variant NAME FILE HEADER: the small tree plus FILE's include of HEADER; layers.sh's
+# exit status in rc, what it printed to stderr in err (on one line).
+variant() {
+	mk "$1"
+	echo "#include \"$3\"" >>"$T/$1/src/$2"
+	err=$(scripts/layers.sh "$T/$1" 2>&1 >/dev/null)
+	rc=$?
+	err=${err//$'\n'/ }
+}
 mk good
 scripts/layers.sh "$T/good" >/dev/null 2>&1
 ok $? "down and sideways includes pass"
-mk up
-echo '#include "top/t.h"' >>"$T/up/src/low/l.c"
-err=$(scripts/layers.sh "$T/up" 2>&1 >/dev/null)
-rc=$?
+variant up low/l.c top/t.h
 is "$rc" 1 "an include that runs back up fails"
 like "$err" 'src/low/l.c includes "top/t.h": low may not include top' "it names the file and the rooms"
-mk unknown
-echo '#include "nowhere/x.h"' >>"$T/unknown/src/mid_b/b.c"
-scripts/layers.sh "$T/unknown" >/dev/null 2>&1
-is "$?" 1 "a room the order does not name fails"
-mk generated
-echo '#include "pcost_args.h"' >>"$T/generated/src/low/l.c"
-scripts/layers.sh "$T/generated" >/dev/null 2>&1
-ok $? "a generated header (no room) is not a layer"
+variant loop mid_a/a.c mid_b/b.h
+is "$rc" 1 "a loop between two rooms of one level fails"
+like "$err" 'rooms of one level include each other: mid_(a -> mid_b -> mid_a|b -> mid_a -> mid_b)' "it names the loop"
+like "$err" 'src/mid_a/a.c includes "mid_b/b.h".*src/mid_b/b.c includes "mid_a/a.h"|src/mid_b/b.c includes "mid_a/a.h".*src/mid_a/a.c includes "mid_b/b.h"' "and the include of each step"
+variant unknown mid_b/b.c nowhere/x.h
+is "$rc" 1 "a room the order does not name fails"
+variant generated low/l.c pcost_args.h
+is "$rc" 0 "a generated header (no room) is not a layer"
 dups=$(find src -name '*.c' -printf '%f\n' | sort | uniq -d | tr '\n' ' ')
 is "$dups" "" "no two .c files under src/ share a basename"
 done_testing

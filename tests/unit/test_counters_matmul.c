@@ -16,7 +16,6 @@
 #include "machine_facts.h"
 #include "counters/counters.h"
 #include "probecost/counters.h"
-#include "workloads/matmul.h"
 #include "workloads/workload.h"
 
 extern const struct pcost_workload pcost_wl_matmul;
