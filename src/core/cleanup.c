@@ -10,8 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/journal.h"
-
 #define MAX_ACTIONS 256
 #define MAX_CHILDREN 256
 
@@ -27,6 +25,7 @@ static volatile pid_t children[MAX_CHILDREN];
 static volatile sig_atomic_t unwinding, in_signal;
 volatile sig_atomic_t pcost_interrupted;
 static struct timespec first_signal_at;
+static void (*child_recorder)(pid_t pgid, bool add);
 
 static void kill_children(void)
 {
@@ -210,7 +209,8 @@ void pcost_child_add(pid_t pgid)
 	for (int i = 0; i < MAX_CHILDREN; i++) {
 		if (children[i] == 0) {
 			children[i] = pgid;
-			pcost_journal_child(pgid, true);
+			if (child_recorder)
+				child_recorder(pgid, true);
 			return;
 		}
 	}
@@ -221,7 +221,13 @@ void pcost_child_remove(pid_t pgid)
 	for (int i = 0; i < MAX_CHILDREN; i++) {
 		if (children[i] == pgid) {
 			children[i] = 0;
-			pcost_journal_child(pgid, false);
+			if (child_recorder)
+				child_recorder(pgid, false);
 		}
 	}
+}
+
+void pcost_child_set_recorder(void (*record)(pid_t pgid, bool add))
+{
+	child_recorder = record;
 }

@@ -56,8 +56,13 @@ void pcost_child_die_with_parent(pid_t parent);
 void pcost_child_setup(pid_t parent);
 
 /* Child process groups killed (SIGKILL) on interrupt and at exit, and
- * written to the journal. */
+ * handed to the recorder. */
 void pcost_child_add(pid_t pgid);
 void pcost_child_remove(pid_t pgid);
+
+/* Who writes each group added and removed down: the journal, once open
+ * (pcost_journal_open sets pcost_journal_child), so that the journal sits on
+ * the undo stack and not the stack on the journal.  NULL: nobody. */
+void pcost_child_set_recorder(void (*record)(pid_t pgid, bool add));
 
 #endif

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
-#include "core/tracefs.h"
 #include "core/util.h"
 
 static char state_dir[PATH_MAX];
@@ -243,6 +242,20 @@ static bool kill_group(pid_t pgid, unsigned long long boot)
 	for (int i = 0; i < 300 && group_alive(pgid); i++)
 		nanosleep(&tick, NULL);
 	return true;
+}
+
+bool pcost_tracefs_mounted_at(const char *path)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char line[1024], dev[256], mnt[PATH_MAX], type[64];
+	bool yes = false;
+
+	while (f && !yes && fgets(line, sizeof(line), f))
+		yes = sscanf(line, "%255s %4095s %63s", dev, mnt, type) == 3 &&
+		      !strcmp(mnt, path) && !strcmp(type, "tracefs");
+	if (f)
+		fclose(f);
+	return yes;
 }
 
 void pcost_tracefs_rmdir_instance(const char *path)
@@ -638,6 +651,7 @@ int pcost_journal_open(unsigned *swept, char *err, size_t len)
 	unlock_dir(lk);
 	pcost_cleanup_push(journal_close, NULL);
 	pcost_cleanup_push(journal_exit_sweep, NULL);
+	pcost_child_set_recorder(pcost_journal_child);
 	if (swept)
 		*swept = n;
 	return 0;

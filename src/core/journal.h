@@ -57,7 +57,7 @@ const char *pcost_state_dir(void);
 void pcost_journal_add(const char *kind, const char *key, const char *detail);
 void pcost_journal_del(const char *kind, const char *key);
 
-/* A process group we started (called by cleanup.h's pcost_child_add/remove). */
+/* A process group we started (cleanup.h's pcost_child_add/remove, once the journal is open). */
 void pcost_journal_child(pid_t pgid, bool add);
 
 /* Keep the journal file at exit: something it records is still in place on
@@ -97,7 +97,10 @@ void pcost_journal_uprobe(const char *dir, const char *name, const char *file, b
 
 /* Undo one tracefs record (shared with the sweep): rmdir an instance (its
  * tracing off first); remove the event name ("GROUP/EVENT") from
- * dir/uprobe_events while it is defined on file. */
+ * dir/uprobe_events while it is defined on file.  And is tracefs mounted at
+ * path (in our mount namespace)?  Here, below tracefs.c, which records in the
+ * journal what the sweep undoes. */
+bool pcost_tracefs_mounted_at(const char *path);
 void pcost_tracefs_rmdir_instance(const char *path);
 bool pcost_uprobe_event_remove(const char *dir, const char *name, const char *file);
 

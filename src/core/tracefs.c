@@ -30,20 +30,6 @@
 	"tracefs is not mounted at " PCOST_TRACEFS ": run as root (probecost mounts it for the "   \
 	"run) or mount it (mount -t tracefs nodev " PCOST_TRACEFS ")"
 
-bool pcost_tracefs_mounted_at(const char *path)
-{
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char line[1024], dev[256], mnt[PATH_MAX], type[64];
-	bool yes = false;
-
-	while (f && !yes && fgets(line, sizeof(line), f))
-		yes = sscanf(line, "%255s %4095s %63s", dev, mnt, type) == 3 &&
-		      !strcmp(mnt, path) && !strcmp(type, "tracefs");
-	if (f)
-		fclose(f);
-	return yes;
-}
-
 bool pcost_tracefs_mounted(void)
 {
 	return pcost_tracefs_mounted_at(PCOST_TRACEFS);

@@ -18,9 +18,9 @@
 
 #define PCOST_TRACEFS "/sys/kernel/tracing"
 
-/* tracefs mounted at PCOST_TRACEFS, or at path (in our mount namespace)? */
+/* tracefs mounted at PCOST_TRACEFS (in our mount namespace)?  At another path:
+ * pcost_tracefs_mounted_at (journal.h, whose sweep asks it too). */
 bool pcost_tracefs_mounted(void);
-bool pcost_tracefs_mounted_at(const char *path);
 
 /*
  * Can run or probes use PCOST_TRACEFS/file (writable, or readable when

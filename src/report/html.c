@@ -16,7 +16,6 @@
 
 #include "report/escape.h"
 #include "report/plot.h"
-#include "report/report.h"
 
 /* Escape n bytes of s. */
 static void escape_n(FILE *out, const char *s, size_t n)
@@ -25,25 +24,6 @@ static void escape_n(FILE *out, const char *s, size_t n)
 
 	pcost_xml_escape(out, t);
 	free(t);
-}
-
-/* The session rendered in format f, as a malloc'd string (NULL on failure). */
-static char *rendered(const struct pcost_session *s, enum pcost_format f)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	int rc;
-
-	if (!m)
-		return NULL;
-	rc = pcost_report_rows(s, f, m);
-	fclose(m);
-	if (rc < 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 static const char css[] =
@@ -215,18 +195,17 @@ static void markdown_to_html(FILE *out, const char *md, const char *head)
 }
 
 /* The text report's leading "# " lines: the headline as the live command printed it. */
-static char *headline_of(const struct pcost_session *s)
+static char *headline_of(const char *txt)
 {
-	char *txt = rendered(s, PCOST_FMT_TEXT), *out = NULL;
+	char *out = NULL;
 	size_t n = 0;
 	FILE *m = open_memstream(&out, &n);
 
-	for (char *l = txt, *e; l && !strncmp(l, "# ", 2); l = e ? e + 1 : NULL) {
+	for (const char *l = txt, *e; l && !strncmp(l, "# ", 2); l = e ? e + 1 : NULL) {
 		e = strchr(l, '\n');
 		fprintf(m, "%.*s\n", (int)(e ? e - l - 2 : (long)strlen(l + 2)), l + 2);
 	}
 	fclose(m);
-	free(txt);
 	return out;
 }
 
@@ -400,16 +379,11 @@ static const char summary_js[] =
 	"b.dataset.figures=document.querySelectorAll('#figures figure svg').length;"
 	"b.dataset.envRows=document.querySelectorAll('#environment tbody tr').length;})();</script>\n";
 
-int pcost_report_html(const struct pcost_session *s, FILE *out)
+int pcost_report_html(const struct pcost_session *s, const char *md, const char *text, FILE *out)
 {
-	char *md = rendered(s, PCOST_FMT_MARKDOWN), *head = headline_of(s);
+	char *head = headline_of(text);
 	cJSON *env = s->env_json ? cJSON_Parse(s->env_json) : NULL;
 
-	if (!md) {
-		free(head);
-		cJSON_Delete(env);
-		return -EIO;
-	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
 	      out);
@@ -436,7 +410,6 @@ int pcost_report_html(const struct pcost_session *s, FILE *out)
 	      out);
 	fputs(summary_js, out);
 	fputs("</body>\n</html>\n", out);
-	free(md);
 	free(head);
 	cJSON_Delete(env);
 	return ferror(out) ? -EIO : 0;

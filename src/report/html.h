@@ -14,8 +14,12 @@
 
 #include "core/result.h"
 
-/* Write the page of s to out.  0 or -errno. */
-int pcost_report_html(const struct pcost_session *s, FILE *out);
+/*
+ * Write the page of s to out: md is s's markdown report (the tables), text its
+ * text report, whose leading "# " lines are the headline (NULL: none); the
+ * format table (report.c) renders both.  0 or -errno.
+ */
+int pcost_report_html(const struct pcost_session *s, const char *md, const char *text, FILE *out);
 
 /*
  * A page of a markdown report that is not a session's (the cost tables): the

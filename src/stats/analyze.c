@@ -27,6 +27,20 @@ bool pcost_sample_measured(const struct pcost_run_sample *x)
 	return !x->warmup && !x->failed;
 }
 
+size_t pcost_figure_values(const struct pcost_config *c, size_t k, double **v)
+{
+	size_t n = 0;
+
+	*v = xcalloc(c->nsamples + 1, sizeof(double));
+	for (size_t j = 0; j < c->nsamples; j++) {
+		const struct pcost_run_sample *x = &c->samples[j];
+
+		if (pcost_sample_measured(x) && x->metrics && !isnan(x->metrics[k]))
+			(*v)[n++] = x->metrics[k];
+	}
+	return n;
+}
+
 static int find_baseline(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
@@ -945,7 +959,36 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 		if (st[i].baseline >= 0)
 			model_costs(s, i, st);
 	site_gains(s, st);
-	pcost_outcomes(s, st);
+	for (size_t i = 0; i < s->nconfigs; i++)
+		st[i].outcome = pcost_outcome_of(s, i, pcost_config_is_baseline(s, &s->configs[i]),
+						 st[i].baseline, st[i].outcome_why,
+						 sizeof(st[i].outcome_why), &st[i].outcome_noted);
 	*out = st;
 	return 0;
+}
+
+size_t pcost_changed_rows(const struct pcost_session *s, const struct pcost_config_stats *st,
+			  char *buf, size_t len)
+{
+	size_t n = 0, off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		bool seen = false;
+
+		if (st[i].outcome != PCOST_OUTCOME_CHANGED_PROGRAM)
+			continue;
+		n++;
+		for (size_t j = 0; j < i; j++)
+			seen |= st[j].outcome == PCOST_OUTCOME_CHANGED_PROGRAM &&
+				!strcmp(s->configs[j].monitor, s->configs[i].monitor);
+		if (seen || off >= len)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+					s->configs[i].monitor);
+		if (off >= len && len > 4)
+			memcpy(buf + len - 4, "...", 4);
+	}
+	return n;
 }

@@ -227,4 +227,14 @@ bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_
 /* Whether a sample counts in the statistics: neither warm-up nor failed. */
 bool pcost_sample_measured(const struct pcost_run_sample *x);
 
+/* The measured values of figure k of configuration c, into a malloc'd array; how many. */
+size_t pcost_figure_values(const struct pcost_config *c, size_t k, double **v);
+
+/*
+ * The configurations of s whose outcome (outcome.h) is changed-program: how
+ * many, and their monitors (distinct, comma separated, "..." past len) into buf.
+ */
+size_t pcost_changed_rows(const struct pcost_session *s, const struct pcost_config_stats *st,
+			  char *buf, size_t len);
+
 #endif

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "stats/analyze.h"
-#include "stats/figures.h"
 #include "stats/stats.h"
 #include "core/util.h"
 

@@ -92,20 +92,6 @@ bool pcost_service_measured(const struct pcost_session *s)
 	return false;
 }
 
-size_t pcost_figure_values(const struct pcost_config *c, size_t k, double **v)
-{
-	size_t n = 0;
-
-	*v = xcalloc(c->nsamples + 1, sizeof(double));
-	for (size_t j = 0; j < c->nsamples; j++) {
-		const struct pcost_run_sample *x = &c->samples[j];
-
-		if (pcost_sample_measured(x) && x->metrics && !isnan(x->metrics[k]))
-			(*v)[n++] = x->metrics[k];
-	}
-	return n;
-}
-
 void pcost_compare_figures(const struct pcost_session *a, const struct pcost_session *b,
 			   const struct pcost_compare *c, struct pcost_figure_compare **out,
 			   size_t *n)

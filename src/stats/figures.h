@@ -76,8 +76,6 @@ struct pcost_figure_compare {
 	size_t level_sessions;
 };
 struct pcost_compare;
-/* The measured values of figure k of configuration c, into a malloc'd array; how many. */
-size_t pcost_figure_values(const struct pcost_config *c, size_t k, double **v);
 void pcost_compare_figures(const struct pcost_session *a, const struct pcost_session *b,
 			   const struct pcost_compare *c, struct pcost_figure_compare **out,
 			   size_t *n);

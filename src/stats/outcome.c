@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats/analyze.h"
+#include "core/util.h"
 
 static const char *const names[] = {
 	[PCOST_OUTCOME_OK] = "ok",
@@ -87,36 +87,33 @@ static void tally(const struct pcost_config *c, bool baseline, bool blame, struc
 	}
 }
 
-static void outcome_of(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
+enum pcost_outcome pcost_outcome_of(const struct pcost_session *s, size_t i, bool baseline, int bi,
+				    char *w, size_t len, bool *noted)
 {
 	const struct pcost_config *c = &s->configs[i];
-	bool baseline = pcost_config_is_baseline(s, c);
 	struct tally t, b = { 0 };
-	int bi = st[i].baseline;
-	char *w = st[i].outcome_why;
-	size_t len = sizeof(st[i].outcome_why), n;
+	size_t n;
 
 	if (bi >= 0)
 		tally(&s->configs[bi], true, false, &b);
 	/* The tool is to blame only when the program did not fail without it. */
 	tally(c, baseline, !baseline && bi >= 0 && !b.program, &t);
-	st[i].outcome = t.runs ? t.worst : PCOST_OUTCOME_UNKNOWN;
-	st[i].outcome_noted = t.note != NULL;
+	*noted = t.note != NULL;
 	if (!t.runs) {
 		snprintf(w, len, "no run");
-		return;
+		return PCOST_OUTCOME_UNKNOWN;
 	}
 	if (t.worst == PCOST_OUTCOME_OK) {
 		n = (size_t)snprintf(w, len, "%zu run%s ok", t.runs, t.runs == 1 ? "" : "s");
 		if (t.note && n < len)
 			snprintf(w + n, len - n, "; %s said: %s (in %zu)", c->monitor, t.note,
 				 t.noted);
-		return;
+		return t.worst;
 	}
 	n = (size_t)snprintf(w, len, "%zu of %zu runs: %s", t.nworst, t.runs,
 			     t.why ? t.why : "no reason recorded");
 	if (n >= len)
-		return;
+		return t.worst;
 	if (t.worst == PCOST_OUTCOME_CHANGED_PROGRAM)
 		snprintf(w + n, len - n, "; its %s runs: %zu of %zu ok", s->configs[bi].monitor,
 			 b.ok, b.runs);
@@ -124,36 +121,5 @@ static void outcome_of(const struct pcost_session *s, size_t i, struct pcost_con
 		snprintf(w + n, len - n,
 			 " (stored before probecost told the program's failures "
 			 "from the tool's)");
-}
-
-void pcost_outcomes(const struct pcost_session *s, struct pcost_config_stats *st)
-{
-	for (size_t i = 0; i < s->nconfigs; i++)
-		outcome_of(s, i, st);
-}
-
-size_t pcost_changed_rows(const struct pcost_session *s, const struct pcost_config_stats *st,
-			  char *buf, size_t len)
-{
-	size_t n = 0, off = 0;
-
-	if (len)
-		buf[0] = '\0';
-	for (size_t i = 0; i < s->nconfigs; i++) {
-		bool seen = false;
-
-		if (st[i].outcome != PCOST_OUTCOME_CHANGED_PROGRAM)
-			continue;
-		n++;
-		for (size_t j = 0; j < i; j++)
-			seen |= st[j].outcome == PCOST_OUTCOME_CHANGED_PROGRAM &&
-				!strcmp(s->configs[j].monitor, s->configs[i].monitor);
-		if (seen || off >= len)
-			continue;
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
-					s->configs[i].monitor);
-		if (off >= len && len > 4)
-			memcpy(buf + len - 4, "...", 4);
-	}
-	return n;
+	return t.worst;
 }

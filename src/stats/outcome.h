@@ -46,16 +46,13 @@ const char *pcost_outcome_name(enum pcost_outcome o);
  */
 enum pcost_fault pcost_sample_fault(const struct pcost_run_sample *x, bool baseline);
 
-struct pcost_config_stats;
-
-/* The outcome and outcome_why of every configuration of s into st (pcost_analyze calls it). */
-void pcost_outcomes(const struct pcost_session *s, struct pcost_config_stats *st);
-
 /*
- * The configurations of s whose outcome is changed-program: how many, and
- * their monitors (distinct, comma separated, "..." past len) into buf.
+ * The outcome of configuration i of s, a baseline itself when baseline, whose
+ * baseline is configuration bi (-1: none); in one line in w what happened, in
+ * how many runs; *noted: the monitor left a note on a run (w has it).
+ * pcost_analyze calls it for every row (analyze.h: outcome, outcome_why).
  */
-size_t pcost_changed_rows(const struct pcost_session *s, const struct pcost_config_stats *st,
-			  char *buf, size_t len);
+enum pcost_outcome pcost_outcome_of(const struct pcost_session *s, size_t i, bool baseline, int bi,
+				    char *w, size_t len, bool *noted);
 
 #endif
