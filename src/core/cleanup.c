@@ -37,7 +37,8 @@ static void kill_children(void)
 	}
 }
 
-void pcost_cleanup_run_all(void)
+/* Run and remove every action, newest first (atexit does this). */
+static void cleanup_run_all(void)
 {
 	if (unwinding)
 		return;
@@ -79,7 +80,7 @@ static void on_signal(int sig)
 		if (unwinding)
 			return;
 		in_signal = 1;
-		pcost_cleanup_run_all();
+		cleanup_run_all();
 		_exit(128 + sig);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &first_signal_at);
@@ -155,7 +156,7 @@ void pcost_child_setup(pid_t parent)
 
 static void at_exit(void)
 {
-	pcost_cleanup_run_all();
+	cleanup_run_all();
 }
 
 void pcost_cleanup_init(void)

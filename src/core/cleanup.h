@@ -39,8 +39,6 @@ void pcost_cleanup_init(void);
 int pcost_cleanup_push(pcost_cleanup_fn fn, void *arg);
 /* Remove the action behind handle; run it first when run != 0. */
 void pcost_cleanup_pop(int handle, int run);
-/* Run and remove every action, newest first (atexit does this). */
-void pcost_cleanup_run_all(void);
 
 /* Is the stack being unwound from a signal handler (second Ctrl-C)?  Undo
  * functions that need stdio or malloc skip their work then. */

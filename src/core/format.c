@@ -8,7 +8,8 @@
 
 static const char *const names[] = { "text", "json", "csv", "markdown", "html" };
 
-int pcost_format_parse_page(const char *s, enum pcost_format *f)
+/* "text", "json", "csv", "markdown" (also "md") or "html"; 0 or -1. */
+static int format_parse_page(const char *s, enum pcost_format *f)
 {
 	if (!s)
 		return -1;
@@ -21,16 +22,6 @@ int pcost_format_parse_page(const char *s, enum pcost_format *f)
 		}
 	}
 	return -1;
-}
-
-int pcost_format_parse(const char *s, enum pcost_format *f)
-{
-	enum pcost_format v;
-
-	if (pcost_format_parse_page(s, &v) || v == PCOST_FMT_HTML)
-		return -1;
-	*f = v;
-	return 0;
 }
 
 const char *pcost_format_name(enum pcost_format f)
@@ -60,7 +51,7 @@ int pcost_format_opt(const char *arg, unsigned allowed, enum pcost_format *f)
 	enum pcost_format v;
 	char list[80];
 
-	if (pcost_format_parse_page(arg, &v) == 0 && (allowed & PCOST_FMT_BIT(v))) {
+	if (format_parse_page(arg, &v) == 0 && (allowed & PCOST_FMT_BIT(v))) {
 		*f = v;
 		return 0;
 	}

@@ -11,14 +11,6 @@ enum pcost_format {
 	PCOST_FMT_HTML, /* a whole page, for stored sessions only (report, show) */
 };
 
-/*
- * "text", "json", "csv", "markdown" (also "md"); 0 or -1.  "html" is -1 here
- * (commands that print while they measure do not write pages); it parses only
- * through pcost_format_parse_page, which report and show use.
- */
-int pcost_format_parse(const char *s, enum pcost_format *f);
-/* As pcost_format_parse, and "html" too. */
-int pcost_format_parse_page(const char *s, enum pcost_format *f);
 const char *pcost_format_name(enum pcost_format f);
 
 /* Bit of a format in an "allowed" mask; the four row formats every command prints. */

@@ -258,7 +258,8 @@ bool pcost_tracefs_mounted_at(const char *path)
 	return yes;
 }
 
-void pcost_tracefs_rmdir_instance(const char *path)
+/* Undo an instance record: rmdir it, its tracing off first. */
+static void tracefs_rmdir_instance(const char *path)
 {
 	char enable[PATH_MAX + 16];
 	int fd;
@@ -275,7 +276,9 @@ void pcost_tracefs_rmdir_instance(const char *path)
 	rmdir(path);
 }
 
-bool pcost_uprobe_event_remove(const char *dir, const char *name, const char *file)
+/* Undo a uprobe record: remove the event name ("GROUP/EVENT") from
+ * dir/uprobe_events while it is defined on file. */
+static bool uprobe_event_remove(const char *dir, const char *name, const char *file)
 {
 	char path[PATH_MAX + 32], cur[1024], n[160], f[PATH_MAX], del[200];
 	bool found = false;
@@ -466,14 +469,14 @@ static bool undo_record(const struct record *r, unsigned *n)
 		struct stat st;
 
 		if (!stat(r->key, &st)) {
-			pcost_tracefs_rmdir_instance(r->key);
+			tracefs_rmdir_instance(r->key);
 			(*n)++;
 		}
 	} else if (!strcmp(r->kind, "uprobe")) {
 		char dir[PATH_MAX], file[PATH_MAX];
 
 		if (sscanf(r->detail, "%4095s %4095s", dir, file) == 2)
-			*n += pcost_uprobe_event_remove(dir, r->key, file);
+			*n += uprobe_event_remove(dir, r->key, file);
 	} else if (!strcmp(r->kind, "buildid")) {
 		*n += remove_buildid(r->key);
 	} else if (!strcmp(r->kind, "tmpdir")) {

@@ -95,13 +95,8 @@ void pcost_journal_rundir(const char *path, const char *pidfile);
  * (about to be: a record of what may appear is harmless) or removed. */
 void pcost_journal_uprobe(const char *dir, const char *name, const char *file, bool add);
 
-/* Undo one tracefs record (shared with the sweep): rmdir an instance (its
- * tracing off first); remove the event name ("GROUP/EVENT") from
- * dir/uprobe_events while it is defined on file.  And is tracefs mounted at
- * path (in our mount namespace)?  Here, below tracefs.c, which records in the
- * journal what the sweep undoes. */
+/* Is tracefs mounted at path (in our mount namespace)?  Here, below tracefs.c
+ * (which records in the journal what the sweep undoes), since the sweep asks too. */
 bool pcost_tracefs_mounted_at(const char *path);
-void pcost_tracefs_rmdir_instance(const char *path);
-bool pcost_uprobe_event_remove(const char *dir, const char *name, const char *file);
 
 #endif

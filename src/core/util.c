@@ -253,7 +253,11 @@ int pcost_cpus_usable(uint64_t mask, char *why, size_t len)
 	return 0;
 }
 
-size_t pcost_utf8_char(const char *s)
+/*
+ * The length (1-4) of the printable UTF-8 character at s: valid, shortest
+ * form, no C0/C1 control or DEL; 0 when the byte at s starts none.
+ */
+static size_t utf8_char(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	unsigned c = *p, n;
@@ -286,7 +290,7 @@ size_t pcost_utf8_char(const char *s)
 bool pcost_text_printable(const char *s)
 {
 	for (size_t k; *s; s += k)
-		if (!(k = pcost_utf8_char(s)))
+		if (!(k = utf8_char(s)))
 			return false;
 	return true;
 }
@@ -298,7 +302,7 @@ char *pcost_text_escape_to(char *o, const char *s, const char *quote)
 			*o++ = '\\';
 			*o++ = *s;
 			k = 1;
-		} else if ((k = pcost_utf8_char(s))) {
+		} else if ((k = utf8_char(s))) {
 			memcpy(o, s, k);
 			o += k;
 		} else {

@@ -91,12 +91,8 @@ bool pcost_list_has(const char *list, const char *word);
  */
 int pcost_cpus_usable(uint64_t mask, char *why, size_t len);
 
-/*
- * The length (1-4) of the printable UTF-8 character at s: valid, shortest
- * form, no C0/C1 control or DEL; 0 when the byte at s starts none.
- */
-size_t pcost_utf8_char(const char *s);
-/* Every character of s is printable UTF-8 (pcost_utf8_char). */
+/* Every character of s is printable UTF-8: valid, shortest form, no C0/C1
+ * control or DEL. */
 bool pcost_text_printable(const char *s);
 /*
  * A copy of s (caller frees) where each byte that starts no printable UTF-8

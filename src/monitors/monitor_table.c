@@ -100,7 +100,7 @@ bool pcost_monitor_perf_system_ok(char *why, size_t len)
 	return true;
 }
 
-bool pcost_monitor_bpf_ok(char *why, size_t len)
+static bool monitor_bpf_ok(char *why, size_t len)
 {
 	if (geteuid() != 0) {
 		snprintf(why, len, "bpftrace needs CAP_BPF and CAP_PERFMON: run as root");
@@ -112,8 +112,7 @@ bool pcost_monitor_bpf_ok(char *why, size_t len)
 bool pcost_monitor_bpftrace_syscalls_ok(char *why, size_t len)
 {
 	/* bpftrace resolves tracepoint:raw_syscalls:sys_enter through tracefs. */
-	return pcost_monitor_bpf_ok(why, len) &&
-	       pcost_tracefs_usable(RAW_SYSCALLS, false, why, len);
+	return monitor_bpf_ok(why, len) && pcost_tracefs_usable(RAW_SYSCALLS, false, why, len);
 }
 
 bool pcost_monitor_tracefs_ok(char *why, size_t len)

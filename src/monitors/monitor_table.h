@@ -14,7 +14,6 @@ bool pcost_monitor_def_available(const struct pcost_monitor_def *d, char *why, s
 bool pcost_monitor_perf_ok(char *why, size_t len);
 bool pcost_monitor_perf_trace_ok(char *why, size_t len);
 bool pcost_monitor_perf_system_ok(char *why, size_t len);
-bool pcost_monitor_bpf_ok(char *why, size_t len);
 bool pcost_monitor_bpftrace_syscalls_ok(char *why, size_t len);
 bool pcost_monitor_tracefs_ok(char *why, size_t len);
 

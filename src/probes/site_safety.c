@@ -87,7 +87,11 @@ enum pcost_site_encoding pcost_site_encoding_of(const uint8_t *code, size_t len)
  */
 #define NR_UPROBE_X86_64 336
 
-int pcost_kernel_optimizes_nop5(void)
+/*
+ * Does this kernel optimize a uprobe on a nop5 site into a CALL?  1, 0, or
+ * -1 when it cannot tell.  Decided once, from the uprobe syscall.
+ */
+static int kernel_optimizes_nop5(void)
 {
 	static int known = -2;
 
@@ -930,7 +934,7 @@ void pcost_site_facts_at(const struct pcost_site_file *f, uint64_t vaddr,
 	size_t len = 15, flen;
 	const uint8_t *at = code_at(f, vaddr, &len), *body;
 	const struct sym *fn = function_at(f, vaddr);
-	int kernel = pcost_kernel_optimizes_nop5();
+	int kernel = kernel_optimizes_nop5();
 
 	memset(out, 0, sizeof(*out));
 	out->red_zone_live = -1;

@@ -65,12 +65,6 @@ enum pcost_site_encoding pcost_site_encoding_of(const uint8_t *code, size_t len)
 int pcost_red_zone_live(const uint8_t *code, size_t len, uint64_t fn, uint64_t site, char *why,
 			size_t wlen);
 
-/*
- * Does this kernel optimize a uprobe on a nop5 site into a CALL?  1, 0, or
- * -1 when it cannot tell.  Decided once, from the uprobe syscall (see .c).
- */
-int pcost_kernel_optimizes_nop5(void);
-
 /* An ELF file opened for site facts: its functions and code, a disassembler. */
 struct pcost_site_file;
 

@@ -6,7 +6,8 @@
 
 #include "core/util.h"
 
-unsigned pcost_threads_max(uint64_t cpu_mask)
+/* The most threads for the CPUs of cpu_mask (0: those probecost may run on). */
+static unsigned threads_max(uint64_t cpu_mask)
 {
 	cpu_set_t set;
 	unsigned n = 0;
@@ -20,7 +21,7 @@ unsigned pcost_threads_max(uint64_t cpu_mask)
 
 int pcost_threads_check(uint64_t threads, uint64_t cpu_mask)
 {
-	unsigned max = pcost_threads_max(cpu_mask);
+	unsigned max = threads_max(cpu_mask);
 
 	if (threads <= max)
 		return 0;

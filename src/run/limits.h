@@ -13,9 +13,6 @@
 
 #define PCOST_THREADS_PER_CPU 4
 
-/* The most threads for the CPUs of cpu_mask (0: those probecost may run on). */
-unsigned pcost_threads_max(uint64_t cpu_mask);
-
 /* 0, or exit 2 after one line naming --threads N and the limit. */
 int pcost_threads_check(uint64_t threads, uint64_t cpu_mask);
 

@@ -15,7 +15,8 @@ static bool same(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c)
+/* Is c a baseline: the plain run (monitor none) or the dormant run (probes)? */
+static bool config_is_baseline(const struct pcost_session *s, const struct pcost_config *c)
 {
 	const char *base = s->kind == PCOST_SESSION_PROBES ? "dormant" : "none";
 
@@ -45,12 +46,12 @@ static int find_baseline(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
 
-	if (pcost_config_is_baseline(s, c))
+	if (config_is_baseline(s, c))
 		return -1;
 	for (size_t j = 0; j < s->nconfigs; j++) {
 		const struct pcost_config *b = &s->configs[j];
 
-		if (j != i && pcost_config_is_baseline(s, b) && same(b->workload, c->workload) &&
+		if (j != i && config_is_baseline(s, b) && same(b->workload, c->workload) &&
 		    same(b->workload_args, c->workload_args) && same(b->variant, c->variant))
 			return (int)j;
 	}
@@ -75,13 +76,13 @@ static int find_noprobe(const struct pcost_session *s, size_t i)
 {
 	const struct pcost_config *c = &s->configs[i];
 
-	if (s->kind != PCOST_SESSION_PROBES || !pcost_config_is_baseline(s, c) || !c->variant ||
+	if (s->kind != PCOST_SESSION_PROBES || !config_is_baseline(s, c) || !c->variant ||
 	    !strcmp(c->variant, "none"))
 		return -1;
 	for (size_t j = 0; j < s->nconfigs; j++) {
 		const struct pcost_config *b = &s->configs[j];
 
-		if (pcost_config_is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
+		if (config_is_baseline(s, b) && b->variant && !strcmp(b->variant, "none") &&
 		    same(b->workload, c->workload) &&
 		    pcost_config_scale(b) == pcost_config_scale(c) &&
 		    !strcmp(args_without_variant(b->workload_args),
@@ -960,7 +961,7 @@ int pcost_analyze(const struct pcost_session *s, struct pcost_config_stats **out
 			model_costs(s, i, st);
 	site_gains(s, st);
 	for (size_t i = 0; i < s->nconfigs; i++)
-		st[i].outcome = pcost_outcome_of(s, i, pcost_config_is_baseline(s, &s->configs[i]),
+		st[i].outcome = pcost_outcome_of(s, i, config_is_baseline(s, &s->configs[i]),
 						 st[i].baseline, st[i].outcome_why,
 						 sizeof(st[i].outcome_why), &st[i].outcome_noted);
 	*out = st;

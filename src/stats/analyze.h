@@ -221,9 +221,6 @@ enum pcost_sample_metric {
 size_t pcost_pair_blocks(const struct pcost_config *c, const struct pcost_config *b,
 			 enum pcost_sample_metric m, double **x, double **y, uint32_t **blocks);
 
-/* Is c a baseline: the plain run (monitor none) or the dormant run (probes)? */
-bool pcost_config_is_baseline(const struct pcost_session *s, const struct pcost_config *c);
-
 /* Whether a sample counts in the statistics: neither warm-up nor failed. */
 bool pcost_sample_measured(const struct pcost_run_sample *x);
 

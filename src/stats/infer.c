@@ -236,7 +236,8 @@ void pcost_paired(const double *x, const double *y, size_t n, double conf, struc
 	free(d);
 }
 
-double pcost_welch_df(double se_a, double df_a, double se_b, double df_b)
+/* Welch-Satterthwaite df of the sum of two independent estimates' variances. */
+static double welch_df(double se_a, double df_a, double se_b, double df_b)
 {
 	double va = se_a * se_a, vb = se_b * se_b, den = 0;
 
@@ -250,7 +251,7 @@ double pcost_welch_df(double se_a, double df_a, double se_b, double df_b)
 void pcost_welch_ci(double est, double se_a, double df_a, double se_b, double df_b, double conf,
 		    double *lo, double *hi)
 {
-	double se = sqrt(se_a * se_a + se_b * se_b), df = pcost_welch_df(se_a, df_a, se_b, df_b);
+	double se = sqrt(se_a * se_a + se_b * se_b), df = welch_df(se_a, df_a, se_b, df_b);
 
 	*lo = *hi = NAN;
 	if (isnan(est) || isnan(se))

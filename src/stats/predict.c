@@ -100,7 +100,7 @@ static const char *const count_names[PCOST_CNT_N] = {
 	[PCOST_CNT_EXECS] = "execs",	    [PCOST_CNT_TASK_CLOCK_NS] = "CPU time",
 };
 
-const char *pcost_count_kind_name(enum pcost_count_kind k)
+static const char *count_kind_name(enum pcost_count_kind k)
 {
 	return k < PCOST_CNT_N ? count_names[k] : "?";
 }
@@ -381,7 +381,7 @@ int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struc
 		return -1;
 	}
 	if (!isfinite(c->n[k])) {
-		snprintf(why, len, "%s were not counted: %s", pcost_count_kind_name(k), c->why[k]);
+		snprintf(why, len, "%s were not counted: %s", count_kind_name(k), c->why[k]);
 		return -1;
 	}
 	*n = c->n[k];

@@ -68,8 +68,6 @@ struct pcost_counts {
 	double base_ns, base_se, base_df; /* plain run: mean wall time, its standard error, df */
 };
 
-const char *pcost_count_kind_name(enum pcost_count_kind k);
-
 /* One term of a prediction: count x cost. */
 struct pcost_prediction_term {
 	enum pcost_cost_event event;

@@ -117,8 +117,6 @@ struct pcost_paired {
 };
 void pcost_paired(const double *x, const double *y, size_t n, double conf, struct pcost_paired *p);
 
-/* Welch-Satterthwaite df of the sum of two independent estimates' variances. */
-double pcost_welch_df(double se_a, double df_a, double se_b, double df_b);
 /* est +- t(df_ws) sqrt(se_a^2 + se_b^2): an interval for a difference of independent estimates. */
 void pcost_welch_ci(double est, double se_a, double df_a, double se_b, double df_b, double conf,
 		    double *lo, double *hi);

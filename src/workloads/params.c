@@ -12,6 +12,9 @@
 /* The syscalls the syscall workload may make by name (the table below). */
 #define HARMLESS_NAMES "getppid, getpid, gettid, getuid, geteuid, getgid, getegid, sched_yield"
 
+/* A name of the table below: its number, 0; -ENOENT when it has none. */
+static int syscall_lookup(const char *name, long *nr);
+
 int pcost_param_index(const struct pcost_workload *wl, const char *key)
 {
 	for (int i = 0; wl->params && wl->params[i].key; i++)
@@ -121,7 +124,7 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 		case PCOST_PARAM_SYSCALL: {
 			long nr;
 
-			if (pcost_syscall_lookup(val, &nr) == 0) {
+			if (syscall_lookup(val, &nr) == 0) {
 				p->v[i] = (uint64_t)nr;
 				break;
 			}
@@ -213,7 +216,7 @@ static const struct {
 	{ "getegid", SYS_getegid }, { "sched_yield", SYS_sched_yield },
 };
 
-int pcost_syscall_lookup(const char *name, long *nr)
+static int syscall_lookup(const char *name, long *nr)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
 		if (!strcmp(syscalls[i].name, name)) {

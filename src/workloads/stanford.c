@@ -95,7 +95,8 @@ static const struct pcost_param_desc params[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
-const char *pcost_stanford_variant_name(int v)
+/* Name of variant v ("plain-sem"), NULL when out of range. */
+static const char *stanford_variant_name(int v)
 {
 	if (v == PCOST_STANFORD_LTTNG)
 		return "lttng";
@@ -180,12 +181,6 @@ static int run_build(int v, int layout, int site, unsigned mask, uint64_t reps,
 	return (site ? site_fns[site][v] : variants[v].fn[layout])(mask, reps, hits);
 }
 
-int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
-			    uint64_t hits[PCOST_SK_N])
-{
-	return run_build(v, 0, site, mask, reps, hits);
-}
-
 int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N])
 {
 	return run_build(v, 0, 0, mask, reps, hits);
@@ -216,7 +211,7 @@ static void sk_thread_run(void *arg, unsigned i)
 static int sk_threads_check(const struct sk_job *j, unsigned n, uint64_t hits[PCOST_SK_N],
 			    struct pcost_wl_result *res)
 {
-	const char *v = pcost_stanford_variant_name(j->v);
+	const char *v = stanford_variant_name(j->v);
 
 	memset(hits, 0, sizeof(uint64_t) * PCOST_SK_N);
 	for (unsigned i = 0; i < n; i++) {
@@ -246,7 +241,7 @@ static void sk_report(const struct pcost_params *p, unsigned mask, const uint64_
 	size_t off = strlen(res->extra);
 
 	snprintf(res->extra + off, sizeof(res->extra) - off, " variant=%s layout=%s",
-		 pcost_stanford_variant_name(v), layout_names[p->v[P_LAYOUT]]);
+		 stanford_variant_name(v), layout_names[p->v[P_LAYOUT]]);
 	/* From strlen, not snprintf's return: a cut line must not move off past the end. */
 	off = strlen(res->extra);
 	if (v != PCOST_STANFORD_LTTNG) /* a tracepoint is no probe-site encoding */

@@ -25,8 +25,6 @@ const char *pcost_stanford_layout_name(int l);
 /* Index of a layout name, -1 when unknown. */
 int pcost_stanford_layout_find(const char *name);
 
-/* Name of variant v ("plain-sem"), NULL when out of range. */
-const char *pcost_stanford_variant_name(int v);
 /* Index of a variant name, -1 when unknown. */
 int pcost_stanford_variant_find(const char *name);
 /* SDT provider of variant v ("stanford_plain_sem"); NULL for none. */
@@ -38,9 +36,6 @@ const char *pcost_stanford_kernel_name(int k);
  * self-checks pass, the index of a failing kernel, or -EINVAL.
  */
 int pcost_stanford_run(int v, unsigned mask, uint64_t reps, uint64_t hits[PCOST_SK_N]);
-/* The same for the build of variant v whose sites are encoded as site. */
-int pcost_stanford_run_site(int v, int site, unsigned mask, uint64_t reps,
-			    uint64_t hits[PCOST_SK_N]);
 /* Name of site encoding i ("nop5"), NULL when out of range; its index, -1 when unknown. */
 const char *pcost_stanford_site_name(int site);
 int pcost_stanford_site_find(const char *name);

@@ -109,10 +109,9 @@ void pcost_param_value_format(const struct pcost_param_desc *d, uint64_t v, char
 /* Format "k=v k=v" of every parameter (chosen values), for records. */
 void pcost_params_format(const struct pcost_params *p, char *buf, size_t len);
 
-/* Syscall name <-> number for the `syscall` workload's nr= parameter. */
+/* Syscall number -> name for the `syscall` workload's nr= parameter. */
 /* Syscall numbers from here up exist in no kernel: entry and exit alone, ENOSYS. */
 #define PCOST_SYSCALL_NONE_MIN 1024
-int pcost_syscall_lookup(const char *name, long *nr);
 const char *pcost_syscall_name(long nr);
 
 /*
