@@ -4,7 +4,7 @@
  *
  * Every built-in workload runs as `probecost workload NAME`, so whatever the
  * binary links, each workload run loads.  libpq (with GnuTLS, Kerberos and
- * LDAP behind it) and Capstone were 6 of the 11 ms that start-up cost on the
+ * LDAP behind it) and Capstone were most of what start-up cost on the
  * development machine, and the part that moved most from one session to the
  * next (bench/startup-level.sh, bench/results/coverage.md), for commands no
  * workload runs.  Those libraries are bound here, by name, with dlopen(3) and

@@ -43,7 +43,8 @@ int pcost_tracefs_reap_dead_instances(void);
  * (tep_free), with the header page and this machine's long size, page size
  * and byte order; NULL when dir has no header page or none of the systems.
  * What tracefs_local_events_system() gives, less what it loads besides: the
- * whole of /proc/kallsyms (5 MB: 80-115 ms here, seconds under ASan), printk
+ * whole of /proc/kallsyms (5 MB, read in small reallocs at every call, which
+ * ASan copies), printk
  * formats and saved command lines, none of which probecost prints.
  */
 struct tep_handle *pcost_tracefs_formats(const char *dir, const char *const *systems);

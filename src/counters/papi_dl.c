@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * papi_dl: PAPI, loaded when `counters --via papi` first needs it
- * (core/dynlib.h: PAPI with libpfm was 1.0 ms of every probecost start,
- * every workload run's included).  papi.c keeps calling PAPI's own names;
+ * (core/dynlib.h: PAPI with libpfm added to every probecost start, every
+ * workload run's included: bench/results/coverage.md).  papi.c keeps
+ * calling PAPI's own names;
  * they are defined here and forward to the loaded library.
  */
 #include <papi.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * pfm_dl: libpfm, loaded when an event name is first resolved (core/dynlib.h:
- * 0.9 ms of every probecost start, every workload run's included).  events.c
+ * it added to every probecost start, every workload run's included:
+ * bench/results/coverage.md).  events.c
  * keeps calling libpfm's own names; in the probecost binary they are defined
  * here and forward to the loaded library (libprobecost links libpfm itself).
  * Where it cannot be loaded, pfm_initialize fails and event names are not

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * capstone_dl: Capstone, loaded when a command first disassembles a site
- * (core/dynlib.h: 1.4 ms of every probecost start, every workload run's
- * included).  site_safety.c and where.c keep calling Capstone's own names;
+ * (core/dynlib.h: it added to every probecost start, every workload run's
+ * included: bench/results/coverage.md).  site_safety.c and where.c keep
+ * calling Capstone's own names;
  * they are defined here and forward to the loaded library.  Where it cannot
  * be loaded, cs_open fails and the callers say the site could not be decoded.
  */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * cairo_dl: cairo, loaded when a command first draws a plot (core/dynlib.h:
- * it and fontconfig were 2.1 ms of every probecost start, every workload
- * run's included).  plot_draw.c keeps calling cairo's own names; they are
+ * it and fontconfig added to every probecost start, every workload run's
+ * included: bench/results/coverage.md).  plot_draw.c keeps calling cairo's
+ * own names; they are
  * defined here and forward to the loaded library.  FcFini is fontconfig's,
  * which cairo depends on: dlsym on cairo's handle finds it there.
  */

@@ -187,10 +187,10 @@ static double slot_median_s(struct pcost_runner *r, struct pcost_runner_slot *sl
  * median of the slower of its plain runs and its own runs so far (its warm-up
  * first) + 10 s.  Its first run, of a monitor nothing is known about yet, may
  * take PCOST_HANG_FIRST_FACTOR x the plain median + 10 s: a slow monitor is not
- * a hung one (strace makes a getppid loop ~100 x slower).  While that first run
- * keeps using the CPU the limit is given again, up to PCOST_HANG_BUSY_EXTEND
- * times (unpinned strace on 20,000 getppid calls took 80-1,600 x the plain run on
- * a 2-vCPU KVM guest, and once passed 11.5 s).
+ * a hung one (strace slows a getppid loop by two orders of magnitude).  While
+ * that first run keeps using the CPU the limit is given again, up to
+ * PCOST_HANG_BUSY_EXTEND times (unpinned, strace's slowdown varies by an order
+ * of magnitude from run to run: bench/results/harness.md).
  */
 static double hang_limit_s(struct pcost_runner *r, struct pcost_runner_slot *sl)
 {

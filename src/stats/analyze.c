@@ -679,7 +679,8 @@ static double null_events(const struct pcost_session *s, const char *unit)
  * / (the command's events - the null workload's), and fixed = the null run's
  * extra less its events' cost.  The null workload is probecost starting up
  * and leaving (some 136 syscalls, a syscall tracer's cost on each), so its
- * events count: with none taken off, strace on gzip read -9 us a syscall.
+ * events count: with none taken off, strace on gzip read a negative cost a
+ * syscall.
  * t over those blocks, the Hodges-Lehmann companion beside it.
  */
 static void model_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *all)

@@ -252,8 +252,9 @@ static bool option_differs(const cJSON *ja, const cJSON *jb, const char *key, ch
 /*
  * The run options that change what a run costs, where the two sessions differ:
  * "option cpu" (--cpu's pinning) and "option washout", listed with the
- * environment's differences (unpinned, strace on a getppid loop ran 7 x slower
- * than pinned on a 2-vCPU guest: a comparison must say which was which).
+ * environment's differences (on a small guest strace on a getppid loop runs
+ * several times slower unpinned than pinned: a comparison must say which was
+ * which).
  */
 static void options_diff(const char *a_json, const char *b_json, struct pcost_compare *out)
 {

@@ -89,9 +89,9 @@ void pcost_compare_release(struct pcost_compare *c);
 
 /*
  * The level between sessions.  A shared machine's speed wanders over seconds and
- * minutes by more than one session's runs can show (docs/statistics.md: 30 sessions
- * of one study on a KVM guest, their means 3.7% apart (sd) against a within-session
- * standard error of 1.3%), so the Welch interval of a mean change between two
+ * minutes by more than one session's runs can show (docs/statistics.md: the
+ * sessions of one study on a KVM guest lay several of their standard errors
+ * apart), so the Welch interval of a mean change between two
  * sessions is too narrow.  This measures that level from the stored sessions of each
  * matched configuration (a, b and peers: same workload, arguments, monitor, variant,
  * placement, threads), grouped by conditions (no env fingerprint difference, the same

@@ -46,8 +46,9 @@ static void hall_ab(double skew, size_t n, double *a, double *b)
 /*
  * Hall's bounds, each at least as far out as t's: the correction lengthens the
  * arm on the skewed side and never shortens the other.  Under symmetric noise
- * with rare outliers (a preempted run, kurtosis 65 in the spin workload's
- * blocks here) the sample skewness follows the outlier that pulled the mean, so
+ * with rare outliers (a preempted run: the spin workload's blocks have a
+ * heavy tail, bench/results/coverage.md) the sample skewness follows the
+ * outlier that pulled the mean, so
  * Hall's short arm was short just where the estimate had moved: at 35 blocks a
  * 3% contamination covered 0.919 with it, 0.965 with t and 0.967 with this
  * hull; a lognormal cost of CoV 1, 0.934 with Hall's, 0.948 with the hull

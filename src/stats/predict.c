@@ -36,9 +36,9 @@
  * a tracepoint or BPF program runs at each syscall.  Events a monitor is not
  * listed for cost it nothing in the model.  A decoding tracer (strace, perf
  * trace) pays per syscall by class: strace reads a path, a struct or a
- * buffer out of the tracee and prints it (newfstatat costs it 1.3x getppid,
- * measured on this machine), and decodes a directory listing entry by
- * entry (getdents64 of /usr/include: about 4x).
+ * buffer out of the tracee and prints it (calibrate measures newfstatat's
+ * cost beside getppid's: bench/results/predict.md), and decodes a directory
+ * listing entry by entry (getdents64 costs several getppid).
  */
 static const struct model_row {
 	const char *name; /* the monitor, or its name before ':' */

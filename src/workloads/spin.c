@@ -12,7 +12,7 @@
  * spin lengthens it, as it would lengthen the monitor's work.  So is the set-up
  * only an injected run does (injected_setup_ns: reading its costs, drawing its
  * factor, whose first log/cos/sqrt bind and fault in libm, and timing the
- * clock), 30-220 us here, part of what the monitor adds once per run.  With
+ * clock; bench/results/coverage.md), part of what the monitor adds once per run.  With
  * PCOST_SPIN_LOG=PATH each run also appends its facts to PATH (the harnesses
  * read them: the runner keeps only events and the timed region; washout=1 marks
  * a run of --washout's, which PROBECOST_WASHOUT in its environment says).
