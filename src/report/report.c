@@ -2,7 +2,7 @@
 /*
  * report: the format table.  A page (html): the markdown and text rows of the
  * kind renderers, handed to html.c, which lays them out; a row format (text,
- * json, csv, markdown) to the renderer of the session's kind (kinds.c).
+ * json, csv, markdown) to the renderer of the session's kind.
  */
 #include "report/report.h"
 
@@ -10,6 +10,19 @@
 #include <stdlib.h>
 
 #include "report/html.h"
+
+int pcost_report_rows(const struct pcost_session *s, enum pcost_format f, FILE *out)
+{
+	switch (s->kind) {
+	case PCOST_SESSION_RUN:
+		return pcost_report_run(s, f, out);
+	case PCOST_SESSION_PROBES:
+		return pcost_report_probes(s, f, out);
+	case PCOST_SESSION_COUNTERS:
+		return pcost_report_counters(s, f, out);
+	}
+	return -EINVAL;
+}
 
 /* The session rendered in row format f, as a malloc'd string (NULL on failure). */
 static char *rendered(const struct pcost_session *s, enum pcost_format f)
