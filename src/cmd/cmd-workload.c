@@ -8,7 +8,7 @@
 #include "cmd/cmd.h"
 #include "core/cleanup.h"
 #include "run/runner.h"
-#include "workloads/common.h"
+#include "workloads/process.h"
 #include "workloads/workload.h"
 
 static void print_params(const struct pcost_workload *w, FILE *out)

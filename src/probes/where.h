@@ -4,7 +4,7 @@
  * function that holds it plus the offset, and the instruction there
  * ("fft+0x4a (movsd %xmm0, -0x18(%rsp))"), from the file's own symbol table
  * (libelf) and its bytes (Capstone).  The runner says with it where a workload
- * died: the workload's fault report gives the address (workloads/common.h).
+ * died: the workload's fault report gives the address (workloads/process.h).
  */
 #ifndef PCOST_PROBES_WHERE_H
 #define PCOST_PROBES_WHERE_H

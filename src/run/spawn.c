@@ -407,7 +407,7 @@ static bool report_u64(const char *val, uint64_t *v)
  * Facts of the report beyond events/unit/timed_ns that a run keeps: nr= names
  * the syscall its events are (the syscall workload), check= and why= its check,
  * uprobe_trampoline= the kernel's optimization; signal= and the rest of a
- * fault line (workloads/common.h) how it died.
+ * fault line (workloads/process.h) how it died.
  */
 static void report_fact(const char *key, const char *val, void *ctx)
 {

@@ -24,7 +24,7 @@ struct pcost_runner_opts;
 /*
  * What a run's workload said on its report descriptor beyond the sample's
  * stored fields: its unit, why its check failed, and the fatal signal it
- * reported (workloads/common.h: pcost_wl_report_faults), for the runner's
+ * reported (workloads/process.h: pcost_wl_report_faults), for the runner's
  * verdict (run/verdict.h).
  */
 struct pcost_run_said {

@@ -17,7 +17,7 @@
 
 #include "counters/counters.h"
 #include "probecost/counters.h"
-#include "workloads/common.h"
+#include "workloads/timed.h"
 #include "workloads/workload.h"
 
 static const struct pcost_param_desc matmul_params[] = {

@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
-#include "workloads/common.h"
+#include "workloads/process.h"
+#include "workloads/timed.h"
 #include "workloads/workload.h"
 
 /*

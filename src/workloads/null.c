@@ -4,7 +4,7 @@
  * (and the inject monitor's fixed one).  Check: none (it computes nothing: a
  * check there could not fail), so its report has no check= at all.
  */
-#include "workloads/common.h"
+#include "workloads/timed.h"
 #include "workloads/workload.h"
 
 static int null_run(const struct pcost_params *p, struct pcost_wl_result *res)

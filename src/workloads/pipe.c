@@ -14,7 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/common.h"
+#include "workloads/process.h"
+#include "workloads/timed.h"
 #include "workloads/workload.h"
 
 enum { MODE_PROCESS, MODE_THREAD };

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/common.h"
+#include "workloads/process.h"
+#include "workloads/timed.h"
 #include "workloads/sdtargs.h"
 #include "workloads/workload.h"
 

@@ -37,7 +37,8 @@
 
 #include "core/cleanup.h"
 #include "stats/hist.h"
-#include "workloads/common.h"
+#include "workloads/process.h"
+#include "workloads/timed.h"
 #include "workloads/workload.h"
 
 /*

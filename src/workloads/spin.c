@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workloads/common.h"
+#include "workloads/timed.h"
 #include "workloads/injected.h"
 #include "workloads/workload.h"
 

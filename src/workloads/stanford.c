@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 
-#include "workloads/common.h"
+#include "workloads/timed.h"
 #include "workloads/lttng.h"
 #include "workloads/stanford/kernels.h"
 #include "workloads/workload.h"

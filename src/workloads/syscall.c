@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "workloads/common.h"
+#include "workloads/timed.h"
 #include "workloads/workload.h"
 
 /*

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "workloads/common.h"
+#include "workloads/timed.h"
 #include "workloads/workload.h"
 
 enum { KIND_FORK, KIND_VFORK_EXEC, KIND_THREAD };

@@ -33,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/common.h"
+#include "workloads/process.h"
+#include "workloads/timed.h"
 #include "workloads/lttng.h"
 #include "workloads/workload.h"
 

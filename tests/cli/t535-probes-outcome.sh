@@ -38,7 +38,7 @@ is "$(jq -r '[.statistics[] | select(.method == "dormant") | .outcome] | unique 
 is "$(rows nop .outcome)" "ok" "nop sites (int3: the kernel pushes nothing on the user stack): every method ok"
 is "$(rows nop5 .outcome)" "changed-program" "nop5 sites: every method's row is changed-program"
 # Where: fft+offset and the instruction, or an address outside the executable; or nowhere
-# when no fault line came back (seen in 1 of 24 runs of this test after common.c binds
+# when no fault line came back (seen in 1 of 24 runs of this test after process.c binds
 # syscall() up front; before, 2 of 12, the handler faulting in ld.so's lazy resolver).
 bad=$(rows nop5 .outcome_why | grep -Ev '^[0-9]+ of [0-9]+ runs: killed by SIG[A-Z]+( at (fft\+0x[0-9a-f]+ \(.+\)|0x[0-9a-f]+, outside the executable), address 0x[0-9a-f]+)?; its dormant runs: 3 of 3 ok$')
 is "$bad" "" "each says how many runs died, of which signal, where (fft+offset and the instruction, or outside, when it could say)"

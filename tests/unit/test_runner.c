@@ -80,7 +80,7 @@ static void test_report(void **state)
 	assert_string_equal(unit, "hop");
 }
 
-/* check= and its quoted why=, and a fault line (workloads/common.h) beside or without a report. */
+/* check= and its quoted why=, and a fault line (workloads/process.h) beside or without a report. */
 static void test_report_check_and_fault(void **state)
 {
 	struct pcost_run_sample x;

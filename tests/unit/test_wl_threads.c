@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "workloads/common.h"
+#include "workloads/timed.h"
 
 #define SPIN_NS 20000000ull /* each thread's CPU time: 20 ms */
 
