@@ -5,17 +5,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd-options.h"
 #include "core/util.h"
 #include "run/limits.h"
 #include "stats/analyze.h"
 
-/* The rows in the order of enum pcost_mopt (the old interface's ids), filling m. */
-#define NROWS (PCOST_MOPT_END - PCOST_MOPT_RUNS)
-static void measure_rows(struct pcost_measure_opts *m, struct pcost_option *out)
+void pcost_measure_rows(struct pcost_measure_opts *m, struct pcost_option *out)
 {
-	const struct pcost_option rows[NROWS] = {
+	const struct pcost_option rows[PCOST_MOPT_NROWS] = {
 		OPT_MEASURE_RUNS(m, NULL),	    OPT_MEASURE_WARMUP(m, NULL),
 		OPT_MEASURE_MIN_RUNS(m, NULL),	    OPT_MEASURE_MAX_RUNS(m, NULL),
 		OPT_MEASURE_PRECISION_PP(m, NULL),  OPT_MEASURE_PRECISION_NS(m, NULL),
@@ -35,31 +34,6 @@ void pcost_measure_opts_init(struct pcost_measure_opts *m)
 	memset(m, 0, sizeof(*m));
 	pcost_runner_opts_default(&m->ro);
 	m->fmt = PCOST_FMT_TEXT;
-}
-
-struct option *pcost_measure_longopts(const struct option *own, const enum pcost_mopt *ids,
-				      size_t n)
-{
-	struct pcost_measure_opts dummy;
-	struct pcost_option rows[NROWS];
-	size_t nown = 0, k = 0;
-	struct option *o;
-
-	measure_rows(&dummy, rows);
-	while (own && own[nown].name)
-		nown++;
-	o = xcalloc(nown + n + 1, sizeof(*o));
-	for (size_t i = 0; i < nown; i++)
-		o[k++] = own[i];
-	for (size_t i = 0; i < n; i++) {
-		const struct pcost_option *r = &rows[ids[i] - PCOST_MOPT_RUNS];
-
-		if (ids[i] < PCOST_MOPT_RUNS || ids[i] >= PCOST_MOPT_END)
-			continue;
-		o[k++] = (struct option){ r->long_name, r->argh ? required_argument : no_argument,
-					  NULL, (int)ids[i] };
-	}
-	return o;
 }
 
 int pcost_measure_precision(const struct pcost_option *opt, const char *arg)
@@ -125,11 +99,11 @@ int pcost_measure_cpu(const struct pcost_option *opt, const char *arg)
 
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg)
 {
-	struct pcost_option rows[NROWS];
+	struct pcost_option rows[PCOST_MOPT_NROWS];
 
 	if (c < PCOST_MOPT_RUNS || c >= PCOST_MOPT_END)
 		return PCOST_MOPT_NOT_MINE;
-	measure_rows(m, rows);
+	pcost_measure_rows(m, rows);
 	return pcost_opt_apply(&rows[c - PCOST_MOPT_RUNS], arg);
 }
 
@@ -145,24 +119,6 @@ int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg,
 	if (rc != PCOST_MOPT_NOT_MINE)
 		return rc;
 	return usage_error("unknown option '%s'; see 'probecost %s --help'", argv[optind - 1], cmd);
-}
-
-int pcost_measure_parse(int argc, char **argv, const struct option *own, const char *shortopts,
-			const enum pcost_mopt *ids, size_t n, int (*on_opt)(int c, void *ctx),
-			void *ctx)
-{
-	struct option *longopts = pcost_measure_longopts(own, ids, n);
-	char *so = xasprintf("+:%s", shortopts);
-	int c, rc = 0;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, so, longopts, NULL)) != -1)
-		if ((rc = on_opt(c, ctx)))
-			break;
-	free(longopts);
-	free(so);
-	return rc;
 }
 
 int pcost_measure_opts_check(const struct pcost_measure_opts *m)

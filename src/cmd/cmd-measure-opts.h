@@ -9,7 +9,6 @@
 #ifndef PCOST_CMD_MEASURE_OPTS_H
 #define PCOST_CMD_MEASURE_OPTS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -20,7 +19,8 @@
 
 /*
  * The old interface, until run, predict and calibrate use the rows: option ids,
- * the getopt `val` of each shared option (above any short letter).
+ * the `val` of each shared option in a struct option table (above any short
+ * letter).
  */
 enum pcost_mopt {
 	PCOST_MOPT_RUNS = 0x1000, /* -r, --runs N: measured blocks */
@@ -42,6 +42,9 @@ enum pcost_mopt {
 	PCOST_MOPT_NO_STORE,	  /* --no-store */
 	PCOST_MOPT_END
 };
+#define PCOST_MOPT_NROWS (PCOST_MOPT_END - PCOST_MOPT_RUNS)
+
+struct option;
 
 struct pcost_measure_opts {
 	struct pcost_runner_opts ro; /* runs, warmup, min/max runs, precision, max time, timeouts,
@@ -107,11 +110,14 @@ int pcost_measure_precision(const struct pcost_option *opt, const char *arg);
 int pcost_measure_cpu(const struct pcost_option *opt, const char *arg);
 int pcost_measure_threads(const struct pcost_option *opt, const char *arg);
 
+/* The old interface's rows: out[id - PCOST_MOPT_RUNS] is the row of id, filling m. */
+void pcost_measure_rows(struct pcost_measure_opts *m, struct pcost_option *out);
+
 /* Defaults: the runner's (pcost_runner_opts_default), text, no threads. */
 void pcost_measure_opts_init(struct pcost_measure_opts *m);
 
 /*
- * The getopt_long table of a command: its own options (own, { 0 }-ended, may
+ * The struct option table of a command: its own options (own, { 0 }-ended, may
  * be NULL) followed by the shared options ids[0..n).  Malloc'd, { 0 }-ended;
  * the caller frees it.
  */
@@ -128,7 +134,7 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
 
 /*
- * getopt_long over argv (from 1, stopping at the first word that is not an
+ * Parse argv (from 1, stopping at the first word that is not an
  * option: "+" in front of shortopts is implied) with the command's own
  * options and the shared ids[0..n); on_opt(c, ctx) gets every option (optarg
  * set) and returns 0, -1 after --help, or an exit code, which stops the
@@ -139,10 +145,9 @@ int pcost_measure_parse(int argc, char **argv, const struct option *own, const c
 			void *ctx);
 
 /*
- * The tail of a measuring command's option switch: a missing value (getopt's
- * ':'), a shared option (pcost_measure_opt), or an unknown option, each with
+ * The tail of a measuring command's option switch: a missing value (':'), a shared option (pcost_measure_opt), or an unknown option, each with
  * one usage line naming cmd ("see 'probecost CMD --help'").  argv and optind
- * as getopt_long left them.  0 or an exit code.
+ * as the parser left them.  0 or an exit code.
  */
 int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,
 			   char **argv);

@@ -26,7 +26,8 @@
  * Every table takes -h and --help (the generated page on stdout); `CMD
  * --list-options`, as the only argument, prints the rows for the man page test
  * and the completion (one option a line: --long TAB -s TAB ARGH, empty fields
- * for none).  parse-options.c is the one file under src/ that parses argv.
+ * for none).  parse-options.c is the one file under src/ that calls the C
+ * library's option parser.
  */
 #ifndef PCOST_CMD_PARSE_OPTIONS_H
 #define PCOST_CMD_PARSE_OPTIONS_H
