@@ -258,7 +258,7 @@ int pcost_parse_options(struct pcost_parse *p, int argc, char **argv)
 	}
 	getopt_tables(p, &longs, &shorts);
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then forgets a previous parse's ordering (+ or not) */
 	while (!rc && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		const struct pcost_option *o = NULL;
 
