@@ -134,8 +134,8 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
 
 /*
- * Parse argv (from 1, stopping at the first word that is not an
- * option: "+" in front of shortopts is implied) with the command's own
+ * Parse argv (from 1, stopping at the first word that is not an option: "+"
+ * in front of shortopts is implied) with the command's own
  * options and the shared ids[0..n); on_opt(c, ctx) gets every option (optarg
  * set) and returns 0, -1 after --help, or an exit code, which stops the
  * parse and is returned.  optind is then at the command's arguments.
@@ -145,8 +145,9 @@ int pcost_measure_parse(int argc, char **argv, const struct option *own, const c
 			void *ctx);
 
 /*
- * The tail of a measuring command's option switch: a missing value (':'), a shared option (pcost_measure_opt), or an unknown option, each with
- * one usage line naming cmd ("see 'probecost CMD --help'").  argv and optind
+ * The tail of a measuring command's option switch: a missing value (':'), a
+ * shared option (pcost_measure_opt), or an unknown option, each with one
+ * usage line naming cmd ("see 'probecost CMD --help'").  argv and optind
  * as the parser left them.  0 or an exit code.
  */
 int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,

@@ -202,3 +202,15 @@ int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_sessio
 	pcost_db_close(db);
 	return rc;
 }
+
+int pcost_cli_parse_load(struct pcost_store_opts *o, struct pcost_parse *p, int argc, char **argv,
+			 struct pcost_session *s)
+{
+	int rc;
+
+	if ((rc = pcost_store_opts_parse(o, p, argc, argv)) ||
+	    (rc = pcost_cli_load_from(o->db, o->argv[0], s)))
+		return rc;
+	pcost_cli_level(o->db, s);
+	return 0;
+}

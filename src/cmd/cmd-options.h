@@ -87,6 +87,14 @@ int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct 
 int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s);
 
 /*
+ * show and report: parse by p into o (one session id), then load that session
+ * from the store (read-only) with its level between sessions (pcost_cli_level):
+ * 0, PCOST_OPTS_HELP (help printed), or an exit code (error printed).
+ */
+int pcost_cli_parse_load(struct pcost_store_opts *o, struct pcost_parse *p, int argc, char **argv,
+			 struct pcost_session *s);
+
+/*
  * The newest 64 other stored sessions of a's kind that share a workload with it (and
  * are not b, which may be NULL; with below > 0, stored before session below), for the
  * level between sessions (stats/compare.h); none where the store cannot list them

@@ -101,11 +101,8 @@ int cmd_report(int argc, char **argv)
 	char err[256];
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, &p, argc, argv)))
+	if ((rc = pcost_cli_parse_load(&o, &p, argc, argv, &s)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
-	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
-		return rc;
-	pcost_cli_level(o.db, &s);
 	if (plot) {
 		if (pcost_plot_session(&s, plot, err, sizeof(err))) {
 			error("could not plot session %lld to '%s': %s", (long long)s.id, plot,

@@ -43,11 +43,8 @@ int cmd_show(int argc, char **argv)
 	struct pcost_session s;
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, &p, argc, argv)))
+	if ((rc = pcost_cli_parse_load(&o, &p, argc, argv, &s)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
-	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
-		return rc;
-	pcost_cli_level(o.db, &s);
 	rc = pcost_cli_render(&s, o.fmt) ? PCOST_EXIT_FAIL : 0;
 	pcost_session_release(&s);
 	return rc;
