@@ -2,8 +2,9 @@
 # Bash completion for probecost: commands, each command's options, workloads,
 # monitors, counter interfaces, probe methods and the key=value parameters of
 # workloads and monitors.  Everything is read at completion time from the
-# probecost being completed (`probecost --help`, `probecost CMD --help`,
-# `probecost list --format json`, the last with jq), so it never goes stale.
+# probecost being completed (`probecost --help`; a command's option table,
+# `probecost CMD --list-options`, and its --help generated from the same
+# table; `probecost list --format json`, with jq), so it never goes stale.
 # Installed as $PREFIX/share/bash-completion/completions/probecost.
 
 # _probecost_json: the registries as JSON (empty without jq or on failure).
@@ -81,6 +82,32 @@ _probecost_list()
 	_probecost_reply "$head" "${cur##*,}" "${@:3}"
 }
 
+# _probecost_options: the long options of the command's table ($opts, one
+# "--long TAB -s TAB ARGH" line each), or of its --help for a command without one.
+_probecost_options()
+{
+	if [[ -n $opts ]]; then
+		printf '%s\n' "$opts" | cut -f1
+	else
+		printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+	fi
+}
+
+# _probecost_values OPT: the values an option's argument spells a|b|c (in its
+# table row, or after it in --help), one a line.
+_probecost_values()
+{
+	local vals
+	if [[ -n $opts ]]; then
+		vals=$(printf '%s\n' "$opts" | awk -F '\t' -v o="$1" '$1 == o { print $3 }' |
+			grep -xE '[a-z0-9-]+(\|[a-z0-9-]+)+')
+	else
+		vals=$(printf '%s\n' "$help" | grep -oE -- "$1 [a-z0-9-]+(\|[a-z0-9-]+)+" | head -1)
+		vals=${vals#* }
+	fi
+	[[ -n $vals ]] && printf '%s\n' "$vals" | tr '|' '\n'
+}
+
 # _probecost_optpara HELP OPT: the paragraph of OPT in a --help text (its line
 # and the more indented lines under it, up to the next option).
 _probecost_optpara()
@@ -122,7 +149,7 @@ _probecost_words()
 
 _probecost()
 {
-	local bin cur prev cmd="" cmd_i=0 i help
+	local bin cur prev cmd="" cmd_i=0 i help opts
 	local -a _pc_words
 	_probecost_words
 	bin=${_pc_words[0]}
@@ -148,6 +175,7 @@ _probecost()
 		return 0
 	fi
 	help=$("$bin" "$cmd" --help 2>/dev/null)
+	opts=$("$bin" "$cmd" --list-options 2>/dev/null) || opts=""
 
 	# After '--' the rest is a command line of its own.
 	for ((i = 1; i < ${#_pc_words[@]} - 1; i++)); do
@@ -207,14 +235,14 @@ _probecost()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return 0 ;;
 	esac
-	# Any other option whose --help spells its values as a|b|c, or lists them
-	# as a,b,c in its paragraph (completed as a comma-separated list).
+	# Any other option whose argument is spelled a|b|c, or whose --help paragraph
+	# lists its values as a,b,c (completed as a comma-separated list).
 	if [[ $prev == --* ]]; then
 		local vals
-		vals=$(printf '%s\n' "$help" | grep -oE -- "$prev [a-z0-9-]+(\|[a-z0-9-]+)+" | head -1)
+		vals=$(_probecost_values "$prev")
 		if [[ -n $vals ]]; then
-			# shellcheck disable=SC2046
-			_probecost_reply "" "$cur" $(printf '%s\n' "${vals#* }" | tr '|' ' ')
+			# shellcheck disable=SC2086 # one value a line
+			_probecost_reply "" "$cur" $vals
 			return 0
 		fi
 		# A list is words joined by commas without blanks (wrapped after a comma),
@@ -231,7 +259,7 @@ _probecost()
 
 	if [[ $cur == -* ]]; then
 		# shellcheck disable=SC2046
-		_probecost_reply "" "$cur" $(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u) --help
+		_probecost_reply "" "$cur" $(_probecost_options | grep -vx -- --help) --help
 		return 0
 	fi
 	case $cmd in

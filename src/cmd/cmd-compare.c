@@ -15,24 +15,11 @@
 #include "report/plot.h"
 #include "core/util.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: probecost compare ID1 ID2 [--db PATH|URL] [--threshold PCT] [--fail-above PCT]\n"
-		"                         [--format text|json|csv|markdown] [--plot FILE.svg|png|pdf]\n\n"
-		"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
-		"Per configuration present in both (same workload, arguments, monitor, variant):\n"
-		"both mean wall times per run, the change with a 95%% Welch interval and p\n"
-		"(carrying the level between sessions, measured from the stored sessions of\n"
-		"the configuration under the same conditions, where 3 or more are stored),\n"
-		"both overheads (paired within each session's blocks) and their change in\n"
-		"points with a 95%% Welch interval; REGRESSION marks a growth above\n"
-		"--threshold (default 5) whose CI lies above 0.  For counters sessions the rows are the\n"
-		"counter operations and the change is in percent.  Configurations on one side\n"
-		"only, and differences between the two machine fingerprints, are listed.\n"
-		"--fail-above PCT exits 1 when any overhead grew by more than PCT points (counter\n"
-		"costs: percent) with its 95%% interval above 0, so CI can gate on it.\n" PCOST_DB_HELP);
-}
+static const char *const compare_usage[] = {
+	"compare ID1 ID2 [--db PATH|URL] [--threshold PCT] [--fail-above PCT]\n"
+	"                         [--format text|json|csv|markdown] [--plot FILE.svg|png|pdf]",
+	NULL,
+};
 
 /* 3 significant digits in ns, us, ms or s. */
 static const char *fmt_ns(double ns, char *buf, size_t len)
@@ -515,45 +502,52 @@ static void print_csv(const struct pcost_compare *c)
 	}
 }
 
-struct compare_opts {
-	double threshold, fail_above;
-	const char *plot;
-};
-
-static int compare_opt(int c, const char *arg, void *ctx)
+/* --threshold PCT, --fail-above PCT. */
+static int percent_opt(const struct pcost_option *opt, const char *arg)
 {
-	struct compare_opts *co = ctx;
-
-	if (c == 'p')
-		return pcost_plot_opt(c, arg, &co->plot);
-	if (pcost_parse_double(arg, 0, 1e6, c == 't' ? &co->threshold : &co->fail_above))
-		return usage_error("--%s takes a percentage >= 0, not '%s'",
-				   c == 't' ? "threshold" : "fail-above", arg);
+	if (pcost_parse_double(arg, 0, 1e6, opt->value))
+		return usage_error("--%s takes a percentage >= 0, not '%s'", opt->long_name, arg);
 	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "threshold", required_argument, NULL, 't' },
-		{ "fail-above", required_argument, NULL, 'F' },
-		{ "plot", required_argument, NULL, 'p' },
-		{ 0 },
+	double threshold = 5, fail_above = NAN;
+	const char *plot = NULL;
+	struct pcost_store_opts o = { .args = "two session ids", .min_args = 2, .max_args = 2 };
+	const struct pcost_option options[] = {
+		OPT_CALLBACK(0, "threshold", &threshold, "PCT",
+			     "REGRESSION marks a growth above PCT points (default 5)\n"
+			     "whose CI lies above 0",
+			     percent_opt),
+		OPT_CALLBACK(0, "fail-above", &fail_above, "PCT",
+			     "exit 1 when any overhead grew by more than PCT points\n"
+			     "(counter costs: percent) with its 95% interval above 0,\n"
+			     "so CI can gate on it",
+			     percent_opt),
+		OPT_STORE_FORMAT(&o, PCOST_FMT_ROWS, "text, json, csv or markdown"),
+		OPT_CALLBACK(0, "plot", &plot, "FILE",
+			     "also draw the comparison to FILE (.svg, .png or .pdf)",
+			     pcost_plot_opt),
+		OPT_STORE_DB(&o),
+		OPT_END(),
 	};
-	struct compare_opts co = { .threshold = 5, .fail_above = NAN };
-	struct pcost_store_opts o = {
+	struct pcost_parse p = {
 		.cmd = "compare",
-		.formats = PCOST_FMT_ROWS,
-		.usage = usage,
-		.args = "two session ids",
-		.min_args = 2,
-		.max_args = 2,
-		.extra = opts,
-		.on_opt = compare_opt,
-		.ctx = &co,
+		.usage = compare_usage,
+		.about =
+			"Puts two stored sessions of the same kind side by side (ID1 before, ID2 after).\n"
+			"Per configuration present in both (same workload, arguments, monitor, variant):\n"
+			"both mean wall times per run, the change with a 95% Welch interval and p\n"
+			"(carrying the level between sessions, measured from the stored sessions of\n"
+			"the configuration under the same conditions, where 3 or more are stored),\n"
+			"both overheads (paired within each session's blocks) and their change in\n"
+			"points with a 95% Welch interval; REGRESSION marks a growth above\n"
+			"--threshold whose CI lies above 0.  For counters sessions the rows are the\n"
+			"counter operations and the change is in percent.  Configurations on one side\n"
+			"only, and differences between the two machine fingerprints, are listed.",
+		.options = options,
 	};
-	const char *plot;
-	double threshold, fail_above;
 	enum pcost_format fmt;
 	struct pcost_session a, b;
 	struct pcost_compare cmp;
@@ -562,11 +556,8 @@ int cmd_compare(int argc, char **argv)
 	struct pcost_db *db;
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+	if ((rc = pcost_store_opts_parse(&o, &p, argc, argv)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
-	plot = co.plot;
-	threshold = co.threshold;
-	fail_above = co.fail_above;
 	fmt = o.fmt;
 	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
 		return rc;

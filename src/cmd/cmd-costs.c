@@ -14,22 +14,11 @@
 #include "core/costs.h"
 #include "report/report.h"
 
-static void usage(FILE *out)
-{
-	fputs("usage: probecost costs [--table ID] [--all] [--format F] [--db PATH|URL]\n"
-	      "       probecost costs --import FILE|- [--db PATH|URL]\n\n"
-	      "Prints the cost tables 'probecost calibrate' stored: each entry's cost per\n"
-	      "event with its 95% interval, what it was measured on and how, or why it has\n"
-	      "no figure.  With tables of several machines or kernels (a store they share),\n"
-	      "one column per machine and kernel, then the fingerprint fields in which they\n"
-	      "differ.\n\n"
-	      "  --table ID     only this table\n"
-	      "  --all          every table stored (default: the newest of each machine and kernel)\n"
-	      "  --import FILE  read tables printed by 'costs --format json' into the store\n"
-	      "                 (validated first, all or nothing)\n"
-	      "  --format F     text, json, csv, markdown or html (a page)\n" PCOST_DB_HELP,
-	      out);
-}
+static const char *const costs_usage[] = {
+	"costs [--table ID] [--all] [--format F] [--db PATH|URL]",
+	"costs --import FILE|- [--db PATH|URL]",
+	NULL,
+};
 
 struct costs_args {
 	int64_t table; /* --table, 0: not given */
@@ -37,28 +26,17 @@ struct costs_args {
 	const char *import;
 };
 
-static int on_opt(int c, const char *arg, void *ctx)
+/* --table ID: a cost table id. */
+static int table_opt(const struct pcost_option *opt, const char *arg)
 {
-	struct costs_args *a = ctx;
 	uint64_t v;
 
-	switch (c) {
-	case 't':
-		if (pcost_parse_u64(arg, 1, INT64_MAX, &v))
-			return usage_error(
-				"--table '%s': expected a cost table id (a whole number; "
-				"see 'probecost costs --all')",
-				arg);
-		a->table = (int64_t)v;
-		return 0;
-	case 'a':
-		a->all = true;
-		return 0;
-	case 'i':
-		a->import = arg;
-		return 0;
-	}
-	return PCOST_EXIT_USAGE;
+	if (pcost_parse_u64(arg, 1, INT64_MAX, &v))
+		return usage_error("--table '%s': expected a cost table id (a whole number; "
+				   "see 'probecost costs --all')",
+				   arg);
+	*(int64_t *)opt->value = (int64_t)v;
+	return 0;
 }
 
 /* Two tables of one machine and kernel (host and kernel release). */
@@ -122,23 +100,30 @@ static int import_tables(const char *path, const char *db_opt)
 
 int cmd_costs(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "table", required_argument, NULL, 't' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "import", required_argument, NULL, 'i' },
-		{ 0 },
-	};
 	struct costs_args a = { 0 };
-	struct pcost_store_opts o = {
+	struct pcost_store_opts o = { .args = "no arguments", .max_args = 0 };
+	const struct pcost_option options[] = {
+		OPT_CALLBACK(0, "table", &a.table, "ID", "only this table", table_opt),
+		OPT_BOOL(0, "all", &a.all,
+			 "every table stored (default: the newest of each machine and kernel)"),
+		OPT_STRING(0, "import", &a.import, "FILE",
+			   "read tables printed by 'costs --format json' into the store\n"
+			   "(validated first, all or nothing)"),
+		OPT_STORE_FORMAT(&o, PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
+				 "text, json, csv, markdown or html (a page)"),
+		OPT_STORE_DB(&o),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
 		.cmd = "costs",
-		.formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
-		.usage = usage,
-		.args = "no arguments",
-		.min_args = 0,
-		.max_args = 0,
-		.extra = opts,
-		.on_opt = on_opt,
-		.ctx = &a,
+		.usage = costs_usage,
+		.about =
+			"Prints the cost tables 'probecost calibrate' stored: each entry's cost per\n"
+			"event with its 95% interval, what it was measured on and how, or why it has\n"
+			"no figure.  With tables of several machines or kernels (a store they share),\n"
+			"one column per machine and kernel, then the fingerprint fields in which they\n"
+			"differ.",
+		.options = options,
 	};
 	struct pcost_cost_table *t, *sel;
 	struct pcost_db *db;
@@ -146,7 +131,7 @@ int cmd_costs(int argc, char **argv)
 	bool *keep;
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+	if ((rc = pcost_store_opts_parse(&o, &p, argc, argv)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	if (a.import) {
 		if (a.table || a.all || o.fmt_given)

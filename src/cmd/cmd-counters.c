@@ -2,7 +2,6 @@
 /* cmd/cmd-counters: the cost of starting, stopping and reading counters, interface by interface. */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +27,9 @@
 struct counters_args {
 	struct pcost_measure_opts m; /* the shared --format, --db, --no-store */
 	bool matmul, monotonic;
-	int cpu; /* -1: the CPU we start on */
+	int cpu;	  /* -1: the CPU we start on */
+	unsigned cpu_arg; /* --cpu, when cpu_given */
+	bool cpu_given;
 	unsigned iterations, warmup, matmul_runs;
 	bool kset[MAX_K + 1]; /* k values asked for */
 	bool kgiven;
@@ -38,23 +39,20 @@ struct counters_args {
 	unsigned nevents;
 };
 
-static void usage(FILE *out)
+static const char *const counters_usage[] = {
+	"counters [--interfaces LIST] [--events 1-16|K,K,..]\n"
+	"         [--event NAME]... [--iterations N] [--warmup N] [--matmul]\n"
+	"         [--matmul-runs N] [--cpu N] [--timer tsc|monotonic]\n"
+	"         [--format text|json|csv|markdown] [--db PATH|URL] [--no-store]",
+	NULL,
+};
+
+/* After the options: the interfaces, from their table. */
+static void list_ifaces(FILE *out)
 {
 	const struct pcost_counter_iface *ifc;
 
-	fputs("usage: probecost counters [--interfaces LIST] [--events 1-16|K,K,..]\n"
-	      "         [--event NAME]... [--iterations N] [--warmup N] [--matmul]\n"
-	      "         [--matmul-runs N] [--cpu N] [--timer tsc|monotonic]\n"
-	      "         [--format text|json|csv|markdown] [--db PATH|URL] [--no-store]\n\n"
-	      "Times start (ioctl ENABLE), read and stop (ioctl DISABLE) of k events, and\n"
-	      "a whole start+read+stop episode, for every counter interface; every sample\n"
-	      "is kept.  Defaults: k = 1,2,4,8,16 software events (hardware events first\n"
-	      "when a PMU exists), 1024 iterations after 64 warm-up ones, pinned to the CPU\n"
-	      "it starts on.  --event NAME (repeatable) measures libpfm4 event NAMEs\n"
-	      "instead (k = how many).  --matmul adds a 128x128 matmul reading every event\n"
-	      "after each row, against the same loop without reads: total times and the\n"
-	      "cost per read.\n" PCOST_DB_HELP "\ninterfaces:\n",
-	      out);
+	fputs("\ninterfaces:\n", out);
 	for_each_counter_iface(ifc) fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
 }
 
@@ -147,101 +145,109 @@ static int explain_open_error(const char *name, int rc)
 	}
 }
 
-/* One option of counters: 0, -1 after --help, or an exit code. */
-static int counters_option(struct counters_args *a, int c, char **argv)
+/* A count of counters' own, its range said as what says it ("a number in 1..10M"). */
+static int count_opt(const struct pcost_option *opt, const char *arg)
 {
 	uint64_t v;
 
-	switch (c) {
-	case 'c':
-		if (pcost_parse_u64(optarg, 0, 63, &v) < 0)
-			return usage_error("--cpu '%s' is not a CPU number (0-63)", optarg);
-		a->cpu = (int)v;
-		break;
-	case 'i':
-		if (pcost_parse_u64(optarg, 1, 10000000, &v) < 0)
-			return usage_error("--iterations '%s' is not a number in 1..10M", optarg);
-		a->iterations = (unsigned)v;
-		break;
-	case 'w':
-		if (pcost_parse_u64(optarg, 0, 1000000, &v) < 0)
-			return usage_error("--warmup '%s' is not a number in 0..1M", optarg);
-		a->warmup = (unsigned)v;
-		break;
-	case 'M':
-		if (pcost_parse_u64(optarg, 1, 100000, &v) < 0)
-			return usage_error("--matmul-runs '%s' is not a number in 1..100000",
-					   optarg);
-		a->matmul_runs = (unsigned)v;
-		break;
-	case 'k':
-		if (parse_ks(optarg, a) < 0)
-			return usage_error("--events '%s' is not valid: a list of counts or ranges "
-					   "within 1-%d, e.g. 1-16 or 1,2,4",
-					   optarg, MAX_K);
-		a->kgiven = true;
-		break;
-	case 'e':
-		if (a->nevents >= MAX_K)
-			return usage_error("too many --event (at most %d)", MAX_K);
-		a->events[a->nevents++] = xstrdup(optarg);
-		break;
-	case 'I':
-		return parse_ifaces(optarg, a) < 0 ? PCOST_EXIT_USAGE : 0;
-	case 'm':
-		a->matmul = true;
-		break;
-	case 't':
-		if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic"))
-			return usage_error("--timer '%s' is not valid: tsc or monotonic", optarg);
-		a->monotonic = !strcmp(optarg, "monotonic");
-		break;
-	case 'h':
-		usage(stdout);
-		return -1;
-	default: {
-		int rc = pcost_measure_opt(&a->m, c, optarg);
-
-		if (rc != PCOST_MOPT_NOT_MINE)
-			return rc;
-		return usage_error("unknown option '%s'; see 'probecost counters --help'",
-				   argv[optind - 1]);
-	}
-	}
+	if (pcost_parse_u64(arg, (uint64_t)opt->lo, (uint64_t)opt->hi, &v) < 0)
+		return usage_error("--%s '%s' is not %s", opt->long_name, arg, opt->what);
+	*(unsigned *)opt->value = (unsigned)v;
 	return 0;
 }
 
+#define OPT_COUNT(l, v, a, min, max, w, h) OPT_CALLBACK_RANGE(l, v, a, min, max, w, h, count_opt, 0)
+
+static int ks_opt(const struct pcost_option *opt, const char *arg)
+{
+	struct counters_args *a = opt->value;
+
+	if (parse_ks(arg, a) < 0)
+		return usage_error("--events '%s' is not valid: a list of counts or ranges "
+				   "within 1-%d, e.g. 1-16 or 1,2,4",
+				   arg, MAX_K);
+	a->kgiven = true;
+	return 0;
+}
+
+static int ifaces_opt(const struct pcost_option *opt, const char *arg)
+{
+	return parse_ifaces(arg, opt->value) < 0 ? PCOST_EXIT_USAGE : 0;
+}
+
+static int timer_opt(const struct pcost_option *opt, const char *arg)
+{
+	if (strcmp(arg, "tsc") && strcmp(arg, "monotonic"))
+		return usage_error("--timer '%s' is not valid: tsc or monotonic", arg);
+	*(bool *)opt->value = !strcmp(arg, "monotonic");
+	return 0;
+}
+
+/* 0, PCOST_OPTS_HELP after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct counters_args *a)
 {
-	static const struct option own[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "events", required_argument, NULL, 'k' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "interfaces", required_argument, NULL, 'I' },
-		{ "matmul", no_argument, NULL, 'm' },
-		{ "matmul-runs", required_argument, NULL, 'M' },
-		{ "timer", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	const char *events[MAX_K];
+	size_t nevents = 0;
+	const struct pcost_option options[] = {
+		OPT_CALLBACK(0, "interfaces", a, "LIST",
+			     "the counter interfaces to time, comma separated (default:\n"
+			     "every one; see 'probecost list counters')",
+			     ifaces_opt),
+		OPT_CALLBACK(0, "events", a, "1-16|K,K,..",
+			     "the numbers of events k to time (default 1,2,4,8,16)", ks_opt),
+		OPT_LIST(0, "event", events, &nevents, MAX_K, "NAME",
+			 "measure the libpfm4 event NAME instead of the defaults\n"
+			 "(repeatable; k = how many)"),
+		OPT_COUNT("iterations", &a->iterations, "N", 1, 10000000, "a number in 1..10M",
+			  "timed iterations (default 1024)"),
+		OPT_COUNT("warmup", &a->warmup, "N", 0, 1000000, "a number in 0..1M",
+			  "iterations before them, not timed (default 64)"),
+		OPT_BOOL(0, "matmul", &a->matmul,
+			 "add a 128x128 matmul reading every event after each row,\n"
+			 "against the same loop without reads: total times and the\n"
+			 "cost per read"),
+		OPT_COUNT("matmul-runs", &a->matmul_runs, "N", 1, 100000, "a number in 1..100000",
+			  "--matmul: runs of each loop (default 32)"),
+		{ .type = PCOST_OPTION_CALLBACK,
+		  .long_name = "cpu",
+		  .value = &a->cpu_arg,
+		  .argh = "N",
+		  .lo = 0,
+		  .hi = 63,
+		  .what = "a CPU number (0-63)",
+		  .help = "pin to CPU N (default: the CPU it starts on)",
+		  .callback = count_opt,
+		  .given = &a->cpu_given },
+		OPT_CALLBACK(0, "timer", &a->monotonic, "tsc|monotonic",
+			     "what times each operation (default tsc)", timer_opt),
+		OPT_MEASURE_FORMAT(&a->m, "text, json, csv or markdown"),
+		OPT_MEASURE_DB(&a->m),
+		OPT_MEASURE_NO_STORE(&a->m, "do not store the session"),
+		OPT_END(),
 	};
-	/* The shared options counters takes (cmd-measure-opts.c holds them). */
-	static const enum pcost_mopt shared[] = { PCOST_MOPT_FORMAT, PCOST_MOPT_DB,
-						  PCOST_MOPT_NO_STORE };
-	struct option *opts = pcost_measure_longopts(own, shared, ARRAY_SIZE(shared));
-	int c, rc = 0;
+	struct pcost_parse p = {
+		.cmd = "counters",
+		.usage = counters_usage,
+		.about =
+			"Times start (ioctl ENABLE), read and stop (ioctl DISABLE) of k events, and\n"
+			"a whole start+read+stop episode, for every counter interface; every sample\n"
+			"is kept.  Defaults: k = 1,2,4,8,16 software events (hardware events first\n"
+			"when a PMU exists), 1024 iterations after 64 warm-up ones, pinned to the CPU\n"
+			"it starts on.",
+		.options = options,
+		.more_help = list_ifaces,
+		.bad_option = "unknown option",
+	};
+	int rc = pcost_parse_options(&p, argc, argv);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1)
-		if ((rc = counters_option(a, c, argv)))
-			break;
-	free(opts);
+	for (size_t i = 0; i < nevents; i++)
+		a->events[a->nevents++] = xstrdup(events[i]);
 	if (rc)
 		return rc;
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (a->cpu_given)
+		a->cpu = (int)a->cpu_arg;
+	if (p.argc)
+		return usage_error("unexpected argument '%s'", p.argv[0]);
 	return 0;
 }
 

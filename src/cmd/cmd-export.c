@@ -10,66 +10,43 @@
 #include "store/store.h"
 #include "core/util.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: probecost export ID|last... [--db PATH|URL] [-o|--output FILE]\n"
-		     "       probecost export --all [--db PATH|URL] [-o|--output FILE]\n\n"
-		     "Writes the sessions (one: a JSON object; several: an array) with every raw\n"
-		     "sample and the machine fingerprint, to stdout or FILE.  'probecost import'\n"
-		     "reads it back, on this machine or another.  --all: every stored session,\n"
-		     "as an array.\n" PCOST_DB_HELP);
-}
-
-struct export_opts {
-	const char *outpath;
-	bool all;
+static const char *const export_usage[] = {
+	"export ID|last... [--db PATH|URL] [-o|--output FILE]",
+	"export --all [--db PATH|URL] [-o|--output FILE]",
+	NULL,
 };
-
-static int export_opt(int c, const char *arg, void *ctx)
-{
-	struct export_opts *eo = ctx;
-
-	if (c == 'o')
-		eo->outpath = arg;
-	else
-		eo->all = true;
-	return 0;
-}
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "all", no_argument, NULL, 'a' },
-		{ 0 },
+	const char *outpath = NULL;
+	bool all_sessions = false;
+	struct pcost_store_opts o = { .args = "session ids or --all", .max_args = -1 };
+	const struct pcost_option options[] = {
+		OPT_BOOL(0, "all", &all_sessions, "every stored session, as an array"),
+		OPT_STRING('o', "output", &outpath, "FILE", "write to FILE instead of stdout"),
+		OPT_STORE_DB(&o),
+		OPT_END(),
 	};
-	struct export_opts eo = { 0 };
-	struct pcost_store_opts o = {
+	struct pcost_parse p = {
 		.cmd = "export",
-		.usage = usage,
-		.args = "session ids or --all",
-		.min_args = 0,
-		.max_args = -1,
-		.extra = opts,
-		.extra_short = "o:",
-		.on_opt = export_opt,
-		.ctx = &eo,
+		.usage = export_usage,
+		.about =
+			"Writes the sessions (one: a JSON object; several: an array) with every raw\n"
+			"sample and the machine fingerprint, to stdout or FILE.  'probecost import'\n"
+			"reads it back, on this machine or another.",
+		.options = options,
 	};
-	const char *outpath;
 	cJSON *all = NULL, *one = NULL;
 	struct pcost_db_filter every = { .kind = -1 };
 	struct pcost_db_row *rows = NULL;
 	size_t nrows = 0;
-	bool all_sessions = false;
 	struct pcost_db *db;
 	FILE *out = stdout;
 	char *text;
 	int rc = 0;
 
-	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+	if ((rc = pcost_store_opts_parse(&o, &p, argc, argv)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
-	outpath = eo.outpath;
-	all_sessions = eo.all;
 	if (all_sessions ? o.argc > 0 : o.argc == 0)
 		return usage_error("takes session ids or --all; see 'probecost history'");
 	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))

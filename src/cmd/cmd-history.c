@@ -10,16 +10,12 @@
 #include "core/format.h"
 #include "core/util.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: probecost history [--db PATH|URL] [--since DATE] [--until DATE] [--workload NAME]\n"
-		"                         [--monitor NAME] [--kernel PREFIX] [--kind run|probes|counters]\n"
-		"                         [--format text|json|csv]\n\n"
-		"Lists the stored sessions, oldest first.  DATE is YYYY-MM-DD or\n"
-		"'YYYY-MM-DD HH:MM[:SS]' in UTC, or @UNIXSECONDS; --until a bare date takes the\n"
-		"whole day.  --kernel matches the start of the kernel release (\"6.1\").\n" PCOST_DB_HELP);
-}
+static const char *const history_usage[] = {
+	"history [--db PATH|URL] [--since DATE] [--until DATE] [--workload NAME]\n"
+	"                         [--monitor NAME] [--kernel PREFIX] [--kind run|probes|counters]\n"
+	"                         [--format text|json|csv]",
+	NULL,
+};
 
 /* UTC date -> unix seconds; end_of_day moves a bare date to 23:59:59. */
 static int parse_date(const char *s, bool end_of_day, int64_t *out)
@@ -142,65 +138,68 @@ static void print_rows(const struct pcost_db_row *rows, size_t n, enum pcost_for
 	}
 }
 
-/* The filters of history, one option each. */
-static int filter_opt(int c, const char *arg, void *ctx)
+/* --since DATE, --until DATE (defval 1: a bare date takes the whole day). */
+static int date_opt(const struct pcost_option *opt, const char *arg)
 {
-	struct pcost_db_filter *f = ctx;
+	if (parse_date(arg, opt->defval, opt->value))
+		return usage_error("'%s' is not a date (YYYY-MM-DD, 'YYYY-MM-DD HH:MM', @SECONDS)",
+				   arg);
+	return 0;
+}
+
+static int kind_opt(const struct pcost_option *opt, const char *arg)
+{
 	enum pcost_session_kind kind;
 
-	switch (c) {
-	case 's':
-	case 'u':
-		if (parse_date(arg, c == 'u', c == 's' ? &f->since : &f->until))
-			return usage_error(
-				"'%s' is not a date (YYYY-MM-DD, 'YYYY-MM-DD HH:MM', @SECONDS)",
-				arg);
-		return 0;
-	case 'w':
-		f->workload = arg;
-		return 0;
-	case 'm':
-		f->monitor = arg;
-		return 0;
-	case 'k':
-		f->kernel = arg;
-		return 0;
-	default: /* --kind */
-		if (pcost_session_kind_parse(arg, &kind))
-			return usage_error("unknown --kind '%s' (run, probes or counters)", arg);
-		f->kind = (int)kind;
-		return 0;
-	}
+	if (pcost_session_kind_parse(arg, &kind))
+		return usage_error("unknown --kind '%s' (run, probes or counters)", arg);
+	*(int *)opt->value = (int)kind;
+	return 0;
 }
 
 int cmd_history(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 's' },
-		{ "until", required_argument, NULL, 'u' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "monitor", required_argument, NULL, 'm' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "kind", required_argument, NULL, 'K' },
-		{ 0 },
-	};
 	struct pcost_db_filter f = { .kind = -1 };
-	struct pcost_store_opts o = {
+	struct pcost_store_opts o = { .max_args = 0 };
+	const struct pcost_option options[] = {
+		OPT_STORE_DB(&o),
+		OPT_CALLBACK(0, "since", &f.since, "DATE", "sessions started at DATE or later",
+			     date_opt),
+		{ .type = PCOST_OPTION_CALLBACK,
+		  .long_name = "until",
+		  .value = &f.until,
+		  .argh = "DATE",
+		  .help = "sessions started at DATE or earlier",
+		  .callback = date_opt,
+		  .defval = 1 },
+		OPT_STRING(0, "workload", &f.workload, "NAME", "sessions that ran workload NAME"),
+		OPT_STRING(0, "monitor", &f.monitor, "NAME", "sessions that measured monitor NAME"),
+		OPT_STRING(0, "kernel", &f.kernel, "PREFIX",
+			   "sessions on a kernel release starting with PREFIX"),
+		OPT_CALLBACK(0, "kind", &f.kind, "run|probes|counters", "sessions of one kind",
+			     kind_opt),
+		OPT_STORE_FORMAT(&o,
+				 PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |
+					 PCOST_FMT_BIT(PCOST_FMT_CSV),
+				 "text, json or csv"),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
 		.cmd = "history",
-		.usage = usage,
-		.max_args = 0,
-		.extra = opts,
-		.formats = PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON) |
-			   PCOST_FMT_BIT(PCOST_FMT_CSV),
-		.on_opt = filter_opt,
-		.ctx = &f,
+		.usage = history_usage,
+		.about =
+			"Lists the stored sessions, oldest first.  DATE is YYYY-MM-DD or\n"
+			"'YYYY-MM-DD HH:MM[:SS]' in UTC, or @UNIXSECONDS; --until a bare date takes "
+			"the\nwhole day.  --kernel matches the start of the kernel release "
+			"(\"6.1\").",
+		.options = options,
 	};
 	struct pcost_db_row *rows;
 	struct pcost_db *db;
 	size_t n;
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+	if ((rc = pcost_store_opts_parse(&o, &p, argc, argv)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	if ((rc = pcost_cli_open_db(o.db, PCOST_DB_READ, &db)))
 		return rc;

@@ -11,14 +11,7 @@
 #include "cmd/cmd-options.h"
 #include "core/util.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: probecost import FILE|- [--db PATH|URL] [--check]\n\n"
-		"Reads sessions written by 'probecost export' (one object or an array) into\n"
-		"the store, with new ids.  Everything is validated first; a file with any\n"
-		"error is refused whole and nothing is written.  --check validates only.\n" PCOST_DB_HELP);
-}
+static const char *const import_usage[] = { "import FILE|- [--db PATH|URL] [--check]", NULL };
 
 /*
  * Refuse before reading what cannot be an export: not a regular file or a
@@ -126,30 +119,27 @@ int pcost_cli_read_export(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
-static int set_flag(int c, const char *arg, void *ctx)
-{
-	(void)c;
-	(void)arg;
-	*(bool *)ctx = true;
-	return 0;
-}
-
 int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "check", no_argument, NULL, 'c' },
-		{ 0 },
-	};
 	bool check = false;
 	struct pcost_store_opts o = {
-		.cmd = "import",
-		.usage = usage,
 		.args = "one file (or - for stdin)",
 		.min_args = 1,
 		.max_args = 1,
-		.extra = opts,
-		.on_opt = set_flag,
-		.ctx = &check,
+	};
+	const struct pcost_option options[] = {
+		OPT_BOOL(0, "check", &check, "validate only: write nothing"),
+		OPT_STORE_DB(&o),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
+		.cmd = "import",
+		.usage = import_usage,
+		.about =
+			"Reads sessions written by 'probecost export' (one object or an array) into\n"
+			"the store, with new ids.  Everything is validated first; a file with any\n"
+			"error is refused whole and nothing is written.",
+		.options = options,
 	};
 	const char *path;
 	struct pcost_session *ss;
@@ -159,7 +149,7 @@ int cmd_import(int argc, char **argv)
 	char *buf = NULL;
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+	if ((rc = pcost_store_opts_parse(&o, &p, argc, argv)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	path = o.argv[0];
 	if ((rc = pcost_cli_read_export(path, &buf, &len)))

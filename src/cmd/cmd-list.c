@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* cmd/cmd-list: print the registry tables (workloads, monitors, counters, probe methods) with availability. */
 #include <cjson/cJSON.h>
-#include <getopt.h>
-
 #include "cmd/cmd.h"
+#include "cmd/parse-options.h"
 #include "core/format.h"
 #include "core/registry.h"
 #include "core/util.h"
@@ -15,14 +14,10 @@ struct table {
 	const char *what;
 };
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: probecost list [workloads|monitors|counters|probes] [--format text|json]\n\n"
-		"Prints the registry tables with a one-line summary per row and whether it\n"
-		"can run on this machine (and if not, why and how to fix it).  Without an\n"
-		"argument, every table.\n");
-}
+static const char *const list_usage[] = {
+	"list [workloads|monitors|counters|probes] [--format text|json]",
+	NULL,
+};
 
 /* "params": [{name, summary, default, min, max | choices}], what completion offers. */
 static void add_params_json(cJSON *o, const struct pcost_param_desc *params)
@@ -106,46 +101,42 @@ int cmd_list(int argc, char **argv)
 		{ "probes", pcost_probe_method_list_rows,
 		  "probe arming methods (name, kind, available?)" },
 	};
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	enum pcost_format fmt = PCOST_FMT_TEXT;
+	const struct pcost_option options[] = {
+		OPT_FORMAT(&fmt, NULL,
+			   PCOST_FMT_BIT(PCOST_FMT_TEXT) | PCOST_FMT_BIT(PCOST_FMT_JSON),
+			   "text (default) or json"),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
+		.cmd = "list",
+		.usage = list_usage,
+		.about =
+			"Prints the registry tables with a one-line summary per row and whether it\n"
+			"can run on this machine (and if not, why and how to fix it).  Without an\n"
+			"argument, every table.",
+		.options = options,
+		.bad_option = "unknown option",
+	};
 	const struct table *only = NULL;
 	cJSON *json = NULL;
-	int c;
+	int rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (pcost_format_opt(optarg,
-					     PCOST_FMT_BIT(PCOST_FMT_TEXT) |
-						     PCOST_FMT_BIT(PCOST_FMT_JSON),
-					     &fmt))
-				return PCOST_EXIT_USAGE;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return usage_error("unknown option '%s'; see 'probecost list --help'",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind < argc) {
+	if ((rc = pcost_parse_options(&p, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
+	if (p.argc) {
+		const char *want = p.argv[0];
+
 		for (size_t i = 0; i < ARRAY_SIZE(tables); i++)
-			if (!strcmp(argv[optind], tables[i].name) ||
-			    (!strncmp(argv[optind], tables[i].name, strlen(argv[optind])) &&
-			     strlen(argv[optind]) >= 4))
+			if (!strcmp(want, tables[i].name) ||
+			    (!strncmp(want, tables[i].name, strlen(want)) && strlen(want) >= 4))
 				only = &tables[i];
 		if (!only)
 			return usage_error("unknown table '%s' (workloads, monitors, "
 					   "counters, probes)",
-					   argv[optind]);
-		if (optind + 1 < argc)
-			return usage_error("unexpected argument '%s'", argv[optind + 1]);
+					   want);
+		if (p.argc > 1)
+			return usage_error("unexpected argument '%s'", p.argv[1]);
 	}
 	if (fmt == PCOST_FMT_JSON)
 		json = cJSON_CreateObject();

@@ -1,21 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-measure-opts: the options the measuring commands share (run, probes,
- * counters): one parser, one table of names, ranges and units, so a range
- * cannot differ between two commands.  A command lists the options it takes
- * by id; the parser fills one struct.
+ * counters, calibrate, predict): one row macro each (parse-options.h), with
+ * its name, range and unit, so a range cannot differ between two commands.  A
+ * command puts the rows it takes in its table with its own help text; they
+ * fill one struct pcost_measure_opts.
  */
 #ifndef PCOST_CMD_MEASURE_OPTS_H
 #define PCOST_CMD_MEASURE_OPTS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/cmd-options.h"
+#include "cmd/parse-options.h"
 #include "core/format.h"
 #include "run/runner.h"
 
-/* Option ids, the getopt `val` of each shared option (above any short letter). */
+/*
+ * The old interface, until run, predict and calibrate use the rows: option ids,
+ * the `val` of each shared option in a struct option table (above any short
+ * letter).
+ */
 enum pcost_mopt {
 	PCOST_MOPT_RUNS = 0x1000, /* -r, --runs N: measured blocks */
 	PCOST_MOPT_WARMUP,	  /* --warmup N: warm-up blocks discarded */
@@ -36,6 +42,9 @@ enum pcost_mopt {
 	PCOST_MOPT_NO_STORE,	  /* --no-store */
 	PCOST_MOPT_END
 };
+#define PCOST_MOPT_NROWS (PCOST_MOPT_END - PCOST_MOPT_RUNS)
+
+struct option;
 
 struct pcost_measure_opts {
 	struct pcost_runner_opts ro; /* runs, warmup, min/max runs, precision, max time, timeouts,
@@ -52,11 +61,63 @@ struct pcost_measure_opts {
 	bool no_store;
 };
 
+/*
+ * The rows, for a command's table: m is its struct pcost_measure_opts *, h the
+ * command's help text.  Numbers out of range say "--NAME 'ARG': expected WHAT
+ * in LO..HI".
+ */
+#define OPT_MEASURE_RUNS(m, h)                                                                     \
+	OPT_NUMBER(PCOST_OPTION_UINT, 'r', "runs", &(m)->ro.runs, &(m)->runs_given, "N", 1,        \
+		   100000, "a whole number", h)
+#define OPT_MEASURE_WARMUP(m, h)                                                                   \
+	OPT_UINT(0, "warmup", &(m)->ro.warmup, "N", 0, 1000, "a whole number", h)
+#define OPT_MEASURE_MIN_RUNS(m, h)                                                                 \
+	OPT_UINT(0, "min-runs", &(m)->ro.min_runs, "N", 2, 100000, "a whole number", h)
+#define OPT_MEASURE_MAX_RUNS(m, h)                                                                 \
+	OPT_UINT(0, "max-runs", &(m)->ro.max_runs, "N", 2, 100000, "a whole number", h)
+/* --precision PP: the overhead's half-width in percentage points (run). */
+#define OPT_MEASURE_PRECISION_PP(m, h)                                                             \
+	OPT_CALLBACK_RANGE("precision", m, "PP", 0.001, 100, "percentage points", h,               \
+			   pcost_measure_precision, 0)
+/* --precision NS: the dormant cost's half-width in ns per hit (probes). */
+#define OPT_MEASURE_PRECISION_NS(m, h)                                                             \
+	OPT_DOUBLE(0, "precision", &(m)->precision_ns, "NS", 0.001, 1e6, "ns per hit", h)
+/* --precision-rel PCT: the overhead's half-width in percent of itself (run). */
+#define OPT_MEASURE_PRECISION_REL(m, h)                                                            \
+	OPT_CALLBACK_RANGE("precision-rel", m, "PCT", 0.001, 1000, "percent of the overhead", h,   \
+			   pcost_measure_precision, 1)
+#define OPT_MEASURE_MAX_TIME(m, h)                                                                 \
+	OPT_DOUBLE(0, "max-time", &(m)->ro.max_time_s, "S", 0.001, 86400, "seconds", h)
+#define OPT_MEASURE_TIMEOUT(m, h)                                                                  \
+	OPT_DOUBLE(0, "timeout", &(m)->ro.timeout_s, "S", 0.001, 86400, "seconds", h)
+#define OPT_MEASURE_READY_TIMEOUT(m, h)                                                            \
+	OPT_DOUBLE(0, "ready-timeout", &(m)->ro.ready_timeout_s, "S", 0.001, 3600, "seconds", h)
+/* hi 0: all of uint64 */
+#define OPT_MEASURE_SEED(m, h)                                                                     \
+	OPT_NUMBER(PCOST_OPTION_U64, 0, "seed", &(m)->ro.seed, &(m)->seed_given, "N", 0, 0,        \
+		   "a whole number", h)
+#define OPT_MEASURE_WASHOUT(m, h)                                                                  \
+	OPT_UINT(0, "washout", &(m)->ro.washout, "N", 0, 100, "a whole number", h)
+#define OPT_MEASURE_CPU(m, h) OPT_CALLBACK(0, "cpu", m, "LIST", h, pcost_measure_cpu)
+#define OPT_MEASURE_THREADS(m, h)                                                                  \
+	OPT_CALLBACK_RANGE("threads", m, "LIST", 1, 1024, NULL, h, pcost_measure_threads, 0)
+#define OPT_MEASURE_FORMAT(m, h) OPT_FORMAT(&(m)->fmt, NULL, PCOST_FMT_ROWS, h)
+#define OPT_MEASURE_DB(m) OPT_DB(&(m)->db)
+#define OPT_MEASURE_NO_STORE(m, h) OPT_BOOL(0, "no-store", &(m)->no_store, h)
+
+/* The callbacks of the rows above (value: the struct pcost_measure_opts). */
+int pcost_measure_precision(const struct pcost_option *opt, const char *arg);
+int pcost_measure_cpu(const struct pcost_option *opt, const char *arg);
+int pcost_measure_threads(const struct pcost_option *opt, const char *arg);
+
+/* The old interface's rows: out[id - PCOST_MOPT_RUNS] is the row of id, filling m. */
+void pcost_measure_rows(struct pcost_measure_opts *m, struct pcost_option *out);
+
 /* Defaults: the runner's (pcost_runner_opts_default), text, no threads. */
 void pcost_measure_opts_init(struct pcost_measure_opts *m);
 
 /*
- * The getopt_long table of a command: its own options (own, { 0 }-ended, may
+ * The struct option table of a command: its own options (own, { 0 }-ended, may
  * be NULL) followed by the shared options ids[0..n).  Malloc'd, { 0 }-ended;
  * the caller frees it.
  */
@@ -73,8 +134,8 @@ struct option *pcost_measure_longopts(const struct option *own, const enum pcost
 int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
 
 /*
- * getopt_long over argv (from 1, stopping at the first word that is not an
- * option: "+" in front of shortopts is implied) with the command's own
+ * Parse argv (from 1, stopping at the first word that is not an option: "+"
+ * in front of shortopts is implied) with the command's own
  * options and the shared ids[0..n); on_opt(c, ctx) gets every option (optarg
  * set) and returns 0, -1 after --help, or an exit code, which stops the
  * parse and is returned.  optind is then at the command's arguments.
@@ -84,10 +145,10 @@ int pcost_measure_parse(int argc, char **argv, const struct option *own, const c
 			void *ctx);
 
 /*
- * The tail of a measuring command's option switch: a missing value (getopt's
- * ':'), a shared option (pcost_measure_opt), or an unknown option, each with
- * one usage line naming cmd ("see 'probecost CMD --help'").  argv and optind
- * as getopt_long left them.  0 or an exit code.
+ * The tail of a measuring command's option switch: a missing value (':'), a
+ * shared option (pcost_measure_opt), or an unknown option, each with one
+ * usage line naming cmd ("see 'probecost CMD --help'").  argv and optind
+ * as the parser left them.  0 or an exit code.
  */
 int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,
 			   char **argv);

@@ -11,8 +11,6 @@
 #include "stats/compare.h"
 #include "report/report.h"
 
-enum { OPT_DB = 0x100, OPT_FORMAT, OPT_HELP };
-
 int pcost_db_opt_check(const char *db)
 {
 	if (!*db)
@@ -25,81 +23,33 @@ int pcost_db_opt_check(const char *db)
 	return 0;
 }
 
-/* The shared options followed by the command's own, in one malloc'd array. */
-static struct option *all_options(const struct pcost_store_opts *o)
+int pcost_opt_db(const struct pcost_option *opt, const char *arg)
 {
-	static const struct option shared[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, OPT_HELP },
-	};
-	size_t n = 0, k = 0;
-	struct option *all;
+	int rc = pcost_db_opt_check(arg);
 
-	while (o->extra && o->extra[n].name)
-		n++;
-	all = xcalloc(ARRAY_SIZE(shared) + n + 1, sizeof(*all));
-	for (size_t i = 0; i < ARRAY_SIZE(shared); i++)
-		if (shared[i].val != OPT_FORMAT || o->formats)
-			all[k++] = shared[i];
-	for (size_t i = 0; i < n; i++)
-		all[k++] = o->extra[i];
-	return all;
+	if (!rc)
+		*(const char **)opt->value = arg;
+	return rc;
 }
 
-static int one_option(struct pcost_store_opts *o, int c, char **argv)
+int pcost_store_opts_parse(struct pcost_store_opts *o, struct pcost_parse *p, int argc, char **argv)
 {
-	int rc;
+	int rc, n;
 
-	switch (c) {
-	case OPT_DB:
-		if ((rc = pcost_db_opt_check(optarg)))
-			return rc;
-		o->db = optarg;
-		return 0;
-	case OPT_FORMAT:
-		o->fmt_given = true;
-		return pcost_format_opt(optarg, o->formats, &o->fmt);
-	case OPT_HELP:
-	case 'h':
-		o->usage(stdout);
-		return PCOST_OPTS_HELP;
-	case '?':
-	case ':':
-		return usage_error(
-			"unknown option or missing value '%s'; see 'probecost %s --help'",
-			argv[optind - 1], o->cmd);
-	default:
-		return o->on_opt ? o->on_opt(c, optarg, o->ctx) : PCOST_EXIT_USAGE;
-	}
-}
-
-int pcost_store_opts_parse(struct pcost_store_opts *o, int argc, char **argv)
-{
-	struct option *longs = all_options(o);
-	char shorts[64];
-	int c, rc = 0, n;
-
-	snprintf(shorts, sizeof(shorts), ":h%s", o->extra_short ? o->extra_short : "");
 	o->db = NULL;
 	o->fmt = PCOST_FMT_TEXT;
 	o->fmt_given = false;
-	opterr = 0;
-	optind = 1;
-	while (!rc && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
-		rc = one_option(o, c, argv);
-	free(longs);
-	if (rc)
+	p->permute = true;
+	p->bad_option = "unknown option or missing value";
+	if ((rc = pcost_parse_options(p, argc, argv)))
 		return rc;
-	/* Options may follow the arguments: "show 3 --format json". */
-	o->argv = argv + optind;
-	o->argc = argc - optind;
-	n = o->argc;
+	o->argv = p->argv;
+	o->argc = n = p->argc;
 	if (n < o->min_args || (o->max_args >= 0 && n > o->max_args)) {
 		if (o->max_args == 0)
 			return usage_error("unexpected argument '%s'; see 'probecost %s --help'",
-					   o->argv[0], o->cmd);
-		return usage_error("takes %s; see 'probecost %s --help'", o->args, o->cmd);
+					   o->argv[0], p->cmd);
+		return usage_error("takes %s; see 'probecost %s --help'", o->args, p->cmd);
 	}
 	return 0;
 }
@@ -251,4 +201,16 @@ int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_sessio
 	rc = pcost_cli_load(db, arg, s);
 	pcost_db_close(db);
 	return rc;
+}
+
+int pcost_cli_parse_load(struct pcost_store_opts *o, struct pcost_parse *p, int argc, char **argv,
+			 struct pcost_session *s)
+{
+	int rc;
+
+	if ((rc = pcost_store_opts_parse(o, p, argc, argv)) ||
+	    (rc = pcost_cli_load_from(o->db, o->argv[0], s)))
+		return rc;
+	pcost_cli_level(o->db, s);
+	return 0;
 }

@@ -1,40 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * options: what the store commands (history, show, report, compare, export,
- * import) share: one parser of --db, --format and --help with the command's
- * own options, the session ids they name, and opening the store.
+ * import, costs) share: the rows of --db and --format, one parser of them with
+ * the command's own rows, the session ids they name, and opening the store.
  */
 #ifndef PCOST_CMD_OPTIONS_H
 #define PCOST_CMD_OPTIONS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cmd/parse-options.h"
 #include "core/format.h"
 #include "store/store.h"
-
-/* What --db takes, ending the --help of every command that has it. */
-#define PCOST_DB_HELP                                                                              \
-	"\n--db PATH|URL: the store, an SQLite file or a postgresql:// URL (default\n"             \
-	"$PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db).\n"
 
 /* The longest --db path accepted (a path the store can open). */
 #define PCOST_DB_PATH_MAX 4096
 
+/* --db PATH|URL into *db (const char *), checked by pcost_db_opt_check. */
+#define OPT_DB(db)                                                                                 \
+	OPT_CALLBACK(0, "db", db, "PATH|URL",                                                      \
+		     "the store: an SQLite file or a postgresql:// URL (default\n"                 \
+		     "$PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)",                 \
+		     pcost_opt_db)
+/* The callback of OPT_DB. */
+int pcost_opt_db(const struct pcost_option *opt, const char *arg);
+
 struct pcost_store_opts {
 	/* Set by the command. */
-	const char *cmd;	    /* "show", for "see 'probecost show --help'" */
-	unsigned formats;	    /* PCOST_FMT_BIT mask of --format values; 0: no --format */
-	const char *args;	    /* what the arguments are, for errors: "one session id" */
-	int min_args, max_args;	    /* arguments after the options; max_args -1: any number */
-	const struct option *extra; /* the command's own options, { 0 }-terminated, or NULL */
-	const char *extra_short;    /* their short letters for getopt ("o:"), or NULL */
-	/* Called for each of the command's own options: 0 or an exit code. */
-	int (*on_opt)(int c, const char *arg, void *ctx);
-	void *ctx;
-	void (*usage)(FILE *out); /* prints the --help text */
+	const char *args;	/* what the arguments are, for errors: "one session id" */
+	int min_args, max_args; /* arguments after the options; max_args -1: any number */
 	/* Results. */
 	const char *db;	       /* --db, or NULL */
 	enum pcost_format fmt; /* --format, PCOST_FMT_TEXT by default */
@@ -43,15 +39,18 @@ struct pcost_store_opts {
 	int argc;
 };
 
-/* Returned by pcost_store_opts_parse() after --help: the command returns 0. */
-#define PCOST_OPTS_HELP (-1)
+/* The store group of a store command's table: --db, and --format of the formats in mask. */
+#define OPT_STORE_DB(o) OPT_DB(&(o)->db)
+#define OPT_STORE_FORMAT(o, mask, h) OPT_FORMAT(&(o)->fmt, &(o)->fmt_given, mask, h)
 
 /*
- * Parse argc/argv (argv[0] is the command) into o.  Returns 0, PCOST_OPTS_HELP
- * (help printed), or an exit code after printing one usage line (an unknown
- * option, a bad --format or --db, too few or too many arguments).
+ * Parse argc/argv (argv[0] is the command) by p's table into o and the rows'
+ * values; options may follow the arguments ("show 3 --format json").  Returns 0,
+ * PCOST_OPTS_HELP (help printed), or an exit code after printing one usage line
+ * (an unknown option, a bad --format or --db, too few or too many arguments).
  */
-int pcost_store_opts_parse(struct pcost_store_opts *o, int argc, char **argv);
+int pcost_store_opts_parse(struct pcost_store_opts *o, struct pcost_parse *p, int argc,
+			   char **argv);
 
 /*
  * Check a --db value: not empty, not longer than PCOST_DB_PATH_MAX.  0, or
@@ -88,6 +87,14 @@ int pcost_cli_list(struct pcost_db *db, const struct pcost_db_filter *f, struct 
 int pcost_cli_load_from(const char *db_opt, const char *arg, struct pcost_session *s);
 
 /*
+ * show and report: parse by p into o (one session id), then load that session
+ * from the store (read-only) with its level between sessions (pcost_cli_level):
+ * 0, PCOST_OPTS_HELP (help printed), or an exit code (error printed).
+ */
+int pcost_cli_parse_load(struct pcost_store_opts *o, struct pcost_parse *p, int argc, char **argv,
+			 struct pcost_session *s);
+
+/*
  * The newest 64 other stored sessions of a's kind that share a workload with it (and
  * are not b, which may be NULL; with below > 0, stored before session below), for the
  * level between sessions (stats/compare.h); none where the store cannot list them
@@ -106,8 +113,8 @@ void pcost_cli_peers_free(struct pcost_session *peers, size_t n);
  */
 void pcost_cli_level(const char *db_opt, struct pcost_session *s);
 
-/* The on_opt of --plot FILE (ctx: const char **), for report and compare. */
-int pcost_plot_opt(int c, const char *arg, void *ctx);
+/* --plot FILE (value: const char **), for report and compare. */
+int pcost_plot_opt(const struct pcost_option *opt, const char *arg);
 
 /*
  * Read an export (a file, or "-" for stdin) whole, refusing what cannot be one

@@ -7,7 +7,6 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdio.h>
@@ -36,53 +35,12 @@
 
 #define MAX_SCALES PCOST_PROBE_MAX_SCALES
 
-static const char usage_text[] =
-	"usage: probecost probes [options]                 the stanford SDT benchmark\n"
-	"       probecost probes --list BIN                list the SDT probes of an ELF file\n"
-	"       probecost probes --binary BIN --probe PROV:NAME [--hits N] -- CMD [ARGS]\n"
-	"\n"
-	"  --via LIST        arming methods (default: every one available here):\n"
-	"                    dormant,uprobe,ftrace,perf-probe,bpftrace,stap\n"
-	"  --workload W      stanford (default), uprobe (a loop calling a probed nop, push or\n"
-	"                    ret), sdtargs (probes of 0/1/3/6 arguments or an expensive one)\n"
-	"  --variants LIST   the workload's builds (default all): stanford none,plain,volatile,\n"
-	"                    plain-sem,volatile-sem; uprobe nop,push,ret (and redzone, a leaf\n"
-	"                    keeping a value in its red zone across a nop5 site); sdtargs\n"
-	"                    none,a0,a1,a3,a6,expensive,expensive-sem\n"
-	"  --sites LIST      probe-site encodings (default nop): nop,nop5,nop10, and nop5-nrz\n"
-	"                    (nop5 in code built with -mno-red-zone; stanford and sdtargs)\n"
-	"  --threads LIST    threads each making the hits at once, for each count (default 1)\n"
-	"  --scale N[,N..]   stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
-	"                    calls per thread for uprobe and sdtargs; several sizes fit\n"
-	"                    time = fixed + per hit x hits (start-up apart)\n"
-	"  --kernel NAME     only this stanford kernel (perm, towers, ..., fft)\n"
-	"  --layouts LIST    code layouts of each stanford build: default, a32, a64, a16, a8,\n"
-	"                    noalign (alignments), pad16, pad24, pad40 (functions pushed into\n"
-	"                    their cache line), bbsimple (block order); default: all ten with\n"
-	"                    --via dormant alone, else default\n"
-	"  --precision NS    --via dormant alone: after a pilot of 10 blocks, run the blocks\n"
-	"                    every dormant cost per hit needs to be known to +- NS (default\n"
-	"                    0.3), at most --max-time S (default 270); --runs N fixes it;\n"
-	"                    the kernels are timed on their thread's CPU clock (clock=cpu)\n"
-	"  --binary BIN      a user's USDT-instrumented executable (with --probe and -- CMD)\n"
-	"  --probe PROV:NAME the probe to arm in BIN (every site of it)\n"
-	"  --hits N          hits CMD is expected to make (checked against each method's count)\n"
-	"  -r, --runs N      measured blocks (default 5, adaptive with --via dormant alone);\n"
-	"                    --warmup N (default 1)\n"
-	"  --cpu LIST        pin the workload to these CPUs (e.g. 0)\n"
-	"  --timeout S       per-run limit in seconds (default 600)\n"
-	"  --format F        text, json, csv, markdown (default text)\n"
-	"  --db PATH|URL     the store: an SQLite file or a postgresql:// URL (default\n"
-	"                    $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
-	"  --no-store        do not store the session\n"
-	"  --no-wait         refuse (exit 1) while another probes session runs, instead of\n"
-	"                    waiting for it (one at a time: each would count the other's hits)\n"
-	"\n"
-	"Each row ends with an outcome: ok, changed-program (the workload failed armed and\n"
-	"not dormant), tool-failed, program-failed.\n"
-	"exit status: 0 measured; 1 a runtime failure (with --no-wait: another probes session\n"
-	"runs), or a row is changed-program; 2 bad\n"
-	"input; 3 measured and printed but not stored; 130 interrupted.\n";
+static const char *const probes_usage[] = {
+	"probes [options]                 the stanford SDT benchmark",
+	"probes --list BIN                list the SDT probes of an ELF file",
+	"probes --binary BIN --probe PROV:NAME [--hits N] -- CMD [ARGS]",
+	NULL,
+};
 
 struct opts {
 	const char *list;	      /* --list BIN */
@@ -411,31 +369,6 @@ static size_t parse_numbers(const char *arg, uint64_t *v, size_t max, uint64_t l
 	return n;
 }
 
-static const struct option own_longopts[] = {
-	{ "list", required_argument, NULL, 'L' },
-	{ "binary", required_argument, NULL, 'b' },
-	{ "probe", required_argument, NULL, 'p' },
-	{ "hits", required_argument, NULL, 'H' },
-	{ "via", required_argument, NULL, 'V' },
-	{ "variants", required_argument, NULL, 'a' },
-	{ "scale", required_argument, NULL, 's' },
-	{ "kernel", required_argument, NULL, 'k' },
-	{ "workload", required_argument, NULL, 'W' },
-	{ "sites", required_argument, NULL, 'S' },
-	{ "layouts", required_argument, NULL, 'l' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "no-wait", no_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* The shared options probes takes (cmd-measure-opts.c holds their ranges). */
-static const enum pcost_mopt shared_opts[] = {
-	PCOST_MOPT_THREADS, PCOST_MOPT_PRECISION_NS, PCOST_MOPT_MAX_TIME,
-	PCOST_MOPT_WARMUP,  PCOST_MOPT_CPU,	     PCOST_MOPT_TIMEOUT,
-	PCOST_MOPT_FORMAT,  PCOST_MOPT_DB,	     PCOST_MOPT_NO_STORE,
-};
-
 /* Options that only go together (--binary with --probe and a command, ...); 0 or exit 2. */
 static int check_combination(const struct opts *o)
 {
@@ -459,75 +392,110 @@ static int check_combination(const struct opts *o)
 	return pcost_measure_opts_check(&o->m) ? PCOST_EXIT_USAGE : 0;
 }
 
-/* One option of probes' own (not a shared one): 0, -1 after --help, or an exit code. */
-static int probes_option(struct opts *o, int c, char **argv)
+static int hits_opt(const struct pcost_option *opt, const char *arg)
 {
-	switch (c) {
-	case 'L':
-		o->list = optarg;
-		break;
-	case 'b':
-		o->q.binary = optarg;
-		break;
-	case 'p':
-		o->q.probe = optarg;
-		break;
-	case 'V':
-		o->q.via = optarg;
-		break;
-	case 'a':
-		o->q.variants = optarg;
-		break;
-	case 'k':
-		o->q.kernel = optarg;
-		break;
-	case 'W':
-		o->q.workload = optarg;
-		break;
-	case 'S':
-		o->q.sites = optarg;
-		break;
-	case 'l':
-		o->q.layouts = optarg;
-		break;
-	case 'n':
-		o->no_wait = true;
-		break;
-	case 'H':
-		if (pcost_parse_u64(optarg, 0, INT64_MAX, &o->q.hits))
-			return usage_error("--hits: '%s' is not a count", optarg);
-		o->q.have_hits = true;
-		break;
-	case 's':
-		if (!(o->q.nscales = parse_numbers(optarg, o->q.scales, MAX_SCALES, 1, 1000000)))
-			return usage_error("--scale: '%s' is not a list of up to %d numbers in "
-					   "1..1000000",
-					   optarg, MAX_SCALES);
-		break;
-	case 'r':
-		return pcost_measure_opt(&o->m, PCOST_MOPT_RUNS, optarg);
-	case 'h':
-		fputs(usage_text, stdout);
-		return -1;
-	default: {
-		int rc = pcost_measure_opt(&o->m, c, optarg);
+	struct pcost_probe_request *q = opt->value;
 
-		if (rc != PCOST_MOPT_NOT_MINE)
-			return rc;
-		return usage_error("unknown or incomplete option '%s'; see 'probecost "
-				   "probes --help'",
-				   argv[optind - 1]);
-	}
-	}
+	if (pcost_parse_u64(arg, 0, INT64_MAX, &q->hits))
+		return usage_error("--hits: '%s' is not a count", arg);
+	q->have_hits = true;
 	return 0;
+}
+
+static int scale_opt(const struct pcost_option *opt, const char *arg)
+{
+	struct pcost_probe_request *q = opt->value;
+
+	if (!(q->nscales = parse_numbers(arg, q->scales, MAX_SCALES, 1, 1000000)))
+		return usage_error("--scale: '%s' is not a list of up to %d numbers in 1..1000000",
+				   arg, MAX_SCALES);
+	return 0;
+}
+
+/* 0, PCOST_OPTS_HELP after --help, or an exit code; o->q.cmd_argv/argc the command. */
+static int parse_args(struct opts *o, int argc, char **argv)
+{
+	const struct pcost_option options[] = {
+		OPT_STRING(0, "via", &o->q.via, "LIST",
+			   "arming methods (default: every one available here):\n"
+			   "dormant,uprobe,ftrace,perf-probe,bpftrace,stap"),
+		OPT_STRING(0, "workload", &o->q.workload, "W",
+			   "stanford (default), uprobe (a loop calling a probed nop, push or\n"
+			   "ret), sdtargs (probes of 0/1/3/6 arguments or an expensive one)"),
+		OPT_STRING(0, "variants", &o->q.variants, "LIST",
+			   "the workload's builds (default all): stanford none,plain,volatile,\n"
+			   "plain-sem,volatile-sem; uprobe nop,push,ret (and redzone, a leaf\n"
+			   "keeping a value in its red zone across a nop5 site); sdtargs\n"
+			   "none,a0,a1,a3,a6,expensive,expensive-sem"),
+		OPT_STRING(0, "sites", &o->q.sites, "LIST",
+			   "probe-site encodings (default nop): nop,nop5,nop10, and nop5-nrz\n"
+			   "(nop5 in code built with -mno-red-zone; stanford and sdtargs)"),
+		OPT_MEASURE_THREADS(
+			&o->m, "threads each making the hits at once, for each count (default 1)"),
+		OPT_CALLBACK(0, "scale", &o->q, "N[,N..]",
+			     "stanford repetitions (default 10; 289,264 hits each), or 100,000\n"
+			     "calls per thread for uprobe and sdtargs; several sizes fit\n"
+			     "time = fixed + per hit x hits (start-up apart)",
+			     scale_opt),
+		OPT_STRING(0, "kernel", &o->q.kernel, "NAME",
+			   "only this stanford kernel (perm, towers, ..., fft)"),
+		OPT_STRING(0, "layouts", &o->q.layouts, "LIST",
+			   "code layouts of each stanford build: default, a32, a64, a16, a8,\n"
+			   "noalign (alignments), pad16, pad24, pad40 (functions pushed into\n"
+			   "their cache line), bbsimple (block order); default: all ten with\n"
+			   "--via dormant alone, else default"),
+		OPT_MEASURE_PRECISION_NS(
+			&o->m, "--via dormant alone: after a pilot of 10 blocks, run the blocks\n"
+			       "every dormant cost per hit needs to be known to +- NS (default\n"
+			       "0.3), at most --max-time S; --runs N fixes it; the kernels are\n"
+			       "timed on their thread's CPU clock (clock=cpu)"),
+		OPT_MEASURE_MAX_TIME(&o->m, "--via dormant alone: at most S seconds of blocks "
+					    "(default 270)"),
+		OPT_STRING(0, "binary", &o->q.binary, "BIN",
+			   "a user's USDT-instrumented executable (with --probe and -- CMD)"),
+		OPT_STRING(0, "probe", &o->q.probe, "PROV:NAME",
+			   "the probe to arm in BIN (every site of it)"),
+		OPT_CALLBACK(0, "hits", &o->q, "N",
+			     "hits CMD is expected to make (checked against each method's count)",
+			     hits_opt),
+		OPT_STRING(0, "list", &o->list, "BIN",
+			   "list the SDT probes of BIN and their sites"),
+		OPT_MEASURE_RUNS(&o->m, "measured blocks (default 5, adaptive with --via dormant "
+					"alone)"),
+		OPT_MEASURE_WARMUP(&o->m, "warm-up blocks discarded (default 1)"),
+		OPT_MEASURE_CPU(&o->m, "pin the workload to these CPUs (e.g. 0)"),
+		OPT_MEASURE_TIMEOUT(&o->m, "per-run limit in seconds (default 600)"),
+		OPT_MEASURE_FORMAT(&o->m, "text, json, csv, markdown (default text)"),
+		OPT_MEASURE_DB(&o->m),
+		OPT_MEASURE_NO_STORE(&o->m, "do not store the session"),
+		OPT_BOOL(0, "no-wait", &o->no_wait,
+			 "refuse (exit 1) while another probes session runs, instead of\n"
+			 "waiting for it (one at a time: each would count the other's hits)"),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
+		.cmd = "probes",
+		.usage = probes_usage,
+		.options = options,
+		.epilog = "Each row ends with an outcome: ok, changed-program (the workload failed "
+			  "armed and\nnot dormant), tool-failed, program-failed.\n"
+			  "exit status: 0 measured; 1 a runtime failure (with --no-wait: another "
+			  "probes session\nruns), or a row is changed-program; 2 bad\n"
+			  "input; 3 measured and printed but not stored; 130 interrupted.",
+		.bad_option = "unknown or incomplete option",
+	};
+	int rc = pcost_parse_options(&p, argc, argv);
+
+	o->q.cmd_argc = p.argc;
+	o->q.cmd_argv = p.argv;
+	return rc;
 }
 
 int cmd_probes(int argc, char **argv)
 {
 	struct opts o = { .q = { .scales = { 10 }, .nscales = 1 } };
 	struct pcost_session s;
-	struct option *longopts;
-	int c, rc = 0;
+	int rc;
 
 	/* probes' defaults: 5 blocks and 1 warm-up, 600 s a run; dormant-only studies
 	 * adapt to +-0.3 ns per hit within 270 s. */
@@ -537,19 +505,10 @@ int cmd_probes(int argc, char **argv)
 	o.m.ro.timeout_s = 600;
 	o.m.ro.max_time_s = 270;
 	o.m.precision_ns = 0.3;
-	longopts = pcost_measure_longopts(own_longopts, shared_opts, ARRAY_SIZE(shared_opts));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+r:h", longopts, NULL)) != -1)
-		if ((rc = probes_option(&o, c, argv)))
-			break;
-	free(longopts);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	if ((rc = parse_args(&o, argc, argv)))
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	o.q.threads = o.m.threads;
 	o.q.nthreads = o.m.nthreads;
-	o.q.cmd_argc = argc - optind;
-	o.q.cmd_argv = argv + optind;
 	if (o.list) {
 		if (o.q.binary || o.q.probe || o.q.cmd_argc)
 			return usage_error("--list takes only a binary (and --format)");

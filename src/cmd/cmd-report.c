@@ -14,23 +14,11 @@
 #include "report/plot.h"
 #include "report/report.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: probecost report ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n"
-		"                        [-o FILE] [--plot FILE.svg|png|pdf]\n\n"
-		"Regenerates a stored session's report from its raw samples, as the live\n"
-		"command printed it.\n\n"
-		"  --format html     one self-contained page: headline, environment and its\n"
-		"                    warnings, every table, the figures as inline SVG\n"
-		"  -o, --output FILE write the report to FILE (whole or not at all)\n"
-		"  --plot FILE       draw the session's first figure, by the file's extension:\n"
-		"                    a scale session's extra time against events with the\n"
-		"                    fitted line; run: overhead per monitor with 95%% interval\n"
-		"                    whiskers; probes: cost per hit by method and build;\n"
-		"                    counters: cost against the number of events.  With\n"
-		"                    --plot alone only the plot is written.\n" PCOST_DB_HELP);
-}
+static const char *const report_usage[] = {
+	"report ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n"
+	"                        [-o FILE] [--plot FILE.svg|png|pdf]",
+	NULL,
+};
 
 /* The temporary file of -o, removed on every exit path until it is renamed into place. */
 static char tmp_path[4096];
@@ -72,75 +60,61 @@ static int write_report(const struct pcost_session *s, enum pcost_format fmt, co
 	return 0;
 }
 
-/* The options of report besides the shared ones: --plot FILE, -o FILE. */
-struct report_opts {
-	const char *plot, *outpath;
-};
-
-/* --plot FILE (ctx: const char **), for report and compare. */
-int pcost_plot_opt(int c, const char *arg, void *ctx)
+int pcost_plot_opt(const struct pcost_option *opt, const char *arg)
 {
-	const char **plot = ctx;
-
-	(void)c;
 	if (pcost_plot_format_of(arg) < 0)
 		return usage_error("--plot FILE must end in .svg, .png or .pdf, not '%s'", arg);
-	*plot = arg;
+	*(const char **)opt->value = arg;
 	return 0;
-}
-
-static int report_opt(int c, const char *arg, void *ctx)
-{
-	struct report_opts *ro = ctx;
-
-	if (c == 'o') {
-		ro->outpath = arg;
-		return 0;
-	}
-	return pcost_plot_opt(c, arg, &ro->plot);
 }
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "plot", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ 0 },
+	const char *plot = NULL, *outpath = NULL;
+	struct pcost_store_opts o = { .args = "one session id", .min_args = 1, .max_args = 1 };
+	const struct pcost_option options[] = {
+		OPT_STORE_FORMAT(&o, PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
+				 "text, json, csv, markdown or html: one self-contained page:\n"
+				 "headline, environment and its warnings, every table, the\n"
+				 "figures as inline SVG"),
+		OPT_STRING('o', "output", &outpath, "FILE",
+			   "write the report to FILE (whole or not at all)"),
+		OPT_CALLBACK(0, "plot", &plot, "FILE",
+			     "draw the session's first figure, by the file's extension\n"
+			     "(.svg, .png, .pdf): a scale session's extra time against\n"
+			     "events with the fitted line; run: overhead per monitor with\n"
+			     "95% interval whiskers; probes: cost per hit by method and\n"
+			     "build; counters: cost against the number of events.  With\n"
+			     "--plot alone only the plot is written.",
+			     pcost_plot_opt),
+		OPT_STORE_DB(&o),
+		OPT_END(),
 	};
-	struct report_opts ro = { 0 };
-	struct pcost_store_opts o = {
+	struct pcost_parse p = {
 		.cmd = "report",
-		.formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
-		.usage = usage,
-		.args = "one session id",
-		.min_args = 1,
-		.max_args = 1,
-		.extra = opts,
-		.extra_short = "o:",
-		.on_opt = report_opt,
-		.ctx = &ro,
+		.usage = report_usage,
+		.about = "Regenerates a stored session's report from its raw samples, as the live\n"
+			 "command printed it.",
+		.options = options,
 	};
 	struct pcost_session s;
 	char err[256];
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+	if ((rc = pcost_cli_parse_load(&o, &p, argc, argv, &s)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
-	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
-		return rc;
-	pcost_cli_level(o.db, &s);
-	if (ro.plot) {
-		if (pcost_plot_session(&s, ro.plot, err, sizeof(err))) {
-			error("could not plot session %lld to '%s': %s", (long long)s.id, ro.plot,
+	if (plot) {
+		if (pcost_plot_session(&s, plot, err, sizeof(err))) {
+			error("could not plot session %lld to '%s': %s", (long long)s.id, plot,
 			      err);
 			rc = PCOST_EXIT_FAIL;
 		} else {
-			info("wrote %s", ro.plot);
+			info("wrote %s", plot);
 		}
 	}
-	if (ro.outpath && write_report(&s, o.fmt, ro.outpath))
+	if (outpath && write_report(&s, o.fmt, outpath))
 		rc = PCOST_EXIT_FAIL;
-	else if (!ro.outpath && (!ro.plot || o.fmt_given) && pcost_cli_render(&s, o.fmt))
+	else if (!outpath && (!plot || o.fmt_given) && pcost_cli_render(&s, o.fmt))
 		rc = PCOST_EXIT_FAIL;
 	pcost_session_release(&s);
 	return rc;

@@ -8,14 +8,10 @@
 #include "report/report.h"
 #include "core/util.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: probecost show ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]\n\n"
-		"Prints a stored session as the live command printed it, recomputed from\n"
-		"its raw samples (a run session's level between sessions over it and the\n"
-		"sessions stored before it, as run took it).  IDs come from 'probecost history'.\n" PCOST_DB_HELP);
-}
+static const char *const show_usage[] = {
+	"show ID|last [--db PATH|URL] [--format text|json|csv|markdown|html]",
+	NULL,
+};
 
 int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
 {
@@ -28,22 +24,27 @@ int pcost_cli_render(const struct pcost_session *s, enum pcost_format fmt)
 
 int cmd_show(int argc, char **argv)
 {
-	struct pcost_store_opts o = {
+	struct pcost_store_opts o = { .args = "one session id", .min_args = 1, .max_args = 1 };
+	const struct pcost_option options[] = {
+		OPT_STORE_FORMAT(&o, PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
+				 "text, json, csv, markdown or html (a page)"),
+		OPT_STORE_DB(&o),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
 		.cmd = "show",
-		.formats = PCOST_FMT_ROWS | PCOST_FMT_BIT(PCOST_FMT_HTML),
-		.usage = usage,
-		.args = "one session id",
-		.min_args = 1,
-		.max_args = 1,
+		.usage = show_usage,
+		.about = "Prints a stored session as the live command printed it, recomputed from\n"
+			 "its raw samples (a run session's level between sessions over it and the\n"
+			 "sessions stored before it, as run took it).  IDs come from 'probecost "
+			 "history'.",
+		.options = options,
 	};
 	struct pcost_session s;
 	int rc;
 
-	if ((rc = pcost_store_opts_parse(&o, argc, argv)))
+	if ((rc = pcost_cli_parse_load(&o, &p, argc, argv, &s)))
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
-	if ((rc = pcost_cli_load_from(o.db, o.argv[0], &s)))
-		return rc;
-	pcost_cli_level(o.db, &s);
 	rc = pcost_cli_render(&s, o.fmt) ? PCOST_EXIT_FAIL : 0;
 	pcost_session_release(&s);
 	return rc;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/parse-options.h"
 #include "core/cleanup.h"
 #include "run/runner.h"
 #include "workloads/process.h"
@@ -32,25 +33,30 @@ static void print_params(const struct pcost_workload *w, FILE *out)
 	}
 }
 
-static void usage(FILE *out)
+static void list_workloads(FILE *out)
 {
 	const struct pcost_workload *w;
 
-	fprintf(out, "usage: probecost workload NAME [key=value ...] [--print]\n\n"
-		     "Runs one built-in workload.  When PROBECOST_REPORT_FD names an open\n"
-		     "descriptor it writes one line there: events=N unit=UNIT timed_ns=T\n"
-		     "(work done, its unit, nanoseconds of the timed region, setup excluded),\n"
-		     "check=ok|bad (its check of its own result) and more facts; a fatal\n"
-		     "signal writes signal=NAME ... ip=... there instead.  Exit 1 when the\n"
-		     "check fails (its facts are still reported).\n"
-		     "--print prints a human line instead (total time, usecs/op, ops/sec).\n\n"
-		     "workloads:\n");
+	fprintf(out, "\nworkloads:\n");
 	for_each_workload(w)
 	{
 		fprintf(out, "  %-10s %s [unit: %s]\n", w->name, w->summary, w->unit);
 		print_params(w, out);
 	}
 }
+
+/* The workload whose --help is printed (more_help takes no context). */
+static const struct pcost_workload *help_workload;
+
+static void list_params(FILE *out)
+{
+	fprintf(out, "\nparameters:\n");
+	print_params(help_workload, out);
+}
+
+static const char *const workload_usage[] = { "workload NAME [key=value ...] [--print]", NULL };
+
+#define PRINT_HELP "print a human line instead (total time, usecs/op, ops/sec)"
 
 /*
  * `run --placement split` starts the tracer on one CPU and has the workload
@@ -79,6 +85,22 @@ int cmd_workload(int argc, char **argv)
 	struct pcost_wl_result res = { 0 };
 	char err[512], desc[512];
 	bool print = false;
+	const struct pcost_option options[] = {
+		OPT_BOOL(0, "print", &print, PRINT_HELP),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
+		.cmd = "workload",
+		.usage = workload_usage,
+		.about = "Runs one built-in workload.  When PROBECOST_REPORT_FD names an open\n"
+			 "descriptor it writes one line there: events=N unit=UNIT timed_ns=T\n"
+			 "(work done, its unit, nanoseconds of the timed region, setup excluded),\n"
+			 "check=ok|bad (its check of its own result) and more facts; a fatal\n"
+			 "signal writes signal=NAME ... ip=... there instead.  Exit 1 when the\n"
+			 "check fails (its facts are still reported).",
+		.options = options,
+		.more_help = list_workloads,
+	};
 	int nargs = 0, rc;
 	char **args;
 
@@ -87,9 +109,11 @@ int cmd_workload(int argc, char **argv)
 	if (pcost_interrupted)
 		raise(pcost_interrupted);
 	if (argc < 2)
-		return usage(stderr), PCOST_EXIT_USAGE;
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return usage(stdout), 0;
+		return pcost_usage_with_options(&p, stderr), PCOST_EXIT_USAGE;
+	/* Only these go before NAME: any other word there is a workload's name. */
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "--list-options"))
+		return pcost_parse_options(&p, 2, argv) == PCOST_OPTS_HELP ? 0 : PCOST_EXIT_USAGE;
 	w = pcost_workload_find(argv[1]);
 	if (!w) {
 		char names[256] = "";
@@ -102,25 +126,35 @@ int cmd_workload(int argc, char **argv)
 		}
 		return usage_error("unknown workload '%s' (known: %s)", argv[1], names);
 	}
-	args = xcalloc((size_t)argc, sizeof(*args));
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--print")) {
-			print = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: probecost workload %s [key=value ...] [--print]\n%s [unit: %s]\n",
-			       w->name, w->summary, w->unit);
-			print_params(w, stdout);
-			free(args);
-			return 0;
-		} else if (argv[i][0] == '-') {
-			free(args);
-			return usage_error("workload %s: unknown option '%s'", w->name, argv[i]);
-		} else {
-			args[nargs++] = argv[i];
-		}
+	{
+		char usage_line[128], about[512], bad[128];
+		const char *const one_usage[] = { usage_line, NULL };
+		const struct pcost_option one_options[] = {
+			OPT_BOOL(0, "print", &print, PRINT_HELP),
+			OPT_END(),
+		};
+		struct pcost_parse one = {
+			.cmd = "workload",
+			.usage = one_usage,
+			.about = about,
+			.options = one_options,
+			.more_help = list_params,
+			.bad_option = bad,
+			.permute = true,
+		};
+
+		snprintf(usage_line, sizeof(usage_line), "workload %s [key=value ...] [--print]",
+			 w->name);
+		snprintf(about, sizeof(about), "%s [unit: %s]", w->summary, w->unit);
+		snprintf(bad, sizeof(bad), "workload %s: unknown option", w->name);
+		help_workload = w;
+		/* argv[1], the workload's name, stands where the command's would. */
+		if ((rc = pcost_parse_options(&one, argc - 1, argv + 1)))
+			return rc == PCOST_OPTS_HELP ? 0 : rc;
+		args = one.argv;
+		nargs = one.argc;
 	}
 	rc = pcost_params_parse(w, nargs, args, &params, err, sizeof(err));
-	free(args);
 	if (rc < 0)
 		return usage_error("%s", err);
 	if (w->available && !w->available(err, sizeof(err)))

@@ -2,8 +2,9 @@
 /*
  * src/cmd/: the command line.  One file per subcommand, cmd-NAME.c with
  * cmd_NAME(argc, argv), that parses its options, calls the code of the other
- * folders and prints; cmd-options.c is the one parser of the store options
- * (--db, --format, session IDs).  Only code here picks exit
+ * folders and prints; each describes its options as one table that
+ * parse-options.c parses (cmd-options.c: the store commands' --db, --format,
+ * session IDs).  Only code here picks exit
  * codes (0 success, 1 runtime failure, 2 bad usage or input).
  *
  * cmd: one function per subcommand, int cmd_NAME(int argc, char **argv); argv[0] is NAME.

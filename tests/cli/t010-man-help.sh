@@ -3,22 +3,30 @@
 # t010: --help and the man pages cannot drift apart.  For every command, the
 # long options its --help lists and the options its man page documents (the
 # OPTIONS term lines of docs/man/probecost-CMD.1.scd) are the same set, and every
-# option the command's getopt table accepts is in its --help.  Every command
-# has a page, every page renders without a groff warning.
+# option of the command's table (`CMD --list-options`) is in its --help.  Every
+# command has a page, every page renders without a groff warning.  t013 checks
+# each table against its page row by row.
 . "$(dirname "$0")/lib.bash"
 
 # Long options named anywhere in a text (--help itself is everyone's).
 long_opts() { grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u; }
 # Options a man page documents: the term lines (starting with *-) of its OPTIONS section.
 man_opts() { sed -n '/^# OPTIONS/,/^# /p' "$1" | grep -E '^\*-' | long_opts; }
-# Options a command's C file accepts: getopt_long rows, "--x" literals, and the shared
-# options it lists by id (PCOST_MOPT_X, named in the one table of cmd-measure-opts.c).
+# Options a command accepts: its table's rows; for a command that parses without a
+# table, its C file's getopt_long rows, "--x" literals, and the shared options it
+# lists by id (PCOST_MOPT_X: --x, PRECISION_PP and _NS: --precision).
 code_opts() {
+	if "$PROBECOST" "$1" --list-options >/dev/null 2>&1; then
+		"$PROBECOST" "$1" --list-options | cut -f1 | grep -vx -- '--help' | sort -u
+		return
+	fi
+	set -- "src/cmd/cmd-$1.c"
 	{
 		grep -oE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument|"--[a-z][a-z0-9-]*"' "$1" |
 			grep -oE '"-*[a-z][a-z0-9-]*"' | tr -d '"' | sed 's/^-*/--/'
-		grep -oE 'PCOST_MOPT_[A-Z_]+' "$1" | sort -u | while read -r id; do
-			sed -n "s/^[[:space:]]*{ $id, \"\([a-z-]*\)\".*/--\1/p" src/cmd/cmd-measure-opts.c
+		grep -oE 'PCOST_MOPT_[A-Z_]+' "$1" | grep -vxE 'PCOST_MOPT_(NOT_MINE|END)' | sort -u | while read -r id; do
+			id=${id#PCOST_MOPT_} && id=${id%_PP} && id=${id%_NS}
+			printf -- '--%s\n' "$id" | tr 'A-Z_' 'a-z-'
 		done
 	} | grep -vx -- '--help' | sort -u
 }
@@ -49,11 +57,10 @@ for c in "${cmds[@]}"; do
 	is "$(set_diff "$help" "$doc")" "" "probecost-$c(1) documents exactly the options '$c --help' lists"
 done
 for c in "${cmds[@]}"; do
-	src=src/cmd/cmd-$c.c
-	code=$(code_opts "$src")
+	code=$(code_opts "$c")
 	help=$("$PROBECOST" "$c" --help 2>&1 | long_opts)
 	missing=$(comm -23 <(printf '%s\n' "$code") <(printf '%s\n' "$help") | grep . | tr '\n' ' ')
-	is "$missing" "" "every option $src accepts is in '$c --help'"
+	is "$missing" "" "every option $c accepts is in '$c --help'"
 done
 
 # --db takes a postgresql:// URL as well as a file: every --help and page that has it says so.

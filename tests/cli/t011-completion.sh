@@ -12,7 +12,7 @@ if ! command -v jq >/dev/null; then
 	skip "jq not installed (the completion reads probecost list --format json with it)"
 	done_testing
 fi
-plan 31
+plan 32
 # shellcheck source=../../completion/probecost.bash
 . completion/probecost.bash
 
@@ -38,6 +38,8 @@ is "$(comp -)" "--help --version -q -v" "'-' offers the global options"
 is "$(comp run -)" "$( ("$PROBECOST" run --help | grep -oE -- '--[a-z][a-z0-9-]*'; echo --help) | sort -u | words)" \
 	"run - offers exactly the options run --help lists"
 is "$(comp run --sc)" "--scale" "run --sc offers --scale"
+is "$(comp report -)" "$("$PROBECOST" report --list-options | cut -f1 | words)" \
+	"report - offers exactly the options of its table (report --list-options)"
 is "$(comp run --metric '')" "$("$PROBECOST" run --help | sed -n 's/^ *presets: //p' | tr ' ' '\n' | words)" \
 	"run --metric offers the presets run --help names"
 is "$(comp run -w '')" "$(names workloads)" "run -w offers every workload of list --format json"
