@@ -1,0 +1,98 @@
+#!/bin/bash
+# parallel-safe
+# t026: deploy/ansible/calibrate.yml on an inventory of localhost (local connection) with a
+# throwaway PostgreSQL store whose role needs a password: the first run calibrates this
+# host (the known answer inject:event=2000,fixed=0) and runs its study, costs --db URL
+# shows this host's table; a second run skips calibrate and changes nothing; a forced run
+# adds a table.  The password is in no output, no stored command line and no file left.
+. "$(dirname "$0")/lib.bash"
+. "$(dirname "$0")/pg.bash"
+plan 17
+
+PB=deploy/ansible/calibrate.yml
+ROLE=deploy/ansible/roles/probecost
+have ansible-playbook || skip_rest "ansible-playbook is not installed (apt-get install ansible-core)"
+have jq || skip_rest "jq is not installed (apt-get install jq)"
+
+keys_c=$(sed -n '/cost_keys\[\] = {/,/};/p' src/stats/predict.c | grep -o '"[^"]*"' | tr -d '"')
+keys_role=$(sed -n '/^probecost_cost_keys:/,/^$/s/^  - //p' "$ROLE/vars/main.yml")
+is "$keys_role" "$keys_c" "the role's fingerprint fields are predict's (src/stats/predict.c cost_keys)"
+
+unset PGPASSWORD PGPASSFILE PROBECOST_DB
+tmpdir
+export ANSIBLE_CONFIG=$T/ansible.cfg ANSIBLE_HOME=$T/ansible ANSIBLE_LOCAL_TEMP=$T/ansible/local \
+	ANSIBLE_REMOTE_TEMP=$T/ansible/remote ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
+: >"$ANSIBLE_CONFIG"
+cat >"$T/inventory.ini" <<EOF
+[probecost]
+localhost ansible_connection=local ansible_become=false ansible_python_interpreter=/usr/bin/python3
+EOF
+ansible-playbook --syntax-check -i "$T/inventory.ini" "$PB" >"$T/syntax.log" 2>&1
+is "$?" 0 "ansible-playbook --syntax-check $PB" || sed 's/^/# /' "$T/syntax.log"
+
+# ---- a store whose role logs in with a password (scram), over the unix socket ----
+pg_cluster skip_rest || exit 0
+sed -i '1i local all fleet scram-sha-256' "$PGD/data/pg_hba.conf"
+"${PG_AS[@]}" "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -t 60 start \
+	-o "-p $PORT -k $PGD -c listen_addresses= -F" >/dev/null 2>&1 ||
+	skip_rest "the throwaway server did not start again: $(tail -1 "$PGD/log" 2>/dev/null)"
+SECRET='Fl33t:pw\x'
+"${PG_AS[@]}" "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PGD" -p "$PORT" -U postgres \
+	-c "CREATE ROLE fleet LOGIN PASSWORD '$SECRET'" -c "CREATE DATABASE fleet OWNER fleet" >/dev/null ||
+	skip_rest "could not create the role and database"
+URL="postgresql://fleet@/fleet?host=$PGD&port=$PORT"
+run_pc costs --db "$URL"
+like "$rc: $err" '^2: .*password' "without the password the store refuses probecost (exit 2: $err)"
+esc=${SECRET//\\/\\\\}
+printf '*:*:*:*:%s\n' "${esc//:/\\:}" >"$T/pgpass"
+chmod 600 "$T/pgpass"
+pc() { PGPASSFILE=$T/pgpass "$PROBECOST" "$@" --db "$URL"; }
+
+# The variables a fleet keeps in its vault: here a plain file, for -e @FILE.
+cat >"$T/vars.json" <<EOF
+{"probecost_bin": "$(readlink -f "$PROBECOST")", "probecost_tracers": [],
+ "probecost_monitors": ["inject:event=2000,fixed=0"], "probecost_calibrate_args": ["--runs", "3"],
+ "probecost_studies": [["run", "-w", "null", "--runs", "2", "--warmup", "0", "-m", "inject:event=0,fixed=0"]],
+ "probecost_db_url": "$URL", "probecost_db_password": $(jq -Rn --arg s "$SECRET" '$s')}
+EOF
+mkdir "$T/tmp"
+playbook() { # playbook N [ARGS]: run N's output in $T/run-N.log, its exit status in $rc
+	TMPDIR=$T/tmp ansible-playbook -i "$T/inventory.ini" "$PB" -e "@$T/vars.json" "${@:2}" >"$T/run-$1.log" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || tail -30 "$T/run-$1.log" | sed 's/^/# /'
+}
+said() { sed -n 's/^ *"\(localhost: cost table .*\)"$/\1/p' "$T/run-$1.log"; }
+recap() { sed -n 's/^localhost *: .*\(changed=[0-9]*\).*\(failed=[0-9]*\).*/\1 \2/p' "$T/run-$1.log"; }
+host=$(uname -n)
+
+# ---- first run: calibrate and the study --------------------------------------------
+playbook 1
+is "$rc" 0 "the first run succeeds"
+is "$(said 1)" "localhost: cost table 1 (calibrated now)" "it reports this host's table id"
+pc costs --format json >"$T/costs-1.json" 2>"$T/costs.err"
+is "$(jq -c '[.tables[] | [.id, .host, .kernel, .level, .complete]]' "$T/costs-1.json")" \
+	"[[1,\"$host\",\"$(uname -r)\",\"custom\",true]]" "costs --db URL shows this host's table, on this kernel"
+is "$(pc costs | grep -c 'inject:event=2000,fixed=0 *per syscall')" 1 "and its per-syscall entry"
+is "$(pc history --format json | jq -c '[.[] | .cmdline]')" \
+	'["probecost calibrate","probecost run -w null --runs 2 --warmup 0 -m inject:event=0,fixed=0"]' \
+	"the study ran after the calibration, into the same store"
+
+# ---- second run: nothing to do --------------------------------------------------------
+playbook 2
+is "$rc" 0 "the second run succeeds"
+is "$(said 2)" "localhost: cost table 1 (stored before: calibrate skipped; probecost_force=true calibrates again)" \
+	"it skips calibrate and reports the stored table"
+is "$(recap 2)" "changed=0 failed=0" "and changes nothing"
+is "$(pc history --format json | jq length)" 2 "no session was added"
+
+# ---- forced ---------------------------------------------------------------------------
+playbook 3 -e probecost_force=true
+is "$rc" 0 "a forced run succeeds"
+is "$(said 3)" "localhost: cost table 2 (calibrated now)" "it calibrates again: table 2"
+is "$(pc costs --all --format json | jq -c '[.tables[].id]')" "[2,1]" "the store holds both tables"
+
+# ---- the password ---------------------------------------------------------------------
+is "$(grep -lF "$SECRET" "$T"/run-*.log)$(pc history --format json | grep -cF "$SECRET")" 0 \
+	"the password is in no playbook output and no stored command line"
+is "$(find "$T/tmp" -mindepth 1 | head -3)" "" "the passfile is removed after each run"
+done_testing
