@@ -1,13 +1,15 @@
 #!/bin/bash
 # parallel-safe
+# long: a PostgreSQL cluster and three playbook runs (30-60 s, mostly waiting)
 # t026: deploy/ansible/calibrate.yml on an inventory of localhost (local connection) with a
 # throwaway PostgreSQL store whose role needs a password: the first run calibrates this
 # host (the known answer inject:event=2000,fixed=0) and runs its study, costs --db URL
 # shows this host's table; a second run skips calibrate and changes nothing; a forced run
-# adds a table.  The password is in no output, no stored command line and no file left.
+# adds a table.  Another host's table, of this very machine and kernel, is not this
+# host's.  The password is in no output, no stored command line and no file left.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/pg.bash"
-plan 17
+plan 18
 
 PB=deploy/ansible/calibrate.yml
 ROLE=deploy/ansible/roles/probecost
@@ -65,14 +67,22 @@ said() { sed -n 's/^ *"\(localhost: cost table .*\)"$/\1/p' "$T/run-$1.log"; }
 recap() { sed -n 's/^localhost *: .*\(changed=[0-9]*\).*\(failed=[0-9]*\).*/\1 \2/p' "$T/run-$1.log"; }
 host=$(uname -n)
 
+# Another host's table, measured here (the same fingerprint), is in the store first.
+"$PROBECOST" calibrate -m inject:event=2000,fixed=0 --no-store --format json 2>/dev/null |
+	jq '.tables[0].host = "other-host"' >"$T/other.json"
+pc costs --import "$T/other.json" >/dev/null
+is "$(pc costs --format json | jq -c '[.tables[] | [.id, .host]]')" '[[1,"other-host"]]' \
+	"costs --import stores another host's table"
+
 # ---- first run: calibrate and the study --------------------------------------------
 playbook 1
 is "$rc" 0 "the first run succeeds"
-is "$(said 1)" "localhost: cost table 1 (calibrated now)" "it reports this host's table id"
+is "$(said 1)" "localhost: cost table 2 (calibrated now)" "it calibrates (another host's table is not this one's) and reports the id"
 pc costs --format json >"$T/costs-1.json" 2>"$T/costs.err"
 is "$(jq -c '[.tables[] | [.id, .host, .kernel, .level, .complete]]' "$T/costs-1.json")" \
-	"[[1,\"$host\",\"$(uname -r)\",\"custom\",true]]" "costs --db URL shows this host's table, on this kernel"
-is "$(pc costs | grep -c 'inject:event=2000,fixed=0 *per syscall')" 1 "and its per-syscall entry"
+	"[[2,\"$host\",\"$(uname -r)\",\"custom\",true],[1,\"other-host\",\"$(uname -r)\",\"custom\",true]]" \
+	"costs --db URL shows this host's table, on this kernel, beside the other host's"
+like "$(pc costs --table 2)" '^  inject:event=2000,fixed=0 +per syscall +[0-9]' "and its per-syscall entry"
 is "$(pc history --format json | jq -c '[.[] | .cmdline]')" \
 	'["probecost calibrate","probecost run -w null --runs 2 --warmup 0 -m inject:event=0,fixed=0"]' \
 	"the study ran after the calibration, into the same store"
@@ -80,7 +90,7 @@ is "$(pc history --format json | jq -c '[.[] | .cmdline]')" \
 # ---- second run: nothing to do --------------------------------------------------------
 playbook 2
 is "$rc" 0 "the second run succeeds"
-is "$(said 2)" "localhost: cost table 1 (stored before: calibrate skipped; probecost_force=true calibrates again)" \
+is "$(said 2)" "localhost: cost table 2 (stored before: calibrate skipped; probecost_force=true calibrates again)" \
 	"it skips calibrate and reports the stored table"
 is "$(recap 2)" "changed=0 failed=0" "and changes nothing"
 is "$(pc history --format json | jq length)" 2 "no session was added"
@@ -88,8 +98,8 @@ is "$(pc history --format json | jq length)" 2 "no session was added"
 # ---- forced ---------------------------------------------------------------------------
 playbook 3 -e probecost_force=true
 is "$rc" 0 "a forced run succeeds"
-is "$(said 3)" "localhost: cost table 2 (calibrated now)" "it calibrates again: table 2"
-is "$(pc costs --all --format json | jq -c '[.tables[].id]')" "[2,1]" "the store holds both tables"
+is "$(said 3)" "localhost: cost table 3 (calibrated now)" "it calibrates again: table 3"
+is "$(pc costs --all --format json | jq -c '[.tables[].id]')" "[3,2,1]" "the store holds this host's two tables and the other's"
 
 # ---- the password ---------------------------------------------------------------------
 is "$(grep -lF "$SECRET" "$T"/run-*.log)$(pc history --format json | grep -cF "$SECRET")" 0 \
