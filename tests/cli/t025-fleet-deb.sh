@@ -1,14 +1,16 @@
 #!/bin/bash
 # parallel-safe
-# long: make deb, lintian, apt-get install and purge (35-80 s; man-db's triggers)
+# long: make deb, lintian, apt-get install, a playbook run and purge (45-110 s; man-db's triggers)
 # no-sanitizer: the package holds the tree's plain build, not $PROBECOST
 # t025: make deb builds build/deb/probecost_VERSION_amd64.deb (lintian: no errors) with the
 # binary, man pages, completion, library, header and probecost.pc; its Depends are
 # computed and name none of the libraries probecost loads at run time; apt-get installs
 # it, /usr/bin/probecost runs (and finds its delay shim under /usr/lib/probecost), and
-# it is purged again, leaving the machine as it was.
+# the fleet playbook, given the .deb, copies it over and calibrates with the installed
+# binary; it is purged again, leaving the machine as it was.
 . "$(dirname "$0")/lib.bash"
-plan 13
+. "$(dirname "$0")/fleet.bash"
+plan 16
 
 V=$(cat VERSION)
 DEB=build/deb/probecost_${V}_amd64.deb
@@ -61,6 +63,22 @@ like "$list" '^  delay +preload +yes ' "/usr/bin/probecost list runs and finds t
 is "$(readelf -d /usr/bin/probecost | grep -cE 'NEEDED.*(libpq|capstone|cairo|papi|pfm)')" 0 \
 	"the binary links none of the libraries it loads at run time"
 is "$(pkg-config --modversion probecost 2>&1)" "$V" "pkg-config finds the installed probecost.pc"
+
+# ---- the playbook, given the package (installed already: apt changes nothing) -------
+if have ansible-playbook; then
+	[ -e /var/cache/probecost ] || on_exit 'rm -rf /var/cache/probecost'
+	fleet_setup
+	playbook 1 -e "{\"probecost_deb\": \"$PWD/$DEB\", \"probecost_tracers\": [], \"probecost_db_url\": \"$T/s.db\",
+		\"probecost_monitors\": [\"inject:event=2000,fixed=0\"], \"probecost_calibrate_args\": [\"--runs\", 2]}"
+	is "$rc $(said 1)" "0 localhost: cost table 1 (calibrated now)" \
+		"the playbook with probecost_deb calibrates with /usr/bin/probecost"
+	is "$(task 1 'Copy the package') $(task 1 'Install the package') $(task 1 Calibrate)" "changed ok changed" \
+		"it copied the package over, apt left it as installed, calibrate ran"
+	cmp -s "$DEB" "/var/cache/probecost/${DEB##*/}"
+	ok $? "the package is in /var/cache/probecost"
+else
+	for i in 1 2 3; do skip "ansible-playbook is not installed (apt-get install ansible-core)"; done
+fi
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -q -o DPkg::Lock::Timeout=120 probecost >"$T/purge.log" 2>&1
 is "$?" 0 "apt-get purge probecost" || sed 's/^/# /' "$T/purge.log" | tail -10
 left=$(for f in /usr/bin/probecost /usr/lib/probecost /usr/include/probecost /usr/share/doc/probecost; do

@@ -9,9 +9,9 @@
 # host's.  The password is in no output, no stored command line and no file left.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/pg.bash"
+. "$(dirname "$0")/fleet.bash"
 plan 18
 
-PB=deploy/ansible/calibrate.yml
 ROLE=deploy/ansible/roles/probecost
 have ansible-playbook || skip_rest "ansible-playbook is not installed (apt-get install ansible-core)"
 have jq || skip_rest "jq is not installed (apt-get install jq)"
@@ -22,13 +22,7 @@ is "$keys_role" "$keys_c" "the role's fingerprint fields are predict's (src/stat
 
 unset PGPASSWORD PGPASSFILE PROBECOST_DB
 tmpdir
-export ANSIBLE_CONFIG=$T/ansible.cfg ANSIBLE_HOME=$T/ansible ANSIBLE_LOCAL_TEMP=$T/ansible/local \
-	ANSIBLE_REMOTE_TEMP=$T/ansible/remote ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
-: >"$ANSIBLE_CONFIG"
-cat >"$T/inventory.ini" <<EOF
-[probecost]
-localhost ansible_connection=local ansible_become=false ansible_python_interpreter=/usr/bin/python3
-EOF
+fleet_setup
 ansible-playbook --syntax-check -i "$T/inventory.ini" "$PB" >"$T/syntax.log" 2>&1
 is "$?" 0 "ansible-playbook --syntax-check $PB" || sed 's/^/# /' "$T/syntax.log"
 
@@ -57,14 +51,6 @@ cat >"$T/vars.json" <<EOF
  "probecost_studies": [["run", "-w", "null", "--runs", "2", "--warmup", "0", "-m", "inject:event=0,fixed=0"]],
  "probecost_db_url": "$URL", "probecost_db_password": $(jq -Rn --arg s "$SECRET" '$s')}
 EOF
-mkdir "$T/tmp"
-playbook() { # playbook N [ARGS]: run N's output in $T/run-N.log, its exit status in $rc
-	TMPDIR=$T/tmp ansible-playbook -i "$T/inventory.ini" "$PB" -e "@$T/vars.json" "${@:2}" >"$T/run-$1.log" 2>&1
-	rc=$?
-	[ "$rc" = 0 ] || tail -30 "$T/run-$1.log" | sed 's/^/# /'
-}
-said() { sed -n 's/^ *"\(localhost: cost table .*\)"$/\1/p' "$T/run-$1.log"; }
-recap() { sed -n 's/^localhost *: .*\(changed=[0-9]*\).*\(failed=[0-9]*\).*/\1 \2/p' "$T/run-$1.log"; }
 host=$(uname -n)
 
 # Another host's table, measured here (the same fingerprint), is in the store first.
@@ -75,7 +61,7 @@ is "$(pc costs --format json | jq -c '[.tables[] | [.id, .host]]')" '[[1,"other-
 	"costs --import stores another host's table"
 
 # ---- first run: calibrate and the study --------------------------------------------
-playbook 1
+playbook 1 -e "@$T/vars.json"
 is "$rc" 0 "the first run succeeds"
 is "$(said 1)" "localhost: cost table 2 (calibrated now)" "it calibrates (another host's table is not this one's) and reports the id"
 pc costs --format json >"$T/costs-1.json" 2>"$T/costs.err"
@@ -88,7 +74,7 @@ is "$(pc history --format json | jq -c '[.[] | .cmdline]')" \
 	"the study ran after the calibration, into the same store"
 
 # ---- second run: nothing to do --------------------------------------------------------
-playbook 2
+playbook 2 -e "@$T/vars.json"
 is "$rc" 0 "the second run succeeds"
 is "$(said 2)" "localhost: cost table 2 (stored before: calibrate skipped; probecost_force=true calibrates again)" \
 	"it skips calibrate and reports the stored table"
@@ -96,7 +82,7 @@ is "$(recap 2)" "changed=0 failed=0" "and changes nothing"
 is "$(pc history --format json | jq length)" 2 "no session was added"
 
 # ---- forced ---------------------------------------------------------------------------
-playbook 3 -e probecost_force=true
+playbook 3 -e "@$T/vars.json" -e probecost_force=true
 is "$rc" 0 "a forced run succeeds"
 is "$(said 3)" "localhost: cost table 3 (calibrated now)" "it calibrates again: table 3"
 is "$(pc costs --all --format json | jq -c '[.tables[].id]')" "[3,2,1]" "the store holds this host's two tables and the other's"
