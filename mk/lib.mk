@@ -28,7 +28,9 @@ $(INSTALL_STAMP): FORCE
 	@echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(LIBDIR_PC)' | cmp -s - $@ || \
 		echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(LIBDIR_PC)' > $@
 FORCE:
-build/obj/src/monitors/delay.o build/san/src/monitors/delay.o: $(INSTALL_STAMP)
+# The objects that bake LIBDIR_PC (mk/monitors.mk, mk/probes.mk).
+build/obj/src/monitors/delay.o build/san/src/monitors/delay.o \
+build/obj/src/workloads/lttng.o build/san/src/workloads/lttng.o: $(INSTALL_STAMP)
 
 build/pic/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'
 root=$tmp/root
 mkdir "$tmp/src"
-tar --exclude=./.git --exclude=./build/san --exclude=./build/tests --exclude=./build/fuzz -cf - . | tar -xf - -C "$tmp/src"
+tar --exclude=./.git --exclude=./build/deb --exclude=./build/san --exclude=./build/tests --exclude=./build/fuzz -cf - . | tar -xf - -C "$tmp/src"
 mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$tmp/src" PREFIX=/usr DESTDIR="$root" "$@"; }
 
 mk install >"$tmp/install.log" 2>&1
