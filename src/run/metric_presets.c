@@ -22,7 +22,11 @@
  * pgbench (PostgreSQL 15): "tps = 6559.527714 (without initial connection
  * time)" (before 14: one tps line including connection set-up and one
  * excluding it, the one taken) and "latency average = 0.305 ms"; "latency
- * stddev" only with -P or --rate.  pgbench prints latencies to 1 us.
+ * stddev" only with -P or --rate.  pgbench prints latencies to 1 us.  With
+ * --rate (an open loop: transactions on a Poisson schedule) its latency counts
+ * from each transaction's scheduled start, so the average holds the schedule
+ * lag, which it also prints alone: "rate limit schedule lag: avg 19.003 (max
+ * 321.713) ms".
  */
 static const struct pcost_metric_row pgbench[] = {
 	ROW("tps", HIGHER, "tps", false,
@@ -32,6 +36,12 @@ static const struct pcost_metric_row pgbench[] = {
 	    { "^latency average = ([0-9.]+) (ms)$", REG_NEWLINE, 1, 2 }),
 	ROW("latency_stddev", LOWER, "ms", true,
 	    { "^latency stddev = ([0-9.]+) (ms)$", REG_NEWLINE, 1, 2 }),
+	ROW("schedule_lag_avg", LOWER, "ms", true,
+	    { "^rate limit schedule lag: avg ([0-9.]+) \\(max [0-9.]+\\) (ms)$", REG_NEWLINE, 1,
+	      2 }),
+	ROW("schedule_lag_max", LOWER, "ms", true,
+	    { "^rate limit schedule lag: avg [0-9.]+ \\(max ([0-9.]+)\\) (ms)$", REG_NEWLINE, 1,
+	      2 }),
 	{ 0 },
 };
 
@@ -125,7 +135,9 @@ static const struct pcost_metric_row sysbench[] = {
 };
 
 const struct pcost_metric_preset pcost_metric_presets[] = {
-	{ "pgbench", "PostgreSQL's pgbench: tps, latency average (and stddev)", pgbench },
+	{ "pgbench",
+	  "PostgreSQL's pgbench: tps, latency average (and stddev; with --rate, schedule lag)",
+	  pgbench },
 	{ "redis-benchmark", "requests per second of each test (set_rps, get_rps, ...)", redis },
 	{ "fio", "IOPS, bandwidth, clat p50/p99/p99.9 per direction (read_*, write_*)", fio },
 	{ "sysbench", "events per second (total events / total time), latency p95", sysbench },

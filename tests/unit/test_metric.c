@@ -259,7 +259,7 @@ static void bad_specs(void **state)
 
 	(void)state;
 	parse_ok(&set, "pgbench");
-	assert_int_equal(set.n, 3);
+	assert_int_equal(set.n, 5);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		if (pcost_metric_parse(bad[i].arg, &set, err, sizeof(err)) != -EINVAL)
@@ -267,7 +267,7 @@ static void bad_specs(void **state)
 		if (!strstr(err, bad[i].says) || strchr(err, '\n') || strncmp(err, "--metric ", 9))
 			fail_msg("'%s': said '%s', want '%s' on one line", bad[i].arg, err,
 				 bad[i].says);
-		assert_int_equal(set.n, 3);
+		assert_int_equal(set.n, 5);
 	}
 	pcost_metric_set_release(&set);
 }
@@ -288,6 +288,12 @@ static const struct expect {
 	{ "pgbench", "pgbench-progress.txt", "tps", "tps", 25284.612388 },
 	{ "pgbench", "pgbench-progress.txt", "latency_avg", "ms", 0.039 },
 	{ "pgbench", "pgbench-progress.txt", "latency_stddev", "ms", 0.103 },
+	/* --rate: the latency from each scheduled start, holding the lag printed beside it */
+	{ "pgbench", "pgbench-rate.txt", "tps", "tps", 482.443524 },
+	{ "pgbench", "pgbench-rate.txt", "latency_avg", "ms", 19.935 },
+	{ "pgbench", "pgbench-rate.txt", "schedule_lag_avg", "ms", 19.003 },
+	{ "pgbench", "pgbench-rate.txt", "schedule_lag_max", "ms", 321.713 },
+	{ "pgbench", "pgbench-select.txt", "schedule_lag_avg", "ms", NAN }, /* with --rate only */
 	/* The default report of -t set,get,lpush,lrange_100. */
 	{ "redis-benchmark", "redis-default.txt", "set_rps", "req/s", 66666.67 },
 	{ "redis-benchmark", "redis-default.txt", "get_rps", "req/s", 62500.00 },
