@@ -134,6 +134,27 @@ static const struct pcost_metric_row sysbench[] = {
 	{ 0 },
 };
 
+/*
+ * wrk 4.1 (a closed loop: each connection sends when its reply is back, so a
+ * stalled server stalls it too; -w http is the open loop): "Requests/sec:
+ * 12675.70", the "Thread Stats" line "    Latency     1.06ms    1.90ms
+ * 21.96ms   89.84%" (avg, stdev, max) and, with --latency, the "Latency
+ * Distribution" lines "     99%    8.54ms".  wrk picks each unit (us, ms, s).
+ */
+#define WRK_PCT(name, pct)                                                                         \
+	ROW(name, LOWER, "ms", true, { "^ +" pct "% +([0-9.]+)([mu]?s)$", REG_NEWLINE, 1, 2 })
+
+static const struct pcost_metric_row wrk[] = {
+	ROW("rps", HIGHER, "req/s", false, { "^Requests/sec: +([0-9.]+)$", REG_NEWLINE, 1, 0 }),
+	ROW("latency_avg", LOWER, "ms", false,
+	    { "^ +Latency +([0-9.]+)([mu]?s) ", REG_NEWLINE, 1, 2 }),
+	ROW("latency_max", LOWER, "ms", false,
+	    { "^ +Latency +[0-9.]+[mu]?s +[0-9.]+[mu]?s +([0-9.]+)([mu]?s) ", REG_NEWLINE, 1, 2 }),
+	WRK_PCT("latency_p50", "50"),
+	WRK_PCT("latency_p99", "99"),
+	{ 0 },
+};
+
 const struct pcost_metric_preset pcost_metric_presets[] = {
 	{ "pgbench",
 	  "PostgreSQL's pgbench: tps, latency average (and stddev; with --rate, schedule lag)",
@@ -141,6 +162,9 @@ const struct pcost_metric_preset pcost_metric_presets[] = {
 	{ "redis-benchmark", "requests per second of each test (set_rps, get_rps, ...)", redis },
 	{ "fio", "IOPS, bandwidth, clat p50/p99/p99.9 per direction (read_*, write_*)", fio },
 	{ "sysbench", "events per second (total events / total time), latency p95", sysbench },
+	{ "wrk",
+	  "requests per second, latency avg and max (p50, p99 with --latency); a closed loop",
+	  wrk },
 	{ 0 },
 };
 

@@ -241,7 +241,7 @@ static void bad_specs(void **state)
 		const char *arg, *says;
 	} bad[] = {
 		{ "tps", "expected NAME[:higher|lower]=REGEX or a preset (pgbench, "
-			 "redis-benchmark, fio, sysbench)" },
+			 "redis-benchmark, fio, sysbench, wrk)" },
 		{ "tps=([0-9]", "the regex does not compile: " },
 		{ "tps=[0-9]+", "the regex has 0 capture groups, it needs exactly one" },
 		{ "tps=(a)|(b)", "the regex has 2 capture groups" },
@@ -294,6 +294,15 @@ static const struct expect {
 	{ "pgbench", "pgbench-rate.txt", "schedule_lag_avg", "ms", 19.003 },
 	{ "pgbench", "pgbench-rate.txt", "schedule_lag_max", "ms", 321.713 },
 	{ "pgbench", "pgbench-select.txt", "schedule_lag_avg", "ms", NAN }, /* with --rate only */
+	/* wrk picks each latency's unit: 100.00us, 8.54ms (the figures are in ms). */
+	{ "wrk", "wrk-latency.txt", "rps", "req/s", 12675.70 },
+	{ "wrk", "wrk-latency.txt", "latency_avg", "ms", 1.06 },
+	{ "wrk", "wrk-latency.txt", "latency_max", "ms", 21.96 },
+	{ "wrk", "wrk-latency.txt", "latency_p50", "ms", 0.1 },
+	{ "wrk", "wrk-latency.txt", "latency_p99", "ms", 8.54 },
+	{ "wrk", "wrk.txt", "rps", "req/s", 12749.55 },
+	{ "wrk", "wrk.txt", "latency_avg", "ms", 0.96 },
+	{ "wrk", "wrk.txt", "latency_p99", "ms", NAN }, /* with --latency only */
 	/* The default report of -t set,get,lpush,lrange_100. */
 	{ "redis-benchmark", "redis-default.txt", "set_rps", "req/s", 66666.67 },
 	{ "redis-benchmark", "redis-default.txt", "get_rps", "req/s", 62500.00 },
