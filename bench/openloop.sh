@@ -23,6 +23,8 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
+# shellcheck source=../tests/cli/nginx.bash
+. tests/cli/nginx.bash
 mons=()
 for m in $MONITORS; do mons+=(-m "$m"); done
 free_port() { echo $((20000 + RANDOM % 40000)); }
@@ -73,28 +75,10 @@ rows "built-in server (capacity $cap/s)" closed "open at $r50/s (50%)" "open at 
 # nginx: wrk's closed loop (its capacity too), then -w http at 50% and 80% of it.
 if [ "$NGINX" = 1 ] && command -v nginx > /dev/null && command -v wrk > /dev/null; then
 	port=$(free_port)
-	chmod 755 "$T"
-	for _ in $(seq 40); do echo "a line of a static page"; done > "$T/index.html"
-	cat > "$T/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $T/nginx.pid;
-error_log stderr;
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path $T/tmp;
-	proxy_temp_path $T/tmp;
-	fastcgi_temp_path $T/tmp;
-	uwsgi_temp_path $T/tmp;
-	scgi_temp_path $T/tmp;
-	keepalive_requests 100000;
-	server { listen 127.0.0.1:$port; root $T; }
-}
-CONF
+	nginx_site "$T" "$port" on 100000
 	url=http://127.0.0.1:$port/index.html
-	nsvc="$(command -v nginx) -p $T -c $T/nginx.conf -e stderr"
-	nginx -p "$T" -c "$T/nginx.conf" -e stderr 2> /dev/null &
+	read -ra ngx_argv <<< "$NGINX_SERVICE"
+	"${ngx_argv[@]}" 2> /dev/null &
 	ngx=$!
 	sleep 0.5
 	cap=$(for _ in 1 2 3; do
@@ -105,11 +89,11 @@ CONF
 	ngx=
 	r50=$(awk -v c="$cap" 'BEGIN { printf "%d", c * 0.5 }')
 	r80=$(awk -v c="$cap" 'BEGIN { printf "%d", c * 0.8 }')
-	js=$("$PC" run --no-store --runs "$RUNS" --warmup 1 --format json --service "$nsvc" \
+	js=$("$PC" run --no-store --runs "$RUNS" --warmup 1 --format json --service "$NGINX_SERVICE" \
 		--ready-port "127.0.0.1:$port" "${mons[@]}" --metric wrk \
 		-- wrk -t1 -c4 -d"${SECS}s" --latency "$url")
 	rows "nginx (capacity $cap/s, wrk)" "closed (wrk -c4)" <<< "$js"
-	js=$("$PC" run --no-store --runs "$RUNS" --warmup 1 --format json --service "$nsvc" \
+	js=$("$PC" run --no-store --runs "$RUNS" --warmup 1 --format json --service "$NGINX_SERVICE" \
 		--ready-port "127.0.0.1:$port" "${mons[@]}" \
 		-w "http:url=$url,rate=$r50,duration=$SECS" -w "http:url=$url,rate=$r80,duration=$SECS")
 	rows "nginx" "open at $r50/s (50%)" "open at $r80/s (80%)" <<< "$js"

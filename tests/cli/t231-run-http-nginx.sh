@@ -14,34 +14,14 @@ one_line_exit2 "a host name" "$P" run --no-store -w http:url=http://example.org/
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || skip_rest "nginx is not installed (apt-get install nginx-light)"
 tmpdir
-# As root, nginx serves as nobody: the directory must be readable by all.
-chmod 755 "$T"
-for _ in $(seq 40); do echo "a line of a static page"; done > "$T/index.html"
-conf() {
-	cat > "$T/nginx.conf" <<CONF
-daemon off;
-master_process off;
-pid $T/nginx.pid;
-error_log stderr notice;
-events { worker_connections 256; }
-http {
-	access_log off;
-	client_body_temp_path $T/tmp;
-	proxy_temp_path $T/tmp;
-	fastcgi_temp_path $T/tmp;
-	uwsgi_temp_path $T/tmp;
-	scgi_temp_path $T/tmp;
-	keepalive_requests 50;
-	server { listen 127.0.0.1:$1; root $T; }
-}
-CONF
-}
+# shellcheck source=nginx.bash
+. "$(dirname "$0")/nginx.bash"
 STOP=$(readlink -f "$F/stopper")
 for _ in 1 2 3 4 5; do
 	port=$((20000 + RANDOM % 40000))
-	conf "$port"
+	nginx_site "$T" "$port" off 50
 	run_pc run --no-store --runs 3 --warmup 1 --seed 4 --format json \
-		--service "$NGINX -p $T -c $T/nginx.conf -e stderr" --ready-port "127.0.0.1:$port" \
+		--service "$NGINX_SERVICE" --ready-port "127.0.0.1:$port" \
 		-w "http:url=http://127.0.0.1:$port/index.html,rate=500,duration=2" \
 		--attach "$STOP {pid}" --ready 'stopper ready'
 	[[ $err == *"Address already in use"* ]] || break
@@ -60,8 +40,8 @@ assert "nginx stopped 100 ms in every 500 ms: p99 >= 50 ms ($(fig 1 p99_us mean)
 sleep 0.2
 is "$(pgrep -f "$T/nginx.conf" | wc -l)" 0 "nginx is gone"
 # A reply that is not 2xx fails the workload's own check.
-conf "$port"
-"$NGINX" -p "$T" -c "$T/nginx.conf" -e stderr 2> /dev/null &
+read -ra ngx_argv <<< "$NGINX_SERVICE"
+"${ngx_argv[@]}" 2> /dev/null &
 ngx=$!
 on_exit "kill $ngx 2> /dev/null"
 for _ in $(seq 100); do report_of http "url=http://127.0.0.1:$port/index.html" rate=10 duration=1 conns=1; [ "$rc" = 0 ] && break; sleep 0.05; done
