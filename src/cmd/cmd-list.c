@@ -31,8 +31,9 @@ static void add_params_json(cJSON *o, const struct pcost_param_desc *params)
 		cJSON_AddStringToObject(p, "name", d->key);
 		cJSON_AddStringToObject(p, "summary", d->help ? d->help : "");
 		pcost_param_value_format(d, d->def, def, sizeof(def));
-		/* A number default outside its range means the key has none: it must be given. */
-		if (d->type == PCOST_PARAM_U64 && (d->def < d->min || d->def > d->max))
+		/* A number default outside its range, or text, means the key has none. */
+		if ((d->type == PCOST_PARAM_U64 && (d->def < d->min || d->def > d->max)) ||
+		    d->type == PCOST_PARAM_TEXT)
 			cJSON_AddNullToObject(p, "default");
 		else
 			cJSON_AddStringToObject(p, "default", def);

@@ -1055,7 +1055,8 @@ static int add_workloads(const struct run_args *a, struct pcost_runner *r,
 				t.workload_args = args;
 				t.unit = unit;
 				t.argv = wargv;
-				pcost_figures_declare_workload(r->s, pcost_workload_find(name));
+				pcost_figures_declare_workload(r->s, pcost_workload_find(name),
+							       args);
 				for (size_t m = 0; m < nmons; m++)
 					add_placed(a, r, mons[m], &t);
 				pcost_argv_free(wargv);

@@ -25,6 +25,8 @@ static void print_params(const struct pcost_workload *w, FILE *out)
 				d->choices, def);
 		} else if (d->type == PCOST_PARAM_SYSCALL) {
 			fprintf(out, "    %-8s %s (default %s)\n", d->key, d->help, def);
+		} else if (d->type == PCOST_PARAM_TEXT) {
+			fprintf(out, "    %-8s %s\n", d->key, d->help);
 		} else {
 			fprintf(out, "    %-8s %s (%llu-%llu; default %llu)\n", d->key, d->help,
 				(unsigned long long)d->min, (unsigned long long)d->max,

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "stats/analyze.h"
+#include "stats/figures.h"
 #include "report/plot_chart.h"
+#include "report/warnings.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "core/util.h"
@@ -422,6 +424,162 @@ static int plot_fit(const struct pcost_session *s, const struct pcost_config_sta
 	return rc;
 }
 
+/*
+ * A latency distribution among the figures: the ones named PRE p50 POST, PRE p99
+ * POST, and where there, PRE p999 POST and PRE max POST (the server's p50_us,
+ * wrk's latency_p50, fio's read_clat_p50): k[] their indices (-1: absent).
+ */
+#define NQ 4
+static const char *const q_word[NQ] = { "p50", "p99", "p999", "max" };
+/* x = log10(1 / (1 - q)), HdrHistogram's percentile axis; max one decade past p99.9. */
+static const double q_x[NQ] = { 0.30103, 2, 3, 4 };
+
+static bool latency_figures(const struct pcost_session *s, int k[NQ])
+{
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		const char *name = s->metrics[m].name, *at = strstr(name, "p50");
+		char other[128];
+
+		if (!at || !pcost_figure_measured(s, m))
+			continue;
+		k[0] = (int)m;
+		for (size_t q = 1; q < NQ; q++) {
+			snprintf(other, sizeof(other), "%.*s%s%s", (int)(at - name), name,
+				 q_word[q], at + 3);
+			k[q] = pcost_session_metric_find(s, other);
+			if (k[q] >= 0 && !pcost_figure_measured(s, (size_t)k[q]))
+				k[q] = -1;
+		}
+		if (k[1] >= 0)
+			return true;
+	}
+	return false;
+}
+
+/* Do the session's configurations differ in their workload's parameters? */
+static bool many_args(const struct pcost_session *s)
+{
+	for (size_t i = 1; i < s->nconfigs; i++)
+		if (strcmp(s->configs[i].workload_args ?: "", s->configs[0].workload_args ?: ""))
+			return true;
+	return false;
+}
+
+/*
+ * A latency line's name: the monitor ("strace"), after the workload where there
+ * are several, and the loop where the parameters differ ("none, open loop at
+ * 500/s"), else the parameters themselves.
+ */
+static char *latency_label(const struct pcost_session *s, const struct pcost_config *c, bool wl)
+{
+	char *base = bar_label(s, c, wl), *out;
+	double rate = pcost_config_rate(c);
+
+	if (!many_args(s))
+		return base;
+	if (rate > 0)
+		out = xasprintf("%s, open loop at %.0f/s", base, rate);
+	else if (c->workload && !strcmp(c->workload, "server"))
+		out = xasprintf("%s, closed loop", base);
+	else
+		out = xasprintf("%s, %s", base, c->workload_args ?: "");
+	free(base);
+	return out;
+}
+
+/*
+ * run: each configuration's latency percentiles (the mean of its runs', with
+ * the mean's 95% interval) on HdrHistogram's percentile axis, a line each,
+ * plain beside every monitor.
+ */
+static int plot_latency(const struct pcost_session *s, const struct pcost_config_stats *st,
+			struct pcost_plot_out *o, char *err, size_t errlen)
+{
+	static const char *const labels[] = { "50%", "90%", "99%", "99.9%", "max" };
+	static const double ticks[] = { 0.30103, 1, 2, 3, 4 };
+	struct pcost_chart_line_series *ls = xcalloc(s->nconfigs + 1, sizeof(*ls));
+	double *arr = xcalloc(4 * NQ * (s->nconfigs + 1), sizeof(double));
+	struct pcost_figure_stats *f = NULL;
+	bool wl = many_workloads(s), lo_some = false;
+	struct names ns = { 0 };
+	size_t nl = 0;
+	char *title, *ylabel, *w = who(s);
+	int k[NQ], rc;
+
+	if (!latency_figures(s, k)) {
+		free(ls);
+		free(arr);
+		free(w);
+		return -ENODATA;
+	}
+	pcost_analyze_figures(s, st, &f);
+	for (size_t i = 0; f && i < s->nconfigs; i++) {
+		struct pcost_chart_line_series *l = &ls[nl];
+		double *x = arr + 4 * NQ * nl;
+
+		l->x = x;
+		l->y = x + NQ;
+		l->lo = x + 2 * NQ;
+		l->hi = x + 3 * NQ;
+		for (size_t q = 0; q < NQ; q++) {
+			const struct pcost_figure_stats *g =
+				k[q] >= 0 ? &f[i * s->nmetrics + (size_t)k[q]] : NULL;
+
+			if (!g || !isfinite(g->mean))
+				continue;
+			/* Lines side by side: each a little apart, so their bars do not hide. */
+			x[l->n] = q_x[q] + 0.03 * ((double)nl - (double)(s->nconfigs - 1) / 2);
+			((double *)l->y)[l->n] = g->mean;
+			((double *)l->lo)[l->n] = g->mean_lo;
+			((double *)l->hi)[l->n] = g->mean_hi;
+			lo_some |= isfinite(g->mean_lo);
+			l->n++;
+		}
+		if (!l->n)
+			continue;
+		l->name = names_add(&ns, latency_label(s, &s->configs[i], wl));
+		nl++;
+	}
+	title = xasprintf("Latency by percentile%s%s, plain and under each monitor (%s)",
+			  wl || !s->nconfigs ? "" : " on ",
+			  wl || !s->nconfigs ? "" : s->configs[0].workload, w);
+	ylabel = xasprintf("latency (%s, log scale)",
+			   s->metrics[k[1]].unit[0] ? s->metrics[k[1]].unit : "as printed");
+	struct pcost_chart_lines c = {
+		.title = title,
+		.xlabel = "percentile (log scale of 1/(1-q), as HdrHistogram plots it; max last)",
+		.ylabel = ylabel,
+		.note = lo_some ? "points: the mean of the runs' percentiles; bars: its 95% interval"
+				: "points: the mean of the runs' percentiles",
+		.nseries = nl,
+		.series = ls,
+		.ylog = true,
+		.nxticks = ARRAY_SIZE(ticks),
+		.xticks = ticks,
+		.xtick_labels = labels,
+	};
+
+	rc = nl ? pcost_chart_lines_draw(&c, o, err, errlen) : -ENODATA;
+	if (!nl)
+		snprintf(err, errlen, "no configuration has latency percentiles");
+	names_free(&ns);
+	free(title);
+	free(ylabel);
+	free(w);
+	free(f);
+	free(arr);
+	free(ls);
+	return rc;
+}
+
+static bool has_latency(const struct pcost_session *s, const struct pcost_config_stats *st)
+{
+	int k[NQ];
+
+	(void)st;
+	return s->kind == PCOST_SESSION_RUN && latency_figures(s, k);
+}
+
 static bool has_fit(const struct pcost_session *s, const struct pcost_config_stats *st)
 {
 	for (size_t i = 0; i < s->nconfigs; i++)
@@ -454,6 +612,8 @@ static const struct figure {
 } figures[] = {
 	{ "fit", "Extra time against events over the --scale sizes, with the fitted line", has_fit,
 	  plot_fit },
+	{ "latency", "Latency by percentile, plain and under each monitor, with 95% intervals",
+	  has_latency, plot_latency },
 	{ "overhead", "Overhead of each monitor, with its 95% interval", kind_run, plot_run },
 	{ "per-hit", "Cost per probe hit by method and build, with intervals", kind_probes,
 	  plot_probes },

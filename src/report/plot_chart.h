@@ -14,6 +14,7 @@
 #ifndef PCOST_PLOT_CHART_H
 #define PCOST_PLOT_CHART_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Where a chart goes: path (format by extension), or path NULL: SVG text in svg (malloc'd). */
@@ -37,12 +38,18 @@ struct pcost_chart_line_series {
 	const char *name;
 	size_t n;
 	const double *x, *y, *err; /* err: half length of the bar (sd), may be NULL */
+	const double *lo, *hi;	   /* or a bar from lo to hi (an interval); NULL: none */
 };
 
 struct pcost_chart_lines {
 	const char *title, *xlabel, *ylabel, *note;
 	size_t nseries;
 	const struct pcost_chart_line_series *series;
+	/* Optional: a log y axis (powers of ten; values <= 0 not drawn), and the x ticks named. */
+	bool ylog;
+	size_t nxticks;
+	const double *xticks;
+	const char *const *xtick_labels;
 };
 
 /* Points (one per configuration), the fitted line y = a + b x, and its band; y in ns. */

@@ -526,24 +526,40 @@ static double xpx(const struct xaxis *a, double v)
 	return a->left + (v - a->x0) / (a->x1 - a->x0) * (a->right - a->left);
 }
 
-/* The data's x range and the top of its y axis; -ENODATA when nothing is finite. */
+/* The upper end of point i's bar: the interval's, or y + err. */
+static double bar_top(const struct pcost_chart_line_series *l, size_t i)
+{
+	double e = l->err ? l->err[i] : 0;
+
+	if (l->hi)
+		return isfinite(l->hi[i]) ? l->hi[i] : l->y[i];
+	return l->y[i] + (isfinite(e) ? e : 0);
+}
+
+/*
+ * The data's x range and the top of its y axis, and (for a log axis) its least
+ * positive value; -ENODATA when nothing is finite.
+ */
 static int lines_range(const struct pcost_chart_lines *c, double *xmin, double *xmax, double *ymax,
-		       char *err, size_t errlen)
+		       double *yminpos, char *err, size_t errlen)
 {
 	double ymean_max = 0;
 
-	*xmin = INFINITY, *xmax = -INFINITY, *ymax = 0;
+	*xmin = INFINITY, *xmax = -INFINITY, *ymax = 0, *yminpos = INFINITY;
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->series[s].n; i++) {
-			double y = c->series[s].y[i],
-			       e = c->series[s].err ? c->series[s].err[i] : 0;
+			double y = c->series[s].y[i];
 
-			if (!isfinite(y))
+			if (!isfinite(y) || (c->ylog && y <= 0))
 				continue;
 			*xmin = fmin(*xmin, c->series[s].x[i]);
 			*xmax = fmax(*xmax, c->series[s].x[i]);
-			*ymax = fmax(*ymax, y + (isfinite(e) ? e : 0));
+			*ymax = fmax(*ymax, bar_top(&c->series[s], i));
 			ymean_max = fmax(ymean_max, y);
+			if (y > 0)
+				*yminpos = fmin(*yminpos, y);
+			if (c->series[s].lo && c->series[s].lo[i] > 0)
+				*yminpos = fmin(*yminpos, c->series[s].lo[i]);
 		}
 	if (!isfinite(*xmin) || *ymax <= 0) {
 		snprintf(err, errlen, "nothing to plot: no finite values");
@@ -577,6 +593,29 @@ static void draw_xaxis(cairo_t *cr, const struct xaxis *xa, double y, double xmi
 	text(cr, (xa->left + xa->right) / 2, y + 44, 13, 0.5, 0, label ? label : "");
 }
 
+/* The named x ticks of c at y, their grid lines up to top, and the axis label. */
+static void draw_xticks(cairo_t *cr, const struct pcost_chart_lines *c, const struct xaxis *xa,
+			double y, double top)
+{
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, xa->left, y);
+	cairo_line_to(cr, xa->right, y);
+	cairo_stroke(cr);
+	for (size_t i = 0; i < c->nxticks; i++) {
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, xpx(xa, c->xticks[i]), y);
+		cairo_line_to(cr, xpx(xa, c->xticks[i]), top);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		cairo_move_to(cr, xpx(xa, c->xticks[i]), y);
+		cairo_line_to(cr, xpx(xa, c->xticks[i]), y + 5);
+		cairo_stroke(cr);
+		text(cr, xpx(xa, c->xticks[i]), y + 20, 12, 0.5, 0, c->xtick_labels[i]);
+	}
+	text(cr, (xa->left + xa->right) / 2, y + 44, 13, 0.5, 0, c->xlabel ? c->xlabel : "");
+}
+
 /* One series: its line (broken where a value is missing), its points and their sd bars. */
 static void draw_line_series(cairo_t *cr, const struct pcost_chart_line_series *l,
 			     const struct xaxis *xa, const struct yaxis *ax, const double *col)
@@ -602,11 +641,14 @@ static void draw_line_series(cairo_t *cr, const struct pcost_chart_line_series *
 		double x = xpx(xa, l->x[i]), y = ypx(ax, l->y[i]);
 		double e = l->err && isfinite(l->err[i]) ? l->err[i] : 0;
 
-		if (!isfinite(l->y[i]))
+		if (!isfinite(l->y[i]) || (ax->log && l->y[i] <= 0))
 			continue;
 		cairo_arc(cr, x, y, 3.5, 0, 2 * M_PI);
 		cairo_fill(cr);
-		if (e > 0)
+		if (l->lo && l->hi && isfinite(l->lo[i]) && isfinite(l->hi[i]))
+			/* ypx floors a log axis's value at its bottom: a bound <= 0 ends there. */
+			error_bar(cr, x, ypx(ax, l->lo[i]), ypx(ax, l->hi[i]), 4);
+		else if (e > 0)
 			error_bar(cr, x, ypx(ax, fmax(0, l->y[i] - e)), ypx(ax, l->y[i] + e), 4);
 	}
 }
@@ -617,15 +659,17 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_
 	struct xaxis xa = { .left = M_LEFT, .right = W - M_RIGHT - 10 };
 	struct yaxis ax = { .top = M_TOP, .bottom = H - M_BOTTOM + 40 };
 	const char *names[ARRAY_SIZE(palette) * 4];
-	double xmin, xmax, ymax, step;
+	double xmin, xmax, ymax, yminpos, step;
 	struct canvas cv;
 	cairo_t *cr;
 	int rc;
 
-	if ((rc = lines_range(c, &xmin, &xmax, &ymax, err, errlen)))
+	if ((rc = lines_range(c, &xmin, &xmax, &ymax, &yminpos, err, errlen)))
 		return rc;
-	ax.lo = 0;
-	ax.hi = ceil(ymax * 1.04 / nice_step(ymax, 6)) * nice_step(ymax, 6);
+	ax.log = c->ylog;
+	ax.lo = c->ylog ? floor(log10(yminpos)) : 0;
+	ax.hi = c->ylog ? fmax(ax.lo + 1, ceil(log10(ymax)))
+			: ceil(ymax * 1.04 / nice_step(ymax, 6)) * nice_step(ymax, 6);
 	if ((rc = canvas_open(&cv, o, c->title, err, errlen)))
 		return rc;
 	cr = cv.cr;
@@ -640,11 +684,18 @@ int pcost_chart_lines_draw(const struct pcost_chart_lines *c, struct pcost_plot_
 	yaxis_record(&cv, "data-pcost-y", &ax, 1);
 
 	/* x: a margin of half a step either side so end points and their bars show. */
-	step = fmax(1, nice_step(xmax - xmin, 8));
+	for (size_t i = 0; i < c->nxticks; i++) {
+		xmin = fmin(xmin, c->xticks[i]);
+		xmax = fmax(xmax, c->xticks[i]);
+	}
+	step = c->nxticks ? (xmax - xmin) / 8 : fmax(1, nice_step(xmax - xmin, 8));
 	xa.x0 = xmin - step / 2;
 	xa.x1 = xmax + step / 2;
 	canvas_axis(&cv, "data-pcost-x", xa.left, xa.right, xa.x0, xa.x1, false, 1);
-	draw_xaxis(cr, &xa, ax.bottom, xmin, xmax, step, c->xlabel);
+	if (c->nxticks)
+		draw_xticks(cr, c, &xa, ax.bottom, ax.top);
+	else
+		draw_xaxis(cr, &xa, ax.bottom, xmin, xmax, step, c->xlabel);
 	/* Clip the data (sd bars past the top) to the plot area; points on the axes stay whole. */
 	cairo_save(cr);
 	cairo_rectangle(cr, xa.left - 6, ax.top, xa.right - xa.left + 12, ax.bottom - ax.top + 6);

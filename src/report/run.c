@@ -41,6 +41,27 @@ static void fmt_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 }
 
+/* Which loop a load generator ran: what its latencies can show of a stalled service. */
+static void loop_line(const struct pcost_config *c, FILE *out)
+{
+	double rate = pcost_config_rate(c);
+	char conns[16], dist[16];
+
+	pcost_config_arg(c, "conns", conns, sizeof(conns));
+	if (rate > 0) {
+		pcost_config_arg(c, "dist", dist, sizeof(dist));
+		fprintf(out,
+			"# open loop: %.0f requests/s (%s spacing) on up to %s connections, latency "
+			"from each request's due time (no coordinated omission)\n",
+			rate, dist[0] ? dist : "uniform", conns[0] ? conns : "?");
+	} else if (c->workload && !strcmp(c->workload, "server")) {
+		fprintf(out,
+			"# closed loop: %s connections, each sends when its last reply is back (a "
+			"stalled service stalls the load too; rate=R for an open loop)\n",
+			conns[0] ? conns : "?");
+	}
+}
+
 static bool same_group(const struct pcost_config *a, const struct pcost_config *b)
 {
 	return !strcmp(a->workload ?: "", b->workload ?: "") &&
@@ -353,6 +374,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 						: ", INTERRUPTED (partial results)");
 		if (c0->threads)
 			fprintf(out, "# %u thread%s\n", c0->threads, c0->threads == 1 ? "" : "s");
+		loop_line(c0, out);
 		if (!g)
 			pcost_text_changed(s, st, "under the monitor", "plain", out);
 		mw = (int)monitor_width(s, done, g);

@@ -172,12 +172,70 @@ static void figures_skew(const struct pcost_session *s, const struct pcost_confi
 	free(svc);
 }
 
+bool pcost_config_arg(const struct pcost_config *c, const char *key, char *buf, size_t len)
+{
+	size_t n = strlen(key);
+
+	for (const char *a = c->workload_args; a && *a; a += strcspn(a, " "), a += *a == ' ')
+		if (!strncmp(a, key, n) && a[n] == '=') {
+			snprintf(buf, len, "%.*s", (int)strcspn(a + n + 1, " "), a + n + 1);
+			return true;
+		}
+	snprintf(buf, len, "%s", "");
+	return false;
+}
+
 bool pcost_config_layout(const struct pcost_config *c, char *buf, size_t len)
 {
-	const char *l = c->workload_args ? strstr(c->workload_args, "layout=") : NULL;
+	if (pcost_config_arg(c, "layout", buf, len))
+		return true;
+	snprintf(buf, len, "default");
+	return false;
+}
 
-	snprintf(buf, len, "%.*s", l ? (int)strcspn(l + 7, " ") : 7, l ? l + 7 : "default");
-	return l != NULL;
+double pcost_config_rate(const struct pcost_config *c)
+{
+	char v[32];
+
+	if (!c->workload || (strcmp(c->workload, "server") && strcmp(c->workload, "http")) ||
+	    !pcost_config_arg(c, "rate", v, sizeof(v)))
+		return 0;
+	return strtod(v, NULL);
+}
+
+/*
+ * An open loop's runs that did not keep the rate asked (below 97% of it): the
+ * service, or the generator, fell behind, and the latencies are those of a queue
+ * that grew through the run, not of the rate asked.
+ */
+#define RATE_KEPT 0.97
+
+static void rate_warning(const struct pcost_session *s, struct pcost_run_warnings *w)
+{
+	int k = pcost_session_metric_find(s, "throughput");
+
+	for (size_t i = 0; i < s->nconfigs && k >= 0; i++) {
+		const struct pcost_config *c = &s->configs[i];
+		double rate = pcost_config_rate(c), least = INFINITY;
+		size_t behind = 0, runs = 0;
+
+		for (size_t j = 0; rate > 0 && j < c->nsamples; j++) {
+			const struct pcost_run_sample *x = &c->samples[j];
+			double v = x->metrics ? x->metrics[k] : NAN;
+
+			if (x->warmup || x->failed || !isfinite(v))
+				continue;
+			runs++;
+			behind += v < RATE_KEPT * rate;
+			least = fmin(least, v);
+		}
+		if (behind)
+			add(w,
+			    "%s on %s: %zu of %zu runs could not keep rate=%.0f requests/s (the "
+			    "least achieved %.0f/s, %.0f%%): their latencies are of a queue that grew "
+			    "through the run, not of the rate asked",
+			    c->monitor, c->workload, behind, runs, rate, least, 100 * least / rate);
+	}
 }
 
 /*
@@ -446,6 +504,7 @@ void pcost_stat_warnings(const struct pcost_session *s, const struct pcost_confi
 		}
 	}
 	if (!probes) {
+		rate_warning(s, w);
 		figures_skew(s, st, w);
 		run_precision(s, st, w);
 	}

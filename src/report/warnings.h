@@ -30,6 +30,13 @@ struct pcost_run_warnings {
 
 /* The layout=... word of a configuration's arguments into buf ("default" and false without one). */
 bool pcost_config_layout(const struct pcost_config *c, char *buf, size_t len);
+/* The KEY=... word of a configuration's arguments ("k=v k=v") into buf ("" and false without one). */
+bool pcost_config_arg(const struct pcost_config *c, const char *key, char *buf, size_t len);
+/*
+ * The load generators' open loop (server, http with rate=): its rate asked, 0
+ * for a closed loop or another workload.
+ */
+double pcost_config_rate(const struct pcost_config *c);
 
 /* Fill *w from the session and its statistics (st from pcost_analyze). */
 void pcost_run_warnings(const struct pcost_session *s, const struct pcost_config_stats *st,

@@ -29,10 +29,23 @@ void pcost_figures_declare_set(struct pcost_session *s, const struct pcost_metri
 						 better_sign(set->m[i]->better));
 }
 
-void pcost_figures_declare_workload(struct pcost_session *s, const struct pcost_workload *wl)
+/* Does the "k=v k=v" list args give parameter key? */
+static bool args_give(const char *args, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *a = args; a && *a; a += strcspn(a, " "), a += *a == ' ')
+		if (!strncmp(a, key, n) && a[n] == '=')
+			return true;
+	return false;
+}
+
+void pcost_figures_declare_workload(struct pcost_session *s, const struct pcost_workload *wl,
+				    const char *args)
 {
 	for (const struct pcost_wl_figure *f = wl->figures; f && f->fact; f++)
-		if (pcost_session_metric_find(s, f->fact) < 0)
+		if ((!f->when || args_give(args, f->when)) &&
+		    pcost_session_metric_find(s, f->fact) < 0)
 			pcost_session_add_metric(s, f->fact, f->unit, f->better);
 }
 

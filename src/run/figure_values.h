@@ -7,7 +7,7 @@
  *
  * Use (cmd-run, then the runner after each run):
  *   pcost_figures_declare_set(&session, &set);        the --metric set, in order
- *   pcost_figures_declare_workload(&session, wl);     per built-in workload added
+ *   pcost_figures_declare_workload(&session, wl, args); per built-in workload added
  *   pcost_figures_extract(&session, &set, out, outlen, report, &sample);
  */
 #ifndef PCOST_RUN_FIGURES_H
@@ -24,8 +24,12 @@ struct pcost_workload;
 size_t pcost_figures_set_size(const struct pcost_metric_set *set);
 /* Each metric of set (NULL: none) becomes a figure of s, in order. */
 void pcost_figures_declare_set(struct pcost_session *s, const struct pcost_metric_set *set);
-/* The figures of a built-in workload's table (none when it has none), each once. */
-void pcost_figures_declare_workload(struct pcost_session *s, const struct pcost_workload *wl);
+/*
+ * The figures of a built-in workload's table (none when it has none), each once;
+ * one with a `when` parameter only when args (its "k=v k=v" list) gives it.
+ */
+void pcost_figures_declare_workload(struct pcost_session *s, const struct pcost_workload *wl,
+				    const char *args);
 
 /*
  * After one run: smp->metrics gets one value per figure of s (NaN where the

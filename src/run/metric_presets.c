@@ -22,7 +22,11 @@
  * pgbench (PostgreSQL 15): "tps = 6559.527714 (without initial connection
  * time)" (before 14: one tps line including connection set-up and one
  * excluding it, the one taken) and "latency average = 0.305 ms"; "latency
- * stddev" only with -P or --rate.  pgbench prints latencies to 1 us.
+ * stddev" only with -P or --rate.  pgbench prints latencies to 1 us.  With
+ * --rate (an open loop: transactions on a Poisson schedule) its latency counts
+ * from each transaction's scheduled start, so the average holds the schedule
+ * lag, which it also prints alone: "rate limit schedule lag: avg 19.003 (max
+ * 321.713) ms".
  */
 static const struct pcost_metric_row pgbench[] = {
 	ROW("tps", HIGHER, "tps", false,
@@ -32,6 +36,12 @@ static const struct pcost_metric_row pgbench[] = {
 	    { "^latency average = ([0-9.]+) (ms)$", REG_NEWLINE, 1, 2 }),
 	ROW("latency_stddev", LOWER, "ms", true,
 	    { "^latency stddev = ([0-9.]+) (ms)$", REG_NEWLINE, 1, 2 }),
+	ROW("schedule_lag_avg", LOWER, "ms", true,
+	    { "^rate limit schedule lag: avg ([0-9.]+) \\(max [0-9.]+\\) (ms)$", REG_NEWLINE, 1,
+	      2 }),
+	ROW("schedule_lag_max", LOWER, "ms", true,
+	    { "^rate limit schedule lag: avg [0-9.]+ \\(max ([0-9.]+)\\) (ms)$", REG_NEWLINE, 1,
+	      2 }),
 	{ 0 },
 };
 
@@ -124,11 +134,37 @@ static const struct pcost_metric_row sysbench[] = {
 	{ 0 },
 };
 
+/*
+ * wrk 4.1 (a closed loop: each connection sends when its reply is back, so a
+ * stalled server stalls it too; -w http is the open loop): "Requests/sec:
+ * 12675.70", the "Thread Stats" line "    Latency     1.06ms    1.90ms
+ * 21.96ms   89.84%" (avg, stdev, max) and, with --latency, the "Latency
+ * Distribution" lines "     99%    8.54ms".  wrk picks each unit (us, ms, s).
+ */
+#define WRK_PCT(name, pct)                                                                         \
+	ROW(name, LOWER, "ms", true, { "^ +" pct "% +([0-9.]+)([mu]?s)$", REG_NEWLINE, 1, 2 })
+
+static const struct pcost_metric_row wrk[] = {
+	ROW("rps", HIGHER, "req/s", false, { "^Requests/sec: +([0-9.]+)$", REG_NEWLINE, 1, 0 }),
+	ROW("latency_avg", LOWER, "ms", false,
+	    { "^ +Latency +([0-9.]+)([mu]?s) ", REG_NEWLINE, 1, 2 }),
+	ROW("latency_max", LOWER, "ms", false,
+	    { "^ +Latency +[0-9.]+[mu]?s +[0-9.]+[mu]?s +([0-9.]+)([mu]?s) ", REG_NEWLINE, 1, 2 }),
+	WRK_PCT("latency_p50", "50"),
+	WRK_PCT("latency_p99", "99"),
+	{ 0 },
+};
+
 const struct pcost_metric_preset pcost_metric_presets[] = {
-	{ "pgbench", "PostgreSQL's pgbench: tps, latency average (and stddev)", pgbench },
+	{ "pgbench",
+	  "PostgreSQL's pgbench: tps, latency average (and stddev; with --rate, schedule lag)",
+	  pgbench },
 	{ "redis-benchmark", "requests per second of each test (set_rps, get_rps, ...)", redis },
 	{ "fio", "IOPS, bandwidth, clat p50/p99/p99.9 per direction (read_*, write_*)", fio },
 	{ "sysbench", "events per second (total events / total time), latency p95", sysbench },
+	{ "wrk",
+	  "requests per second, latency avg and max (p50, p99 with --latency); a closed loop",
+	  wrk },
 	{ 0 },
 };
 

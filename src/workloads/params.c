@@ -23,7 +23,7 @@ int pcost_param_index(const struct pcost_workload *wl, const char *key)
 	return -1;
 }
 
-uint64_t pcost_param_get(const struct pcost_params *p, const char *key)
+static int param_must(const struct pcost_params *p, const char *key)
 {
 	int i = pcost_param_index(p->wl, key);
 
@@ -32,7 +32,32 @@ uint64_t pcost_param_get(const struct pcost_params *p, const char *key)
 			p->wl->name, key);
 		abort();
 	}
-	return p->v[i];
+	return i;
+}
+
+uint64_t pcost_param_get(const struct pcost_params *p, const char *key)
+{
+	return p->v[param_must(p, key)];
+}
+
+const char *pcost_param_text(const struct pcost_params *p, const char *key)
+{
+	const char *t = p->text[param_must(p, key)];
+
+	return t ? t : "";
+}
+
+/* A TEXT value passes through argv words and a k=v list split at blanks: none of those in it. */
+static bool text_ok(const char *val)
+{
+	size_t n = strlen(val);
+
+	if (!n || n > PCOST_PARAM_TEXT_MAX)
+		return false;
+	for (const char *c = val; *c; c++)
+		if (*c <= ' ' || *c > '~' || *c == '"' || *c == '\'' || *c == '\\')
+			return false;
+	return true;
 }
 
 /* Index of word in "a|b|c", or -1. */
@@ -61,6 +86,12 @@ static void param_range(const struct pcost_param_desc *d, char *buf, size_t len)
 	case PCOST_PARAM_SYSCALL:
 		snprintf(buf, len, "a syscall name (getppid) or a number 0-%llu",
 			 (unsigned long long)d->max);
+		break;
+	case PCOST_PARAM_TEXT:
+		snprintf(buf, len,
+			 "a word of up to %d printable characters, without blanks, quotes or "
+			 "backslashes",
+			 PCOST_PARAM_TEXT_MAX);
 		break;
 	default:
 		snprintf(buf, len, "an integer %llu-%llu", (unsigned long long)d->min,
@@ -121,6 +152,15 @@ int pcost_params_parse(const struct pcost_workload *wl, int argc, char **argv,
 			}
 			p->v[i] = (uint64_t)rc;
 			break;
+		case PCOST_PARAM_TEXT:
+			if (!text_ok(val)) {
+				snprintf(err, errlen, "workload %s: %s='%s' is not valid: %s",
+					 wl->name, key, val, range);
+				return -EINVAL;
+			}
+			p->text[i] = val;
+			p->v[i] = 1;
+			break;
 		case PCOST_PARAM_SYSCALL: {
 			long nr;
 
@@ -180,6 +220,10 @@ void pcost_param_value_format(const struct pcost_param_desc *d, uint64_t v, char
 		if (!c)
 			c = "?";
 		snprintf(buf, len, "%.*s", (int)strcspn(c, "|"), c);
+	} else if (d->type == PCOST_PARAM_TEXT) {
+		if (len)
+			buf[0] =
+				'\0'; /* a TEXT parameter has no default: v only says it was given */
 	} else if (d->type == PCOST_PARAM_SYSCALL && pcost_syscall_name((long)v)) {
 		snprintf(buf, len, "%s", pcost_syscall_name((long)v));
 	} else {
@@ -193,11 +237,18 @@ void pcost_params_format(const struct pcost_params *p, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (int i = 0; p->wl->params && p->wl->params[i].key && off < len; i++) {
-		char val[64];
+		const struct pcost_param_desc *d = &p->wl->params[i];
+		char val[PCOST_PARAM_TEXT_MAX + 1];
 
-		pcost_param_value_format(&p->wl->params[i], p->v[i], val, sizeof(val));
-		off += snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "",
-				p->wl->params[i].key, val);
+		/* A TEXT parameter has no default to write back. */
+		if (!p->given[i] &&
+		    (d->type == PCOST_PARAM_TEXT || pcost_list_has(p->wl->quiet, d->key)))
+			continue;
+		if (d->type == PCOST_PARAM_TEXT)
+			snprintf(val, sizeof(val), "%s", p->text[i] ? p->text[i] : "");
+		else
+			pcost_param_value_format(d, p->v[i], val, sizeof(val));
+		off += snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "", d->key, val);
 	}
 }
 

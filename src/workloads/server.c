@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * server: a TCP request/response service on 127.0.0.1 (one epoll loop) and its
- * own closed-loop load generator (one epoll loop over conns connections, as wrk
- * and memtier drive theirs), every request's latency in a log-linear histogram.
+ * own load generator (one epoll loop over conns connections), every request's
+ * latency in a log-linear histogram: a closed loop, as wrk and memtier drive
+ * theirs, or with rate= an open one at a fixed rate, as wrk2 does (openloop.h).
  *
  * Why one event loop and not a thread or a process per connection: a closed
  * loop of conns connections needs conns requests in flight, not conns tasks; on
@@ -37,6 +38,7 @@
 
 #include "core/cleanup.h"
 #include "stats/hist.h"
+#include "workloads/openloop.h"
 #include "workloads/process.h"
 #include "workloads/timed.h"
 #include "workloads/workload.h"
@@ -413,6 +415,9 @@ struct load {
 	unsigned n;
 	uint64_t requests, sent, done, bad;
 	uint32_t size, work;
+	uint64_t rate; /* requests a second (open loop), 0: closed loop */
+	enum pcost_ol_dist dist;
+	pcost_ns open_ns;      /* the open loop's timed region */
 	unsigned char *expect; /* a reply's bytes past the sequence number */
 	struct pcost_hist *hist;
 	int ep;
@@ -531,6 +536,51 @@ static int load_timed(struct load *l, pcost_ns *timed)
 	return rc;
 }
 
+/* The open loop's protocol hooks: the closed loop's send and receive, the reply checked. */
+static int open_send(void *arg, unsigned i, uint64_t seq)
+{
+	struct load *l = arg;
+
+	l->sent++;
+	return send_request(l, &l->c[i], seq);
+}
+
+static int open_recv(void *arg, unsigned i)
+{
+	struct load *l = arg;
+	int rc = recv_reply(l, &l->c[i]);
+
+	if (rc == 1) {
+		if (!reply_right(l, &l->c[i]))
+			l->bad++;
+		l->done++;
+	}
+	return rc;
+}
+
+/* The timed region of rate=: requests on a fixed schedule over the n connections. */
+static int load_open(struct load *l, pcost_ns *timed)
+{
+	int *fd = xcalloc(l->n, sizeof(*fd));
+	struct pcost_openloop o = { .rate = (double)l->rate,
+				    .dist = l->dist,
+				    .requests = l->requests,
+				    .conns = l->n,
+				    .fd = fd,
+				    .send = open_send,
+				    .recv = open_recv,
+				    .arg = l,
+				    .hist = l->hist };
+	int rc;
+
+	for (unsigned i = 0; i < l->n; i++)
+		fd[i] = l->c[i].fd;
+	rc = pcost_openloop_run(&o);
+	*timed = o.timed_ns;
+	free(fd);
+	return rc;
+}
+
 static void load_release(struct load *l)
 {
 	for (unsigned i = 0; i < l->n; i++) {
@@ -545,19 +595,12 @@ static void load_release(struct load *l)
 	free(l->hist);
 }
 
-/* The facts: throughput and latency quantiles, and the check. */
+/* The facts: throughput and latency quantiles (the open loop's: and its rate), and the check. */
 static void load_report(const struct load *l, struct pcost_wl_result *res)
 {
-	const struct pcost_hist *h = l->hist;
-
 	res->events = l->done;
-	snprintf(res->extra, sizeof(res->extra),
-		 " throughput=%.1f p50_us=%.3f p99_us=%.3f p999_us=%.3f mean_us=%.3f "
-		 "max_us=%.3f",
-		 res->timed_ns ? (double)l->done * 1e9 / (double)res->timed_ns : 0.0,
-		 pcost_hist_quantile(h, 0.5) / 1e3, pcost_hist_quantile(h, 0.99) / 1e3,
-		 pcost_hist_quantile(h, 0.999) / 1e3, pcost_hist_mean(h) / 1e3,
-		 (double)h->max / 1e3);
+	pcost_load_facts(l->hist, l->done, res->timed_ns, l->rate, l->dist, res->extra,
+			 sizeof(res->extra));
 	pcost_wl_check(res, !l->bad, "%llu of %llu replies were wrong or not served",
 		       (unsigned long long)l->bad, (unsigned long long)l->requests + l->n);
 }
@@ -569,6 +612,8 @@ static void load_init(struct load *l, const struct pcost_params *p)
 	l->requests = pcost_param_get(p, "requests");
 	l->size = (uint32_t)pcost_param_get(p, "size");
 	l->work = (uint32_t)pcost_param_get(p, "work");
+	l->rate = pcost_param_get(p, "rate");
+	l->dist = (enum pcost_ol_dist)pcost_param_get(p, "dist");
 	l->c = xcalloc(l->n, sizeof(*l->c));
 	for (unsigned i = 0; i < l->n; i++)
 		l->c[i].fd = -1;
@@ -588,7 +633,7 @@ static int load_run(struct load *l, unsigned port, struct pcost_wl_result *res)
 		return error("server: epoll_create1: %s", strerror(errno)), -errno;
 	rc = load_connect(l, port);
 	if (!rc)
-		rc = load_timed(l, &res->timed_ns);
+		rc = l->rate ? load_open(l, &res->timed_ns) : load_timed(l, &res->timed_ns);
 	for (unsigned i = 0; i < l->n; i++) {
 		if (l->c[i].fd >= 0)
 			close(l->c[i].fd);
@@ -671,8 +716,18 @@ static int server_run(const struct pcost_params *p, struct pcost_wl_result *res)
 
 static int server_check_params(const struct pcost_params *p, char *err, size_t len)
 {
-	if (pcost_param_get(p, "role") == ROLE_LOAD && !pcost_param_get(p, "port")) {
+	unsigned role = (unsigned)pcost_param_get(p, "role");
+
+	if (role == ROLE_LOAD && !pcost_param_get(p, "port")) {
 		snprintf(err, len, "role=load needs port=N, the port that role=serve printed");
+		return -EINVAL;
+	}
+	if (role == ROLE_SERVE && pcost_param_get(p, "rate")) {
+		snprintf(err, len, "rate= is the load generator's: give it with role=load or both");
+		return -EINVAL;
+	}
+	if (p->given[pcost_param_index(p->wl, "dist")] && !pcost_param_get(p, "rate")) {
+		snprintf(err, len, "dist= spaces an open loop's requests: give rate=R with it");
 		return -EINVAL;
 	}
 	return 0;
@@ -691,23 +746,30 @@ static const struct pcost_param_desc server_params[] = {
 	  "bytes of each reply (sent with each request)" },
 	{ "port", PCOST_PARAM_U64, 0, 0, 65535, NULL,
 	  "TCP port on 127.0.0.1 (0: one the kernel picks)" },
+	{ "rate", PCOST_PARAM_U64, 0, 0, PCOST_OL_RATE_MAX, NULL,
+	  "open loop: requests a second on a fixed schedule, latency from each one's due time "
+	  "(0: closed loop)" },
+	{ "dist", PCOST_PARAM_ENUM, PCOST_OL_UNIFORM, 0, 0, PCOST_OL_DIST_CHOICES,
+	  "the open loop's spacing: even, or Poisson arrivals" },
 	{ 0 },
 };
 
 /* What `run` analyses of each run, with intervals and each monitor's change. */
 static const struct pcost_wl_figure server_figures[] = {
-	{ "throughput", "req/s", +1 }, { "p50_us", "us", -1 }, { "p99_us", "us", -1 },
-	{ "p999_us", "us", -1 },       { NULL, NULL, 0 },
+	{ "throughput", "req/s", +1, NULL }, { "p50_us", "us", -1, NULL },
+	{ "p99_us", "us", -1, NULL },	     { "p999_us", "us", -1, NULL },
+	{ "max_us", "us", -1, "rate" },	     { NULL, NULL, 0, NULL },
 };
 
 const struct pcost_workload pcost_wl_server = {
 	.name = "server",
-	.summary = "TCP loopback request/response service (epoll) and its closed-loop load "
-		   "generator; latency quantiles",
+	.summary = "TCP loopback request/response service (epoll) and its load generator, "
+		   "closed loop or at a fixed rate; latency quantiles",
 	.unit = "request",
 	.size_key = "requests",
 	.params = server_params,
 	.run = server_run,
 	.check_params = server_check_params,
 	.figures = server_figures,
+	.quiet = "rate,dist",
 };

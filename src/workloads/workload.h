@@ -21,7 +21,14 @@
 
 #include "core/util.h"
 
-enum pcost_param_type { PCOST_PARAM_U64, PCOST_PARAM_ENUM, PCOST_PARAM_SYSCALL };
+/*
+ * TEXT: a word of printable characters without blanks, quotes or backslashes
+ * (http's url=), at most PCOST_PARAM_TEXT_MAX bytes; its value is
+ * pcost_param_text(), v[] holds 1 when it is given.
+ */
+enum pcost_param_type { PCOST_PARAM_U64, PCOST_PARAM_ENUM, PCOST_PARAM_SYSCALL, PCOST_PARAM_TEXT };
+
+#define PCOST_PARAM_TEXT_MAX 200
 
 #define PCOST_MAX_PARAMS 12
 
@@ -39,6 +46,8 @@ struct pcost_params {
 	const struct pcost_workload *wl;
 	uint64_t v[PCOST_MAX_PARAMS];
 	bool given[PCOST_MAX_PARAMS];
+	/* TEXT values: pointers into the words given to pcost_params_parse, which must outlive p. */
+	const char *text[PCOST_MAX_PARAMS];
 };
 
 struct pcost_wl_result {
@@ -59,6 +68,8 @@ struct pcost_wl_figure {
 	const char *fact; /* the report's key, and the figure's name */
 	const char *unit;
 	int better; /* +1 higher is better, -1 lower */
+	/* A parameter: the figure is the workload's only when it is given (server's max_us: rate). */
+	const char *when;
 };
 
 struct pcost_workload {
@@ -80,6 +91,12 @@ struct pcost_workload {
 	bool (*available)(char *why, size_t len);
 	/* Optional: the facts `run` analyses as figures, terminated by a NULL fact. */
 	const struct pcost_wl_figure *figures;
+	/*
+	 * Optional: parameters (a comma list) left out of pcost_params_format while
+	 * not given: one added to a workload later (server's rate=) keeps the
+	 * records of the runs that do not give it as they were.
+	 */
+	const char *quiet;
 };
 
 /* The table: for_each_workload(w) { ... } */
@@ -94,6 +111,9 @@ const struct pcost_workload *pcost_workload_find(const char *name);
 int pcost_param_index(const struct pcost_workload *wl, const char *key);
 /* Value of key (the default when not given). Aborts on an unknown key (a bug). */
 uint64_t pcost_param_get(const struct pcost_params *p, const char *key);
+
+/* Value of the TEXT parameter key, "" when not given.  Aborts on an unknown key (a bug). */
+const char *pcost_param_text(const struct pcost_params *p, const char *key);
 
 /*
  * Parse argv[0..argc) of "key=value" words into *p (defaults for the rest).

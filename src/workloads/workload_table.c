@@ -7,13 +7,23 @@
 
 extern const struct pcost_workload pcost_wl_pipe, pcost_wl_messaging, pcost_wl_syscall,
 	pcost_wl_spawn, pcost_wl_null, pcost_wl_stanford, pcost_wl_matmul, pcost_wl_spin,
-	pcost_wl_uprobe, pcost_wl_sdtargs, pcost_wl_server;
+	pcost_wl_uprobe, pcost_wl_sdtargs, pcost_wl_server, pcost_wl_http;
 
 /* One row per workload file, NULL-terminated. */
 static const struct pcost_workload *const all[] = {
-	&pcost_wl_pipe,	  &pcost_wl_messaging, &pcost_wl_syscall, &pcost_wl_spawn,
-	&pcost_wl_null,	  &pcost_wl_stanford,  &pcost_wl_matmul,  &pcost_wl_spin,
-	&pcost_wl_uprobe, &pcost_wl_sdtargs,   &pcost_wl_server,  NULL,
+	&pcost_wl_pipe,
+	&pcost_wl_messaging,
+	&pcost_wl_syscall,
+	&pcost_wl_spawn,
+	&pcost_wl_null,
+	&pcost_wl_stanford,
+	&pcost_wl_matmul,
+	&pcost_wl_spin,
+	&pcost_wl_uprobe,
+	&pcost_wl_sdtargs,
+	&pcost_wl_server,
+	&pcost_wl_http,
+	NULL,
 };
 
 const struct pcost_workload *const *const pcost_workloads_ptr = all;

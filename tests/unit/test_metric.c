@@ -241,7 +241,7 @@ static void bad_specs(void **state)
 		const char *arg, *says;
 	} bad[] = {
 		{ "tps", "expected NAME[:higher|lower]=REGEX or a preset (pgbench, "
-			 "redis-benchmark, fio, sysbench)" },
+			 "redis-benchmark, fio, sysbench, wrk)" },
 		{ "tps=([0-9]", "the regex does not compile: " },
 		{ "tps=[0-9]+", "the regex has 0 capture groups, it needs exactly one" },
 		{ "tps=(a)|(b)", "the regex has 2 capture groups" },
@@ -259,7 +259,7 @@ static void bad_specs(void **state)
 
 	(void)state;
 	parse_ok(&set, "pgbench");
-	assert_int_equal(set.n, 3);
+	assert_int_equal(set.n, 5);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		if (pcost_metric_parse(bad[i].arg, &set, err, sizeof(err)) != -EINVAL)
@@ -267,7 +267,7 @@ static void bad_specs(void **state)
 		if (!strstr(err, bad[i].says) || strchr(err, '\n') || strncmp(err, "--metric ", 9))
 			fail_msg("'%s': said '%s', want '%s' on one line", bad[i].arg, err,
 				 bad[i].says);
-		assert_int_equal(set.n, 3);
+		assert_int_equal(set.n, 5);
 	}
 	pcost_metric_set_release(&set);
 }
@@ -288,6 +288,21 @@ static const struct expect {
 	{ "pgbench", "pgbench-progress.txt", "tps", "tps", 25284.612388 },
 	{ "pgbench", "pgbench-progress.txt", "latency_avg", "ms", 0.039 },
 	{ "pgbench", "pgbench-progress.txt", "latency_stddev", "ms", 0.103 },
+	/* --rate: the latency from each scheduled start, holding the lag printed beside it */
+	{ "pgbench", "pgbench-rate.txt", "tps", "tps", 482.443524 },
+	{ "pgbench", "pgbench-rate.txt", "latency_avg", "ms", 19.935 },
+	{ "pgbench", "pgbench-rate.txt", "schedule_lag_avg", "ms", 19.003 },
+	{ "pgbench", "pgbench-rate.txt", "schedule_lag_max", "ms", 321.713 },
+	{ "pgbench", "pgbench-select.txt", "schedule_lag_avg", "ms", NAN }, /* with --rate only */
+	/* wrk picks each latency's unit: 100.00us, 8.54ms (the figures are in ms). */
+	{ "wrk", "wrk-latency.txt", "rps", "req/s", 12675.70 },
+	{ "wrk", "wrk-latency.txt", "latency_avg", "ms", 1.06 },
+	{ "wrk", "wrk-latency.txt", "latency_max", "ms", 21.96 },
+	{ "wrk", "wrk-latency.txt", "latency_p50", "ms", 0.1 },
+	{ "wrk", "wrk-latency.txt", "latency_p99", "ms", 8.54 },
+	{ "wrk", "wrk.txt", "rps", "req/s", 12749.55 },
+	{ "wrk", "wrk.txt", "latency_avg", "ms", 0.96 },
+	{ "wrk", "wrk.txt", "latency_p99", "ms", NAN }, /* with --latency only */
 	/* The default report of -t set,get,lpush,lrange_100. */
 	{ "redis-benchmark", "redis-default.txt", "set_rps", "req/s", 66666.67 },
 	{ "redis-benchmark", "redis-default.txt", "get_rps", "req/s", 62500.00 },

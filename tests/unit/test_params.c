@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <string.h>
 #include <sys/syscall.h>
 
 #include "core/result.h"
@@ -103,6 +104,43 @@ static void test_report_line_round_trip(void **state)
 		-EINVAL);
 }
 
+/*
+ * server's rate and dist are quiet: left out of the k=v list unless given, so a
+ * closed loop's records read as before they existed; http's url is text.
+ */
+static void test_quiet_and_text(void **state)
+{
+	struct pcost_params p;
+	char err[256], buf[512];
+
+	assert_int_equal(parse("server", err, &p, 0), 0);
+	pcost_params_format(&p, buf, sizeof(buf));
+	assert_string_equal(buf, "role=both conns=4 requests=20000 work=2000 size=128 port=0");
+	assert_int_equal(parse("server", err, &p, 2, "rate=500", "dist=poisson"), 0);
+	pcost_params_format(&p, buf, sizeof(buf));
+	assert_string_equal(buf, "role=both conns=4 requests=20000 work=2000 size=128 port=0 "
+				 "rate=500 dist=poisson");
+	assert_int_equal(parse("server", err, &p, 1, "dist=poisson"), -EINVAL);
+	assert_non_null(strstr(err, "give rate=R with it"));
+
+	assert_int_equal(parse("http", err, &p, 2, "url=http://127.0.0.1:8080/a?b=1", "rate=10"),
+			 0);
+	assert_string_equal(pcost_param_text(&p, "url"), "http://127.0.0.1:8080/a?b=1");
+	pcost_params_format(&p, buf, sizeof(buf));
+	assert_string_equal(buf, "url=http://127.0.0.1:8080/a?b=1 rate=10 conns=4 dist=uniform "
+				 "duration=5");
+	assert_int_equal(parse("http", err, &p, 1, "rate=10"), -EINVAL);
+	assert_non_null(strstr(err, "give url=http://HOST:PORT/PATH and rate=R"));
+	assert_int_equal(parse("http", err, &p, 2, "url=http://a b/", "rate=10"), -EINVAL);
+	assert_non_null(strstr(err, "without blanks, quotes or backslashes"));
+	assert_int_equal(parse("http", err, &p, 2, "url=https://127.0.0.1/", "rate=10"), -EINVAL);
+	assert_non_null(strstr(err, "no https"));
+	assert_int_equal(parse("http", err, &p, 2, "url=http://127.0.0.1:0/", "rate=10"), -EINVAL);
+	assert_non_null(strstr(err, "the port is not a number 1-65535"));
+	assert_int_equal(parse("http", err, &p, 2, "url=http://localhost/", "rate=10"), 0);
+	(void)state;
+}
+
 static void test_util_parsers(void **state)
 {
 	uint64_t v, mask;
@@ -133,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_values_and_enums),
 		cmocka_unit_test(test_bad_input_names_parameter_and_range),
 		cmocka_unit_test(test_report_line_round_trip),
+		cmocka_unit_test(test_quiet_and_text),
 		cmocka_unit_test(test_util_parsers),
 	};
 
