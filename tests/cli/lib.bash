@@ -77,6 +77,10 @@ one_line_exit2() {
 # Machine facts.
 is_root() { [ "$(id -u)" = 0 ]; }
 have() { command -v "$1" >/dev/null 2>&1; }
+# A CPU to spare (/proc/loadavg below the CPU count): a latency bound of a few ms holds
+# only there; busy_why says why not, for a skip.
+machine_quiet() { awk -v n="$(nproc)" '{ exit !($1 < n) }' /proc/loadavg; }
+busy_why() { echo "busy machine (load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) CPUs): a wake-up waits longer than the bound"; }
 have_tracefs() { [ -e "$TRACEFS/uprobe_events" ]; }
 have_pmu() { [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ]; }
 have_uprobe_pmu() { [ -e /sys/bus/event_source/devices/uprobe/format/ref_ctr_offset ]; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# no-sanitizer: plain p99 under 10 ms at the rate asked, a latency bound
+# no-sanitizer: plain p99 under 10 ms at the rate asked, a latency bound (skipped, saying why, on a busy machine)
 # t230: -w server:rate=R, the open loop (requests on a fixed schedule, latency from each
 # one's due time), against the closed loop, under a monitor that stalls the service.
 # Known answer: stopper stops the service 100 ms in every 500 ms.  At 500 requests/s a
@@ -33,8 +33,12 @@ is "$(j '[.statistics[] | "\(.monitor | sub(":.*"; "")):\(.workload_args | test(
 	"open loop and closed loop, each plain and under the stopper"
 is "$(j '[.statistics[0].metrics[] | .name] | join(" ")')" "throughput p50_us p99_us p999_us max_us" \
 	"the open loop's figures: max_us too"
-assert "open loop, plain: p99 under 10 ms ($(fig 0 p99_us mean) us), the rate kept ($(fig 0 throughput mean)/s of 500)" \
-	'ratio_in "$(fig 0 p99_us mean)" 10000 0 1 && ratio_in "$(fig 0 throughput mean)" 500 0.97 1.1'
+if machine_quiet; then
+	assert "open loop, plain: p99 under 10 ms ($(fig 0 p99_us mean) us), the rate kept ($(fig 0 throughput mean)/s of 500)" \
+		'ratio_in "$(fig 0 p99_us mean)" 10000 0 1 && ratio_in "$(fig 0 throughput mean)" 500 0.97 1.1'
+else
+	skip "$(busy_why) (plain p99 $(fig 0 p99_us mean) us)"
+fi
 assert "open loop, stopped 100 ms in every 500 ms: p99 >= 50 ms ($(fig 1 p99_us mean) us), max near 100 ms ($(fig 1 max_us mean) us)" \
 	'ratio_in "$(fig 1 p99_us mean)" 50000 1 100 && ratio_in "$(fig 1 max_us mean)" 100000 0.8 3'
 # Three blocks: the change's interval may be unbounded (null) where the plain p99's holds 0.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# no-sanitizer: plain p99 under 10 ms at the rate asked, a latency bound
+# no-sanitizer: plain p99 under 10 ms at the rate asked, a latency bound (skipped, saying why, on a busy machine)
 # t231: -w http, the open-loop HTTP/1.1 generator, on nginx started as a --service (a
 # config in a temporary directory, a free loopback port; one process, so {pid} is the
 # one that serves).  Known answer as in t230: stopped 100 ms in every 500 ms, nginx's
@@ -32,9 +32,13 @@ fig() { j ".statistics[$1].metrics[] | select(.name == \"$2\") | .$3"; }
 is "$(j '[.statistics[] | "\(.ok)/\(.failed)"] | join(" ")') $(j '[.statistics[0].metrics[] | .name] | join(" ")')" \
 	"3/0 3/0 throughput p50_us p99_us p999_us max_us" \
 	"every run measured and checked; the figures of an open loop"
-assert "plain nginx: p99 under 10 ms ($(fig 0 p99_us mean) us [$(fig 0 p99_us mean_lo), $(fig 0 p99_us mean_hi)]), the rate kept ($(fig 0 throughput mean)/s of 500)" \
-	'ratio_in "$(fig 0 p99_us mean)" 10000 0 1 && ratio_in "$(fig 0 throughput mean)" 500 0.97 1.1 &&
-	ratio_in "$(fig 0 p99_us mean_lo)" "$(fig 0 p99_us mean)" -100 1 && ratio_in "$(fig 0 p99_us mean_hi)" "$(fig 0 p99_us mean)" 1 100'
+if machine_quiet; then
+	assert "plain nginx: p99 under 10 ms ($(fig 0 p99_us mean) us [$(fig 0 p99_us mean_lo), $(fig 0 p99_us mean_hi)]), the rate kept ($(fig 0 throughput mean)/s of 500)" \
+		'ratio_in "$(fig 0 p99_us mean)" 10000 0 1 && ratio_in "$(fig 0 throughput mean)" 500 0.97 1.1 &&
+		ratio_in "$(fig 0 p99_us mean_lo)" "$(fig 0 p99_us mean)" -100 1 && ratio_in "$(fig 0 p99_us mean_hi)" "$(fig 0 p99_us mean)" 1 100'
+else
+	skip "$(busy_why) (plain p99 $(fig 0 p99_us mean) us)"
+fi
 assert "nginx stopped 100 ms in every 500 ms: p99 >= 50 ms ($(fig 1 p99_us mean) us), change at least +100% ($(fig 1 p99_us change))" \
 	'ratio_in "$(fig 1 p99_us mean)" 50000 1 100 && ratio_in "$(fig 1 p99_us change)" 1 1 1e6'
 sleep 0.2
