@@ -19,42 +19,29 @@
 #define WHAT_WRITE "could not write to the store"
 #define WHAT_READ "could not read the store"
 
-static void bind_str(sqlite3_stmt *st, int i, const char *s)
+/* Prepare t's INSERT (its keys first), or its SELECT with tail (" FROM ..."). */
+static int prepare(struct pcost_db *db, const struct pcost_table *t, const char *tail,
+		   sqlite3_stmt **st)
 {
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
+	char *sql;
+	int rc;
 
-static void bind_num(sqlite3_stmt *st, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
+	if (tail)
+		return pcost_sqlite_prepare_select(db, t, NULL, tail, st);
+	sql = pcost_sql_insert(t, "INSERT", false, false, NULL, 0);
+	rc = pcost_db_prepare(db, sql, st);
+	free(sql);
+	return rc;
 }
 
 static int insert_table(struct pcost_db *db, struct pcost_cost_table *t)
 {
-	static const char sql[] =
-		"INSERT INTO cost_table (created, level, version, host, kernel, cpu, env_json,"
-		" seconds, complete, stored) VALUES (?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *st;
-	int rc;
+	int rc, k = 1;
 
-	if ((rc = pcost_db_prepare(db, sql, &st)))
+	if ((rc = prepare(db, &pcost_cost_table_cols, NULL, &st)))
 		return rc;
-	sqlite3_bind_int64(st, 1, t->created);
-	bind_str(st, 2, t->level ? t->level : "custom");
-	bind_str(st, 3, t->version);
-	bind_str(st, 4, t->host);
-	bind_str(st, 5, t->kernel);
-	bind_str(st, 6, t->cpu);
-	bind_str(st, 7, t->env_json);
-	bind_num(st, 8, t->seconds);
-	sqlite3_bind_int(st, 9, t->complete);
-	sqlite3_bind_int64(st, 10, (int64_t)time(NULL));
+	pcost_sqlite_bind_cols(st, &k, &pcost_cost_table_cols, t);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -65,34 +52,17 @@ static int insert_table(struct pcost_db *db, struct pcost_cost_table *t)
 
 static int insert_entries(struct pcost_db *db, const struct pcost_cost_table *t)
 {
-	static const char sql[] =
-		"INSERT INTO cost_entry (table_id, idx, subject, kind, event, status, ns, lo, hi, df,"
-		" workload, method, why, session_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = pcost_db_prepare(db, sql, &st)))
+	if ((rc = prepare(db, &pcost_cost_entry_cols, NULL, &st)))
 		return rc;
 	for (size_t i = 0; i < t->n && !rc; i++) {
-		const struct pcost_cost_entry *e = &t->e[i];
+		int k = 1;
 
-		sqlite3_bind_int64(st, 1, t->id);
-		sqlite3_bind_int64(st, 2, (int64_t)i);
-		bind_str(st, 3, e->subject ? e->subject : "");
-		bind_str(st, 4, e->kind ? e->kind : "monitor");
-		bind_str(st, 5, pcost_cost_event_name(e->event));
-		bind_str(st, 6, pcost_cost_status_name(e->status));
-		bind_num(st, 7, e->ns);
-		bind_num(st, 8, e->lo);
-		bind_num(st, 9, e->hi);
-		bind_num(st, 10, e->df);
-		bind_str(st, 11, e->workload);
-		bind_str(st, 12, e->method);
-		bind_str(st, 13, e->why);
-		if (e->session_id)
-			sqlite3_bind_int64(st, 14, e->session_id);
-		else
-			sqlite3_bind_null(st, 14);
+		sqlite3_bind_int64(st, k++, t->id);
+		sqlite3_bind_int64(st, k++, (int64_t)i);
+		pcost_sqlite_bind_cols(st, &k, &pcost_cost_entry_cols, &t->e[i]);
 		if ((rc = sqlite3_step(st)) != SQLITE_DONE)
 			rc = pcost_db_fail(db, rc, WHAT_WRITE);
 		else
@@ -121,57 +91,27 @@ int pcost_sqlite_store_costs(struct pcost_db *db, struct pcost_cost_table *t)
 	return rc;
 }
 
-static char *col_str(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
-static double col_num(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
 static int load_entries(struct pcost_db *db, struct pcost_cost_table *t)
 {
-	static const char sql[] =
-		"SELECT subject, kind, event, status, ns, lo, hi, df, workload, method, why,"
-		" session_id FROM cost_entry WHERE table_id = ? ORDER BY idx";
+	const struct pcost_table *cols = &pcost_cost_entry_cols;
 	sqlite3_stmt *st;
 	int rc, r;
 
-	if ((rc = pcost_db_prepare(db, sql, &st)))
+	if ((rc = prepare(db, cols, " FROM cost_entry WHERE table_id = ? ORDER BY idx", &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, t->id);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		enum pcost_cost_event ev;
-		enum pcost_cost_status status;
-		struct pcost_cost_entry *e;
-		char *why;
-
-		if (pcost_cost_event_parse((const char *)sqlite3_column_text(st, 2), &ev) ||
-		    pcost_cost_status_parse((const char *)sqlite3_column_text(st, 3), &status)) {
+		if (pcost_sqlite_read_cols(st, 0, cols, pcost_cost_add(t, NULL, NULL, 0, NULL, NULL)) >=
+		    0) {
 			snprintf(
 				db->err, sizeof(db->err),
 				"cost table %lld has an entry of unknown event '%s' or status '%s'",
-				(long long)t->id, sqlite3_column_text(st, 2),
-				sqlite3_column_text(st, 3));
+				(long long)t->id,
+				sqlite3_column_text(st, pcost_sql_position(cols, "event")),
+				sqlite3_column_text(st, pcost_sql_position(cols, "status")));
 			rc = -EBADMSG;
 			break;
 		}
-		e = pcost_cost_add(t, (const char *)sqlite3_column_text(st, 0),
-				   (const char *)sqlite3_column_text(st, 1), ev,
-				   (const char *)sqlite3_column_text(st, 8),
-				   (const char *)sqlite3_column_text(st, 9));
-		e->status = status;
-		e->ns = col_num(st, 4);
-		e->lo = col_num(st, 5);
-		e->hi = col_num(st, 6);
-		e->df = col_num(st, 7);
-		why = col_str(st, 10);
-		e->why = why;
-		e->session_id = sqlite3_column_int64(st, 11);
 	}
 	if (!rc && r != SQLITE_DONE)
 		rc = pcost_db_fail(db, r, WHAT_READ);
@@ -181,9 +121,6 @@ static int load_entries(struct pcost_db *db, struct pcost_cost_table *t)
 
 int pcost_sqlite_load_costs(struct pcost_db *db, struct pcost_cost_table **out, size_t *n)
 {
-	static const char sql[] =
-		"SELECT id, created, level, version, host, kernel, cpu, env_json, seconds, complete"
-		" FROM cost_table ORDER BY created DESC, id DESC";
 	struct pcost_cost_table *v = NULL;
 	size_t cap = 0, k = 0;
 	sqlite3_stmt *st;
@@ -191,7 +128,9 @@ int pcost_sqlite_load_costs(struct pcost_db *db, struct pcost_cost_table **out, 
 
 	*out = NULL;
 	*n = 0;
-	if ((rc = pcost_db_prepare(db, sql, &st)))
+	if ((rc = pcost_sqlite_prepare_select(db, &pcost_cost_table_cols, "id",
+					      " FROM cost_table ORDER BY created DESC, id DESC",
+					      &st)))
 		return rc;
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pcost_cost_table *t;
@@ -200,15 +139,7 @@ int pcost_sqlite_load_costs(struct pcost_db *db, struct pcost_cost_table **out, 
 		t = &v[k++];
 		pcost_cost_table_init(t);
 		t->id = sqlite3_column_int64(st, 0);
-		t->created = sqlite3_column_int64(st, 1);
-		t->level = col_str(st, 2);
-		t->version = col_str(st, 3);
-		t->host = col_str(st, 4);
-		t->kernel = col_str(st, 5);
-		t->cpu = col_str(st, 6);
-		t->env_json = col_str(st, 7);
-		t->seconds = col_num(st, 8);
-		t->complete = sqlite3_column_int(st, 9);
+		pcost_sqlite_read_cols(st, 1, &pcost_cost_table_cols, t);
 	}
 	if (r != SQLITE_DONE)
 		rc = pcost_db_fail(db, r, WHAT_READ);

@@ -17,21 +17,13 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "store/columns.h"
 
 #define FORMAT_NAME "probecost-costs"
 #define FORMAT_VERSION 1
 #define MAX_TABLES 1000
 #define MAX_ENTRIES 10000
-#define MAX_STR 4096
 #define MAX_ENV (1u << 20)
-
-static void add_str(cJSON *o, const char *k, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
 
 static void add_num(cJSON *o, const char *k, double v)
 {
@@ -40,43 +32,16 @@ static void add_num(cJSON *o, const char *k, double v)
 
 cJSON *pcost_cost_table_to_json(const struct pcost_cost_table *t)
 {
-	cJSON *o = cJSON_CreateObject(), *env = t->env_json ? cJSON_Parse(t->env_json) : NULL, *arr;
+	cJSON *o = cJSON_CreateObject(), *arr;
 
 	cJSON_AddStringToObject(o, "format", FORMAT_NAME);
 	add_num(o, "format_version", FORMAT_VERSION);
-	add_num(o, "id", (double)t->id);
-	add_num(o, "created", (double)t->created);
-	add_str(o, "level", t->level);
-	add_str(o, "version", t->version);
-	add_str(o, "host", t->host);
-	add_str(o, "kernel", t->kernel);
-	add_str(o, "cpu", t->cpu);
-	add_num(o, "seconds", t->seconds);
-	cJSON_AddBoolToObject(o, "complete", t->complete);
-	if (env)
-		cJSON_AddItemToObject(o, "env", env);
-	else
-		cJSON_AddNullToObject(o, "env");
+	pcost_json_add_cols(o, &pcost_cost_table_cols, t);
 	arr = cJSON_AddArrayToObject(o, "entries");
 	for (size_t i = 0; i < t->n; i++) {
-		const struct pcost_cost_entry *e = &t->e[i];
 		cJSON *x = cJSON_CreateObject();
 
-		add_str(x, "subject", e->subject);
-		add_str(x, "kind", e->kind);
-		cJSON_AddStringToObject(x, "event", pcost_cost_event_name(e->event));
-		cJSON_AddStringToObject(x, "status", pcost_cost_status_name(e->status));
-		add_num(x, "cost_ns", e->ns);
-		add_num(x, "cost_ns_lo", e->lo);
-		add_num(x, "cost_ns_hi", e->hi);
-		add_num(x, "df", e->df);
-		add_str(x, "workload", e->workload);
-		add_str(x, "method", e->method);
-		add_str(x, "why", e->why);
-		if (e->session_id)
-			add_num(x, "session_id", (double)e->session_id);
-		else
-			cJSON_AddNullToObject(x, "session_id");
+		pcost_json_add_cols(x, &pcost_cost_entry_cols, &t->e[i]);
 		cJSON_AddItemToArray(arr, x);
 	}
 	return o;
@@ -118,20 +83,19 @@ static int known(struct rd *r, const cJSON *o, const char *const *keys, size_t n
 	return 0;
 }
 
-/* A string (or null when nullable) of printable UTF-8, at most MAX_STR bytes; copied. */
-static int str(struct rd *r, const cJSON *o, const char *k, bool nullable, char **out)
+/* Known members: t's columns and extra. */
+static int known_cols(struct rd *r, const cJSON *o, const struct pcost_table *t,
+		      const char *const *extra, size_t nextra)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	const char *keys[32];
+	size_t n = 0;
 
-	*out = NULL;
-	if ((!v || cJSON_IsNull(v)) && nullable)
-		return 0;
-	if (!v || !cJSON_IsString(v))
-		return bad(r, "'%s' must be a string", k);
-	if (strlen(v->valuestring) > MAX_STR || !pcost_text_printable(v->valuestring))
-		return bad(r, "'%s' is longer than %d bytes or not printable UTF-8", k, MAX_STR);
-	*out = xstrdup(v->valuestring);
-	return 0;
+	if (t->n + nextra > ARRAY_SIZE(keys))
+		abort(); /* a description this long is a bug: make keys longer */
+	for (size_t i = 0; i < nextra; i++)
+		keys[n++] = extra[i];
+	pcost_for_each_col(c, t) if (c->json) keys[n++] = c->json;
+	return known(r, o, keys, n);
 }
 
 /* A finite number in [min, max], or null (NaN) when nullable. */
@@ -150,109 +114,118 @@ static int num(struct rd *r, const cJSON *o, const char *k, double min, double m
 	return 0;
 }
 
-static const char *const entry_keys[] = {
-	"subject",    "kind", "event",	  "status", "cost_ns", "cost_ns_lo",
-	"cost_ns_hi", "df",   "workload", "method", "why",     "session_id",
-};
+/*
+ * Column c of o: a string of printable UTF-8 of bounded length, a finite
+ * number in its range, true or false, an object; null (or absent) where the
+ * column may be NULL.  The value in *v (v->own: an object's text).
+ */
+static int get_col(struct rd *r, const cJSON *o, const struct pcost_column *c, struct pcost_val *v)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, c->json);
+	bool nullable = !(c->flags & PCOST_COL_JSON_STRICT) &&
+			(c->type == PCOST_SQL_TEXT || !(c->flags & PCOST_COL_NOT_NULL) ||
+			 (c->flags & PCOST_COL_ROWID));
+	const char *k = c->json;
+
+	v->t = PCOST_VAL_NULL;
+	if (c->type != PCOST_SQL_BOOL && nullable && (!j || cJSON_IsNull(j)))
+		return 0;
+	if (c->form == PCOST_JSON_OBJECT) {
+		if (!cJSON_IsObject(j))
+			return bad(r, "'%s' must be an object", k);
+		v->t = PCOST_VAL_TEXT;
+		v->s = v->own = cJSON_PrintUnformatted(j);
+		if (strlen(v->own) > MAX_ENV)
+			return bad(r, "'%s' is larger than %u bytes", k, MAX_ENV);
+	} else if (c->type == PCOST_SQL_BOOL) {
+		if (!cJSON_IsBool(j))
+			return bad(r, "'%s' must be true or false", k);
+		v->t = PCOST_VAL_INT;
+		v->i = cJSON_IsTrue(j);
+	} else if (c->type == PCOST_SQL_TEXT) {
+		if (!j || !cJSON_IsString(j))
+			return bad(r, "'%s' must be a string", k);
+		if (strlen(j->valuestring) >= (size_t)c->hi || !pcost_text_printable(j->valuestring))
+			return bad(r, "'%s' is longer than %d bytes or not printable UTF-8", k,
+				   (int)c->hi - 1);
+		v->t = PCOST_VAL_TEXT;
+		v->s = j->valuestring;
+	} else {
+		v->t = PCOST_VAL_REAL;
+		return num(r, o, k, c->lo, c->hi, false, &v->r);
+	}
+	return 0;
+}
+
+/*
+ * rec's fields from o's members, each checked.  A word a hook does not know
+ * (an event, a status) is not refused here: *unknown says there was one.
+ */
+static int read_cols(struct rd *r, const cJSON *o, const struct pcost_table *t, void *rec,
+		     bool *unknown)
+{
+	pcost_for_each_col(c, t)
+	{
+		struct pcost_val v = { 0 };
+		int rc;
+
+		if (!c->json)
+			continue;
+		rc = get_col(r, o, c, &v);
+		if (!rc && pcost_col_set(c, rec, &v))
+			*unknown = true;
+		free(v.own);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
 
 static int read_entry(struct rd *r, const cJSON *o, struct pcost_cost_table *t)
 {
-	char *subject = NULL, *kind = NULL, *event = NULL, *status = NULL, *wl = NULL, *how = NULL;
-	char *why = NULL;
-	enum pcost_cost_event ev;
-	enum pcost_cost_status st;
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(o, "event");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
 	struct pcost_cost_entry *e;
-	double ns, lo, hi, df, sid;
+	bool unknown = false;
 	int rc;
 
 	if (!cJSON_IsObject(o))
 		return bad(r, "an entry must be an object");
-	if ((rc = known(r, o, entry_keys, ARRAY_SIZE(entry_keys))) ||
-	    (rc = str(r, o, "subject", false, &subject)) ||
-	    (rc = str(r, o, "kind", false, &kind)) || (rc = str(r, o, "event", false, &event)) ||
-	    (rc = str(r, o, "status", false, &status)) || (rc = str(r, o, "workload", true, &wl)) ||
-	    (rc = str(r, o, "method", true, &how)) || (rc = str(r, o, "why", true, &why)) ||
-	    (rc = num(r, o, "cost_ns", -1e15, 1e15, true, &ns)) ||
-	    (rc = num(r, o, "cost_ns_lo", -1e15, 1e15, true, &lo)) ||
-	    (rc = num(r, o, "cost_ns_hi", -1e15, 1e15, true, &hi)) ||
-	    (rc = num(r, o, "df", 0, 1e9, true, &df)) ||
-	    (rc = num(r, o, "session_id", 1, 9007199254740992.0, true, &sid)))
-		goto out;
-	if (pcost_cost_event_parse(event, &ev) || pcost_cost_status_parse(status, &st)) {
-		rc = bad(r, "unknown event '%.32s' or status '%.32s'", event, status);
-		goto out;
-	}
-	if (isfinite(lo) && isfinite(hi) && lo > hi) {
-		rc = bad(r, "cost_ns_lo is above cost_ns_hi");
-		goto out;
-	}
-	if ((st == PCOST_COST_MEASURED || st == PCOST_COST_DERIVED) != isfinite(ns)) {
-		rc = bad(r, "a %s entry %s a cost_ns", status,
-			 isfinite(ns) ? "cannot have" : "must have");
-		goto out;
-	}
-	e = pcost_cost_add(t, subject, kind, ev, wl, how);
-	e->status = st;
-	e->ns = ns;
-	e->lo = lo;
-	e->hi = hi;
-	e->df = df;
-	e->why = why;
-	why = NULL;
-	e->session_id = isfinite(sid) ? (int64_t)sid : 0;
-out:
-	free(subject);
-	free(kind);
-	free(event);
-	free(status);
-	free(wl);
-	free(how);
-	free(why);
-	return rc;
+	if ((rc = known_cols(r, o, &pcost_cost_entry_cols, NULL, 0)))
+		return rc;
+	e = pcost_cost_add(t, NULL, NULL, PCOST_CE_RUN, NULL, NULL);
+	if ((rc = read_cols(r, o, &pcost_cost_entry_cols, e, &unknown)))
+		return rc;
+	if (unknown)
+		return bad(r, "unknown event '%.32s' or status '%.32s'", ev->valuestring,
+			   st->valuestring);
+	if (isfinite(e->lo) && isfinite(e->hi) && e->lo > e->hi)
+		return bad(r, "cost_ns_lo is above cost_ns_hi");
+	if ((e->status == PCOST_COST_MEASURED || e->status == PCOST_COST_DERIVED) !=
+	    isfinite(e->ns))
+		return bad(r, "a %s entry %s a cost_ns", st->valuestring,
+			   isfinite(e->ns) ? "cannot have" : "must have");
+	return 0;
 }
-
-static const char *const table_keys[] = {
-	"format", "format_version", "id",	"created", "level",   "version", "host", "kernel",
-	"cpu",	  "seconds",	    "complete", "env",	   "entries",
-};
 
 static int read_table(struct rd *r, const cJSON *o, struct pcost_cost_table *t)
 {
+	static const char *const extra[] = { "format", "format_version", "entries" };
 	const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(o, "format");
-	const cJSON *env = cJSON_GetObjectItemCaseSensitive(o, "env");
 	const cJSON *entries = cJSON_GetObjectItemCaseSensitive(o, "entries"), *x;
-	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(o, "complete");
-	double ver, created, id;
+	bool unknown = false;
+	double ver;
 	int rc, k = 0;
 
 	if (!cJSON_IsObject(o))
 		return bad(r, "a cost table must be an object");
-	if ((rc = known(r, o, table_keys, ARRAY_SIZE(table_keys))))
+	if ((rc = known_cols(r, o, &pcost_cost_table_cols, extra, ARRAY_SIZE(extra))))
 		return rc;
 	if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, FORMAT_NAME))
 		return bad(r, "'format' must be \"%s\"", FORMAT_NAME);
 	if ((rc = num(r, o, "format_version", 1, FORMAT_VERSION, false, &ver)) ||
-	    (rc = num(r, o, "id", 0, 9007199254740992.0, true, &id)) ||
-	    (rc = num(r, o, "created", 0, 1e12, false, &created)) ||
-	    (rc = str(r, o, "level", false, &t->level)) ||
-	    (rc = str(r, o, "version", true, &t->version)) ||
-	    (rc = str(r, o, "host", true, &t->host)) ||
-	    (rc = str(r, o, "kernel", true, &t->kernel)) ||
-	    (rc = str(r, o, "cpu", true, &t->cpu)) ||
-	    (rc = num(r, o, "seconds", 0, 1e9, true, &t->seconds)))
+	    (rc = read_cols(r, o, &pcost_cost_table_cols, t, &unknown)))
 		return rc;
-	t->created = (int64_t)created;
-	t->id = isfinite(id) ? (int64_t)id : 0;
-	if (!cJSON_IsBool(complete))
-		return bad(r, "'complete' must be true or false");
-	t->complete = cJSON_IsTrue(complete);
-	if (env && !cJSON_IsNull(env)) {
-		if (!cJSON_IsObject(env))
-			return bad(r, "'env' must be an object");
-		t->env_json = cJSON_PrintUnformatted(env);
-		if (strlen(t->env_json) > MAX_ENV)
-			return bad(r, "'env' is larger than %u bytes", MAX_ENV);
-	}
 	if (!cJSON_IsArray(entries) || cJSON_GetArraySize(entries) > MAX_ENTRIES)
 		return bad(r, "'entries' must be an array of at most %d", MAX_ENTRIES);
 	cJSON_ArrayForEach(x, entries)

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include "store/backend.h"
+#include "store/columns.h"
 
 /* Record "what: sqlite's message" in db->err; returns the errno-style code for rc. */
 int pcost_db_fail(struct pcost_db *db, int rc, const char *what);
@@ -15,6 +16,21 @@ int pcost_db_errno(int rc);
 int pcost_db_exec(struct pcost_db *db, const char *sql, const char *what);
 /* sqlite3_prepare_v2 or pcost_db_fail(). */
 int pcost_db_prepare(struct pcost_db *db, const char *sql, sqlite3_stmt **st);
+
+/*
+ * Bind rec's columns of t (the row id left to SQLite) from parameter *k on;
+ * *k is then the next one.  write.c.
+ */
+void pcost_sqlite_bind_cols(sqlite3_stmt *st, int *k, const struct pcost_table *t, const void *rec);
+/*
+ * Set rec's fields from the columns a pcost_sql_select() of t gives, result
+ * column k on.  -1, or the position (from k) of the first one a hook refused
+ * (an unknown word).  read.c.
+ */
+int pcost_sqlite_read_cols(sqlite3_stmt *st, int k, const struct pcost_table *t, void *rec);
+/* Prepare pcost_sql_select(t, lead, tail). read.c. */
+int pcost_sqlite_prepare_select(struct pcost_db *db, const struct pcost_table *t, const char *lead,
+				const char *tail, sqlite3_stmt **st);
 
 /* The SQLite rows of pcost_sqlite_ops (db.c); see store.h for each. */
 int pcost_sqlite_begin_session(struct pcost_db *db, struct pcost_session *s);

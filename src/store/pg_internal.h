@@ -16,6 +16,7 @@
 
 #include "core/util.h"
 #include "store/backend.h"
+#include "store/columns.h"
 
 struct pg_db {
 	struct pcost_db base;
@@ -33,16 +34,17 @@ static inline struct pg_db *pg_of(struct pcost_db *db)
 
 /*
  * Parameters of one statement, all sent as text except bytea (binary).  The
- * widest statement, a run_sample row, binds 27; one more is a bug, not a
- * buffer overflow.
+ * widest statement, a run_sample row, binds 30; one more is a bug, not a
+ * buffer overflow.  own: texts made for the statement, freed by par_release().
  */
 #define PG_MAX_PARAMS 32
 struct pg_params {
-	int n;
+	int n, nown;
 	const char *val[PG_MAX_PARAMS];
 	int len[PG_MAX_PARAMS];
 	int fmt[PG_MAX_PARAMS];
 	char num[PG_MAX_PARAMS][32];
+	char *own[PG_MAX_PARAMS];
 };
 
 /* The index of the next parameter. */
@@ -93,6 +95,13 @@ static inline void par_bytes(struct pg_params *a, const void *b, size_t n)
 	a->n++;
 }
 
+/* Free the texts made for the statement (after it ran). */
+static inline void par_release(struct pg_params *a)
+{
+	while (a->nown > 0)
+		free(a->own[--a->nown]);
+}
+
 static inline int64_t get_i64(const PGresult *r, int row, int col)
 {
 	return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
@@ -120,6 +129,22 @@ static inline char *dup_text(const PGresult *r, int row, int col)
 
 	return t ? xstrdup(t) : NULL;
 }
+
+/*
+ * rec's columns of t as the next parameters (the row id among them where
+ * rowid).  pg_rows.c.
+ */
+void pcost_pg_par_cols(struct pg_params *a, const struct pcost_table *t, const void *rec,
+		       bool rowid);
+/*
+ * Set rec's fields from the columns a pcost_sql_select() of t gives, in row
+ * row from column k on.  -1, or the position (from k) of the first one a hook
+ * refused.  pg_rows.c.
+ */
+int pcost_pg_get_cols(const PGresult *r, int row, int k, const struct pcost_table *t, void *rec);
+/* pcost_pg_run() of pcost_sql_select(t, lead, tail), with id as $1 unless id < 0. */
+int pcost_pg_select(struct pg_db *p, const struct pcost_table *t, const char *lead,
+		    const char *tail, int64_t id, PGresult **r);
 
 /* Record "what at 'URL': the server's message" in db->err; clears r; returns -errno. */
 int pcost_pg_fail(struct pg_db *p, PGresult *r, const char *what);

@@ -57,7 +57,7 @@ static int pipeline_drain(struct pg_db *p)
 }
 
 /* A statement without rows: queued when the connection is in pipeline mode, else run now. */
-static int pg_put(struct pg_db *p, const char *sql, const struct pg_params *a)
+static int pg_send(struct pg_db *p, const char *sql, const struct pg_params *a)
 {
 	if (PQpipelineStatus(p->conn) == PQ_PIPELINE_OFF)
 		return pcost_pg_run(p, sql, a, NULL, PG_WHAT_WRITE);
@@ -66,139 +66,130 @@ static int pg_put(struct pg_db *p, const char *sql, const struct pg_params *a)
 	return ++p->queued < PG_PIPELINE_DEPTH ? 0 : pipeline_drain(p);
 }
 
+/* pg_send(), then a's own texts freed (libpq copied them). */
+static int pg_put(struct pg_db *p, const char *sql, struct pg_params *a)
+{
+	int rc = pg_send(p, sql, a);
+
+	par_release(a);
+	return rc;
+}
+
+void pcost_pg_par_cols(struct pg_params *a, const struct pcost_table *t, const void *rec,
+		       bool rowid)
+{
+	pcost_for_each_col(c, t)
+	{
+		struct pcost_val v;
+
+		if (!pcost_col_inserted(c, rowid))
+			continue;
+		pcost_col_get(c, rec, &v);
+		switch (v.t) {
+		case PCOST_VAL_NULL:
+			par_text(a, NULL);
+			break;
+		case PCOST_VAL_INT:
+			if (c->type == PCOST_SQL_BOOL)
+				par_bool(a, v.i);
+			else
+				par_i64(a, v.i);
+			break;
+		case PCOST_VAL_REAL:
+			par_f64(a, v.r);
+			break;
+		case PCOST_VAL_TEXT:
+			par_text(a, v.s);
+			if (v.own)
+				a->own[a->nown++] = v.own;
+			break;
+		}
+	}
+}
+
+int pcost_pg_get_cols(const PGresult *r, int row, int k, const struct pcost_table *t, void *rec)
+{
+	int bad = -1, first = k;
+
+	pcost_for_each_col(c, t)
+	{
+		struct pcost_val v = { 0 };
+
+		if (!pcost_col_selected(c))
+			continue;
+		if (PQgetisnull(r, row, k)) {
+			v.t = PCOST_VAL_NULL;
+		} else if (c->type == PCOST_SQL_REAL) {
+			v.t = PCOST_VAL_REAL;
+			v.r = get_f64(r, row, k);
+		} else if (c->type == PCOST_SQL_TEXT) {
+			v.t = PCOST_VAL_TEXT;
+			v.s = PQgetvalue(r, row, k);
+		} else {
+			v.t = PCOST_VAL_INT;
+			v.i = c->type == PCOST_SQL_BOOL ? get_bool(r, row, k) : get_i64(r, row, k);
+		}
+		if (pcost_col_set(c, rec, &v) && bad < 0)
+			bad = k - first;
+		k++;
+	}
+	return bad;
+}
+
+/* The INSERT of t's columns after its keys, nextra more after them (rowid: the id too). */
+static char *insert_sql(const struct pcost_table *t, bool rowid, const char *extra, size_t nextra)
+{
+	return pcost_sql_insert(t, "INSERT", true, rowid, extra, nextra);
+}
+
+/* One row: keys (nkeys of them), then rec's columns of t, then nothing more. */
+static int put_row(struct pg_db *p, const struct pcost_table *t, const int64_t *keys,
+		   const void *rec)
+{
+	char *sql = insert_sql(t, true, NULL, 0);
+	struct pg_params a = { 0 };
+	int rc;
+
+	for (size_t k = 0; k < t->nkeys; k++)
+		par_i64(&a, keys[k]);
+	pcost_pg_par_cols(&a, t, rec, true);
+	rc = pg_put(p, sql, &a);
+	free(sql);
+	return rc;
+}
+
 /* ---- writing ---------------------------------------------------------------------- */
 
 static int insert_session(struct pg_db *p, const struct pcost_session *s)
 {
-	static const char sql[] =
-		"INSERT INTO session (id, kind, started, cmdline, version, env_json, options_json,"
-		" seed, tsc_hz, complete, stored, kernel)"
-		" VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)";
-	char *kernel = pcost_env_json_kernel(s->env_json);
-	struct pg_params a = { 0 };
-	int rc;
-
-	par_i64(&a, s->id);
-	par_text(&a, pcost_session_kind_name(s->kind));
-	par_i64(&a, s->started);
-	par_text(&a, s->cmdline);
-	par_text(&a, s->version);
-	par_text(&a, s->env_json);
-	par_text(&a, s->options_json);
-	par_i64(&a, (int64_t)s->seed);
-	par_f64(&a, s->tsc_hz);
-	par_bool(&a, s->complete);
-	par_i64(&a, (int64_t)time(NULL));
-	par_text(&a, kernel);
-	rc = pg_put(p, sql, &a);
-	free(kernel);
-	return rc;
+	return put_row(p, &pcost_session_cols, NULL, s);
 }
 
 static int insert_config(struct pg_db *p, const struct pcost_session *s, size_t i)
 {
-	static const char sql[] = "INSERT INTO config (session_id, idx, workload, workload_args,"
-				  " monitor, variant, unit, expected_events, threads, placement)"
-				  " VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)";
-	const struct pcost_config *c = &s->configs[i];
-	struct pg_params a = { 0 };
+	const int64_t keys[] = { s->id, (int64_t)i };
 
-	par_i64(&a, s->id);
-	par_i64(&a, (int64_t)i);
-	par_text(&a, c->workload);
-	par_text(&a, c->workload_args);
-	par_text(&a, c->monitor);
-	par_text(&a, c->variant);
-	par_text(&a, c->unit);
-	par_i64(&a, c->expected_events);
-	par_i64(&a, c->threads);
-	par_text(&a, c->placement);
-	return pg_put(p, sql, &a);
+	return put_row(p, &pcost_config_cols, keys, &s->configs[i]);
 }
 
 static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t i, size_t j)
 {
-	static const char sql[] =
-		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
-		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
-		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns, optimized, fault, self_check, note, service_user_ns, service_sys_ns)"
-		" VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,"
-		"$21,$22,$23,$24,$25,$26,$27,$28,$29,$30)";
-	const struct pcost_run_sample *r = &s->configs[i].samples[j];
-	char why[sizeof(r->fail_reason) + 1];
-	struct pg_params a = { 0 };
+	const int64_t keys[] = { s->id, (int64_t)i, (int64_t)j };
 
-	snprintf(why, sizeof(why), "%.*s", (int)sizeof(r->fail_reason), r->fail_reason);
-	par_i64(&a, s->id);
-	par_i64(&a, (int64_t)i);
-	par_i64(&a, (int64_t)j);
-	par_i64(&a, r->block);
-	par_i64(&a, r->order);
-	par_bool(&a, r->warmup);
-	par_bool(&a, r->failed);
-	par_i64(&a, r->wait_status);
-	par_text(&a, why);
-	par_f64(&a, r->scale);
-	/* Unsigned 64-bit values keep their bit pattern in bigint, as in SQLite. */
-	par_i64(&a, (int64_t)r->wall_ns);
-	par_i64(&a, (int64_t)r->user_ns);
-	par_i64(&a, (int64_t)r->sys_ns);
-	par_i64(&a, r->maxrss_kb);
-	par_i64(&a, r->minflt);
-	par_i64(&a, r->majflt);
-	par_i64(&a, r->nvcsw);
-	par_i64(&a, r->nivcsw);
-	par_bool(&a, r->has_report);
-	par_i64(&a, (int64_t)r->events);
-	par_i64(&a, (int64_t)r->timed_ns);
-	par_i64(&a, r->monitor_events);
-	if (r->has_busy) {
-		par_i64(&a, (int64_t)r->other_cpu_ns);
-		par_i64(&a, (int64_t)r->steal_ns);
-	} else {
-		par_text(&a, NULL);
-		par_text(&a, NULL);
-	}
-	if (r->optimized)
-		par_bool(&a, r->optimized > 0);
-	else
-		par_text(&a, NULL);
-	/* NULL where not recorded or not said, as in SQLite. */
-	par_text(&a, pcost_fault_name(r->fault));
-	if (r->check)
-		par_bool(&a, r->check > 0);
-	else
-		par_text(&a, NULL);
-	par_text(&a, r->note[0] ? r->note : NULL);
-	if (r->has_service) {
-		par_i64(&a, (int64_t)r->service_user_ns);
-		par_i64(&a, (int64_t)r->service_sys_ns);
-	} else {
-		par_text(&a, NULL);
-		par_text(&a, NULL);
-	}
-	return pg_put(p, sql, &a);
+	return put_row(p, &pcost_sample_cols, keys, &s->configs[i].samples[j]);
 }
 
 /* The session's figures and every run's values (no row for a value the run did not give). */
 static int insert_metrics(struct pg_db *p, const struct pcost_session *s)
 {
-	static const char def_sql[] = "INSERT INTO metric (session_id, idx, name, unit, better)"
-				      " VALUES ($1,$2,$3,$4,$5)";
 	static const char val_sql[] = "INSERT INTO run_metric (session_id, config_idx, seq,"
 				      " metric_idx, value) VALUES ($1,$2,$3,$4,$5)";
 	int rc = 0;
 
 	for (size_t k = 0; k < s->nmetrics && !rc; k++) {
-		struct pg_params a = { 0 };
+		const int64_t keys[] = { s->id, (int64_t)k };
 
-		par_i64(&a, s->id);
-		par_i64(&a, (int64_t)k);
-		par_text(&a, s->metrics[k].name);
-		par_text(&a, s->metrics[k].unit);
-		par_i64(&a, s->metrics[k].better);
-		rc = pg_put(p, def_sql, &a);
+		rc = put_row(p, &pcost_metric_cols, keys, &s->metrics[k]);
 	}
 	for (size_t i = 0; i < s->nconfigs && !rc; i++)
 		for (size_t j = 0; j < s->configs[i].nsamples && !rc; j++)
@@ -220,28 +211,25 @@ static int insert_metrics(struct pg_db *p, const struct pcost_session *s)
 
 static int insert_series(struct pg_db *p, const struct pcost_session *s, size_t i)
 {
-	static const char sql[] =
-		"INSERT INTO series (session_id, idx, interface, op, events,"
-		" nevents, timer, note, n, ns) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)";
 	const struct pcost_counter_series *c = &s->series[i];
+	char *sql = insert_sql(&pcost_series_cols, true, "n, ns", 2);
 	struct pg_params a = { 0 };
+	int rc;
 
 	if (c->n > (size_t)INT32_MAX / sizeof(double)) {
 		snprintf(p->base.err, sizeof(p->base.err),
 			 "counter series %zu is too long to store", i);
+		free(sql);
 		return -EFBIG;
 	}
 	par_i64(&a, s->id);
 	par_i64(&a, (int64_t)i);
-	par_text(&a, c->interface);
-	par_text(&a, c->op);
-	par_text(&a, c->events);
-	par_i64(&a, c->nevents);
-	par_text(&a, c->timer);
-	par_text(&a, c->note);
+	pcost_pg_par_cols(&a, &pcost_series_cols, c, true);
 	par_i64(&a, (int64_t)c->n);
 	par_bytes(&a, c->ns, c->n * sizeof(double));
-	return pg_put(p, sql, &a);
+	rc = pg_put(p, sql, &a);
+	free(sql);
+	return rc;
 }
 
 /*
@@ -328,6 +316,20 @@ int pcost_pg_import(struct pcost_db *db, struct pcost_session *ss, size_t n)
 
 /* ---- reading ---------------------------------------------------------------------- */
 
+int pcost_pg_select(struct pg_db *p, const struct pcost_table *t, const char *lead,
+		    const char *tail, int64_t id, PGresult **r)
+{
+	char *sql = pcost_sql_select(t, lead, tail);
+	struct pg_params a = { 0 };
+	int rc;
+
+	if (id >= 0)
+		par_i64(&a, id);
+	rc = pcost_pg_run(p, sql, &a, r, PG_WHAT_READ);
+	free(sql);
+	return rc;
+}
+
 /* One statement with the session id as $1. */
 static int select_of(struct pg_db *p, const char *sql, int64_t id, PGresult **r)
 {
@@ -340,10 +342,9 @@ static int select_of(struct pg_db *p, const char *sql, int64_t id, PGresult **r)
 static int load_session_row(struct pg_db *p, int64_t id, struct pcost_session *s)
 {
 	PGresult *r = NULL;
-	int rc = select_of(p,
-			   "SELECT kind, started, cmdline, version, env_json, options_json, seed,"
-			   " tsc_hz, complete FROM session WHERE id = $1",
-			   id, &r);
+	int rc = pcost_pg_select(p, &pcost_session_cols, NULL, " FROM session WHERE id = $1", id,
+				 &r),
+	    bad;
 
 	if (rc)
 		return rc;
@@ -354,20 +355,12 @@ static int load_session_row(struct pg_db *p, int64_t id, struct pcost_session *s
 		PQclear(r);
 		return -ENOENT;
 	}
-	if (pcost_session_kind_parse(PQgetvalue(r, 0, 0), &s->kind)) {
+	if ((bad = pcost_pg_get_cols(r, 0, 0, &pcost_session_cols, s)) >= 0) {
 		snprintf(p->base.err, sizeof(p->base.err), "session %lld has an unknown kind '%s'",
-			 (long long)id, PQgetvalue(r, 0, 0));
+			 (long long)id, PQgetvalue(r, 0, bad));
 		rc = -EBADMSG;
 	}
 	s->id = id;
-	s->started = get_i64(r, 0, 1);
-	s->cmdline = dup_text(r, 0, 2);
-	s->version = dup_text(r, 0, 3);
-	s->env_json = dup_text(r, 0, 4);
-	s->options_json = dup_text(r, 0, 5);
-	s->seed = (uint64_t)get_i64(r, 0, 6);
-	s->tsc_hz = get_f64(r, 0, 7);
-	s->complete = get_bool(r, 0, 8);
 	PQclear(r);
 	return rc;
 }
@@ -375,17 +368,12 @@ static int load_session_row(struct pg_db *p, int64_t id, struct pcost_session *s
 static int load_configs(struct pg_db *p, struct pcost_session *s)
 {
 	PGresult *r = NULL;
-	int rc = select_of(p,
-			   "SELECT idx, workload, workload_args, monitor, variant, unit,"
-			   " expected_events, threads, placement FROM config WHERE session_id = $1"
-			   " ORDER BY idx",
-			   s->id, &r);
+	int rc = pcost_pg_select(p, &pcost_config_cols, "idx",
+				 " FROM config WHERE session_id = $1 ORDER BY idx", s->id, &r);
 
 	if (rc)
 		return rc;
 	for (int k = 0; k < PQntuples(r); k++) {
-		struct pcost_config *c;
-
 		if (get_i64(r, k, 0) != (int64_t)s->nconfigs) {
 			snprintf(p->base.err, sizeof(p->base.err),
 				 "session %lld: configuration %zu is missing", (long long)s->id,
@@ -393,12 +381,8 @@ static int load_configs(struct pg_db *p, struct pcost_session *s)
 			rc = -EBADMSG;
 			break;
 		}
-		c = pcost_session_add_config(s, get_text(r, k, 1), get_text(r, k, 2),
-					     get_text(r, k, 3), get_text(r, k, 4),
-					     get_text(r, k, 5));
-		c->expected_events = get_i64(r, k, 6);
-		c->threads = (uint32_t)get_i64(r, k, 7);
-		c->placement = dup_text(r, k, 8);
+		pcost_pg_get_cols(r, k, 1, &pcost_config_cols,
+				  pcost_session_add_config(s, NULL, NULL, NULL, NULL, NULL));
 	}
 	PQclear(r);
 	return rc;
@@ -407,22 +391,15 @@ static int load_configs(struct pg_db *p, struct pcost_session *s)
 static int load_samples(struct pg_db *p, struct pcost_session *s)
 {
 	PGresult *r = NULL;
-	int rc = select_of(
-		p,
-		"SELECT config_idx, block, ord, warmup, failed, wait_status, fail_reason,"
-		" scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt, majflt, nvcsw,"
-		" nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns, steal_ns,"
-		" optimized, fault, self_check, note, service_user_ns, service_sys_ns"
-		" FROM run_sample"
-		" WHERE session_id = $1 ORDER BY config_idx, seq",
-		s->id, &r);
+	int rc = pcost_pg_select(p, &pcost_sample_cols, "config_idx",
+				 " FROM run_sample WHERE session_id = $1 ORDER BY config_idx, seq",
+				 s->id, &r);
 
 	if (rc)
 		return rc;
 	for (int k = 0; k < PQntuples(r); k++) {
 		struct pcost_run_sample x = { 0 };
 		int64_t ci = get_i64(r, k, 0);
-		int c = 1;
 
 		if (ci < 0 || (uint64_t)ci >= s->nconfigs) {
 			snprintf(p->base.err, sizeof(p->base.err),
@@ -430,41 +407,8 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 			rc = -EBADMSG;
 			break;
 		}
-		x.block = (uint32_t)get_i64(r, k, c++);
-		x.order = (uint32_t)get_i64(r, k, c++);
-		x.warmup = get_bool(r, k, c++);
-		x.failed = get_bool(r, k, c++);
-		x.wait_status = (int)get_i64(r, k, c++);
-		snprintf(x.fail_reason, sizeof(x.fail_reason), "%s", PQgetvalue(r, k, c++));
-		x.scale = get_f64(r, k, c++);
-		x.wall_ns = (pcost_ns)get_i64(r, k, c++);
-		x.user_ns = (pcost_ns)get_i64(r, k, c++);
-		x.sys_ns = (pcost_ns)get_i64(r, k, c++);
-		x.maxrss_kb = (long)get_i64(r, k, c++);
-		x.minflt = (long)get_i64(r, k, c++);
-		x.majflt = (long)get_i64(r, k, c++);
-		x.nvcsw = (long)get_i64(r, k, c++);
-		x.nivcsw = (long)get_i64(r, k, c++);
-		x.has_report = get_bool(r, k, c++);
-		x.events = (uint64_t)get_i64(r, k, c++);
-		x.timed_ns = (pcost_ns)get_i64(r, k, c++);
-		x.monitor_events = get_i64(r, k, c++);
-		x.has_busy = !PQgetisnull(r, k, c);
-		x.other_cpu_ns = (pcost_ns)get_i64(r, k, c++);
-		x.steal_ns = (pcost_ns)get_i64(r, k, c++);
-		if (!PQgetisnull(r, k, c))
-			x.optimized = get_bool(r, k, c) ? 1 : -1;
-		c++;
-		if (PQgetisnull(r, k, c) || pcost_fault_parse(PQgetvalue(r, k, c), &x.fault))
-			x.fault = PCOST_FAULT_UNKNOWN;
-		c++;
-		if (!PQgetisnull(r, k, c))
-			x.check = get_bool(r, k, c) ? 1 : -1;
-		c++;
-		snprintf(x.note, sizeof(x.note), "%s", PQgetvalue(r, k, c++));
-		x.has_service = !PQgetisnull(r, k, c);
-		x.service_user_ns = (pcost_ns)get_i64(r, k, c++);
-		x.service_sys_ns = (pcost_ns)get_i64(r, k, c++);
+		/* A fault word this probecost does not know reads as not recorded. */
+		pcost_pg_get_cols(r, k, 1, &pcost_sample_cols, &x);
 		pcost_config_add_sample(&s->configs[ci], &x);
 	}
 	PQclear(r);
@@ -475,10 +419,8 @@ static int load_samples(struct pg_db *p, struct pcost_session *s)
 static int load_metrics(struct pg_db *p, struct pcost_session *s)
 {
 	PGresult *r = NULL;
-	int rc = select_of(p,
-			   "SELECT idx, name, unit, better FROM metric WHERE session_id = $1"
-			   " ORDER BY idx",
-			   s->id, &r);
+	int rc = pcost_pg_select(p, &pcost_metric_cols, "idx",
+				 " FROM metric WHERE session_id = $1 ORDER BY idx", s->id, &r);
 
 	if (rc)
 		return rc;
@@ -489,8 +431,12 @@ static int load_metrics(struct pg_db *p, struct pcost_session *s)
 				 s->nmetrics);
 			rc = -EBADMSG;
 		} else {
-			pcost_session_add_metric(s, get_text(r, k, 1), get_text(r, k, 2),
-						 (int)get_i64(r, k, 3));
+			struct pcost_session_metric m = { 0 };
+
+			pcost_pg_get_cols(r, k, 1, &pcost_metric_cols, &m);
+			pcost_session_add_metric(s, m.name, m.unit, m.better);
+			free(m.name);
+			free(m.unit);
 		}
 	}
 	PQclear(r);
@@ -514,19 +460,17 @@ static int load_metrics(struct pg_db *p, struct pcost_session *s)
 static int load_series(struct pg_db *p, struct pcost_session *s)
 {
 	PGresult *r = NULL;
-	int rc = select_of(p,
-			   "SELECT interface, op, events, nevents, timer, note, n, ns FROM series"
-			   " WHERE session_id = $1 ORDER BY idx",
-			   s->id, &r);
+	int rc = pcost_pg_select(p, &pcost_series_cols, NULL,
+				 ", n, ns FROM series WHERE session_id = $1 ORDER BY idx", s->id, &r),
+	    at = (int)pcost_sql_nselected(&pcost_series_cols);
 
 	if (rc)
 		return rc;
 	for (int k = 0; k < PQntuples(r) && !rc; k++) {
-		int64_t n = get_i64(r, k, 6);
+		int64_t n = get_i64(r, k, at);
 		size_t bytes = 0;
 		unsigned char *ns =
-			PQunescapeBytea((const unsigned char *)PQgetvalue(r, k, 7), &bytes);
-		struct pcost_counter_series *c;
+			PQunescapeBytea((const unsigned char *)PQgetvalue(r, k, at + 1), &bytes);
 
 		if (!ns || n < 0 || (uint64_t)bytes != (uint64_t)n * sizeof(double)) {
 			snprintf(p->base.err, sizeof(p->base.err),
@@ -539,10 +483,9 @@ static int load_series(struct pg_db *p, struct pcost_session *s)
 			// cppcheck-suppress invalidPointerCast
 			const double *v = (const double *)ns;
 
-			c = pcost_session_add_series(s, get_text(r, k, 0), get_text(r, k, 1),
-						     get_text(r, k, 2), (unsigned)get_i64(r, k, 3),
-						     get_text(r, k, 4), v, (size_t)n);
-			c->note = dup_text(r, k, 5);
+			pcost_pg_get_cols(r, k, 0, &pcost_series_cols,
+					  pcost_session_add_series(s, NULL, NULL, NULL, 0, NULL, v,
+								   (size_t)n));
 		}
 		PQfreemem(ns);
 	}

@@ -27,32 +27,61 @@ static int step_row(struct pcost_db *db, sqlite3_stmt *st, int *rc)
 	return 0;
 }
 
+int pcost_sqlite_read_cols(sqlite3_stmt *st, int k, const struct pcost_table *t, void *rec)
+{
+	int bad = -1, first = k;
+
+	pcost_for_each_col(c, t)
+	{
+		struct pcost_val v = { 0 };
+
+		if (!pcost_col_selected(c))
+			continue;
+		if (sqlite3_column_type(st, k) == SQLITE_NULL) {
+			v.t = PCOST_VAL_NULL;
+		} else if (c->type == PCOST_SQL_REAL) {
+			v.t = PCOST_VAL_REAL;
+			v.r = sqlite3_column_double(st, k);
+		} else if (c->type == PCOST_SQL_TEXT) {
+			v.t = PCOST_VAL_TEXT;
+			v.s = (const char *)sqlite3_column_text(st, k);
+		} else {
+			v.t = PCOST_VAL_INT;
+			v.i = sqlite3_column_int64(st, k);
+		}
+		if (pcost_col_set(c, rec, &v) && bad < 0)
+			bad = k - first;
+		k++;
+	}
+	return bad;
+}
+
+int pcost_sqlite_prepare_select(struct pcost_db *db, const struct pcost_table *t, const char *lead,
+				const char *tail, sqlite3_stmt **st)
+{
+	char *sql = pcost_sql_select(t, lead, tail);
+	int rc = pcost_db_prepare(db, sql, st);
+
+	free(sql);
+	return rc;
+}
+
 static int load_session_row(struct pcost_db *db, int64_t id, struct pcost_session *s)
 {
 	sqlite3_stmt *st;
-	int rc;
+	int rc, bad;
 
-	if ((rc = pcost_db_prepare(db,
-				   "SELECT kind, started, cmdline, version, env_json, options_json,"
-				   " seed, tsc_hz, complete FROM session WHERE id = ?",
-				   &st)))
+	if ((rc = pcost_sqlite_prepare_select(db, &pcost_session_cols, NULL,
+					      " FROM session WHERE id = ?", &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, id);
 	if (step_row(db, st, &rc)) {
-		if (pcost_session_kind_parse((const char *)sqlite3_column_text(st, 0), &s->kind)) {
+		if ((bad = pcost_sqlite_read_cols(st, 0, &pcost_session_cols, s)) >= 0) {
 			snprintf(db->err, sizeof(db->err), "session %lld has an unknown kind '%s'",
-				 (long long)id, sqlite3_column_text(st, 0));
+				 (long long)id, sqlite3_column_text(st, bad));
 			rc = -EBADMSG;
 		}
 		s->id = id;
-		s->started = sqlite3_column_int64(st, 1);
-		s->cmdline = col_text(st, 2);
-		s->version = col_text(st, 3);
-		s->env_json = col_text(st, 4);
-		s->options_json = col_text(st, 5);
-		s->seed = (uint64_t)sqlite3_column_int64(st, 6);
-		s->tsc_hz = sqlite3_column_double(st, 7);
-		s->complete = sqlite3_column_int(st, 8);
 	} else if (!rc) {
 		snprintf(db->err, sizeof(db->err),
 			 "no session %lld in '%s'; see 'probecost history'", (long long)id,
@@ -68,16 +97,12 @@ static int load_configs(struct pcost_db *db, struct pcost_session *s)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if ((rc = pcost_db_prepare(db,
-				   "SELECT idx, workload, workload_args, monitor, variant, unit,"
-				   " expected_events, threads, placement FROM config"
-				   " WHERE session_id = ? ORDER BY idx",
-				   &st)))
+	if ((rc = pcost_sqlite_prepare_select(db, &pcost_config_cols, "idx",
+					      " FROM config WHERE session_id = ? ORDER BY idx",
+					      &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
-		struct pcost_config *c;
-
 		if (sqlite3_column_int64(st, 0) != (int64_t)s->nconfigs) {
 			snprintf(db->err, sizeof(db->err),
 				 "session %lld: configuration %zu is missing", (long long)s->id,
@@ -85,15 +110,8 @@ static int load_configs(struct pcost_db *db, struct pcost_session *s)
 			rc = -EBADMSG;
 			break;
 		}
-		c = pcost_session_add_config(s, (const char *)sqlite3_column_text(st, 1),
-					     (const char *)sqlite3_column_text(st, 2),
-					     (const char *)sqlite3_column_text(st, 3),
-					     (const char *)sqlite3_column_text(st, 4),
-					     (const char *)sqlite3_column_text(st, 5));
-		c->expected_events = sqlite3_column_int64(st, 6);
-		c->threads = (uint32_t)sqlite3_column_int64(st, 7);
-		if (sqlite3_column_type(st, 8) != SQLITE_NULL)
-			c->placement = xstrdup((const char *)sqlite3_column_text(st, 8));
+		pcost_sqlite_read_cols(st, 1, &pcost_config_cols,
+				       pcost_session_add_config(s, NULL, NULL, NULL, NULL, NULL));
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -104,22 +122,14 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if ((rc = pcost_db_prepare(
-		     db,
-		     "SELECT config_idx, block, ord, warmup, failed, wait_status,"
-		     " fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
-		     " majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events,"
-		     " other_cpu_ns, steal_ns, optimized, fault, self_check, note,"
-		     " service_user_ns, service_sys_ns FROM run_sample"
-		     " WHERE session_id = ? ORDER BY config_idx, seq",
-		     &st)))
+	if ((rc = pcost_sqlite_prepare_select(
+		     db, &pcost_sample_cols, "config_idx",
+		     " FROM run_sample WHERE session_id = ? ORDER BY config_idx, seq", &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
 		struct pcost_run_sample r = { 0 };
 		int64_t ci = sqlite3_column_int64(st, 0);
-		const unsigned char *why;
-		int k = 1;
 
 		if (ci < 0 || (uint64_t)ci >= s->nconfigs) {
 			snprintf(db->err, sizeof(db->err),
@@ -127,43 +137,8 @@ static int load_samples(struct pcost_db *db, struct pcost_session *s)
 			rc = -EBADMSG;
 			break;
 		}
-		r.block = (uint32_t)sqlite3_column_int64(st, k++);
-		r.order = (uint32_t)sqlite3_column_int64(st, k++);
-		r.warmup = sqlite3_column_int(st, k++);
-		r.failed = sqlite3_column_int(st, k++);
-		r.wait_status = sqlite3_column_int(st, k++);
-		why = sqlite3_column_text(st, k++);
-		snprintf(r.fail_reason, sizeof(r.fail_reason), "%s", why ? (const char *)why : "");
-		r.scale = sqlite3_column_double(st, k++);
-		r.wall_ns = (pcost_ns)sqlite3_column_int64(st, k++);
-		r.user_ns = (pcost_ns)sqlite3_column_int64(st, k++);
-		r.sys_ns = (pcost_ns)sqlite3_column_int64(st, k++);
-		r.maxrss_kb = (long)sqlite3_column_int64(st, k++);
-		r.minflt = (long)sqlite3_column_int64(st, k++);
-		r.majflt = (long)sqlite3_column_int64(st, k++);
-		r.nvcsw = (long)sqlite3_column_int64(st, k++);
-		r.nivcsw = (long)sqlite3_column_int64(st, k++);
-		r.has_report = sqlite3_column_int(st, k++);
-		r.events = (uint64_t)sqlite3_column_int64(st, k++);
-		r.timed_ns = (pcost_ns)sqlite3_column_int64(st, k++);
-		r.monitor_events = sqlite3_column_int64(st, k++);
-		r.has_busy = sqlite3_column_type(st, k) != SQLITE_NULL;
-		r.other_cpu_ns = (pcost_ns)sqlite3_column_int64(st, k++);
-		r.steal_ns = (pcost_ns)sqlite3_column_int64(st, k++);
-		if (sqlite3_column_type(st, k) != SQLITE_NULL)
-			r.optimized = sqlite3_column_int(st, k) ? 1 : -1;
-		k++;
-		/* Not recorded (an older probecost), or a word this one does not know: UNKNOWN. */
-		if (pcost_fault_parse((const char *)sqlite3_column_text(st, k++), &r.fault))
-			r.fault = PCOST_FAULT_UNKNOWN;
-		if (sqlite3_column_type(st, k) != SQLITE_NULL)
-			r.check = sqlite3_column_int(st, k) ? 1 : -1;
-		k++;
-		why = sqlite3_column_text(st, k++);
-		snprintf(r.note, sizeof(r.note), "%s", why ? (const char *)why : "");
-		r.has_service = sqlite3_column_type(st, k) != SQLITE_NULL;
-		r.service_user_ns = (pcost_ns)sqlite3_column_int64(st, k++);
-		r.service_sys_ns = (pcost_ns)sqlite3_column_int64(st, k++);
+		/* A fault word this probecost does not know reads as not recorded. */
+		pcost_sqlite_read_cols(st, 1, &pcost_sample_cols, &r);
 		pcost_config_add_sample(&s->configs[ci], &r);
 	}
 	sqlite3_finalize(st);
@@ -176,22 +151,23 @@ static int load_metrics(struct pcost_db *db, struct pcost_session *s)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if ((rc = pcost_db_prepare(db,
-				   "SELECT idx, name, unit, better FROM metric"
-				   " WHERE session_id = ? ORDER BY idx",
-				   &st)))
+	if ((rc = pcost_sqlite_prepare_select(db, &pcost_metric_cols, "idx",
+					      " FROM metric WHERE session_id = ? ORDER BY idx", &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
+		struct pcost_session_metric m = { 0 };
+
 		if (sqlite3_column_int64(st, 0) != (int64_t)s->nmetrics) {
 			snprintf(db->err, sizeof(db->err), "session %lld: figure %zu is missing",
 				 (long long)s->id, s->nmetrics);
 			rc = -EBADMSG;
 			break;
 		}
-		pcost_session_add_metric(s, (const char *)sqlite3_column_text(st, 1),
-					 (const char *)sqlite3_column_text(st, 2),
-					 sqlite3_column_int(st, 3));
+		pcost_sqlite_read_cols(st, 1, &pcost_metric_cols, &m);
+		pcost_session_add_metric(s, m.name, m.unit, m.better);
+		free(m.name);
+		free(m.unit);
 	}
 	sqlite3_finalize(st);
 	if (rc || !s->nmetrics ||
@@ -218,20 +194,17 @@ static int load_metrics(struct pcost_db *db, struct pcost_session *s)
 static int load_series(struct pcost_db *db, struct pcost_session *s)
 {
 	sqlite3_stmt *st;
-	int rc = 0;
+	int rc = 0, k = (int)pcost_sql_nselected(&pcost_series_cols);
 
-	if ((rc = pcost_db_prepare(
-		     db,
-		     "SELECT interface, op, events, nevents, timer, note, n, ns FROM series"
-		     " WHERE session_id = ? ORDER BY idx",
-		     &st)))
+	if ((rc = pcost_sqlite_prepare_select(db, &pcost_series_cols, NULL,
+					      ", n, ns FROM series WHERE session_id = ? ORDER BY idx",
+					      &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
-		int64_t n = sqlite3_column_int64(st, 6);
-		const void *blob = sqlite3_column_blob(st, 7);
-		int bytes = sqlite3_column_bytes(st, 7);
-		struct pcost_counter_series *c;
+		int64_t n = sqlite3_column_int64(st, k);
+		const void *blob = sqlite3_column_blob(st, k + 1);
+		int bytes = sqlite3_column_bytes(st, k + 1);
 
 		if (n < 0 || (uint64_t)bytes != (uint64_t)n * sizeof(double)) {
 			snprintf(db->err, sizeof(db->err),
@@ -240,13 +213,9 @@ static int load_series(struct pcost_db *db, struct pcost_session *s)
 			rc = -EBADMSG;
 			break;
 		}
-		c = pcost_session_add_series(s, (const char *)sqlite3_column_text(st, 0),
-					     (const char *)sqlite3_column_text(st, 1),
-					     (const char *)sqlite3_column_text(st, 2),
-					     (unsigned)sqlite3_column_int64(st, 3),
-					     (const char *)sqlite3_column_text(st, 4), blob,
-					     (size_t)n);
-		c->note = col_text(st, 5);
+		pcost_sqlite_read_cols(
+			st, 0, &pcost_series_cols,
+			pcost_session_add_series(s, NULL, NULL, NULL, 0, NULL, blob, (size_t)n));
 	}
 	sqlite3_finalize(st);
 	return rc;

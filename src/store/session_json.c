@@ -20,16 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/columns.h"
+
 #define FORMAT_NAME "probecost-session"
 #define FORMAT_VERSION 1
 
-/* 2^53: the largest integer a JSON number (an IEEE double) holds exactly. */
-#define MAX_EXACT_INT 9007199254740992.0
-
-/* Caps against hostile input; each far above anything probecost measures. */
-#define MAX_NAME_LEN 256	/* workload, monitor, unit, interface... */
-#define MAX_TEXT_LEN 65536	/* events, note */
-#define MAX_ARGV_LEN (8u << 20) /* cmdline, workload_args: a whole argv, quoted */
+/* Caps against hostile input (and columns.h's); each far above anything probecost measures. */
 #define MAX_CONFIGS 100000
 #define MAX_SAMPLES 10000000 /* per configuration */
 #define MAX_SERIES 100000
@@ -101,51 +97,53 @@ static void add_json_text(cJSON *o, const char *k, const char *text)
 	}
 }
 
+void pcost_json_add_cols(cJSON *o, const struct pcost_table *t, const void *rec)
+{
+	pcost_for_each_col(c, t)
+	{
+		struct pcost_val v;
+		char dec[24];
+
+		if (!c->json)
+			continue;
+		pcost_col_get_json(c, rec, &v);
+		if ((c->flags & PCOST_COL_JSON_OPT) &&
+		    (v.t == PCOST_VAL_NULL ||
+		     ((c->flags & PCOST_COL_JSON_ZERO) && v.t == PCOST_VAL_INT && !v.i)))
+			continue;
+		switch (v.t) {
+		case PCOST_VAL_NULL:
+			cJSON_AddNullToObject(o, c->json);
+			break;
+		case PCOST_VAL_INT:
+			if (c->form == PCOST_JSON_DECIMAL) {
+				snprintf(dec, sizeof(dec), "%" PRIu64, (uint64_t)v.i);
+				cJSON_AddStringToObject(o, c->json, dec);
+			} else if (c->type == PCOST_SQL_BOOL) {
+				cJSON_AddBoolToObject(o, c->json, v.i);
+			} else {
+				add_num(o, c->json, v.r);
+			}
+			break;
+		case PCOST_VAL_REAL:
+			add_num(o, c->json, v.r);
+			break;
+		case PCOST_VAL_TEXT:
+			if (c->form == PCOST_JSON_OBJECT)
+				add_json_text(o, c->json, v.s);
+			else
+				add_str(o, c->json, v.s);
+			break;
+		}
+		pcost_val_release(&v);
+	}
+}
+
 static cJSON *sample_to_json(const struct pcost_session *s, const struct pcost_run_sample *r)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	add_num(o, "block", r->block);
-	add_num(o, "order", r->order);
-	cJSON_AddBoolToObject(o, "warmup", r->warmup);
-	cJSON_AddBoolToObject(o, "failed", r->failed);
-	add_num(o, "wait_status", r->wait_status);
-	add_str(o, "fail_reason", r->fail_reason);
-	add_num(o, "scale", r->scale);
-	add_num(o, "wall_ns", (double)r->wall_ns);
-	add_num(o, "user_ns", (double)r->user_ns);
-	add_num(o, "sys_ns", (double)r->sys_ns);
-	add_num(o, "maxrss_kb", (double)r->maxrss_kb);
-	add_num(o, "minflt", (double)r->minflt);
-	add_num(o, "majflt", (double)r->majflt);
-	add_num(o, "nvcsw", (double)r->nvcsw);
-	add_num(o, "nivcsw", (double)r->nivcsw);
-	cJSON_AddBoolToObject(o, "has_report", r->has_report);
-	add_num(o, "events", (double)r->events);
-	add_num(o, "timed_ns", (double)r->timed_ns);
-	add_num(o, "monitor_events", (double)r->monitor_events);
-	if (r->has_busy) {
-		add_num(o, "other_cpu_ns", (double)r->other_cpu_ns);
-		add_num(o, "steal_ns", (double)r->steal_ns);
-	} else {
-		cJSON_AddNullToObject(o, "other_cpu_ns");
-		cJSON_AddNullToObject(o, "steal_ns");
-	}
-	/* probes: whether the kernel optimized the run's uprobe; absent when unknown. */
-	if (r->optimized)
-		cJSON_AddBoolToObject(o, "optimized", r->optimized > 0);
-	/* How it ended (stats/outcome.h); each absent when not recorded or not said. */
-	if (pcost_fault_name(r->fault))
-		add_str(o, "fault", pcost_fault_name(r->fault));
-	if (r->check)
-		cJSON_AddBoolToObject(o, "check", r->check > 0);
-	if (r->note[0])
-		add_str(o, "note", r->note);
-	/* run --service: its CPU time during the run; absent without one. */
-	if (r->has_service) {
-		add_num(o, "service_user_ns", (double)r->service_user_ns);
-		add_num(o, "service_sys_ns", (double)r->service_sys_ns);
-	}
+	pcost_json_add_cols(o, &pcost_sample_cols, r);
 	/* The session's figures: one value each, null where the run gave none. */
 	if (s->nmetrics) {
 		cJSON *m = cJSON_AddArrayToObject(o, "metrics");
@@ -162,13 +160,8 @@ static cJSON *metrics_to_json(const struct pcost_session *s)
 
 	for (size_t k = 0; k < s->nmetrics; k++) {
 		cJSON *o = cJSON_CreateObject();
-		int b = s->metrics[k].better;
 
-		add_str(o, "name", s->metrics[k].name);
-		add_str(o, "unit", s->metrics[k].unit);
-		cJSON_AddItemToObject(o, "better",
-				      b ? cJSON_CreateString(b > 0 ? "higher" : "lower")
-					: cJSON_CreateNull());
+		pcost_json_add_cols(o, &pcost_metric_cols, &s->metrics[k]);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -177,22 +170,10 @@ static cJSON *metrics_to_json(const struct pcost_session *s)
 cJSON *pcost_session_to_json(const struct pcost_session *s)
 {
 	cJSON *o = cJSON_CreateObject(), *configs, *series;
-	char seed[24];
 
 	cJSON_AddStringToObject(o, "format", FORMAT_NAME);
 	add_num(o, "format_version", FORMAT_VERSION);
-	add_num(o, "id", (double)s->id);
-	cJSON_AddStringToObject(o, "kind", pcost_session_kind_name(s->kind));
-	add_num(o, "started", (double)s->started);
-	add_str(o, "cmdline", s->cmdline);
-	add_str(o, "version", s->version);
-	/* A string: a 64-bit seed does not survive a double. */
-	snprintf(seed, sizeof(seed), "%" PRIu64, s->seed);
-	cJSON_AddStringToObject(o, "seed", seed);
-	add_num(o, "tsc_hz", s->tsc_hz);
-	cJSON_AddBoolToObject(o, "complete", s->complete);
-	add_json_text(o, "env", s->env_json);
-	add_json_text(o, "options", s->options_json);
+	pcost_json_add_cols(o, &pcost_session_cols, s);
 	if (s->nmetrics)
 		cJSON_AddItemToObject(o, "metrics", metrics_to_json(s));
 
@@ -201,16 +182,7 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 		const struct pcost_config *c = &s->configs[i];
 		cJSON *co = cJSON_CreateObject(), *samples;
 
-		add_str(co, "workload", c->workload);
-		add_str(co, "workload_args", c->workload_args);
-		add_str(co, "monitor", c->monitor);
-		add_str(co, "variant", c->variant);
-		add_str(co, "unit", c->unit);
-		add_num(co, "expected_events", (double)c->expected_events);
-		if (c->threads)
-			add_num(co, "threads", c->threads);
-		if (c->placement)
-			add_str(co, "placement", c->placement);
+		pcost_json_add_cols(co, &pcost_config_cols, c);
 		samples = cJSON_AddArrayToObject(co, "samples");
 		for (size_t j = 0; j < c->nsamples; j++)
 			cJSON_AddItemToArray(samples, sample_to_json(s, &c->samples[j]));
@@ -222,12 +194,7 @@ cJSON *pcost_session_to_json(const struct pcost_session *s)
 		const struct pcost_counter_series *c = &s->series[i];
 		cJSON *so = cJSON_CreateObject(), *ns;
 
-		add_str(so, "interface", c->interface);
-		add_str(so, "op", c->op);
-		add_str(so, "events", c->events);
-		add_num(so, "nevents", c->nevents);
-		add_str(so, "timer", c->timer);
-		add_str(so, "note", c->note);
+		pcost_json_add_cols(so, &pcost_series_cols, c);
 		ns = cJSON_AddArrayToObject(so, "ns");
 		for (size_t j = 0; j < c->n; j++)
 			cJSON_AddItemToArray(ns, pcost_json_exact(c->ns[j]));
@@ -293,9 +260,35 @@ static int check_members_opt(struct reader *r, const cJSON *o, const char *const
 	return 0;
 }
 
-static int check_members(struct reader *r, const cJSON *o, const char *const *known, size_t n)
+/* Absent from an older export, or left out where not recorded. */
+static bool json_optional(const struct pcost_column *c)
 {
-	return check_members_opt(r, o, known, n, n);
+	return (c->flags & PCOST_COL_JSON_OPT) || c->has;
+}
+
+/*
+ * check_members_opt() with the keys of t's columns: lead and the required
+ * columns and tail must be there, the optional columns and opt may be.
+ */
+static int check_cols(struct reader *r, const cJSON *o, const struct pcost_table *t,
+		      const char *const *lead, size_t nlead, const char *const *tail, size_t ntail,
+		      const char *const *opt, size_t nopt)
+{
+	const char *known[64];
+	size_t n = 0, nreq;
+
+	if (nlead + ntail + nopt + t->n > ARRAY_SIZE(known))
+		abort(); /* a description this long is a bug: make known longer */
+	for (size_t i = 0; i < nlead; i++)
+		known[n++] = lead[i];
+	pcost_for_each_col(c, t) if (c->json && !json_optional(c)) known[n++] = c->json;
+	for (size_t i = 0; i < ntail; i++)
+		known[n++] = tail[i];
+	nreq = n;
+	pcost_for_each_col(c, t) if (c->json && json_optional(c)) known[n++] = c->json;
+	for (size_t i = 0; i < nopt; i++)
+		known[n++] = opt[i];
+	return check_members_opt(r, o, known, n, nreq);
 }
 
 /* Printable UTF-8 (no control characters), shorter than max bytes. */
@@ -304,9 +297,9 @@ static bool text_ok(const char *s, size_t max)
 	return strlen(s) < max && pcost_text_printable(s);
 }
 
-/* *out = copy of o.key (NULL when null and nullable). */
+/* *out = o.key, in o (NULL when null and nullable). */
 static int get_str(struct reader *r, const cJSON *o, const char *key, size_t max, bool nullable,
-		   char **out)
+		   const char **out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
@@ -318,7 +311,7 @@ static int get_str(struct reader *r, const cJSON *o, const char *key, size_t max
 	if (!text_ok(v->valuestring, max))
 		return fail(r, key, "longer than %zu bytes, not UTF-8 or has control characters",
 			    max - 1);
-	*out = xstrdup(v->valuestring);
+	*out = v->valuestring;
 	return 0;
 }
 
@@ -373,8 +366,8 @@ static int get_object_text(struct reader *r, const cJSON *o, const char *key, ch
 	*out = cJSON_PrintUnformatted(v);
 	if (!*out)
 		return fail(r, key, "out of memory");
-	if (strlen(*out) > 16 * MAX_TEXT_LEN)
-		return fail(r, key, "larger than %d bytes", 16 * MAX_TEXT_LEN);
+	if (strlen(*out) > 16 * PCOST_MAX_TEXT_LEN)
+		return fail(r, key, "larger than %d bytes", 16 * PCOST_MAX_TEXT_LEN);
 	return 0;
 }
 
@@ -397,85 +390,136 @@ static const cJSON *get_array(struct reader *r, const cJSON *o, const char *key,
 	return v;
 }
 
-static const char *const sample_keys[] = {
-	"block",
-	"order",
-	"warmup",
-	"failed",
-	"wait_status",
-	"fail_reason",
-	"scale",
-	"wall_ns",
-	"user_ns",
-	"sys_ns",
-	"maxrss_kb",
-	"minflt",
-	"majflt",
-	"nvcsw",
-	"nivcsw",
-	"has_report",
-	"events",
-	"timed_ns",
-	"monitor_events",
-	/* optional: null or absent when not recorded (older exports have none of them) */
-	"other_cpu_ns",
-	"steal_ns",
-	"optimized",
-	"fault",
-	"check",
-	"note",
-	"service_user_ns",
-	"service_sys_ns",
-	"metrics",
-};
-#define SAMPLE_REQUIRED 19
-_Static_assert(ARRAY_SIZE(sample_keys) == SAMPLE_REQUIRED + 9, "nine optional sample keys");
-
-/*
- * How the run ended: fault "none", "program" or "tool", check true or false,
- * note a string; each null or absent when not recorded (an older export: the
- * outcome is then derived from what the run has, stats/outcome.h).
- */
-static int read_ending(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+/* A word a hook reads (a kind, a fault, a direction); null where the column takes it. */
+static int get_word(struct reader *r, const cJSON *o, const struct pcost_column *c,
+		    struct pcost_val *v)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "fault");
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "check");
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "note");
-	bool b = false;
-	int rc;
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, c->json);
 
-	if (f && !cJSON_IsNull(f) &&
-	    (!cJSON_IsString(f) || pcost_fault_parse(f->valuestring, &x->fault)))
-		return fail(r, "fault", "not \"none\", \"program\" or \"tool\"");
-	if (c && !cJSON_IsNull(c)) {
-		if ((rc = get_bool(r, o, "check", &b)))
-			return rc;
-		x->check = b ? 1 : -1;
-	}
-	if (n && !cJSON_IsNull(n)) {
-		if (!cJSON_IsString(n) || !text_ok(n->valuestring, sizeof(x->note)))
-			return fail(r, "note", "not a string of at most %zu bytes of UTF-8 text",
-				    sizeof(x->note) - 1);
-		strcpy(x->note, n->valuestring);
+	if (cJSON_IsString(j) && j->valuestring) {
+		v->t = PCOST_VAL_TEXT;
+		v->s = j->valuestring;
+	} else if (!cJSON_IsNull(j) || (c->flags & PCOST_COL_JSON_STRICT)) {
+		return fail(r, c->json, "%s", c->bad);
 	}
 	return 0;
 }
 
-/* run --service: service_user_ns and service_sys_ns, both or neither. */
-static int read_service(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
+/* A 64-bit unsigned integer as a decimal string (the seed). */
+static int get_decimal(struct reader *r, const cJSON *o, const char *key, struct pcost_val *v)
 {
-	double d;
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	char *end;
+
+	if (!cJSON_IsString(j) || !j->valuestring[0] || j->valuestring[0] < '0' ||
+	    j->valuestring[0] > '9' || strlen(j->valuestring) > 20)
+		return fail(r, key, "not a decimal string");
+	errno = 0;
+	v->i = (int64_t)strtoull(j->valuestring, &end, 10);
+	if (errno || *end)
+		return fail(r, key, "not a 64-bit decimal number");
+	v->t = PCOST_VAL_INT;
+	return 0;
+}
+
+/* A char[] column: printable UTF-8 that fits (with its NUL). */
+static int get_chars(struct reader *r, const cJSON *o, const struct pcost_column *c,
+		     struct pcost_val *v)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, c->json);
+
+	if (!(c->flags & PCOST_COL_JSON_OPT))
+		return get_str(r, o, c->json, c->size, false, &v->s);
+	if (!cJSON_IsString(j) || !text_ok(j->valuestring, c->size))
+		return fail(r, c->json, "not a string of at most %zu bytes of UTF-8 text",
+			    c->size - 1);
+	v->s = j->valuestring;
+	return 0;
+}
+
+/* The value of column c in o, checked against its type and range. */
+static int get_col(struct reader *r, const cJSON *o, const struct pcost_column *c,
+		   struct pcost_val *v)
+{
+	bool b = false;
+	double d = 0; /* the analyzer does not follow fail() (variadic) to its -EINVAL */
 	int rc;
 
-	if (!cJSON_HasObjectItem(o, "service_user_ns") && !cJSON_HasObjectItem(o, "service_sys_ns"))
-		return 0;
-	if ((rc = get_int(r, o, "service_user_ns", 0, MAX_EXACT_INT, &d)))
+	if (c->form == PCOST_JSON_DECIMAL)
+		return get_decimal(r, o, c->json, v);
+	if (c->form == PCOST_JSON_OBJECT) {
+		rc = get_object_text(r, o, c->json, &v->own);
+		v->t = v->own ? PCOST_VAL_TEXT : PCOST_VAL_NULL;
+		v->s = v->own;
 		return rc;
-	x->service_user_ns = (pcost_ns)d;
-	if ((rc = get_int(r, o, "service_sys_ns", 0, MAX_EXACT_INT, &d)))
+	}
+	if (c->form == PCOST_JSON_HOOK || c->c == PCOST_C_HOOK)
+		return get_word(r, o, c, v);
+	if (c->type == PCOST_SQL_BOOL) {
+		rc = get_bool(r, o, c->json, &b);
+		v->t = PCOST_VAL_INT;
+		v->i = b;
 		return rc;
-	x->service_sys_ns = (pcost_ns)d;
-	x->has_service = true;
+	}
+	switch (c->c) {
+	case PCOST_C_INT:
+	case PCOST_C_UINT:
+		rc = get_int(r, o, c->json, c->lo, c->hi, &d);
+		v->t = PCOST_VAL_INT;
+		v->i = (int64_t)d;
+		return rc;
+	case PCOST_C_REAL:
+		v->t = PCOST_VAL_REAL;
+		return get_real(r, o, c->json, c->lo, c->hi, &v->r);
+	case PCOST_C_CHARS:
+		v->t = PCOST_VAL_TEXT;
+		return get_chars(r, o, c, v);
+	default:
+		rc = get_str(r, o, c->json, (size_t)c->hi, !(c->flags & PCOST_COL_JSON_STRICT),
+			     &v->s);
+		v->t = v->s ? PCOST_VAL_TEXT : PCOST_VAL_NULL;
+		return rc;
+	}
+}
+
+/*
+ * Not recorded: an optional column absent or null, or a column recorded with
+ * others (has: how busy the machine was, a service's CPU) when all of them are.
+ */
+static bool not_recorded(const cJSON *o, const struct pcost_table *t, const struct pcost_column *c)
+{
+	const cJSON *j;
+
+	if (c->has) {
+		pcost_for_each_col(x, t)
+		{
+			j = cJSON_GetObjectItemCaseSensitive(o, x->json);
+			if (x->has == c->has && j && !cJSON_IsNull(j))
+				return false;
+		}
+		return true;
+	}
+	j = cJSON_GetObjectItemCaseSensitive(o, c->json);
+	return (c->flags & PCOST_COL_JSON_OPT) && (!j || cJSON_IsNull(j));
+}
+
+/* rec's fields from o's members, each checked; the first that is not right fails. */
+static int read_cols(struct reader *r, const cJSON *o, const struct pcost_table *t, void *rec)
+{
+	pcost_for_each_col(c, t)
+	{
+		struct pcost_val v = { 0 };
+		int rc;
+
+		if (!c->json || not_recorded(o, t, c))
+			continue;
+		rc = get_col(r, o, c, &v);
+		if (!rc && pcost_col_set_json(c, rec, &v))
+			rc = fail(r, c->json, "%s", c->bad);
+		pcost_val_release(&v);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -510,235 +554,77 @@ static int read_sample_metrics(struct reader *r, const cJSON *o, struct pcost_ru
 	return 0;
 }
 
-/* optimized: true or false; null or absent is unknown (0), never false. */
-static int read_optimized(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "optimized");
-	bool b = false;
-	int rc;
-
-	if (!v || cJSON_IsNull(v))
-		return 0;
-	if ((rc = get_bool(r, o, "optimized", &b)))
-		return rc;
-	x->optimized = b ? 1 : -1;
-	return 0;
-}
-
-/* other_cpu_ns and steal_ns: both numbers, or both null / absent (not recorded). */
-static int read_busy(struct reader *r, const cJSON *o, struct pcost_run_sample *x)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "other_cpu_ns");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "steal_ns");
-	double d;
-	int rc;
-
-	if ((!a || cJSON_IsNull(a)) && (!b || cJSON_IsNull(b)))
-		return 0;
-	if ((rc = get_int(r, o, "other_cpu_ns", 0, MAX_EXACT_INT, &d)))
-		return rc;
-	x->other_cpu_ns = (pcost_ns)d;
-	if ((rc = get_int(r, o, "steal_ns", 0, MAX_EXACT_INT, &d)))
-		return rc;
-	x->steal_ns = (pcost_ns)d;
-	x->has_busy = true;
-	return 0;
-}
-
 static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample *out)
 {
+	/* optional: the session's figures (run sessions with --metric, a workload's facts) */
+	static const char *const opt[] = { "metrics" };
 	struct pcost_run_sample x = { 0 };
-	const cJSON *fr;
-	double d = 0; /* the analyzer does not follow fail() (variadic) to its -EINVAL */
 	int rc;
 
-	if ((rc = check_members_opt(r, o, sample_keys, ARRAY_SIZE(sample_keys), SAMPLE_REQUIRED)))
-		return rc;
-#define INT_FIELD(name, lo, hi)                                                                    \
-	do {                                                                                       \
-		if ((rc = get_int(r, o, #name, lo, hi, &d)))                                       \
-			return rc;                                                                 \
-		x.name = (__typeof__(x.name))d;                                                    \
-	} while (0)
-	INT_FIELD(block, 0, UINT32_MAX);
-	INT_FIELD(order, 0, UINT32_MAX);
-	INT_FIELD(wait_status, -1, INT_MAX);
-	INT_FIELD(wall_ns, 0, MAX_EXACT_INT);
-	INT_FIELD(user_ns, 0, MAX_EXACT_INT);
-	INT_FIELD(sys_ns, 0, MAX_EXACT_INT);
-	INT_FIELD(maxrss_kb, 0, MAX_EXACT_INT);
-	INT_FIELD(minflt, 0, MAX_EXACT_INT);
-	INT_FIELD(majflt, 0, MAX_EXACT_INT);
-	INT_FIELD(nvcsw, 0, MAX_EXACT_INT);
-	INT_FIELD(nivcsw, 0, MAX_EXACT_INT);
-	INT_FIELD(events, 0, MAX_EXACT_INT);
-	INT_FIELD(timed_ns, 0, MAX_EXACT_INT);
-	INT_FIELD(monitor_events, -1, MAX_EXACT_INT);
-#undef INT_FIELD
-	if ((rc = read_busy(r, o, &x)) || (rc = read_optimized(r, o, &x)) ||
-	    (rc = read_ending(r, o, &x)) || (rc = read_service(r, o, &x)))
-		return rc;
-	if ((rc = get_bool(r, o, "warmup", &x.warmup)) ||
-	    (rc = get_bool(r, o, "failed", &x.failed)) ||
-	    (rc = get_bool(r, o, "has_report", &x.has_report)))
-		return rc;
-	/* --scale multiples are small positive numbers; 1e6 is already absurd. */
-	if ((rc = get_real(r, o, "scale", 1e-9, 1e6, &x.scale)))
-		return rc;
-	fr = cJSON_GetObjectItemCaseSensitive(o, "fail_reason");
-	if (!cJSON_IsString(fr) || !fr->valuestring)
-		return fail(r, "fail_reason", "not a string");
-	if (!text_ok(fr->valuestring, sizeof(x.fail_reason)))
-		return fail(r, "fail_reason",
-			    "longer than %zu bytes, not UTF-8 or has control characters",
-			    sizeof(x.fail_reason) - 1);
-	strcpy(x.fail_reason, fr->valuestring);
-	if ((rc = read_sample_metrics(r, o, &x)))
+	if ((rc = check_cols(r, o, &pcost_sample_cols, NULL, 0, NULL, 0, opt, ARRAY_SIZE(opt))) ||
+	    (rc = read_cols(r, o, &pcost_sample_cols, &x)) ||
+	    (rc = read_sample_metrics(r, o, &x)))
 		return rc;
 	*out = x;
 	return 0;
 }
 
-static const char *const config_keys[] = {
-	"workload",
-	"workload_args",
-	"monitor",
-	"variant",
-	"unit",
-	"expected_events",
-	"samples",
-	/* optional (run --threads, --placement) */
-	"threads",
-	"placement",
-};
-#define CONFIG_KEYS_REQUIRED 7
-
 static int read_config(struct reader *r, const cJSON *o, struct pcost_session *s)
 {
-	char *wl = NULL, *args = NULL, *mon = NULL, *var = NULL, *unit = NULL, *place = NULL;
+	static const char *const tail[] = { "samples" };
 	const cJSON *arr, *e;
 	struct pcost_config *c;
 	size_t n, j = 0;
-	double d = 0; /* as in read_sample: the analyzer does not follow fail() */
 	int rc;
 
-	double threads = 0;
-
-	if ((rc = check_members_opt(r, o, config_keys, ARRAY_SIZE(config_keys),
-				    CONFIG_KEYS_REQUIRED)))
+	if ((rc = check_cols(r, o, &pcost_config_cols, NULL, 0, tail, ARRAY_SIZE(tail), NULL, 0)))
 		return rc;
-	if ((rc = get_str(r, o, "workload", MAX_NAME_LEN, false, &wl)) ||
-	    (rc = get_str(r, o, "workload_args", MAX_ARGV_LEN, true, &args)) ||
-	    (rc = get_str(r, o, "monitor", MAX_NAME_LEN, false, &mon)) ||
-	    (rc = get_str(r, o, "variant", MAX_NAME_LEN, true, &var)) ||
-	    (rc = get_str(r, o, "unit", MAX_NAME_LEN, true, &unit)) ||
-	    (rc = get_int(r, o, "expected_events", -1, MAX_EXACT_INT, &d)) ||
-	    (cJSON_HasObjectItem(o, "threads") &&
-	     (rc = get_int(r, o, "threads", 0, 1 << 20, &threads))) ||
-	    (cJSON_HasObjectItem(o, "placement") &&
-	     (rc = get_str(r, o, "placement", MAX_NAME_LEN, true, &place))))
-		goto out;
-	arr = get_array(r, o, "samples", MAX_SAMPLES, &n);
-	if (!arr) {
-		rc = -EINVAL;
-		goto out;
-	}
-	c = pcost_session_add_config(s, wl, args, mon, var, unit);
-	c->expected_events = (int64_t)d;
-	c->threads = (uint32_t)threads;
-	c->placement = place;
-	place = NULL;
+	c = pcost_session_add_config(s, NULL, NULL, NULL, NULL, NULL);
+	if ((rc = read_cols(r, o, &pcost_config_cols, c)))
+		return rc;
+	if (!(arr = get_array(r, o, "samples", MAX_SAMPLES, &n)))
+		return -EINVAL;
 	c->samples = xcalloc(n ? n : 1, sizeof(*c->samples));
 	c->cap = n ? n : 1;
 	cJSON_ArrayForEach(e, arr)
 	{
 		snprintf(r->where, sizeof(r->where), "configs[%zu].samples[%zu]", r->ci, j++);
 		if ((rc = read_sample(r, e, &c->samples[c->nsamples])))
-			goto out;
+			return rc;
 		c->nsamples++;
 	}
 	snprintf(r->where, sizeof(r->where), "configs[%zu]", r->ci);
-out:
-	free(wl);
-	free(args);
-	free(mon);
-	free(var);
-	free(unit);
-	free(place);
-	return rc;
+	return 0;
 }
-
-static const char *const series_keys[] = {
-	"interface", "op", "events", "nevents", "timer", "note", "ns",
-};
 
 static int read_series(struct reader *r, const cJSON *o, struct pcost_session *s)
 {
-	char *itf = NULL, *op = NULL, *ev = NULL, *timer = NULL, *note = NULL;
+	static const char *const tail[] = { "ns" };
 	struct pcost_counter_series *c;
 	const cJSON *arr, *e;
 	size_t n, j = 0;
-	double k = 0;
 	int rc;
 
-	if ((rc = check_members(r, o, series_keys, ARRAY_SIZE(series_keys))))
+	if ((rc = check_cols(r, o, &pcost_series_cols, NULL, 0, tail, ARRAY_SIZE(tail), NULL, 0)))
 		return rc;
-	if ((rc = get_str(r, o, "interface", MAX_NAME_LEN, false, &itf)) ||
-	    (rc = get_str(r, o, "op", MAX_NAME_LEN, false, &op)) ||
-	    (rc = get_str(r, o, "events", MAX_TEXT_LEN, true, &ev)) ||
-	    (rc = get_int(r, o, "nevents", 0, 65536, &k)) ||
-	    (rc = get_str(r, o, "timer", MAX_NAME_LEN, true, &timer)) ||
-	    (rc = get_str(r, o, "note", MAX_TEXT_LEN, true, &note)))
-		goto out;
-	arr = get_array(r, o, "ns", MAX_SERIES_SAMPLES, &n);
-	if (!arr) {
-		rc = -EINVAL;
-		goto out;
-	}
-	c = pcost_session_add_series(s, itf, op, ev, (unsigned)k, timer, NULL, 0);
-	c->note = note;
-	note = NULL;
+	c = pcost_session_add_series(s, NULL, NULL, NULL, 0, NULL, NULL, 0);
+	if ((rc = read_cols(r, o, &pcost_series_cols, c)))
+		return rc;
+	if (!(arr = get_array(r, o, "ns", MAX_SERIES_SAMPLES, &n)))
+		return -EINVAL;
 	free(c->ns);
 	c->ns = xcalloc(n ? n : 1, sizeof(double));
 	cJSON_ArrayForEach(e, arr)
 	{
 		/* Timings are non-negative; a week in one call is already absurd. */
 		if (!pcost_json_number(e, &c->ns[c->n]) || !isfinite(c->ns[c->n]) ||
-		    c->ns[c->n] < 0 || c->ns[c->n] > 6.048e14) {
-			rc = fail(r, "ns", "element %zu is not a time in [0, 6.048e14] ns", j);
-			goto out;
-		}
+		    c->ns[c->n] < 0 || c->ns[c->n] > 6.048e14)
+			return fail(r, "ns", "element %zu is not a time in [0, 6.048e14] ns", j);
 		c->n++;
 		j++;
 	}
-out:
-	free(itf);
-	free(op);
-	free(ev);
-	free(timer);
-	free(note);
-	return rc;
+	return 0;
 }
-
-static const char *const session_keys[] = {
-	"format",
-	"format_version",
-	"id",
-	"kind",
-	"started",
-	"cmdline",
-	"version",
-	"seed",
-	"tsc_hz",
-	"complete",
-	"env",
-	"options",
-	"configs",
-	"series",
-	/* optional: run sessions with figures (--metric, a workload's facts) */
-	"metrics",
-};
-#define SESSION_KEYS_REQUIRED 14
 
 /* A figure's name as --metric takes it: [A-Za-z][A-Za-z0-9_]*, under 48 bytes. */
 static bool figure_name_ok(const char *n)
@@ -748,8 +634,6 @@ static bool figure_name_ok(const char *n)
 	return l > 0 && l < 48 && ((*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z')) &&
 	       strspn(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == l;
 }
-
-static const char *const metric_keys[] = { "name", "unit", "better" };
 
 /* The session's figures: [{name, unit, better: "higher"|"lower"|null}]; absent: none. */
 static int read_metrics(struct reader *r, const cJSON *j, struct pcost_session *s)
@@ -764,31 +648,21 @@ static int read_metrics(struct reader *r, const cJSON *j, struct pcost_session *
 		return -EINVAL;
 	cJSON_ArrayForEach(e, arr)
 	{
-		char *name = NULL, *unit = NULL;
-		const cJSON *b;
-		int better = 0;
+		struct pcost_session_metric m = { 0 };
 
 		snprintf(r->where, sizeof(r->where), "metrics[%zu]", i++);
-		if ((rc = check_members(r, e, metric_keys, ARRAY_SIZE(metric_keys))) ||
-		    (rc = get_str(r, e, "name", 48, false, &name)) ||
-		    (rc = get_str(r, e, "unit", 16, false, &unit)))
+		if ((rc = check_cols(r, e, &pcost_metric_cols, NULL, 0, NULL, 0, NULL, 0)) ||
+		    (rc = read_cols(r, e, &pcost_metric_cols, &m)))
 			goto next;
-		b = cJSON_GetObjectItemCaseSensitive(e, "better");
-		if (cJSON_IsString(b) && !strcmp(b->valuestring, "higher"))
-			better = 1;
-		else if (cJSON_IsString(b) && !strcmp(b->valuestring, "lower"))
-			better = -1;
-		else if (!cJSON_IsNull(b))
-			rc = fail(r, "better", "not \"higher\", \"lower\" or null");
-		if (!rc && (!name || !figure_name_ok(name)))
+		if (!m.name || !figure_name_ok(m.name))
 			rc = fail(r, "name", "not a letter then letters, digits or _");
-		if (!rc && pcost_session_metric_find(s, name) >= 0)
-			rc = fail(r, "name", "'%s' given twice", name);
+		if (!rc && pcost_session_metric_find(s, m.name) >= 0)
+			rc = fail(r, "name", "'%s' given twice", m.name);
 		if (!rc)
-			pcost_session_add_metric(s, name, unit, better);
+			pcost_session_add_metric(s, m.name, m.unit, m.better);
 next:
-		free(name);
-		free(unit);
+		free(m.name);
+		free(m.unit);
 		if (rc)
 			return rc;
 	}
@@ -799,8 +673,11 @@ next:
 
 static int read_session(struct reader *r, const cJSON *j, struct pcost_session *s)
 {
+	static const char *const lead[] = { "format", "format_version" };
+	static const char *const tail[] = { "configs", "series" };
+	/* optional: run sessions with figures (--metric, a workload's facts) */
+	static const char *const opt[] = { "metrics" };
 	const cJSON *v, *arr, *e;
-	char *end;
 	size_t n, i;
 	double d = 0;
 	int rc;
@@ -815,39 +692,10 @@ static int read_session(struct reader *r, const cJSON *j, struct pcost_session *
 		return fail(r, "format_version",
 			    "%g is newer than this probecost reads (%d); upgrade probecost", d,
 			    FORMAT_VERSION);
-	if ((rc = check_members_opt(r, j, session_keys, ARRAY_SIZE(session_keys),
-				    SESSION_KEYS_REQUIRED)) ||
-	    (rc = get_int(r, j, "format_version", 1, FORMAT_VERSION, &d)))
-		return rc;
-	v = cJSON_GetObjectItemCaseSensitive(j, "kind");
-	if (!cJSON_IsString(v) || pcost_session_kind_parse(v->valuestring, &s->kind))
-		return fail(r, "kind", "not \"run\", \"probes\" or \"counters\"");
-	if ((rc = get_int(r, j, "id", 0, MAX_EXACT_INT, &d)))
-		return rc;
-	s->id = (int64_t)d;
-	/* Unix seconds from 1970 to 9999-12-31. */
-	if ((rc = get_int(r, j, "started", 0, 253402300799.0, &d)))
-		return rc;
-	s->started = (int64_t)d;
-	if ((rc = get_str(r, j, "cmdline", MAX_ARGV_LEN, true, &s->cmdline)) ||
-	    (rc = get_str(r, j, "version", MAX_NAME_LEN, true, &s->version)))
-		return rc;
-	v = cJSON_GetObjectItemCaseSensitive(j, "seed");
-	if (!cJSON_IsString(v) || !v->valuestring[0] || v->valuestring[0] < '0' ||
-	    v->valuestring[0] > '9' || strlen(v->valuestring) > 20)
-		return fail(r, "seed", "not a decimal string");
-	errno = 0;
-	s->seed = strtoull(v->valuestring, &end, 10);
-	if (errno || *end)
-		return fail(r, "seed", "not a 64-bit decimal number");
-	/* TSC frequencies are a few GHz; 0 means unknown. */
-	if ((rc = get_real(r, j, "tsc_hz", 0, 1e11, &s->tsc_hz)) ||
-	    (rc = get_bool(r, j, "complete", &s->complete)) ||
-	    (rc = get_object_text(r, j, "env", &s->env_json)) ||
-	    (rc = get_object_text(r, j, "options", &s->options_json)))
-		return rc;
-
-	if ((rc = read_metrics(r, j, s)))
+	if ((rc = check_cols(r, j, &pcost_session_cols, lead, ARRAY_SIZE(lead), tail,
+			     ARRAY_SIZE(tail), opt, ARRAY_SIZE(opt))) ||
+	    (rc = get_int(r, j, "format_version", 1, FORMAT_VERSION, &d)) ||
+	    (rc = read_cols(r, j, &pcost_session_cols, s)) || (rc = read_metrics(r, j, s)))
 		return rc;
 	if (!(arr = get_array(r, j, "configs", MAX_CONFIGS, &n)))
 		return -EINVAL;

@@ -24,6 +24,46 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
+void pcost_sqlite_bind_cols(sqlite3_stmt *st, int *k, const struct pcost_table *t, const void *rec)
+{
+	pcost_for_each_col(c, t)
+	{
+		struct pcost_val v;
+		int i = *k;
+
+		if (!pcost_col_inserted(c, false))
+			continue;
+		pcost_col_get(c, rec, &v);
+		switch (v.t) {
+		case PCOST_VAL_NULL:
+			sqlite3_bind_null(st, i);
+			break;
+		case PCOST_VAL_INT:
+			sqlite3_bind_int64(st, i, v.i);
+			break;
+		case PCOST_VAL_REAL:
+			sqlite3_bind_double(st, i, v.r);
+			break;
+		case PCOST_VAL_TEXT:
+			sqlite3_bind_text(st, i, v.s, -1, v.own ? SQLITE_TRANSIENT : SQLITE_STATIC);
+			break;
+		}
+		pcost_val_release(&v);
+		(*k)++;
+	}
+}
+
+/* Prepare t's INSERT (verb "INSERT", "INSERT OR IGNORE"...) with nextra columns after its own. */
+static int prepare_insert(struct pcost_db *db, const struct pcost_table *t, const char *verb,
+			  const char *extra, size_t nextra, sqlite3_stmt **st)
+{
+	char *sql = pcost_sql_insert(t, verb, false, false, extra, nextra);
+	int rc = pcost_db_prepare(db, sql, st);
+
+	free(sql);
+	return rc;
+}
+
 /* Step a bound insert/update to completion and reset it for the next row. */
 static int step_done(struct pcost_db *db, sqlite3_stmt *st, const char *what)
 {
@@ -54,31 +94,14 @@ static int end(struct pcost_db *db, int rc)
 
 static int insert_session(struct pcost_db *db, struct pcost_session *s)
 {
-	static const char sql[] =
-		"INSERT INTO session (kind, started, cmdline, version, env_json, options_json,"
-		" seed, tsc_hz, complete, stored, kernel) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
-	char *kernel = pcost_env_json_kernel(s->env_json);
 	sqlite3_stmt *st;
-	int rc;
+	int rc, k = 1;
 
-	if ((rc = pcost_db_prepare(db, sql, &st))) {
-		free(kernel);
+	if ((rc = prepare_insert(db, &pcost_session_cols, "INSERT", NULL, 0, &st)))
 		return rc;
-	}
-	bind_text(st, 1, pcost_session_kind_name(s->kind));
-	sqlite3_bind_int64(st, 2, s->started);
-	bind_text(st, 3, s->cmdline);
-	bind_text(st, 4, s->version);
-	bind_text(st, 5, s->env_json);
-	bind_text(st, 6, s->options_json);
-	sqlite3_bind_int64(st, 7, (int64_t)s->seed);
-	sqlite3_bind_double(st, 8, s->tsc_hz);
-	sqlite3_bind_int(st, 9, s->complete);
-	sqlite3_bind_int64(st, 10, (int64_t)time(NULL));
-	bind_text(st, 11, kernel);
+	pcost_sqlite_bind_cols(st, &k, &pcost_session_cols, s);
 	rc = step_done(db, st, "could not write to the store");
 	sqlite3_finalize(st);
-	free(kernel);
 	if (!rc)
 		s->id = sqlite3_last_insert_rowid(db->h);
 	return rc;
@@ -86,27 +109,15 @@ static int insert_session(struct pcost_db *db, struct pcost_session *s)
 
 static int insert_config_row(struct pcost_db *db, const struct pcost_session *s, size_t i)
 {
-	/* OR IGNORE: the sink may flush a configuration before its first sample. */
-	static const char sql[] =
-		"INSERT OR IGNORE INTO config (session_id, idx, workload, workload_args,"
-		" monitor, variant, unit, expected_events, threads, placement)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?)";
-	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
-	int rc;
+	int rc, k = 1;
 
-	if ((rc = pcost_db_prepare(db, sql, &st)))
+	/* OR IGNORE: the sink may flush a configuration before its first sample. */
+	if ((rc = prepare_insert(db, &pcost_config_cols, "INSERT OR IGNORE", NULL, 0, &st)))
 		return rc;
-	sqlite3_bind_int64(st, 1, s->id);
-	sqlite3_bind_int64(st, 2, (int64_t)i);
-	bind_text(st, 3, c->workload);
-	bind_text(st, 4, c->workload_args);
-	bind_text(st, 5, c->monitor);
-	bind_text(st, 6, c->variant);
-	bind_text(st, 7, c->unit);
-	sqlite3_bind_int64(st, 8, c->expected_events);
-	sqlite3_bind_int64(st, 9, c->threads);
-	bind_text(st, 10, c->placement);
+	sqlite3_bind_int64(st, k++, s->id);
+	sqlite3_bind_int64(st, k++, (int64_t)i);
+	pcost_sqlite_bind_cols(st, &k, &pcost_config_cols, &s->configs[i]);
 	rc = step_done(db, st, "could not write to the store");
 	sqlite3_finalize(st);
 	return rc;
@@ -119,8 +130,6 @@ static int insert_config_row(struct pcost_db *db, const struct pcost_session *s,
 static int insert_run_metrics(struct pcost_db *db, const struct pcost_session *s, size_t i,
 			      size_t from)
 {
-	static const char def_sql[] = "INSERT OR REPLACE INTO metric (session_id, idx, name, unit,"
-				      " better) VALUES (?,?,?,?,?)";
 	static const char val_sql[] = "INSERT INTO run_metric (session_id, config_idx, seq,"
 				      " metric_idx, value) VALUES (?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
@@ -129,14 +138,14 @@ static int insert_run_metrics(struct pcost_db *db, const struct pcost_session *s
 
 	if (!s->nmetrics)
 		return 0;
-	if ((rc = pcost_db_prepare(db, def_sql, &st)))
+	if ((rc = prepare_insert(db, &pcost_metric_cols, "INSERT OR REPLACE", NULL, 0, &st)))
 		return rc;
-	for (size_t k = 0; k < s->nmetrics && !rc; k++) {
-		sqlite3_bind_int64(st, 1, s->id);
-		sqlite3_bind_int64(st, 2, (int64_t)k);
-		bind_text(st, 3, s->metrics[k].name);
-		bind_text(st, 4, s->metrics[k].unit);
-		sqlite3_bind_int(st, 5, s->metrics[k].better);
+	for (size_t m = 0; m < s->nmetrics && !rc; m++) {
+		int k = 1;
+
+		sqlite3_bind_int64(st, k++, s->id);
+		sqlite3_bind_int64(st, k++, (int64_t)m);
+		pcost_sqlite_bind_cols(st, &k, &pcost_metric_cols, &s->metrics[m]);
 		rc = step_done(db, st, "could not write to the store");
 	}
 	sqlite3_finalize(st);
@@ -159,80 +168,19 @@ static int insert_run_metrics(struct pcost_db *db, const struct pcost_session *s
 
 static int insert_samples(struct pcost_db *db, const struct pcost_session *s, size_t i, size_t from)
 {
-	static const char sql[] =
-		"INSERT INTO run_sample (session_id, config_idx, seq, block, ord, warmup, failed,"
-		" wait_status, fail_reason, scale, wall_ns, user_ns, sys_ns, maxrss_kb, minflt,"
-		" majflt, nvcsw, nivcsw, has_report, events, timed_ns, monitor_events, other_cpu_ns,"
-		" steal_ns, optimized, fault, self_check, note, service_user_ns, service_sys_ns)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_config *c = &s->configs[i];
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if ((rc = pcost_db_prepare(db, sql, &st)))
+	if ((rc = prepare_insert(db, &pcost_sample_cols, "INSERT", NULL, 0, &st)))
 		return rc;
 	for (size_t j = from; j < c->nsamples && !rc; j++) {
-		const struct pcost_run_sample *r = &c->samples[j];
 		int k = 1;
 
 		sqlite3_bind_int64(st, k++, s->id);
 		sqlite3_bind_int64(st, k++, (int64_t)i);
 		sqlite3_bind_int64(st, k++, (int64_t)j);
-		sqlite3_bind_int64(st, k++, r->block);
-		sqlite3_bind_int64(st, k++, r->order);
-		sqlite3_bind_int(st, k++, r->warmup);
-		sqlite3_bind_int(st, k++, r->failed);
-		sqlite3_bind_int(st, k++, r->wait_status);
-		sqlite3_bind_text(st, k++, r->fail_reason,
-				  (int)strnlen(r->fail_reason, sizeof(r->fail_reason)),
-				  SQLITE_STATIC);
-		sqlite3_bind_double(st, k++, r->scale);
-		/* Unsigned 64-bit values keep their bit pattern in SQLite's int64. */
-		sqlite3_bind_int64(st, k++, (int64_t)r->wall_ns);
-		sqlite3_bind_int64(st, k++, (int64_t)r->user_ns);
-		sqlite3_bind_int64(st, k++, (int64_t)r->sys_ns);
-		sqlite3_bind_int64(st, k++, r->maxrss_kb);
-		sqlite3_bind_int64(st, k++, r->minflt);
-		sqlite3_bind_int64(st, k++, r->majflt);
-		sqlite3_bind_int64(st, k++, r->nvcsw);
-		sqlite3_bind_int64(st, k++, r->nivcsw);
-		sqlite3_bind_int(st, k++, r->has_report);
-		sqlite3_bind_int64(st, k++, (int64_t)r->events);
-		sqlite3_bind_int64(st, k++, (int64_t)r->timed_ns);
-		sqlite3_bind_int64(st, k++, r->monitor_events);
-		if (r->has_busy) {
-			sqlite3_bind_int64(st, k++, (int64_t)r->other_cpu_ns);
-			sqlite3_bind_int64(st, k++, (int64_t)r->steal_ns);
-		} else {
-			sqlite3_bind_null(st, k++);
-			sqlite3_bind_null(st, k++);
-		}
-		/* 1 optimized, 0 not, NULL unknown (never a guess of 0). */
-		if (r->optimized)
-			sqlite3_bind_int(st, k++, r->optimized > 0);
-		else
-			sqlite3_bind_null(st, k++);
-		/* NULL where not recorded or not said, never a guess. */
-		if (pcost_fault_name(r->fault))
-			sqlite3_bind_text(st, k++, pcost_fault_name(r->fault), -1, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, k++);
-		if (r->check)
-			sqlite3_bind_int(st, k++, r->check > 0);
-		else
-			sqlite3_bind_null(st, k++);
-		if (r->note[0])
-			sqlite3_bind_text(st, k++, r->note, (int)strnlen(r->note, sizeof(r->note)),
-					  SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, k++);
-		if (r->has_service) {
-			sqlite3_bind_int64(st, k++, (int64_t)r->service_user_ns);
-			sqlite3_bind_int64(st, k++, (int64_t)r->service_sys_ns);
-		} else {
-			sqlite3_bind_null(st, k++);
-			sqlite3_bind_null(st, k++);
-		}
+		pcost_sqlite_bind_cols(st, &k, &pcost_sample_cols, &c->samples[j]);
 		rc = step_done(db, st, "could not write to the store");
 	}
 	sqlite3_finalize(st);
@@ -241,29 +189,22 @@ static int insert_samples(struct pcost_db *db, const struct pcost_session *s, si
 
 static int insert_series(struct pcost_db *db, const struct pcost_session *s, size_t i)
 {
-	static const char sql[] =
-		"INSERT OR REPLACE INTO series (session_id, idx, interface, op, events,"
-		" nevents, timer, note, n, ns) VALUES (?,?,?,?,?,?,?,?,?,?)";
 	const struct pcost_counter_series *c = &s->series[i];
 	sqlite3_stmt *st;
-	int rc;
+	int rc, k = 1;
 
 	if (c->n > (size_t)INT32_MAX / sizeof(double)) {
 		snprintf(db->err, sizeof(db->err), "counter series %zu is too long to store", i);
 		return -EFBIG;
 	}
-	if ((rc = pcost_db_prepare(db, sql, &st)))
+	/* n native doubles: every sample, raw */
+	if ((rc = prepare_insert(db, &pcost_series_cols, "INSERT OR REPLACE", "n, ns", 2, &st)))
 		return rc;
-	sqlite3_bind_int64(st, 1, s->id);
-	sqlite3_bind_int64(st, 2, (int64_t)i);
-	bind_text(st, 3, c->interface);
-	bind_text(st, 4, c->op);
-	bind_text(st, 5, c->events);
-	sqlite3_bind_int64(st, 6, c->nevents);
-	bind_text(st, 7, c->timer);
-	bind_text(st, 8, c->note);
-	sqlite3_bind_int64(st, 9, (int64_t)c->n);
-	sqlite3_bind_blob(st, 10, c->ns, (int)(c->n * sizeof(double)), SQLITE_STATIC);
+	sqlite3_bind_int64(st, k++, s->id);
+	sqlite3_bind_int64(st, k++, (int64_t)i);
+	pcost_sqlite_bind_cols(st, &k, &pcost_series_cols, c);
+	sqlite3_bind_int64(st, k++, (int64_t)c->n);
+	sqlite3_bind_blob(st, k++, c->ns, (int)(c->n * sizeof(double)), SQLITE_STATIC);
 	rc = step_done(db, st, "could not write to the store");
 	sqlite3_finalize(st);
 	return rc;
