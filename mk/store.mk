@@ -6,9 +6,9 @@
 STORE_FUZZ_CC   ?= clang
 STORE_FUZZ_SECS ?= $(or $(FUZZ_SECS),20)
 STORE_FUZZ_SRCS := tests/fuzz/fuzz_import.c src/store/import.c src/store/session_json.c \
-		   src/core/result.c src/core/util.c
+		   src/store/columns.c src/core/result.c src/core/costs.c src/core/util.c
 
-build/fuzz/fuzz_import: $(STORE_FUZZ_SRCS) src/store/store.h src/core/result.h
+build/fuzz/fuzz_import: $(STORE_FUZZ_SRCS) src/store/store.h src/store/columns.h src/core/result.h
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ-CC $@"; $(STORE_FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc \
 		-fsanitize=fuzzer,address,undefined -o $@ $(STORE_FUZZ_SRCS) -lcjson -lm

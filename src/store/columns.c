@@ -134,9 +134,11 @@ static const struct pcost_col_hook status_hook = { .get = status_get, .set = sta
 #define COL(S, F, SQL, KEY, TYPE, C)                                                               \
 	.sql = (SQL), .json = (KEY), .type = PCOST_SQL_##TYPE, .c = PCOST_C_##C,                   \
 	.off = offsetof(S, F), .size = sizeof(((S *)0)->F)
+/* One named as its field, in SQL and in JSON. */
+#define FIELD(S, F, TYPE, C) COL(S, F, #F, #F, TYPE, C)
 /* A column no field holds (a hook makes it). */
-#define HOOKED(SQL, KEY, TYPE, H) .sql = (SQL), .json = (KEY), .type = PCOST_SQL_##TYPE,           \
-				  .c = PCOST_C_HOOK, .hook = &(H)
+#define HOOKED(SQL, KEY, TYPE, H)                                                                  \
+	.sql = (SQL), .json = (KEY), .type = PCOST_SQL_##TYPE, .c = PCOST_C_HOOK, .hook = &(H)
 #define NN PCOST_COL_NOT_NULL
 #define OPT PCOST_COL_JSON_OPT
 #define STRICT PCOST_COL_JSON_STRICT
@@ -151,18 +153,17 @@ static const struct pcost_col_hook status_hook = { .get = status_get, .set = sta
 
 #define S struct pcost_session
 static const struct pcost_column session_cols[] = {
-	{ COL(S, id, "id", "id", BIGINT, INT), .flags = NN | PCOST_COL_ROWID, RANGE(0, EXACT) },
+	{ FIELD(S, id, BIGINT, INT), .flags = NN | PCOST_COL_ROWID, RANGE(0, EXACT) },
 	{ HOOKED("kind", "kind", TEXT, kind_hook), .flags = NN | STRICT,
 	  .bad = "not \"run\", \"probes\" or \"counters\"" },
 	/* unix seconds from 1970 to 9999-12-31 */
-	{ COL(S, started, "started", "started", BIGINT, INT), .flags = NN,
-	  RANGE(0, 253402300799.0) },
-	{ COL(S, cmdline, "cmdline", "cmdline", TEXT, TEXT), LEN(PCOST_MAX_ARGV_LEN) },
-	{ COL(S, version, "version", "version", TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, seed, "seed", "seed", BIGINT, UINT), .form = PCOST_JSON_DECIMAL, .flags = NN },
+	{ FIELD(S, started, BIGINT, INT), .flags = NN, RANGE(0, 253402300799.0) },
+	{ FIELD(S, cmdline, TEXT, TEXT), LEN(PCOST_MAX_ARGV_LEN) },
+	{ FIELD(S, version, TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, seed, BIGINT, UINT), .form = PCOST_JSON_DECIMAL, .flags = NN },
 	/* TSC frequencies are a few GHz; 0 means unknown. */
-	{ COL(S, tsc_hz, "tsc_hz", "tsc_hz", REAL, REAL), .flags = NN, RANGE(0, 1e11) },
-	{ COL(S, complete, "complete", "complete", BOOL, BOOL), .flags = NN },
+	{ FIELD(S, tsc_hz, REAL, REAL), .flags = NN, RANGE(0, 1e11) },
+	{ FIELD(S, complete, BOOL, BOOL), .flags = NN },
 	{ COL(S, env_json, "env_json", "env", TEXT, TEXT), .form = PCOST_JSON_OBJECT },
 	{ COL(S, options_json, "options_json", "options", TEXT, TEXT), .form = PCOST_JSON_OBJECT },
 	{ HOOKED("stored", NULL, BIGINT, now_hook), .flags = NN | PCOST_COL_WRITE_ONLY },
@@ -173,38 +174,39 @@ TABLE(pcost_session_cols, "session", "", 0, session_cols);
 
 #define S struct pcost_config
 static const struct pcost_column config_cols[] = {
-	{ COL(S, workload, "workload", "workload", TEXT, TEXT), .flags = STRICT,
-	  LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, workload_args, "workload_args", "workload_args", TEXT, TEXT),
-	  LEN(PCOST_MAX_ARGV_LEN) },
-	{ COL(S, monitor, "monitor", "monitor", TEXT, TEXT), .flags = STRICT,
-	  LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, variant, "variant", "variant", TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, unit, "unit", "unit", TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, expected_events, "expected_events", "expected_events", BIGINT, INT), .flags = NN,
-	  RANGE(-1, EXACT) },
+	{ FIELD(S, workload, TEXT, TEXT), .flags = STRICT, LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, workload_args, TEXT, TEXT), LEN(PCOST_MAX_ARGV_LEN) },
+	{ FIELD(S, monitor, TEXT, TEXT), .flags = STRICT, LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, variant, TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, unit, TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, expected_events, BIGINT, INT), .flags = NN, RANGE(-1, EXACT) },
 	/* run --threads and --placement: 0 and NULL (absent from JSON) where not varied */
-	{ COL(S, threads, "threads", "threads", BIGINT, UINT),
-	  .flags = NN | OPT | PCOST_COL_JSON_ZERO, RANGE(0, 1 << 20) },
-	{ COL(S, placement, "placement", "placement", TEXT, TEXT), .flags = OPT,
-	  LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, threads, BIGINT, UINT), .flags = NN | OPT | PCOST_COL_JSON_ZERO,
+	  RANGE(0, 1 << 20) },
+	{ FIELD(S, placement, TEXT, TEXT), .flags = OPT, LEN(PCOST_MAX_NAME_LEN) },
 };
 TABLE(pcost_config_cols, "config", "session_id, idx", 2, config_cols);
 #undef S
 
 #define S struct pcost_run_sample
-#define NS(F) { COL(S, F, #F, #F, BIGINT, UINT), .flags = NN, RANGE(0, EXACT) }
-#define COUNT(F) { COL(S, F, #F, #F, BIGINT, INT), .flags = NN, RANGE(0, EXACT) }
+/* nanoseconds, counts: never negative, exact in JSON */
+#define NS(F)                                                                                      \
+	{                                                                                          \
+		FIELD(S, F, BIGINT, UINT), .flags = NN, RANGE(0, EXACT)                            \
+	}
+#define COUNT(F)                                                                                   \
+	{                                                                                          \
+		FIELD(S, F, BIGINT, INT), .flags = NN, RANGE(0, EXACT)                             \
+	}
 static const struct pcost_column sample_cols[] = {
-	{ COL(S, block, "block", "block", BIGINT, UINT), .flags = NN, RANGE(0, UINT32_MAX) },
+	{ FIELD(S, block, BIGINT, UINT), .flags = NN, RANGE(0, UINT32_MAX) },
 	{ COL(S, order, "ord", "order", BIGINT, UINT), .flags = NN, RANGE(0, UINT32_MAX) },
-	{ COL(S, warmup, "warmup", "warmup", BOOL, BOOL), .flags = NN },
-	{ COL(S, failed, "failed", "failed", BOOL, BOOL), .flags = NN },
-	{ COL(S, wait_status, "wait_status", "wait_status", INT, INT), .flags = NN,
-	  RANGE(-1, INT_MAX) },
-	{ COL(S, fail_reason, "fail_reason", "fail_reason", TEXT, CHARS), .flags = NN | STRICT },
+	{ FIELD(S, warmup, BOOL, BOOL), .flags = NN },
+	{ FIELD(S, failed, BOOL, BOOL), .flags = NN },
+	{ FIELD(S, wait_status, INT, INT), .flags = NN, RANGE(-1, INT_MAX) },
+	{ FIELD(S, fail_reason, TEXT, CHARS), .flags = NN | STRICT },
 	/* --scale multiples are small positive numbers; 1e6 is already absurd. */
-	{ COL(S, scale, "scale", "scale", REAL, REAL), .flags = NN, RANGE(1e-9, 1e6) },
+	{ FIELD(S, scale, REAL, REAL), .flags = NN, RANGE(1e-9, 1e6) },
 	NS(wall_ns),
 	NS(user_ns),
 	NS(sys_ns),
@@ -213,28 +215,25 @@ static const struct pcost_column sample_cols[] = {
 	COUNT(majflt),
 	COUNT(nvcsw),
 	COUNT(nivcsw),
-	{ COL(S, has_report, "has_report", "has_report", BOOL, BOOL), .flags = NN },
+	{ FIELD(S, has_report, BOOL, BOOL), .flags = NN },
 	NS(events),
 	NS(timed_ns),
-	{ COL(S, monitor_events, "monitor_events", "monitor_events", BIGINT, INT), .flags = NN,
-	  RANGE(-1, EXACT) },
+	{ FIELD(S, monitor_events, BIGINT, INT), .flags = NN, RANGE(-1, EXACT) },
 	/* how busy the machine was: both or neither (NULL, null: not recorded) */
-	{ COL(S, other_cpu_ns, "other_cpu_ns", "other_cpu_ns", BIGINT, UINT), HAS(S, has_busy),
-	  RANGE(0, EXACT) },
-	{ COL(S, steal_ns, "steal_ns", "steal_ns", BIGINT, UINT), HAS(S, has_busy),
-	  RANGE(0, EXACT) },
+	{ FIELD(S, other_cpu_ns, BIGINT, UINT), HAS(S, has_busy), RANGE(0, EXACT) },
+	{ FIELD(S, steal_ns, BIGINT, UINT), HAS(S, has_busy), RANGE(0, EXACT) },
 	/* probes: did the kernel optimize the run's uprobe (NULL, absent: unknown) */
-	{ COL(S, optimized, "optimized", "optimized", BOOL, TRI), .flags = OPT },
+	{ FIELD(S, optimized, BOOL, TRI), .flags = OPT },
 	/* how the run ended (stats/outcome.h); each NULL, absent: not recorded or not said */
-	{ COL(S, fault, "fault", "fault", TEXT, HOOK), .hook = &fault_hook, .flags = OPT,
+	{ FIELD(S, fault, TEXT, HOOK), .hook = &fault_hook, .flags = OPT,
 	  .bad = "not \"none\", \"program\" or \"tool\"" },
 	{ COL(S, check, "self_check", "check", BOOL, TRI), .flags = OPT },
-	{ COL(S, note, "note", "note", TEXT, CHARS), .flags = OPT | PCOST_COL_EMPTY_NULL },
+	{ FIELD(S, note, TEXT, CHARS), .flags = OPT | PCOST_COL_EMPTY_NULL },
 	/* run --service: its CPU time during the run; both or neither (NULL, absent: none) */
-	{ COL(S, service_user_ns, "service_user_ns", "service_user_ns", BIGINT, UINT),
-	  HAS(S, has_service), .flags = OPT, RANGE(0, EXACT) },
-	{ COL(S, service_sys_ns, "service_sys_ns", "service_sys_ns", BIGINT, UINT),
-	  HAS(S, has_service), .flags = OPT, RANGE(0, EXACT) },
+	{ FIELD(S, service_user_ns, BIGINT, UINT), HAS(S, has_service), .flags = OPT,
+	  RANGE(0, EXACT) },
+	{ FIELD(S, service_sys_ns, BIGINT, UINT), HAS(S, has_service), .flags = OPT,
+	  RANGE(0, EXACT) },
 };
 TABLE(pcost_sample_cols, "run_sample", "session_id, config_idx, seq", 3, sample_cols);
 #undef NS
@@ -243,13 +242,12 @@ TABLE(pcost_sample_cols, "run_sample", "session_id, config_idx, seq", 3, sample_
 
 #define S struct pcost_counter_series
 static const struct pcost_column series_cols[] = {
-	{ COL(S, interface, "interface", "interface", TEXT, TEXT), .flags = STRICT,
-	  LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, op, "op", "op", TEXT, TEXT), .flags = STRICT, LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, events, "events", "events", TEXT, TEXT), LEN(PCOST_MAX_TEXT_LEN) },
-	{ COL(S, nevents, "nevents", "nevents", BIGINT, UINT), .flags = NN, RANGE(0, 65536) },
-	{ COL(S, timer, "timer", "timer", TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
-	{ COL(S, note, "note", "note", TEXT, TEXT), LEN(PCOST_MAX_TEXT_LEN) },
+	{ FIELD(S, interface, TEXT, TEXT), .flags = STRICT, LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, op, TEXT, TEXT), .flags = STRICT, LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, events, TEXT, TEXT), LEN(PCOST_MAX_TEXT_LEN) },
+	{ FIELD(S, nevents, BIGINT, UINT), .flags = NN, RANGE(0, 65536) },
+	{ FIELD(S, timer, TEXT, TEXT), LEN(PCOST_MAX_NAME_LEN) },
+	{ FIELD(S, note, TEXT, TEXT), LEN(PCOST_MAX_TEXT_LEN) },
 };
 TABLE(pcost_series_cols, "series", "session_id, idx", 2, series_cols);
 #undef S
@@ -257,28 +255,27 @@ TABLE(pcost_series_cols, "series", "session_id, idx", 2, series_cols);
 #define S struct pcost_session_metric
 static const struct pcost_column metric_cols[] = {
 	/* a --metric name: [A-Za-z][A-Za-z0-9_]*, under 48 bytes (session_json.c checks) */
-	{ COL(S, name, "name", "name", TEXT, TEXT), .flags = NN | STRICT, LEN(48) },
-	{ COL(S, unit, "unit", "unit", TEXT, TEXT), .flags = NN | STRICT, LEN(16) },
-	{ COL(S, better, "better", "better", INT, INT), .flags = NN, .form = PCOST_JSON_HOOK,
-	  .hook = &better_hook, .bad = "not \"higher\", \"lower\" or null" },
+	{ FIELD(S, name, TEXT, TEXT), .flags = NN | STRICT, LEN(48) },
+	{ FIELD(S, unit, TEXT, TEXT), .flags = NN | STRICT, LEN(16) },
+	{ FIELD(S, better, INT, INT), .flags = NN, .form = PCOST_JSON_HOOK, .hook = &better_hook,
+	  .bad = "not \"higher\", \"lower\" or null" },
 };
 TABLE(pcost_metric_cols, "metric", "session_id, idx", 2, metric_cols);
 #undef S
 
 #define S struct pcost_cost_table
 static const struct pcost_column cost_table_cols[] = {
-	{ COL(S, id, "id", "id", BIGINT, INT), .flags = NN | PCOST_COL_ROWID, RANGE(0, EXACT) },
-	{ COL(S, created, "created", "created", BIGINT, INT), .flags = NN, RANGE(0, 1e12) },
-	{ COL(S, level, "level", "level", TEXT, TEXT), .flags = NN | STRICT, .dflt = "custom",
+	{ FIELD(S, id, BIGINT, INT), .flags = NN | PCOST_COL_ROWID, RANGE(0, EXACT) },
+	{ FIELD(S, created, BIGINT, INT), .flags = NN, RANGE(0, 1e12) },
+	{ FIELD(S, level, TEXT, TEXT), .flags = NN | STRICT, .dflt = "custom",
 	  LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, version, "version", "version", TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, host, "host", "host", TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, kernel, "kernel", "kernel", TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, cpu, "cpu", "cpu", TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, version, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, host, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, kernel, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, cpu, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
 	/* how long calibrating took; NULL, null: not measured */
-	{ COL(S, seconds, "seconds", "seconds", REAL, REAL), .flags = PCOST_COL_NAN_NULL,
-	  RANGE(0, 1e9) },
-	{ COL(S, complete, "complete", "complete", BOOL, BOOL), .flags = NN },
+	{ FIELD(S, seconds, REAL, REAL), .flags = PCOST_COL_NAN_NULL, RANGE(0, 1e9) },
+	{ FIELD(S, complete, BOOL, BOOL), .flags = NN },
 	{ COL(S, env_json, "env_json", "env", TEXT, TEXT), .form = PCOST_JSON_OBJECT },
 	{ HOOKED("stored", NULL, BIGINT, now_hook), .flags = NN | PCOST_COL_WRITE_ONLY },
 };
@@ -287,27 +284,28 @@ TABLE(pcost_cost_table_cols, "cost_table", "", 0, cost_table_cols);
 
 #define S struct pcost_cost_entry
 #define COST(F, SQL, KEY, LO, HI)                                                                  \
-	{ COL(S, F, SQL, KEY, REAL, REAL), .flags = PCOST_COL_NAN_NULL, RANGE(LO, HI) }
+	{                                                                                          \
+		COL(S, F, SQL, KEY, REAL, REAL), .flags = PCOST_COL_NAN_NULL, RANGE(LO, HI)        \
+	}
 static const struct pcost_column cost_entry_cols[] = {
-	{ COL(S, subject, "subject", "subject", TEXT, TEXT), .flags = NN | STRICT, .dflt = "",
+	{ FIELD(S, subject, TEXT, TEXT), .flags = NN | STRICT, .dflt = "",
 	  LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, kind, "kind", "kind", TEXT, TEXT), .flags = NN | STRICT, .dflt = "monitor",
+	{ FIELD(S, kind, TEXT, TEXT), .flags = NN | STRICT, .dflt = "monitor",
 	  LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, event, "event", "event", TEXT, HOOK), .hook = &event_hook, .flags = NN | STRICT,
+	{ FIELD(S, event, TEXT, HOOK), .hook = &event_hook, .flags = NN | STRICT,
 	  LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, status, "status", "status", TEXT, HOOK), .hook = &status_hook,
-	  .flags = NN | STRICT, LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, status, TEXT, HOOK), .hook = &status_hook, .flags = NN | STRICT,
+	  LEN(PCOST_MAX_COST_TEXT) },
 	/* per event, with its 95% interval; NULL, null: not measured */
 	COST(ns, "ns", "cost_ns", -1e15, 1e15),
 	COST(lo, "lo", "cost_ns_lo", -1e15, 1e15),
 	COST(hi, "hi", "cost_ns_hi", -1e15, 1e15),
 	COST(df, "df", "df", 0, 1e9),
-	{ COL(S, workload, "workload", "workload", TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, method, "method", "method", TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
-	{ COL(S, why, "why", "why", TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, workload, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, method, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
+	{ FIELD(S, why, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
 	/* the stored session it came from; NULL, null: none */
-	{ COL(S, session_id, "session_id", "session_id", BIGINT, INT),
-	  .flags = PCOST_COL_ZERO_NULL, RANGE(1, EXACT) },
+	{ FIELD(S, session_id, BIGINT, INT), .flags = PCOST_COL_ZERO_NULL, RANGE(1, EXACT) },
 };
 TABLE(pcost_cost_entry_cols, "cost_entry", "table_id, idx", 2, cost_entry_cols);
 #undef COST
@@ -570,7 +568,10 @@ size_t pcost_sql_nselected(const struct pcost_table *t)
 {
 	size_t n = 0;
 
-	pcost_for_each_col(c, t) n += pcost_col_selected(c);
+	pcost_for_each_col(c, t)
+	{
+		n += pcost_col_selected(c);
+	}
 	return n;
 }
 

@@ -62,26 +62,36 @@ enum pcost_json_form {
 	PCOST_JSON_HOOK,    /* hook->get_json / set_json: the value a word, null */
 };
 
-/* The rule of NULL and null; flags of a column. */
-#define PCOST_COL_NOT_NULL (1u << 0)   /* SQL: NOT NULL (a TEXT without it is NULL when NULL) */
-#define PCOST_COL_EMPTY_NULL (1u << 1) /* CHARS: "" is NULL */
-#define PCOST_COL_NAN_NULL (1u << 2)   /* REAL: a value not finite (not measured) is NULL */
-#define PCOST_COL_ZERO_NULL (1u << 3)  /* INT: 0 (none) is NULL */
-#define PCOST_COL_JSON_OPT (1u << 4)   /* JSON: absent where NULL (and where 0 with JSON_ZERO);
-					* an import reads absent or null as not recorded */
-#define PCOST_COL_JSON_ZERO (1u << 5)  /* JSON: a 0 is left out too (JSON_OPT) */
-#define PCOST_COL_JSON_STRICT (1u << 6) /* JSON: never null (a TEXT that SQL lets be NULL) */
-#define PCOST_COL_WRITE_ONLY (1u << 7) /* SQL: written, never read back (computed) */
-#define PCOST_COL_ROWID (1u << 8)      /* SQL: the row's id, given by the store: SQLite assigns
-					* it, PostgreSQL takes it in the INSERT; never selected */
+/*
+ * Flags of a column: its rule of NULL (SQL) and null (JSON), and where it goes.
+ *   NOT_NULL    SQL: NOT NULL (a TEXT without it is NULL where the pointer is)
+ *   EMPTY_NULL  CHARS: "" is NULL
+ *   NAN_NULL    REAL: a value not finite (not measured) is NULL
+ *   ZERO_NULL   INT: 0 (none) is NULL
+ *   JSON_OPT    JSON: absent where NULL (and where 0, with JSON_ZERO); an import
+ *               reads absent or null as not recorded
+ *   JSON_STRICT JSON: never null (a TEXT that SQL lets be NULL, a word)
+ *   WRITE_ONLY  SQL: written, never read back (a value computed when written)
+ *   ROWID       SQL: the row's id, the store's to give: SQLite assigns it,
+ *               PostgreSQL's INSERT of a session names it; never selected
+ */
+#define PCOST_COL_NOT_NULL (1u << 0)
+#define PCOST_COL_EMPTY_NULL (1u << 1)
+#define PCOST_COL_NAN_NULL (1u << 2)
+#define PCOST_COL_ZERO_NULL (1u << 3)
+#define PCOST_COL_JSON_OPT (1u << 4)
+#define PCOST_COL_JSON_ZERO (1u << 5)
+#define PCOST_COL_JSON_STRICT (1u << 6)
+#define PCOST_COL_WRITE_ONLY (1u << 7)
+#define PCOST_COL_ROWID (1u << 8)
 
 /* A column's value: what crosses between the C field and a backend. */
 struct pcost_val {
 	enum { PCOST_VAL_NULL, PCOST_VAL_INT, PCOST_VAL_REAL, PCOST_VAL_TEXT } t;
-	int64_t i;	/* INT: SQL's integer (a uint64's bit pattern) */
-	double r;	/* REAL; INT: the C value as a number (a uint64 unsigned), for JSON */
-	const char *s;	/* TEXT */
-	char *own;	/* TEXT a hook allocated: free it after use (pcost_val_release) */
+	int64_t i;     /* INT: SQL's integer (a uint64's bit pattern) */
+	double r;      /* REAL; INT: the C value as a number (a uint64 unsigned), for JSON */
+	const char *s; /* TEXT */
+	char *own;     /* TEXT a hook allocated: free it after use (pcost_val_release) */
 };
 
 /* What a computed column does (C_HOOK, JSON_HOOK); NULL members: as the plain rule. */
@@ -118,15 +128,16 @@ struct pcost_table {
 };
 
 /* The stored tables (columns.c); rows of struct: */
-extern const struct pcost_table pcost_session_cols;	/* pcost_session */
-extern const struct pcost_table pcost_config_cols;	/* pcost_config */
-extern const struct pcost_table pcost_sample_cols;	/* pcost_run_sample (run_sample) */
-extern const struct pcost_table pcost_series_cols;	/* pcost_counter_series */
-extern const struct pcost_table pcost_metric_cols;	/* pcost_session_metric (metric) */
-extern const struct pcost_table pcost_cost_table_cols;	/* pcost_cost_table */
-extern const struct pcost_table pcost_cost_entry_cols;	/* pcost_cost_entry */
+extern const struct pcost_table pcost_session_cols;    /* pcost_session */
+extern const struct pcost_table pcost_config_cols;     /* pcost_config */
+extern const struct pcost_table pcost_sample_cols;     /* pcost_run_sample (run_sample) */
+extern const struct pcost_table pcost_series_cols;     /* pcost_counter_series */
+extern const struct pcost_table pcost_metric_cols;     /* pcost_session_metric (metric) */
+extern const struct pcost_table pcost_cost_table_cols; /* pcost_cost_table */
+extern const struct pcost_table pcost_cost_entry_cols; /* pcost_cost_entry */
 
-#define pcost_for_each_col(c, t) for (const struct pcost_column *c = (t)->col; c < (t)->col + (t)->n; c++)
+#define pcost_for_each_col(c, t)                                                                   \
+	for (const struct pcost_column *c = (t)->col; c < (t)->col + (t)->n; c++)
 
 /* The column's value in rec by its rules (NULL where it says). */
 void pcost_col_get(const struct pcost_column *c, const void *rec, struct pcost_val *v);

@@ -101,8 +101,8 @@ static int load_entries(struct pcost_db *db, struct pcost_cost_table *t)
 		return rc;
 	sqlite3_bind_int64(st, 1, t->id);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		if (pcost_sqlite_read_cols(st, 0, cols, pcost_cost_add(t, NULL, NULL, 0, NULL, NULL)) >=
-		    0) {
+		if (pcost_sqlite_read_cols(st, 0, cols,
+					   pcost_cost_add(t, NULL, NULL, 0, NULL, NULL)) >= 0) {
 			snprintf(
 				db->err, sizeof(db->err),
 				"cost table %lld has an entry of unknown event '%s' or status '%s'",

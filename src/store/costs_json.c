@@ -94,7 +94,11 @@ static int known_cols(struct rd *r, const cJSON *o, const struct pcost_table *t,
 		abort(); /* a description this long is a bug: make keys longer */
 	for (size_t i = 0; i < nextra; i++)
 		keys[n++] = extra[i];
-	pcost_for_each_col(c, t) if (c->json) keys[n++] = c->json;
+	pcost_for_each_col(c, t)
+	{
+		if (c->json)
+			keys[n++] = c->json;
+	}
 	return known(r, o, keys, n);
 }
 
@@ -145,7 +149,8 @@ static int get_col(struct rd *r, const cJSON *o, const struct pcost_column *c, s
 	} else if (c->type == PCOST_SQL_TEXT) {
 		if (!j || !cJSON_IsString(j))
 			return bad(r, "'%s' must be a string", k);
-		if (strlen(j->valuestring) >= (size_t)c->hi || !pcost_text_printable(j->valuestring))
+		if (strlen(j->valuestring) >= (size_t)c->hi ||
+		    !pcost_text_printable(j->valuestring))
 			return bad(r, "'%s' is longer than %d bytes or not printable UTF-8", k,
 				   (int)c->hi - 1);
 		v->t = PCOST_VAL_TEXT;

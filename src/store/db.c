@@ -14,8 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "core/util.h"
 
 /* PRAGMA application_id: "pcst", so `file` and we can tell our databases apart. */
@@ -550,15 +548,4 @@ int pcost_db_store_costs(struct pcost_db *db, struct pcost_cost_table *t)
 int pcost_db_load_costs(struct pcost_db *db, struct pcost_cost_table **out, size_t *n)
 {
 	return db->ops->load_costs(db, out, n);
-}
-
-char *pcost_env_json_kernel(const char *env_json)
-{
-	cJSON *j = env_json ? cJSON_Parse(env_json) : NULL;
-	const cJSON *k = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(j, "fields"), "kernel.release");
-	char *out = cJSON_IsString(k) ? xstrdup(k->valuestring) : NULL;
-
-	cJSON_Delete(j);
-	return out;
 }

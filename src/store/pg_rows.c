@@ -142,15 +142,15 @@ static char *insert_sql(const struct pcost_table *t, bool rowid, const char *ext
 	return pcost_sql_insert(t, "INSERT", true, rowid, extra, nextra);
 }
 
-/* One row: keys (nkeys of them), then rec's columns of t, then nothing more. */
-static int put_row(struct pg_db *p, const struct pcost_table *t, const int64_t *keys,
+/* One row: its keys (t->nkeys of them), then rec's columns of t. */
+static int put_row(struct pg_db *p, const struct pcost_table *t, const int64_t *keys, size_t nkeys,
 		   const void *rec)
 {
 	char *sql = insert_sql(t, true, NULL, 0);
 	struct pg_params a = { 0 };
 	int rc;
 
-	for (size_t k = 0; k < t->nkeys; k++)
+	for (size_t k = 0; k < nkeys; k++)
 		par_i64(&a, keys[k]);
 	pcost_pg_par_cols(&a, t, rec, true);
 	rc = pg_put(p, sql, &a);
@@ -162,21 +162,21 @@ static int put_row(struct pg_db *p, const struct pcost_table *t, const int64_t *
 
 static int insert_session(struct pg_db *p, const struct pcost_session *s)
 {
-	return put_row(p, &pcost_session_cols, NULL, s);
+	return put_row(p, &pcost_session_cols, NULL, 0, s);
 }
 
 static int insert_config(struct pg_db *p, const struct pcost_session *s, size_t i)
 {
 	const int64_t keys[] = { s->id, (int64_t)i };
 
-	return put_row(p, &pcost_config_cols, keys, &s->configs[i]);
+	return put_row(p, &pcost_config_cols, keys, ARRAY_SIZE(keys), &s->configs[i]);
 }
 
 static int insert_sample(struct pg_db *p, const struct pcost_session *s, size_t i, size_t j)
 {
 	const int64_t keys[] = { s->id, (int64_t)i, (int64_t)j };
 
-	return put_row(p, &pcost_sample_cols, keys, &s->configs[i].samples[j]);
+	return put_row(p, &pcost_sample_cols, keys, ARRAY_SIZE(keys), &s->configs[i].samples[j]);
 }
 
 /* The session's figures and every run's values (no row for a value the run did not give). */
@@ -189,7 +189,7 @@ static int insert_metrics(struct pg_db *p, const struct pcost_session *s)
 	for (size_t k = 0; k < s->nmetrics && !rc; k++) {
 		const int64_t keys[] = { s->id, (int64_t)k };
 
-		rc = put_row(p, &pcost_metric_cols, keys, &s->metrics[k]);
+		rc = put_row(p, &pcost_metric_cols, keys, ARRAY_SIZE(keys), &s->metrics[k]);
 	}
 	for (size_t i = 0; i < s->nconfigs && !rc; i++)
 		for (size_t j = 0; j < s->configs[i].nsamples && !rc; j++)
@@ -461,7 +461,8 @@ static int load_series(struct pg_db *p, struct pcost_session *s)
 {
 	PGresult *r = NULL;
 	int rc = pcost_pg_select(p, &pcost_series_cols, NULL,
-				 ", n, ns FROM series WHERE session_id = $1 ORDER BY idx", s->id, &r),
+				 ", n, ns FROM series WHERE session_id = $1 ORDER BY idx", s->id,
+				 &r),
 	    at = (int)pcost_sql_nselected(&pcost_series_cols);
 
 	if (rc)

@@ -152,7 +152,8 @@ static int load_metrics(struct pcost_db *db, struct pcost_session *s)
 	int rc = 0;
 
 	if ((rc = pcost_sqlite_prepare_select(db, &pcost_metric_cols, "idx",
-					      " FROM metric WHERE session_id = ? ORDER BY idx", &st)))
+					      " FROM metric WHERE session_id = ? ORDER BY idx",
+					      &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {
@@ -196,9 +197,9 @@ static int load_series(struct pcost_db *db, struct pcost_session *s)
 	sqlite3_stmt *st;
 	int rc = 0, k = (int)pcost_sql_nselected(&pcost_series_cols);
 
-	if ((rc = pcost_sqlite_prepare_select(db, &pcost_series_cols, NULL,
-					      ", n, ns FROM series WHERE session_id = ? ORDER BY idx",
-					      &st)))
+	if ((rc = pcost_sqlite_prepare_select(
+		     db, &pcost_series_cols, NULL,
+		     ", n, ns FROM series WHERE session_id = ? ORDER BY idx", &st)))
 		return rc;
 	sqlite3_bind_int64(st, 1, s->id);
 	while (step_row(db, st, &rc)) {

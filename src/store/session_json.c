@@ -84,6 +84,17 @@ static void add_num(cJSON *o, const char *k, double v)
 	cJSON_AddItemToObject(o, k, pcost_json_exact(v));
 }
 
+char *pcost_env_json_kernel(const char *env_json)
+{
+	cJSON *j = env_json ? cJSON_Parse(env_json) : NULL;
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "fields"), "kernel.release");
+	char *out = cJSON_IsString(k) ? xstrdup(k->valuestring) : NULL;
+
+	cJSON_Delete(j);
+	return out;
+}
+
 /* A JSON object text as an object; text that does not parse is kept as a string. */
 static void add_json_text(cJSON *o, const char *k, const char *text)
 {
@@ -281,11 +292,19 @@ static int check_cols(struct reader *r, const cJSON *o, const struct pcost_table
 		abort(); /* a description this long is a bug: make known longer */
 	for (size_t i = 0; i < nlead; i++)
 		known[n++] = lead[i];
-	pcost_for_each_col(c, t) if (c->json && !json_optional(c)) known[n++] = c->json;
+	pcost_for_each_col(c, t)
+	{
+		if (c->json && !json_optional(c))
+			known[n++] = c->json;
+	}
 	for (size_t i = 0; i < ntail; i++)
 		known[n++] = tail[i];
 	nreq = n;
-	pcost_for_each_col(c, t) if (c->json && json_optional(c)) known[n++] = c->json;
+	pcost_for_each_col(c, t)
+	{
+		if (c->json && json_optional(c))
+			known[n++] = c->json;
+	}
 	for (size_t i = 0; i < nopt; i++)
 		known[n++] = opt[i];
 	return check_members_opt(r, o, known, n, nreq);
@@ -493,8 +512,10 @@ static bool not_recorded(const cJSON *o, const struct pcost_table *t, const stru
 	if (c->has) {
 		pcost_for_each_col(x, t)
 		{
+			if (x->has != c->has)
+				continue;
 			j = cJSON_GetObjectItemCaseSensitive(o, x->json);
-			if (x->has == c->has && j && !cJSON_IsNull(j))
+			if (j && !cJSON_IsNull(j))
 				return false;
 		}
 		return true;
@@ -562,8 +583,7 @@ static int read_sample(struct reader *r, const cJSON *o, struct pcost_run_sample
 	int rc;
 
 	if ((rc = check_cols(r, o, &pcost_sample_cols, NULL, 0, NULL, 0, opt, ARRAY_SIZE(opt))) ||
-	    (rc = read_cols(r, o, &pcost_sample_cols, &x)) ||
-	    (rc = read_sample_metrics(r, o, &x)))
+	    (rc = read_cols(r, o, &pcost_sample_cols, &x)) || (rc = read_sample_metrics(r, o, &x)))
 		return rc;
 	*out = x;
 	return 0;

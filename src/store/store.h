@@ -3,9 +3,10 @@
  * src/store/: where sessions last.  The SQLite store (db.c, read.c, write.c),
  * the PostgreSQL store a --db postgresql:// URL selects (pg.c, pg_rows.c),
  * the sink measuring commands write through (sink.c), the session <-> JSON
- * form of export and import (session_json.c, import.c).  This is the one
+ * form of export and import (session_json.c, import.c); each stored table's
+ * columns, described once for all of them (columns.c).  This is the one
  * public header of the folder; backend.h (the ops table db.c dispatches
- * through), db_internal.h and pg_internal.h are private to it.
+ * through), columns.h, db_internal.h and pg_internal.h are private to it.
  *
  * Measuring commands use the sink, in this order:
  *   pcost_sink_begin(s, db, no_store)   after options are parsed, before measuring
