@@ -101,6 +101,12 @@ static inline void assert_sessions_equal(const struct pcost_session *a,
 	assert_true(a->seed == b->seed);
 	SAME_DOUBLE(a->tsc_hz, b->tsc_hz);
 	assert_int_equal(a->complete, b->complete);
+	assert_int_equal(a->nmetrics, b->nmetrics);
+	for (size_t k = 0; k < a->nmetrics; k++) {
+		assert_string_equal(a->metrics[k].name, b->metrics[k].name);
+		assert_string_equal(a->metrics[k].unit, b->metrics[k].unit);
+		assert_int_equal(a->metrics[k].better, b->metrics[k].better);
+	}
 	assert_int_equal(a->nconfigs, b->nconfigs);
 	for (size_t i = 0; i < a->nconfigs; i++) {
 		const struct pcost_config *x = &a->configs[i], *y = &b->configs[i];
@@ -143,6 +149,13 @@ static inline void assert_sessions_equal(const struct pcost_session *a,
 			assert_int_equal(p->fault, q->fault);
 			assert_int_equal(p->check, q->check);
 			assert_string_equal(p->note, q->note);
+			assert_int_equal(p->has_service, q->has_service);
+			assert_int_equal(p->service_user_ns, q->service_user_ns);
+			assert_int_equal(p->service_sys_ns, q->service_sys_ns);
+			/* No value and a NaN are the same: the run gave none. */
+			for (size_t k = 0; k < a->nmetrics; k++)
+				SAME_DOUBLE(p->metrics ? p->metrics[k] : NAN,
+					    q->metrics ? q->metrics[k] : NAN);
 		}
 	}
 	assert_int_equal(a->nseries, b->nseries);
