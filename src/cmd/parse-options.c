@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd-measure-opts.h"
 #include "core/format.h"
 #include "core/util.h"
 
@@ -280,51 +279,4 @@ int pcost_parse_options(struct pcost_parse *p, int argc, char **argv)
 	p->argv = argv + optind;
 	p->dashdash = optind > 1 && optind <= argc && !strcmp(argv[optind - 1], "--");
 	return 0;
-}
-
-/*
- * The old interface of run, predict and calibrate (cmd-measure-opts.h), here
- * with the one call of the C library's parser, until they use tables.
- */
-struct option *pcost_measure_longopts(const struct option *own, const enum pcost_mopt *ids,
-				      size_t n)
-{
-	struct pcost_measure_opts dummy;
-	struct pcost_option rows[PCOST_MOPT_NROWS];
-	size_t nown = 0, k = 0;
-	struct option *o;
-
-	pcost_measure_rows(&dummy, rows);
-	while (own && own[nown].name)
-		nown++;
-	o = xcalloc(nown + n + 1, sizeof(*o));
-	for (size_t i = 0; i < nown; i++)
-		o[k++] = own[i];
-	for (size_t i = 0; i < n; i++) {
-		const struct pcost_option *r = &rows[ids[i] - PCOST_MOPT_RUNS];
-
-		if (ids[i] < PCOST_MOPT_RUNS || ids[i] >= PCOST_MOPT_END)
-			continue;
-		o[k++] = (struct option){ r->long_name, r->argh ? required_argument : no_argument,
-					  NULL, (int)ids[i] };
-	}
-	return o;
-}
-
-int pcost_measure_parse(int argc, char **argv, const struct option *own, const char *shortopts,
-			const enum pcost_mopt *ids, size_t n, int (*on_opt)(int c, void *ctx),
-			void *ctx)
-{
-	struct option *longopts = pcost_measure_longopts(own, ids, n);
-	char *so = xasprintf("+:%s", shortopts);
-	int c, rc = 0;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, so, longopts, NULL)) != -1)
-		if ((rc = on_opt(c, ctx)))
-			break;
-	free(longopts);
-	free(so);
-	return rc;
 }
