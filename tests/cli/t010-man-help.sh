@@ -4,7 +4,7 @@
 # long options its --help lists and the options its man page documents (the
 # OPTIONS term lines of docs/man/probecost-CMD.1.scd) are the same set, and every
 # option of the command's table (`CMD --list-options`) is in its --help.  Every
-# command has a page, every page renders without a groff warning.  t013 checks
+# command has a page, every page renders without a groff warning.  t015 checks
 # each table against its page row by row.
 . "$(dirname "$0")/lib.bash"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # parallel-safe
-# t013: a command's option table and its man page cannot drift apart.  The rows
+# t015: a command's option table and its man page cannot drift apart.  The rows
 # the command parses by (`probecost CMD --list-options`, printed from its struct
 # pcost_option table) and the term lines of the OPTIONS section of
 # docs/man/probecost-CMD.1.scd name the same options, long and short: an option
