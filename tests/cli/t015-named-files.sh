@@ -1,6 +1,6 @@
 #!/bin/bash
 # parallel-safe
-# t013: `make named-files` (scripts/named-files.sh) passes on this tree, and on a
+# t015: `make named-files` (scripts/named-files.sh) passes on this tree, and on a
 # made-up tree fails on a comment naming ROOM/NAME.c of a file that is not there,
 # naming the file, the line and the path; paths of other projects (linux/...)
 # and files that exist pass.
