@@ -32,11 +32,9 @@ loops() {
 		END { if (n) print path " -> " first }'
 }
 
-# Loops of files left to break, not failed on while they last: runner.c and
-# spawn.c call each other, and verdict.h includes spawn.h (being rewritten);
-# parse-options.c keeps the old option interface of cmd-measure-opts.h (the one
-# getopt call) until run, predict and calibrate use tables.
-known_loops=" run/runner run/spawn run/verdict cmd/cmd-measure-opts cmd/parse-options "
+# A loop of files left to break, not failed on while it lasts: runner.c and
+# spawn.c call each other, and verdict.h includes spawn.h (being rewritten).
+known_loops=" run/runner run/spawn run/verdict "
 
 bad=0
 declare -A edges=() via=() fedges=() fvia=()
