@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +19,11 @@
 #include "cmd/cmd-measure-opts.h"
 #include "cmd/cmd-options.h"
 #include "core/cleanup.h"
-#include "core/env.h"
 #include "monitors/monitor.h"
 #include "report/report.h"
 #include "run/count.h"
-#include "run/runner.h"
-#include "stats/analyze.h"
-#include "store/store.h"
-
-#define MAX_MONS 32
+#include "run/study.h"
+#include "stats/predict.h"
 
 static const char usage_text[] =
 	"usage: probecost predict -m MONITOR... [options] -- COMMAND [ARGS...]\n"
@@ -81,7 +76,7 @@ static const enum pcost_mopt shared_opts[] = {
 
 struct predict_args {
 	struct pcost_measure_opts m;
-	const char *monitors[MAX_MONS];
+	const char *monitors[PCOST_STUDY_MAX_ITEMS];
 	size_t nmonitors;
 	bool verify;
 	unsigned count_runs, plain_runs;
@@ -106,8 +101,8 @@ static int one_option(int c, void *ctx)
 
 	switch (c) {
 	case 'm':
-		if (a->nmonitors >= MAX_MONS)
-			return usage_error("too many -m (at most %d)", MAX_MONS);
+		if (a->nmonitors >= PCOST_STUDY_MAX_ITEMS)
+			return usage_error("too many -m (at most %d)", PCOST_STUDY_MAX_ITEMS);
 		a->monitors[a->nmonitors++] = optarg;
 		return 0;
 	case OPT_VERIFY:
@@ -209,182 +204,25 @@ static int pin_like_table(struct predict_args *a, const struct pcost_cost_table 
 	return 0;
 }
 
-static void session_start(struct pcost_session *s, int argc, char **argv, uint64_t seed)
-{
-	const struct pcost_env *e = pcost_env_self();
-	char **v = xcalloc((size_t)argc + 2, sizeof(*v));
-
-	pcost_session_init(s, PCOST_SESSION_RUN);
-	s->started = (int64_t)time(NULL);
-	s->version = xstrdup(PCOST_VERSION);
-	v[0] = "probecost";
-	for (int i = 0; i < argc; i++)
-		v[i + 1] = argv[i];
-	s->cmdline = pcost_join_argv(argc + 1, v);
-	free(v);
-	s->env_json = pcost_env_to_json_text(e);
-	s->tsc_hz = e->tsc_hz;
-	s->seed = seed;
-}
-
-/*
- * Run the command plain (and under mons[1..n) with --verify) in interleaved
- * blocks; *st gets the analysis (caller frees).  0 or an exit code.
- */
-static int measure(const struct predict_args *a, struct pcost_session *s,
-		   struct pcost_monitor **mons, size_t nmons, unsigned runs, bool store,
-		   struct pcost_config_stats **st)
-{
-	char *joined = pcost_join_argv(a->ncommand, a->command), err[256];
-	struct pcost_target tg = { .workload = "command",
-				   .workload_args = joined,
-				   .unit = "event",
-				   .argv = a->command,
-				   .scale = 1,
-				   .events = -1 };
-	struct pcost_runner_opts ro = a->m.ro;
-	struct pcost_runner r;
-	int rc;
-
-	ro.runs = runs;
-	ro.seed = s->seed;
-	ro.progress = isatty(2) && pcost_verbosity > 0;
-	pcost_runner_init(&r, s, &ro);
-	for (size_t i = 0; i < nmons; i++)
-		pcost_runner_add(&r, mons[i], &tg);
-	free(joined);
-	if (pcost_runner_check(&r, err, sizeof(err)) < 0) {
-		pcost_runner_release(&r);
-		return error("%s", err), PCOST_EXIT_FAIL;
-	}
-	pcost_sink_begin(s, a->m.db, !store || a->m.no_store);
-	rc = pcost_runner_measure(&r, err, sizeof(err));
-	pcost_sink_end(s);
-	pcost_runner_release(&r);
-	if (rc == -EINTR || pcost_interrupted)
-		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
-	/* Every run failed: the command's own failure ("exit 3: its last line of stderr"). */
-	if (pcost_session_failed(s)) {
-		const char *why = pcost_session_fail_reason(s);
-
-		return error("'%s' failed%s%s", a->command[0], why ? ": " : "", why ? why : ""),
-		       PCOST_EXIT_FAIL;
-	}
-	if (rc < 0)
-		return error("%s", err), PCOST_EXIT_FAIL;
-	return pcost_analyze(s, st) < 0 ? (error("could not analyze the runs"), PCOST_EXIT_FAIL)
-					: 0;
-}
-
-/* The plain runs: the overhead's denominator T0, its standard error and df. */
-static int plain_time(const struct predict_args *a, int argc, char **argv, struct pcost_counts *c)
-{
-	struct pcost_monitor *none[1];
-	struct pcost_config_stats *st = NULL;
-	struct pcost_session s;
-	char err[256];
-	int rc;
-
-	none[0] = pcost_monitor_create("none", err, sizeof(err));
-	session_start(&s, argc, argv, (uint64_t)time(NULL));
-	rc = measure(a, &s, none, 1, a->plain_runs, false, &st);
-	if (!rc && st) {
-		c->base_ns = st[0].wall.mean;
-		c->base_se = st[0].wall.sem;
-		c->base_df = st[0].wall.n > 1 ? (double)st[0].wall.n - 1 : NAN;
-	}
-	free(st);
-	pcost_session_release(&s);
-	return rc;
-}
-
-/* --verify: the monitors measured beside plain runs; checks[i] for p[i]. */
-static int verify(const struct predict_args *a, int argc, char **argv,
-		  const struct pcost_prediction *p, struct pcost_prediction_check *checks,
-		  int64_t *session)
-{
-	struct pcost_monitor *mons[MAX_MONS + 1];
-	int idx[MAX_MONS];
-	char why[MAX_MONS][256];
-	struct pcost_config_stats *st = NULL;
-	struct pcost_session s;
-	size_t n = 0;
-	char err[256];
-	int rc;
-
-	mons[n++] = pcost_monitor_create("none", err, sizeof(err));
-	for (size_t i = 0; i < a->nmonitors; i++) {
-		struct pcost_monitor *m = pcost_monitor_create(a->monitors[i], err, sizeof(err));
-
-		idx[i] = -1;
-		if (!m || !pcost_monitor_available(m, why[i], sizeof(why[i]))) {
-			if (!m)
-				snprintf(why[i], sizeof(why[i]), "%s", err);
-			pcost_monitor_free(m);
-			continue;
-		}
-		idx[i] = (int)n;
-		mons[n++] = m;
-	}
-	session_start(&s, argc, argv, a->m.seed_given ? a->m.ro.seed : (uint64_t)time(NULL));
-	rc = measure(a, &s, mons, n, a->m.ro.runs, true, &st);
-	for (size_t i = 0; i < a->nmonitors; i++)
-		pcost_prediction_check(&p[i], !rc && idx[i] >= 0 ? &st[idx[i]] : NULL,
-				       idx[i] < 0 ? why[i] : "every run failed", &checks[i]);
-	*session = s.id;
-	free(st);
-	pcost_session_release(&s);
-	for (size_t i = 0; i < n; i++)
-		pcost_monitor_free(mons[i]);
-	return rc;
-}
-
-/*
- * The syscalls to count by name: the model's classes (a decoding tracer pays
- * by class) and the names of every strace-seccomp:trace=NAME,... asked
- * (classes and negations are not names: the model says so); *buf holds the
- * sets' names (caller frees).
- */
-static size_t count_names(const struct predict_args *a, const char **names, size_t max, char **buf)
-{
-	char *save = NULL;
-	size_t n = pcost_model_syscall_names(names, max);
-
-	*buf = NULL;
-	for (size_t i = 0; i < a->nmonitors; i++) {
-		const char *set = strstr(a->monitors[i], "trace=");
-		char *joined;
-
-		if (strncmp(a->monitors[i], "strace-seccomp:", 15) || !set || strpbrk(set, "%!?"))
-			continue;
-		joined = xasprintf("%s%s%s", *buf ? *buf : "", *buf ? "," : "", set + 6);
-		free(*buf);
-		*buf = joined;
-	}
-	for (char *w = *buf ? strtok_r(*buf, ",", &save) : NULL; w && n < max;
-	     w = strtok_r(NULL, ",", &save)) {
-		size_t k = 0;
-
-		while (k < n && strcmp(names[k], w))
-			k++;
-		if (k == n)
-			names[n++] = w;
-	}
-	return n;
-}
-
+/* The command's counts and plain time, the predictions, then --verify's runs; the exit code. */
 static int predict(struct predict_args *a, int argc, char **argv, struct pcost_cost_table *t)
 {
-	const char *names[128];
-	char *nbuf;
-	struct pcost_count_opts co = { .runs = a->count_runs,
-				       .cpu_mask = a->m.ro.cpu_mask,
-				       .timeout_s = a->m.ro.timeout_s,
-				       .names = names };
-	struct pcost_prediction p[MAX_MONS];
-	struct pcost_prediction_check checks[MAX_MONS];
+	struct pcost_predict_study o = { .monitors = a->monitors,
+					 .nmonitors = a->nmonitors,
+					 .command = a->command,
+					 .ncommand = a->ncommand,
+					 .count_runs = a->count_runs,
+					 .plain_runs = a->plain_runs,
+					 .ro = a->m.ro,
+					 .seed_given = a->m.seed_given,
+					 .db = a->m.db,
+					 .no_store = a->m.no_store,
+					 .argc = argc,
+					 .argv = argv };
+	struct pcost_prediction p[PCOST_STUDY_MAX_ITEMS];
+	struct pcost_prediction_check checks[PCOST_STUDY_MAX_ITEMS];
 	struct pcost_counts c;
-	char err[512], *joined = pcost_join_argv(a->ncommand, a->command);
+	char *joined = pcost_join_argv(a->ncommand, a->command);
 	struct pcost_predict_report r = { .command = joined,
 					  .table = t,
 					  .counts = &c,
@@ -392,40 +230,24 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 					  .plain_runs = a->plain_runs,
 					  .n = a->nmonitors,
 					  .p = p };
-	int rc;
+	int rc = pcost_study_predict(&o, t, &c, p);
 
-	co.nnames = count_names(a, names, ARRAY_SIZE(names), &nbuf);
-	rc = pcost_count_command(a->command, &co, &c, err, sizeof(err));
-
-	if (rc == -EINTR) {
-		rc = 128 + (pcost_interrupted ? pcost_interrupted : 2);
-		goto out;
-	}
-	if (rc < 0) {
-		error("%s", err);
-		rc = PCOST_EXIT_FAIL;
-		goto out;
-	}
-	if ((rc = plain_time(a, argc, argv, &c)))
-		goto out;
-	for (size_t i = 0; i < a->nmonitors; i++)
-		pcost_predict(t, a->monitors[i], &c, &p[i]);
-	if (a->verify) {
+	if (!rc && a->verify) {
 		/* The prediction is printed before anything is measured under a monitor. */
 		if (a->m.fmt == PCOST_FMT_TEXT && pcost_report_predict(&r, a->m.fmt, stdout) == 0)
 			fflush(stdout);
-		if ((rc = verify(a, argc, argv, p, checks, &r.verify_session)))
-			goto out;
+		rc = pcost_study_verify(&o, p, checks, &r.verify_session);
 		r.check = checks;
 		/* Text: the predictions are on the screen already; only the comparison is new. */
 		r.check_only = a->m.fmt == PCOST_FMT_TEXT;
 	}
-	if (pcost_report_predict(&r, a->m.fmt, stdout) < 0)
+	if (!rc && pcost_report_predict(&r, a->m.fmt, stdout) < 0)
 		rc = (error("could not print the prediction"), PCOST_EXIT_FAIL);
-out:
+	else if (rc)
+		rc = rc == -EINTR ? 128 + (pcost_interrupted ? pcost_interrupted : 2)
+				  : PCOST_EXIT_FAIL;
 	pcost_counts_release(&c);
 	free(joined);
-	free(nbuf);
 	return rc;
 }
 
