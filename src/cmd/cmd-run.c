@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* cmd/cmd-run: measure what each monitor costs a built-in workload or the user's command. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,139 +9,31 @@
 #include "cmd/cmd-measure-opts.h"
 #include "cmd/cmd-run-count.h"
 #include "cmd/cmd-options.h"
+#include "cmd/parse-options.h"
 #include "core/cleanup.h"
 #include "report/report.h"
 #include "run/study.h"
 #include "store/store.h"
 
-static const char usage_text[] =
-	"usage: probecost run [-w WORKLOAD[:k=v,...]]... [-m MONITOR]... [options] [-- COMMAND ARGS...]\n"
-	"       probecost run                      the default study (see docs/run.md)\n"
-	"\n"
+static const char *const run_usage[] = {
+	"run [-w WORKLOAD[:k=v,...]]... [-m MONITOR]... [options] [-- COMMAND ARGS...]",
+	"run                      the default study (see docs/run.md)",
+	NULL,
+};
+
+static const char run_about[] =
 	"Runs each workload plain (monitor 'none') and under each monitor, in interleaved\n"
 	"blocks, and prints elapsed time, the overhead, the extra cycles and the monitor's\n"
-	"fixed and per-event costs, each with its 95% interval from the paired blocks.\n"
-	"\n"
-	"  -w, --workload W[:k=v,..]  a built-in workload ('probecost list workloads')\n"
-	"  -m, --monitor M           a monitor ('probecost list monitors'); 'CMD ARGS' with a\n"
-	"                            space is a custom wrapper, {} marks where the workload goes\n"
-	"      --attach CMD          a custom attach monitor started beside each run\n"
-	"      --ready REGEX         after --attach or --service: that one is ready when a line\n"
-	"                            of its output (stdout or stderr) matches REGEX\n"
-	"      --service CMD         a server started once for the session (stopped at the end):\n"
-	"                            the workload is its load generator; {pid} in a monitor's\n"
-	"                            command is its pid, and perf-stat, perf-record, strace and\n"
-	"                            bpftrace-syscalls watch its processes\n"
-	"      --ready-port [ADDR:]PORT\n"
-	"                            with --service: it is ready once it accepts a TCP\n"
-	"                            connection on PORT at ADDR (an IPv4 address, [an IPv6\n"
-	"                            one]; default localhost), after --ready's line if any\n"
-	"      --service-per-block   start the service again before every block\n"
-	"      --metric NAME[:higher|lower]=REGEX\n"
-	"                            a figure COMMAND prints (REGEX, one capture group, on its\n"
-	"                            stdout and stderr; the last match), analysed as elapsed\n"
-	"                            time is (repeatable); or one of the presets:\n"
-	"                            presets: pgbench redis-benchmark fio sysbench\n"
-	"      --events N            events one run of COMMAND does (for cost per event); with\n"
-	"                            --scale, the count at scale 1, and {n} in COMMAND is\n"
-	"                            replaced by the count at each scale\n"
-	"      --unit NAME           the unit of those events (default 'event')\n"
-	"  -r, --runs N              measured blocks (default: adaptive)\n"
-	"      --warmup N            warm-up blocks discarded (default 1)\n"
-	"      --min-runs N          adaptive: the pilot, and at least N blocks after it\n"
-	"                            (default 10, the block count at which bench/coverage.sh\n"
-	"                            checks the intervals under skewed costs)\n"
-	"      --max-runs N          adaptive: at most N blocks (default 100)\n"
-	"      --precision PP        adaptive: after the pilot, run the blocks its variance says\n"
-	"                            every overhead CI needs to be +- PP percentage points,\n"
-	"                            planned once (a two-stage design); when they fit, a\n"
-	"                            sample of their own: the pilot only plans\n"
-	"      --precision-rel PCT   adaptive: the same, +- PCT percent of the overhead itself;\n"
-	"                            default: the wider of +- 2 points and 5% (either option\n"
-	"                            given alone is the whole ask; both: the wider)\n"
-	"      --max-time S          adaptive: stop adding blocks after S seconds (default 60;\n"
-	"                            the pilot of --min-runs blocks runs whole)\n"
-	"      --scale LIST          run at these multiples of the workload size (1,2,4) and\n"
-	"                            fit time = fixed + per-event x events, with intervals,\n"
-	"                            one fit per workload, monitor and arguments but the size\n"
-	"      --threads LIST        run workloads that have threads (syscall, stanford, ...)\n"
-	"                            at each count (1,2,4): cost per event by thread count\n"
-	"      --placement LIST      same,split: each monitor on the workload's CPU (same) or\n"
-	"                            on another one (split); the workload stays on --cpu\n"
-	"      --cpu LIST            pin every process to these CPUs (e.g. 0)\n"
-	"      --timeout S           kill a run (its whole process group) after S seconds\n"
-	"      --ready-timeout S     attach monitors must be ready within S seconds (default 10)\n"
-	"      --washout N           before each run that follows a monitored run, N runs of\n"
-	"                            the plain command, not measured, so that what a long\n"
-	"                            monitored run leaves behind is not paid by the next\n"
-	"                            measured one (default 0)\n"
-	"      --seed N              block order seed (default: from the clock)\n"
-	"      --format F            text, json, csv or markdown\n"
-	"      --db PATH|URL         the store: an SQLite file or a postgresql:// URL (default\n"
-	"                            $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
-	"      --no-store            do not store the session\n"
-	"      --default-study       the default study (what 'probecost run' alone does)\n"
-	"      --count               run COMMAND once, untimed, and print what it did that\n"
-	"                            monitors pay for (syscalls in total and by number, context\n"
-	"                            switches, page faults, tasks, execs, SDT probe hits) and the\n"
-	"                            counter of each; takes --cpu, --timeout and --format\n"
-	"                            (text, json, csv); COMMAND's stdout goes to /dev/null\n"
-	"\n"
+	"fixed and per-event costs, each with its 95% interval from the paired blocks.";
+
+static const char run_epilog[] =
 	"  -m none alone measures the baseline alone, as no -m does.\n"
 	"\n"
 	"exit status: 0 measured (and stored); 1 every run failed, a row's outcome is\n"
 	"changed-program (the workload failed under a monitor and not in its plain runs),\n"
 	"or no monitor asked for is available; 2 bad usage or bad input (a COMMAND that\n"
 	"cannot be executed among it); 3 measured and printed but not stored (the store\n"
-	"could not be written: see the warning); 128+N interrupted by signal N.\n";
-
-enum {
-	OPT_ATTACH = 256,
-	OPT_READY,
-	OPT_EVENTS,
-	OPT_UNIT,
-	OPT_SCALE,
-	OPT_DEFAULT,
-	OPT_HELP,
-	OPT_PLACEMENT,
-	OPT_COUNT,
-	OPT_SERVICE,
-	OPT_SERVICE_PER_BLOCK,
-	OPT_READY_PORT,
-	OPT_METRIC,
-};
-
-static const struct option own_longopts[] = {
-	{ "workload", required_argument, NULL, 'w' },
-	{ "monitor", required_argument, NULL, 'm' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "attach", required_argument, NULL, OPT_ATTACH },
-	{ "ready", required_argument, NULL, OPT_READY },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "unit", required_argument, NULL, OPT_UNIT },
-	{ "scale", required_argument, NULL, OPT_SCALE },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "service", required_argument, NULL, OPT_SERVICE },
-	{ "service-per-block", no_argument, NULL, OPT_SERVICE_PER_BLOCK },
-	{ "ready-port", required_argument, NULL, OPT_READY_PORT },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "default-study", no_argument, NULL, OPT_DEFAULT },
-	{ "count", no_argument, NULL, OPT_COUNT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* The shared options run takes (cmd-measure-opts.c holds their ranges). */
-static const enum pcost_mopt shared_opts[] = {
-	PCOST_MOPT_WARMUP,	  PCOST_MOPT_MIN_RUNS,
-	PCOST_MOPT_MAX_RUNS,	  PCOST_MOPT_PRECISION_PP,
-	PCOST_MOPT_PRECISION_REL, PCOST_MOPT_MAX_TIME,
-	PCOST_MOPT_THREADS,	  PCOST_MOPT_CPU,
-	PCOST_MOPT_TIMEOUT,	  PCOST_MOPT_READY_TIMEOUT,
-	PCOST_MOPT_WASHOUT,	  PCOST_MOPT_SEED,
-	PCOST_MOPT_FORMAT,	  PCOST_MOPT_DB,
-	PCOST_MOPT_NO_STORE,
-};
+	"could not be written: see the warning); 128+N interrupted by signal N.";
 
 /* What parsing fills: the study's options, and the parse's own state. */
 struct run_args {
@@ -174,14 +65,6 @@ static void study_opts(struct run_args *a)
 	a->o.no_store = a->m.no_store;
 }
 
-static int parse_u(const char *opt, const char *v, uint64_t min, uint64_t max, uint64_t *out)
-{
-	if (pcost_parse_u64(v, min, max, out) < 0)
-		return usage_error("%s '%s': expected a whole number in %llu..%llu", opt, v,
-				   (unsigned long long)min, (unsigned long long)max);
-	return 0;
-}
-
 static bool command_has_n(const struct run_args *a)
 {
 	for (int i = 0; i < a->o.ncommand; i++)
@@ -190,13 +73,29 @@ static bool command_has_n(const struct run_args *a)
 	return false;
 }
 
-static int events_option(struct run_args *a)
+/* --events N: a whole number of events in 1..2^63-1. */
+static int events_opt(const struct pcost_option *opt, const char *arg)
 {
+	struct run_args *a = opt->value;
 	uint64_t u;
 
-	if (parse_u("--events", optarg, 1, UINT64_MAX / 2, &u))
-		return PCOST_EXIT_USAGE;
+	if (pcost_parse_u64(arg, 1, UINT64_MAX / 2, &u) < 0)
+		return usage_error("--events '%s': expected a whole number in 1..%llu", arg,
+				   (unsigned long long)(UINT64_MAX / 2));
 	a->o.events = (int64_t)u;
+	return 0;
+}
+
+/* --attach CMD and --service CMD (row constant 1 and 2): a --ready after one is its. */
+static int owner_opt(const struct pcost_option *opt, const char *arg)
+{
+	struct run_args *a = opt->value;
+
+	if (opt->defval == 2 && (!*arg || strspn(arg, " \t") == strlen(arg)))
+		return usage_error("--service '': give the server's command (e.g. --service "
+				   "'redis-server --port 7000')");
+	*(opt->defval == 1 ? &a->o.attach : &a->o.service) = arg;
+	a->last_ready_owner = (int)opt->defval;
 	return 0;
 }
 
@@ -204,102 +103,54 @@ static int events_option(struct run_args *a)
  * --ready REGEX: of the --attach or --service it follows.  An empty REGEX
  * would match any line, the first one it prints whatever it says: refused.
  */
-static int ready_option(struct run_args *a)
+static int ready_opt(const struct pcost_option *opt, const char *arg)
 {
+	struct run_args *a = opt->value;
+
 	if (!a->last_ready_owner)
 		return usage_error("--ready '%s' says when --attach CMD or --service CMD is ready: "
 				   "give it after one of them",
-				   optarg);
-	if (!*optarg)
+				   arg);
+	if (!*arg)
 		return usage_error(
 			"--ready '': an empty regex matches any line; give what the "
 			"ready line says (e.g. --ready 'ready to accept'), or no --ready "
 			"to go on at once");
-	if (a->last_ready_owner == 1)
-		a->o.ready = optarg;
-	else
-		a->o.service_ready = optarg;
+	*(a->last_ready_owner == 1 ? &a->o.ready : &a->o.service_ready) = arg;
 	return 0;
 }
 
-/* One option c (value optarg) into a; 0, -1 after --help, or an exit code. */
-static int one_option(struct run_args *a, int c, char **argv)
+static int metric_opt(const struct pcost_option *opt, const char *arg)
 {
-	switch (c) {
-	case 'w':
-		if (a->o.nworkloads >= PCOST_STUDY_MAX_ITEMS)
-			return usage_error("too many -w (at most %d)", PCOST_STUDY_MAX_ITEMS);
-		a->o.workloads[a->o.nworkloads++] = optarg;
-		break;
-	case 'm':
-		if (a->o.nmonitors >= PCOST_STUDY_MAX_ITEMS)
-			return usage_error("too many -m (at most %d)", PCOST_STUDY_MAX_ITEMS);
-		a->o.monitors[a->o.nmonitors++] = optarg;
-		break;
-	case OPT_ATTACH:
-		a->o.attach = optarg;
-		a->last_ready_owner = 1;
-		break;
-	case OPT_SERVICE:
-		if (!*optarg || strspn(optarg, " \t") == strlen(optarg))
-			return usage_error(
-				"--service '': give the server's command (e.g. --service "
-				"'redis-server --port 7000')");
-		a->o.service = optarg;
-		a->last_ready_owner = 2;
-		break;
-	case OPT_SERVICE_PER_BLOCK:
-		a->o.service_per_block = true;
-		break;
-	case OPT_READY_PORT:
-		if (pcost_study_ready_port(&a->o, optarg))
-			return PCOST_EXIT_USAGE;
-		break;
-	case OPT_READY:
-		return ready_option(a);
-	case OPT_METRIC: {
-		char err[512];
+	struct run_args *a = opt->value;
+	char err[512];
 
-		if (pcost_metric_parse(optarg, &a->o.metrics, err, sizeof(err)) < 0)
-			return usage_error("%s", err);
-		break;
-	}
-	case OPT_UNIT:
-		if (!*optarg || strlen(optarg) > 31 || strpbrk(optarg, " \t\n/"))
-			return usage_error(
-				"--unit '%s': expected one word of at most 31 characters", optarg);
-		a->o.unit = optarg;
-		break;
-	case OPT_PLACEMENT:
-		return pcost_study_placement_list(&a->o, optarg) ? PCOST_EXIT_USAGE : 0;
-	case OPT_SCALE:
-		return pcost_study_scales(&a->o, optarg) ? PCOST_EXIT_USAGE : 0;
-	case OPT_EVENTS:
-		return events_option(a);
-	case OPT_DEFAULT:
-		a->o.default_study = true;
-		break;
-	case OPT_COUNT:
-		a->count = true;
-		break;
-	case OPT_HELP:
-		fputs(usage_text, stdout);
-		return -1;
-	case ':':
-		return usage_error("option '%s' needs a value; see 'probecost run --help'",
-				   argv[optind - 1]);
-	case 'r':
-		return pcost_measure_opt(&a->m, PCOST_MOPT_RUNS, optarg);
-	default: {
-		int rc = pcost_measure_opt(&a->m, c, optarg);
-
-		if (rc != PCOST_MOPT_NOT_MINE)
-			return rc;
-		return usage_error("unknown option '%s'; see 'probecost run --help'",
-				   argv[optind - 1]);
-	}
-	}
+	if (pcost_metric_parse(arg, &a->o.metrics, err, sizeof(err)) < 0)
+		return usage_error("%s", err);
 	return 0;
+}
+
+static int unit_opt(const struct pcost_option *opt, const char *arg)
+{
+	struct run_args *a = opt->value;
+
+	if (!*arg || strlen(arg) > 31 || strpbrk(arg, " \t\n/"))
+		return usage_error("--unit '%s': expected one word of at most 31 characters", arg);
+	a->o.unit = arg;
+	return 0;
+}
+
+/* --scale, --placement and --ready-port: the study's own values (run/study.h). */
+static int study_opt(const struct pcost_option *opt, const char *arg)
+{
+	static int (*const set[])(struct pcost_study_opts *, const char *) = {
+		pcost_study_scales,
+		pcost_study_placement_list,
+		pcost_study_ready_port,
+	};
+	struct run_args *a = opt->value;
+
+	return set[opt->defval](&a->o, arg) ? PCOST_EXIT_USAGE : 0;
 }
 
 /* The options that only make sense together; 0 or an exit code. */
@@ -352,30 +203,122 @@ static int check_args(struct run_args *a)
 	return 0;
 }
 
+/* A row of run's own whose callback takes the row's constant k (OPT_CALLBACK has none). */
+#define OPT_RUN(l, a, argh, h, cb, k) OPT_CALLBACK_RANGE(l, a, argh, 0, 0, NULL, h, cb, k)
+
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
-	struct option *longopts;
-	int c, rc = 0;
+	struct pcost_measure_opts *m = &a->m;
+	const struct pcost_option options[] = {
+		OPT_LIST('w', "workload", a->o.workloads, &a->o.nworkloads, PCOST_STUDY_MAX_ITEMS,
+			 "W[:k=v,..]", "a built-in workload ('probecost list workloads')"),
+		OPT_LIST('m', "monitor", a->o.monitors, &a->o.nmonitors, PCOST_STUDY_MAX_ITEMS, "M",
+			 "a monitor ('probecost list monitors'); 'CMD ARGS' with a\n"
+			 "space is a custom wrapper, {} marks where the workload goes"),
+		OPT_RUN("attach", a, "CMD", "a custom attach monitor started beside each run",
+			owner_opt, 1),
+		OPT_CALLBACK(0, "ready", a, "REGEX",
+			     "after --attach or --service: that one is ready when a line\n"
+			     "of its output (stdout or stderr) matches REGEX",
+			     ready_opt),
+		OPT_RUN("service", a, "CMD",
+			"a server started once for the session (stopped at the end):\n"
+			"the workload is its load generator; {pid} in a monitor's\n"
+			"command is its pid, and perf-stat, perf-record, strace and\n"
+			"bpftrace-syscalls watch its processes",
+			owner_opt, 2),
+		OPT_RUN("ready-port", a, "[ADDR:]PORT",
+			"with --service: it is ready once it accepts a TCP\n"
+			"connection on PORT at ADDR (an IPv4 address, [an IPv6\n"
+			"one]; default localhost), after --ready's line if any",
+			study_opt, 2),
+		OPT_BOOL(0, "service-per-block", &a->o.service_per_block,
+			 "start the service again before every block"),
+		OPT_CALLBACK(0, "metric", a, "NAME[:higher|lower]=REGEX",
+			     "a figure COMMAND prints (REGEX, one capture group, on its\n"
+			     "stdout and stderr; the last match), analysed as elapsed\n"
+			     "time is (repeatable); or one of the presets:\n"
+			     "presets: pgbench redis-benchmark fio sysbench",
+			     metric_opt),
+		OPT_CALLBACK(0, "events", a, "N",
+			     "events one run of COMMAND does (for cost per event); with\n"
+			     "--scale, the count at scale 1, and {n} in COMMAND is\n"
+			     "replaced by the count at each scale",
+			     events_opt),
+		OPT_CALLBACK(0, "unit", a, "NAME", "the unit of those events (default 'event')",
+			     unit_opt),
+		OPT_MEASURE_RUNS(m, "measured blocks (default: adaptive)"),
+		OPT_MEASURE_WARMUP(m, "warm-up blocks discarded (default 1)"),
+		OPT_MEASURE_MIN_RUNS(m, "adaptive: the pilot, and at least N blocks after it\n"
+					"(default 10, the block count at which bench/coverage.sh\n"
+					"checks the intervals under skewed costs)"),
+		OPT_MEASURE_MAX_RUNS(m, "adaptive: at most N blocks (default 100)"),
+		OPT_MEASURE_PRECISION_PP(
+			m, "adaptive: after the pilot, run the blocks its variance says\n"
+			   "every overhead CI needs to be +- PP percentage points,\n"
+			   "planned once (a two-stage design); when they fit, a\n"
+			   "sample of their own: the pilot only plans"),
+		OPT_MEASURE_PRECISION_REL(
+			m, "adaptive: the same, +- PCT percent of the overhead itself;\n"
+			   "default: the wider of +- 2 points and 5% (either option\n"
+			   "given alone is the whole ask; both: the wider)"),
+		OPT_MEASURE_MAX_TIME(m,
+				     "adaptive: stop adding blocks after S seconds (default 60;\n"
+				     "the pilot of --min-runs blocks runs whole)"),
+		OPT_RUN("scale", a, "LIST",
+			"run at these multiples of the workload size (1,2,4) and\n"
+			"fit time = fixed + per-event x events, with intervals,\n"
+			"one fit per workload, monitor and arguments but the size",
+			study_opt, 0),
+		OPT_MEASURE_THREADS(m, "run workloads that have threads (syscall, stanford, ...)\n"
+				       "at each count (1,2,4): cost per event by thread count"),
+		OPT_RUN("placement", a, "LIST",
+			"same,split: each monitor on the workload's CPU (same) or\n"
+			"on another one (split); the workload stays on --cpu",
+			study_opt, 1),
+		OPT_MEASURE_CPU(m, "pin every process to these CPUs (e.g. 0)"),
+		OPT_MEASURE_TIMEOUT(m, "kill a run (its whole process group) after S seconds"),
+		OPT_MEASURE_READY_TIMEOUT(
+			m, "attach monitors must be ready within S seconds (default 10)"),
+		OPT_MEASURE_WASHOUT(m, "before each run that follows a monitored run, N runs of\n"
+				       "the plain command, not measured, so that what a long\n"
+				       "monitored run leaves behind is not paid by the next\n"
+				       "measured one (default 0)"),
+		OPT_MEASURE_SEED(m, "block order seed (default: from the clock)"),
+		OPT_MEASURE_FORMAT(m, "text, json, csv or markdown"),
+		OPT_MEASURE_DB(m),
+		OPT_MEASURE_NO_STORE(m, "do not store the session"),
+		OPT_BOOL(0, "default-study", &a->o.default_study,
+			 "the default study (what 'probecost run' alone does)"),
+		OPT_BOOL(0, "count", &a->count,
+			 "run COMMAND once, untimed, and print what it did that\n"
+			 "monitors pay for (syscalls in total and by number, context\n"
+			 "switches, page faults, tasks, execs, SDT probe hits) and the\n"
+			 "counter of each; takes --cpu, --timeout and --format\n"
+			 "(text, json, csv); COMMAND's stdout goes to /dev/null"),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
+		.cmd = "run",
+		.usage = run_usage,
+		.about = run_about,
+		.options = options,
+		.epilog = run_epilog,
+	};
+	int rc;
 
 	memset(a, 0, sizeof(*a));
-	pcost_measure_opts_init(&a->m);
-	a->m.ro.max_runs = 100;
+	pcost_measure_opts_init(m);
+	m->ro.max_runs = 100;
 	a->o.events = -1;
-	longopts = pcost_measure_longopts(own_longopts, shared_opts, ARRAY_SIZE(shared_opts));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:w:m:r:", longopts, NULL)) != -1)
-		if ((rc = one_option(a, c, argv)))
-			break;
-	free(longopts);
-	if (rc)
+	if ((rc = pcost_parse_options(&p, argc, argv)))
 		return rc;
-	if (optind < argc) {
-		if (optind > 0 && strcmp(argv[optind - 1], "--"))
+	if (p.argc) {
+		if (!p.dashdash)
 			return usage_error("unexpected '%s': put your command after '--'",
-					   argv[optind]);
-		a->o.command = argv + optind;
-		a->o.ncommand = argc - optind;
+					   p.argv[0]);
+		a->o.command = p.argv;
+		a->o.ncommand = p.argc;
 	}
 	study_opts(a);
 	return check_args(a);
@@ -422,7 +365,7 @@ int cmd_run(int argc, char **argv)
 
 	if (rc) {
 		pcost_metric_set_release(&a.o.metrics);
-		return rc < 0 ? 0 : rc;
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	}
 	if (a.count) {
 		rc = pcost_run_count(a.o.command, a.m.ro.cpu_mask, a.m.ro.timeout_s, a.m.fmt);
