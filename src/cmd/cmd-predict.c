@@ -7,7 +7,6 @@
  * prints predicted against measured.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "cmd/cmd-cost-table.h"
 #include "cmd/cmd-measure-opts.h"
 #include "cmd/cmd-options.h"
+#include "cmd/parse-options.h"
 #include "core/cleanup.h"
 #include "monitors/monitor.h"
 #include "report/report.h"
@@ -25,54 +25,26 @@
 #include "run/study.h"
 #include "stats/predict.h"
 
-static const char usage_text[] =
-	"usage: probecost predict -m MONITOR... [options] -- COMMAND [ARGS...]\n"
-	"\n"
+static const char *const predict_usage[] = {
+	"predict -m MONITOR... [options] -- COMMAND [ARGS...]",
+	NULL,
+};
+
+static const char predict_about[] =
 	"Predicts what each monitor will cost COMMAND on this machine before running it\n"
 	"under any: counts the command's syscalls, context switches, page faults, tasks,\n"
 	"execs and CPU time in untimed runs, times it plain, and combines the counts\n"
 	"with the machine's cost table ('probecost calibrate'; measured first, quick,\n"
 	"when the store has none for this machine).  Prints each monitor's predicted\n"
 	"extra time and overhead with a 95% interval and the term that dominates, or\n"
-	"\"no model\" and why.\n"
-	"\n"
-	"  -m, --monitor M    a monitor to predict (repeatable; 'probecost list monitors')\n"
-	"      --verify       then measure the monitors (as 'probecost run -- COMMAND' does)\n"
-	"                     and print predicted against measured, side by side\n"
-	"      --count-runs N untimed counting runs (default 3): the counts' mean and error\n"
-	"      --plain-runs N plain timed runs for the overhead's denominator (default 3)\n"
-	"  -r, --runs N       --verify: measured blocks (default 5)\n"
-	"      --warmup N     --verify and the plain runs: warm-up blocks (default 1)\n"
-	"      --cpu LIST     pin the command (default: the CPUs the cost table was measured on)\n"
-	"      --timeout S    kill a run after S seconds\n"
-	"      --seed N       block order seed of --verify\n"
-	"      --format F     text, json, csv or markdown\n"
-	"      --db PATH|URL  the store: an SQLite file or a postgresql:// URL (default\n"
-	"                     $PROBECOST_DB, else $XDG_DATA_HOME/probecost/probecost.db)\n"
-	"      --no-store     do not store the --verify session (nor a first calibration)\n"
-	"\n"
+	"\"no model\" and why.";
+
+static const char predict_epilog[] =
 	"exit status: 0 predicted; 1 the command failed (its error is printed) or could\n"
 	"not be counted; 2 bad usage, a command that cannot be executed (said before any\n"
 	"calibration), an unknown monitor, or a stale cost table (another kernel or\n"
 	"machine: the message names the command that recalibrates); 128+N interrupted by\n"
-	"signal N.\n";
-
-enum { OPT_VERIFY = 256, OPT_COUNT_RUNS, OPT_PLAIN_RUNS, OPT_HELP };
-
-static const struct option own_longopts[] = {
-	{ "monitor", required_argument, NULL, 'm' },
-	{ "verify", no_argument, NULL, OPT_VERIFY },
-	{ "count-runs", required_argument, NULL, OPT_COUNT_RUNS },
-	{ "plain-runs", required_argument, NULL, OPT_PLAIN_RUNS },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const enum pcost_mopt shared_opts[] = {
-	PCOST_MOPT_WARMUP, PCOST_MOPT_CPU, PCOST_MOPT_TIMEOUT,	PCOST_MOPT_SEED,
-	PCOST_MOPT_FORMAT, PCOST_MOPT_DB,  PCOST_MOPT_NO_STORE,
-};
+	"signal N.";
 
 struct predict_args {
 	struct pcost_measure_opts m;
@@ -82,68 +54,57 @@ struct predict_args {
 	unsigned count_runs, plain_runs;
 	char **command;
 	int ncommand;
-	char **argv;
 };
-
-static int count_opt(const char *opt, const char *v, unsigned lo, unsigned hi, unsigned *out)
-{
-	uint64_t u;
-
-	if (pcost_parse_u64(v, lo, hi, &u) < 0)
-		return usage_error("%s '%s': expected a whole number in %u..%u", opt, v, lo, hi);
-	*out = (unsigned)u;
-	return 0;
-}
-
-static int one_option(int c, void *ctx)
-{
-	struct predict_args *a = ctx;
-
-	switch (c) {
-	case 'm':
-		if (a->nmonitors >= PCOST_STUDY_MAX_ITEMS)
-			return usage_error("too many -m (at most %d)", PCOST_STUDY_MAX_ITEMS);
-		a->monitors[a->nmonitors++] = optarg;
-		return 0;
-	case OPT_VERIFY:
-		a->verify = true;
-		return 0;
-	case OPT_COUNT_RUNS:
-		return count_opt("--count-runs", optarg, 1, 64, &a->count_runs);
-	case OPT_PLAIN_RUNS:
-		return count_opt("--plain-runs", optarg, 2, 1000, &a->plain_runs);
-	case 'r':
-		return pcost_measure_opt(&a->m, PCOST_MOPT_RUNS, optarg);
-	case OPT_HELP:
-		fputs(usage_text, stdout);
-		return -1;
-	default:
-		return pcost_measure_opt_rest(&a->m, c, optarg, "predict", a->argv);
-	}
-}
 
 static int parse_args(int argc, char **argv, struct predict_args *a)
 {
+	struct pcost_measure_opts *m = &a->m;
+	const struct pcost_option options[] = {
+		OPT_LIST('m', "monitor", a->monitors, &a->nmonitors, PCOST_STUDY_MAX_ITEMS, "M",
+			 "a monitor to predict (repeatable; 'probecost list monitors')"),
+		OPT_BOOL(0, "verify", &a->verify,
+			 "then measure the monitors (as 'probecost run -- COMMAND' does)\n"
+			 "and print predicted against measured, side by side"),
+		OPT_UINT(0, "count-runs", &a->count_runs, "N", 1, 64, "a whole number",
+			 "untimed counting runs (default 3): the counts' mean and error"),
+		OPT_UINT(0, "plain-runs", &a->plain_runs, "N", 2, 1000, "a whole number",
+			 "plain timed runs for the overhead's denominator (default 3)"),
+		OPT_MEASURE_RUNS(m, "--verify: measured blocks (default 5)"),
+		OPT_MEASURE_WARMUP(m, "--verify and the plain runs: warm-up blocks (default 1)"),
+		OPT_MEASURE_CPU(m, "pin the command (default: the CPUs the cost table was "
+				   "measured on)"),
+		OPT_MEASURE_TIMEOUT(m, "kill a run after S seconds"),
+		OPT_MEASURE_SEED(m, "block order seed of --verify"),
+		OPT_MEASURE_FORMAT(m, "text, json, csv or markdown"),
+		OPT_MEASURE_DB(m),
+		OPT_MEASURE_NO_STORE(m, "do not store the --verify session (nor a first "
+					"calibration)"),
+		OPT_END(),
+	};
+	struct pcost_parse p = {
+		.cmd = "predict",
+		.usage = predict_usage,
+		.about = predict_about,
+		.options = options,
+		.epilog = predict_epilog,
+	};
 	int rc;
 
 	memset(a, 0, sizeof(*a));
-	pcost_measure_opts_init(&a->m);
-	a->m.ro.warmup = 1;
+	pcost_measure_opts_init(m);
+	m->ro.warmup = 1;
 	a->count_runs = 3;
 	a->plain_runs = 3;
-	a->argv = argv;
-	rc = pcost_measure_parse(argc, argv, own_longopts, "m:r:", shared_opts,
-				 ARRAY_SIZE(shared_opts), one_option, a);
-	if (rc)
+	if ((rc = pcost_parse_options(&p, argc, argv)))
 		return rc;
-	if (optind < argc && strcmp(argv[optind - 1], "--"))
-		return usage_error("unexpected '%s': put the command after '--'", argv[optind]);
-	if (optind >= argc)
+	if (p.argc && !p.dashdash)
+		return usage_error("unexpected '%s': put the command after '--'", p.argv[0]);
+	if (!p.argc)
 		return usage_error("no command: probecost predict -m MONITOR... -- COMMAND [ARGS]");
 	if (!a->nmonitors)
 		return usage_error("no monitor: give -m MONITOR (see 'probecost list monitors')");
-	a->command = argv + optind;
-	a->ncommand = argc - optind;
+	a->command = p.argv;
+	a->ncommand = p.argc;
 	if ((rc = pcost_refuse_unexecutable(NULL, a->command[0])))
 		return rc;
 	if (!a->m.runs_given)
@@ -258,7 +219,7 @@ int cmd_predict(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	if ((rc = check_monitors(&a)))
 		return rc;
 	if ((rc = cost_table(&a, &t))) {
