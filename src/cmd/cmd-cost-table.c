@@ -1,92 +1,51 @@
 // SPDX-License-Identifier: MIT
-/* cmd/cmd-cost-table: calibrate and store this machine's cost table, or find it in the store. */
+/* cmd/cmd-cost-table: store this machine's measured cost table, or find it in the store. */
 #include "cmd/cmd-cost-table.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cmd/cmd-options.h"
 #include "core/cleanup.h"
 #include "core/env.h"
+#include "run/study.h"
 #include "stats/predict.h"
 #include "store/store.h"
-
-static char *host_name(void)
-{
-	char h[256] = "";
-
-	if (gethostname(h, sizeof(h) - 1) < 0 || !h[0])
-		snprintf(h, sizeof(h), "unknown");
-	return xstrdup(h);
-}
 
 int pcost_cli_calibrate(const struct pcost_calibrate_opts *o, const char *level,
 			const char *cpu_text, struct pcost_cost_table *t)
 {
-	const struct pcost_env *env = pcost_env_self();
-	pcost_ns t0 = pcost_now_ns();
 	char err[512] = "";
-	int rc;
+	int rc = pcost_study_calibrate(o, level, cpu_text, t, err, sizeof(err));
+	struct pcost_db *db;
 
-	pcost_cost_table_init(t);
-	t->created = (int64_t)time(NULL);
-	t->level = xstrdup(level);
-	t->version = xstrdup(PCOST_VERSION);
-	t->host = host_name();
-	t->kernel = xstrdup(env->kernel_release);
-	t->cpu = xstrdup(cpu_text ? cpu_text : "");
-	t->env_json = pcost_env_to_json_text(env);
-	if (pcost_verbosity > 0)
-		fprintf(stderr, "probecost %s: measuring the monitors' costs (%s)...\n",
-			pcost_command, level);
-	rc = pcost_calibrate(o, t, err, sizeof(err));
-	if (rc < 0 && rc != -EINTR) {
-		error("%s", err);
-		return PCOST_EXIT_FAIL;
-	}
-	if (!o->nmonitors && rc == 0) {
-		if (pcost_verbosity > 0)
-			fprintf(stderr,
-				"probecost %s: measuring the probe methods' and counter "
-				"interfaces' costs...\n",
-				pcost_command);
-		if ((rc = pcost_calibrate_probes(o, t, err, sizeof(err))) < 0 && rc != -EINTR)
-			warning("probe methods not calibrated: %s", err);
-		if (rc != -EINTR)
-			rc = pcost_calibrate_counters(o, t);
-	}
-	t->seconds = (double)(pcost_now_ns() - t0) / 1e9;
-	t->complete = rc != -EINTR && !pcost_interrupted;
-	if (!t->complete) {
+	if (rc == -EINTR) {
 		warning("interrupted: the cost table is incomplete and was not stored");
 		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
 	}
-	if (!o->no_store) {
-		struct pcost_db *db;
-
-		if (pcost_cli_open_db(o->db, PCOST_DB_WRITE, &db))
-			return PCOST_EXIT_NOT_STORED;
-		rc = pcost_db_store_costs(db, t);
-		if (rc)
-			warning("the cost table was not stored: %s", pcost_db_error(db));
-		else if (pcost_verbosity > 0)
-			fprintf(stderr, "probecost %s: stored as cost table %lld (%.0f s)\n",
-				pcost_command, (long long)t->id, t->seconds);
-		pcost_db_close(db);
-		if (rc)
-			return PCOST_EXIT_NOT_STORED;
+	if (rc < 0) {
+		error("%s", err);
+		return PCOST_EXIT_FAIL;
 	}
-	return 0;
+	if (o->no_store)
+		return 0;
+	if (pcost_cli_open_db(o->db, PCOST_DB_WRITE, &db))
+		return PCOST_EXIT_NOT_STORED;
+	rc = pcost_db_store_costs(db, t);
+	if (rc)
+		warning("the cost table was not stored: %s", pcost_db_error(db));
+	else if (pcost_verbosity > 0)
+		fprintf(stderr, "probecost %s: stored as cost table %lld (%.0f s)\n", pcost_command,
+			(long long)t->id, t->seconds);
+	pcost_db_close(db);
+	return rc ? PCOST_EXIT_NOT_STORED : 0;
 }
 
 int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t, char *why, size_t len)
 {
-	char path[PATH_MAX], err[PATH_MAX + 1024], *host = host_name(), *env;
+	char path[PATH_MAX], err[PATH_MAX + 1024], *host = pcost_study_host_name(), *env;
 	struct pcost_cost_table *all;
 	struct pcost_db *db;
 	size_t n;

@@ -3,8 +3,8 @@
  * run/study: the experiment of `probecost run`, built from its options: the
  * workloads' argv (or the user's command, counted first), the monitors, the
  * --service, the session and its options' JSON, then measured by the runner.
- * predict's measuring (study_predict.c) and the session's record (command
- * line, version, machine) are shared from here too.
+ * predict's measuring (study_predict.c), calibrate's (study_calibrate.c)
+ * and the session's record (command line, version, machine) are here too.
  *
  * Call order: fill a pcost_study_opts (cmd-run.c parses into it, with the
  * setters below), pcost_study_check_service(), pcost_study_placement() when
@@ -135,9 +135,25 @@ void pcost_study_release(struct pcost_study *st);
  */
 void pcost_study_session_start(struct pcost_session *s, int argc, char **argv);
 
+/* calibrate: study_calibrate.c. */
+struct pcost_calibrate_opts;
+struct pcost_cost_table;
+
+/* This machine's name (gethostname, else "unknown"), malloc'd: a cost table's host. */
+char *pcost_study_host_name(void);
+
+/*
+ * Measure this machine's cost table into *t (initialized here: level,
+ * version, host, kernel, cpu, environment): the monitors' terms (o), then,
+ * without -m, the probe methods' and the counter interfaces'; progress lines
+ * on stderr.  0 (t->complete); -EINTR (incomplete); or -errno with why in err
+ * when nothing could be measured.
+ */
+int pcost_study_calibrate(const struct pcost_calibrate_opts *o, const char *level,
+			  const char *cpu_text, struct pcost_cost_table *t, char *err, size_t len);
+
 /* predict: study_predict.c. */
 struct pcost_counts;
-struct pcost_cost_table;
 struct pcost_prediction;
 struct pcost_prediction_check;
 
