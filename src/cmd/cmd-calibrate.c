@@ -53,6 +53,7 @@ static int monitor_opt(const struct pcost_option *opt, const char *arg)
 	return 0;
 }
 
+/* Into a (zeroed by the caller); 0, PCOST_OPTS_HELP after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct cal_args *a)
 {
 	struct pcost_measure_opts *m = &a->m;
@@ -88,7 +89,6 @@ static int parse_args(int argc, char **argv, struct cal_args *a)
 	};
 	int rc;
 
-	memset(a, 0, sizeof(*a));
 	pcost_measure_opts_init(m);
 	m->ro.warmup = 1;
 	if ((rc = pcost_parse_options(&p, argc, argv)))
@@ -106,7 +106,7 @@ static int parse_args(int argc, char **argv, struct cal_args *a)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	struct cal_args a;
+	struct cal_args a = { 0 };
 	struct pcost_cost_table t;
 	int rc = parse_args(argc, argv, &a);
 

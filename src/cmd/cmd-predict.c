@@ -56,6 +56,7 @@ struct predict_args {
 	int ncommand;
 };
 
+/* Into a (zeroed by the caller); 0, PCOST_OPTS_HELP after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct predict_args *a)
 {
 	struct pcost_measure_opts *m = &a->m;
@@ -90,7 +91,6 @@ static int parse_args(int argc, char **argv, struct predict_args *a)
 	};
 	int rc;
 
-	memset(a, 0, sizeof(*a));
 	pcost_measure_opts_init(m);
 	m->ro.warmup = 1;
 	a->count_runs = 3;
@@ -214,7 +214,7 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 
 int cmd_predict(int argc, char **argv)
 {
-	struct predict_args a;
+	struct predict_args a = { 0 };
 	struct pcost_cost_table t;
 	int rc = parse_args(argc, argv, &a);
 

@@ -206,6 +206,7 @@ static int check_args(struct run_args *a)
 /* A row of run's own whose callback takes the row's constant k (OPT_CALLBACK has none). */
 #define OPT_RUN(l, a, argh, h, cb, k) OPT_CALLBACK_RANGE(l, a, argh, 0, 0, NULL, h, cb, k)
 
+/* Into a (zeroed by the caller); 0, PCOST_OPTS_HELP after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	struct pcost_measure_opts *m = &a->m;
@@ -307,10 +308,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	};
 	int rc;
 
-	memset(a, 0, sizeof(*a));
 	pcost_measure_opts_init(m);
 	m->ro.max_runs = 100;
-	a->o.events = -1;
 	if ((rc = pcost_parse_options(&p, argc, argv)))
 		return rc;
 	if (p.argc) {
@@ -359,7 +358,7 @@ static int measure_and_report(struct pcost_study *st, const struct run_args *a)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a;
+	struct run_args a = { .o.events = -1 };
 	struct pcost_study st;
 	int rc = parse_args(argc, argv, &a);
 
