@@ -1,34 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* cmd/cmd-measure-opts: the rows of the measuring commands' shared options, and their old parser. */
+/* cmd/cmd-measure-opts: the rows of the measuring commands' shared options and their checks. */
 #include "cmd/cmd-measure-opts.h"
 
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd-options.h"
 #include "core/util.h"
 #include "run/limits.h"
 #include "stats/analyze.h"
-
-void pcost_measure_rows(struct pcost_measure_opts *m, struct pcost_option *out)
-{
-	const struct pcost_option rows[PCOST_MOPT_NROWS] = {
-		OPT_MEASURE_RUNS(m, NULL),	    OPT_MEASURE_WARMUP(m, NULL),
-		OPT_MEASURE_MIN_RUNS(m, NULL),	    OPT_MEASURE_MAX_RUNS(m, NULL),
-		OPT_MEASURE_PRECISION_PP(m, NULL),  OPT_MEASURE_PRECISION_NS(m, NULL),
-		OPT_MEASURE_PRECISION_REL(m, NULL), OPT_MEASURE_MAX_TIME(m, NULL),
-		OPT_MEASURE_TIMEOUT(m, NULL),	    OPT_MEASURE_READY_TIMEOUT(m, NULL),
-		OPT_MEASURE_SEED(m, NULL),	    OPT_MEASURE_WASHOUT(m, NULL),
-		OPT_MEASURE_CPU(m, NULL),	    OPT_MEASURE_THREADS(m, NULL),
-		OPT_MEASURE_FORMAT(m, NULL),	    OPT_MEASURE_DB(m),
-		OPT_MEASURE_NO_STORE(m, NULL),
-	};
-
-	memcpy(out, rows, sizeof(rows));
-}
 
 void pcost_measure_opts_init(struct pcost_measure_opts *m)
 {
@@ -96,78 +77,6 @@ int pcost_measure_cpu(const struct pcost_option *opt, const char *arg)
 		return usage_error("--cpu '%s': %s", arg, why);
 	snprintf(m->cpu_text, sizeof(m->cpu_text), "%s", arg);
 	return 0;
-}
-
-int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg)
-{
-	struct pcost_option rows[PCOST_MOPT_NROWS];
-
-	if (c < PCOST_MOPT_RUNS || c >= PCOST_MOPT_END)
-		return PCOST_MOPT_NOT_MINE;
-	pcost_measure_rows(m, rows);
-	return pcost_opt_apply(&rows[c - PCOST_MOPT_RUNS], arg);
-}
-
-int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,
-			   char **argv)
-{
-	int rc;
-
-	if (c == ':')
-		return usage_error("option '%s' needs a value; see 'probecost %s --help'",
-				   argv[optind - 1], cmd);
-	rc = pcost_measure_opt(m, c, arg);
-	if (rc != PCOST_MOPT_NOT_MINE)
-		return rc;
-	return usage_error("unknown option '%s'; see 'probecost %s --help'", argv[optind - 1], cmd);
-}
-
-/*
- * The old interface of run, predict and calibrate, until they use tables: a
- * second call of the C library's parser (parse-options.c has the other), here
- * so that parse-options.c needs nothing of this file.
- */
-struct option *pcost_measure_longopts(const struct option *own, const enum pcost_mopt *ids,
-				      size_t n)
-{
-	struct pcost_measure_opts dummy;
-	struct pcost_option rows[PCOST_MOPT_NROWS];
-	size_t nown = 0, k = 0;
-	struct option *o;
-
-	pcost_measure_rows(&dummy, rows);
-	while (own && own[nown].name)
-		nown++;
-	o = xcalloc(nown + n + 1, sizeof(*o));
-	for (size_t i = 0; i < nown; i++)
-		o[k++] = own[i];
-	for (size_t i = 0; i < n; i++) {
-		const struct pcost_option *r = &rows[ids[i] - PCOST_MOPT_RUNS];
-
-		if (ids[i] < PCOST_MOPT_RUNS || ids[i] >= PCOST_MOPT_END)
-			continue;
-		o[k++] = (struct option){ r->long_name, r->argh ? required_argument : no_argument,
-					  NULL, (int)ids[i] };
-	}
-	return o;
-}
-
-int pcost_measure_parse(int argc, char **argv, const struct option *own, const char *shortopts,
-			const enum pcost_mopt *ids, size_t n, int (*on_opt)(int c, void *ctx),
-			void *ctx)
-{
-	struct option *longopts = pcost_measure_longopts(own, ids, n);
-	char *so = xasprintf("+:%s", shortopts);
-	int c, rc = 0;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, so, longopts, NULL)) != -1)
-		if ((rc = on_opt(c, ctx)))
-			break;
-	free(longopts);
-	free(so);
-	return rc;
 }
 
 int pcost_measure_opts_check(const struct pcost_measure_opts *m)

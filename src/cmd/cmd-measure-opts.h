@@ -17,35 +17,6 @@
 #include "core/format.h"
 #include "run/runner.h"
 
-/*
- * The old interface, until run, predict and calibrate use the rows: option ids,
- * the `val` of each shared option in a struct option table (above any short
- * letter).
- */
-enum pcost_mopt {
-	PCOST_MOPT_RUNS = 0x1000, /* -r, --runs N: measured blocks */
-	PCOST_MOPT_WARMUP,	  /* --warmup N: warm-up blocks discarded */
-	PCOST_MOPT_MIN_RUNS,	  /* --min-runs N (adaptive) */
-	PCOST_MOPT_MAX_RUNS,	  /* --max-runs N (adaptive) */
-	PCOST_MOPT_PRECISION_PP,  /* --precision PP: overhead half-width, percentage points */
-	PCOST_MOPT_PRECISION_NS,  /* --precision NS: dormant cost half-width, ns per hit */
-	PCOST_MOPT_PRECISION_REL, /* --precision-rel PCT: overhead half-width, % of itself */
-	PCOST_MOPT_MAX_TIME,	  /* --max-time S (adaptive) */
-	PCOST_MOPT_TIMEOUT,	  /* --timeout S: kill a run after S */
-	PCOST_MOPT_READY_TIMEOUT, /* --ready-timeout S: attach monitors ready within S */
-	PCOST_MOPT_SEED,	  /* --seed N: block order */
-	PCOST_MOPT_WASHOUT,	  /* --washout N: plain runs after a monitored one */
-	PCOST_MOPT_CPU,		  /* --cpu LIST: pin */
-	PCOST_MOPT_THREADS,	  /* --threads LIST: thread counts */
-	PCOST_MOPT_FORMAT,	  /* --format F: text, json, csv, markdown */
-	PCOST_MOPT_DB,		  /* --db PATH|URL */
-	PCOST_MOPT_NO_STORE,	  /* --no-store */
-	PCOST_MOPT_END
-};
-#define PCOST_MOPT_NROWS (PCOST_MOPT_END - PCOST_MOPT_RUNS)
-
-struct option;
-
 struct pcost_measure_opts {
 	struct pcost_runner_opts ro; /* runs, warmup, min/max runs, precision, max time, timeouts,
 					seed, cpu mask */
@@ -110,48 +81,8 @@ int pcost_measure_precision(const struct pcost_option *opt, const char *arg);
 int pcost_measure_cpu(const struct pcost_option *opt, const char *arg);
 int pcost_measure_threads(const struct pcost_option *opt, const char *arg);
 
-/* The old interface's rows: out[id - PCOST_MOPT_RUNS] is the row of id, filling m. */
-void pcost_measure_rows(struct pcost_measure_opts *m, struct pcost_option *out);
-
 /* Defaults: the runner's (pcost_runner_opts_default), text, no threads. */
 void pcost_measure_opts_init(struct pcost_measure_opts *m);
-
-/*
- * The struct option table of a command: its own options (own, { 0 }-ended, may
- * be NULL) followed by the shared options ids[0..n).  Malloc'd, { 0 }-ended;
- * the caller frees it.
- */
-struct option *pcost_measure_longopts(const struct option *own, const enum pcost_mopt *ids,
-				      size_t n);
-
-/* PCOST_MOPT_NOT_MINE: c is not a shared option (the command handles it). */
-#define PCOST_MOPT_NOT_MINE (-2)
-/*
- * One option c (a PCOST_MOPT_* id) with its argument into m.  0, or an exit
- * code after one usage line naming the option, the value and the range
- * (2), or PCOST_MOPT_NOT_MINE.  cmd names the command for the message.
- */
-int pcost_measure_opt(struct pcost_measure_opts *m, int c, const char *arg);
-
-/*
- * Parse argv (from 1, stopping at the first word that is not an option: "+"
- * in front of shortopts is implied) with the command's own
- * options and the shared ids[0..n); on_opt(c, ctx) gets every option (optarg
- * set) and returns 0, -1 after --help, or an exit code, which stops the
- * parse and is returned.  optind is then at the command's arguments.
- */
-int pcost_measure_parse(int argc, char **argv, const struct option *own, const char *shortopts,
-			const enum pcost_mopt *ids, size_t n, int (*on_opt)(int c, void *ctx),
-			void *ctx);
-
-/*
- * The tail of a measuring command's option switch: a missing value (':'), a
- * shared option (pcost_measure_opt), or an unknown option, each with one
- * usage line naming cmd ("see 'probecost CMD --help'").  argv and optind
- * as the parser left them.  0 or an exit code.
- */
-int pcost_measure_opt_rest(struct pcost_measure_opts *m, int c, const char *arg, const char *cmd,
-			   char **argv);
 
 /*
  * After parsing: what needs several options together (--threads against the
