@@ -93,7 +93,10 @@ static noreturn void child_main(struct pcost_child *c, pid_t parent, const int i
 	ssize_t r;
 	char go;
 
-	pcost_child_setup(parent);
+	if (c->flags & PCOST_CHILD_OUTLIVE)
+		setpgid(0, 0);
+	else
+		pcost_child_setup(parent);
 	/* Out of the way of fds 0-3, which the dups below may take. */
 	if (go_r >= 0 && go_r < 4)
 		go_r = fcntl(go_r, F_DUPFD_CLOEXEC, 4);
@@ -204,7 +207,8 @@ int pcost_child_start(struct pcost_child *c)
 	if (!vfork_mode)
 		setpgid(pid, pid);
 	c->pid = pid;
-	pcost_child_add(pid);
+	if (!(c->flags & PCOST_CHILD_OUTLIVE))
+		pcost_child_add(pid);
 	for (int i = 1; i < 3; i++) {
 		close_fd(&p[i][1]);
 		c->pipe[i] = p[i][0];
@@ -715,38 +719,46 @@ static noreturn void keeper_main(int fd, pid_t pgid, unsigned grace_s)
 	_exit(0);
 }
 
+/* What the keeper is given. */
+struct keeper_args {
+	pid_t pgid;
+	unsigned grace_s;
+};
+
+/* The keeper, once started: deaf to the terminal's Ctrl-C; nothing of ours but the pipe (fd 3). */
+static int keeper_fn(void *arg)
+{
+	const struct keeper_args *a = arg;
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	prctl(PR_SET_NAME, "pcost-keeper");
+	keeper_main(3, a->pgid, a->grace_s);
+}
+
 int pcost_keeper_start(struct pcost_keeper *k, pid_t pgid, unsigned grace_s)
 {
-	int fds[2];
-	pid_t pid;
+	struct keeper_args a = { pgid, grace_s };
+	struct pcost_child c;
+	int fds[2], rc;
 
 	k->pid = 0;
 	k->fd = -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		/* Its own group, deaf to the terminal's Ctrl-C; nothing of ours but the pipe. */
-		setpgid(0, 0);
-		signal(SIGINT, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGTERM, SIG_DFL);
-		if (fds[0] != 3)
-			dup2(fds[0], 3);
-		close_range(0, 2, 0);
-		close_range(4, ~0U, 0);
-		prctl(PR_SET_NAME, "pcost-keeper");
-		keeper_main(3, pgid, grace_s);
-	}
+	pcost_child_init(&c);
+	c.fn = keeper_fn;
+	c.arg = &a;
+	c.pass_fd = fds[0];
+	c.flags = PCOST_CHILD_CLOSE_FDS | PCOST_CHILD_OUTLIVE;
+	rc = pcost_child_start(&c);
 	close(fds[0]);
-	k->pid = pid;
+	if (rc < 0) {
+		close(fds[1]);
+		return rc;
+	}
+	k->pid = c.pid;
 	k->fd = fds[1];
 	return 0;
 }

@@ -55,6 +55,12 @@ enum {
 	PCOST_CHILD_CLOSE_FDS = 1u << 3,
 	/* A failed exec says "cannot execute 'X': why" on its stderr and exits 127. */
 	PCOST_CHILD_SAY_EXEC = 1u << 4,
+	/*
+	 * It outlives us (the keeper): a process group of its own, but no death
+	 * signal and not on cleanup.h's list of groups killed at exit; our signal
+	 * handlers stay (fn sets its own dispositions).
+	 */
+	PCOST_CHILD_OUTLIVE = 1u << 5,
 };
 
 /* What failed in the start (fail_stage). */
@@ -100,7 +106,8 @@ void pcost_child_init(struct pcost_child *c);
 /*
  * Start it: 0, or -errno with fail_stage (PIPE, FORK; with VFORK also PIN, HOOK
  * and EXEC: then it has been reaped and pid is 0).  Its process group is
- * registered (cleanup.h: pcost_child_add); the caller removes it once done.
+ * registered (cleanup.h: pcost_child_add, not with OUTLIVE); the caller
+ * removes it once done.
  */
 int pcost_child_start(struct pcost_child *c);
 /*

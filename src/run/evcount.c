@@ -399,7 +399,8 @@ static pcost_ns tv_ns(const struct timeval *tv)
 }
 
 /* Wait for the child (its group killed at the deadline or on Ctrl-C); fills the run's fields. */
-static void wait_child(struct pcost_child *ch, pcost_ns t0, double timeout_s, struct pcost_evcount *c)
+static void wait_child(struct pcost_child *ch, pcost_ns t0, double timeout_s,
+		       struct pcost_evcount *c)
 {
 	struct pcost_child_wait w = { .deadline = timeout_s > 0 ? t0 + (pcost_ns)(timeout_s * 1e9)
 								: 0 };

@@ -168,7 +168,7 @@ struct run_io {
 	struct pcost_child child; /* the run: pid, status, rusage, how the wait ended */
 	pcost_ns cpu_mark;	  /* the run's CPU time at the last deadline */
 	bool capture;		  /* ebuf holds stdout too */
-	bool first_error;  /* a failure says its first error line (a load generator) */
+	bool first_error;	  /* a failure says its first error line (a load generator) */
 };
 
 static void run_io_close(struct run_io *io)
