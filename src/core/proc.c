@@ -253,12 +253,16 @@ int pcost_child_go(struct pcost_child *c)
 void pcost_child_wait(struct pcost_child *c, const struct pcost_child_wait *w)
 {
 	static const struct pcost_child_wait no_limits;
-	int pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0), wfd;
+	int pidfd, wfd;
 	pcost_ns deadline;
 
+	/* Not started: wait4 of pid 0 would reap any child of our group. */
+	if (c->pid <= 0)
+		return;
 	if (!w)
 		w = &no_limits;
 	deadline = w->deadline;
+	pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 	wfd = w->watch > 0 ? (int)syscall(SYS_pidfd_open, w->watch, 0) : -1;
 	memset(&c->ru, 0, sizeof(c->ru));
 	for (;;) {

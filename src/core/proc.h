@@ -137,7 +137,7 @@ struct pcost_child_wait {
  * group is killed (SIGKILL) at the deadline, on Ctrl-C (pcost_interrupted),
  * or when the watched process exits, and timed_out, interrupted or
  * watched_died says so.  pid stays set: what is left of its group is the
- * caller's to kill.
+ * caller's to kill.  Not started (pid 0): nothing.
  */
 void pcost_child_wait(struct pcost_child *c, const struct pcost_child_wait *w);
 
