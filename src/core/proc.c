@@ -131,8 +131,12 @@ static noreturn void child_main(struct pcost_child *c, pid_t parent, const int i
 		if (r != 1)
 			_exit(126); /* we gave up on it */
 	}
-	if (!c->argv)
+	if (!c->argv) {
+		/* No exec to close them: what is close-on-exec closes now. */
+		if (c->flags & PCOST_CHILD_CLOSE_FDS)
+			close_range(c->pass_fd >= 0 ? 4 : 3, ~0U, 0);
 		_exit(c->fn ? c->fn(c->arg) : 0);
+	}
 	if (c->flags & PCOST_CHILD_VFORK)
 		c->exec_ns = pcost_now_ns();
 	if (c->path)

@@ -51,7 +51,7 @@ enum {
 	PCOST_CHILD_HOLD = 1u << 1,
 	/* Its stderr goes where its stdout goes (one stream, in order). */
 	PCOST_CHILD_MERGE = 1u << 2,
-	/* Nothing of ours but fds 0-2 (and 3, pass_fd) survives its exec. */
+	/* Nothing of ours but fds 0-2 (and 3, pass_fd) survives its exec (fn: before fn). */
 	PCOST_CHILD_CLOSE_FDS = 1u << 3,
 	/* A failed exec says "cannot execute 'X': why" on its stderr and exits 127. */
 	PCOST_CHILD_SAY_EXEC = 1u << 4,

@@ -296,6 +296,42 @@ static void test_child_rusage_timeout(void **state)
 	assert_true(pcost_now_ns() - t0 < 3 * SEC);
 }
 
+/*
+ * The keeper: when our end of its pipe closes unsaid (we died), it stops the group
+ * it keeps; said, it leaves it alone.  (It must not hold that pipe's other end itself.)
+ */
+static void test_keeper(void **state)
+{
+	char *argv[4];
+	struct pcost_child c;
+	struct pcost_keeper k;
+	pcost_ns t0;
+
+	(void)state;
+	sh_child(&c, "exec sleep 97.78", argv);
+	assert_int_equal(pcost_child_start(&c), 0);
+	assert_int_equal(pcost_keeper_start(&k, c.pid, 1), 0);
+	close(k.fd); /* as if we had died */
+	t0 = pcost_now_ns();
+	pcost_child_wait(&c, NULL);
+	pcost_child_remove(c.pid);
+	assert_true(WIFSIGNALED(c.status));
+	assert_int_equal(WTERMSIG(c.status), SIGTERM);
+	assert_true(pcost_now_ns() - t0 < 5 * SEC);
+	while (waitpid(k.pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	/* Released: the group stays. */
+	sh_child(&c, "exec sleep 97.78", argv);
+	assert_int_equal(pcost_child_start(&c), 0);
+	assert_int_equal(pcost_keeper_start(&k, c.pid, 1), 0);
+	pcost_keeper_release(&k);
+	assert_int_equal(k.pid, 0);
+	usleep(100 * 1000);
+	assert_int_equal(kill(c.pid, 0), 0);
+	kill(-c.pid, SIGKILL);
+	finish(&c, NULL);
+}
+
 /* The words every caller prints: tests grep for them. */
 static void test_wait_status_text(void **state)
 {
@@ -500,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_child_vfork),
 		cmocka_unit_test(test_child_pin),
 		cmocka_unit_test(test_child_rusage_timeout),
+		cmocka_unit_test(test_keeper),
 		cmocka_unit_test(test_wait_status_text),
 		cmocka_unit_test(test_error_line),
 		cmocka_unit_test(test_stop_checked),
