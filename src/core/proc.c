@@ -111,9 +111,13 @@ static noreturn void child_main(struct pcost_child *c, pid_t parent, const int i
 	}
 	if (c->pass_fd >= 0)
 		child_onto(c->pass_fd, 3);
-	/* Our pipes to it are close-on-exec too: they stay open until then. */
+	/*
+	 * Closed now, not at the exec: a timed run's clock starts before its execve.
+	 * Held, our two pipes to it must stay open until then: all close at the exec.
+	 */
 	if (c->flags & PCOST_CHILD_CLOSE_FDS)
-		close_range(c->pass_fd >= 0 ? 4 : 3, ~0U, CLOSE_RANGE_CLOEXEC);
+		close_range(c->pass_fd >= 0 ? 4 : 3, ~0U,
+			    go_r >= 0 || report_w >= 0 ? CLOSE_RANGE_CLOEXEC : 0);
 	if (c->cpu_mask && pcost_pin_mask(c->cpu_mask) < 0) {
 		child_fail(c, report_w, PCOST_CHILD_STAGE_PIN, errno);
 		_exit(127);
