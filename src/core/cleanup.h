@@ -48,7 +48,7 @@ bool pcost_cleanup_in_signal(void);
  * pid, taken before the fork: when it is gone already, _exit at once). */
 void pcost_child_die_with_parent(pid_t parent);
 
-/* In a child between fork (or vfork) and exec: a process group of its own,
+/* In a child between its fork or vfork and its exec: a process group of its own,
  * pcost_child_die_with_parent(parent), and the default action for the signals
  * probecost catches (SIGINT, SIGTERM, SIGHUP).  Syscalls only. */
 void pcost_child_setup(pid_t parent);

@@ -13,10 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/cleanup.h"
+
+extern char **environ;
 
 const char *pcost_self_exe(void)
 {
@@ -33,6 +37,323 @@ const char *pcost_self_exe(void)
 	return path;
 }
 
+/* ---- starting a child ------------------------------------------------------------- */
+
+void pcost_child_init(struct pcost_child *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd[0] = c->fd[1] = c->fd[2] = PCOST_CHILD_NULL;
+	c->pass_fd = -1;
+	c->pipe[0] = c->pipe[1] = c->pipe[2] = -1;
+	c->go_fd = c->report_fd = -1;
+	c->status = -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* In the child: what failed before its exec, into our memory (vfork) or onto the report pipe. */
+static void child_fail(struct pcost_child *c, int report_w, int stage, int e)
+{
+	if (c->flags & PCOST_CHILD_VFORK) {
+		c->fail_errno = e;
+		c->fail_stage = stage;
+	} else if (report_w >= 0) {
+		int msg[2] = { stage, e };
+
+		if (write(report_w, msg, sizeof(msg)) < 0) {
+			/* we then see EOF, and a child that exited */
+		}
+	}
+}
+
+/* In the child: src as descriptor target (the same one: kept across exec). */
+static void child_onto(int src, int target)
+{
+	if (src == target)
+		fcntl(target, F_SETFD, 0);
+	else
+		dup2(src, target);
+}
+
+/*
+ * The child, from fork (or vfork: on our stack, in our memory) to exec; io[] are
+ * its stdin, stdout and stderr (descriptors of ours, PCOST_CHILD_NULL or _KEEP).
+ * Syscalls only, and the hooks it was given.
+ */
+static noreturn void child_main(struct pcost_child *c, pid_t parent, const int io[3], int go_r,
+				int report_w)
+{
+	sigset_t none;
+	int nul = -1, e;
+	ssize_t r;
+	char go;
+
+	if (c->flags & PCOST_CHILD_OUTLIVE)
+		setpgid(0, 0);
+	else
+		pcost_child_setup(parent);
+	/* Out of the way of fds 0-3, which the dups below may take. */
+	if (go_r >= 0 && go_r < 4)
+		go_r = fcntl(go_r, F_DUPFD_CLOEXEC, 4);
+	if (report_w >= 0 && report_w < 4)
+		report_w = fcntl(report_w, F_DUPFD_CLOEXEC, 4);
+	for (int i = 0; i < 3; i++) {
+		if (io[i] == PCOST_CHILD_KEEP)
+			continue;
+		if (io[i] == PCOST_CHILD_NULL && nul < 0)
+			nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+		child_onto(io[i] == PCOST_CHILD_NULL ? nul : io[i], i);
+	}
+	if (c->pass_fd >= 0)
+		child_onto(c->pass_fd, 3);
+	/*
+	 * Closed now, not at the exec: a timed run's clock starts before its execve.
+	 * Held, our two pipes to it must stay open until then: all close at the exec.
+	 */
+	if (c->flags & PCOST_CHILD_CLOSE_FDS)
+		close_range(c->pass_fd >= 0 ? 4 : 3, ~0U,
+			    go_r >= 0 || report_w >= 0 ? CLOSE_RANGE_CLOEXEC : 0);
+	if (c->cpu_mask && pcost_pin_mask(c->cpu_mask) < 0) {
+		child_fail(c, report_w, PCOST_CHILD_STAGE_PIN, errno);
+		_exit(127);
+	}
+	if (c->hook && c->hook(c->arg) < 0) {
+		child_fail(c, report_w, PCOST_CHILD_STAGE_HOOK, errno);
+		_exit(127);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (c->flags & PCOST_CHILD_HOLD) {
+		/* Nothing runs between this read and the exec: its execve is its first syscall after. */
+		while ((r = read(go_r, &go, 1)) < 0 && errno == EINTR)
+			;
+		if (r != 1)
+			_exit(126); /* we gave up on it */
+	}
+	if (!c->argv) {
+		/* No exec to close them: what is close-on-exec closes now. */
+		if (c->flags & PCOST_CHILD_CLOSE_FDS)
+			close_range(c->pass_fd >= 0 ? 4 : 3, ~0U, 0);
+		_exit(c->fn ? c->fn(c->arg) : 0);
+	}
+	if (c->flags & PCOST_CHILD_VFORK)
+		c->exec_ns = pcost_now_ns();
+	if (c->path)
+		execve(c->path, c->argv, c->env ? c->env : environ);
+	else
+		execvpe(c->argv[0], c->argv, c->env ? c->env : environ);
+	e = errno;
+	child_fail(c, report_w, PCOST_CHILD_STAGE_EXEC, e);
+	if (c->flags & PCOST_CHILD_SAY_EXEC)
+		dprintf(2, "cannot execute '%s': %s\n", c->argv[0], strerror(e));
+	_exit(127);
+}
+
+/* Our pipes for it: PCOST_CHILD_PIPE outputs (p[i]: read, write) and HOLD's two. */
+static int child_pipes(struct pcost_child *c, int p[3][2], int go[2], int rep[2])
+{
+	for (int i = 1; i < 3; i++)
+		if (c->fd[i] == PCOST_CHILD_PIPE && !(i == 2 && (c->flags & PCOST_CHILD_MERGE)) &&
+		    pipe2(p[i], O_CLOEXEC) < 0)
+			return -errno;
+	if ((c->flags & PCOST_CHILD_HOLD) &&
+	    (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0))
+		return -errno;
+	return 0;
+}
+
+int pcost_child_start(struct pcost_child *c)
+{
+	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, go[2] = { -1, -1 },
+	    rep[2] = { -1, -1 }, io[3], rc;
+	bool vfork_mode = c->flags & PCOST_CHILD_VFORK;
+	pid_t parent = getpid(), pid;
+	sigset_t all, old;
+
+	c->pid = 0;
+	c->status = -1;
+	c->fail_stage = c->fail_errno = 0;
+	c->exec_ns = 0;
+	if (vfork_mode && ((c->flags & PCOST_CHILD_HOLD) || !c->argv))
+		return -EINVAL;
+	if ((rc = child_pipes(c, p, go, rep)) < 0) {
+		c->fail_stage = PCOST_CHILD_STAGE_PIPE;
+		c->fail_errno = -rc;
+		goto fail;
+	}
+	for (int i = 0; i < 3; i++)
+		io[i] = c->fd[i] == PCOST_CHILD_PIPE ? p[i][1] : c->fd[i];
+	if (c->flags & PCOST_CHILD_MERGE)
+		io[2] = io[1];
+	/* Until it has reset them: no handler of ours runs in it (nor, vfork, on our stack). */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	/* A vfork child may write only the variable vfork's value goes to: a local. */
+	pid = vfork_mode ? vfork() : fork();
+	if (pid == 0)
+		child_main(c, parent, io, go[0], rep[1]); /* NOLINT(clang-analyzer-unix.Vfork) */
+	rc = pid < 0 ? -errno : 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		c->fail_stage = PCOST_CHILD_STAGE_FORK;
+		c->fail_errno = -rc;
+		goto fail;
+	}
+	if (vfork_mode && c->fail_stage) {
+		/* It exited before its exec: reaped here. */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		rc = -c->fail_errno;
+		goto fail;
+	}
+	/* Its group exists before we may signal it, whoever runs first. */
+	if (!vfork_mode)
+		setpgid(pid, pid);
+	c->pid = pid;
+	if (!(c->flags & PCOST_CHILD_OUTLIVE))
+		pcost_child_add(pid);
+	for (int i = 1; i < 3; i++) {
+		close_fd(&p[i][1]);
+		c->pipe[i] = p[i][0];
+	}
+	close_fd(&go[0]);
+	close_fd(&rep[1]);
+	c->go_fd = go[1];
+	c->report_fd = rep[0];
+	return 0;
+fail:
+	for (int i = 0; i < 3; i++) {
+		close_fd(&p[i][0]);
+		close_fd(&p[i][1]);
+	}
+	for (int i = 0; i < 2; i++) {
+		close_fd(&go[i]);
+		close_fd(&rep[i]);
+	}
+	return rc;
+}
+
+int pcost_child_go(struct pcost_child *c)
+{
+	int msg[2] = { 0, 0 };
+	ssize_t r = 0;
+
+	if (c->go_fd >= 0)
+		while (write(c->go_fd, "g", 1) < 0 && errno == EINTR)
+			;
+	close_fd(&c->go_fd);
+	if (c->report_fd >= 0)
+		while ((r = read(c->report_fd, msg, sizeof(msg))) < 0 && errno == EINTR)
+			;
+	close_fd(&c->report_fd);
+	if (r != (ssize_t)sizeof(msg))
+		return 0;
+	c->fail_stage = msg[0];
+	c->fail_errno = msg[1];
+	return -msg[1];
+}
+
+void pcost_child_wait(struct pcost_child *c, const struct pcost_child_wait *w)
+{
+	static const struct pcost_child_wait no_limits;
+	int pidfd, wfd;
+	pcost_ns deadline;
+
+	/* Not started: wait4 of pid 0 would reap any child of our group. */
+	if (c->pid <= 0)
+		return;
+	if (!w)
+		w = &no_limits;
+	deadline = w->deadline;
+	pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	wfd = w->watch > 0 ? (int)syscall(SYS_pidfd_open, w->watch, 0) : -1;
+	memset(&c->ru, 0, sizeof(c->ru));
+	for (;;) {
+		struct pollfd pf[4] = { { .fd = pidfd, .events = POLLIN },
+					{ .fd = w->fds[0] ? *w->fds[0] : -1, .events = POLLIN },
+					{ .fd = w->fds[1] ? *w->fds[1] : -1, .events = POLLIN },
+					{ .fd = wfd, .events = POLLIN } };
+		int ms = -1, r;
+
+		/* No pidfd (old kernel): look every millisecond. */
+		if (pidfd < 0) {
+			if (wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid)
+				break;
+			ms = 1;
+		}
+		if (deadline) {
+			pcost_ns now = pcost_now_ns();
+			int left = now >= deadline ? 0 : (int)((deadline - now) / 1000000 + 1);
+
+			ms = ms < 0 || left < ms ? left : ms;
+		}
+		r = poll(pf, 4, ms);
+		if (pcost_interrupted && !c->interrupted) {
+			c->interrupted = true;
+			kill(-c->pid, SIGKILL);
+		}
+		if (r > 0 && wfd >= 0 && (pf[3].revents & POLLIN) && !c->watched_died) {
+			c->watched_died = true;
+			kill(-c->pid, SIGKILL);
+			close_fd(&wfd);
+		}
+		for (int i = 0; i < 2; i++)
+			if (r > 0 && pf[1 + i].fd >= 0 && (pf[1 + i].revents & (POLLIN | POLLHUP)))
+				w->readable(i, w->arg);
+		if (c->interrupted || (pidfd >= 0 && r > 0 && (pf[0].revents & POLLIN))) {
+			while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		if (deadline && pcost_now_ns() >= deadline && !c->timed_out) {
+			if (c->extended < w->extend && w->busy && w->busy(w->arg, w->stretch)) {
+				c->extended++;
+				deadline += w->stretch;
+				continue;
+			}
+			c->timed_out = true;
+			kill(-c->pid, SIGKILL);
+		}
+	}
+	close_fd(&pidfd);
+	close_fd(&wfd);
+}
+
+/* ---- a wait status in words ------------------------------------------------------- */
+
+int pcost_killed_by_text(const char *sig_abbrev, char *buf, size_t len)
+{
+	return snprintf(buf, len, "killed by SIG%s", sig_abbrev);
+}
+
+int pcost_wait_status_text(int status, const char *line, char *buf, size_t len)
+{
+	bool said = line && line[0];
+
+	if (status == -1)
+		return snprintf(buf, len, "did not run");
+	if (WIFSIGNALED(status))
+		return pcost_killed_by_text(sigabbrev_np(WTERMSIG(status)) ?: "?", buf, len);
+	return snprintf(buf, len, "exit %d%s%s", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+			said ? ": " : "", said ? line : "");
+}
+
+bool pcost_wait_status_failed(int status, int expected_sig)
+{
+	if (status == -1)
+		return false;
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status) != expected_sig;
+	return WIFEXITED(status) && WEXITSTATUS(status) != 0;
+}
+
+/* ---- helper processes ------------------------------------------------------------- */
+
 int pcost_proc_start(struct pcost_proc *p, char *const argv[])
 {
 	return pcost_proc_start_flags(p, argv, 0);
@@ -41,61 +362,21 @@ int pcost_proc_start(struct pcost_proc *p, char *const argv[])
 /* Start argv: its output into our pipes, or both streams onto outfd (>= 0). */
 static int proc_start(struct pcost_proc *p, char *const argv[], unsigned flags, int outfd)
 {
-	int fds[2], efds[2];
-	pid_t pid, parent = getpid();
+	struct pcost_child c;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
 	p->out = p->err = -1;
 	p->status = -1;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(efds, O_CLOEXEC) < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		return -e;
-	}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		close(efds[0]);
-		close(efds[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		pcost_child_setup(parent);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		if (outfd >= 0) {
-			dup2(outfd, 1);
-			dup2(outfd, 2);
-		} else {
-			dup2(fds[1], 1);
-			dup2(flags & PCOST_PROC_MERGE ? fds[1] : efds[1], 2);
-		}
-		execvp(argv[0], argv);
-		dprintf(2, "cannot execute '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	pcost_child_add(pid);
-	close(fds[1]);
-	close(efds[1]);
-	p->pid = pid;
-	p->out = fds[0];
-	p->err = efds[0];
-	if (outfd >= 0) {
-		/* Nothing comes through our pipes: its output is in the file. */
-		close(fds[0]);
-		close(efds[0]);
-		p->out = p->err = -1;
-	}
+	pcost_child_init(&c);
+	c.argv = argv;
+	c.flags = PCOST_CHILD_SAY_EXEC | (flags & PCOST_PROC_MERGE ? PCOST_CHILD_MERGE : 0);
+	c.fd[1] = c.fd[2] = outfd >= 0 ? outfd : PCOST_CHILD_PIPE;
+	if ((rc = pcost_child_start(&c)) < 0)
+		return rc;
+	p->pid = c.pid;
+	p->out = c.pipe[1];
+	p->err = c.pipe[2];
 	p->cap = p->ecap = 4096;
 	p->buf = xmalloc(p->cap);
 	p->ebuf = xmalloc(p->ecap);
@@ -345,21 +626,17 @@ void pcost_proc_error_line(const struct pcost_proc *p, char *out, size_t len)
 bool pcost_proc_died(const struct pcost_proc *p, int stop_sig, char *why, size_t len)
 {
 	int st = p->status;
+	char line[160] = "";
 
-	if (st == -1)
+	/* Our SIGKILL (a stop past its grace) is not its own death. */
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 		return false;
-	if (WIFSIGNALED(st) && WTERMSIG(st) != stop_sig && WTERMSIG(st) != SIGKILL) {
-		snprintf(why, len, "killed by SIG%s", sigabbrev_np(WTERMSIG(st)) ?: "?");
-		return true;
-	}
-	if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
-		char line[160];
-
+	if (!pcost_wait_status_failed(st, stop_sig))
+		return false;
+	if (WIFEXITED(st))
 		pcost_proc_error_line(p, line, sizeof(line));
-		snprintf(why, len, "exit %d%s%s", WEXITSTATUS(st), line[0] ? ": " : "", line);
-		return true;
-	}
-	return false;
+	pcost_wait_status_text(st, line, why, len);
+	return true;
 }
 
 bool pcost_proc_stop_checked(struct pcost_proc *p, pcost_ns grace_ns, char *why, size_t len)
@@ -454,38 +731,46 @@ static noreturn void keeper_main(int fd, pid_t pgid, unsigned grace_s)
 	_exit(0);
 }
 
+/* What the keeper is given. */
+struct keeper_args {
+	pid_t pgid;
+	unsigned grace_s;
+};
+
+/* The keeper, once started: deaf to the terminal's Ctrl-C; nothing of ours but the pipe (fd 3). */
+static int keeper_fn(void *arg)
+{
+	const struct keeper_args *a = arg;
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	prctl(PR_SET_NAME, "pcost-keeper");
+	keeper_main(3, a->pgid, a->grace_s);
+}
+
 int pcost_keeper_start(struct pcost_keeper *k, pid_t pgid, unsigned grace_s)
 {
-	int fds[2];
-	pid_t pid;
+	struct keeper_args a = { pgid, grace_s };
+	struct pcost_child c;
+	int fds[2], rc;
 
 	k->pid = 0;
 	k->fd = -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		/* Its own group, deaf to the terminal's Ctrl-C; nothing of ours but the pipe. */
-		setpgid(0, 0);
-		signal(SIGINT, SIG_IGN);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGTERM, SIG_DFL);
-		if (fds[0] != 3)
-			dup2(fds[0], 3);
-		close_range(0, 2, 0);
-		close_range(4, ~0U, 0);
-		prctl(PR_SET_NAME, "pcost-keeper");
-		keeper_main(3, pgid, grace_s);
-	}
+	pcost_child_init(&c);
+	c.fn = keeper_fn;
+	c.arg = &a;
+	c.pass_fd = fds[0];
+	c.flags = PCOST_CHILD_CLOSE_FDS | PCOST_CHILD_OUTLIVE;
+	rc = pcost_child_start(&c);
 	close(fds[0]);
-	k->pid = pid;
+	if (rc < 0) {
+		close(fds[1]);
+		return rc;
+	}
+	k->pid = c.pid;
 	k->fd = fds[1];
 	return 0;
 }

@@ -23,6 +23,7 @@
 
 #include "core/cleanup.h"
 #include "core/journal.h"
+#include "core/proc.h"
 #include "core/util.h"
 
 #define MOUNT_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC)
@@ -44,6 +45,19 @@ static bool tracefs_in_kernel(void)
 	       strstr(buf, "\ttracefs\n") != NULL;
 }
 
+/* In the child of exists_after_mount: 0 file exists, 1 it does not, 2 no mount here. */
+static int look_after_mount(void *arg)
+{
+	const char *file = arg;
+	char path[PATH_MAX];
+
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("nodev", PCOST_TRACEFS, "tracefs", MOUNT_FLAGS, NULL))
+		return 2;
+	snprintf(path, sizeof(path), PCOST_TRACEFS "/%s", file);
+	return access(path, F_OK) ? 1 : 0;
+}
+
 /*
  * Would file exist once tracefs is mounted?  A child mounts it in its own
  * mount namespace (unshare + private propagation), looks, and exits: the
@@ -52,26 +66,19 @@ static bool tracefs_in_kernel(void)
  */
 static int exists_after_mount(const char *file)
 {
-	int status;
-	pid_t parent = getpid(), pid = fork();
+	struct pcost_child c;
 
-	if (pid < 0)
+	pcost_child_init(&c);
+	c.fn = look_after_mount;
+	c.arg = (void *)file;
+	c.fd[0] = c.fd[1] = c.fd[2] = PCOST_CHILD_KEEP;
+	if (pcost_child_start(&c) < 0)
 		return -1;
-	if (pid == 0) {
-		char path[PATH_MAX];
-
-		pcost_child_die_with_parent(parent);
-		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("nodev", PCOST_TRACEFS, "tracefs", MOUNT_FLAGS, NULL))
-			_exit(2);
-		snprintf(path, sizeof(path), PCOST_TRACEFS "/%s", file);
-		_exit(access(path, F_OK) ? 1 : 0);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+	pcost_child_wait(&c, NULL);
+	pcost_child_remove(c.pid);
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) > 1)
 		return -1;
-	return WEXITSTATUS(status) == 0;
+	return WEXITSTATUS(c.status) == 0;
 }
 
 bool pcost_tracefs_usable(const char *file, bool write, char *why, size_t len)

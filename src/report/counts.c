@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "core/proc.h"
 #include "report/emit.h"
 
 static bool exited(const struct pcost_evcount *c)
@@ -149,15 +150,12 @@ static void csv_print(const struct pcost_evcount *c, FILE *out)
 static void text_print(const struct pcost_evcount *c, FILE *out)
 {
 	const char *sig = signal_name(c);
+	char how[64];
 
 	fprintf(out, "# probecost run --count: %s\n", c->command ? c->command : "");
 	fprintf(out, "# one untimed counting run: ");
-	if (exited(c))
-		fprintf(out, "exit %d", WEXITSTATUS(c->wait_status));
-	else if (sig)
-		fprintf(out, "killed by SIG%s", sig);
-	else
-		fprintf(out, "did not run");
+	pcost_wait_status_text(exited(c) || sig ? c->wait_status : -1, NULL, how, sizeof(how));
+	fputs(how, out);
 	if (c->wait_status >= 0)
 		fprintf(out, ", %.3f s wall, %.3f s user, %.3f s sys", (double)c->wall_ns / 1e9,
 			(double)c->user_ns / 1e9, (double)c->sys_ns / 1e9);

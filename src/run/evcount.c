@@ -28,10 +28,9 @@
 
 #include "core/cleanup.h"
 #include "core/journal.h"
+#include "core/proc.h"
 #include "core/result.h"
 #include "core/tracefs.h"
-
-extern char **environ;
 
 /* The perf_event counters: what each kind is, on the child, inherited. */
 static const struct evc_counter {
@@ -305,66 +304,6 @@ static void read_counters(struct evc_state *st, struct pcost_evcount *c)
 	}
 }
 
-/* ---- the child -------------------------------------------------------------------- */
-
-struct child_args {
-	const char *path;
-	char *const *argv, *const *env;
-	int go_r, err_w, out_fd, err_fd;
-	uint64_t cpu_mask;
-	pid_t parent;
-};
-
-/* What failed in the child before its exec, on the error pipe: a stage and an errno. */
-enum { STAGE_PIN = 1, STAGE_EXEC };
-
-static void tell(int fd, int stage, int e)
-{
-	int msg[2] = { stage, e };
-
-	if (write(fd, msg, sizeof(msg)) < 0) {
-		/* the parent then sees EOF, and a child that exited */
-	}
-}
-
-static void onto(int fd, int target, int nul)
-{
-	dup2(fd >= 0 ? fd : nul, target);
-}
-
-/*
- * Set up, wait for the go byte, exec.  Nothing runs between the read and the
- * execve: every syscall counted is the command's, its execve the first.
- */
-static noreturn void child_main(const struct child_args *a)
-{
-	sigset_t none;
-	ssize_t r;
-	char go;
-	int nul = open("/dev/null", O_RDWR | O_CLOEXEC), e;
-
-	pcost_child_setup(a->parent);
-	onto(nul, 0, nul);
-	onto(a->out_fd, 1, nul);
-	onto(a->err_fd, 2, nul);
-	/* Everything else closes at exec; the two pipes until then. */
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	if (a->cpu_mask && pcost_pin_mask(a->cpu_mask) < 0) {
-		e = errno;
-		tell(a->err_w, STAGE_PIN, e);
-		_exit(126);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	while ((r = read(a->go_r, &go, 1)) < 0 && errno == EINTR)
-		;
-	if (r != 1)
-		_exit(126); /* the parent gave up */
-	execve(a->path, a->argv, a->env);
-	tell(a->err_w, STAGE_EXEC, errno);
-	_exit(127);
-}
-
 /* Our children now (pids), to tell the command's orphans from them later. */
 static size_t own_children(pid_t *out, size_t max)
 {
@@ -459,58 +398,30 @@ static pcost_ns tv_ns(const struct timeval *tv)
 	return (pcost_ns)tv->tv_sec * 1000000000ULL + (pcost_ns)tv->tv_usec * 1000;
 }
 
-/* Wait for pid (its group killed at the deadline or on Ctrl-C); fills the run's fields. */
-static void wait_child(pid_t pid, pcost_ns t0, double timeout_s, struct pcost_evcount *c)
+/* Wait for the child (its group killed at the deadline or on Ctrl-C); fills the run's fields. */
+static void wait_child(struct pcost_child *ch, pcost_ns t0, double timeout_s,
+		       struct pcost_evcount *c)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), status = 0;
-	pcost_ns deadline = timeout_s > 0 ? t0 + (pcost_ns)(timeout_s * 1e9) : 0;
-	struct rusage ru;
+	struct pcost_child_wait w = { .deadline = timeout_s > 0 ? t0 + (pcost_ns)(timeout_s * 1e9)
+								: 0 };
 
-	memset(&ru, 0, sizeof(ru));
-	for (;;) {
-		struct pollfd pf = { .fd = pidfd, .events = POLLIN };
-		int ms = pidfd < 0 ? 1 : -1;
-
-		if (wait4(pid, &status, WNOHANG, &ru) == pid)
-			break;
-		if (deadline) {
-			pcost_ns now = pcost_now_ns();
-			int left = now >= deadline ? 0 : (int)((deadline - now) / 1000000 + 1);
-
-			ms = ms < 0 || left < ms ? left : ms;
-		}
-		if (pidfd >= 0)
-			poll(&pf, 1, ms);
-		else
-			usleep(1000);
-		if (pcost_interrupted && !c->interrupted) {
-			c->interrupted = true;
-			kill(-pid, SIGKILL);
-		}
-		if (deadline && pcost_now_ns() >= deadline && !c->timed_out) {
-			c->timed_out = true;
-			kill(-pid, SIGKILL);
-		}
-	}
+	pcost_child_wait(ch, &w);
 	c->wall_ns = pcost_now_ns() - t0;
-	if (pidfd >= 0)
-		close(pidfd);
-	c->wait_status = status;
-	c->user_ns = tv_ns(&ru.ru_utime);
-	c->sys_ns = tv_ns(&ru.ru_stime);
-	c->v[PCOST_EVC_CSW_VOLUNTARY] = ru.ru_nvcsw;
-	c->v[PCOST_EVC_CSW_INVOLUNTARY] = ru.ru_nivcsw;
+	c->interrupted = ch->interrupted;
+	c->timed_out = ch->timed_out;
+	c->wait_status = ch->status;
+	c->user_ns = tv_ns(&ch->ru.ru_utime);
+	c->sys_ns = tv_ns(&ch->ru.ru_stime);
+	c->v[PCOST_EVC_CSW_VOLUNTARY] = ch->ru.ru_nvcsw;
+	c->v[PCOST_EVC_CSW_INVOLUNTARY] = ch->ru.ru_nivcsw;
 	c->source[PCOST_EVC_CSW_VOLUNTARY] = c->source[PCOST_EVC_CSW_INVOLUNTARY] = rusage_source;
 	c->why[PCOST_EVC_CSW_VOLUNTARY][0] = c->why[PCOST_EVC_CSW_INVOLUNTARY][0] = 0;
 	if (c->interrupted)
 		snprintf(c->fail, sizeof(c->fail), "interrupted");
 	else if (c->timed_out)
 		snprintf(c->fail, sizeof(c->fail), "timeout after %g s", timeout_s);
-	else if (WIFSIGNALED(status))
-		snprintf(c->fail, sizeof(c->fail), "killed by SIG%s",
-			 sigabbrev_np(WTERMSIG(status)) ?: "?");
-	else if (WEXITSTATUS(status))
-		snprintf(c->fail, sizeof(c->fail), "exit %d", WEXITSTATUS(status));
+	else if (pcost_wait_status_failed(ch->status, 0))
+		pcost_wait_status_text(ch->status, NULL, c->fail, sizeof(c->fail));
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
@@ -564,34 +475,31 @@ static void read_extras(struct evc_state *st, struct pcost_evcount *c)
 	}
 }
 
-/* Fork the child, held on the go pipe; 0 or -errno and err. */
-static int start_child(const struct child_args *tmpl, int go[2], int ep[2], pid_t *pid, char *err,
-		       size_t len)
+/*
+ * Start the child, held on the go pipe (stdin /dev/null, stdout and stderr where
+ * the options say, pinned when asked; nothing else of ours); 0 or -errno and err.
+ */
+static int start_child(struct pcost_child *ch, char *const *argv, const char *exe,
+		       const struct pcost_evcount_opts *o, char *err, size_t len)
 {
-	struct child_args a = *tmpl;
+	int rc;
 
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
-		snprintf(err, len, "could not create a pipe: %s", strerror(errno));
+	pcost_child_init(ch);
+	ch->argv = argv;
+	ch->path = exe;
+	ch->env = o->env;
+	ch->fd[1] = o->out_fd >= 0 ? o->out_fd : PCOST_CHILD_NULL;
+	ch->fd[2] = o->err_fd >= 0 ? o->err_fd : PCOST_CHILD_NULL;
+	ch->cpu_mask = o->cpu_mask;
+	ch->flags = PCOST_CHILD_HOLD | PCOST_CHILD_CLOSE_FDS;
+	if ((rc = pcost_child_start(ch)) == 0)
+		return 0;
+	if (ch->fail_stage == PCOST_CHILD_STAGE_PIPE) {
+		snprintf(err, len, "could not create a pipe: %s", strerror(-rc));
 		return -EMFILE;
 	}
-	a.go_r = go[0];
-	a.err_w = ep[1];
-	a.parent = getpid();
-	*pid = fork();
-	if (*pid < 0) {
-		int e = errno;
-
-		snprintf(err, len, "could not fork: %s", strerror(e));
-		return -e;
-	}
-	if (*pid == 0)
-		child_main(&a);
-	setpgid(*pid, *pid);
-	close(go[0]);
-	close(ep[1]);
-	go[0] = ep[1] = -1;
-	pcost_child_add(*pid);
-	return 0;
+	snprintf(err, len, "could not fork: %s", strerror(-rc));
+	return rc;
 }
 
 /*
@@ -639,34 +547,12 @@ static void switches_before(pid_t pid, long *vol, long *invol)
 		*invol = strtol(p + 29, NULL, 10);
 }
 
-/* Release the child; 0 when it exec'd, else -errno of its exec (or pinning: *stage). */
-static int release_child(int go[2], int ep[2], int *stage)
-{
-	int msg[2] = { 0, 0 };
-	ssize_t r;
-
-	while (write(go[1], "g", 1) < 0 && errno == EINTR)
-		;
-	close(go[1]);
-	go[1] = -1;
-	while ((r = read(ep[0], msg, sizeof(msg))) < 0 && errno == EINTR)
-		;
-	close(ep[0]);
-	ep[0] = -1;
-	*stage = msg[0];
-	return r == (ssize_t)sizeof(msg) ? -msg[1] : 0;
-}
-
 int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 		      struct pcost_evcount *c, char *err, size_t len)
 {
-	struct child_args a = { .argv = argv,
-				.env = o->env ? o->env : environ,
-				.out_fd = o->out_fd,
-				.err_fd = o->err_fd,
-				.cpu_mask = o->cpu_mask };
 	struct evc_state st = { .undo = -1 };
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, rc, reaper = 0, argc = 0, stage;
+	struct pcost_child ch;
+	int rc, reaper = 0, argc = 0;
 	char tep_why[160] = "", jerr[256];
 	pid_t before[256], pid = -1;
 	long vol0 = 0, invol0 = 0;
@@ -682,7 +568,7 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	c->command = pcost_join_argv(argc, (char **)argv);
 	if ((rc = resolve(argv[0], c, err, len)) < 0)
 		return rc;
-	a.path = c->exe;
+	pcost_child_init(&ch);
 	/* Undo what a killed probecost left, and journal what this one changes. */
 	if (!pcost_journal_is_open() && pcost_journal_open(NULL, jerr, sizeof(jerr)) < 0)
 		warning("%s", jerr);
@@ -693,16 +579,17 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	nbefore = own_children(before, ARRAY_SIZE(before));
 	st.undo = pcost_cleanup_push(undo, &st);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if ((rc = start_child(&a, go, ep, &pid, err, len)) < 0)
+	if ((rc = start_child(&ch, argv, c->exe, o, err, len)) < 0)
 		goto out;
+	pid = ch.pid;
 	wait_blocked(pid);
 	open_counters(&st, tep, tep_why, pid, c);
 	open_extras(&st, tep, tep_why, pid, o, c);
 	enable_counters(&st);
 	switches_before(pid, &vol0, &invol0);
 	t0 = pcost_now_ns();
-	if ((rc = release_child(go, ep, &stage)) < 0) {
-		if (stage == STAGE_PIN)
+	if ((rc = pcost_child_go(&ch)) < 0) {
+		if (ch.fail_stage == PCOST_CHILD_STAGE_PIN)
 			snprintf(err, len, "could not pin '%s' to its CPUs: %s", argv[0],
 				 strerror(-rc));
 		else
@@ -711,7 +598,7 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 		waitpid(pid, NULL, 0);
 		goto out;
 	}
-	wait_child(pid, t0, o->timeout_s, c);
+	wait_child(&ch, t0, o->timeout_s, c);
 	c->v[PCOST_EVC_CSW_VOLUNTARY] -= c->v[PCOST_EVC_CSW_VOLUNTARY] >= vol0 ? vol0 : 0;
 	c->v[PCOST_EVC_CSW_INVOLUNTARY] -= c->v[PCOST_EVC_CSW_INVOLUNTARY] >= invol0 ? invol0 : 0;
 	read_counters(&st, c);
@@ -728,8 +615,9 @@ out:
 	else
 		undo(&st);
 	pcost_evc_sdt_free(&st.sdt);
-	pcost_evc_close_fds(go, 2);
-	pcost_evc_close_fds(ep, 2);
+	/* Still held (we gave up on it): the closed go pipe ends it. */
+	pcost_evc_close_fds(&ch.go_fd, 1);
+	pcost_evc_close_fds(&ch.report_fd, 1);
 	if (tep)
 		tep_free(tep);
 	return rc;

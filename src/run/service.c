@@ -129,15 +129,12 @@ static void log_tail(const struct pcost_service *sv, char *out, size_t len)
 static void ended_why(const struct pcost_service *sv, char *why, size_t len)
 {
 	char tail[400];
-	int st = sv->status;
+	int st = sv->status, n;
 
 	log_tail(sv, tail, sizeof(tail));
-	if (WIFSIGNALED(st))
-		snprintf(why, len, "killed by SIG%s%s%s", sigabbrev_np(WTERMSIG(st)) ?: "?",
-			 tail[0] ? "; its last output: " : "", tail);
-	else
-		snprintf(why, len, "exit %d%s%s", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
-			 tail[0] ? ": " : "", tail);
+	n = pcost_wait_status_text(st, WIFSIGNALED(st) ? NULL : tail, why, len);
+	if (WIFSIGNALED(st) && tail[0] && n >= 0 && (size_t)n < len)
+		snprintf(why + n, len - (size_t)n, "; its last output: %s", tail);
 }
 
 /* It exited: reaped, its records dropped, its keeper let go. */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/proc.h"
 #include "core/ptree.h"
 #include "run/runner.h"
 #include "workloads/workload.h"
@@ -95,84 +96,27 @@ static char **build_env(const struct pcost_launch *l, const char *report)
 	return env;
 }
 
-/* What one run's child is given; read by the child between vfork and exec. */
-struct spawn_args {
-	const struct pcost_launch *l;
-	char **env;
-	uint64_t cpu_mask;
-	int report_w, err_w;
-	bool merge; /* stdout into the stderr pipe too */
-	pid_t parent;
-	volatile int err; /* errno of what failed in the child, 0 */
-	volatile int pin_failed;
-	volatile pcost_ns exec_ns; /* the child's clock right before its execve, 0: not reached */
-};
-
-/* The child side: runs on the parent's stack (vfork), so only syscalls, then exec. */
-static noreturn void spawn_child(struct spawn_args *a)
-{
-	sigset_t none;
-	int nul;
-
-	pcost_child_setup(a->parent);
-	nul = open("/dev/null", O_RDWR);
-	dup2(nul, 0);
-	dup2(a->merge ? a->err_w : nul, 1);
-	dup2(a->err_w, 2);
-	if (a->report_w >= 0 && a->report_w != 3)
-		dup2(a->report_w, 3);
-	close_range(a->report_w >= 0 ? 4 : 3, ~0U, 0);
-	if (a->cpu_mask && pcost_pin_mask(a->cpu_mask) < 0) {
-		a->err = errno;
-		a->pin_failed = 1;
-		_exit(127);
-	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* The run's clock starts here; perf stat's starts a wake-up earlier, as it
-	 * signals its waiting child to exec (bench/wall-vs-perf.sh). */
-	a->exec_ns = pcost_now_ns();
-	execvpe(a->l->argv[0], a->l->argv, a->env);
-	a->err = errno;
-	_exit(127);
-}
-
 /*
- * Start the run with vfork (as glibc's posix_spawn does, CLONE_VM|CLONE_VFORK):
- * fork() copies probecost's page tables, which costs 2-3 ms a run on the KVM
- * guest this was written on against 0.9-1.3 ms for a spawn of the same
- * /bin/true.  Unlike posix_spawn, the child can ask to die with us
- * (PR_SET_PDEATHSIG) and pin itself.  It gets its own process group,
- * /dev/null on stdin and stdout, the stderr pipe, the report pipe as fd 3,
- * and nothing else of ours.  Signals stay blocked in the parent until the
- * child has exec'd: no handler of ours runs on the shared stack.
+ * Start the run with a vfork, PCOST_CHILD_VFORK of core/proc.h (a fork would
+ * copy probecost's page tables, 2-3 ms a run on a KVM guest).  It gets its own
+ * process group, /dev/null on stdin and (unless captured) stdout, the stderr
+ * pipe, the report pipe as fd 3, and nothing else of ours; it pins itself.
+ * The run's clock starts right before its execve (exec_ns); perf stat's starts
+ * a wake-up earlier, as it signals its waiting child to exec
+ * (bench/wall-vs-perf.sh).
  */
-static int spawn(struct spawn_args *a, pid_t *pid)
+static int spawn(struct pcost_child *c, const struct pcost_launch *l, char **env, uint64_t mask,
+		 int err_w, int report_w, bool merge)
 {
-	sigset_t all, old;
-	pid_t p;
-
-	a->parent = getpid();
-	a->err = 0;
-	a->pin_failed = 0;
-	a->exec_ns = 0;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	/* The child may write only the variable vfork's value goes to: a local, not *pid. */
-	p = vfork();
-	if (p == 0)
-		spawn_child(a); /* NOLINT(clang-analyzer-unix.Vfork): syscalls, then exec */
-	*pid = p;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (*pid < 0)
-		return -errno;
-	if (a->err) {
-		/* It exited before exec: reap it here. */
-		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		return -a->err;
-	}
-	return 0;
+	pcost_child_init(c);
+	c->argv = l->argv;
+	c->env = env;
+	c->cpu_mask = mask;
+	c->flags = PCOST_CHILD_VFORK | PCOST_CHILD_CLOSE_FDS;
+	c->fd[1] = merge ? err_w : PCOST_CHILD_NULL;
+	c->fd[2] = err_w;
+	c->pass_fd = report_w;
+	return pcost_child_start(c);
 }
 
 static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
@@ -221,15 +165,10 @@ struct run_io {
 	char rbuf[2048], ebuf_small[2048];
 	char *ebuf; /* ebuf_small, or a PCOST_OUTPUT_MAX buffer when capturing */
 	size_t rlen, elen, ecap;
-	pid_t pid;
-	int status;
-	struct rusage ru;
-	bool timed_out, interrupted;
-	unsigned extended; /* times the deadline moved on while the run used the CPU */
-	pcost_ns cpu_mark; /* the run's CPU time at the last deadline */
-	bool watched_died; /* the watched process (opts.watch_pid) exited first: killed */
-	bool capture;	   /* ebuf holds stdout too */
-	bool first_error;  /* a failure says its first error line (a load generator) */
+	struct pcost_child child; /* the run: pid, status, rusage, how the wait ended */
+	pcost_ns cpu_mark;	  /* the run's CPU time at the last deadline */
+	bool capture;		  /* ebuf holds stdout too */
+	bool first_error;	  /* a failure says its first error line (a load generator) */
 };
 
 static void run_io_close(struct run_io *io)
@@ -245,8 +184,7 @@ static void run_io_close(struct run_io *io)
 
 /*
  * The pipes: non-blocking on our side; the child's ends blocking (a workload
- * must not see EAGAIN on its report) and inheritable (the report end lands on
- * fd 3, and a dup2 onto itself would keep close-on-exec).
+ * must not see EAGAIN on its report).
  */
 static int run_io_open(struct run_io *io, bool report_fd, bool capture)
 {
@@ -259,10 +197,8 @@ static int run_io_open(struct run_io *io, bool report_fd, bool capture)
 	if (pipe2(io->ep, O_CLOEXEC | O_NONBLOCK) < 0 ||
 	    (report_fd && pipe2(io->rp, O_CLOEXEC | O_NONBLOCK) < 0))
 		return -errno;
-	if (report_fd) {
+	if (report_fd)
 		fcntl(io->rp[1], F_SETFL, 0);
-		fcntl(io->rp[1], F_SETFD, 0);
-	}
 	fcntl(io->ep[1], F_SETFL, 0);
 	return 0;
 }
@@ -271,16 +207,28 @@ static int run_io_open(struct run_io *io, bool report_fd, bool capture)
  * At a deadline: did the run's processes use at least a tenth of a CPU over the
  * stretch of stretch ns since the last one?  If so, the next stretch starts.
  */
-static bool run_io_busy(struct run_io *io, pcost_ns stretch)
+static bool run_io_busy(void *arg, pcost_ns stretch)
 {
+	struct run_io *io = arg;
 	pcost_ns user, sys, used;
 
-	if (!pcost_ptree_cpu(io->pid, &user, &sys))
+	if (!pcost_ptree_cpu(io->child.pid, &user, &sys))
 		return false;
 	/* A member that exited unreaped takes its time out of the sum for a while. */
 	used = user + sys > io->cpu_mark ? user + sys - io->cpu_mark : 0;
 	io->cpu_mark = user + sys;
 	return used * 10 >= stretch;
+}
+
+/* While it runs: what came on its stderr (0) or its report pipe (1). */
+static void run_io_readable(int i, void *arg)
+{
+	struct run_io *io = arg;
+
+	if (i == 0)
+		drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
+	else
+		drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
 }
 
 /*
@@ -291,62 +239,16 @@ static bool run_io_busy(struct run_io *io, pcost_ns stretch)
 static void run_io_wait(struct run_io *io, pcost_ns deadline, pcost_ns stretch,
 			unsigned busy_extend, pid_t watch)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, io->pid, 0);
-	int wfd = watch > 0 ? (int)syscall(SYS_pidfd_open, watch, 0) : -1;
+	struct pcost_child_wait w = { .deadline = deadline,
+				      .stretch = stretch,
+				      .extend = busy_extend,
+				      .busy = run_io_busy,
+				      .watch = watch,
+				      .fds = { &io->ep[0], &io->rp[0] },
+				      .readable = run_io_readable,
+				      .arg = io };
 
-	for (;;) {
-		struct pollfd pf[4] = { { .fd = pidfd, .events = POLLIN },
-					{ .fd = io->ep[0], .events = POLLIN },
-					{ .fd = io->rp[0], .events = POLLIN },
-					{ .fd = wfd, .events = POLLIN } };
-		int ms = -1, r;
-
-		/* No pidfd (old kernel): poll the child every millisecond. */
-		if (pidfd < 0) {
-			if (wait4(io->pid, &io->status, WNOHANG, &io->ru) == io->pid)
-				break;
-			ms = 1;
-		}
-		if (deadline) {
-			pcost_ns now = pcost_now_ns();
-			int left = now >= deadline ? 0 : (int)((deadline - now) / 1000000 + 1);
-
-			ms = ms < 0 || left < ms ? left : ms;
-		}
-		r = poll(pf, 4, ms);
-		if (r < 0 && errno == EINTR && pcost_interrupted) {
-			io->interrupted = true;
-			kill(-io->pid, SIGKILL);
-		}
-		if (r > 0 && wfd >= 0 && (pf[3].revents & POLLIN) && !io->watched_died) {
-			io->watched_died = true;
-			kill(-io->pid, SIGKILL);
-			close(wfd);
-			wfd = -1;
-		}
-		if (r > 0 && (pf[1].revents & (POLLIN | POLLHUP)))
-			drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
-		if (r > 0 && (pf[2].revents & (POLLIN | POLLHUP)))
-			drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
-		if (io->interrupted || (pidfd >= 0 && r > 0 && (pf[0].revents & POLLIN))) {
-			while (wait4(io->pid, &io->status, 0, &io->ru) < 0 && errno == EINTR)
-				;
-			break;
-		}
-		if (deadline && pcost_now_ns() >= deadline && !io->timed_out) {
-			if (io->extended < busy_extend && run_io_busy(io, stretch)) {
-				io->extended++;
-				deadline += stretch;
-				continue;
-			}
-			io->timed_out = true;
-			kill(-io->pid, SIGKILL);
-		}
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	if (wfd >= 0)
-		close(wfd);
+	pcost_child_wait(&io->child, &w);
 }
 
 static pcost_ns tv_ns(const struct timeval *tv)
@@ -357,32 +259,32 @@ static pcost_ns tv_ns(const struct timeval *tv)
 /* How it ended, into the sample: rusage, status, the failure's reason. */
 static int run_io_verdict(const struct run_io *io, double timeout_s, struct pcost_run_sample *smp)
 {
-	smp->wait_status = io->status;
-	smp->user_ns = tv_ns(&io->ru.ru_utime);
-	smp->sys_ns = tv_ns(&io->ru.ru_stime);
-	smp->maxrss_kb = io->ru.ru_maxrss;
-	smp->minflt = io->ru.ru_minflt;
-	smp->majflt = io->ru.ru_majflt;
-	smp->nvcsw = io->ru.ru_nvcsw;
-	smp->nivcsw = io->ru.ru_nivcsw;
-	if (io->interrupted || pcost_interrupted) {
+	const struct pcost_child *c = &io->child;
+
+	smp->wait_status = c->status;
+	smp->user_ns = tv_ns(&c->ru.ru_utime);
+	smp->sys_ns = tv_ns(&c->ru.ru_stime);
+	smp->maxrss_kb = c->ru.ru_maxrss;
+	smp->minflt = c->ru.ru_minflt;
+	smp->majflt = c->ru.ru_majflt;
+	smp->nvcsw = c->ru.ru_nvcsw;
+	smp->nivcsw = c->ru.ru_nivcsw;
+	if (c->interrupted || pcost_interrupted) {
 		pcost_sample_fail(smp, "interrupted");
 		return -EINTR;
 	}
-	if (io->watched_died) {
+	if (c->watched_died) {
 		pcost_sample_fail(smp, "killed: the service it loads exited");
-	} else if (io->timed_out) {
+	} else if (c->timed_out) {
 		pcost_sample_fail(smp, "timeout after %g s", timeout_s);
-	} else if (WIFSIGNALED(io->status)) {
-		pcost_sample_fail(smp, "killed by SIG%s",
-				  sigabbrev_np(WTERMSIG(io->status)) ?: "?");
-	} else if (WIFEXITED(io->status) && WEXITSTATUS(io->status) != 0) {
-		char line[160];
+	} else if (pcost_wait_status_failed(c->status, 0)) {
+		char line[160] = "", why[256];
 
-		if (!io->first_error || !first_error_line(io->ebuf, io->elen, line, sizeof(line)))
+		if (WIFEXITED(c->status) &&
+		    (!io->first_error || !first_error_line(io->ebuf, io->elen, line, sizeof(line))))
 			last_line(io->ebuf, io->elen, line, sizeof(line));
-		pcost_sample_fail(smp, "exit %d%s%s", WEXITSTATUS(io->status), line[0] ? ": " : "",
-				  line);
+		pcost_wait_status_text(c->status, line, why, sizeof(why));
+		pcost_sample_fail(smp, "%s", why);
 	}
 	return 0;
 }
@@ -478,8 +380,7 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 {
 	bool capture = out && out->capture;
 	struct pcost_run_said unsaid;
-	struct spawn_args sa = { .l = l, .cpu_mask = o->cpu_mask, .merge = capture };
-	char report_env[] = "PROBECOST_REPORT_FD=3";
+	char report_env[] = "PROBECOST_REPORT_FD=3", **env;
 	struct run_io *io = xmalloc(sizeof(*io));
 	pcost_ns t0, deadline = 0;
 	int rc;
@@ -499,15 +400,13 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 		pcost_sample_fail(smp, "could not create a pipe: %s", strerror(-rc));
 		goto out;
 	}
-	sa.env = build_env(l, report_fd ? report_env : NULL);
-	sa.report_w = io->rp[1];
-	sa.err_w = io->ep[1];
+	env = build_env(l, report_fd ? report_env : NULL);
 	t0 = pcost_now_ns();
-	rc = spawn(&sa, &io->pid);
-	free(sa.env);
+	rc = spawn(&io->child, l, env, o->cpu_mask, io->ep[1], io->rp[1], capture);
+	free(env);
 	if (rc < 0) {
 		smp->wall_ns = pcost_now_ns() - t0;
-		if (sa.pin_failed)
+		if (io->child.fail_stage == PCOST_CHILD_STAGE_PIN)
 			pcost_sample_fail(smp, "could not pin to CPUs (--cpu): %s", strerror(-rc));
 		else
 			pcost_sample_fail(smp, "could not execute '%.60s': %s", l->argv[0],
@@ -521,10 +420,9 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 	 * 61-66 us a run, 108-118 us at the 90th percentile, on a 2-vCPU KVM guest:
 	 * 2.3% of a /bin/true run, 0.5% of a 13-ms spin).
 	 */
-	if (sa.exec_ns)
-		t0 = sa.exec_ns;
-	pcost_child_add(io->pid);
-	smp->pid = io->pid;
+	if (io->child.exec_ns)
+		t0 = io->child.exec_ns;
+	smp->pid = io->child.pid;
 	close(io->ep[1]);
 	io->ep[1] = -1;
 	if (io->rp[1] >= 0) {
@@ -538,8 +436,8 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 	run_io_wait(io, deadline, (pcost_ns)(o->timeout_s * 1e9), o->busy_extend, o->watch_pid);
 	smp->wall_ns = pcost_now_ns() - t0;
 	/* Whatever the workload left behind in its group goes too. */
-	kill(-io->pid, SIGKILL);
-	pcost_child_remove(io->pid);
+	kill(-io->child.pid, SIGKILL);
+	pcost_child_remove(io->child.pid);
 	drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
 	drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
 	rc = run_io_verdict(io, o->timeout_s, smp);

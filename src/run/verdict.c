@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/proc.h"
 #include "probes/where.h"
 
 /* "killed by SIGSEGV at fft+0x4a (INSN), address 0x10" (or ", sent by pid N"). */
@@ -21,7 +22,9 @@ static void died_of(const struct pcost_verdict_in *in, char *buf, size_t len)
 	if (!at[0] && s->has_ip)
 		snprintf(at, sizeof(at), "0x%llx, outside the executable",
 			 (unsigned long long)s->ip);
-	n = (size_t)snprintf(buf, len, "killed by SIG%s%s%s", s->signal, at[0] ? " at " : "", at);
+	n = (size_t)pcost_killed_by_text(s->signal, buf, len);
+	if (n < len && at[0])
+		n += (size_t)snprintf(buf + n, len - n, " at %s", at);
 	if (n >= len)
 		return;
 	if (s->from_pid)
