@@ -421,6 +421,8 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 		v.tool_failed = true;
 		goto record;
 	}
+	if (m->ops->wrap)
+		pcost_verdict_wrapper(&v, l.argv);
 	if (placed) {
 		/* The tracer starts on its CPUs; the workload moves itself to opts.cpu_mask. */
 		char cpus[256];

@@ -42,6 +42,88 @@ static bool timed_out(const struct pcost_run_sample *smp)
 	return !strncmp(smp->fail_reason, "timeout", 7) || !strncmp(smp->fail_reason, "hung", 4);
 }
 
+/*
+ * How a wrapper passes on how its program ended, and how it says it failed
+ * itself (each seen on this machine: strace 6.1, ltrace 0.7.3, perf 6.1,
+ * valgrind 3.19; coreutils' env, nice, timeout, taskset and chroot exit
+ * 125-127 when they cannot run the command).
+ */
+struct relay {
+	const char *tool, *sub; /* the basename of its argv[0] and its argv[1] (NULL: any) */
+	bool exit;		/* it exits with its program's exit status */
+	bool signal;		/* it dies of its program's fatal signal (re-raises it) */
+	const char *own[3];	/* how its own error lines start */
+	int own_exit[3];	/* statuses it exits with itself (0: none) */
+};
+
+static const struct relay relays[] = {
+	{ "strace", NULL, true, true, { "strace: " }, { 0 } },
+	{ "valgrind", NULL, true, true, { "valgrind: " }, { 0 } },
+	/* perf stat exits 0 when its program died of a signal (it prints psignal's line). */
+	{ "perf", "stat", true, false, { "Workload failed", "Error:", "Failed to" }, { 129, 255 } },
+	{ "perf",
+	  "record",
+	  true,
+	  true,
+	  { "Workload failed", "Error:", "Failed to" },
+	  { 129, 255 } },
+	/* ltrace 0.7 and perf trace exit 0 however their program ended. */
+	{ "ltrace", NULL, false, false, { 0 }, { 0 } },
+	{ "perf", NULL, false, false, { 0 }, { 0 } },
+};
+
+static const struct relay any_wrapper = { NULL, NULL, true, false, { 0 }, { 125, 126, 127 } };
+
+void pcost_verdict_wrapper(struct pcost_verdict_in *in, char *const *argv)
+{
+	const char *base;
+
+	in->wrapper[0] = '\0';
+	if (!argv || !argv[0])
+		return;
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	snprintf(in->wrapper, sizeof(in->wrapper), "%s%s%s", base, argv[1] ? " " : "",
+		 argv[1] ? argv[1] : "");
+}
+
+static const struct relay *relay_of(const char *wrapper)
+{
+	size_t tl = strcspn(wrapper, " ");
+	const char *sub = wrapper[tl] ? wrapper + tl + 1 : "";
+
+	for (size_t i = 0; i < sizeof(relays) / sizeof(relays[0]); i++)
+		if (strlen(relays[i].tool) == tl && !strncmp(wrapper, relays[i].tool, tl) &&
+		    (!relays[i].sub || !strcmp(sub, relays[i].sub)))
+			return &relays[i];
+	return &any_wrapper;
+}
+
+/*
+ * A wrapped run failed (not at a time limit): the program's doing when its
+ * wrapper passes that ending on and did not say the failure was its own.
+ * The ending is the run's reason: "exit N[: last line]" or "killed by SIGX".
+ */
+static enum pcost_fault wrapped_fault(const char *wrapper, const char *reason)
+{
+	const struct relay *r = relay_of(wrapper);
+	const char *line;
+	int code;
+
+	if (!strncmp(reason, "killed by SIG", 13))
+		return r->signal ? PCOST_FAULT_PROGRAM : PCOST_FAULT_TOOL;
+	if (sscanf(reason, "exit %d", &code) != 1 || !r->exit)
+		return PCOST_FAULT_TOOL; /* it did not start, or passes nothing on */
+	for (size_t i = 0; i < 3; i++)
+		if (r->own_exit[i] && code == r->own_exit[i])
+			return PCOST_FAULT_TOOL;
+	line = strstr(reason, ": ");
+	for (size_t i = 0; line && i < 3 && r->own[i]; i++)
+		if (!strncmp(line + 2, r->own[i], strlen(r->own[i])))
+			return PCOST_FAULT_TOOL;
+	return PCOST_FAULT_PROGRAM;
+}
+
 void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_in *in)
 {
 	bool plain = in->kind == PCOST_MON_BASELINE;
@@ -62,9 +144,14 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 	} else if (in->tool_failed) {
 		smp->fault = PCOST_FAULT_TOOL;
 	} else if (smp->failed) {
-		smp->fault = plain || (in->kind != PCOST_MON_WRAP && !timed_out(smp))
-				     ? PCOST_FAULT_PROGRAM
-				     : PCOST_FAULT_TOOL;
+		if (plain)
+			smp->fault = PCOST_FAULT_PROGRAM;
+		else if (timed_out(smp))
+			smp->fault = PCOST_FAULT_TOOL;
+		else if (in->kind == PCOST_MON_WRAP)
+			smp->fault = wrapped_fault(in->wrapper, smp->fail_reason);
+		else
+			smp->fault = PCOST_FAULT_PROGRAM;
 	} else if (in->report_fd && !smp->has_report) {
 		smp->fault = plain ? PCOST_FAULT_PROGRAM : PCOST_FAULT_TOOL;
 		pcost_sample_fail(smp, "the workload's report did not come back%s%s%s",
