@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/* core/outfile: output files written beside their name and renamed into place (see outfile.h). */
+#include "core/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+
+static void unlink_tmp(void *arg)
+{
+	struct pcost_outfile *o = arg;
+
+	/* async-signal-safe: unlink only */
+	if (o->tmp[0])
+		unlink(o->tmp);
+}
+
+int pcost_outfile_reserve(struct pcost_outfile *o, const char *path)
+{
+	mode_t um;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	o->undo = -1;
+	if (snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path) >= (int)sizeof(o->tmp)) {
+		o->tmp[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	if ((fd = mkstemp(o->tmp)) < 0) {
+		o->tmp[0] = '\0';
+		return -errno;
+	}
+	o->undo = pcost_cleanup_push(unlink_tmp, o);
+	um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
+	close(fd);
+	return 0;
+}
+
+int pcost_outfile_open(struct pcost_outfile *o, const char *path)
+{
+	int rc = pcost_outfile_reserve(o, path);
+
+	if (rc < 0)
+		return rc;
+	/* The name is ours (mkstemp, O_EXCL) and nobody else can write the directory's
+	 * entry for it without our permission: opened again without O_CREAT. */
+	if (!(o->f = fopen(o->tmp, "r+e")) && (rc = -errno) < 0) {
+		pcost_outfile_commit(o, false);
+		return rc;
+	}
+	return 0;
+}
+
+int pcost_outfile_commit(struct pcost_outfile *o, bool ok)
+{
+	int rc = 0;
+
+	if (o->f && (fflush(o->f) || ferror(o->f)))
+		rc = -(errno ? errno : EIO);
+	if (o->f && fclose(o->f) && !rc)
+		rc = -errno;
+	o->f = NULL;
+	if (o->tmp[0] && ok && !rc && rename(o->tmp, o->path))
+		rc = -errno;
+	if (o->undo >= 0)
+		pcost_cleanup_pop(o->undo, !ok || rc);
+	o->undo = -1;
+	o->tmp[0] = '\0';
+	return rc;
+}
+
+/* One of the files beside the store: absent, or a regular file of ours (lstat: not a link). */
+static int ours_or_absent(const char *path, const char *suffix, char *why, size_t len)
+{
+	char p[PATH_MAX + 8];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s%s", path, suffix);
+	if (lstat(p, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISREG(st.st_mode) && st.st_uid == geteuid())
+		return 0;
+	snprintf(why, len,
+		 "'%s' is %s in a directory others can write: move the store to a directory of "
+		 "yours (--db)",
+		 p, S_ISLNK(st.st_mode) ? "a link" : "not a file of yours");
+	return -EPERM;
+}
+
+int pcost_shared_dir_check(const char *path, char *why, size_t len)
+{
+	static const char *const beside[] = { "", "-wal", "-shm", "-journal" };
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	bool shared;
+	int rc;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &st) < 0)
+		return 0; /* nothing there yet: whoever makes it decides (make_parents: 0700) */
+	shared = (st.st_mode & (S_IWGRP | S_IWOTH)) || (st.st_uid != geteuid() && st.st_uid != 0);
+	if (!shared)
+		return 0;
+	if (!(st.st_mode & S_ISVTX)) {
+		snprintf(why, len,
+			 "'%s' is in '%s', which others can write: move it to a directory of yours "
+			 "(--db)",
+			 path, dir);
+		return -EPERM;
+	}
+	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++)
+		if ((rc = ours_or_absent(path, beside[i], why, len)) < 0)
+			return rc;
+	return 1;
+}

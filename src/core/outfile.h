@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * outfile: files written at a name the user gives, never through a link that
+ * another user planted there.  An output (export -o, --plot, report -o) is
+ * written to a temporary file beside its name (mkstemp: O_EXCL, never through
+ * a link), then renamed over the name: a link there is replaced, not followed.
+ * A file probecost keeps opening in place (the store and SQLite's -wal and
+ * -shm beside it) is checked with pcost_shared_dir_check first.
+ */
+#ifndef PCOST_OUTFILE_H
+#define PCOST_OUTFILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct pcost_outfile {
+	const char *path;   /* the name it will have */
+	char tmp[PATH_MAX]; /* the temporary file beside it, "" when none */
+	int undo;	    /* cleanup handle: the temporary file goes on every exit path */
+	FILE *f;	    /* open on tmp, after pcost_outfile_open */
+};
+
+/*
+ * Make the temporary file beside path (mode 0666 less the umask, as fopen
+ * would): o->tmp, which a library may write by its name (cairo).  0 or -errno.
+ */
+int pcost_outfile_reserve(struct pcost_outfile *o, const char *path);
+/* pcost_outfile_reserve, and o->f open for writing on it.  0 or -errno. */
+int pcost_outfile_open(struct pcost_outfile *o, const char *path);
+/*
+ * Close o->f (if open) and, when ok and that went well, rename the temporary
+ * file over o->path; otherwise remove it.  0, or -errno of what failed.
+ */
+int pcost_outfile_commit(struct pcost_outfile *o, bool ok);
+
+/*
+ * May probecost open the file at path in place, with what SQLite puts beside
+ * it (path-wal, path-shm)?  Not when its directory is writable by another user
+ * (group or others, or owned by someone else) unless that directory is sticky
+ * (/tmp) and each of the three that exists is a regular file of ours, not a
+ * link: there, nobody else can replace them.  0 (a directory of ours), 1 (a
+ * sticky shared one: open with O_NOFOLLOW, SQLITE_OPEN_NOFOLLOW), or -EPERM
+ * with the reason and the fix in why.
+ */
+int pcost_shared_dir_check(const char *path, char *why, size_t len);
+
+#endif
