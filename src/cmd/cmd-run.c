@@ -1128,6 +1128,8 @@ static int measure_and_report(struct pcost_runner *r, struct pcost_session *s,
 	rc = pcost_runner_measure(r, err, sizeof(err));
 	if (r->opts.service)
 		pcost_service_stop(r->opts.service);
+	if (r->opts.service && r->opts.service->followed[0])
+		warning("%s", r->opts.service->followed);
 	if (rc < 0 && rc != -EINTR && !s->nconfigs) {
 		pcost_sink_end(s);
 		error("%s", err);
