@@ -377,6 +377,7 @@ static bool sites_facts(struct pcost_probe_plan *pl, const struct pcost_probe_si
 	for (size_t i = 0; pl->sf && i < n; i++) {
 		struct pcost_site_facts f;
 		bool seen = false;
+		char line[768];
 
 		pcost_site_facts_at(pl->sf, sites[i].vaddr, &f);
 		if (i)
@@ -391,19 +392,12 @@ static bool sites_facts(struct pcost_probe_plan *pl, const struct pcost_probe_si
 		if (seen || pl->nwarned == ARRAY_SIZE(pl->warned))
 			continue;
 		pl->warned[pl->nwarned++] = sites[i].vaddr;
-		warning("%s:%s at %s+0x%llx %s once armed: the kernel optimizes its nop5 into a CALL, "
-			"which pushes into the red zone%s%s%s; %s",
-			sites[i].provider, sites[i].name, f.function,
-			(unsigned long long)f.fn_offset,
-			f.red_zone_live > 0 ? "may change the program"
-					    : "will report wrong arguments",
-			f.red_zone_live > 0 ? ", and the function " : "",
-			f.red_zone_live > 0 ? f.why : "",
-			!sites[i].args_below_rsp ? ""
-			: f.red_zone_live > 0	 ? "; the tracer reads its arguments from there too"
-						 : ", where the tracer reads its arguments from",
-			pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
-			       : "built with -mno-red-zone it would be safe");
+		if (pcost_site_armed_warning(
+			    line, sizeof(line), sites[i].provider, sites[i].name, &f,
+			    sites[i].args_below_rsp,
+			    pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
+				   : "built with -mno-red-zone it would be safe"))
+			warning("%s", line);
 	}
 	return pl->sf && n;
 }
