@@ -8,7 +8,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-options.h"
 #include "store/store.h"
-#include "core/outfile.h"
+#include "core/safepath.h"
 #include "core/util.h"
 
 static const char *const export_usage[] = {

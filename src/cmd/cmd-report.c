@@ -6,7 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd-options.h"
-#include "core/outfile.h"
+#include "core/safepath.h"
 #include "core/util.h"
 #include "core/format.h"
 #include "report/plot.h"

@@ -308,6 +308,8 @@ static int parse_placement(const char *v, struct run_args *a)
 		}
 	}
 	free(copy);
+	if (!rc && !a->placement[0] && !a->placement[1])
+		rc = usage_error("--placement '%s': expected same, split or same,split", v);
 	return rc;
 }
 
@@ -585,6 +587,11 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 
 	if (colon)
 		*colon = 0;
+	if (colon && !pcost_list_well_formed(colon + 1)) {
+		usage_error("workload '%s': expected KEY=VALUE,... after ':' (or no ':')", spec);
+		free(copy);
+		return -EINVAL;
+	}
 	if (!(wl = pcost_workload_find(copy))) {
 		usage_error("unknown workload '%s'; see 'probecost list workloads'", copy);
 		free(copy);

@@ -238,6 +238,9 @@ static int parse_methods(const struct pcost_probe_request *q, struct pcost_probe
 		if (!m)
 			return usage_error("unknown probe method '%s' (see 'probecost list')",
 					   w[i]);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(w[j], w[i]))
+				return usage_error("--via '%s': '%s' is named twice", q->via, w[i]);
 		for (size_t j = 0; j < pl->nmethods; j++)
 			dup |= pl->methods[j] == m;
 		if (dup)
@@ -551,10 +554,11 @@ static int plan_builtin(const struct pcost_probe_request *q, struct pcost_probe_
 		for (int i = 0; i < PCOST_SK_N; i++)
 			pl->stanford_hits += (int64_t)hits[i];
 	}
-	if (!rc)
-		rc = parse_methods(q, pl);
+	/* The layouts first: a bad one is refused before the methods' warnings. */
 	if (!rc)
 		rc = parse_layouts(q, pl);
+	if (!rc)
+		rc = parse_methods(q, pl);
 	for (size_t i = 0;
 	     i < pl->nmethods && !q->variants && pcost_list_has(pl->wl->choices, "lttng"); i++)
 		if (pl->methods[i] == &pcost_probe_lttng &&

@@ -18,7 +18,7 @@
 
 #include "report/escape.h"
 #include "report/plot.h"
-#include "core/outfile.h"
+#include "core/safepath.h"
 #include "core/util.h"
 
 #define W 960.0

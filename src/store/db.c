@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/outfile.h"
+#include "core/safepath.h"
 #include "core/util.h"
 
 /* PRAGMA application_id: "pcst", so `file` and we can tell our databases apart. */
@@ -403,6 +403,7 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 		}
 		db->writable = !access(path, W_OK) && dir_writable(path);
 	}
+reopen:
 	flags = db->writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
 	if (shared)
 		flags |= SQLITE_OPEN_NOFOLLOW;
@@ -453,6 +454,14 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 	*out = db;
 	return 0;
 fail:
+	/* Read on a full disk: SQLite finds no room for its -shm; read it as a read-only store. */
+	if (rc == -ENOSPC && mode != PCOST_DB_WRITE && db->writable) {
+		sqlite3_close(db->h);
+		db->h = NULL;
+		db->writable = false;
+		db->err[0] = '\0';
+		goto reopen;
+	}
 	snprintf(err, errlen, "%s", db->err);
 	if (db->h)
 		sqlite3_close(db->h);

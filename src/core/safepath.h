@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * outfile: files written at a name the user gives, never through a link that
- * another user planted there.  An output (export -o, --plot, report -o) is
- * written to a temporary file beside its name (mkstemp: O_EXCL, never through
- * a link), then renamed over the name: a link there is replaced, not followed.
- * A file probecost keeps opening in place (the store and SQLite's -wal and
+ * safepath: what another user could change under us.
+ *
+ * Files written at a name the user gives are never written through a link
+ * another user planted there: an output (export -o, --plot, report -o) goes
+ * to a temporary file beside its name (mkstemp: O_EXCL, never through a link),
+ * then is renamed over the name, so a link there is replaced, not followed.
+ * A file probecost keeps opening in place (the store, with SQLite's -wal and
  * -shm beside it) is checked with pcost_shared_dir_check first.
+ *
+ * Programs run as root are looked up only in directories that nobody but root
+ * can change (pcost_path_secure), as sudo's secure_path does.
  */
-#ifndef PCOST_OUTFILE_H
-#define PCOST_OUTFILE_H
+#ifndef PCOST_SAFEPATH_H
+#define PCOST_SAFEPATH_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -45,5 +50,15 @@ int pcost_outfile_commit(struct pcost_outfile *o, bool ok);
  * with the reason and the fix in why.
  */
 int pcost_shared_dir_check(const char *path, char *why, size_t len);
+
+/*
+ * As root: drop from $PATH each directory that anyone but root could change
+ * (not owned by root, writable by group or others, or below a directory that
+ * is, sticky ones aside) and each that is relative or missing, so that no
+ * tool probecost runs (strace, perf, the command) is another user's.  The
+ * unsafe ones that existed, ":"-joined, into dropped (when len > 0); how many.
+ * Does nothing (0) for other users: their PATH is theirs to trust.
+ */
+size_t pcost_path_secure(char *dropped, size_t len);
 
 #endif

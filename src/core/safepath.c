@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* core/outfile: output files written beside their name and renamed into place (see outfile.h). */
-#include "core/outfile.h"
+/* core/safepath: outputs renamed into place, directories others can write, a trusted PATH (see safepath.h). */
+#include "core/safepath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,4 +124,78 @@ int pcost_shared_dir_check(const char *path, char *why, size_t len)
 		if ((rc = ours_or_absent(path, beside[i], why, len)) < 0)
 			return rc;
 	return 1;
+}
+
+/* Could anyone but root change what dir holds?  It, or a directory above it. */
+static bool dir_trusted(const char *dir)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	if (dir[0] != '/' || snprintf(p, sizeof(p), "%s", dir) >= (int)sizeof(p))
+		return false;
+	for (;;) {
+		if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0)
+			return false;
+		/* A sticky directory (/tmp) lets others add names, not replace ours. */
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+			return false;
+		if (!strcmp(p, "/"))
+			return true;
+		n = strlen(p);
+		while (n > 1 && p[n - 1] == '/')
+			p[--n] = '\0';
+		char *slash = strrchr(p, '/');
+
+		if (slash == p)
+			p[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+size_t pcost_path_secure(char *dropped, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *kept, *save = NULL;
+	size_t n = 0, off = 0, k = 0;
+	struct stat st;
+
+	if (len)
+		dropped[0] = '\0';
+	if (geteuid() != 0 || !path)
+		return 0;
+	copy = strdup(path);
+	kept = calloc(1, strlen(path) + 128);
+	if (!copy || !kept) {
+		free(copy);
+		free(kept);
+		return 0;
+	}
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if (dir_trusted(d)) {
+			k += (size_t)sprintf(kept + k, "%s%s", k ? ":" : "", d);
+			continue;
+		}
+		if (stat(d, &st) < 0)
+			continue; /* missing: nothing to run there */
+		n++;
+		if (off < len)
+			off += (size_t)snprintf(dropped + off, len - off, "%s%s", off ? ":" : "",
+						d);
+	}
+	/* Nothing left: the directories sudo's secure_path names, the trusted ones of them. */
+	if (!k)
+		for (const char *const *d =
+			     (const char *const[]){ "/usr/local/sbin", "/usr/local/bin",
+						    "/usr/sbin", "/usr/bin", "/sbin", "/bin",
+						    NULL };
+		     *d; d++)
+			if (dir_trusted(*d))
+				k += (size_t)sprintf(kept + k, "%s%s", k ? ":" : "", *d);
+	setenv("PATH", kept, 1);
+	free(copy);
+	free(kept);
+	return n;
 }
