@@ -42,7 +42,7 @@ int cmd_export(int argc, char **argv)
 	struct pcost_db_row *rows = NULL;
 	size_t nrows = 0;
 	struct pcost_db *db;
-	FILE *out = stdout;
+	FILE *out;
 	struct pcost_outfile of;
 	char *text;
 	int rc = 0;

@@ -22,12 +22,13 @@ static const char *const report_usage[] = {
 static int write_report(const struct pcost_session *s, enum pcost_format fmt, const char *path)
 {
 	struct pcost_outfile of;
-	int rc = pcost_outfile_open(&of, path);
+	int rc = pcost_outfile_open(&of, path), crc;
 
 	if (rc < 0)
 		return error("could not write '%s': %s", path, strerror(-rc));
 	rc = pcost_report_session(s, fmt, of.f);
-	if ((rc = pcost_outfile_commit(&of, !rc) ?: rc))
+	crc = pcost_outfile_commit(&of, !rc);
+	if ((rc = rc ? rc : crc))
 		return error("could not write session %lld to '%s': %s", (long long)s->id, path,
 			     strerror(-rc));
 	info("wrote %s", path);

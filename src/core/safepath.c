@@ -23,24 +23,23 @@ static void unlink_tmp(void *arg)
 int pcost_outfile_reserve(struct pcost_outfile *o, const char *path)
 {
 	mode_t um;
-	int fd;
 
 	memset(o, 0, sizeof(*o));
 	o->path = path;
-	o->undo = -1;
+	o->fd = o->undo = -1;
 	if (snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path) >= (int)sizeof(o->tmp)) {
 		o->tmp[0] = '\0';
 		return -ENAMETOOLONG;
 	}
-	if ((fd = mkstemp(o->tmp)) < 0) {
+	if ((o->fd = mkostemp(o->tmp, O_CLOEXEC)) < 0) {
 		o->tmp[0] = '\0';
 		return -errno;
 	}
 	o->undo = pcost_cleanup_push(unlink_tmp, o);
+	snprintf(o->name, sizeof(o->name), "/proc/self/fd/%d", o->fd);
 	um = umask(0);
 	umask(um);
-	fchmod(fd, 0666 & ~um);
-	close(fd);
+	fchmod(o->fd, 0666 & ~um);
 	return 0;
 }
 
@@ -50,12 +49,12 @@ int pcost_outfile_open(struct pcost_outfile *o, const char *path)
 
 	if (rc < 0)
 		return rc;
-	/* The name is ours (mkstemp, O_EXCL) and nobody else can write the directory's
-	 * entry for it without our permission: opened again without O_CREAT. */
-	if (!(o->f = fopen(o->tmp, "r+e")) && (rc = -errno) < 0) {
+	if (!(o->f = fdopen(o->fd, "w"))) {
+		rc = -errno;
 		pcost_outfile_commit(o, false);
 		return rc;
 	}
+	o->fd = -1; /* o->f's now */
 	return 0;
 }
 
@@ -67,7 +66,10 @@ int pcost_outfile_commit(struct pcost_outfile *o, bool ok)
 		rc = -(errno ? errno : EIO);
 	if (o->f && fclose(o->f) && !rc)
 		rc = -errno;
+	if (o->fd >= 0 && close(o->fd) && !rc)
+		rc = -errno;
 	o->f = NULL;
+	o->fd = -1;
 	if (o->tmp[0] && ok && !rc && rename(o->tmp, o->path))
 		rc = -errno;
 	if (o->undo >= 0)

@@ -23,13 +23,17 @@
 struct pcost_outfile {
 	const char *path;   /* the name it will have */
 	char tmp[PATH_MAX]; /* the temporary file beside it, "" when none */
+	int fd;		    /* open on it from its creation, -1 */
+	char name[32];	    /* "/proc/self/fd/N": that open file, for a library that
+			     * writes by name (cairo), whatever happens to tmp's name */
 	int undo;	    /* cleanup handle: the temporary file goes on every exit path */
-	FILE *f;	    /* open on tmp, after pcost_outfile_open */
+	FILE *f;	    /* on fd, after pcost_outfile_open */
 };
 
 /*
  * Make the temporary file beside path (mode 0666 less the umask, as fopen
- * would): o->tmp, which a library may write by its name (cairo).  0 or -errno.
+ * would), open: o->fd, and o->name for a library that writes by name.  0 or
+ * -errno.
  */
 int pcost_outfile_reserve(struct pcost_outfile *o, const char *path);
 /* pcost_outfile_reserve, and o->f open for writing on it.  0 or -errno. */

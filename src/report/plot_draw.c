@@ -107,7 +107,7 @@ static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char
 		cv->surf = cairo_svg_surface_create_for_stream(mem_write, cv, W, h);
 		break;
 	case PCOST_PLOT_PDF:
-		cv->surf = cairo_pdf_surface_create(cv->file.tmp, W, h);
+		cv->surf = cairo_pdf_surface_create(cv->file.name, W, h);
 		break;
 	default:
 		snprintf(err, errlen, "the file name must end in .png, .svg or .pdf");
@@ -190,7 +190,7 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 	cairo_destroy(cv->cr);
 	cairo_surface_flush(cv->surf);
 	if (cv->fmt == PCOST_PLOT_PNG)
-		st = cairo_surface_write_to_png(cv->surf, cv->file.tmp);
+		st = cairo_surface_write_to_png(cv->surf, cv->file.name);
 	else {
 		cairo_surface_finish(cv->surf);
 		st = cairo_surface_status(cv->surf);
@@ -216,7 +216,7 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 			rc = -EIO;
 		}
 		if (!rc && cv->out->path)
-			rc = write_file(cv->file.tmp, svg, n, err, errlen);
+			rc = write_file(cv->file.name, svg, n, err, errlen);
 		if (!rc && !cv->out->path) {
 			cv->out->svg = svg;
 			cv->out->svglen = n;

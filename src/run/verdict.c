@@ -52,27 +52,29 @@ struct relay {
 	const char *tool, *sub; /* the basename of its argv[0] and its argv[1] (NULL: any) */
 	bool exit;		/* it exits with its program's exit status */
 	bool signal;		/* it dies of its program's fatal signal (re-raises it) */
-	const char *own[3];	/* how its own error lines start */
-	int own_exit[3];	/* statuses it exits with itself (0: none) */
+	bool psignal;		/* it exits 0 after a last line "PROGRAM: strsignal(N)" */
+	const char *const *own; /* how its own error lines start, NULL-terminated */
+	const int *own_exit;	/* statuses it exits with itself, 0-terminated */
 };
+
+static const char *const strace_own[] = { "strace: ", NULL };
+static const char *const valgrind_own[] = { "valgrind: ", NULL };
+static const char *const perf_own[] = { "Workload failed", "Error:", "Failed to", NULL };
+static const int perf_exit[] = { 129, 255, 0 };
+static const int coreutils_exit[] = { 125, 126, 127, 0 };
 
 static const struct relay relays[] = {
-	{ "strace", NULL, true, true, { "strace: " }, { 0 } },
-	{ "valgrind", NULL, true, true, { "valgrind: " }, { 0 } },
-	/* perf stat exits 0 when its program died of a signal (it prints psignal's line). */
-	{ "perf", "stat", true, false, { "Workload failed", "Error:", "Failed to" }, { 129, 255 } },
-	{ "perf",
-	  "record",
-	  true,
-	  true,
-	  { "Workload failed", "Error:", "Failed to" },
-	  { 129, 255 } },
+	{ "strace", NULL, true, true, false, strace_own, NULL },
+	{ "valgrind", NULL, true, true, false, valgrind_own, NULL },
+	/* perf stat exits 0 when its program died of a signal, after psignal's line. */
+	{ "perf", "stat", true, false, true, perf_own, perf_exit },
+	{ "perf", "record", true, true, false, perf_own, perf_exit },
 	/* ltrace 0.7 and perf trace exit 0 however their program ended. */
-	{ "ltrace", NULL, false, false, { 0 }, { 0 } },
-	{ "perf", NULL, false, false, { 0 }, { 0 } },
+	{ "ltrace", NULL, false, false, false, NULL, NULL },
+	{ "perf", NULL, false, false, false, NULL, NULL },
 };
 
-static const struct relay any_wrapper = { NULL, NULL, true, false, { 0 }, { 125, 126, 127 } };
+static const struct relay any_wrapper = { NULL, NULL, true, false, false, NULL, coreutils_exit };
 
 void pcost_verdict_wrapper(struct pcost_verdict_in *in, char *const *argv)
 {
@@ -114,14 +116,37 @@ static enum pcost_fault wrapped_fault(const char *wrapper, const char *reason)
 		return r->signal ? PCOST_FAULT_PROGRAM : PCOST_FAULT_TOOL;
 	if (sscanf(reason, "exit %d", &code) != 1 || !r->exit)
 		return PCOST_FAULT_TOOL; /* it did not start, or passes nothing on */
-	for (size_t i = 0; i < 3; i++)
-		if (r->own_exit[i] && code == r->own_exit[i])
+	for (const int *e = r->own_exit; e && *e; e++)
+		if (code == *e)
 			return PCOST_FAULT_TOOL;
 	line = strstr(reason, ": ");
-	for (size_t i = 0; line && i < 3 && r->own[i]; i++)
-		if (!strncmp(line + 2, r->own[i], strlen(r->own[i])))
+	for (const char *const *o = r->own; line && o && *o; o++)
+		if (!strncmp(line + 2, *o, strlen(*o)))
 			return PCOST_FAULT_TOOL;
 	return PCOST_FAULT_PROGRAM;
+}
+
+/*
+ * A signal the wrapper hid but said: perf stat's last line "PROGRAM: Segmentation
+ * fault" (psignal) after its program died, and its exit 0.  "killed by SIGSEGV
+ * (perf stat exited 0)" into why; false when it said none.
+ */
+static bool hidden_signal(const struct pcost_verdict_in *in, char *why, size_t len)
+{
+	const char *line = in->said->err_last, *text;
+	size_t pl = in->program ? strlen(in->program) : 0;
+
+	if (in->kind != PCOST_MON_WRAP || !relay_of(in->wrapper)->psignal || !pl ||
+	    strncmp(line, in->program, pl) || strncmp(line + pl, ": ", 2))
+		return false;
+	text = line + pl + 2;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigabbrev_np(sig) && !strcmp(text, strsignal(sig))) {
+			snprintf(why, len, "killed by SIG%s (%s exited 0)", sigabbrev_np(sig),
+				 in->wrapper);
+			return true;
+		}
+	return false;
 }
 
 void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_in *in)
@@ -140,6 +165,8 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 		snprintf(why, sizeof(why),
 			 "made %llu hits, %lld expected: the program ran differently",
 			 (unsigned long long)smp->events, (long long)in->expected);
+		program_failed(smp, why);
+	} else if (!smp->failed && hidden_signal(in, why, sizeof(why))) {
 		program_failed(smp, why);
 	} else if (in->tool_failed) {
 		smp->fault = PCOST_FAULT_TOOL;

@@ -10,6 +10,8 @@
  *   2. it reported check=bad                                 PROGRAM, failed
  *   3. probes: its own hit count differs from the hits expected
  *                                                            PROGRAM, failed
+ *   3a. a wrapper that hides its program's fatal signal (perf stat: exit 0)
+ *      said it in its last line ("PROGRAM: Segmentation fault") PROGRAM, failed
  *   4. the monitor failed (could not wrap, start, stop; the dormant
  *      one's check that the binary is still the one armed too) TOOL
  *   5. the run failed (exit status, signal, timeout):

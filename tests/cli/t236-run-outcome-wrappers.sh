@@ -4,11 +4,13 @@
 # its own: the program's, so changed-program (exit 1) when its plain runs were fine.  A
 # wrapper that failed by itself (its own error line, coreutils' 125-127, not an ELF file for
 # ltrace): tool-failed, exit 0.  Known answers from tests/fixtures/outcome/watched.c, which
-# exits 3 when traced or started by anything but probecost (before, every wrapper's status
+# exits 3 (or dies of SIGSEGV) when traced or started by anything but probecost; perf stat
+# exits 0 when its program dies of a signal, and says so in its last line (before, every
+# wrapper's status
 # was taken as the tool's: strace's and perf stat's rows were tool-failed or, for the
 # wrapper that forks, tool-failed too, and probecost exited 0).
 . "$(dirname "$0")/lib.bash"
-plan 8
+plan 9
 have cc || skip_rest "needs cc (the fixture is built here)"
 have jq || skip_rest "jq not installed"
 tmpdir
@@ -39,7 +41,11 @@ if have perf && perf stat -o /dev/null true 2>/dev/null; then
 	run_pc "${RUN[@]}" -m perf-stat -- "$T/watched"
 	is "$rc/$(row perf-stat)" "1/changed-program: 2 of 2 runs: exit 3: watched: tracer 0, parent perf; its none runs: 2 of 2 ok" \
 		"perf stat passes the exit status on: changed-program, exit 1"
+	run_pc "${RUN[@]}" -m perf-stat -- "$T/watched" segv
+	is "$rc/$(row perf-stat)" "1/changed-program: 2 of 2 runs: killed by SIGSEGV (perf stat exited 0); its none runs: 2 of 2 ok" \
+		"perf stat hides a fatal signal (exit 0) but says it: changed-program, exit 1"
 else
+	skip "perf stat not usable here"
 	skip "perf stat not usable here"
 fi
 run_pc "${RUN[@]}" -m "env -C $T/no-such-dir {}" -- "$T/watched"

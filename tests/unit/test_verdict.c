@@ -174,6 +174,36 @@ static void wrapped_runs(void **state)
 	}
 }
 
+/* perf stat exits 0 after its program died of a signal; its last line says which. */
+static void hidden_signals(void **state)
+{
+	struct pcost_run_sample x = run();
+	struct pcost_verdict_in v = in(PCOST_MON_WRAP);
+	char *perf[] = { "perf", "stat", NULL }, *strace[] = { "strace", "-f", NULL };
+
+	(void)state;
+	x.has_report = false;
+	v.report_fd = false;
+	v.program = "./prog";
+	pcost_verdict_wrapper(&v, perf);
+	strcpy(said.err_last, "./prog: Segmentation fault");
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_PROGRAM);
+	assert_string_equal(x.fail_reason, "killed by SIGSEGV (perf stat exited 0)");
+	/* Another program's words, or another wrapper: nothing hidden. */
+	x = run();
+	x.has_report = false;
+	strcpy(said.err_last, "./other: Segmentation fault");
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_NONE);
+	x = run();
+	x.has_report = false;
+	strcpy(said.err_last, "./prog: Segmentation fault");
+	pcost_verdict_wrapper(&v, strace);
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_NONE);
+}
+
 static void tool_runs(void **state)
 {
 	struct pcost_run_sample x = run();
@@ -229,9 +259,9 @@ static void tool_runs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(program_died), cmocka_unit_test(program_checks),
-		cmocka_unit_test(failed_runs),	cmocka_unit_test(wrapped_runs),
-		cmocka_unit_test(tool_runs),
+		cmocka_unit_test(program_died),	  cmocka_unit_test(program_checks),
+		cmocka_unit_test(failed_runs),	  cmocka_unit_test(wrapped_runs),
+		cmocka_unit_test(hidden_signals), cmocka_unit_test(tool_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
