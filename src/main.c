@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/cleanup.h"
+#include "core/safepath.h"
 #include "cmd/cmd.h"
 #include "core/util.h"
 
@@ -68,10 +69,15 @@ int main(int argc, char **argv)
 	}
 	for (size_t c = 0; c < ARRAY_SIZE(commands); c++) {
 		if (!strcmp(commands[c].name, argv[i])) {
+			char dropped[512];
 			int rc;
 
 			pcost_command = commands[c].name;
 			pcost_cleanup_init();
+			if (pcost_path_secure(dropped, sizeof(dropped)))
+				warning("left out of $PATH, as users other than root can change "
+					"them: %s (give a program's full path to run it from there)",
+					dropped);
 			rc = commands[c].fn(argc - i, argv + i);
 			fflush(stdout);
 			return rc < 0 ? PCOST_EXIT_FAIL : rc;

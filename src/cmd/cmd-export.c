@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-options.h"
 #include "store/store.h"
+#include "core/safepath.h"
 #include "core/util.h"
 
 static const char *const export_usage[] = {
@@ -41,7 +42,8 @@ int cmd_export(int argc, char **argv)
 	struct pcost_db_row *rows = NULL;
 	size_t nrows = 0;
 	struct pcost_db *db;
-	FILE *out = stdout;
+	FILE *out;
+	struct pcost_outfile of;
 	char *text;
 	int rc = 0;
 
@@ -85,16 +87,22 @@ int cmd_export(int argc, char **argv)
 	if (rc)
 		goto out;
 	text = cJSON_Print(all ? all : one);
-	if (outpath && !(out = fopen(outpath, "w"))) {
-		error("could not write '%s': %s", outpath, strerror(errno));
+	/* Beside -o's name and renamed over it: never written through a link planted there. */
+	if (outpath && (rc = pcost_outfile_open(&of, outpath)) < 0) {
+		error("could not write '%s': %s", outpath, strerror(-rc));
 		rc = PCOST_EXIT_FAIL;
 		free(text);
 		goto out;
 	}
+	out = outpath ? of.f : stdout;
 	fprintf(out, "%s\n", text);
 	free(text);
-	if (fflush(out) || ferror(out) || (out != stdout && fclose(out))) {
-		error("could not write '%s': %s", outpath ? outpath : "stdout", strerror(errno));
+	if (outpath)
+		rc = pcost_outfile_commit(&of, true);
+	else if (fflush(out) || ferror(out))
+		rc = -(errno ? errno : EIO);
+	if (rc) {
+		error("could not write '%s': %s", outpath ? outpath : "stdout", strerror(-rc));
 		rc = PCOST_EXIT_FAIL;
 	}
 out:

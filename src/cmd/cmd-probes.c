@@ -481,7 +481,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			  "armed and\nnot dormant), tool-failed, program-failed.\n"
 			  "exit status: 0 measured; 1 a runtime failure (with --no-wait: another "
 			  "probes session\nruns), or a row is changed-program; 2 bad\n"
-			  "input; 3 measured and printed but not stored; 130 interrupted.",
+			  "input; 3 measured and printed but not stored; 128+N interrupted by "
+			  "signal N\n(130 Ctrl-C, 143 SIGTERM).",
 		.bad_option = "unknown or incomplete option",
 	};
 	int rc = pcost_parse_options(&p, argc, argv);

@@ -3,12 +3,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cmd-options.h"
-#include "core/cleanup.h"
+#include "core/safepath.h"
 #include "core/util.h"
 #include "core/format.h"
 #include "report/plot.h"
@@ -20,40 +18,17 @@ static const char *const report_usage[] = {
 	NULL,
 };
 
-/* The temporary file of -o, removed on every exit path until it is renamed into place. */
-static char tmp_path[4096];
-
-static void unlink_tmp(void *arg)
-{
-	unlink(tmp_path);
-}
-
 /* Write the report to a temporary file beside path, then rename it over path. */
 static int write_report(const struct pcost_session *s, enum pcost_format fmt, const char *path)
 {
-	int fd, handle, rc;
-	FILE *f;
+	struct pcost_outfile of;
+	int rc = pcost_outfile_open(&of, path), crc;
 
-	if (snprintf(tmp_path, sizeof(tmp_path), "%s.XXXXXX", path) >= (int)sizeof(tmp_path))
-		return error("could not write '%s': the name is too long", path);
-	if ((fd = mkstemp(tmp_path)) < 0)
-		return error("could not write '%s': %s", path, strerror(errno));
-	handle = pcost_cleanup_push(unlink_tmp, NULL);
-	/* As fopen would create it: 0666 less the umask (mkstemp makes 0600). */
-	mode_t um = umask(0);
-
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	f = fdopen(fd, "w");
-	rc = f ? pcost_report_session(s, fmt, f) : -errno;
-	if (f && fclose(f) && !rc)
-		rc = -errno;
-	if (!f)
-		close(fd);
-	if (!rc && rename(tmp_path, path))
-		rc = -errno;
-	pcost_cleanup_pop(handle, rc != 0);
-	if (rc)
+	if (rc < 0)
+		return error("could not write '%s': %s", path, strerror(-rc));
+	rc = pcost_report_session(s, fmt, of.f);
+	crc = pcost_outfile_commit(&of, !rc);
+	if ((rc = rc ? rc : crc))
 		return error("could not write session %lld to '%s': %s", (long long)s->id, path,
 			     strerror(-rc));
 	info("wrote %s", path);

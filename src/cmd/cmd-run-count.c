@@ -8,7 +8,7 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 #include "report/counts.h"
-#include "run/evcount.h"
+#include "run/count_hits.h"
 
 int pcost_run_count(char **command, uint64_t cpu_mask, double timeout_s, enum pcost_format f)
 {
@@ -16,13 +16,13 @@ int pcost_run_count(char **command, uint64_t cpu_mask, double timeout_s, enum pc
 		.cpu_mask = cpu_mask, .timeout_s = timeout_s, .out_fd = -1, .err_fd = 2
 	};
 	struct pcost_evcount c;
-	char err[512] = "";
+	char err[512] = "", changed[256];
 	int rc;
 
 	if (f != PCOST_FMT_TEXT && f != PCOST_FMT_JSON && f != PCOST_FMT_CSV)
 		return usage_error("--count prints text, json or csv, not %s",
 				   pcost_format_name(f));
-	rc = pcost_evcount_run(command, &o, &c, err, sizeof(err));
+	rc = pcost_count_hits(command, &o, &c, changed, sizeof(changed), err, sizeof(err));
 	if (rc < 0 && rc != -EINTR) {
 		pcost_evcount_release(&c);
 		error("%s", err);
@@ -34,7 +34,12 @@ int pcost_run_count(char **command, uint64_t cpu_mask, double timeout_s, enum pc
 		pcost_evcount_release(&c);
 		return 128 + (pcost_interrupted ? pcost_interrupted : 2);
 	}
-	if (c.fail[0]) {
+	if (changed[0]) {
+		error("'%s' ran differently with its probes armed (%s) than without (%s): the hits "
+		      "are those of a changed program",
+		      command[0], changed, c.fail[0] ? c.fail : "exit 0");
+		rc = PCOST_EXIT_FAIL;
+	} else if (c.fail[0]) {
 		error("'%s' failed in the counting run (%s): its counts are printed all the same",
 		      command[0], c.fail);
 		rc = PCOST_EXIT_FAIL;

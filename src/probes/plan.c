@@ -238,6 +238,9 @@ static int parse_methods(const struct pcost_probe_request *q, struct pcost_probe
 		if (!m)
 			return usage_error("unknown probe method '%s' (see 'probecost list')",
 					   w[i]);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(w[j], w[i]))
+				return usage_error("--via '%s': '%s' is named twice", q->via, w[i]);
 		for (size_t j = 0; j < pl->nmethods; j++)
 			dup |= pl->methods[j] == m;
 		if (dup)
@@ -377,6 +380,7 @@ static bool sites_facts(struct pcost_probe_plan *pl, const struct pcost_probe_si
 	for (size_t i = 0; pl->sf && i < n; i++) {
 		struct pcost_site_facts f;
 		bool seen = false;
+		char line[768];
 
 		pcost_site_facts_at(pl->sf, sites[i].vaddr, &f);
 		if (i)
@@ -391,19 +395,12 @@ static bool sites_facts(struct pcost_probe_plan *pl, const struct pcost_probe_si
 		if (seen || pl->nwarned == ARRAY_SIZE(pl->warned))
 			continue;
 		pl->warned[pl->nwarned++] = sites[i].vaddr;
-		warning("%s:%s at %s+0x%llx %s once armed: the kernel optimizes its nop5 into a CALL, "
-			"which pushes into the red zone%s%s%s; %s",
-			sites[i].provider, sites[i].name, f.function,
-			(unsigned long long)f.fn_offset,
-			f.red_zone_live > 0 ? "may change the program"
-					    : "will report wrong arguments",
-			f.red_zone_live > 0 ? ", and the function " : "",
-			f.red_zone_live > 0 ? f.why : "",
-			!sites[i].args_below_rsp ? ""
-			: f.red_zone_live > 0	 ? "; the tracer reads its arguments from there too"
-						 : ", where the tracer reads its arguments from",
-			pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
-			       : "built with -mno-red-zone it would be safe");
+		if (pcost_site_armed_warning(
+			    line, sizeof(line), sites[i].provider, sites[i].name, &f,
+			    sites[i].args_below_rsp,
+			    pl->wl ? "its -mno-red-zone build is safe (--sites nop5-nrz)"
+				   : "built with -mno-red-zone it would be safe"))
+			warning("%s", line);
 	}
 	return pl->sf && n;
 }
@@ -557,10 +554,11 @@ static int plan_builtin(const struct pcost_probe_request *q, struct pcost_probe_
 		for (int i = 0; i < PCOST_SK_N; i++)
 			pl->stanford_hits += (int64_t)hits[i];
 	}
-	if (!rc)
-		rc = parse_methods(q, pl);
+	/* The layouts first: a bad one is refused before the methods' warnings. */
 	if (!rc)
 		rc = parse_layouts(q, pl);
+	if (!rc)
+		rc = parse_methods(q, pl);
 	for (size_t i = 0;
 	     i < pl->nmethods && !q->variants && pcost_list_has(pl->wl->choices, "lttng"); i++)
 		if (pl->methods[i] == &pcost_probe_lttng &&

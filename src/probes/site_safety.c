@@ -1018,3 +1018,24 @@ bool pcost_sdt_args_below_rsp(const char *args)
 	}
 	return false;
 }
+
+bool pcost_site_armed_warning(char *buf, size_t len, const char *provider, const char *name,
+			      const struct pcost_site_facts *f, bool args_below_rsp,
+			      const char *fix)
+{
+	bool live = f->red_zone_live > 0;
+
+	if (f->optimizable <= 0 || (!live && !args_below_rsp))
+		return false;
+	snprintf(buf, len,
+		 "%s:%s at %s+0x%llx %s once armed: the kernel optimizes its nop5 into a CALL, "
+		 "which pushes into the red zone%s%s%s; %s",
+		 provider, name, f->function, (unsigned long long)f->fn_offset,
+		 live ? "may change the program" : "will report wrong arguments",
+		 live ? ", and the function " : "", live ? f->why : "",
+		 !args_below_rsp ? ""
+		 : live		 ? "; the tracer reads its arguments from there too"
+				 : ", where the tracer reads its arguments from",
+		 fix);
+	return true;
+}

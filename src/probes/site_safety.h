@@ -93,6 +93,16 @@ void pcost_site_facts_merge(struct pcost_site_facts *acc, const struct pcost_sit
 bool pcost_sdt_args_below_rsp(const char *args);
 
 /*
+ * The warning before arming the site of probe PROV:NAME with facts f, whose
+ * arguments are read from below rsp or not: "PROV:NAME at fn+0x9 may change the
+ * program once armed: ...; FIX" (fix: how to build it safe).  False (nothing
+ * written) when arming it is safe: not optimizable, or nothing below rsp.
+ */
+bool pcost_site_armed_warning(char *buf, size_t len, const char *provider, const char *name,
+			      const struct pcost_site_facts *f, bool args_below_rsp,
+			      const char *fix);
+
+/*
  * The facts as a JSON object, {"encoding": "nop5", "red_zone_live": true|false|null,
  * "optimizable": true|false|null}, what a session's options keep for each row
  * ("site_facts", report/probes.c reads them); caller owns.

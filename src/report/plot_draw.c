@@ -18,6 +18,7 @@
 
 #include "report/escape.h"
 #include "report/plot.h"
+#include "core/safepath.h"
 #include "core/util.h"
 
 #define W 960.0
@@ -55,7 +56,8 @@ struct canvas {
 	cairo_t *cr;
 	int fmt;
 	struct pcost_plot_out *out;
-	FILE *mem; /* SVG: cairo writes here, then the axes go on the root */
+	struct pcost_outfile file; /* out->path's temporary file, renamed into place at the end */
+	FILE *mem;		   /* SVG: cairo writes here, then the axes go on the root */
 	char *buf;
 	size_t len;
 	const char *title;
@@ -75,6 +77,7 @@ static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char
 			 char *err, size_t errlen)
 {
 	const char *why = pcost_cairo_load();
+	int rc;
 
 	memset(cv, 0, sizeof(*cv));
 	if (why) {
@@ -85,6 +88,10 @@ static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char
 	cv->fmt = o->path ? pcost_plot_format_of(o->path) : PCOST_PLOT_SVG;
 	cv->out = o;
 	cv->title = title;
+	if (o->path && cv->fmt >= 0 && (rc = pcost_outfile_reserve(&cv->file, o->path)) < 0) {
+		snprintf(err, errlen, "%s", strerror(-rc));
+		return rc;
+	}
 	switch (cv->fmt) {
 	case PCOST_PLOT_PNG:
 		cv->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)W, (int)h);
@@ -92,13 +99,15 @@ static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char
 	case PCOST_PLOT_SVG:
 		cv->mem = open_memstream(&cv->buf, &cv->len);
 		if (!cv->mem) {
-			snprintf(err, errlen, "%s", strerror(errno));
-			return -errno;
+			rc = -errno;
+			snprintf(err, errlen, "%s", strerror(-rc));
+			pcost_outfile_commit(&cv->file, false);
+			return rc;
 		}
 		cv->surf = cairo_svg_surface_create_for_stream(mem_write, cv, W, h);
 		break;
 	case PCOST_PLOT_PDF:
-		cv->surf = cairo_pdf_surface_create(o->path, W, h);
+		cv->surf = cairo_pdf_surface_create(cv->file.name, W, h);
 		break;
 	default:
 		snprintf(err, errlen, "the file name must end in .png, .svg or .pdf");
@@ -110,6 +119,7 @@ static int canvas_open_h(struct canvas *cv, struct pcost_plot_out *o, const char
 		if (cv->mem)
 			fclose(cv->mem);
 		free(cv->buf);
+		pcost_outfile_commit(&cv->file, false);
 		return -EIO;
 	}
 	cv->cr = cairo_create(cv->surf);
@@ -180,7 +190,7 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 	cairo_destroy(cv->cr);
 	cairo_surface_flush(cv->surf);
 	if (cv->fmt == PCOST_PLOT_PNG)
-		st = cairo_surface_write_to_png(cv->surf, cv->out->path);
+		st = cairo_surface_write_to_png(cv->surf, cv->file.name);
 	else {
 		cairo_surface_finish(cv->surf);
 		st = cairo_surface_status(cv->surf);
@@ -206,7 +216,7 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 			rc = -EIO;
 		}
 		if (!rc && cv->out->path)
-			rc = write_file(cv->out->path, svg, n, err, errlen);
+			rc = write_file(cv->file.name, svg, n, err, errlen);
 		if (!rc && !cv->out->path) {
 			cv->out->svg = svg;
 			cv->out->svglen = n;
@@ -214,6 +224,14 @@ static int canvas_close(struct canvas *cv, char *err, size_t errlen)
 		}
 		free(svg);
 		free(cv->buf);
+	}
+	if (cv->out->path) {
+		int crc = pcost_outfile_commit(&cv->file, !rc);
+
+		if (!rc && crc) {
+			snprintf(err, errlen, "%s", strerror(-crc));
+			rc = crc;
+		}
 	}
 	return rc;
 }

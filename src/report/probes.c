@@ -325,8 +325,10 @@ static void text_row(const struct pcost_session *s, const struct pcost_config_st
 	if (t->nok)
 		snprintf(el, sizeof(el), "%.3f s (+- %.1f%%)", t->wall.mean / 1e9,
 			 100 * t->wall.cov);
-	else
+	else if (t->nfailed)
 		snprintf(el, sizeof(el), "failed (%zu)", t->nfailed);
+	else
+		snprintf(el, sizeof(el), "not measured");
 	if (t->baseline < 0) {
 		snprintf(ov, sizeof(ov), "-");
 	} else {

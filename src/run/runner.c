@@ -421,6 +421,8 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 		v.tool_failed = true;
 		goto record;
 	}
+	if (m->ops->wrap)
+		pcost_verdict_wrapper(&v, l.argv);
 	if (placed) {
 		/* The tracer starts on its CPUs; the workload moves itself to opts.cpu_mask. */
 		char cpus[256];
@@ -641,21 +643,16 @@ static size_t session_binaries(const struct pcost_runner *r, char (*bins)[PATH_M
 	return n;
 }
 
-/*
- * One session of kind opts.exclusive at a time: wait for the one that runs
- * (saying whom for; Ctrl-C stops waiting), or refuse with opts.no_wait.  The
- * lock is held until we exit: it is released only once everything is disarmed.
- */
-static int take_session_lock(const struct pcost_runner *r, char *err, size_t len)
+/* The lock is held until we exit: it is released only once everything is disarmed. */
+int pcost_session_lock(const char *kind, bool no_wait, char *err, size_t len)
 {
 	const struct timespec tick = { 0, 100 * 1000 * 1000 };
-	const char *kind = r->opts.exclusive;
 	char holder[256] = "";
 	bool said = false;
 	int fd;
 
 	while ((fd = pcost_lock_try(kind, holder, sizeof(holder))) == -EWOULDBLOCK) {
-		if (r->opts.no_wait || pcost_interrupted) {
+		if (no_wait || pcost_interrupted) {
 			snprintf(err, len, "another %s session runs (%s): %s", kind, holder,
 				 pcost_interrupted ? "interrupted while waiting for it"
 						   : "its armed probes would add to this one's "
@@ -694,7 +691,8 @@ int pcost_runner_check(struct pcost_runner *r, char *err, size_t len)
 		warning("undid %u change%s left by a probecost that was killed (processes, probe "
 			"events, trace instances, temporary files)",
 			swept, swept == 1 ? "" : "s");
-	if (r->opts.exclusive && (rc = take_session_lock(r, err, len)) < 0)
+	if (r->opts.exclusive &&
+	    (rc = pcost_session_lock(r->opts.exclusive, r->opts.no_wait, err, len)) < 0)
 		goto out_rc;
 	pcost_tracefs_begin();
 	n = session_binaries(r, bins, r->nslots + 1);

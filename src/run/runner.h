@@ -180,6 +180,12 @@ int pcost_runner_add_probe(struct pcost_runner *r, const struct pcost_probe_conf
  * it when the caller did not.
  */
 int pcost_runner_check(struct pcost_runner *r, char *err, size_t len);
+/*
+ * One session of kind ("probes") at a time: wait for the one that runs (a
+ * warning says whom for; Ctrl-C stops waiting: -EINTR), or refuse (-EBUSY)
+ * with no_wait; 0 once ours, held until we exit.  Needs the journal open.
+ */
+int pcost_session_lock(const char *kind, bool no_wait, char *err, size_t len);
 
 /*
  * Prepare every monitor, then run blocks.  Returns 0 (finished), -EINTR

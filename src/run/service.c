@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -137,11 +139,116 @@ static void ended_why(const struct pcost_service *sv, char *why, size_t len)
 		snprintf(why + n, len - (size_t)n, "; its last output: %s", tail);
 }
 
+/*
+ * The processes its leader (of group pgid) left that are ours now (we are the
+ * child subreaper): our children in a session of their own (a daemon's setsid)
+ * or in its group, other than its keeper.  Those that already exited are
+ * reaped here.  How many live ones went into out (at most max).
+ */
+static size_t adopted(const struct pcost_service *sv, pid_t pgid, pid_t *out, size_t max)
+{
+	pid_t self = getpid(), sid = getsid(0);
+	size_t n = 0;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+
+	while (d && (e = readdir(d))) {
+		char path[64], buf[512], *p, state;
+		int ppid, pgrp, session;
+		pid_t pid = (pid_t)strtol(e->d_name, &p, 10);
+		ssize_t k;
+		int fd;
+
+		if (*p || pid <= 0 || pid == sv->keeper.pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		k = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		/* "pid (comm) state ppid pgrp session ...": comm may hold anything but the last ')'. */
+		if (k <= 0 || (buf[k] = '\0', !(p = strrchr(buf, ')'))) ||
+		    sscanf(p + 1, " %c %d %d %d", &state, &ppid, &pgrp, &session) != 4)
+			continue;
+		if (ppid != self || (session == sid && pgrp != pgid))
+			continue;
+		if (state == 'Z')
+			waitpid(pid, NULL, WNOHANG);
+		else if (n < max)
+			out[n++] = pid;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The command name of process pid ("?" when gone). */
+static void comm_of(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(buf, len, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/*
+ * Its leader exited with status st: a daemon it left (leader exited 0, a
+ * process of its own adopted by us) becomes the service; true then.  A
+ * double fork's middle process exits soon after: waited for, 100 ms at most.
+ */
+static bool follow(struct pcost_service *sv, int st)
+{
+	pid_t leader = sv->proc.pid, kids[4];
+	size_t n = 0;
+	char comm[64];
+
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return false;
+	for (int i = 0; i < 20 && !(n = adopted(sv, leader, kids, ARRAY_SIZE(kids))); i++)
+		usleep(5000);
+	if (n != 1)
+		return false;
+	pcost_journal_child(leader, false);
+	pcost_keeper_release(&sv->keeper);
+	sv->proc.pid = kids[0];
+	pcost_journal_child(kids[0], true);
+	if (pcost_keeper_start(&sv->keeper, kids[0], (unsigned)(sv->o.stop_grace_s + 0.999)) < 0)
+		sv->keeper.pid = 0;
+	comm_of(kids[0], comm, sizeof(comm));
+	snprintf(sv->followed, sizeof(sv->followed),
+		 "the service '%s' daemonized: its first process (pid %d) exited 0 and left "
+		 "pid %d (%s), which is measured and stopped as the service",
+		 sv->name, (int)leader, (int)kids[0], comm);
+	return true;
+}
+
 /* It exited: reaped, its records dropped, its keeper let go. */
 static void ended(struct pcost_service *sv, int status)
 {
+	pid_t left[64];
+	size_t n = adopted(sv, sv->proc.pid, left, ARRAY_SIZE(left));
+
 	sv->status = status;
 	kill(-sv->proc.pid, SIGKILL); /* what is left of its group */
+	/* What it left in sessions of their own (a daemon it started) goes too, and is reaped. */
+	if (n) {
+		char comm[64];
+
+		comm_of(left[0], comm, sizeof(comm));
+		snprintf(sv->followed, sizeof(sv->followed),
+			 "the service '%s' ended and left pid %d (%s)%s running: killed", sv->name,
+			 (int)left[0], comm, n > 1 ? " and others" : "");
+	}
+	for (size_t i = 0; i < n; i++) {
+		kill(left[i], SIGKILL);
+		waitpid(left[i], NULL, 0);
+	}
 	pcost_journal_child(sv->proc.pid, false);
 	sv->proc.pid = 0;
 	pcost_keeper_release(&sv->keeper);
@@ -151,7 +258,8 @@ bool pcost_service_alive(struct pcost_service *sv, char *why, size_t len)
 {
 	int st;
 
-	if (sv->proc.pid > 0 && waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid)
+	if (sv->proc.pid > 0 && waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid &&
+	    !follow(sv, st))
 		ended(sv, st);
 	if (sv->proc.pid > 0)
 		return true;
@@ -325,7 +433,7 @@ static int wait_ready(struct pcost_service *sv, off_t off, char *err, size_t len
 			snprintf(err, len, "interrupted while waiting for the service to be ready");
 			break;
 		}
-		if (waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid) {
+		if (waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid && !follow(sv, st)) {
 			ended(sv, st);
 			ended_why(sv, tail, sizeof(tail));
 			snprintf(err, len, "the service '%s' exited before it was ready (%s): %s",
@@ -375,6 +483,12 @@ int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 	if ((rc = open_log(sv, err, len)) < 0)
 		return rc;
 	sv->status = -1;
+	/*
+	 * A daemon it forks becomes ours when its parent exits (follow()), also after
+	 * it said it was ready; until the session ends, then, so does a process a run
+	 * leaves behind its reaped leader (spawn.c kills it: a zombie until we exit).
+	 */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* This start's output only (a restart appends to the same log), from before it runs. */
 	off = lseek(sv->logfd, 0, SEEK_END);
 	if (off < 0)
@@ -450,6 +564,7 @@ void pcost_service_release(struct pcost_service *sv)
 	pcost_private_dir_remove(sv->dir);
 	sv->dir[0] = 0;
 	pcost_proc_release(&sv->proc);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	pcost_argv_free(sv->argv);
 	free(sv->ready);
 	sv->argv = NULL;

@@ -62,6 +62,13 @@ struct pcost_service {
 	int undo;	    /* cleanup handle, -1 */
 	unsigned starts;    /* how many times it was started */
 	char name[64];	    /* its argv[0]'s base name, for messages */
+	/*
+	 * A service that daemonizes (forks, its first process exits 0) is followed:
+	 * probecost is the child subreaper while it starts, so the process it left
+	 * becomes ours and is the service from then on (measured, stopped).  What
+	 * happened, for the command to say ("" none).
+	 */
+	char followed[200];
 };
 
 /* argv is copied; ready (may be NULL) is a POSIX extended regex, checked by the caller. */

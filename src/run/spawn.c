@@ -446,6 +446,7 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 			 io->rbuf);
 	if (report_fd && io->rlen)
 		run_io_report(io, smp, said);
+	last_line(io->ebuf, io->elen, said->err_last, sizeof(said->err_last));
 out:
 	run_io_close(io);
 	if (capture) {

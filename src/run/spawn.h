@@ -33,9 +33,10 @@ struct pcost_run_said {
 	char signal[16];     /* signal=: the fatal signal it died of ("SEGV"), "" none */
 	long from_pid;	     /* from_pid=: who sent it, 0 when the CPU raised it */
 	bool has_addr, has_ip, has_ip_vaddr;
-	uint64_t addr;	   /* addr=: the faulting address */
-	uint64_t ip;	   /* ip=: the interrupted instruction */
-	uint64_t ip_vaddr; /* ip_vaddr=: ip as an address of the executable's ELF file */
+	uint64_t addr;	    /* addr=: the faulting address */
+	uint64_t ip;	    /* ip=: the interrupted instruction */
+	uint64_t ip_vaddr;  /* ip_vaddr=: ip as an address of the executable's ELF file */
+	char err_last[160]; /* the last line of its stderr (what a wrapper said last), "" */
 };
 
 /*

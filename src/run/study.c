@@ -301,6 +301,8 @@ int pcost_study_measure(struct pcost_study *st, char *err, size_t len)
 	rc = pcost_runner_measure(r, err, len);
 	if (r->opts.service)
 		pcost_service_stop(r->opts.service);
+	if (r->opts.service && r->opts.service->followed[0])
+		warning("%s", r->opts.service->followed);
 	if (rc < 0 && rc != -EINTR && !s->nconfigs) {
 		pcost_sink_end(s);
 		return error("%s", err), rc;

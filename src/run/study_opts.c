@@ -110,6 +110,8 @@ int pcost_study_placement_list(struct pcost_study_opts *o, const char *v)
 		}
 	}
 	free(copy);
+	if (!rc && !o->placement[0] && !o->placement[1])
+		rc = usage_error("--placement '%s': expected same, split or same,split", v);
 	return rc ? -EINVAL : 0;
 }
 

@@ -28,6 +28,11 @@ static int workload_argv(const char *spec, double scale, unsigned threads, char 
 
 	if (colon)
 		*colon = 0;
+	if (colon && !pcost_list_well_formed(colon + 1)) {
+		usage_error("workload '%s': expected KEY=VALUE,... after ':' (or no ':')", spec);
+		free(copy);
+		return -EINVAL;
+	}
 	if (!(wl = pcost_workload_find(copy))) {
 		usage_error("unknown workload '%s'; see 'probecost list workloads'", copy);
 		free(copy);

@@ -45,6 +45,113 @@ static bool timed_out(const struct pcost_run_sample *smp)
 	return !strncmp(smp->fail_reason, "timeout", 7) || !strncmp(smp->fail_reason, "hung", 4);
 }
 
+/*
+ * How a wrapper passes on how its program ended, and how it says it failed
+ * itself (each seen on this machine: strace 6.1, ltrace 0.7.3, perf 6.1,
+ * valgrind 3.19; coreutils' env, nice, timeout, taskset and chroot exit
+ * 125-127 when they cannot run the command).
+ */
+struct relay {
+	const char *tool, *sub; /* the basename of its argv[0] and its argv[1] (NULL: any) */
+	bool exit;		/* it exits with its program's exit status */
+	bool signal;		/* it dies of its program's fatal signal (re-raises it) */
+	bool psignal;		/* it exits 0 after a last line "PROGRAM: strsignal(N)" */
+	const char *const *own; /* how its own error lines start, NULL-terminated */
+	const int *own_exit;	/* statuses it exits with itself, 0-terminated */
+};
+
+static const char *const strace_own[] = { "strace: ", NULL };
+static const char *const valgrind_own[] = { "valgrind: ", NULL };
+static const char *const perf_own[] = { "Workload failed", "Error:", "Failed to", NULL };
+static const int perf_exit[] = { 129, 255, 0 };
+static const int coreutils_exit[] = { 125, 126, 127, 0 };
+
+static const struct relay relays[] = {
+	{ "strace", NULL, true, true, false, strace_own, NULL },
+	{ "valgrind", NULL, true, true, false, valgrind_own, NULL },
+	/* perf stat exits 0 when its program died of a signal, after psignal's line. */
+	{ "perf", "stat", true, false, true, perf_own, perf_exit },
+	{ "perf", "record", true, true, false, perf_own, perf_exit },
+	/* ltrace 0.7 and perf trace exit 0 however their program ended. */
+	{ "ltrace", NULL, false, false, false, NULL, NULL },
+	{ "perf", NULL, false, false, false, NULL, NULL },
+};
+
+static const struct relay any_wrapper = { NULL, NULL, true, false, false, NULL, coreutils_exit };
+
+void pcost_verdict_wrapper(struct pcost_verdict_in *in, char *const *argv)
+{
+	const char *base;
+
+	in->wrapper[0] = '\0';
+	if (!argv || !argv[0])
+		return;
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	snprintf(in->wrapper, sizeof(in->wrapper), "%s%s%s", base, argv[1] ? " " : "",
+		 argv[1] ? argv[1] : "");
+}
+
+static const struct relay *relay_of(const char *wrapper)
+{
+	size_t tl = strcspn(wrapper, " ");
+	const char *sub = wrapper[tl] ? wrapper + tl + 1 : "";
+
+	for (size_t i = 0; i < sizeof(relays) / sizeof(relays[0]); i++)
+		if (strlen(relays[i].tool) == tl && !strncmp(wrapper, relays[i].tool, tl) &&
+		    (!relays[i].sub || !strcmp(sub, relays[i].sub)))
+			return &relays[i];
+	return &any_wrapper;
+}
+
+/*
+ * A wrapped run failed (not at a time limit): the program's doing when its
+ * wrapper passes that ending on and did not say the failure was its own.
+ * The ending is the run's reason: "exit N[: last line]" or "killed by SIGX".
+ */
+static enum pcost_fault wrapped_fault(const char *wrapper, const char *reason)
+{
+	const struct relay *r = relay_of(wrapper);
+	const char *line;
+	int code;
+
+	if (!strncmp(reason, "killed by SIG", 13))
+		return r->signal ? PCOST_FAULT_PROGRAM : PCOST_FAULT_TOOL;
+	if (sscanf(reason, "exit %d", &code) != 1 || !r->exit)
+		return PCOST_FAULT_TOOL; /* it did not start, or passes nothing on */
+	for (const int *e = r->own_exit; e && *e; e++)
+		if (code == *e)
+			return PCOST_FAULT_TOOL;
+	line = strstr(reason, ": ");
+	for (const char *const *o = r->own; line && o && *o; o++)
+		if (!strncmp(line + 2, *o, strlen(*o)))
+			return PCOST_FAULT_TOOL;
+	return PCOST_FAULT_PROGRAM;
+}
+
+/*
+ * A signal the wrapper hid but said: perf stat's last line "PROGRAM: Segmentation
+ * fault" (psignal) after its program died, and its exit 0.  "killed by SIGSEGV
+ * (perf stat exited 0)" into why; false when it said none.
+ */
+static bool hidden_signal(const struct pcost_verdict_in *in, char *why, size_t len)
+{
+	const char *line = in->said->err_last, *text;
+	size_t pl = in->program ? strlen(in->program) : 0;
+
+	if (in->kind != PCOST_MON_WRAP || !relay_of(in->wrapper)->psignal || !pl ||
+	    strncmp(line, in->program, pl) || strncmp(line + pl, ": ", 2))
+		return false;
+	text = line + pl + 2;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigabbrev_np(sig) && !strcmp(text, strsignal(sig))) {
+			snprintf(why, len, "killed by SIG%s (%s exited 0)", sigabbrev_np(sig),
+				 in->wrapper);
+			return true;
+		}
+	return false;
+}
+
 void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_in *in)
 {
 	bool plain = in->kind == PCOST_MON_BASELINE;
@@ -62,12 +169,19 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 			 "made %llu hits, %lld expected: the program ran differently",
 			 (unsigned long long)smp->events, (long long)in->expected);
 		program_failed(smp, why);
+	} else if (!smp->failed && hidden_signal(in, why, sizeof(why))) {
+		program_failed(smp, why);
 	} else if (in->tool_failed) {
 		smp->fault = PCOST_FAULT_TOOL;
 	} else if (smp->failed) {
-		smp->fault = plain || (in->kind != PCOST_MON_WRAP && !timed_out(smp))
-				     ? PCOST_FAULT_PROGRAM
-				     : PCOST_FAULT_TOOL;
+		if (plain)
+			smp->fault = PCOST_FAULT_PROGRAM;
+		else if (timed_out(smp))
+			smp->fault = PCOST_FAULT_TOOL;
+		else if (in->kind == PCOST_MON_WRAP)
+			smp->fault = wrapped_fault(in->wrapper, smp->fail_reason);
+		else
+			smp->fault = PCOST_FAULT_PROGRAM;
 	} else if (in->report_fd && !smp->has_report) {
 		smp->fault = plain ? PCOST_FAULT_PROGRAM : PCOST_FAULT_TOOL;
 		pcost_sample_fail(smp, "the workload's report did not come back%s%s%s",

@@ -100,7 +100,8 @@ enum pcost_outcome pcost_outcome_of(const struct pcost_session *s, size_t i, boo
 	tally(c, baseline, !baseline && bi >= 0 && !b.program, &t);
 	*noted = t.note != NULL;
 	if (!t.runs) {
-		snprintf(w, len, "no run");
+		snprintf(w, len, "%s",
+			 s->complete ? "no run" : "not run: the session was interrupted first");
 		return PCOST_OUTCOME_UNKNOWN;
 	}
 	if (t.worst == PCOST_OUTCOME_OK) {

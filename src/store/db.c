@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/safepath.h"
 #include "core/util.h"
 
 /* PRAGMA application_id: "pcst", so `file` and we can tell our databases apart. */
@@ -355,7 +356,7 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 {
 	struct pcost_db *db = xcalloc(1, sizeof(*db));
 	struct stat st;
-	int flags, rc, fd;
+	int flags, rc, fd, shared;
 
 	*out = NULL;
 	db->ops = &pcost_sqlite_ops;
@@ -367,6 +368,11 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 			 "'%s' is a directory: give --db a store file in it", path);
 		goto fail;
 	}
+	/* Never through a link another user planted (fs.protected_symlinks is 0 in many containers). */
+	if ((shared = pcost_shared_dir_check(path, db->err, sizeof(db->err))) < 0) {
+		rc = shared;
+		goto fail;
+	}
 	if (mode == PCOST_DB_WRITE) {
 		if ((rc = make_parents(path))) {
 			snprintf(db->err, sizeof(db->err),
@@ -374,7 +380,13 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 			goto fail;
 		}
 		/* Create it ourselves so the file is 0600 whatever sqlite's default. */
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (shared ? O_NOFOLLOW : 0), 0600);
+		if (fd < 0 && errno == ELOOP) {
+			rc = -EPERM;
+			snprintf(db->err, sizeof(db->err),
+				 "'%s' is a symbolic link: give --db the store's own path", path);
+			goto fail;
+		}
 		if (fd < 0) {
 			rc = errno == EACCES || errno == EROFS || errno == EPERM ? -EROFS : -errno;
 			snprintf(db->err, sizeof(db->err), "could not open '%s' for writing: %s",
@@ -391,7 +403,10 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 		}
 		db->writable = !access(path, W_OK) && dir_writable(path);
 	}
+reopen:
 	flags = db->writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+	if (shared)
+		flags |= SQLITE_OPEN_NOFOLLOW;
 	if (db->writable) {
 		rc = sqlite3_open_v2(path, &db->h, flags, NULL);
 	} else {
@@ -439,6 +454,14 @@ static int sqlite_open(const char *path, enum pcost_db_mode mode, struct pcost_d
 	*out = db;
 	return 0;
 fail:
+	/* Read on a full disk: SQLite finds no room for its -shm; read it as a read-only store. */
+	if (rc == -ENOSPC && mode != PCOST_DB_WRITE && db->writable) {
+		sqlite3_close(db->h);
+		db->h = NULL;
+		db->writable = false;
+		db->err[0] = '\0';
+		goto reopen;
+	}
 	snprintf(err, errlen, "%s", db->err);
 	if (db->h)
 		sqlite3_close(db->h);

@@ -142,13 +142,35 @@ static void said_losses(void **state)
 	pcost_session_release(&s);
 }
 
+/* A configuration with no run: an interrupted session says so. */
+static void not_run(void **state)
+{
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	add(&s, "none", 2, 2, PCOST_FAULT_NONE, NULL);
+	add(&s, "strace", 0, 0, PCOST_FAULT_NONE, NULL);
+	s.complete = true;
+	st = analyze(&s);
+	assert_int_equal(st[1].outcome, PCOST_OUTCOME_UNKNOWN);
+	assert_string_equal(st[1].outcome_why, "no run");
+	free(st);
+	s.complete = false;
+	st = analyze(&s);
+	assert_int_equal(st[1].outcome, PCOST_OUTCOME_UNKNOWN);
+	assert_string_equal(st[1].outcome_why, "not run: the session was interrupted first");
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(changed_program),
-		cmocka_unit_test(program_and_tool_failed),
-		cmocka_unit_test(older_runs),
-		cmocka_unit_test(said_losses),
+		cmocka_unit_test(changed_program), cmocka_unit_test(program_and_tool_failed),
+		cmocka_unit_test(older_runs),	   cmocka_unit_test(said_losses),
+		cmocka_unit_test(not_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,7 +111,6 @@ static void failed_runs(void **state)
 		{ PCOST_MON_ATTACH, "hung: killed after 12.0 s", PCOST_FAULT_TOOL },
 		{ PCOST_MON_ATTACH, "timeout after 2 s", PCOST_FAULT_TOOL },
 		{ PCOST_MON_WRAP, "killed by SIGSEGV", PCOST_FAULT_TOOL },
-		{ PCOST_MON_WRAP, "exit 1", PCOST_FAULT_TOOL },
 	};
 
 	(void)state;
@@ -125,6 +124,84 @@ static void failed_runs(void **state)
 		assert_int_equal(x.fault, cases[i].want);
 		assert_string_equal(x.fail_reason, cases[i].reason);
 	}
+}
+
+/*
+ * A wrapper's failed run: the program's where the wrapper passes its ending on
+ * and did not say the failure was its own (verdict.c's table).
+ */
+static void wrapped_runs(void **state)
+{
+	static const struct {
+		char *argv[3];
+		const char *reason;
+		enum pcost_fault want;
+	} cases[] = {
+		{ { "strace", "-f" }, "exit 3: traced by 77", PCOST_FAULT_PROGRAM },
+		{ { "/usr/bin/strace", "-f" }, "killed by SIGSEGV", PCOST_FAULT_PROGRAM },
+		{ { "strace", "-f" }, "exit 1: strace: Cannot find user 'x'", PCOST_FAULT_TOOL },
+		{ { "perf", "stat" }, "exit 1: WRONG: sum=12", PCOST_FAULT_PROGRAM },
+		{ { "perf", "stat" }, "exit 129: Usage: perf stat", PCOST_FAULT_TOOL },
+		{ { "perf", "stat" }, "exit 255: Workload failed: No such file", PCOST_FAULT_TOOL },
+		{ { "perf", "stat" }, "killed by SIGSEGV", PCOST_FAULT_TOOL },
+		{ { "perf", "record" }, "killed by SIGBUS", PCOST_FAULT_PROGRAM },
+		{ { "perf", "trace" }, "exit 1", PCOST_FAULT_TOOL },
+		{ { "ltrace", "-f" }, "exit 1: Can't execute `x'", PCOST_FAULT_TOOL },
+		{ { "valgrind", "-q" }, "exit 3", PCOST_FAULT_PROGRAM },
+		{ { "valgrind", "-q" }, "exit 1: valgrind: Bad option", PCOST_FAULT_TOOL },
+		{ { "/home/me/wrap" }, "exit 3: traced", PCOST_FAULT_PROGRAM },
+		{ { "env", "-C" }, "exit 125: env: cannot change directory", PCOST_FAULT_TOOL },
+		{ { "taskset", "-c" }, "exit 127: taskset: failed to execute x", PCOST_FAULT_TOOL },
+		{ { "/home/me/wrap" }, "killed by SIGSEGV", PCOST_FAULT_TOOL },
+		{ { "/home/me/wrap" },
+		  "could not execute '/home/me/wrap': No such file",
+		  PCOST_FAULT_TOOL },
+		{ { "strace" }, "timeout after 2 s", PCOST_FAULT_TOOL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pcost_run_sample x = run();
+		struct pcost_verdict_in v = in(PCOST_MON_WRAP);
+
+		x.has_report = false;
+		pcost_verdict_wrapper(&v, cases[i].argv);
+		pcost_sample_fail(&x, "%s", cases[i].reason);
+		pcost_run_verdict(&x, &v);
+		if (x.fault != cases[i].want)
+			fail_msg("%s / %s: fault %d, want %d", cases[i].argv[0], cases[i].reason,
+				 (int)x.fault, (int)cases[i].want);
+	}
+}
+
+/* perf stat exits 0 after its program died of a signal; its last line says which. */
+static void hidden_signals(void **state)
+{
+	struct pcost_run_sample x = run();
+	struct pcost_verdict_in v = in(PCOST_MON_WRAP);
+	char *perf[] = { "perf", "stat", NULL }, *strace[] = { "strace", "-f", NULL };
+
+	(void)state;
+	x.has_report = false;
+	v.report_fd = false;
+	v.program = "./prog";
+	pcost_verdict_wrapper(&v, perf);
+	strcpy(said.err_last, "./prog: Segmentation fault");
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_PROGRAM);
+	assert_string_equal(x.fail_reason, "killed by SIGSEGV (perf stat exited 0)");
+	/* Another program's words, or another wrapper: nothing hidden. */
+	x = run();
+	x.has_report = false;
+	strcpy(said.err_last, "./other: Segmentation fault");
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_NONE);
+	x = run();
+	x.has_report = false;
+	strcpy(said.err_last, "./prog: Segmentation fault");
+	pcost_verdict_wrapper(&v, strace);
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_NONE);
 }
 
 static void tool_runs(void **state)
@@ -182,10 +259,9 @@ static void tool_runs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(program_died),
-		cmocka_unit_test(program_checks),
-		cmocka_unit_test(failed_runs),
-		cmocka_unit_test(tool_runs),
+		cmocka_unit_test(program_died),	  cmocka_unit_test(program_checks),
+		cmocka_unit_test(failed_runs),	  cmocka_unit_test(wrapped_runs),
+		cmocka_unit_test(hidden_signals), cmocka_unit_test(tool_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
