@@ -123,6 +123,13 @@ static void headline(const struct pcost_predict_report *r, FILE *out, const char
 	counts_line(r, out);
 }
 
+/* "yes" or "no" for one interval holding the other; "n/a" where either is missing. */
+static const char *held_word(const struct pcost_prediction *p,
+			     const struct pcost_prediction_check *k, bool held)
+{
+	return !p->has_model || !k->measured ? "n/a" : held ? "yes" : "no";
+}
+
 static void text(const struct pcost_predict_report *r, FILE *out, bool md)
 {
 	if (r->check_only)
@@ -196,21 +203,12 @@ check:
 			pcost_md_cells(out, p->monitor, po);
 			pcost_md_cells(out, mo, pe);
 			fprintf(out, "%s | %s | %s | %s |\n", me, err,
-				!p->has_model || !k->measured ? "n/a"
-				: k->measured_in_predicted    ? "yes"
-							      : "no",
-				!p->has_model || !k->measured ? "n/a"
-				: k->predicted_in_measured    ? "yes"
-							      : "no");
+				held_word(p, k, k->measured_in_predicted),
+				held_word(p, k, k->predicted_in_measured));
 		} else {
 			fprintf(out, "  %-30s %-24s %-24s %-28s %-28s %-7s %-6s %s\n", p->monitor,
-				po, mo, pe, me, err,
-				!p->has_model || !k->measured ? "n/a"
-				: k->measured_in_predicted    ? "yes"
-							      : "no",
-				!p->has_model || !k->measured ? "n/a"
-				: k->predicted_in_measured    ? "yes"
-							      : "no");
+				po, mo, pe, me, err, held_word(p, k, k->measured_in_predicted),
+				held_word(p, k, k->predicted_in_measured));
 		}
 	}
 }

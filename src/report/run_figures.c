@@ -85,15 +85,22 @@ static const char *label_of(const struct pcost_config *c, char *buf, size_t len)
 	return buf;
 }
 
-void pcost_report_figures_text(const struct pcost_report_figures *f, const struct pcost_session *s,
-			       const bool *in, int mw, FILE *out)
+/* Some figure was measured, or the service's CPU time: the block has something to show. */
+static bool any_figure(const struct pcost_report_figures *f, const struct pcost_session *s)
 {
-	char lab[160];
 	bool any = f->service;
 
 	for (size_t k = 0; k < s->nmetrics; k++)
 		any |= f->shown[k];
-	if (!any)
+	return any;
+}
+
+void pcost_report_figures_text(const struct pcost_report_figures *f, const struct pcost_session *s,
+			       const bool *in, int mw, FILE *out)
+{
+	char lab[160];
+
+	if (!any_figure(f, s))
 		return;
 	fprintf(out, "\n  %-*s %-34s %s\n", mw + 2, "figure / monitor", "mean [95%]",
 		"change [95%]");
@@ -225,11 +232,8 @@ void pcost_report_figures_markdown(const struct pcost_report_figures *f,
 				   const struct pcost_session *s, FILE *out)
 {
 	char lab[160];
-	bool any = f->service;
 
-	for (size_t k = 0; k < s->nmetrics; k++)
-		any |= f->shown[k];
-	if (!any)
+	if (!any_figure(f, s))
 		return;
 	fprintf(out, "\n**Figures**: mean [95%%]; change = mean(monitor)/mean(none) - 1 over runs "
 		     "paired by block [95%%]\n\n| figure | monitor | mean | change |\n"

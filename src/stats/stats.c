@@ -135,6 +135,19 @@ double pcost_mad(const double *x, size_t n)
 	return r;
 }
 
+/* One term of the modified Lentz recurrence: c and d move on, the factor of h is returned. */
+static double lentz_step(double aa, double *c, double *d, double tiny)
+{
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of the incomplete beta (NR 6.4 betacf, modified Lentz). */
 static double betacf(double a, double b, double x)
 {
@@ -150,23 +163,9 @@ static double betacf(double a, double b, double x)
 		int m2 = 2 * m;
 		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
 
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
+		h *= lentz_step(aa, &c, &d, tiny);
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		del = lentz_step(aa, &c, &d, tiny);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;

@@ -20,16 +20,22 @@ static struct {
 	bool lost; /* asked to store, and could not */
 } sink;
 
-static void sink_disable(const char *msg)
+/* Close the store and forget what this session stored. */
+static void sink_close(void)
 {
-	warning("not storing this session: %s", msg);
-	sink.lost = true;
 	pcost_db_close(sink.db);
 	sink.db = NULL;
 	free(sink.stored);
 	sink.stored = NULL;
 	sink.nstored = 0;
 	sink.active = false;
+}
+
+static void sink_disable(const char *msg)
+{
+	warning("not storing this session: %s", msg);
+	sink.lost = true;
+	sink_close();
 }
 
 void pcost_sink_begin(struct pcost_session *s, const char *db, bool no_store)
@@ -108,10 +114,5 @@ void pcost_sink_end(struct pcost_session *s)
 	}
 	info("stored as session %lld%s; see 'probecost show %lld'", (long long)s->id,
 	     s->complete ? "" : " (incomplete)", (long long)s->id);
-	pcost_db_close(sink.db);
-	sink.db = NULL;
-	free(sink.stored);
-	sink.stored = NULL;
-	sink.nstored = 0;
-	sink.active = false;
+	sink_close();
 }
