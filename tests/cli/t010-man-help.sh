@@ -12,24 +12,8 @@
 long_opts() { grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u; }
 # Options a man page documents: the term lines (starting with *-) of its OPTIONS section.
 man_opts() { sed -n '/^# OPTIONS/,/^# /p' "$1" | grep -E '^\*-' | long_opts; }
-# Options a command accepts: its table's rows; for a command that parses without a
-# table, its C file's getopt_long rows, "--x" literals, and the shared options it
-# lists by id (PCOST_MOPT_X: --x, PRECISION_PP and _NS: --precision).
-code_opts() {
-	if "$PROBECOST" "$1" --list-options >/dev/null 2>&1; then
-		"$PROBECOST" "$1" --list-options | cut -f1 | grep -vx -- '--help' | sort -u
-		return
-	fi
-	set -- "src/cmd/cmd-$1.c"
-	{
-		grep -oE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument|"--[a-z][a-z0-9-]*"' "$1" |
-			grep -oE '"-*[a-z][a-z0-9-]*"' | tr -d '"' | sed 's/^-*/--/'
-		grep -oE 'PCOST_MOPT_[A-Z_]+' "$1" | grep -vxE 'PCOST_MOPT_(NOT_MINE|END)' | sort -u | while read -r id; do
-			id=${id#PCOST_MOPT_} && id=${id%_PP} && id=${id%_NS}
-			printf -- '--%s\n' "$id" | tr 'A-Z_' 'a-z-'
-		done
-	} | grep -vx -- '--help' | sort -u
-}
+# Options a command accepts: its table's rows.
+code_opts() { "$PROBECOST" "$1" --list-options | cut -f1 | grep -vx -- '--help' | sort -u; }
 set_diff() { # set_diff A B: "only in help: ...; only in man: ..." or empty
 	local a b
 	a=$(comm -23 <(printf '%s\n' "$1") <(printf '%s\n' "$2") | tr '\n' ' ')
