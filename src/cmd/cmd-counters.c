@@ -53,7 +53,8 @@ static void list_ifaces(FILE *out)
 	const struct pcost_counter_iface *ifc;
 
 	fputs("\ninterfaces:\n", out);
-	for_each_counter_iface(ifc) fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
+	for_each_counter_iface(ifc)
+		fprintf(out, "  %-14s %s\n", ifc->name, ifc->summary);
 }
 
 static int parse_ks(const char *s, struct counters_args *a)
@@ -398,8 +399,9 @@ static void counters_args_init(struct counters_args *a)
 	pcost_measure_opts_init(&a->m);
 	for (size_t i = 0; i < ARRAY_SIZE(default_ks); i++)
 		a->kset[default_ks[i]] = true;
-	for_each_counter_iface(ifc) if (a->nifaces < ARRAY_SIZE(a->ifaces))
-		a->ifaces[a->nifaces++] = ifc;
+	for_each_counter_iface(ifc)
+		if (a->nifaces < ARRAY_SIZE(a->ifaces))
+			a->ifaces[a->nifaces++] = ifc;
 }
 
 /*

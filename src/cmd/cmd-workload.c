@@ -40,8 +40,7 @@ static void list_workloads(FILE *out)
 	const struct pcost_workload *w;
 
 	fprintf(out, "\nworkloads:\n");
-	for_each_workload(w)
-	{
+	for_each_workload(w) {
 		fprintf(out, "  %-10s %s [unit: %s]\n", w->name, w->summary, w->unit);
 		print_params(w, out);
 	}
@@ -121,8 +120,7 @@ int cmd_workload(int argc, char **argv)
 		char names[256] = "";
 		const struct pcost_workload *x;
 
-		for_each_workload(x)
-		{
+		for_each_workload(x) {
 			strncat(names, *names ? ", " : "", sizeof(names) - strlen(names) - 1);
 			strncat(names, x->name, sizeof(names) - strlen(names) - 1);
 		}

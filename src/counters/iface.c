@@ -327,7 +327,9 @@ const struct pcost_counter_iface *pcost_counter_iface_find(const char *name)
 {
 	const struct pcost_counter_iface *ifc;
 
-	for_each_counter_iface(ifc) if (!strcmp(ifc->name, name)) return ifc;
+	for_each_counter_iface(ifc)
+		if (!strcmp(ifc->name, name))
+			return ifc;
 	return NULL;
 }
 
@@ -336,11 +338,11 @@ size_t pcost_counter_list_rows(struct pcost_list_row **rows)
 	const struct pcost_counter_iface *ifc;
 	size_t n = 0;
 
-	for_each_counter_iface(ifc) n++;
+	for_each_counter_iface(ifc)
+		n++;
 	*rows = xcalloc(n, sizeof(**rows));
 	n = 0;
-	for_each_counter_iface(ifc)
-	{
+	for_each_counter_iface(ifc) {
 		struct pcost_list_row *r = &(*rows)[n++];
 
 		r->name = ifc->name;

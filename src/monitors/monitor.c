@@ -156,16 +156,14 @@ struct pcost_monitor *pcost_monitor_create(const char *word, char *err, size_t l
 	size_t nlen = colon ? (size_t)(colon - word) : strlen(word);
 
 	/* A table name then ':' takes a parameter, whatever is in it ("strace-seccomp:trace=a b"). */
-	for_each_monitor_def(d)
-	{
+	for_each_monitor_def(d) {
 		if (colon && strlen(d->name) == nlen && !strncmp(d->name, word, nlen))
 			return d->create(colon + 1, err, len);
 	}
 	/* A blank, a quote or a path: the user's own wrapper command. */
 	if (strpbrk(word, " \t'\"/"))
 		return pcost_monitor_def_custom.create(word, err, len);
-	for_each_monitor_def(d)
-	{
+	for_each_monitor_def(d) {
 		if (strlen(d->name) == nlen && !strncmp(d->name, word, nlen))
 			return d->create(colon ? colon + 1 : NULL, err, len);
 	}

@@ -33,7 +33,9 @@ const struct pcost_monitor_def *pcost_monitor_def_find(const char *name)
 {
 	const struct pcost_monitor_def *d;
 
-	for_each_monitor_def(d) if (!strcmp(d->name, name)) return d;
+	for_each_monitor_def(d)
+		if (!strcmp(d->name, name))
+			return d;
 	return NULL;
 }
 
@@ -169,11 +171,11 @@ size_t pcost_monitor_list_rows(struct pcost_list_row **rows)
 	const struct pcost_monitor_def *d;
 	size_t n = 0;
 
-	for_each_monitor_def(d) n++;
+	for_each_monitor_def(d)
+		n++;
 	*rows = xcalloc(n + 2, sizeof(**rows));
 	n = 0;
-	for_each_monitor_def(d)
-	{
+	for_each_monitor_def(d) {
 		struct pcost_list_row *r = &(*rows)[n++];
 
 		r->name = d->name;

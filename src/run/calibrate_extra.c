@@ -290,8 +290,7 @@ int pcost_calibrate_counters(const struct pcost_calibrate_opts *o, struct pcost_
 	s.version = xstrdup(PCOST_VERSION);
 	s.env_json = pcost_env_to_json_text(env);
 	s.tsc_hz = timer.tsc_hz;
-	for_each_counter_iface(ifc)
-	{
+	for_each_counter_iface(ifc) {
 		char why[512] = "";
 
 		if (ifc->available(why, sizeof(why))) {

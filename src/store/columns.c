@@ -518,8 +518,7 @@ char *pcost_sql_insert(const struct pcost_table *t, const char *verb, bool dolla
 	put(&b, &len, &cap, t->name);
 	put(&b, &len, &cap, " (");
 	put(&b, &len, &cap, t->keys);
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		if (!pcost_col_inserted(c, rowid))
 			continue;
 		put(&b, &len, &cap, first ? "" : ", ");
@@ -552,8 +551,7 @@ char *pcost_sql_select(const struct pcost_table *t, const char *lead, const char
 	put(&b, &len, &cap, "SELECT ");
 	if (lead)
 		put(&b, &len, &cap, lead);
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		if (!pcost_col_selected(c))
 			continue;
 		put(&b, &len, &cap, first ? "" : ", ");
@@ -568,8 +566,7 @@ size_t pcost_sql_nselected(const struct pcost_table *t)
 {
 	size_t n = 0;
 
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		n += pcost_col_selected(c);
 	}
 	return n;
@@ -579,8 +576,7 @@ int pcost_sql_position(const struct pcost_table *t, const char *sql)
 {
 	int k = 0;
 
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		if (!pcost_col_selected(c))
 			continue;
 		if (!strcmp(c->sql, sql))

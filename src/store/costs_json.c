@@ -94,8 +94,7 @@ static int known_cols(struct rd *r, const cJSON *o, const struct pcost_table *t,
 		abort(); /* a description this long is a bug: make keys longer */
 	for (size_t i = 0; i < nextra; i++)
 		keys[n++] = extra[i];
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		if (c->json)
 			keys[n++] = c->json;
 	}
@@ -169,8 +168,7 @@ static int get_col(struct rd *r, const cJSON *o, const struct pcost_column *c, s
 static int read_cols(struct rd *r, const cJSON *o, const struct pcost_table *t, void *rec,
 		     bool *unknown)
 {
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		struct pcost_val v = { 0 };
 		int rc;
 

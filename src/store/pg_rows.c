@@ -78,8 +78,7 @@ static int pg_put(struct pg_db *p, const char *sql, struct pg_params *a)
 void pcost_pg_par_cols(struct pg_params *a, const struct pcost_table *t, const void *rec,
 		       bool rowid)
 {
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		struct pcost_val v;
 
 		if (!pcost_col_inserted(c, rowid))
@@ -111,8 +110,7 @@ int pcost_pg_get_cols(const PGresult *r, int row, int k, const struct pcost_tabl
 {
 	int bad = -1, first = k;
 
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		struct pcost_val v = { 0 };
 
 		if (!pcost_col_selected(c))

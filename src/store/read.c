@@ -31,8 +31,7 @@ int pcost_sqlite_read_cols(sqlite3_stmt *st, int k, const struct pcost_table *t,
 {
 	int bad = -1, first = k;
 
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		struct pcost_val v = { 0 };
 
 		if (!pcost_col_selected(c))

@@ -110,8 +110,7 @@ static void add_json_text(cJSON *o, const char *k, const char *text)
 
 void pcost_json_add_cols(cJSON *o, const struct pcost_table *t, const void *rec)
 {
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		struct pcost_val v;
 		char dec[24];
 
@@ -292,16 +291,14 @@ static int check_cols(struct reader *r, const cJSON *o, const struct pcost_table
 		abort(); /* a description this long is a bug: make known longer */
 	for (size_t i = 0; i < nlead; i++)
 		known[n++] = lead[i];
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		if (c->json && !json_optional(c))
 			known[n++] = c->json;
 	}
 	for (size_t i = 0; i < ntail; i++)
 		known[n++] = tail[i];
 	nreq = n;
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		if (c->json && json_optional(c))
 			known[n++] = c->json;
 	}
@@ -510,8 +507,7 @@ static bool not_recorded(const cJSON *o, const struct pcost_table *t, const stru
 	const cJSON *j;
 
 	if (c->has) {
-		pcost_for_each_col(x, t)
-		{
+		pcost_for_each_col(x, t) {
 			if (x->has != c->has)
 				continue;
 			j = cJSON_GetObjectItemCaseSensitive(o, x->json);
@@ -527,8 +523,7 @@ static bool not_recorded(const cJSON *o, const struct pcost_table *t, const stru
 /* rec's fields from o's members, each checked; the first that is not right fails. */
 static int read_cols(struct reader *r, const cJSON *o, const struct pcost_table *t, void *rec)
 {
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		struct pcost_val v = { 0 };
 		int rc;
 

@@ -26,8 +26,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 
 void pcost_sqlite_bind_cols(sqlite3_stmt *st, int *k, const struct pcost_table *t, const void *rec)
 {
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		struct pcost_val v;
 		int i = *k;
 

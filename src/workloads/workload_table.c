@@ -41,11 +41,11 @@ size_t pcost_workload_list_rows(struct pcost_list_row **rows)
 	const struct pcost_workload *w;
 	size_t n = 0;
 
-	for_each_workload(w) n++;
+	for_each_workload(w)
+		n++;
 	*rows = xcalloc(n ? n : 1, sizeof(**rows));
 	n = 0;
-	for_each_workload(w)
-	{
+	for_each_workload(w) {
 		struct pcost_list_row *r = &(*rows)[n++];
 
 		r->name = w->name;

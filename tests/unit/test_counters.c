@@ -287,8 +287,7 @@ static void test_no_fd_leak(void **state)
 	assert_int_equal(pcost_counter_default_events(false, 16, names), 16);
 	before = count_fds();
 	assert_true(before > 0);
-	for_each_counter_iface(ifc)
-	{
+	for_each_counter_iface(ifc) {
 		char why[256];
 		void *st = NULL;
 

@@ -133,8 +133,7 @@ static void test_every_column_set(void **st)
 
 	synth_every(&s);
 	for (size_t t = 0; t < ARRAY_SIZE(session_tables); t++)
-		pcost_for_each_col(c, session_tables[t])
-		{
+		pcost_for_each_col(c, session_tables[t]) {
 			struct pcost_val v;
 
 			pcost_col_get(c, first_row(&s, t), &v);
@@ -176,8 +175,7 @@ struct schema_col {
 static void check_schema(const struct pcost_table *t, const struct schema_col *sc, size_t n,
 			 const char *extra, bool pg)
 {
-	pcost_for_each_col(c, t)
-	{
+	pcost_for_each_col(c, t) {
 		size_t i = 0;
 
 		if (!c->sql)
@@ -195,8 +193,7 @@ static void check_schema(const struct pcost_table *t, const struct schema_col *s
 	for (size_t i = 0; i < n; i++) {
 		bool described = false;
 
-		pcost_for_each_col(c, t)
-		{
+		pcost_for_each_col(c, t) {
 			described |= c->sql && !strcmp(c->sql, sc[i].name);
 		}
 		if (!described && !listed(t->keys, sc[i].name) && !listed(extra, sc[i].name))
