@@ -145,8 +145,10 @@ static bool hidden_signal(const struct pcost_verdict_in *in, char *why, size_t l
 	text = line + pl + 2;
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sigabbrev_np(sig) && !strcmp(text, strsignal(sig))) {
-			snprintf(why, len, "killed by SIG%s (%s exited 0)", sigabbrev_np(sig),
-				 in->wrapper);
+			size_t n = (size_t)pcost_killed_by_text(sigabbrev_np(sig), why, len);
+
+			if (n < len)
+				snprintf(why + n, len - n, " (%s exited 0)", in->wrapper);
 			return true;
 		}
 	return false;
