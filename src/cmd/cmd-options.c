@@ -86,7 +86,7 @@ int pcost_cli_db_exit(int rc)
 		       : PCOST_EXIT_FAIL;
 }
 
-int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
+static int cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
 {
 	uint64_t v;
 
@@ -110,7 +110,7 @@ int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id)
 int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s)
 {
 	int64_t id = 0;
-	int rc = pcost_cli_session_id(db, arg, &id);
+	int rc = cli_session_id(db, arg, &id);
 
 	if (rc)
 		return rc;

@@ -73,9 +73,6 @@ int pcost_cli_open_db(const char *db_opt, enum pcost_db_mode mode, struct pcost_
  */
 int pcost_cli_db_exit(int rc);
 
-/* "12" or "last"; 0, or prints a usage error and returns 2. */
-int pcost_cli_session_id(struct pcost_db *db, const char *arg, int64_t *id);
-
 /* Load session arg ("12", "last") into *s; 0 or an exit code (error printed). */
 int pcost_cli_load(struct pcost_db *db, const char *arg, struct pcost_session *s);
 

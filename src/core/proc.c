@@ -354,11 +354,6 @@ bool pcost_wait_status_failed(int status, int expected_sig)
 
 /* ---- helper processes ------------------------------------------------------------- */
 
-int pcost_proc_start(struct pcost_proc *p, char *const argv[])
-{
-	return pcost_proc_start_flags(p, argv, 0);
-}
-
 /* Start argv: its output into our pipes, or both streams onto outfd (>= 0). */
 static int proc_start(struct pcost_proc *p, char *const argv[], unsigned flags, int outfd)
 {
@@ -384,9 +379,14 @@ static int proc_start(struct pcost_proc *p, char *const argv[], unsigned flags, 
 	return 0;
 }
 
-int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags)
+static int proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags)
 {
 	return proc_start(p, argv, flags, -1);
+}
+
+int pcost_proc_start(struct pcost_proc *p, char *const argv[])
+{
+	return proc_start_flags(p, argv, 0);
 }
 
 int pcost_proc_start_to(struct pcost_proc *p, char *const argv[], int fd)
@@ -417,7 +417,7 @@ static int read_some(int *fd, char **buf, size_t *len, size_t *cap)
  * Wait up to ms for output on stdout or stderr and read it.  -1 when poll
  * failed (not EINTR), -EIO on a read error, else 0.
  */
-int pcost_proc_pump(struct pcost_proc *p, int ms)
+static int proc_pump(struct pcost_proc *p, int ms)
 {
 	struct pollfd pfd[2] = { { .fd = p->out, .events = POLLIN },
 				 { .fd = p->err, .events = POLLIN } };
@@ -500,7 +500,7 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 		if (p->out < 0) {
 			/* It exited: what it said on stderr may still be in the pipe. */
 			for (int i = 0; i < 10 && p->err >= 0; i++)
-				pcost_proc_pump(p, 100);
+				proc_pump(p, 100);
 			rc = -EPIPE;
 			break;
 		}
@@ -514,7 +514,7 @@ int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns time
 			cpu = c;
 			deadline = now + second < cap ? now + second : cap;
 		}
-		r = pcost_proc_pump(p, (int)((deadline - now) / 1000000 + 1));
+		r = proc_pump(p, (int)((deadline - now) / 1000000 + 1));
 		if (r < 0) {
 			rc = r == -1 ? -errno : r;
 			break;
@@ -556,14 +556,14 @@ int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns)
 			killed = true;
 		}
 		if (p->out >= 0 || p->err >= 0)
-			pcost_proc_pump(p, 10);
+			proc_pump(p, 10);
 		else
 			usleep(2000);
 	}
 	/* The rest of its output (its children may hold the pipes: do not wait on them). */
 	kill(-p->pid, SIGKILL);
 	for (int i = 0; i < 20 && (p->out >= 0 || p->err >= 0); i++)
-		if (pcost_proc_pump(p, 100) < 0)
+		if (proc_pump(p, 100) < 0)
 			break;
 	if (p->out >= 0)
 		close(p->out);
@@ -673,7 +673,7 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 
 	if (len)
 		out[0] = 0;
-	rc = pcost_proc_start_flags(&p, argv, flags);
+	rc = proc_start_flags(&p, argv, flags);
 	if (rc < 0)
 		return rc;
 	if (pidp)
@@ -685,8 +685,7 @@ int pcost_proc_run(char *const argv[], unsigned flags, pcost_ns timeout_ns, vola
 			late = true;
 			break;
 		}
-		if (pcost_proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) <
-		    0)
+		if (proc_pump(&p, deadline ? (int)((deadline - now) / 1000000 + 1) : 1000) < 0)
 			break;
 	}
 	/* Output closed (or the limit): reap it, SIGKILL at once when late. */

@@ -182,7 +182,6 @@ struct pcost_proc {
 int pcost_proc_start(struct pcost_proc *p, char *const argv[]);
 /* PCOST_PROC_MERGE: its stderr goes into the stdout pipe (one stream, in order). */
 #define PCOST_PROC_MERGE 1u
-int pcost_proc_start_flags(struct pcost_proc *p, char *const argv[], unsigned flags);
 /*
  * Start argv with its stdout and stderr both on fd (a file of ours: a
  * service's log), nothing in our pipes (p->out and p->err are -1).
@@ -196,8 +195,6 @@ int pcost_proc_start_to(struct pcost_proc *p, char *const argv[], int fd);
  * timeout.
  */
 int pcost_proc_wait_ready(struct pcost_proc *p, const char *regex, pcost_ns timeout_ns);
-/* Wait up to ms for its output and read what came; 0, -1 (poll failed) or -EIO. */
-int pcost_proc_pump(struct pcost_proc *p, int ms);
 /* Send sig, read the rest of its output, reap it; SIGKILL after grace_ns. 0 or -errno. */
 int pcost_proc_stop(struct pcost_proc *p, int sig, pcost_ns grace_ns);
 /* Free the buffers (stop first). */

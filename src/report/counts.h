@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/counts: print what a counting run counted (core/evcounts.h) as
+ * report/counts: print what a counting run counted (core/counted.h) as
  * text, JSON or CSV.  A figure that was not counted is n/a (text), null
  * (JSON) or an empty field (CSV), with its reason.
  *
@@ -19,7 +19,7 @@
 
 #include <stdio.h>
 
-#include "core/evcounts.h"
+#include "core/counted.h"
 #include "core/format.h"
 
 /* Print c in format f (text, json or csv); 0, or -EINVAL for another format. */

@@ -89,7 +89,7 @@ bool pcost_calibrate_monitor_ok(const char *monitor, char *why, size_t len);
 int pcost_calibrate(const struct pcost_calibrate_opts *o, struct pcost_cost_table *t, char *err,
 		    size_t len);
 
-/* The probe arming methods' and the counter interfaces' entries (calibrate_extra.c). */
+/* The probe arming methods' and the counter interfaces' entries (calibrate_probes_counters.c). */
 int pcost_calibrate_probes(const struct pcost_calibrate_opts *o, struct pcost_cost_table *t,
 			   char *err, size_t len);
 int pcost_calibrate_counters(const struct pcost_calibrate_opts *o, struct pcost_cost_table *t);

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "core/evcounts.h"
+#include "core/counted.h"
 #include "run/evcount.h"
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * evcount: one untimed counting run of any command, counting what monitors
- * pay for (core/evcounts.h): syscalls in total and by number, context
+ * pay for (core/counted.h): syscalls in total and by number, context
  * switches, page faults, tasks created, execs, CPU time, and the hits of each
  * SDT probe of its main executable.  The counters are the cheapest honest
  * ones this kernel has, and never a monitor that is measured:
@@ -52,7 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/evcounts.h"
+#include "core/counted.h"
 
 struct pcost_evcount_opts {
 	uint64_t cpu_mask;  /* pin the command to these CPUs (0: not pinned) */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/evcounts.h"
+#include "core/counted.h"
 
 struct tep_handle;
 

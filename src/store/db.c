@@ -127,7 +127,7 @@ static const char *const migrations[] = {
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");
 
-int pcost_db_errno(int rc)
+static int db_errno(int rc)
 {
 	switch (rc & 0xff) {
 	case SQLITE_OK:
@@ -187,7 +187,7 @@ int pcost_db_fail(struct pcost_db *db, int rc, const char *what)
 	default:
 		snprintf(db->err, sizeof(db->err), "%s: %s", what, msg);
 	}
-	return pcost_db_errno(rc);
+	return db_errno(rc);
 }
 
 int pcost_db_exec(struct pcost_db *db, const char *sql, const char *what)

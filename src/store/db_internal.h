@@ -10,8 +10,6 @@
 
 /* Record "what: sqlite's message" in db->err; returns the errno-style code for rc. */
 int pcost_db_fail(struct pcost_db *db, int rc, const char *what);
-/* Map an SQLite result code to -errno. */
-int pcost_db_errno(int rc);
 /* Run SQL without results; 0 or pcost_db_fail(). */
 int pcost_db_exec(struct pcost_db *db, const char *sql, const char *what);
 /* sqlite3_prepare_v2 or pcost_db_fail(). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * run/calibrate_extra: the cost table's entries beyond the monitors -- each
+ * run/calibrate_probes_counters: the cost table's entries beyond the monitors -- each
  * probe arming method's cost per hit at each site encoding (probes/plan.c on
  * the uprobe microbenchmark, the cheapest workload that hits a probe), and
  * each counter interface's cost per read (counters/measure.c).

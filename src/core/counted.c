@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* evcounts: the names and units of the counted kinds, and the result's lifecycle. */
-#include "core/evcounts.h"
+/* counted: the names and units of the counted kinds, and the result's lifecycle. */
+#include "core/counted.h"
 
 #include <stdlib.h>
 #include <string.h>

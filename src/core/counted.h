@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * evcounts: what one counting run of a command counted (run/evcount.h fills
+ * counted: what one counting run of a command counted (run/evcount.h fills
  * it, report/counts.h prints it): the events monitors pay for, each with the
  * counter it came from, or -1 and the reason when it could not be counted.
  *
@@ -9,8 +9,8 @@
  * moment it was released to exec until it exited, except where a kind's
  * source says otherwise (the rusage figures: only the tasks that were reaped).
  */
-#ifndef PCOST_EVCOUNTS_H
-#define PCOST_EVCOUNTS_H
+#ifndef PCOST_COUNTED_H
+#define PCOST_COUNTED_H
 
 #include <limits.h>
 #include <stdbool.h>
