@@ -25,7 +25,7 @@
 #include "core/cleanup.h"
 #include "core/proc.h"
 #include "core/ptree.h"
-#include "run/runner.h"
+#include "run/runner_opts.h"
 #include "workloads/workload.h"
 
 extern char **environ;
