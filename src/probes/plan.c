@@ -328,20 +328,23 @@ int pcost_probe_plan_shape(const struct pcost_probe_request *q, struct pcost_pro
 	return 0;
 }
 
+/* Without --layouts: all of stanford's with --via dormant alone, else its default one. */
+static void default_layouts(struct pcost_probe_plan *pl)
+{
+	bool all = pcost_probe_plan_dormant_only(pl) && !strcmp(pl->wl->name, "stanford");
+
+	for (int l = 0; l < (all ? PCOST_STANFORD_NLAYOUTS : 1); l++)
+		pl->layouts[pl->nlayouts++] = l;
+}
+
 static int parse_layouts(const struct pcost_probe_request *q, struct pcost_probe_plan *pl)
 {
 	char buf[256], *w[PCOST_STANFORD_NLAYOUTS + 1];
 	size_t n;
 	bool stanford = !strcmp(pl->wl->name, "stanford");
 
-	if (!q->layouts) {
-		for (int l = 0;
-		     l <
-		     (pcost_probe_plan_dormant_only(pl) && stanford ? PCOST_STANFORD_NLAYOUTS : 1);
-		     l++)
-			pl->layouts[pl->nlayouts++] = l;
-		return 0;
-	}
+	if (!q->layouts)
+		return 0; /* default_layouts(), once the methods are known */
 	if (!stanford)
 		return usage_error("--layouts: the %s workload has one code layout", pl->wl->name);
 	n = split_list(q->layouts, buf, sizeof(buf), w, ARRAY_SIZE(w));
@@ -559,6 +562,8 @@ static int plan_builtin(const struct pcost_probe_request *q, struct pcost_probe_
 		rc = parse_layouts(q, pl);
 	if (!rc)
 		rc = parse_methods(q, pl);
+	if (!rc && !pl->nlayouts)
+		default_layouts(pl);
 	for (size_t i = 0;
 	     i < pl->nmethods && !q->variants && pcost_list_has(pl->wl->choices, "lttng"); i++)
 		if (pl->methods[i] == &pcost_probe_lttng &&
