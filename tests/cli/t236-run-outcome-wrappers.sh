@@ -1,4 +1,5 @@
 #!/bin/bash
+# no-sanitizer: the fixture exits 3 unless its parent's name is probecost, and the ASan build is probecost-san
 # t236: whose fault a wrapped run's failure is.  A wrapper that passes its program's exit
 # status on (strace, perf stat, any wrapper of your own) and did not say the failure was
 # its own: the program's, so changed-program (exit 1) when its plain runs were fine.  A
