@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/cmd-cost-table.h"
+#include "cmd/cmd-costs-machine.h"
 #include "cmd/cmd-measure-opts.h"
 #include "cmd/cmd-options.h"
 #include "cmd/parse-options.h"

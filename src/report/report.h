@@ -27,7 +27,7 @@ int pcost_report_rows(const struct pcost_session *s, enum pcost_format f, FILE *
 int pcost_report_session(const struct pcost_session *s, enum pcost_format f, FILE *out);
 
 /*
- * The cost tables t[0..n) (costtables.c): one table row by row, several side by
+ * The cost tables t[0..n) (costs_tables.c): one table row by row, several side by
  * side (a column a machine and kernel) with the fingerprint fields in which
  * they differ.  Every format, html a whole page.  0, or -errno.
  */

@@ -4,7 +4,7 @@
  * A table is a list of columns: its SQL name and type, the C field (or a hook
  * that computes it), its key in the JSON export, the rule of NULL / null and
  * the range an import takes.  The SQLite writer and reader (write.c, read.c,
- * cost_rows.c), the PostgreSQL ones (pg_rows.c, pg_costs.c) and the JSON
+ * costs_sqlite.c), the PostgreSQL ones (pg_rows.c, costs_pg.c) and the JSON
  * export and import (session_json.c, costs_json.c) walk these lists; what a
  * row has besides its columns (its keys, an array of samples, a blob of
  * timings) stays with the code of that table.

@@ -109,7 +109,7 @@ static const char *const migrations[] = {
 	"    ON DELETE CASCADE);"
 	"ALTER TABLE run_sample ADD COLUMN service_user_ns INTEGER;"
 	"ALTER TABLE run_sample ADD COLUMN service_sys_ns INTEGER;",
-	/* 7 -> 8: calibrate's cost tables (store/cost_rows.c); a NULL figure: not measured */
+	/* 7 -> 8: calibrate's cost tables (store/costs_sqlite.c); a NULL figure: not measured */
 	"CREATE TABLE cost_table ("
 	"  id INTEGER PRIMARY KEY,"
 	"  created INTEGER NOT NULL, level TEXT NOT NULL, version TEXT, host TEXT, kernel TEXT,"

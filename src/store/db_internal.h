@@ -41,7 +41,7 @@ int pcost_sqlite_load(struct pcost_db *db, int64_t id, struct pcost_session *s);
 int pcost_sqlite_latest(struct pcost_db *db, int64_t *id);
 int pcost_sqlite_list(struct pcost_db *db, const struct pcost_db_filter *f,
 		      struct pcost_db_row **rows, size_t *n);
-/* cost_rows.c */
+/* costs_sqlite.c */
 int pcost_sqlite_store_costs(struct pcost_db *db, struct pcost_cost_table *t);
 int pcost_sqlite_load_costs(struct pcost_db *db, struct pcost_cost_table **out, size_t *n);
 

@@ -169,7 +169,7 @@ int pcost_pg_latest(struct pcost_db *db, int64_t *id);
 int pcost_pg_list(struct pcost_db *db, const struct pcost_db_filter *f, struct pcost_db_row **rows,
 		  size_t *n);
 
-/* pg_costs.c: calibrate's cost tables; see store.h. */
+/* costs_pg.c: calibrate's cost tables; see store.h. */
 int pcost_pg_store_costs(struct pcost_db *db, struct pcost_cost_table *t);
 int pcost_pg_load_costs(struct pcost_db *db, struct pcost_cost_table **out, size_t *n);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* cmd/cmd-cost-table: store this machine's measured cost table, or find it in the store. */
-#include "cmd/cmd-cost-table.h"
+/* cmd/cmd-costs-machine: store this machine's measured cost table, or find it in the store. */
+#include "cmd/cmd-costs-machine.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-cost-table: what calibrate and predict share about the cost table:
+ * cmd-costs-machine: what calibrate and predict share about the cost table:
  * measuring and storing this machine's, and finding it in the store.
  */
-#ifndef PCOST_CMD_COST_TABLE_H
-#define PCOST_CMD_COST_TABLE_H
+#ifndef PCOST_CMD_COSTS_MACHINE_H
+#define PCOST_CMD_COSTS_MACHINE_H
 
 #include "core/costs.h"
 #include "run/calibrate.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * store/pg_costs: calibrate's cost tables on a PostgreSQL store, the same
- * tables and columns as store/cost_rows.c's; a table is written in one
+ * store/costs_pg: calibrate's cost tables on a PostgreSQL store, the same
+ * tables and columns as store/costs_sqlite.c's; a table is written in one
  * transaction, its id from the identity column, so machines of a fleet
  * calibrating at once never mix their tables.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * report/costtables: the cost table(s) of `probecost costs`.  One table: a row an
+ * report/costs_tables: the cost table(s) of `probecost costs`.  One table: a row an
  * entry, with its interval, where it came from and why it has no figure.
  * Several (a fleet's store): a row a (subject, event), a column a machine
  * and kernel, then the fingerprint fields in which the machines differ.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * store/cost_rows: calibrate's cost tables in the SQLite store (tables
+ * store/costs_sqlite: calibrate's cost tables in the SQLite store (tables
  * cost_table and cost_entry, schema 6).  A table is written whole in one
  * transaction, so a calibration interrupted or failed leaves nothing half
  * stored; a figure that was not measured is NULL, never 0.
