@@ -28,6 +28,7 @@
 #include "probes/site_safety.h"
 #include "report/emit.h"
 #include "report/report.h"
+#include "run/outcheck.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "workloads/stanford.h"
@@ -220,6 +221,7 @@ static char *options_json(const struct opts *o, const struct pcost_probe_plan *p
 			 pl->methods[i]->name);
 	cJSON_AddStringToObject(j, "binary", path);
 	cJSON_AddStringToObject(j, "via", via);
+	pcost_outcheck_json(o->m.ro.check_output, o->m.ro.output_filter, j);
 	if (o->q.binary) {
 		cJSON_AddStringToObject(j, "probe", o->q.probe);
 	} else {

@@ -122,6 +122,15 @@ void pcost_outdigest_end(struct pcost_outdigest *d)
 		line_done(d);
 }
 
+void pcost_outcheck_json(bool check_output, const char *filter, cJSON *options)
+{
+	if (!check_output)
+		return;
+	cJSON_AddBoolToObject(options, "check_output", true);
+	if (filter)
+		cJSON_AddStringToObject(options, "output_filter", filter);
+}
+
 /* The first plain output of key, NULL when none yet. */
 static const struct plain_out *first_of(const struct pcost_outcheck *oc, size_t key)
 {

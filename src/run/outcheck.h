@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 /* The most of a run's kept lines held as text, to name the first one that differs. */
 #define PCOST_OUTCHECK_TEXT (64u * 1024)
 
@@ -59,5 +61,8 @@ void pcost_outcheck_plain(struct pcost_outcheck *oc, size_t key, const struct pc
 bool pcost_outcheck_differs(const struct pcost_outcheck *oc, size_t key,
 			    const struct pcost_outdigest *d, const char *plain, char *why,
 			    size_t len);
+
+/* Into a session's options: "check_output": true and "output_filter" when asked (else nothing). */
+void pcost_outcheck_json(bool check_output, const char *filter, cJSON *options);
 
 #endif
