@@ -220,8 +220,14 @@ static int run_io_open(struct run_io *io, bool report_fd, bool capture,
 		return -errno;
 	if (report_fd)
 		fcntl(io->rp[1], F_SETFL, 0);
-	if (digest)
+	/*
+	 * A digested stdout: a larger pipe (1 MiB, the unprivileged limit) keeps a
+	 * program that prints much from waiting on our reads.
+	 */
+	if (digest) {
 		fcntl(io->op[1], F_SETFL, 0);
+		fcntl(io->op[1], F_SETPIPE_SZ, 1 << 20);
+	}
 	fcntl(io->ep[1], F_SETFL, 0);
 	return 0;
 }
