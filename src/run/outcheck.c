@@ -93,7 +93,9 @@ static void line_done(struct pcost_outdigest *d)
 	} else {
 		if (!d->text)
 			d->text = xmalloc(PCOST_OUTCHECK_TEXT + 1);
-		memcpy(d->text + d->len, d->line, d->llen);
+		/* A NUL byte is kept as '?': the text is a C string (the digest has the byte). */
+		for (size_t i = 0; i < d->llen; i++)
+			d->text[d->len + i] = d->line[i] ? d->line[i] : '?';
 		d->len += d->llen;
 		d->text[d->len++] = '\n';
 		d->text[d->len] = '\0';
@@ -166,7 +168,10 @@ void pcost_outcheck_plain(struct pcost_outcheck *oc, size_t key, const struct pc
 	p->is_first = true;
 	p->first = *d;
 	p->first.filter = NULL;
-	p->first.text = d->text ? xstrdup(d->text) : NULL;
+	if (d->text) {
+		p->first.text = xmalloc(d->len + 1);
+		memcpy(p->first.text, d->text, d->len + 1);
+	}
 	p->first.lineno = xcalloc(d->ntext ? d->ntext : 1, sizeof(*d->lineno));
 	memcpy(p->first.lineno, d->lineno, d->ntext * sizeof(*d->lineno));
 	p->first.cap_lineno = d->ntext;

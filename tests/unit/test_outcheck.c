@@ -43,6 +43,14 @@ static void digests(void **state)
 	digest(&b, NULL, "one\ntwothree\n", 1000);
 	assert_false(a.hash == b.hash);
 	pcost_outdigest_release(&b);
+	/* A NUL byte: in the digest, and shown as '?' in the text kept. */
+	pcost_outdigest_init(&b, NULL);
+	pcost_outdigest_feed(&b, "a\0b\nc\n", 6);
+	pcost_outdigest_end(&b);
+	assert_int_equal(b.kept, 2);
+	assert_int_equal(b.len, 6);
+	assert_string_equal(b.text, "a?b\nc\n");
+	pcost_outdigest_release(&b);
 	pcost_outdigest_release(&a);
 }
 
