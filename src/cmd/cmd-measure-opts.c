@@ -2,6 +2,7 @@
 /* cmd/cmd-measure-opts: the rows of the measuring commands' shared options and their checks. */
 #include "cmd/cmd-measure-opts.h"
 
+#include <regex.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,25 @@ int pcost_measure_threads(const struct pcost_option *opt, const char *arg)
 		return usage_error("--threads '%s': expected up to %zu thread counts in %g..%g, "
 				   "comma separated (e.g. 1,2,4)",
 				   arg, ARRAY_SIZE(m->threads), opt->lo, opt->hi);
+	return 0;
+}
+
+int pcost_measure_output_filter(const struct pcost_option *opt, const char *arg)
+{
+	struct pcost_measure_opts *m = opt->value;
+	char why[160];
+	regex_t re;
+	int rc = regcomp(&re, arg, REG_EXTENDED | REG_NOSUB);
+
+	if (rc) {
+		regerror(rc, &re, why, sizeof(why));
+		return usage_error("--output-filter '%s': %s; give an extended regex of the lines "
+				   "to drop (e.g. '^took [0-9.]+ ms$')",
+				   arg, why);
+	}
+	regfree(&re);
+	m->ro.output_filter = arg;
+	m->ro.check_output = true;
 	return 0;
 }
 

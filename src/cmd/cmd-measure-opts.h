@@ -75,11 +75,16 @@ struct pcost_measure_opts {
 #define OPT_MEASURE_FORMAT(m, h) OPT_FORMAT(&(m)->fmt, NULL, PCOST_FMT_ROWS, h)
 #define OPT_MEASURE_DB(m) OPT_DB(&(m)->db)
 #define OPT_MEASURE_NO_STORE(m, h) OPT_BOOL(0, "no-store", &(m)->no_store, h)
+#define OPT_MEASURE_CHECK_OUTPUT(m, h) OPT_BOOL(0, "check-output", &(m)->ro.check_output, h)
+/* --output-filter REGEX: an extended regex (checked here); implies --check-output. */
+#define OPT_MEASURE_OUTPUT_FILTER(m, h)                                                            \
+	OPT_CALLBACK(0, "output-filter", m, "REGEX", h, pcost_measure_output_filter)
 
 /* The callbacks of the rows above (value: the struct pcost_measure_opts). */
 int pcost_measure_precision(const struct pcost_option *opt, const char *arg);
 int pcost_measure_cpu(const struct pcost_option *opt, const char *arg);
 int pcost_measure_threads(const struct pcost_option *opt, const char *arg);
+int pcost_measure_output_filter(const struct pcost_option *opt, const char *arg);
 
 /* Defaults: the runner's (pcost_runner_opts_default), text, no threads. */
 void pcost_measure_opts_init(struct pcost_measure_opts *m);

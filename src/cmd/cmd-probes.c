@@ -28,6 +28,7 @@
 #include "probes/site_safety.h"
 #include "report/emit.h"
 #include "report/report.h"
+#include "run/outcheck.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "workloads/stanford.h"
@@ -220,6 +221,7 @@ static char *options_json(const struct opts *o, const struct pcost_probe_plan *p
 			 pl->methods[i]->name);
 	cJSON_AddStringToObject(j, "binary", path);
 	cJSON_AddStringToObject(j, "via", via);
+	pcost_outcheck_json(o->m.ro.check_output, o->m.ro.output_filter, j);
 	if (o->q.binary) {
 		cJSON_AddStringToObject(j, "probe", o->q.probe);
 	} else {
@@ -388,6 +390,9 @@ static int check_combination(const struct opts *o)
 		return usage_error("a command after '--' needs --binary and --probe");
 	} else if (o->q.have_hits) {
 		return usage_error("--hits goes with --binary (stanford knows its hits)");
+	} else if (o->m.ro.check_output) {
+		return usage_error("--check-output compares the output of --binary's command; the "
+				   "built-in workloads check their own results");
 	}
 	return pcost_measure_opts_check(&o->m) ? PCOST_EXIT_USAGE : 0;
 }
@@ -458,6 +463,12 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		OPT_CALLBACK(0, "hits", &o->q, "N",
 			     "hits CMD is expected to make (checked against each method's count)",
 			     hits_opt),
+		OPT_MEASURE_CHECK_OUTPUT(&o->m,
+					 "an armed run whose stdout differs from the dormant\n"
+					 "runs' is changed-program (CMD's; built-in workloads\n"
+					 "check their own)"),
+		OPT_MEASURE_OUTPUT_FILTER(&o->m, "with --check-output (implied), lines of stdout\n"
+						 "REGEX matches are not compared (timings, dates)"),
 		OPT_STRING(0, "list", &o->list, "BIN",
 			   "list the SDT probes of BIN and their sites"),
 		OPT_MEASURE_RUNS(&o->m, "measured blocks (default 5, adaptive with --via dormant "

@@ -178,6 +178,9 @@ static int check_args(struct run_args *a)
 	if (a->o.command && (a->m.nthreads || a->o.placement[0] || a->o.placement[1]))
 		return usage_error("--threads and --placement need built-in workloads (-w): "
 				   "probecost cannot change your command's threads or CPU");
+	if (a->m.ro.check_output && !a->o.command)
+		return usage_error("--check-output compares your command's output ('-- COMMAND'); "
+				   "the built-in workloads check their own results");
 	if ((a->o.events >= 0 || a->o.unit) && !a->o.command)
 		return usage_error("--events and --unit describe your own command ('-- COMMAND')");
 	if (pcost_study_check_service(&a->o))
@@ -241,6 +244,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			     "time is (repeatable); or one of the presets:\n"
 			     "presets: pgbench redis-benchmark fio sysbench",
 			     metric_opt),
+		OPT_MEASURE_CHECK_OUTPUT(
+			m, "a monitored run whose stdout differs from the plain runs'\n"
+			   "is changed-program (built-in workloads check their own)"),
+		OPT_MEASURE_OUTPUT_FILTER(m,
+					  "with --check-output (implied), lines of stdout REGEX\n"
+					  "matches are not compared (timings, dates)"),
 		OPT_CALLBACK(0, "events", a, "N",
 			     "events one run of COMMAND does (for cost per event); with\n"
 			     "--scale, the count at scale 1, and {n} in COMMAND is\n"

@@ -274,9 +274,10 @@ void pcost_child_wait(struct pcost_child *c, const struct pcost_child_wait *w)
 	wfd = w->watch > 0 ? (int)syscall(SYS_pidfd_open, w->watch, 0) : -1;
 	memset(&c->ru, 0, sizeof(c->ru));
 	for (;;) {
-		struct pollfd pf[4] = { { .fd = pidfd, .events = POLLIN },
+		struct pollfd pf[5] = { { .fd = pidfd, .events = POLLIN },
 					{ .fd = w->fds[0] ? *w->fds[0] : -1, .events = POLLIN },
 					{ .fd = w->fds[1] ? *w->fds[1] : -1, .events = POLLIN },
+					{ .fd = w->fds[2] ? *w->fds[2] : -1, .events = POLLIN },
 					{ .fd = wfd, .events = POLLIN } };
 		int ms = -1, r;
 
@@ -292,17 +293,17 @@ void pcost_child_wait(struct pcost_child *c, const struct pcost_child_wait *w)
 
 			ms = ms < 0 || left < ms ? left : ms;
 		}
-		r = poll(pf, 4, ms);
+		r = poll(pf, 5, ms);
 		if (pcost_interrupted && !c->interrupted) {
 			c->interrupted = true;
 			kill(-c->pid, SIGKILL);
 		}
-		if (r > 0 && wfd >= 0 && (pf[3].revents & POLLIN) && !c->watched_died) {
+		if (r > 0 && wfd >= 0 && (pf[4].revents & POLLIN) && !c->watched_died) {
 			c->watched_died = true;
 			kill(-c->pid, SIGKILL);
 			close_fd(&wfd);
 		}
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < 3; i++)
 			if (r > 0 && pf[1 + i].fd >= 0 && (pf[1 + i].revents & (POLLIN | POLLHUP)))
 				w->readable(i, w->arg);
 		if (c->interrupted || (pidfd >= 0 && r > 0 && (pf[0].revents & POLLIN))) {

@@ -128,7 +128,7 @@ struct pcost_child_wait {
 	bool (*busy)(void *arg, pcost_ns stretch);
 	pid_t watch; /* kill its group when this process exits first */
 	/* Our ends of pipes to read while it runs (-1: closed); readable(i, arg) reads fds[i]. */
-	int *fds[2];
+	int *fds[3];
 	void (*readable)(int i, void *arg);
 	void *arg;
 };

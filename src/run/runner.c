@@ -7,6 +7,7 @@
 #include "run/runner.h"
 #include "run/busy.h"
 #include "run/figure_values.h"
+#include "run/outcheck.h"
 #include "run/service.h"
 #include "run/spawn.h"
 #include "run/verdict.h"
@@ -382,6 +383,26 @@ static bool captures(const struct pcost_runner *r)
 	return r->opts.metric_set && pcost_figures_set_size(r->opts.metric_set);
 }
 
+/*
+ * --check-output, after sl's run: a plain run that ended well adds its output
+ * to its target's; another one is compared with them (how it differs into
+ * why).  d is released.
+ */
+static void check_output(struct pcost_runner *r, struct pcost_runner_slot *sl,
+			 const struct pcost_run_sample *smp, struct pcost_outdigest *d, char *why,
+			 size_t len)
+{
+	struct pcost_runner_slot *b = baseline_of(r, sl);
+
+	if (b && !smp->failed && b == sl)
+		pcost_outcheck_plain(r->outcheck, b->config, d);
+	else if (b && !smp->failed)
+		pcost_outcheck_differs(r->outcheck, b->config, d,
+				       r->s->kind == PCOST_SESSION_PROBES ? "dormant" : "plain",
+				       why, len);
+	pcost_outdigest_release(d);
+}
+
 static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsigned block,
 		    unsigned order, bool warmup)
 {
@@ -403,6 +424,7 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	uint64_t spawn_mask = 0;
 	struct pcost_run_output out = { .capture = captures(r) };
 	struct service_cpu svc;
+	struct pcost_outdigest dg;
 
 	memset(&smp, 0, sizeof(smp));
 	smp.block = block;
@@ -413,6 +435,11 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 	smp.event_syscall = -1;
 	m->note[0] = 0;
 	pcost_launch_init(&l, sl->argv);
+	/* A built-in workload checks its own result. */
+	if (r->outcheck && !sl->t.report_fd) {
+		pcost_outdigest_init(&dg, r->outcheck);
+		out.digest = &dg;
+	}
 	if (!service_before(r, m, &smp))
 		goto record;
 	if (m->ops->wrap && (rc = m->ops->wrap(m, &l)) < 0) {
@@ -482,6 +509,8 @@ record:
 	}
 	if (rc == -EINTR || pcost_interrupted) {
 		free(out.buf);
+		if (out.digest)
+			pcost_outdigest_release(out.digest);
 		return -EINTR; /* an interrupted run is not a measurement */
 	}
 	service_after(r, &smp);
@@ -490,6 +519,8 @@ record:
 		r->s, c->workload && !strcmp(c->workload, "command") ? r->opts.metric_set : NULL,
 		out.buf, out.len, out.report, &smp);
 	free(out.buf);
+	if (out.digest)
+		check_output(r, sl, &smp, out.digest, v.output, sizeof(v.output));
 	pcost_run_verdict(&smp, &v);
 	if (!smp.has_report && sl->t.events >= 0)
 		smp.events = (uint64_t)sl->t.events;
@@ -799,6 +830,11 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		free(order);
 		return rc;
 	}
+	if (r->opts.check_output && !r->outcheck &&
+	    !(r->outcheck = pcost_outcheck_new(r->opts.output_filter, err, len))) {
+		free(order);
+		return -EINVAL;
+	}
 	r->started_ns = pcost_now_ns();
 	prepare_all(r);
 	warm_end_ns = pcost_now_ns();
@@ -817,7 +853,8 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			break;
 		}
 		pcost_shuffle(order, n, &rng);
-		if (r->opts.timeout_s <= 0)
+		/* --check-output compares a monitored run with plain runs before it. */
+		if (r->opts.timeout_s <= 0 || r->outcheck)
 			baselines_first(r, order, n);
 		if ((rc = service_block(r, block, err, len)) < 0)
 			break;
@@ -899,6 +936,7 @@ void pcost_runner_release(struct pcost_runner *r)
 		pcost_argv_free(r->slots[i].argv);
 	}
 	free(r->slots);
+	pcost_outcheck_free(r->outcheck);
 	memset(r, 0, sizeof(*r));
 }
 

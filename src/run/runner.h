@@ -40,6 +40,8 @@
 #define PCOST_HANG_BUSY_EXTEND 9
 
 /* What one configuration runs. */
+struct pcost_outcheck;
+
 struct pcost_target {
 	const char *workload;	   /* "pipe", ..., or "command" */
 	const char *workload_args; /* as recorded ("loops=200000"), or the user's argv joined */
@@ -72,6 +74,7 @@ struct pcost_runner {
 	bool checked;	   /* pcost_runner_check() passed */
 	bool service_gone; /* the --service exited: service_why says how */
 	char service_why[200];
+	struct pcost_outcheck *outcheck; /* opts.check_output's plain outputs (NULL: off) */
 };
 
 void pcost_runner_opts_default(struct pcost_runner_opts *o);

@@ -93,6 +93,14 @@ struct pcost_runner_opts {
 	 */
 	struct pcost_service *service;
 	/*
+	 * --check-output (run/outcheck.h): each run of a user's command has its
+	 * stdout digested, without the lines output_filter (an extended regex,
+	 * NULL: none) matches; a monitored or armed run whose output is none of
+	 * the plain runs' is the program's failure (run/verdict.h).
+	 */
+	bool check_output;
+	const char *output_filter;
+	/*
 	 * For pcost_run_once: a run is killed (and fails) when this process
 	 * exits first (0: none).  The runner sets it to the --service's pid.
 	 */

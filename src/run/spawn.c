@@ -25,6 +25,7 @@
 #include "core/cleanup.h"
 #include "core/proc.h"
 #include "core/ptree.h"
+#include "run/outcheck.h"
 #include "run/runner_opts.h"
 #include "workloads/workload.h"
 
@@ -99,27 +100,59 @@ static char **build_env(const struct pcost_launch *l, const char *report)
 /*
  * Start the run with a vfork, PCOST_CHILD_VFORK of core/proc.h (a fork would
  * copy probecost's page tables, 2-3 ms a run on a KVM guest).  It gets its own
- * process group, /dev/null on stdin and (unless captured) stdout, the stderr
- * pipe, the report pipe as fd 3, and nothing else of ours; it pins itself.
+ * process group, /dev/null on stdin and (unless captured or digested) stdout,
+ * the stderr pipe, the report pipe as fd 3, and nothing else of ours; it pins
+ * itself.  A digested stdout (--check-output) has a pipe of its own, out_w.
  * The run's clock starts right before its execve (exec_ns); perf stat's starts
  * a wake-up earlier, as it signals its waiting child to exec
  * (bench/wall-vs-perf.sh).
  */
 static int spawn(struct pcost_child *c, const struct pcost_launch *l, char **env, uint64_t mask,
-		 int err_w, int report_w, bool merge)
+		 int err_w, int report_w, int out_w, bool merge)
 {
 	pcost_child_init(c);
 	c->argv = l->argv;
 	c->env = env;
 	c->cpu_mask = mask;
 	c->flags = PCOST_CHILD_VFORK | PCOST_CHILD_CLOSE_FDS;
-	c->fd[1] = merge ? err_w : PCOST_CHILD_NULL;
+	c->fd[1] = out_w >= 0 ? out_w : merge ? err_w : PCOST_CHILD_NULL;
 	c->fd[2] = err_w;
 	c->pass_fd = report_w;
 	return pcost_child_start(c);
 }
 
-static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
+/* n bytes of tmp onto buf (cap with its NUL): its head, or its tail with keep_tail. */
+static void append(char *buf, size_t cap, size_t *len, bool keep_tail, const char *tmp, ssize_t n)
+{
+	if (*len + (size_t)n >= cap) {
+		if (!keep_tail) {
+			n = (ssize_t)(cap - 1 - *len);
+		} else {
+			/* Keep the last part: a failure's reason is at the end. */
+			size_t drop = *len + (size_t)n - (cap - 1);
+
+			/* A large buffer drops half at once: one move per half-fill. */
+			if (cap > 65536 && drop < *len / 2)
+				drop = *len / 2;
+			if (drop > *len)
+				drop = *len;
+			memmove(buf, buf + drop, *len - drop);
+			*len -= drop;
+			if ((size_t)n > cap - 1 - *len)
+				n = (ssize_t)(cap - 1 - *len);
+		}
+	}
+	memcpy(buf + *len, tmp, (size_t)n);
+	*len += (size_t)n;
+	buf[*len] = 0;
+}
+
+/*
+ * What is there to read on *fd (closed at its end): onto buf (see append),
+ * and through digest d when not NULL.
+ */
+static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail,
+		  struct pcost_outdigest *d)
 {
 	char tmp[4096];
 
@@ -135,33 +168,18 @@ static void drain(int *fd, char *buf, size_t cap, size_t *len, bool keep_tail)
 			}
 			return;
 		}
-		if (*len + (size_t)n >= cap) {
-			if (!keep_tail) {
-				n = (ssize_t)(cap - 1 - *len);
-			} else {
-				/* Keep the last part: a failure's reason is at the end. */
-				size_t drop = *len + (size_t)n - (cap - 1);
-
-				/* A large buffer drops half at once: one move per half-fill. */
-				if (cap > 65536 && drop < *len / 2)
-					drop = *len / 2;
-				if (drop > *len)
-					drop = *len;
-				memmove(buf, buf + drop, *len - drop);
-				*len -= drop;
-				if ((size_t)n > cap - 1 - *len)
-					n = (ssize_t)(cap - 1 - *len);
-			}
-		}
-		memcpy(buf + *len, tmp, (size_t)n);
-		*len += (size_t)n;
-		buf[*len] = 0;
+		if (d)
+			pcost_outdigest_feed(d, tmp, (size_t)n);
+		if (buf)
+			append(buf, cap, len, keep_tail, tmp, n);
 	}
 }
 
 /* One run in flight: its pipes, what they brought, how it ended. */
 struct run_io {
 	int rp[2], ep[2]; /* report and stderr pipes, -1 when closed */
+	int op[2];	  /* the stdout pipe of a digested run, -1 when closed or none */
+	struct pcost_outdigest *digest; /* what op brings goes through it (NULL: none) */
 	char rbuf[2048], ebuf_small[2048];
 	char *ebuf; /* ebuf_small, or a PCOST_OUTPUT_MAX buffer when capturing */
 	size_t rlen, elen, ecap;
@@ -173,7 +191,7 @@ struct run_io {
 
 static void run_io_close(struct run_io *io)
 {
-	int *fds[] = { &io->rp[0], &io->rp[1], &io->ep[0], &io->ep[1] };
+	int *fds[] = { &io->rp[0], &io->rp[1], &io->ep[0], &io->ep[1], &io->op[0], &io->op[1] };
 
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
 		if (*fds[i] >= 0)
@@ -186,19 +204,30 @@ static void run_io_close(struct run_io *io)
  * The pipes: non-blocking on our side; the child's ends blocking (a workload
  * must not see EAGAIN on its report).
  */
-static int run_io_open(struct run_io *io, bool report_fd, bool capture)
+static int run_io_open(struct run_io *io, bool report_fd, bool capture,
+		       struct pcost_outdigest *digest)
 {
 	memset(io, 0, sizeof(*io));
 	io->ebuf = capture ? xmalloc(PCOST_OUTPUT_MAX + 1) : io->ebuf_small;
 	io->ecap = capture ? PCOST_OUTPUT_MAX + 1 : sizeof(io->ebuf_small);
 	io->ebuf[0] = 0;
 	io->capture = capture;
-	io->rp[0] = io->rp[1] = io->ep[0] = io->ep[1] = -1;
+	io->digest = digest;
+	io->rp[0] = io->rp[1] = io->ep[0] = io->ep[1] = io->op[0] = io->op[1] = -1;
 	if (pipe2(io->ep, O_CLOEXEC | O_NONBLOCK) < 0 ||
-	    (report_fd && pipe2(io->rp, O_CLOEXEC | O_NONBLOCK) < 0))
+	    (report_fd && pipe2(io->rp, O_CLOEXEC | O_NONBLOCK) < 0) ||
+	    (digest && pipe2(io->op, O_CLOEXEC | O_NONBLOCK) < 0))
 		return -errno;
 	if (report_fd)
 		fcntl(io->rp[1], F_SETFL, 0);
+	/*
+	 * A digested stdout: a larger pipe (1 MiB, the unprivileged limit) keeps a
+	 * program that prints much from waiting on our reads.
+	 */
+	if (digest) {
+		fcntl(io->op[1], F_SETFL, 0);
+		fcntl(io->op[1], F_SETPIPE_SZ, 1 << 20);
+	}
 	fcntl(io->ep[1], F_SETFL, 0);
 	return 0;
 }
@@ -220,15 +249,21 @@ static bool run_io_busy(void *arg, pcost_ns stretch)
 	return used * 10 >= stretch;
 }
 
-/* While it runs: what came on its stderr (0) or its report pipe (1). */
+/*
+ * While it runs: what came on its stderr (0), its report pipe (1) or its
+ * digested stdout (2; captured too, for --metric, after what came on stderr).
+ */
 static void run_io_readable(int i, void *arg)
 {
 	struct run_io *io = arg;
 
 	if (i == 0)
-		drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
+		drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true, NULL);
+	else if (i == 1)
+		drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false, NULL);
 	else
-		drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
+		drain(&io->op[0], io->capture ? io->ebuf : NULL, io->ecap, &io->elen, true,
+		      io->digest);
 }
 
 /*
@@ -244,7 +279,7 @@ static void run_io_wait(struct run_io *io, pcost_ns deadline, pcost_ns stretch,
 				      .extend = busy_extend,
 				      .busy = run_io_busy,
 				      .watch = watch,
-				      .fds = { &io->ep[0], &io->rp[0] },
+				      .fds = { &io->ep[0], &io->rp[0], &io->op[0] },
 				      .readable = run_io_readable,
 				      .arg = io };
 
@@ -396,13 +431,13 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 		out->len = 0;
 		out->report[0] = 0;
 	}
-	if ((rc = run_io_open(io, report_fd, capture)) < 0) {
+	if ((rc = run_io_open(io, report_fd, capture, out ? out->digest : NULL)) < 0) {
 		pcost_sample_fail(smp, "could not create a pipe: %s", strerror(-rc));
 		goto out;
 	}
 	env = build_env(l, report_fd ? report_env : NULL);
 	t0 = pcost_now_ns();
-	rc = spawn(&io->child, l, env, o->cpu_mask, io->ep[1], io->rp[1], capture);
+	rc = spawn(&io->child, l, env, o->cpu_mask, io->ep[1], io->rp[1], io->op[1], capture);
 	free(env);
 	if (rc < 0) {
 		smp->wall_ns = pcost_now_ns() - t0;
@@ -429,6 +464,10 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 		close(io->rp[1]);
 		io->rp[1] = -1;
 	}
+	if (io->op[1] >= 0) {
+		close(io->op[1]);
+		io->op[1] = -1;
+	}
 	if (o->timeout_s > 0)
 		deadline = t0 + (pcost_ns)(o->timeout_s * 1e9);
 	/* Output captured or a service loaded: the first error says why ("refused"). */
@@ -438,8 +477,10 @@ int pcost_run_capture(const struct pcost_launch *l, const struct pcost_runner_op
 	/* Whatever the workload left behind in its group goes too. */
 	kill(-io->child.pid, SIGKILL);
 	pcost_child_remove(io->child.pid);
-	drain(&io->ep[0], io->ebuf, io->ecap, &io->elen, true);
-	drain(&io->rp[0], io->rbuf, sizeof(io->rbuf), &io->rlen, false);
+	for (int i = 0; i < 3; i++)
+		run_io_readable(i, io);
+	if (io->digest)
+		pcost_outdigest_end(io->digest);
 	rc = run_io_verdict(io, o->timeout_s, smp);
 	if (out && io->rlen)
 		snprintf(out->report, sizeof(out->report), "%.*s", (int)strcspn(io->rbuf, "\n"),

@@ -16,6 +16,7 @@
 #include "core/result.h"
 #include "monitors/monitor.h"
 
+struct pcost_outdigest;
 struct pcost_runner_opts;
 
 /* The variable a built-in workload reads to pin itself: a CPU list ("0", "0,2"). */
@@ -59,6 +60,11 @@ struct pcost_run_output {
 				 * bytes, NUL-terminated (malloc'd, caller frees; NULL: none) */
 	size_t len;
 	char report[1024]; /* out: its PROBECOST_REPORT_FD line ("" when none) */
+	/*
+	 * in (NULL: none): stdout on a pipe of its own, read through this digest
+	 * (--check-output: run/outcheck.h), and into buf too when captured
+	 */
+	struct pcost_outdigest *digest;
 };
 
 /*

@@ -16,6 +16,7 @@
 #include "core/util.h"
 #include "monitors/monitor.h"
 #include "run/figure_values.h"
+#include "run/outcheck.h"
 #include "run/study_internal.h"
 #include "store/store.h"
 
@@ -82,6 +83,7 @@ static char *options_json(const struct pcost_study *st, const char *headline)
 	cJSON_AddNumberToObject(o, "max_time_s", a->ro.max_time_s);
 	cJSON_AddNumberToObject(o, "timeout_s", a->ro.timeout_s);
 	cJSON_AddNumberToObject(o, "washout", a->ro.washout);
+	pcost_outcheck_json(a->ro.check_output, a->ro.output_filter, o);
 	cJSON_AddStringToObject(o, "cpu", a->cpu_text);
 	cJSON_AddBoolToObject(o, "default_study", a->default_study);
 	counted_json(st, o);

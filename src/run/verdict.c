@@ -184,6 +184,8 @@ void pcost_run_verdict(struct pcost_run_sample *smp, const struct pcost_verdict_
 			smp->fault = wrapped_fault(in->wrapper, smp->fail_reason);
 		else
 			smp->fault = PCOST_FAULT_PROGRAM;
+	} else if (in->output[0]) {
+		program_failed(smp, in->output);
 	} else if (in->report_fd && !smp->has_report) {
 		smp->fault = plain ? PCOST_FAULT_PROGRAM : PCOST_FAULT_TOOL;
 		pcost_sample_fail(smp, "the workload's report did not come back%s%s%s",

@@ -28,6 +28,10 @@
  *      taskset and nice do, and to exit 125-127 itself)     PROGRAM
  *      otherwise (it could not start, died of a signal it does not pass
  *      on, or said its own error)                            TOOL
+ *   5a. --check-output: its stdout (less what --output-filter drops) is
+ *      none of the plain or dormant runs' outputs          PROGRAM, failed:
+ *      "stdout differs from the plain runs' at line 2: 'traced: 1' (plain:
+ *      'traced: 0')"
  *   6. a built-in workload that exited 0 without its report  TOOL, failed
  *      (the tool hid how it ended); in a plain run           PROGRAM
  *   7. probes: the tool counted fewer hits than the program made and its
@@ -56,6 +60,7 @@ struct pcost_verdict_in {
 	int64_t expected;	      /* probes: hits expected (> 0: checked against its own) */
 	const char *program;	      /* the workload's executable, to name where it died */
 	char wrapper[64]; /* a wrapper's tool and first word ("perf stat"): pcost_verdict_wrapper */
+	char output[240]; /* --check-output: how its stdout differs (run/outcheck.h), "" not */
 	const struct pcost_run_said *said;
 };
 

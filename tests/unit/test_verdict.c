@@ -256,12 +256,41 @@ static void tool_runs(void **state)
 	assert_false(x.failed);
 }
 
+/* --check-output (rule 5a): a run that ended well but printed something else is the program's. */
+static void changed_output(void **state)
+{
+	static const char why[] = "stdout differs from the plain runs' at line 2: 'traced: yes' "
+				  "(plain: 'traced: no')";
+	char *const strace[] = { "strace", "-o", "/dev/null", "./prog", NULL };
+	struct pcost_run_sample x = run();
+	struct pcost_verdict_in v = in(PCOST_MON_WRAP);
+
+	(void)state;
+	v.report_fd = false;
+	x.has_report = false;
+	pcost_verdict_wrapper(&v, strace);
+	strcpy(v.output, why);
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_PROGRAM);
+	assert_true(x.failed);
+	assert_string_equal(x.fail_reason, why);
+	/* The tool's own failure comes first: what it printed then says nothing. */
+	x = run();
+	x.has_report = false;
+	v.tool_failed = true;
+	pcost_sample_fail(&x, "monitor strace failed: no count");
+	pcost_run_verdict(&x, &v);
+	assert_int_equal(x.fault, PCOST_FAULT_TOOL);
+	assert_string_equal(x.fail_reason, "monitor strace failed: no count");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(program_died),	  cmocka_unit_test(program_checks),
 		cmocka_unit_test(failed_runs),	  cmocka_unit_test(wrapped_runs),
 		cmocka_unit_test(hidden_signals), cmocka_unit_test(tool_runs),
+		cmocka_unit_test(changed_output),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
