@@ -460,11 +460,12 @@ static bool in_list(pid_t pid, const pid_t *l, size_t n)
 
 /*
  * What is left of the tree once the command exited: processes of its group,
- * and orphans reparented to us (not our children before); killed and, ours,
- * reaped, until none is left (a killed daemon's children come to us next).
- * Returns how many there were.
+ * and orphans reparented to us (not our children before; with orphans false,
+ * none: a --service's daemon becomes ours too, and is the service's to
+ * follow, service.c); killed and, ours, reaped, until none is left (a killed
+ * daemon's children come to us next).  Returns how many there were.
  */
-static unsigned kill_leftovers(pid_t pgid, const pid_t *before, size_t nbefore)
+static unsigned kill_leftovers(pid_t pgid, const pid_t *before, size_t nbefore, bool orphans)
 {
 	pid_t seen[4096];
 	size_t nseen = 0;
@@ -481,7 +482,7 @@ static unsigned kill_leftovers(pid_t pgid, const pid_t *before, size_t nbefore)
 
 			if (pid <= 0 || pid == getpid() || proc_ids(pid, &state, &ppid, &pgrp) < 0)
 				continue;
-			ours = ppid == getpid() && !in_list(pid, before, nbefore);
+			ours = orphans && ppid == getpid() && !in_list(pid, before, nbefore);
 			if (pgrp != pgid && !ours)
 				continue;
 			kill(pid, SIGKILL);
@@ -729,7 +730,7 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 		o->service->timed_out = c->timed_out;
 	}
 	read_extras(&st, c);
-	c->left_running = kill_leftovers(pid, before, nbefore);
+	c->left_running = kill_leftovers(pid, before, nbefore, o->service_pid <= 0);
 	rc = c->interrupted ? -EINTR : 0;
 out:
 	if (pid > 0)

@@ -66,7 +66,9 @@ struct pcost_evcount_opts {
 	 * A service the command loads (run --service): its events are counted
 	 * too, into *service (initialized here, released by the caller), on
 	 * every task of service_pid's tree and what they create during the run,
-	 * from the command's release to its exit.  0: none.
+	 * from the command's release to its exit.  0: none.  What is left of
+	 * the command is then its process group only, as in a timed run: the
+	 * orphans reparented to probecost may be the service's.
 	 */
 	pid_t service_pid;
 	struct pcost_evcount *service;
