@@ -145,11 +145,75 @@ static char *service_program(const char *pids)
 }
 
 /*
+ * Has pid exited (gone, or a zombie its parent has not reaped yet), or is it
+ * younger than min_age_s?
+ */
+static bool exited_or_young(long pid, double min_age_s)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start;
+	double up;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+		return true;
+	if (p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'))
+		return true;
+	if (min_age_s <= 0)
+		return false;
+	/* starttime, field 22 (proc(5)): clock ticks after boot, as /proc/uptime's seconds. */
+	if (sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+		   "%*d %*d %llu",
+		   &start) != 1 ||
+	    !(f = fopen("/proc/uptime", "re")))
+		return false;
+	if (fscanf(f, "%lf", &up) != 1)
+		up = 0;
+	fclose(f);
+	return up - (double)start / (double)sysconf(_SC_CLK_TCK) < min_age_s;
+}
+
+/*
+ * Keep of list ("1,2,3") the processes that have not exited and are at least
+ * min_age_s old (in place); true when one was dropped.  perf -p refuses a list
+ * with one that is gone ("Couldn't create thread/CPU maps: No such process"):
+ * a server's backend ending as a run starts (the last run's connection) must
+ * not fail the monitor.
+ */
+static bool drop_exited(char *list, double min_age_s)
+{
+	char *r = list, *w = list;
+	bool any = false;
+
+	while (*r) {
+		char *end;
+		long pid = strtol(r, &end, 10);
+		size_t n = (size_t)(end - r);
+
+		if (end == r)
+			break;
+		if (exited_or_young(pid, min_age_s)) {
+			any = true;
+		} else {
+			if (w != list)
+				*w++ = ',';
+			memmove(w, r, n);
+			w += n;
+		}
+		r = end + (*end == ',');
+	}
+	*w = 0;
+	return any;
+}
+
+/*
  * The argv of this start: "{DIR}" is the private directory; "{pid}" the
  * service's pid, "{PIDS}" its processes (comma separated), "{SVCPROG}" the
  * bpftrace program on them.
  */
-static char **expand_argv(struct attach_monitor *a)
+static char **expand_argv(struct attach_monitor *a, double min_age_s)
 {
 	size_t n = 0;
 	char **v, pid[24];
@@ -158,8 +222,10 @@ static char **expand_argv(struct attach_monitor *a)
 		n++;
 	snprintf(pid, sizeof(pid), "%d", (int)a->m.service_pid);
 	a->pids[0] = 0;
-	if (a->m.service_pid > 0)
+	if (a->m.service_pid > 0) {
 		pcost_ptree_list(a->m.service_pid, a->pids, sizeof(a->pids));
+		drop_exited(a->pids, min_age_s);
+	}
 	v = xcalloc(n + 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		char *w = xstrdup(a->argv[i]);
@@ -274,10 +340,11 @@ static void wait_said(struct attach_monitor *a, char *err, size_t len)
 			 line[0] ? "its last line: %s" : "it printed nothing", line);
 }
 
-static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
+/* One start of the tool, known ready (0) or not (-errno, with err). */
+static int start_once(struct attach_monitor *a, pcost_ns timeout_ns, double min_age_s, char *err,
+		      size_t len)
 {
-	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
-	char **argv = expand_argv(a);
+	char **argv = expand_argv(a, min_age_s);
 	int rc = pcost_proc_start(&a->proc, argv);
 
 	pcost_argv_free(argv);
@@ -304,6 +371,49 @@ static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err,
 		wait_said(a, err, len);
 	}
 	return rc;
+}
+
+/* Forget a start whose tool exited (reaped by the readiness wait): fds, its output. */
+static void forget_start(struct attach_monitor *a)
+{
+	if (a->proc.pid < 0)
+		pcost_child_remove(-a->proc.pid);
+	a->proc.pid = 0;
+	if (a->ctl >= 0)
+		close(a->ctl);
+	if (a->ack >= 0)
+		close(a->ack);
+	a->ctl = a->ack = -1;
+	pcost_proc_release(&a->proc);
+}
+
+/*
+ * Started; a service form started again, while its time lasts, when the tool
+ * exited because a process it was given exited before it attached.  The
+ * service's list is read again each time, without its processes younger
+ * than half a second from the second time on: a service that starts
+ * short-lived processes all the time (a shell loop) always has one that may
+ * end before the tool attaches.  What those do is missed; what their parent
+ * starts from the attach on is watched (inherited, followed).
+ */
+static int attach_start(struct pcost_monitor *m, pcost_ns timeout_ns, char *err, size_t len)
+{
+	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
+	pcost_ns deadline = pcost_now_ns() + timeout_ns;
+
+	for (int tries = 0;; tries++) {
+		char listed[sizeof(a->pids)];
+		pcost_ns now;
+		int rc = start_once(a, timeout_ns, tries ? 0.5 : 0, err, len);
+
+		snprintf(listed, sizeof(listed), "%s", a->pids);
+		now = pcost_now_ns();
+		if (rc != -EPIPE || m->service_pid <= 0 || now >= deadline ||
+		    !drop_exited(listed, 0) || exited_or_young(m->service_pid, 0))
+			return rc;
+		timeout_ns = deadline - now;
+		forget_start(a);
+	}
 }
 
 static void set_failed(struct pcost_monitor *m, struct pcost_run_sample *smp, const char *why)
@@ -362,6 +472,30 @@ static void bpftrace_count(struct attach_monitor *a, struct pcost_run_sample *sm
 			 lost);
 }
 
+/*
+ * perf stat's service form: the context switches it counted (what perf-stat pays
+ * for), from the file it wrote at exit ("  2,124  context-switches  # ..."); -1
+ * when the file or the line is not there.
+ */
+static int64_t perf_stat_switches(const struct attach_monitor *a)
+{
+	char path[PATH_MAX + 8], buf[8192], *l;
+	int64_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/out", a->dir);
+	if (pcost_read_file(path, buf, sizeof(buf)) <= 0 || !(l = strstr(buf, " context-switches")))
+		return -1;
+	while (l > buf && l[-1] != '\n')
+		l--;
+	for (; *l && *l != 'c'; l++) {
+		if (*l >= '0' && *l <= '9')
+			n = n * 10 + (*l - '0');
+		else if (*l != ',' && *l != ' ')
+			return -1; /* "<not counted>" */
+	}
+	return n;
+}
+
 static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 {
 	struct attach_monitor *a = container_of(m, struct attach_monitor, m);
@@ -382,6 +516,8 @@ static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 	a->ctl = a->ack = -1;
 	if (is_bpftrace(a->flavour) && !smp->failed)
 		bpftrace_count(a, smp);
+	if (a->flavour == ATT_PERF_PID && !strcmp(m->name, "perf-stat") && !smp->failed)
+		smp->monitor_events = perf_stat_switches(a);
 	pcost_proc_release(&a->proc);
 	if (perf_ctl(a->flavour)) {
 		char path[PATH_MAX + 16];
@@ -389,6 +525,8 @@ static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 		snprintf(path, sizeof(path), "%s/perf.data", a->dir);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/perf.data.old", a->dir);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/out", a->dir);
 		unlink(path);
 	}
 	return 0;

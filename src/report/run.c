@@ -187,57 +187,68 @@ static void text_fits(const struct pcost_session *s, const struct pcost_config_s
 }
 
 /* Where the two costs came from, once per distinct source, and why a row has none. */
+/* One counting run's kinds under head; each beside nul's count of it when there is one. */
+static void text_counts(const cJSON *c, const cJSON *nul, const char *head, FILE *out)
+{
+	const cJSON *e;
+
+	if (!cJSON_IsObject(c))
+		return;
+	fprintf(out, "%s\n", head);
+	cJSON_ArrayForEach(e, c)
+	{
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "count"),
+			    *by = cJSON_GetObjectItemCaseSensitive(e, "counter"),
+			    *why = cJSON_GetObjectItemCaseSensitive(e, "why");
+
+		/* "syscall" -> "syscalls", "context-switch" -> "context switches" */
+		char name[48];
+		size_t l;
+
+		snprintf(name, sizeof(name), "%s", e->string);
+		for (char *p = name; *p; p++)
+			*p = *p == '-' ? ' ' : *p;
+		l = strlen(name);
+		snprintf(name + l, sizeof(name) - l, "%s",
+			 l > 1 && !strcmp(name + l - 2, "ch") ? "es" : "s");
+		const cJSON *nn = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(nul, e->string), "count");
+
+		if (cJSON_IsNumber(n) && cJSON_IsNumber(nn))
+			fprintf(out, "    %.0f %s (%s); the null workload's: %.0f\n",
+				n->valuedouble, name, cJSON_IsString(by) ? by->valuestring : "?",
+				nn->valuedouble);
+		else if (cJSON_IsNumber(n))
+			fprintf(out, "    %.0f %s (%s)\n", n->valuedouble, name,
+				cJSON_IsString(by) ? by->valuestring : "?");
+		else
+			fprintf(out, "    %s: n/a (%s)\n", name,
+				cJSON_IsString(why) ? why->valuestring : "not counted");
+	}
+}
+
 /*
  * The counting run of a user's command (the session's options: "counted"):
- * "# events made, counted in one untimed run: 41230 syscalls (perf_event ...)".
+ * "# events made, counted in one untimed run: 41230 syscalls (perf_event ...)";
+ * with --service, its processes' in that run ("service_events").
  */
 static void text_counted(const struct pcost_session *s, FILE *out)
 {
 	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "counted"), *e,
-		    *nul = cJSON_GetObjectItemCaseSensitive(o, "counted_null");
 
-	if (cJSON_IsObject(c)) {
-		fprintf(out, "  events made, counted in one untimed run of the command:\n");
-		cJSON_ArrayForEach(e, c)
-		{
-			const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "count"),
-				    *by = cJSON_GetObjectItemCaseSensitive(e, "counter"),
-				    *why = cJSON_GetObjectItemCaseSensitive(e, "why");
-
-			/* "syscall" -> "syscalls", "context-switch" -> "context switches" */
-			char name[48];
-			size_t l;
-
-			snprintf(name, sizeof(name), "%s", e->string);
-			for (char *p = name; *p; p++)
-				*p = *p == '-' ? ' ' : *p;
-			l = strlen(name);
-			snprintf(name + l, sizeof(name) - l, "%s",
-				 l > 1 && !strcmp(name + l - 2, "ch") ? "es" : "s");
-			const cJSON *nn = cJSON_GetObjectItemCaseSensitive(
-				cJSON_GetObjectItemCaseSensitive(nul, e->string), "count");
-
-			if (cJSON_IsNumber(n) && cJSON_IsNumber(nn))
-				fprintf(out, "    %.0f %s (%s); the null workload's: %.0f\n",
-					n->valuedouble, name,
-					cJSON_IsString(by) ? by->valuestring : "?",
-					nn->valuedouble);
-			else if (cJSON_IsNumber(n))
-				fprintf(out, "    %.0f %s (%s)\n", n->valuedouble, name,
-					cJSON_IsString(by) ? by->valuestring : "?");
-			else
-				fprintf(out, "    %s: n/a (%s)\n", name,
-					cJSON_IsString(why) ? why->valuestring : "not counted");
-		}
-	}
+	text_counts(cJSON_GetObjectItemCaseSensitive(o, "counted"),
+		    cJSON_GetObjectItemCaseSensitive(o, "counted_null"),
+		    "  events made, counted in one untimed run of the command:", out);
+	text_counts(cJSON_GetObjectItemCaseSensitive(o, "service_events"), NULL,
+		    "  events of the service's processes in that run (those it started included):",
+		    out);
 	cJSON_Delete(o);
 }
 
 static void text_sources(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 FILE *out)
 {
-	bool timed = false, fit = false, model = false;
+	bool timed = false, fit = false, model = false, service = false;
 
 	text_counted(s, out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
@@ -246,12 +257,17 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 		timed |= src && !strcmp(src, "timed region");
 		fit |= src && !strcmp(src, "scale fit");
 		model |= src && !strcmp(src, "model");
+		service |= src && !strcmp(src, "extra per service event");
 		/* The null workload makes no events: nothing to say per event. */
 		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why &&
 		    strcmp(s->configs[i].workload ? s->configs[i].workload : "", "null"))
 			fprintf(out, "  per event n/a for %s on %s: %s\n", s->configs[i].monitor,
 				s->configs[i].workload, st[i].per_event_why);
 	}
+	if (service)
+		fprintf(out,
+			"  per service event: the extra time of the run / the service's events "
+			"(its monitor attached before the run and detached after it)\n");
 	if (timed)
 		fprintf(out, "  per event: the extra time inside the workload's own timed region / "
 			     "events; fixed: the rest of the extra time (start-up, teardown)\n");

@@ -29,6 +29,7 @@
 #include "core/cleanup.h"
 #include "core/journal.h"
 #include "core/proc.h"
+#include "core/ptree.h"
 #include "core/result.h"
 #include "core/tracefs.h"
 
@@ -98,6 +99,8 @@ static const char probes_source[] =
 /* Everything armed for one run, closed by undo() on every exit path. */
 struct evc_state {
 	int fds[NCOUNTERS];
+	int *svc_fds; /* the service's: NCOUNTERS a task of its tree (nsvc fds), -1 closed */
+	size_t nsvc;
 	struct pcost_evc_bpf bpf;
 	bool bpf_open;
 	struct pcost_evc_sdt sdt;
@@ -119,6 +122,8 @@ static void undo(void *arg)
 	struct evc_state *st = arg;
 
 	pcost_evc_close_fds(st->fds, NCOUNTERS);
+	if (st->svc_fds)
+		pcost_evc_close_fds(st->svc_fds, st->nsvc);
 	if (st->bpf_open)
 		pcost_evc_bpf_close(&st->bpf);
 	pcost_evc_sdt_close(&st->sdt);
@@ -152,7 +157,7 @@ static void close_parallel(struct evc_state *st)
 {
 	enum { MAX_THREADS = 128 };
 	size_t n = 0, nth, nev = st->sdt.events ? st->sdt.nevents : 0;
-	int **fds = xcalloc(NCOUNTERS + PCOST_EVC_BPF_PROGS + nev, sizeof(*fds));
+	int **fds = xcalloc(NCOUNTERS + st->nsvc + PCOST_EVC_BPF_PROGS + nev, sizeof(*fds));
 	struct closer c[MAX_THREADS];
 	pthread_t th[MAX_THREADS];
 	bool started[MAX_THREADS];
@@ -161,6 +166,9 @@ static void close_parallel(struct evc_state *st)
 	for (size_t i = 0; i < NCOUNTERS; i++)
 		if (st->fds[i] >= 0)
 			fds[n++] = &st->fds[i];
+	for (size_t i = 0; i < st->nsvc; i++)
+		if (st->svc_fds[i] >= 0)
+			fds[n++] = &st->svc_fds[i];
 	for (size_t i = 0; st->bpf_open && i < PCOST_EVC_BPF_PROGS; i++)
 		if (st->bpf.link_fd[i] >= 0)
 			fds[n++] = &st->bpf.link_fd[i];
@@ -228,80 +236,183 @@ static void not_counted(struct pcost_evcount *c, enum pcost_evc_kind k, const ch
 	snprintf(c->why[k], sizeof(c->why[k]), "%s", why);
 }
 
+/*
+ * Counter k on pid (disabled, inherited): its fd, or -errno (-ENOENT: no such
+ * tracepoint here).  *user_only says whether it counts user mode only.
+ */
+static int open_counter(const struct evc_counter *k, struct tep_handle *tep, pid_t pid,
+			bool *user_only)
+{
+	struct perf_event_attr attr;
+	int id = 0, fd, e;
+
+	*user_only = false;
+	if (k->type == PERF_TYPE_TRACEPOINT && (id = pcost_evc_tp_id(tep, k->system, k->event)) < 0)
+		return -ENOENT;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = k->type;
+	attr.config = k->type == PERF_TYPE_TRACEPOINT ? (uint64_t)id : k->config;
+	attr.disabled = 1;
+	attr.inherit = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) &&
+	    (k->kind == PCOST_EVC_MINOR_FAULTS || k->kind == PCOST_EVC_MAJOR_FAULTS)) {
+		/* kernel.perf_event_paranoid 2: user-space events only.  Faults
+		 * taken in user mode still count (not those of the kernel touching
+		 * user memory: the source says so); switches and task-clock would
+		 * lose all their kernel part: n/a. */
+		attr.exclude_kernel = attr.exclude_hv = 1;
+		*user_only = true;
+		fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd >= 0 && k->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, k->filter) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		fd = -1;
+	}
+	return fd >= 0 ? fd : -errno;
+}
+
+/* Why counter k could not be opened (open_counter's rc). */
+static void open_failed(struct pcost_evcount *c, enum pcost_evc_kind kind, int rc,
+			struct tep_handle *tep, const char *tep_why)
+{
+	char why[160];
+
+	if (rc == -ENOENT)
+		snprintf(why, sizeof(why), "%s",
+			 tep ? "this kernel has no such tracepoint" : tep_why);
+	else
+		snprintf(why, sizeof(why), "perf_event_open: %s%s", strerror(-rc),
+			 rc == -EACCES || rc == -EPERM
+				 ? " (run as root or set kernel.perf_event_paranoid <= 1)"
+				 : "");
+	not_counted(c, kind, why);
+}
+
 /* Open the perf counters on pid (disabled); a kind that cannot be opened gets its reason. */
-static void open_counters(struct evc_state *st, struct tep_handle *tep, const char *tep_why,
-			  pid_t pid, struct pcost_evcount *c)
+static void open_counters(int *fds, struct tep_handle *tep, const char *tep_why, pid_t pid,
+			  struct pcost_evcount *c)
 {
 	for (size_t i = 0; i < NCOUNTERS; i++) {
 		const struct evc_counter *k = &counters[i];
-		struct perf_event_attr attr;
-		char why[160];
-		int id = 0, e;
+		bool user;
+		int rc = open_counter(k, tep, pid, &user);
 
-		if (k->type == PERF_TYPE_TRACEPOINT &&
-		    (id = pcost_evc_tp_id(tep, k->system, k->event)) < 0) {
-			snprintf(why, sizeof(why), "%s",
-				 tep ? "this kernel has no such tracepoint" : tep_why);
-			not_counted(c, k->kind, why);
-			continue;
-		}
-		memset(&attr, 0, sizeof(attr));
-		attr.size = sizeof(attr);
-		attr.type = k->type;
-		attr.config = k->type == PERF_TYPE_TRACEPOINT ? (uint64_t)id : k->config;
-		attr.disabled = 1;
-		attr.inherit = 1;
-		st->fds[i] =
-			(int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (st->fds[i] < 0 && (errno == EACCES || errno == EPERM) &&
-		    (k->kind == PCOST_EVC_MINOR_FAULTS || k->kind == PCOST_EVC_MAJOR_FAULTS)) {
-			/* kernel.perf_event_paranoid 2: user-space events only.  Faults
-			 * taken in user mode still count (not those of the kernel touching
-			 * user memory: the source says so); switches and task-clock would
-			 * lose all their kernel part: n/a. */
-			attr.exclude_kernel = attr.exclude_hv = 1;
-			st->fds[i] = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
-						  PERF_FLAG_FD_CLOEXEC);
-		}
-		if (st->fds[i] >= 0 && k->filter &&
-		    ioctl(st->fds[i], PERF_EVENT_IOC_SET_FILTER, k->filter) < 0) {
-			e = errno;
-			close(st->fds[i]);
-			st->fds[i] = -1;
-			errno = e;
-		}
-		if (st->fds[i] < 0) {
-			e = errno;
-			snprintf(why, sizeof(why), "perf_event_open: %s%s", strerror(e),
-				 e == EACCES || e == EPERM
-					 ? " (run as root or set kernel.perf_event_paranoid <= 1)"
-					 : "");
-			not_counted(c, k->kind, why);
-			continue;
-		}
-		c->source[k->kind] = attr.exclude_kernel ? k->source_user : k->source;
+		fds[i] = rc >= 0 ? rc : -1;
+		if (rc < 0)
+			open_failed(c, k->kind, rc, tep, tep_why);
+		else
+			c->source[k->kind] = user ? k->source_user : k->source;
 	}
 }
 
-static void enable_counters(struct evc_state *st)
+static void enable_counters(const int *fds, size_t n)
 {
-	for (size_t i = 0; i < NCOUNTERS; i++)
-		if (st->fds[i] >= 0)
-			ioctl(st->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
-static void read_counters(struct evc_state *st, struct pcost_evcount *c)
+/* Each counted kind's sum over ntasks rows of NCOUNTERS fds (an inherited counter's
+ * read holds its children's counts, those that exited and those still running). */
+static void read_counters(const int *fds, size_t ntasks, struct pcost_evcount *c)
 {
 	for (size_t i = 0; i < NCOUNTERS; i++) {
-		uint64_t v;
+		enum pcost_evc_kind kind = counters[i].kind;
+		uint64_t v, sum = 0;
+		bool ok = c->source[kind] != NULL;
 
-		if (st->fds[i] < 0)
-			continue;
-		if (read(st->fds[i], &v, sizeof(v)) == (ssize_t)sizeof(v))
-			c->v[counters[i].kind] = (int64_t)v;
-		else
-			not_counted(c, counters[i].kind, "could not read the counter");
+		for (size_t t = 0; ok && t < ntasks; t++)
+			if (fds[t * NCOUNTERS + i] >= 0)
+				ok = read(fds[t * NCOUNTERS + i], &v, sizeof(v)) ==
+				     (ssize_t)sizeof(v),
+				sum += v;
+		if (ok)
+			c->v[kind] = (int64_t)sum;
+		else if (c->source[kind])
+			not_counted(c, kind, "could not read the counter");
 	}
+}
+
+/* The tasks (threads) of the processes of root's tree into *tids (malloc'd); how many. */
+static size_t tree_tasks(pid_t root, pid_t **tids)
+{
+	pid_t procs[4096];
+	size_t np = pcost_ptree_pids(root, procs, ARRAY_SIZE(procs)), n = 0, cap = 0;
+
+	*tids = NULL;
+	for (size_t p = 0; p < np; p++) {
+		char path[64];
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)procs[p]);
+		if (!(d = opendir(path)))
+			continue;
+		while ((e = readdir(d))) {
+			long t = strtol(e->d_name, NULL, 10);
+
+			if (t <= 0)
+				continue;
+			xgrow((void **)tids, &cap, n + 1, sizeof(**tids));
+			(*tids)[n++] = (pid_t)t;
+		}
+		closedir(d);
+	}
+	return n;
+}
+
+/*
+ * The service's counters (pcost_evcount_opts.service_pid): each kind on every
+ * task of its tree now, inherited by what they create from then on (the
+ * backends a server forks per connection).  A task that exits meanwhile is
+ * skipped (ESRCH); a kind that cannot be opened on all the others is not
+ * counted.  The rusage kinds are not counted: probecost reaps none of its tasks.
+ */
+static void open_service(struct evc_state *st, struct tep_handle *tep, const char *tep_why,
+			 pid_t root, struct pcost_evcount *svc)
+{
+	pid_t *tids;
+	size_t n = tree_tasks(root, &tids);
+	int *fds = xcalloc(n * NCOUNTERS + 1, sizeof(int));
+
+	svc->command = xasprintf("the service's processes (pid %d and its descendants)", (int)root);
+	for (size_t i = 0; i < n * NCOUNTERS; i++)
+		fds[i] = -1;
+	/* All -1 before the undo (a signal handler) can see them. */
+	st->svc_fds = fds;
+	st->nsvc = n * NCOUNTERS;
+	for (size_t i = 0; i < NCOUNTERS; i++) {
+		const struct evc_counter *k = &counters[i];
+		bool user = false, u, any = false;
+		int rc = 0;
+
+		for (size_t t = 0; t < n && !rc; t++) {
+			int r = open_counter(k, tep, tids[t], &u);
+
+			if (r >= 0)
+				st->svc_fds[t * NCOUNTERS + i] = r, user |= u, any = true;
+			else if (r != -ESRCH)
+				rc = r;
+		}
+		if (!rc && !any)
+			rc = -ESRCH;
+		if (rc == 0) {
+			svc->source[k->kind] = user ? k->source_user : k->source;
+			continue;
+		}
+		open_failed(svc, k->kind, rc, tep, tep_why);
+		for (size_t t = 0; t < n; t++)
+			pcost_evc_close_fds(&st->svc_fds[t * NCOUNTERS + i], 1);
+	}
+	not_counted(svc, PCOST_EVC_CSW_VOLUNTARY,
+		    "the service's tasks are not reaped by probecost");
+	not_counted(svc, PCOST_EVC_CSW_INVOLUNTARY,
+		    "the service's tasks are not reaped by probecost");
+	free(tids);
 }
 
 /* Our children now (pids), to tell the command's orphans from them later. */
@@ -349,11 +460,12 @@ static bool in_list(pid_t pid, const pid_t *l, size_t n)
 
 /*
  * What is left of the tree once the command exited: processes of its group,
- * and orphans reparented to us (not our children before); killed and, ours,
- * reaped, until none is left (a killed daemon's children come to us next).
- * Returns how many there were.
+ * and orphans reparented to us (not our children before; with orphans false,
+ * none: a --service's daemon becomes ours too, and is the service's to
+ * follow, service.c); killed and, ours, reaped, until none is left (a killed
+ * daemon's children come to us next).  Returns how many there were.
  */
-static unsigned kill_leftovers(pid_t pgid, const pid_t *before, size_t nbefore)
+static unsigned kill_leftovers(pid_t pgid, const pid_t *before, size_t nbefore, bool orphans)
 {
 	pid_t seen[4096];
 	size_t nseen = 0;
@@ -370,7 +482,7 @@ static unsigned kill_leftovers(pid_t pgid, const pid_t *before, size_t nbefore)
 
 			if (pid <= 0 || pid == getpid() || proc_ids(pid, &state, &ppid, &pgrp) < 0)
 				continue;
-			ours = ppid == getpid() && !in_list(pid, before, nbefore);
+			ours = orphans && ppid == getpid() && !in_list(pid, before, nbefore);
 			if (pgrp != pgid && !ours)
 				continue;
 			kill(pid, SIGKILL);
@@ -426,11 +538,15 @@ static void wait_child(struct pcost_child *ch, pcost_ns t0, double timeout_s,
 
 /* ---- the run ---------------------------------------------------------------------- */
 
-/* argv[0] on $PATH (as execvp would find it) into c->exe; 0 or -errno and err. */
-static int resolve(const char *arg0, struct pcost_evcount *c, char *err, size_t len)
+/*
+ * argv[0] on $PATH (as execvp would find it) into found (what is executed: a
+ * link's name is what a multi-call program such as Debian's pg_wrapper reads
+ * in its argv[0]'s stead) and its real file into c->exe; 0 or -errno and err.
+ */
+static int resolve(const char *arg0, struct pcost_evcount *c, char found[PATH_MAX], char *err,
+		   size_t len)
 {
-	char found[PATH_MAX];
-	int rc = pcost_find_exe(arg0, found, sizeof(found), err, len);
+	int rc = pcost_find_exe(arg0, found, PATH_MAX, err, len);
 
 	if (rc < 0)
 		return rc;
@@ -553,7 +669,7 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	struct evc_state st = { .undo = -1 };
 	struct pcost_child ch;
 	int rc, reaper = 0, argc = 0;
-	char tep_why[160] = "", jerr[256];
+	char tep_why[160] = "", jerr[256], found[PATH_MAX];
 	pid_t before[256], pid = -1;
 	long vol0 = 0, invol0 = 0;
 	size_t nbefore;
@@ -561,12 +677,14 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	pcost_ns t0;
 
 	pcost_evcount_init(c);
+	if (o->service)
+		pcost_evcount_init(o->service);
 	for (size_t i = 0; i < NCOUNTERS; i++)
 		st.fds[i] = -1;
 	while (argv[argc])
 		argc++;
 	c->command = pcost_join_argv(argc, (char **)argv);
-	if ((rc = resolve(argv[0], c, err, len)) < 0)
+	if ((rc = resolve(argv[0], c, found, err, len)) < 0)
 		return rc;
 	pcost_child_init(&ch);
 	/* Undo what a killed probecost left, and journal what this one changes. */
@@ -579,13 +697,16 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	nbefore = own_children(before, ARRAY_SIZE(before));
 	st.undo = pcost_cleanup_push(undo, &st);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if ((rc = start_child(&ch, argv, c->exe, o, err, len)) < 0)
+	if ((rc = start_child(&ch, argv, found, o, err, len)) < 0)
 		goto out;
 	pid = ch.pid;
 	wait_blocked(pid);
-	open_counters(&st, tep, tep_why, pid, c);
+	open_counters(st.fds, tep, tep_why, pid, c);
 	open_extras(&st, tep, tep_why, pid, o, c);
-	enable_counters(&st);
+	if (o->service_pid > 0 && o->service)
+		open_service(&st, tep, tep_why, o->service_pid, o->service);
+	enable_counters(st.svc_fds, st.nsvc);
+	enable_counters(st.fds, NCOUNTERS);
 	switches_before(pid, &vol0, &invol0);
 	t0 = pcost_now_ns();
 	if ((rc = pcost_child_go(&ch)) < 0) {
@@ -601,9 +722,15 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	wait_child(&ch, t0, o->timeout_s, c);
 	c->v[PCOST_EVC_CSW_VOLUNTARY] -= c->v[PCOST_EVC_CSW_VOLUNTARY] >= vol0 ? vol0 : 0;
 	c->v[PCOST_EVC_CSW_INVOLUNTARY] -= c->v[PCOST_EVC_CSW_INVOLUNTARY] >= invol0 ? invol0 : 0;
-	read_counters(&st, c);
+	read_counters(st.fds, 1, c);
+	if (st.svc_fds) {
+		read_counters(st.svc_fds, st.nsvc / NCOUNTERS, o->service);
+		o->service->wall_ns = c->wall_ns;
+		o->service->interrupted = c->interrupted;
+		o->service->timed_out = c->timed_out;
+	}
 	read_extras(&st, c);
-	c->left_running = kill_leftovers(pid, before, nbefore);
+	c->left_running = kill_leftovers(pid, before, nbefore, o->service_pid <= 0);
 	rc = c->interrupted ? -EINTR : 0;
 out:
 	if (pid > 0)
@@ -615,6 +742,7 @@ out:
 	else
 		undo(&st);
 	pcost_evc_sdt_free(&st.sdt);
+	free(st.svc_fds);
 	/* Still held (we gave up on it): the closed go pipe ends it. */
 	pcost_evc_close_fds(&ch.go_fd, 1);
 	pcost_evc_close_fds(&ch.report_fd, 1);

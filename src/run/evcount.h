@@ -51,6 +51,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/counted.h"
 
@@ -61,6 +62,16 @@ struct pcost_evcount_opts {
 	bool no_probes;	    /* do not count SDT probe hits */
 	int out_fd, err_fd; /* the command's stdout and stderr; -1: /dev/null */
 	char *const *env;   /* its environment; NULL: probecost's */
+	/*
+	 * A service the command loads (run --service): its events are counted
+	 * too, into *service (initialized here, released by the caller), on
+	 * every task of service_pid's tree and what they create during the run,
+	 * from the command's release to its exit.  0: none.  What is left of
+	 * the command is then its process group only, as in a timed run: the
+	 * orphans reparented to probecost may be the service's.
+	 */
+	pid_t service_pid;
+	struct pcost_evcount *service;
 };
 
 /*

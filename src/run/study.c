@@ -53,12 +53,17 @@ static void evcount_json(const struct pcost_evcount *ec, const char *key, cJSON 
 	}
 }
 
-/* The command's counting run ("counted") and the null workload's ("counted_null"). */
+/*
+ * The command's counting run ("counted"), the null workload's ("counted_null")
+ * and, with --service, the service's events in the command's ("service_events").
+ */
 static void counted_json(const struct pcost_study *st, cJSON *o)
 {
 	if (!st->have_counted)
 		return;
 	evcount_json(&st->counted, "counted", o);
+	if (st->have_service_counted)
+		evcount_json(&st->service_counted, "service_events", o);
 	if (st->have_null_counted)
 		evcount_json(&st->null_counted, "counted_null", o);
 	else /* null, not absent: sessions stored before it was counted read 0 */
@@ -258,7 +263,9 @@ int pcost_study_init(struct pcost_study *st, struct pcost_study_opts *o, int arg
 	memset(st, 0, sizeof(*st));
 	st->o = o;
 	apply_defaults(o);
-	if ((rc = create_monitors(st)) || (rc = pcost_study_count_command(st)))
+	/* The service first: the command's counting run loads it. */
+	if ((rc = create_monitors(st)) || (o->service && (rc = service_init(st))) ||
+	    (rc = pcost_study_count_command(st)))
 		return rc;
 	pcost_study_session_start(&st->s, argc, argv);
 	st->have_session = true;
@@ -267,15 +274,12 @@ int pcost_study_init(struct pcost_study *st, struct pcost_study_opts *o, int arg
 	pcost_figures_declare_set(&st->s, &o->metrics);
 	o->ro.progress = isatty(2) && pcost_verbosity > 0;
 	o->ro.metric_set = &o->metrics;
-	if (o->service && (rc = service_init(st)))
-		return rc;
 	pcost_runner_init(&st->r, &st->s, &o->ro);
 	st->have_runner = true;
 	return pcost_study_add_targets(st);
 }
 
-/* Start --service before measuring (nothing is stored when it does not start). */
-static int service_start(struct pcost_service *sv)
+int pcost_study_service_start(struct pcost_service *sv)
 {
 	char err[768];
 	int rc = pcost_service_start(sv, err, sizeof(err));
@@ -297,7 +301,7 @@ int pcost_study_measure(struct pcost_study *st, char *err, size_t len)
 	/* Sweep what a killed probecost left; refuse while a foreign tracer is armed. */
 	if (pcost_runner_check(r, err, len) < 0)
 		return error("%s", err), -EIO;
-	if (r->opts.service && (rc = service_start(r->opts.service)))
+	if (r->opts.service && (rc = pcost_study_service_start(r->opts.service)))
 		return rc;
 	pcost_sink_begin(s, st->o->db, st->o->no_store);
 	rc = pcost_runner_measure(r, err, len);
@@ -350,7 +354,9 @@ void pcost_study_release(struct pcost_study *st)
 		pcost_evcount_release(&st->counted);
 	if (st->have_null_counted)
 		pcost_evcount_release(&st->null_counted);
+	if (st->have_service_counted)
+		pcost_evcount_release(&st->service_counted);
 	st->nmons = 0;
 	st->have_runner = st->have_service = st->have_session = false;
-	st->have_counted = st->have_null_counted = false;
+	st->have_counted = st->have_null_counted = st->have_service_counted = false;
 }

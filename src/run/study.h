@@ -72,6 +72,9 @@ struct pcost_study {
 	bool have_counted;
 	struct pcost_evcount null_counted; /* the null workload's, counted the same way */
 	bool have_null_counted;
+	/* With --service: its processes' events in the command's counting run */
+	struct pcost_evcount service_counted;
+	bool have_service_counted;
 	struct pcost_session s;
 	struct pcost_runner r;
 	struct pcost_service sv;

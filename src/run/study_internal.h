@@ -12,6 +12,14 @@ struct pcost_study;
  */
 int pcost_study_count_command(struct pcost_study *st);
 
+/*
+ * Start --service (before the counting run, or before measuring; nothing is
+ * stored when it does not start; 0 when it runs already): 0, -EINTR, or -EIO
+ * (error printed).
+ */
+struct pcost_service;
+int pcost_study_service_start(struct pcost_service *sv);
+
 /* One runner configuration per (target, monitor): the command, or each workload at each scale. */
 int pcost_study_add_targets(struct pcost_study *st);
 

@@ -153,9 +153,10 @@ const char *pcost_study_paid_unit(int k)
 /*
  * A user's command without --events: what it does that monitors pay for, in
  * one untimed counting run before the blocks (run/evcount.h), so each row has
- * its events made and a per-event cost.  Nothing is counted with --service
- * (the monitors watch the server, not the load generator) or when the machine
- * cannot count (not root): the rows say why.
+ * its events made and a per-event cost.  With --service, the service is
+ * started first and the run counts its processes' events too (those it starts
+ * during the run included): what the monitors that watch it pay for.  Nothing
+ * is counted when the machine cannot count (not root): the rows say why.
  */
 int pcost_study_count_command(struct pcost_study *st)
 {
@@ -170,9 +171,17 @@ int pcost_study_count_command(struct pcost_study *st)
 	char err[256];
 	int rc;
 
-	if (!a->command || a->events >= 0 || a->service)
+	if (!a->command || a->events >= 0)
 		return 0;
+	if (a->service) {
+		if ((rc = pcost_study_service_start(&st->sv)) < 0)
+			return rc;
+		o.service_pid = pcost_service_pid(&st->sv);
+		o.service = &st->service_counted;
+	}
 	rc = pcost_evcount_run(a->command, &o, &st->counted, err, sizeof(err));
+	if (o.service)
+		st->have_service_counted = true;
 	if (rc < 0)
 		pcost_evcount_release(&st->counted);
 	if (rc == -EINTR)
@@ -180,6 +189,8 @@ int pcost_study_count_command(struct pcost_study *st)
 	if (rc < 0)
 		return error("%s", err), -EIO;
 	st->have_counted = true;
+	o.service_pid = 0;
+	o.service = NULL;
 	/*
 	 * The null workload's own events (its start-up's syscalls: probecost's
 	 * loader and libraries, about 136), which its monitors pay for as the
@@ -195,6 +206,25 @@ int pcost_study_count_command(struct pcost_study *st)
 			err);
 	st->have_null_counted = rc >= 0;
 	return 0;
+}
+
+/*
+ * With --service, a monitor other than a wrapper watches the service (its
+ * service form, perf-record-system, --attach); the baseline's row carries the
+ * service's events too, as the rows it is the baseline of.
+ */
+static bool watches_service(const struct pcost_study *st, const struct pcost_monitor *m)
+{
+	return st->have_service_counted && m->ops->kind != PCOST_MON_WRAP;
+}
+
+/* A row's unit for the service's events of kind k ("service syscall"): stats/analyze.c
+ * prices them per event of the whole run (the monitor attached before it). */
+static const char *service_unit(int k)
+{
+	return k == PCOST_EVC_CSWITCHES ? "service context-switch"
+	       : k == PCOST_EVC_TASKS	? "service task"
+					: "service syscall";
 }
 
 /*
@@ -222,12 +252,16 @@ static void add_command(struct pcost_study *st, double scale)
 	t.workload_args = joined;
 	for (size_t m = 0; m < st->nmons; m++) {
 		/* Counted: each row's events are what its monitor pays for (the baseline's:
-		 * syscalls); --events N: the user's count and unit for every row. */
+		 * syscalls), the service's for a monitor that watches it; --events N: the
+		 * user's count and unit for every row. */
 		int k = st->have_counted ? paid_event(st->mons[m]->name) : -1;
 
 		if (st->have_counted && st->mons[m]->ops->kind == PCOST_MON_BASELINE)
 			k = PCOST_EVC_SYSCALLS;
-		if (k >= 0) {
+		if (k >= 0 && watches_service(st, st->mons[m])) {
+			t.events = st->service_counted.v[k];
+			t.unit = service_unit(k);
+		} else if (k >= 0) {
 			t.events = st->counted.v[k];
 			t.unit = pcost_study_paid_unit(k);
 		}
@@ -257,13 +291,17 @@ static void add_null_twins(struct pcost_study *st)
 	bool priced = false;
 
 	/* Nothing counted (not root), or no monitor pays for what is counted (a custom
-	 * wrapper): no per-event figure to take the fixed cost off. */
+	 * wrapper): no per-event figure to take the fixed cost off.  With --service,
+	 * only the monitors that wrap the load generator need one (and their
+	 * baseline): the others' rows are priced without (stats/analyze.c). */
 	for (size_t m = 0; m < st->nmons; m++)
-		priced |= paid_event(st->mons[m]->name) >= 0;
+		priced |= !watches_service(st, st->mons[m]) && paid_event(st->mons[m]->name) >= 0;
 	if (!priced || !st->have_counted || st->counted.v[PCOST_EVC_SYSCALLS] < 0)
 		return;
 	for (size_t m = 0; m < st->nmons; m++)
-		pcost_runner_add(&st->r, st->mons[m], &t);
+		if (!watches_service(st, st->mons[m]) ||
+		    st->mons[m]->ops->kind == PCOST_MON_BASELINE)
+			pcost_runner_add(&st->r, st->mons[m], &t);
 }
 
 /* One monitor on one target, once per --placement asked (the baseline once, unplaced). */

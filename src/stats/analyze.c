@@ -755,6 +755,37 @@ static void model_costs(const struct pcost_session *s, size_t i, struct pcost_co
 	free(fx);
 }
 
+/*
+ * A monitor of a --service, priced per event of the service (the row's unit
+ * "service syscall", counted in the load's counting run): it attached before
+ * the run and detaches after it, so the whole extra of the run is per event:
+ * per block, (monitored - plain) / events; t interval over the blocks.
+ */
+static bool service_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
+{
+	const struct pcost_config *c = &s->configs[i];
+	double *x, *y, ev = rate_events(c, st);
+	size_t n;
+
+	if (!c->unit || strncmp(c->unit, "service ", 8) || !(ev > 0))
+		return false;
+	n = pcost_pair_blocks(c, &s->configs[st->baseline], PCOST_METRIC_WALL, &x, &y, NULL);
+	for (size_t k = 0; k < n; k++)
+		x[k] = (x[k] - y[k]) / ev;
+	if (n >= 2) {
+		pcost_mean_ci(x, n, PCOST_CONF, &st->per_event_ns, &st->per_event_ns_lo,
+			      &st->per_event_ns_hi);
+		pcost_hodges_lehmann(x, n, PCOST_CONF, &st->per_event_ns_robust,
+				     &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
+		st->per_event_skewed = pcost_skewed(st->per_event_ns, st->per_event_ns_robust,
+						    pcost_sem(x, n), pcost_skew_z(x, n));
+		st->per_event_source = "extra per service event";
+	}
+	free(x);
+	free(y);
+	return n >= 2;
+}
+
 /* The two costs of a monitored configuration: timed region first, the fit otherwise. */
 static void two_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
 {
@@ -777,6 +808,8 @@ static void two_costs(const struct pcost_session *s, size_t i, struct pcost_conf
 		st->per_event_skewed = st->fit_per_event_skewed;
 		st->fixed_skewed = st->fit_fixed_skewed;
 		st->per_event_source = "scale fit";
+	} else if (service_costs(s, i, st)) {
+		return;
 	} else if (isnan(rate_events(&s->configs[i], st))) {
 		st->per_event_why = "no event count (give --events N)";
 	} else {

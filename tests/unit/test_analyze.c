@@ -1053,12 +1053,49 @@ static void test_model_null_events(void **state)
 	}
 }
 
+/*
+ * A monitor of a --service, its row counting service syscalls: per block, the
+ * run's extra time / the service's events.  Known answer: 13,000 service
+ * syscalls and an extra of 13 ms +- 1.3 ms by block: 1,000 ns +- 100 a
+ * syscall, the t interval over 4 blocks holding it; no fixed cost.
+ */
+static void test_service_per_event(void **state)
+{
+	static const double extra[] = { 11.7e6, 13e6, 14.3e6, 13e6 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+	struct pcost_config *c[2];
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	s.options_json = xstrdup("{\"service\":\"postgres\"}");
+	c[0] = pcost_session_add_config(&s, "command", "pgbench", "none", NULL, "service syscall");
+	c[1] = pcost_session_add_config(&s, "command", "pgbench", "strace", NULL,
+					"service syscall");
+	c[0]->expected_events = c[1]->expected_events = 13000;
+	for (uint32_t b = 0; b < 4; b++) {
+		pcost_ns jit = 100000 * b;
+
+		add(c[0], b, 200000000 + jit, false, false, 0, 1);
+		add(c[1], b, 200000000 + jit + (pcost_ns)extra[b], false, false, 0, 1);
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_string_equal(st[1].per_event_source, "extra per service event");
+	NEAR(st[1].per_event_ns, 1000, 1e-6);
+	assert_true(st[1].per_event_ns_lo < 1000 && st[1].per_event_ns_lo > 800);
+	assert_true(st[1].per_event_ns_hi > 1000 && st[1].per_event_ns_hi < 1200);
+	assert_true(isnan(st[1].fixed_ns));
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_model_null_events),
+		cmocka_unit_test(test_service_per_event),
 		cmocka_unit_test(test_paired_t_intervals),
 		cmocka_unit_test(test_skew_told_by_third_moment),
 		cmocka_unit_test(test_significance_is_paired),
