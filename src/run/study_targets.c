@@ -153,7 +153,7 @@ const char *pcost_study_paid_unit(int k)
 /*
  * A user's command without --events: what it does that monitors pay for, in
  * one untimed counting run before the blocks (run/evcount.h), so each row has
- * its events made and a per-event cost.  Nothing is counted with --service
+ * its events made and a per-event cost.  Nothing is counted with --service(-pid)
  * (the monitors watch the server, not the load generator) or when the machine
  * cannot count (not root): the rows say why.
  */
@@ -170,7 +170,7 @@ int pcost_study_count_command(struct pcost_study *st)
 	char err[256];
 	int rc;
 
-	if (!a->command || a->events >= 0 || a->service)
+	if (!a->command || a->events >= 0 || a->service || a->service_pid)
 		return 0;
 	rc = pcost_evcount_run(a->command, &o, &st->counted, err, sizeof(err));
 	if (rc < 0)
