@@ -70,6 +70,7 @@ design() {
 		--max-time "$LIMIT" --format json "${opts[@]}" --service "$PG_SERVICE" \
 		--ready 'database system is ready to accept connections' --metric pgbench "${mons[@]}" \
 		-- "${PGBENCH[@]}" -n -S -c "$CLIENTS" -j "$CLIENTS" -T "$t" bench 2> "$T/err")
+	[ -z "${KEEP:-}" ] || printf '%s\n' "$js" > "$KEEP/service-${1//[^a-zA-Z0-9=]/_}.json"
 	wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 	if ! jq -e '.statistics[1]' > /dev/null 2>&1 <<< "$js"; then
 		printf '| %s | failed: %s |\n' "$1" "$(tail -1 "$T/err")"
@@ -79,7 +80,7 @@ design() {
 		def f(n): .metrics[] | select(.name == n);
 		def pct(x): if x == null then "n/a" else (x * 1000 | round / 10 | tostring) end;
 		(.statistics[0] | f("tps")) as $b | .statistics[1:][] | f("tps") as $t |
-		($t.change_hi - $t.change_lo) / 2 as $hw |
+		(($t.change_hi - $t.change_lo) / 2) as $hw |
 		"| \($d) | \($w) s | \($t.runs) | \(.monitor) | \($b.mean | round) | \(pct($t.change)) [\(pct($t.change_lo)), \(pct($t.change_hi))] | \(pct($hw)) | \(if $hw <= 0.05 and ($w | tonumber) <= 120 then "yes" else "no" end) |"' \
 		<<< "$js"
 }
