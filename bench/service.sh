@@ -29,7 +29,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
 BUDGET=${BUDGET:-120}
-WAYS=${WAYS:-T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=}
+WAYS=${WAYS-T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=}
 SCOPE=${SCOPE:-1}
 SERVER=${SERVER:-1}
 CLIENTS=${CLIENTS:-2}
@@ -60,7 +60,7 @@ pg_cluster skip_bench 1
 
 # design T=..,min=..,cpu=..: one study of every monitor at +-5 points; a line a monitor.
 design() {
-	local t min cpu opts=() mons=() js start wall
+	local t min cpu opts=() mons=() js start wall pin
 	t=${1#T=} min=${1#*min=} cpu=${1#*cpu=}
 	t=${t%%,*} min=${min%%,*}
 	[ -n "$cpu" ] && opts=(--cpu "$cpu")
@@ -76,12 +76,14 @@ design() {
 		printf '| %s | failed: %s |\n' "$1" "$(tail -1 "$T/err")"
 		return
 	fi
-	jq -r --arg d "-T $t, --min-runs $min, ${cpu:+--cpu $cpu}${cpu:-unpinned}" --arg w "$wall" '
+	pin=unpinned
+	[ -n "$cpu" ] && pin="--cpu $cpu"
+	jq -r --arg d "-T $t, --min-runs $min, $pin" --arg w "$wall" '
 		def f(n): .metrics[] | select(.name == n);
 		def pct(x): if x == null then "n/a" else (x * 1000 | round / 10 | tostring) end;
 		(.statistics[0] | f("tps")) as $b | .statistics[1:][] | f("tps") as $t |
-		(($t.change_hi - $t.change_lo) / 2) as $hw |
-		"| \($d) | \($w) s | \($t.runs) | \(.monitor) | \($b.mean | round) | \(pct($t.change)) [\(pct($t.change_lo)), \(pct($t.change_hi))] | \(pct($hw)) | \(if $hw <= 0.05 and ($w | tonumber) <= 120 then "yes" else "no" end) |"' \
+		(if $t.change_lo == null then null else ($t.change_hi - $t.change_lo) / 2 end) as $hw |
+		"| \($d) | \($w) s | \($t.runs) (\(.failed) failed) | \(.monitor) | \($b.mean | round) | \(pct($t.change)) [\(pct($t.change_lo)), \(pct($t.change_hi))] | \(pct($hw)) | \(if $hw != null and $hw <= 0.05 and ($w | tonumber) <= 120 then "yes" else "no" end) |"' \
 		<<< "$js"
 }
 if [ -n "$DESIGNS" ]; then
