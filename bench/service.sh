@@ -15,14 +15,27 @@
 # the built-in -w server (nothing installed), the half-width of its p99 change under
 # perf-record-system in the same budget, at two request counts per run.
 #   BUDGET=120 WAYS='T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=' SCOPE=1 SERVER=1 bash bench/service.sh
+#
+# Part 0 (DESIGNS, first): how long a study of several monitors at once takes to reach
+# +-5 points on tps, as a user runs it: pgbench -S -c CLIENTS (2) as the load generator,
+# --metric pgbench, -m each of MONITORS (strace perf-record bpftrace-syscalls), adaptive
+# with --precision 5 (every monitor's interval asked +-5 points) and --max-time LIMIT (300)
+# instead of the default 60 s, so the time it needs shows.  One line per design and
+# monitor: the study's wall time, its blocks, the tps change and its +-pp.  Target: every
+# monitor +-5 points within 120 s.  A design: T=run seconds (pgbench -T), min=pilot blocks
+# (--min-runs), cpu=CPUs (--cpu; empty: unpinned).
+#   DESIGNS='T=2,min=10,cpu= T=1,min=5,cpu= T=1,min=5,cpu=0' WAYS= SERVER=0 bash bench/service.sh
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
 BUDGET=${BUDGET:-120}
-WAYS=${WAYS:-T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=}
+WAYS=${WAYS-T=1,cpu=0 T=5,cpu=0 T=1,cpu= T=2,cpu=}
 SCOPE=${SCOPE:-1}
 SERVER=${SERVER:-1}
-CLIENTS=${CLIENTS:-1}
+CLIENTS=${CLIENTS:-2}
+DESIGNS=${DESIGNS-T=2,min=10,cpu= T=1,min=5,cpu= T=1,min=5,cpu=0}
+MONITORS=${MONITORS:-strace perf-record bpftrace-syscalls}
+LIMIT=${LIMIT:-300}
 for t in jq pgbench perf; do
 	command -v $t > /dev/null || { echo "skip: $t is not installed"; exit 0; }
 done
@@ -44,6 +57,45 @@ skip_bench() { echo "skip: $1"; exit 0; }
 # shellcheck source=../tests/cli/pg.bash
 . tests/cli/pg.bash
 pg_cluster skip_bench 1
+
+# design T=..,min=..,cpu=..: one study of every monitor at +-5 points; a line a monitor.
+design() {
+	local t min cpu opts=() mons=() js start wall pin
+	t=${1#T=} min=${1#*min=} cpu=${1#*cpu=}
+	t=${t%%,*} min=${min%%,*}
+	[ -n "$cpu" ] && opts=(--cpu "$cpu")
+	for m in $MONITORS; do mons+=(-m "$m"); done
+	start=$(date +%s.%N)
+	js=$("$PC" run --no-store --seed 11 --warmup 1 --min-runs "$min" --precision 5 \
+		--max-time "$LIMIT" --format json "${opts[@]}" --service "$PG_SERVICE" \
+		--ready 'database system is ready to accept connections' --metric pgbench "${mons[@]}" \
+		-- "${PGBENCH[@]}" -n -S -c "$CLIENTS" -j "$CLIENTS" -T "$t" bench 2> "$T/err")
+	[ -z "${KEEP:-}" ] || printf '%s\n' "$js" > "$KEEP/service-${1//[^a-zA-Z0-9=]/_}.json"
+	wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+	if ! jq -e '.statistics[1]' > /dev/null 2>&1 <<< "$js"; then
+		printf '| %s | failed: %s |\n' "$1" "$(tail -1 "$T/err")"
+		return
+	fi
+	pin=unpinned
+	[ -n "$cpu" ] && pin="--cpu $cpu"
+	jq -r --arg d "-T $t, --min-runs $min, $pin" --arg w "$wall" '
+		def f(n): .metrics[] | select(.name == n);
+		def pct(x): if x == null then "n/a" else (x * 1000 | round / 10 | tostring) end;
+		(.statistics[0] | f("tps")) as $b | .statistics[1:][] | f("tps") as $t |
+		(if $t.change_lo == null then null else ($t.change_hi - $t.change_lo) / 2 end) as $hw |
+		"| \($d) | \($w) s | \($t.runs) (\(.failed) failed) | \(.monitor) | \($b.mean | round) | \(pct($t.change)) [\(pct($t.change_lo)), \(pct($t.change_hi))] | \(pct($hw)) | \(if $hw != null and $hw <= 0.05 and ($w | tonumber) <= 120 then "yes" else "no" end) |"' \
+		<<< "$js"
+}
+if [ -n "$DESIGNS" ]; then
+	echo "# bench/service: $MONITORS on PostgreSQL $("$PGBIN/postgres" -V | awk '{ print $3 }'), pgbench -S -c $CLIENTS, --precision 5, --max-time $LIMIT, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg) at the start, $(date -u '+%F %H:%M') UTC"
+	echo "| design | study wall | blocks | monitor | plain tps | tps change [95%] | +-pp | +-5 in 120 s |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for d in $DESIGNS; do
+		design "$d"
+		echo "<!-- load $(cut -d' ' -f1 /proc/loadavg) after it -->"
+	done
+fi
+[ -n "$WAYS" ] || [ "$SERVER" = 1 ] || exit 0
 echo "# bench/service: perf-record-system on PostgreSQL $("$PGBIN/postgres" -V | awk '{ print $3 }'), pgbench -S -c $CLIENTS, $BUDGET s each, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg) at the start"
 printf '%-34s %6s %7s  %-26s %8s  %-26s %8s\n' way blocks "tps" "tps change [95%]" "+-pp" \
 	"p99 change [95%]" "+-pp"

@@ -160,13 +160,12 @@ static int check_args(struct run_args *a)
 
 	if (a->o.command && a->o.nworkloads)
 		return usage_error("give either -w workloads or '-- COMMAND', not both");
-	if (a->count &&
-	    (!a->o.command || a->o.nworkloads || a->o.nmonitors || a->o.attach || a->o.nscales ||
-	     a->o.events >= 0 || a->o.default_study || a->o.service || a->o.metrics.n))
-		return usage_error(
-			"--count counts one run of your command: give it '-- COMMAND' "
-			"and no -w, -m, --attach, --scale, --events, --service, --metric "
-			"or --default-study");
+	if (a->count && (!a->o.command || a->o.nworkloads || a->o.nmonitors || a->o.attach ||
+			 a->o.nscales || a->o.events >= 0 || a->o.default_study || a->o.service ||
+			 a->o.service_pid || a->o.metrics.n))
+		return usage_error("--count counts one run of your command: give it '-- COMMAND' "
+				   "and no -w, -m, --attach, --scale, --events, --service(-pid), "
+				   "--metric or --default-study");
 	if (a->o.command && (a->o.nscales || command_has_n(a)) && a->o.events < 0)
 		return usage_error("--scale and {n} need --events N: the events one run of your "
 				   "command makes at scale 1");
@@ -186,15 +185,15 @@ static int check_args(struct run_args *a)
 	if (pcost_study_check_service(&a->o))
 		return PCOST_EXIT_USAGE;
 	if (!a->o.command && !a->o.nworkloads && !a->o.nmonitors && !a->o.attach && !a->o.nscales &&
-	    !a->o.service && !a->o.metrics.n)
+	    !a->o.service && !a->o.service_pid && !a->o.metrics.n)
 		a->o.default_study = true;
 	else if (!a->o.command && !a->o.nworkloads && !a->o.default_study)
 		return usage_error("nothing to run: give -w WORKLOAD or '-- COMMAND' (or no "
 				   "options at all for the default study)");
-	if (a->o.default_study &&
-	    (a->o.command || a->o.nworkloads || a->o.nmonitors || a->o.attach || a->o.service))
-		return usage_error(
-			"--default-study takes no -w, -m, --attach, --service or command");
+	if (a->o.default_study && (a->o.command || a->o.nworkloads || a->o.nmonitors ||
+				   a->o.attach || a->o.service || a->o.service_pid))
+		return usage_error("--default-study takes no -w, -m, --attach, --service(-pid) or "
+				   "command");
 	if (a->m.ro.min_runs > a->m.ro.max_runs)
 		return usage_error("--min-runs %u is more than --max-runs %u", a->m.ro.min_runs,
 				   a->m.ro.max_runs);
@@ -236,6 +235,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			"connection on PORT at ADDR (an IPv4 address, [an IPv6\n"
 			"one]; default localhost), after --ready's line if any",
 			study_opt, 2),
+		OPT_STRING(0, "service-pid", &a->o.service_pid, "PID",
+			   "a server already running, never started, stopped or\n"
+			   "signalled: monitors attach to it for their runs and\n"
+			   "detach after, {pid} is PID; or unit:NAME (systemd),\n"
+			   "cgroup:PATH (its main process)"),
 		OPT_BOOL(0, "service-per-block", &a->o.service_per_block,
 			 "start the service again before every block"),
 		OPT_CALLBACK(0, "metric", a, "NAME[:higher|lower]=REGEX",

@@ -258,6 +258,12 @@ bool pcost_service_alive(struct pcost_service *sv, char *why, size_t len)
 {
 	int st;
 
+	if (sv->foreign) {
+		if (sv->proc.pid > 0 && pcost_service_pid_runs(sv))
+			return true;
+		snprintf(why, len, "pid %d (%s) is no longer running", (int)sv->proc.pid, sv->name);
+		return false;
+	}
 	if (sv->proc.pid > 0 && waitpid(sv->proc.pid, &st, WNOHANG) == sv->proc.pid &&
 	    !follow(sv, st))
 		ended(sv, st);
@@ -478,6 +484,8 @@ int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 	off_t off;
 	int rc;
 
+	if (sv->foreign)
+		return pcost_service_pid_check(sv, err, len);
 	if (sv->proc.pid > 0)
 		return 0;
 	if ((rc = open_log(sv, err, len)) < 0)
@@ -519,6 +527,10 @@ int pcost_service_start(struct pcost_service *sv, char *err, size_t len)
 
 int pcost_service_restart(struct pcost_service *sv, char *err, size_t len)
 {
+	if (sv->foreign) {
+		snprintf(err, len, "probecost never restarts a service it did not start");
+		return -EPERM;
+	}
 	pcost_service_stop(sv);
 	pcost_proc_release(&sv->proc); /* its buffers: the start makes new ones */
 	return pcost_service_start(sv, err, len);
@@ -530,7 +542,7 @@ void pcost_service_stop(struct pcost_service *sv)
 	size_t n;
 	int st;
 
-	if (leader <= 0)
+	if (leader <= 0 || sv->foreign)
 		return;
 	/* Its processes now: a server's workers may sit in groups of their own (setsid). */
 	n = pcost_ptree_pids(leader, tree, ARRAY_SIZE(tree));
@@ -554,6 +566,8 @@ void pcost_service_stop(struct pcost_service *sv)
 
 void pcost_service_release(struct pcost_service *sv)
 {
+	if (sv->foreign)
+		sv->proc.pid = 0; /* not ours: nothing below may signal or wait for it */
 	pcost_service_stop(sv);
 	if (sv->logfd >= 0)
 		close(sv->logfd);

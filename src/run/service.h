@@ -26,6 +26,15 @@
  *   pcost_service_alive(&sv, why, len)        before and after each run
  *   pcost_service_cpu(&sv, &user, &sys)       its tree's CPU time so far
  *   pcost_service_stop(&sv); pcost_service_release(&sv);
+ *
+ * A running service probecost did not start (`run --service-pid PID`) is the
+ * same struct made by pcost_service_init_pid(): its start only checks that it
+ * runs, untraced and not stopped; alive() asks /proc (the same process: its
+ * start time too); stop, restart and release never signal it.  Nothing of
+ * probecost's that could signal it knows its pid: not the journal's groups, not
+ * a keeper, not cleanup.h's undo; only the monitors attach to it, and they are
+ * separate processes that die with probecost (PR_SET_PDEATHSIG), which takes
+ * their ptrace attachment, perf events and BPF programs with them.
  */
 #ifndef PCOST_SERVICE_H
 #define PCOST_SERVICE_H
@@ -69,21 +78,42 @@ struct pcost_service {
 	 * happened, for the command to say ("" none).
 	 */
 	char followed[200];
+	bool foreign;			/* pcost_service_init_pid(): not ours, never signalled */
+	unsigned long long start_ticks; /* foreign: its start time (/proc/PID/stat), 0 */
 };
 
 /* argv is copied; ready (may be NULL) is a POSIX extended regex, checked by the caller. */
 void pcost_service_init(struct pcost_service *sv, char *const argv[], const char *ready,
 			const struct pcost_service_opts *o);
 /*
+ * A running service given by its pid: measured, never started, stopped or
+ * signalled.  Its start checks it (pcost_service_start).
+ */
+void pcost_service_init_pid(struct pcost_service *sv, pid_t pid,
+			    const struct pcost_service_opts *o);
+/*
+ * --service-pid's value into the pid of the service: PID; unit:NAME, the main
+ * process of a systemd unit (systemctl show; an error where systemd does not
+ * run); cgroup:PATH, the one process of the cgroup (PATH absolute or under
+ * /sys/fs/cgroup) whose parent is outside it.  0, or -EINVAL / -ESRCH /
+ * -ENOTSUP with one line in err naming the value and what to give instead.
+ */
+int pcost_service_pid_resolve(const char *spec, pid_t *pid, char *err, size_t len);
+/* service_pid.c: a foreign service's start (see pcost_service_start), and whether it runs. */
+int pcost_service_pid_check(struct pcost_service *sv, char *err, size_t len);
+bool pcost_service_pid_runs(const struct pcost_service *sv);
+/*
  * Start it and wait until a line of its output matches ready (when given) and
  * then, with ready_port, until a TCP connection to ready_addr ("": localhost,
  * 127.0.0.1, else ::1) on that port is accepted; the connection is closed at once.  0; or
  * -ETIMEDOUT, -EPIPE (it exited first), -EINTR (Ctrl-C), -errno, with one line
  * in err saying what it waited for and the service's last output.  On failure
- * nothing is left running.
+ * nothing is left running.  A foreign one (init_pid) is checked only: 0 while it
+ * runs, no process of its tree is traced and none is stopped; else -ESRCH or
+ * -EBUSY with why in err.
  */
 int pcost_service_start(struct pcost_service *sv, char *err, size_t len);
-/* Stop and start it again (before a block). */
+/* Stop and start it again (before a block); -EPERM for a foreign one. */
 int pcost_service_restart(struct pcost_service *sv, char *err, size_t len);
 /*
  * Is it still running?  false once it exited (reaped now), with why: "exit 1:
@@ -94,7 +124,8 @@ bool pcost_service_alive(struct pcost_service *sv, char *why, size_t len);
 pid_t pcost_service_pid(const struct pcost_service *sv);
 /* CPU time of its process tree so far (ptree.h); false when it is not running. */
 bool pcost_service_cpu(const struct pcost_service *sv, pcost_ns *user, pcost_ns *sys);
-/* SIGTERM, its shutdown (stop_grace_s), then SIGKILL of what is left.  Idempotent. */
+/* SIGTERM, its shutdown (stop_grace_s), then SIGKILL of what is left.  Idempotent.
+ * A foreign service: nothing. */
 void pcost_service_stop(struct pcost_service *sv);
 /* Stop and free (its log and directory removed). */
 void pcost_service_release(struct pcost_service *sv);

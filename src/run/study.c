@@ -112,6 +112,8 @@ static char *options_json(const struct pcost_study *st, const char *headline)
 		cJSON_AddStringToObject(o, "service", a->service);
 		cJSON_AddBoolToObject(o, "service_per_block", a->service_per_block);
 	}
+	if (a->service_pid)
+		cJSON_AddStringToObject(o, "service_pid", a->service_pid);
 	if (a->nscales) {
 		cJSON *s = cJSON_AddArrayToObject(o, "scale");
 
@@ -148,18 +150,19 @@ static void apply_defaults(struct pcost_study_opts *a)
 }
 
 /*
- * One -m word: with --service, a built-in's service form where it has one
+ * One -m word: with --service or --service-pid, a built-in's service form where it has one
  * (pointed at the service's processes); a tool without one wraps the load
  * generator, which is said.
  */
 static struct pcost_monitor *create_one(const struct pcost_study_opts *a, const char *word,
 					char *err, size_t len)
 {
-	struct pcost_monitor *m = a->service ? pcost_monitor_service_create(word, err, len) : NULL;
+	bool svc = a->service || a->service_pid;
+	struct pcost_monitor *m = svc ? pcost_monitor_service_create(word, err, len) : NULL;
 
 	if (m || !(m = pcost_monitor_create(word, err, len)))
 		return m;
-	if (a->service && m->ops->kind == PCOST_MON_WRAP && !strchr(word, ' '))
+	if (svc && m->ops->kind == PCOST_MON_WRAP && !strchr(word, ' '))
 		warning("monitor %s has no service form: it watches the load generator, not the "
 			"service (perf-stat, perf-record, strace and bpftrace-syscalls watch the "
 			"service; perf-record-system watches everything)",
@@ -255,6 +258,23 @@ static int service_init(struct pcost_study *st)
 	return 0;
 }
 
+/* --service-pid into st->sv: the service is found now, checked when measuring starts. */
+static int service_pid_init(struct pcost_study *st)
+{
+	struct pcost_study_opts *a = st->o;
+	struct pcost_service_opts o = { .cpu_mask = a->ro.cpu_mask };
+	char err[512];
+	pid_t pid;
+	int rc = pcost_service_pid_resolve(a->service_pid, &pid, err, sizeof(err));
+
+	if (rc < 0)
+		return usage_error("%s", err), -EINVAL;
+	pcost_service_init_pid(&st->sv, pid, &o);
+	st->have_service = true;
+	a->ro.service = &st->sv;
+	return 0;
+}
+
 int pcost_study_init(struct pcost_study *st, struct pcost_study_opts *o, int argc, char **argv)
 {
 	char headline[256] = "";
@@ -265,7 +285,7 @@ int pcost_study_init(struct pcost_study *st, struct pcost_study_opts *o, int arg
 	apply_defaults(o);
 	/* The service first: the command's counting run loads it. */
 	if ((rc = create_monitors(st)) || (o->service && (rc = service_init(st))) ||
-	    (rc = pcost_study_count_command(st)))
+	    (o->service_pid && (rc = service_pid_init(st))) || (rc = pcost_study_count_command(st)))
 		return rc;
 	pcost_study_session_start(&st->s, argc, argv);
 	st->have_session = true;

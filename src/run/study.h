@@ -49,6 +49,7 @@ struct pcost_study_opts {
 	char **command; /* the user's command, or NULL */
 	int ncommand;
 	const char *service, *service_ready; /* --service CMD, its --ready */
+	const char *service_pid;	     /* --service-pid PID|unit:NAME|cgroup:PATH */
 	bool service_per_block;
 	int service_port;		 /* --ready-port (0: none) */
 	char service_addr[48];		 /* its address ("": localhost) */
@@ -94,8 +95,8 @@ int pcost_study_scales(struct pcost_study_opts *o, const char *v);
 int pcost_study_placement_list(struct pcost_study_opts *o, const char *v);
 
 /*
- * Once parsed: --service, --ready-port, --service-per-block, --metric and a
- * {pid} in -m or --attach, what goes with what.  0, or -EINVAL after one
+ * Once parsed: --service, --service-pid, --ready-port, --service-per-block,
+ * --metric and a {pid} in -m or --attach, what goes with what.  0, or -EINVAL after one
  * usage line.
  */
 int pcost_study_check_service(const struct pcost_study_opts *o);

@@ -129,17 +129,25 @@ int pcost_study_check_service(const struct pcost_study_opts *o)
 	const char *w = pid_word(o);
 	regex_t re;
 
-	if (w && !o->service)
-		return usage_error("'%s': {pid} is the pid of --service CMD; give --service (or "
-				   "write the pid)",
+	if (w && !o->service && !o->service_pid)
+		return usage_error("'%s': {pid} is the pid of --service CMD or --service-pid; "
+				   "give one (or write the pid)",
 				   w),
+		       -EINVAL;
+	if (o->service && o->service_pid)
+		return usage_error("give either --service CMD (a server probecost starts) or "
+				   "--service-pid (one already running), not both"),
+		       -EINVAL;
+	if (o->service_per_block && o->service_pid)
+		return usage_error("--service-per-block restarts the service: probecost never "
+				   "restarts one it did not start (--service-pid)"),
 		       -EINVAL;
 	if (o->service_per_block && !o->service)
 		return usage_error("--service-per-block needs --service CMD"), -EINVAL;
 	if (o->service_port && !o->service)
-		return usage_error(
-			       "--ready-port %d says when --service CMD is ready: give --service",
-			       o->service_port),
+		return usage_error("--ready-port %d says when --service CMD is ready: give "
+				   "--service (a --service-pid runs already)",
+				   o->service_port),
 		       -EINVAL;
 	if (o->metrics.n && !o->command)
 		return usage_error("--metric reads what your command prints: give '-- COMMAND' "

@@ -156,7 +156,8 @@ const char *pcost_study_paid_unit(int k)
  * its events made and a per-event cost.  With --service, the service is
  * started first and the run counts its processes' events too (those it starts
  * during the run included): what the monitors that watch it pay for.  Nothing
- * is counted when the machine cannot count (not root): the rows say why.
+ * is counted with --service-pid (a service probecost did not start is not
+ * opened to counters it did not ask for) or when the machine cannot count (not root): the rows say why.
  */
 int pcost_study_count_command(struct pcost_study *st)
 {
@@ -171,7 +172,7 @@ int pcost_study_count_command(struct pcost_study *st)
 	char err[256];
 	int rc;
 
-	if (!a->command || a->events >= 0)
+	if (!a->command || a->events >= 0 || a->service_pid)
 		return 0;
 	if (a->service) {
 		if ((rc = pcost_study_service_start(&st->sv)) < 0)

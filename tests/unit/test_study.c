@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_study: run's experiment built from its options (run/study.h): the values of
- * --scale, --placement and --ready-port, what goes with --service, and a study of a
+ * --scale, --placement and --ready-port, what goes with --service and --service-pid
+ * (and the latter's values), and a study of a
  * built-in workload at two scales: its configurations and its options' JSON, known
  * field by field.
  */
@@ -13,8 +14,10 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "run/study.h"
@@ -97,6 +100,51 @@ static void service_goes_with(void **state)
 	assert_int_equal(pcost_study_check_service(&o), -EINVAL);
 }
 
+/* --service-pid: {pid} is its pid; not with --service, --service-per-block, --ready-port. */
+static void service_pid_goes_with(void **state)
+{
+	struct pcost_study_opts o = { .monitors = { "strace -p {pid}" },
+				      .nmonitors = 1,
+				      .service_pid = "4242" };
+
+	(void)state;
+	assert_int_equal(pcost_study_check_service(&o), 0);
+	o.service = "sleep 9";
+	assert_int_equal(pcost_study_check_service(&o), -EINVAL);
+	o.service = NULL;
+	o.service_per_block = true;
+	assert_int_equal(pcost_study_check_service(&o), -EINVAL);
+	o.service_per_block = false;
+	o.service_port = 6379;
+	assert_int_equal(pcost_study_check_service(&o), -EINVAL);
+}
+
+/* --service-pid's values: a running pid is itself; the rest say why, with their errno. */
+static void service_pid_resolve(void **state)
+{
+	char err[512], self[24];
+	pid_t pid = 0;
+
+	(void)state;
+	snprintf(self, sizeof(self), "%d", (int)getpid());
+	assert_int_equal(pcost_service_pid_resolve(self, &pid, err, sizeof(err)), 0);
+	assert_int_equal(pid, getpid());
+	assert_int_equal(pcost_service_pid_resolve("1x", &pid, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--service-pid '1x': expected the pid"));
+	assert_int_equal(pcost_service_pid_resolve("1", &pid, err, sizeof(err)), -EINVAL);
+	assert_int_equal(pcost_service_pid_resolve("unit:", &pid, err, sizeof(err)), -EINVAL);
+	assert_int_equal(
+		pcost_service_pid_resolve("cgroup:/nonexistent-pcost", &pid, err, sizeof(err)),
+		-EINVAL);
+	assert_non_null(strstr(err, "cannot read '/nonexistent-pcost/cgroup.procs'"));
+	if (access("/run/systemd/system", F_OK) != 0) {
+		assert_int_equal(
+			pcost_service_pid_resolve("unit:x.service", &pid, err, sizeof(err)),
+			-ENOTSUP);
+		assert_non_null(strstr(err, "systemd is not running"));
+	}
+}
+
 /* -w syscall:loops=100 --scale 1,2 -r 3 --cpu 0: one configuration a scale, and its options. */
 static void study_of_a_workload(void **state)
 {
@@ -154,6 +202,8 @@ int main(void)
 		cmocka_unit_test(placement_list),
 		cmocka_unit_test(ready_port),
 		cmocka_unit_test(service_goes_with),
+		cmocka_unit_test(service_pid_goes_with),
+		cmocka_unit_test(service_pid_resolve),
 		cmocka_unit_test(study_of_a_workload),
 		cmocka_unit_test(unscalable_workload),
 	};
