@@ -10,8 +10,10 @@
 #include "stats/analyze.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/util.h"
+#include "stats/figures.h"
 
 /*
  * The pilot's sd from 10 blocks is below the true one about half the time, and
@@ -94,6 +96,36 @@ static double dormant_blocks(const struct pcost_config_stats *st, size_t nconfig
 	return PLAN_FACTOR * se2 * n / room;
 }
 
+/*
+ * With --metric, the answer a user reads is the first figure's change (the tps
+ * of pgbench, a p99), not the elapsed time: a load that runs for a fixed time
+ * (pgbench -T) has no elapsed-time overhead to plan from, and a study planned
+ * on it stops after its pilot with the figure's interval as wide as it came.
+ * The figure's change is asked the same precision as an overhead.
+ */
+static double figure_blocks(const struct pcost_session *s, const struct pcost_config_stats *st,
+			    double precision, double precision_rel)
+{
+	struct pcost_figure_stats *fs = NULL;
+	double need = 0;
+
+	if (!s->nmetrics || !pcost_figure_measured(s, 0))
+		return 0;
+	pcost_analyze_figures(s, st, &fs);
+	for (size_t i = 0; fs && i < s->nconfigs; i++) {
+		const struct pcost_figure_stats *f = &fs[i * s->nmetrics];
+		double want = pcost_precision_want(precision, precision_rel, f->change);
+
+		if (f->baseline || !st[i].nok || st[i].baseline < 0 || want <= 0)
+			continue;
+		need = fmax(need,
+			    blocks_for(pcost_longer_arm(f->change, f->change_lo, f->change_hi),
+				       (double)f->npairs, want));
+	}
+	free(fs);
+	return need;
+}
+
 double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_config_stats *st,
 			      double precision, double precision_rel, double precision_dormant_ns)
 {
@@ -112,5 +144,5 @@ double pcost_two_stage_blocks(const struct pcost_session *s, const struct pcost_
 								      x->overhead_hi),
 						     (double)x->npairs, want));
 	}
-	return need;
+	return fmax(need, figure_blocks(s, st, precision, precision_rel));
 }

@@ -233,12 +233,49 @@ static void test_ptree(void **state)
 	close(fds[1]);
 }
 
+/*
+ * A study of a load that runs for a fixed time (pgbench -T): the elapsed time
+ * is the same in every run, so only the figure says how many blocks --precision
+ * needs; the plan is the figure's, 1.5 x pairs x (longer arm / asked)^2.
+ */
+static void test_plan_on_figure(void **state)
+{
+	static const double tps[] = { 100, 90, 110, 95, 105, 98 };
+	static const double ratio[] = { 0.85, 0.95, 0.9, 0.8, 0.97, 0.88 };
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+	struct pcost_figure_stats *f;
+	double arm;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	assert_int_equal(pcost_session_add_metric(&s, "tps", "tps", 1), 0);
+	pcost_session_add_config(&s, "command", "x", "none", NULL, "event");
+	pcost_session_add_config(&s, "command", "x", "strace", NULL, "event");
+	for (uint32_t k = 0; k < 6; k++) {
+		add(&s, &s.configs[0], k, false, false, (double[]){ tps[k] }, 0);
+		add(&s, &s.configs[1], k, false, false, (double[]){ tps[k] * ratio[k] }, 0);
+	}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	pcost_analyze_figures(&s, st, &f);
+	assert_true(st[1].overhead == 0); /* the same 1000 ns in every run */
+	arm = pcost_longer_arm(f[1].change, f[1].change_lo, f[1].change_hi);
+	assert_true(arm > 0.02 && arm < 0.2);
+	assert_true(near(pcost_two_stage_blocks(&s, st, 0.01, 0, 0),
+			 1.5 * 6 * (arm / 0.01) * (arm / 0.01)));
+	/* Asked wider than the figure's arm already is: no more blocks than the pilot's pace. */
+	assert_true(near(pcost_two_stage_blocks(&s, st, 1.0, 0, 0), 1.5 * 6 * arm * arm));
+	free(f);
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_change),	   cmocka_unit_test(test_change_skewed),
 		cmocka_unit_test(test_set_metric), cmocka_unit_test(test_replace_all),
-		cmocka_unit_test(test_ptree),
+		cmocka_unit_test(test_ptree),	   cmocka_unit_test(test_plan_on_figure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
