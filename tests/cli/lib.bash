@@ -149,7 +149,7 @@ private_run_tmp() {
 	mkdir -m 0755 "$_PC_SEAL" || return 1
 	for ((i = 0; i < ${#keep[@]}; i++)); do
 		[ -d "${keep[i]}" ] && continue
-		mkdir -p "${keep[i]}" && mount --bind "/proc/self/fd/${fds[i]}" "${keep[i]}" || return 1
+		mkdir -p "${keep[i]}" && mount --no-canonicalize --bind "/proc/self/fd/${fds[i]}" "${keep[i]}" || return 1
 	done
 }
 
