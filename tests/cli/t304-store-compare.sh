@@ -47,6 +47,6 @@ heights() { # heights RGB: the bars of that fill standing on the baseline, left 
 logs=$(jq -r '.rows[] | select(.in == "both" and .overhead_a != null) | "\(.overhead_a) \(.overhead_b)"' "$T/j")
 per_decade=$(paste <(heights '12.2%,46.7%,70.6%') <(heights '100%,49.8%,5.5%') <(printf '%s\n' "$logs") |
 	awk 'NF == 4 { print $1 / log(100 * $3) * log(10); print $2 / log(100 * $4) * log(10) } NF != 4 { print "x" }')
-assert "the plot's 2 x $(grep -c . <<< "$logs") bars are the overheads on one log scale ($(echo $per_decade) px a decade)" \
+assert "the plot's 2 x $(grep -c . <<< "$logs") bars are the overheads on one log scale ($(paste -sd" " <<< "$per_decade") px a decade)" \
 	'[ "$(grep -c . <<< "$per_decade")" = 8 ] && awk "{ if (\$1 !~ /^[0-9.]+\$/) exit 1; if (NR == 1) a = \$1; if (\$1 / a < 0.99 || \$1 / a > 1.01) exit 1 }" <<< "$per_decade"'
 done_testing

@@ -4,60 +4,18 @@
 # number of nanoseconds after each call of the syscall workload (and once per run):
 # calibrate measures its entries, predict prices `probecost workload syscall loops=N` with
 # them, and the prediction must hold N x the injected cost; predict --verify measures it
-# beside the prediction (its session stored, its error the figures' own).  The spins are wall time: load
-# from other processes stretches each one it preempts, so the bounds on the figures hold
+# beside the prediction (its session stored, its error the figures' own).  The spins are
+# wall time: load from other processes stretches each one it preempts, so the bounds on the figures hold
 # only on a machine with a CPU to spare (/proc/loadavg below the CPU count); on a busy one
 # they are skipped, and what holds under any load is still checked: the ratio of two
 # injected costs calibrated side by side, and the model's arithmetic, exactly.
 . "$(dirname "$0")/lib.bash"
-have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; 
-# --verify: the same prediction beside a measured session of the monitor, stored in --db.
-run_pc predict --verify -m "$M" --count-runs 1 --plain-runs 2 --runs 3 --seed 5 --db "$DB" --format json -- \
-	"$WL" workload syscall loops=$N
-S=$(jq -c '.statistics[0]' <<< "$out")
-id=$(jq .verify_session <<< "$out")
-is "$rc $(jq -c '[.statistics[] | .measured_extra_ns | type]' <<< "$out")" '0 ["number"]' "predict --verify: exit 0, a measured extra time"
-stored=$("$PROBECOST" show "$id" --db "$DB" --format json 2>/dev/null | jq -c ".statistics[] | select(.monitor == \"$M\") | [.overhead, .extra_ns]")
-is "$stored" "$(jq -c '[.measured_overhead, .measured_extra_ns]' <<< "$S")" \
-	"the measured figures are those of the stored session $id"
-# The error and the two cross-checks are the figures' own arithmetic.
-assert "error $(jq .error <<< "$S") is (predicted - measured) / measured, and each 'in' flag its interval's" \
-	'jq -e "((.predicted_extra_ns - .measured_extra_ns) / .measured_extra_ns - .error | fabs < 1e-9) and
-		(.measured_in_predicted == (.measured_extra_ns >= .predicted_extra_ns_lo and .measured_extra_ns <= .predicted_extra_ns_hi)) and
-		(.predicted_in_measured == (.predicted_extra_ns >= .measured_extra_ns_lo and .predicted_extra_ns <= .measured_extra_ns_hi))" <<< "$S" > /dev/null'
-if quiet; then
-	assert "the measured extra $(jq .measured_extra_ns <<< "$S") ns holds the injected $N x $EV + 3000000 ns (0.9..1.3)" \
-		'ratio_in "$(jq .measured_extra_ns <<< "$S")" $((N * EV + 3000000)) 0.9 1.3'
-else
-	busy
-fi
-done_testing; }
+have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
 # The events are counted by run/evcount (tracepoint counters, BPF): root and perf_event tracepoints.
 if ! is_root || ! perf_events_usable || [ ! -e /sys/bus/event_source/devices/tracepoint ]; then
 	plan 1
 	skip "not root, or no perf_event tracepoints (/sys/bus/event_source/devices/tracepoint): nothing counts the events"
-	
-# --verify: the same prediction beside a measured session of the monitor, stored in --db.
-run_pc predict --verify -m "$M" --count-runs 1 --plain-runs 2 --runs 3 --seed 5 --db "$DB" --format json -- \
-	"$WL" workload syscall loops=$N
-S=$(jq -c '.statistics[0]' <<< "$out")
-id=$(jq .verify_session <<< "$out")
-is "$rc $(jq -c '[.statistics[] | .measured_extra_ns | type]' <<< "$out")" '0 ["number"]' "predict --verify: exit 0, a measured extra time"
-stored=$("$PROBECOST" show "$id" --db "$DB" --format json 2>/dev/null | jq -c ".statistics[] | select(.monitor == \"$M\") | [.overhead, .extra_ns]")
-is "$stored" "$(jq -c '[.measured_overhead, .measured_extra_ns]' <<< "$S")" \
-	"the measured figures are those of the stored session $id"
-# The error and the two cross-checks are the figures' own arithmetic.
-assert "error $(jq .error <<< "$S") is (predicted - measured) / measured, and each 'in' flag its interval's" \
-	'jq -e "((.predicted_extra_ns - .measured_extra_ns) / .measured_extra_ns - .error | fabs < 1e-9) and
-		(.measured_in_predicted == (.measured_extra_ns >= .predicted_extra_ns_lo and .measured_extra_ns <= .predicted_extra_ns_hi)) and
-		(.predicted_in_measured == (.predicted_extra_ns >= .measured_extra_ns_lo and .predicted_extra_ns <= .measured_extra_ns_hi))" <<< "$S" > /dev/null'
-if quiet; then
-	assert "the measured extra $(jq .measured_extra_ns <<< "$S") ns holds the injected $N x $EV + 3000000 ns (0.9..1.3)" \
-		'ratio_in "$(jq .measured_extra_ns <<< "$S")" $((N * EV + 3000000)) 0.9 1.3'
-else
-	busy
-fi
-done_testing
+	done_testing
 fi
 # The command predicted: the plain build under the sanitizer pass (a sanitized runtime makes
 # syscalls and tasks of its own).

@@ -77,7 +77,7 @@ for i in $(seq 300); do daemon_alive && break; sleep 0.1; done
 up=$(daemon_alive && echo up)
 kill -KILL $pid; wait $pid 2>/dev/null
 left=$(leftovers)
-is "$up $(grep -c '^/tmp/probecost-lttng-' <<< "$left")" "up 1" "SIGKILL with its daemon up leaves its home behind (as it must): $(echo $left)"
+is "$up $(grep -c '^/tmp/probecost-lttng-' <<< "$left")" "up 1" "SIGKILL with its daemon up leaves its home behind (as it must): ${left//$'\n'/ }"
 "$P" probes --via dormant --variants none --kernel towers --scale 1 -r 1 --warmup 0 --no-store >/dev/null 2>&1
 sleep 0.5
 is "$(leftovers)" "" "the next run removed them (and any daemon left)"
