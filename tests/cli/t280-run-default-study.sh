@@ -4,7 +4,7 @@
 # with 10 measured blocks, no failed run and no warning that contradicts its own defaults.
 # It takes up to a minute (two on a loaded machine).
 . "$(dirname "$0")/lib.bash"
-plan 14
+plan 15
 tmpdir
 export PROBECOST_DB=$T/store.db
 # The study's workload is probecost itself, run under strace: LeakSanitizer cannot run under ptrace.
@@ -60,6 +60,14 @@ if [[ " ${want[*]} " == *" strace "* ]] && [ ${#want[@]} -gt 1 ]; then
 		true "strace's cost per syscall is above the in-kernel counters' ($pe)"
 else
 	skip "needs strace and another monitor"
+fi
+# perf record -g writes its samples to a file and reads the binaries' build-ids at exit,
+# which perf stat does not: its fixed cost's interval is above perf stat's estimate.
+if [[ " ${want[*]} " == *" perf-record "* ]]; then
+	fx=$(jq -c '[.statistics[] | select(.monitor == "perf-stat" or .monitor == "perf-record") | {(.monitor): [.fixed_ns_lo, .fixed_ns]}] | add' "$T/s.json")
+	is "$(jq '.["perf-record"][0] > .["perf-stat"][1]' <<< "$fx")" true "perf-record costs more to start and stop than perf-stat ($fx)"
+else
+	skip "needs perf and perf events"
 fi
 # The skew and carry-over warnings are findings about real tracers (a skewed cost is
 # told on D'Agostino's test too, since e57f3f4): up to two a monitor on a quiet machine.
