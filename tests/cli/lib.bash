@@ -148,8 +148,9 @@ private_run_tmp() {
 	mount -t tmpfs tmpfs /run && mount -t tmpfs -o mode=1777 tmpfs /tmp || return 1
 	mkdir -m 0755 "$_PC_SEAL" || return 1
 	for ((i = 0; i < ${#keep[@]}; i++)); do
-		[ -d "${keep[i]}" ] && continue
-		mkdir -p "${keep[i]}" && mount --no-canonicalize --bind "/proc/self/fd/${fds[i]}" "${keep[i]}" || return 1
+		[ -d "${keep[i]}" ] || { mkdir -p "${keep[i]}" &&
+			mount --no-canonicalize --bind "/proc/self/fd/${fds[i]}" "${keep[i]}"; } || return 1
+		fd=${fds[i]} && exec {fd}<&-
 	done
 }
 
