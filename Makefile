@@ -100,8 +100,9 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) $(SAN_EXTRA_OBJS)
 # the lint, builds on every CPU, runs the unit tests (plain and under ASan/UBSan) and
 # every CLI test once, against ./probecost.  `make check-full` (what CI runs) adds a
 # second CLI pass against the sanitizer build (PROBECOST=build/probecost-san), less the
-# tests marked no-sanitizer (below).  Both install what is missing first
-# (scripts/setup.sh --deps), then re-enter make so pkg-config sees the new libraries.
+# tests marked no-sanitizer (below), then the README's tour (check-tour).  Both install
+# what is missing first (scripts/setup.sh --deps), then re-enter make so pkg-config sees
+# the new libraries.
 check: deps
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory -j$(shell nproc) check-build
@@ -109,6 +110,7 @@ check: deps
 
 check-full: check
 	@$(MAKE) --no-print-directory check-san
+	@$(MAKE) --no-print-directory check-tour
 
 deps:
 	@scripts/setup.sh --deps
@@ -166,6 +168,13 @@ check-san: build/probecost-san
 	 $(call prove_ser,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_TESTS)), \
 		ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
 	 exit $$fail
+
+# The README's tour (scripts/tour.sh, as root: a few minutes), its outputs checked for shape
+# by tests/cli/check-tour.sh; kept in the directory it names when a check fails.
+check-tour: probecost
+	@if [ "$$(id -u)" != 0 ]; then echo "== tour: skipped (scripts/tour.sh runs as root)"; exit 0; fi; \
+	 d=$$(mktemp -d /tmp/probecost-tour.XXXXXX) && echo "== tour (scripts/tour.sh $$d)" && \
+	 scripts/tour.sh "$$d" && prove -f tests/cli/check-tour.sh :: "$$d" && rm -rf "$$d"
 
 unit: $(UNIT_BINS)
 	@for t in $^; do $$t || exit 1; done
@@ -282,5 +291,5 @@ build/tidy/%.ok: %.c $(TIDY_DEPS)
 	@out=$$(clang-tidy --quiet $< -- $(TIDY_CFLAGS) 2>&1) && touch $@ || \
 	 { printf '%s\n' "$$out" | grep -v '^[0-9]* warnings\? generated\.$$'; exit 1; }
 
-.PHONY: all check check-full check-build check-san check-tests deps unit bench bench-run install uninstall install-list clean \
+.PHONY: all check check-full check-build check-san check-tour check-tests deps unit bench bench-run install uninstall install-list clean \
 	lint layers named-files format-check format cppcheck shellcheck tidy tidy-files fmt-files

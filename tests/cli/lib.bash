@@ -132,11 +132,26 @@ interrupt_armed() {
 
 # private_run_tmp "$@" (root): run this test again in a private mount namespace with fresh
 # tmpfs on /run and /tmp, so that what it plants or leaves there is never the machine's
-# (its /run/lttng, /run/probecost); non-zero when the mounts fail.
+# (its /run/lttng, /run/probecost); non-zero when the mounts fail.  A checkout or a
+# binary under test that lives below /tmp or /run (a clone in /tmp) is bound back at its
+# own path on the fresh tmpfs, which would hide it otherwise.
 private_run_tmp() {
-	[ -n "$PCOST_TEST_PRIVATE_RUN" ] ||
+	local d fd i keep=() fds=()
+	if [ -z "$PCOST_TEST_PRIVATE_RUN" ]; then
+		rm -rf "$_PC_SEAL"
 		PCOST_TEST_PRIVATE_RUN=1 exec unshare --mount --propagation private bash "$0" "$@"
-	mount -t tmpfs tmpfs /run && mount -t tmpfs -o mode=1777 tmpfs /tmp
+	fi
+	for d in "$PWD" "$(cd "$(dirname "$PROBECOST")" && pwd -P)"; do
+		case $d in /tmp | /tmp/* | /run | /run/*) exec {fd}<"$d" && keep+=("$d") fds+=("$fd") ;; esac
+	done
+	rm -rf "$_PC_SEAL"
+	mount -t tmpfs tmpfs /run && mount -t tmpfs -o mode=1777 tmpfs /tmp || return 1
+	mkdir -m 0755 "$_PC_SEAL" || return 1
+	for ((i = 0; i < ${#keep[@]}; i++)); do
+		[ -d "${keep[i]}" ] || { mkdir -p "${keep[i]}" &&
+			mount --no-canonicalize --bind "/proc/self/fd/${fds[i]}" "${keep[i]}"; } || return 1
+		fd=${fds[i]} && exec {fd}<&-
+	done
 }
 
 # run_pc ARGS...: runs probecost, sets $out (stdout), $err (stderr), $rc.

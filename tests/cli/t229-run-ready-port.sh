@@ -7,7 +7,7 @@
 # what it waited for, nothing left running.  An address before the port is the one
 # tried.  Bad ports and addresses: exit 2, one line.
 . "$(dirname "$0")/lib.bash"
-plan 19
+plan 23
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 have perl || skip_rest "perl is not installed (apt-get install perl)"
 tmpdir
@@ -16,19 +16,20 @@ PORT=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(LocalAddr => "127
 # The server: a name no other process has (pgrep finds what is left of it); it listens
 # 1 s after it starts, then answers every connection with a line.
 SVC=$T/pcport-$$-$RANDOM
+# An address after the port (default 127.0.0.1) is the one it listens on.
 cat >"$SVC" <<'PERL'
 #!/usr/bin/perl
-use IO::Socket::INET;
+use IO::Socket::IP;
 sleep 1;
-my $s = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => $ARGV[0], Listen => 16,
+my $s = IO::Socket::IP->new(LocalHost => $ARGV[1] // "127.0.0.1", LocalPort => $ARGV[0], Listen => 16,
 	ReuseAddr => 1) or die "cannot listen on $ARGV[0]: $!\n";
 while (my $c = $s->accept) { print $c "hi\n"; close $c }
 PERL
-# The load generator: one connection, which must be accepted.
+# The load generator: one connection (to 127.0.0.1 or the address given), which must be accepted.
 cat >"$T/load" <<'PERL'
 #!/usr/bin/perl
-use IO::Socket::INET;
-IO::Socket::INET->new(PeerAddr => "127.0.0.1", PeerPort => $ARGV[0]) or die "connect: $!\n";
+use IO::Socket::IP;
+IO::Socket::IP->new(PeerHost => $ARGV[1] // "127.0.0.1", PeerPort => $ARGV[0]) or die "connect: $!\n";
 PERL
 chmod +x "$SVC" "$T/load"
 left() { pgrep -f "$SVC" | tr '\n' ' '; }
@@ -69,6 +70,23 @@ run_pc run --no-store --runs 1 --service "$SVC $PORT" --ready-port "127.0.0.2:$P
 like "$rc: $err" "^1: .*nothing accepted a TCP connection on 127[.]0[.]0[.]2 port $PORT \(--ready-port\)" \
 	"--ready-port 127.0.0.2:PORT, where nothing listens: exit 1, naming the address"
 is "$(left)" "" "that service is stopped too"
+# localhost, and [::1] where loopback has IPv6: a server on ::1 alone is ready at
+# [::1]:PORT, and one on 127.0.0.1 alone never is there.
+run_pc run --no-store --cpu 0 --runs 2 --warmup 0 --format json --service "$SVC $PORT" \
+	--ready-port "localhost:$PORT" -- "$T/load" "$PORT"
+is "$rc $(failed)" "0 0" "--ready-port localhost:PORT: exit 0, every run connected"
+if grep -q '^0\{31\}1 .* lo$' /proc/net/if_inet6 2>/dev/null; then
+	run_pc run --no-store --cpu 0 --runs 2 --warmup 0 --format json --service "$SVC $PORT ::1" \
+		--ready-port "[::1]:$PORT" -- "$T/load" "$PORT" ::1
+	is "$rc $(failed)" "0 0" "--ready-port [::1]:PORT, a server on ::1: exit 0, every run connected"
+	run_pc run --no-store --runs 1 --service "$SVC $PORT" --ready-port "[::1]:$PORT" --ready-timeout 3 -- true
+	like "$rc: $err" "^1: .*nothing accepted a TCP connection on (\[::1\]|::1) port $PORT \(--ready-port\)" \
+		"--ready-port [::1]:PORT, the server on 127.0.0.1 alone: exit 1, naming ::1"
+else
+	skip "loopback has no IPv6 address (::1 on lo in /proc/net/if_inet6)"
+	skip "loopback has no IPv6 address (::1 on lo in /proc/net/if_inet6)"
+fi
+is "$(left)" "" "those services are stopped too"
 one_line_exit2 "--ready-port ::1:80 (IPv6 without brackets)" "$P" run --no-store --service "$SVC $PORT" --ready-port ::1:80 -- true
 one_line_exit2 "--ready-port [127.0.0.1]:80" "$P" run --no-store --service "$SVC $PORT" --ready-port "[127.0.0.1]:80" -- true
 one_line_exit2 "--ready-port example.com:80 (not numeric)" "$P" run --no-store --service "$SVC $PORT" --ready-port example.com:80 -- true

@@ -14,13 +14,14 @@ have jq || skip_rest "jq is not installed (apt-get install jq)"
 tmpdir
 P_SVC=$(readlink -f "$P")
 STOP=$(readlink -f "$F/stopper")
-OPEN=rate=500,requests=1000
+# One second of requests: any second holds a whole stall (a period of 500 ms, 100 ms long).
+OPEN=rate=500,requests=500
 for _ in 1 2 3 4 5; do
 	port=$((20000 + RANDOM % 40000))
 	rm -f "$T/s.db"
 	run_pc run --db "$T/s.db" --runs 3 --warmup 1 --seed 3 --format json \
 		--service "$P_SVC workload server role=serve port=$port" --ready 'listening on' \
-		-w "server:role=load,port=$port,$OPEN" -w "server:role=load,port=$port,requests=20000" \
+		-w "server:role=load,port=$port,$OPEN" -w "server:role=load,port=$port,requests=10000" \
 		--attach "$STOP {pid}" --ready 'stopper ready'
 	[[ $err == *"exited before it was ready"* ]] || break
 done

@@ -17,12 +17,13 @@ tmpdir
 # shellcheck source=nginx.bash
 . "$(dirname "$0")/nginx.bash"
 STOP=$(readlink -f "$F/stopper")
+# One second of requests: any second holds a whole stall (a period of 500 ms, 100 ms long).
 for _ in 1 2 3 4 5; do
 	port=$((20000 + RANDOM % 40000))
 	nginx_site "$T" "$port" off 50
 	run_pc run --no-store --runs 3 --warmup 1 --seed 4 --format json \
 		--service "$NGINX_SERVICE" --ready-port "127.0.0.1:$port" \
-		-w "http:url=http://127.0.0.1:$port/index.html,rate=500,duration=2" \
+		-w "http:url=http://127.0.0.1:$port/index.html,rate=500,duration=1" \
 		--attach "$STOP {pid}" --ready 'stopper ready'
 	[[ $err == *"Address already in use"* ]] || break
 done

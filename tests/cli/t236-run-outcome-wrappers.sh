@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe: wrappers of its own fixture, no probe armed; 10 s mostly waiting
+# long: 10 s, mostly the traced fixture waiting
 # no-sanitizer: the fixture exits 3 unless its parent's name is probecost, and the ASan build is probecost-san
 # t236: whose fault a wrapped run's failure is.  A wrapper that passes its program's exit
 # status on (strace, perf stat, any wrapper of your own) and did not say the failure was

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t237: a --service that daemonizes (forks a process into a session of its own, and its
 # first process exits) is followed: probecost is the child subreaper while the service
 # starts, so the daemon becomes its child, is measured as the service and stopped at the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t239: lists that name nothing, or a thing twice, are bad input: exit 2 and one line,
 # before anything runs or warns (before: --placement '', -w 'null:' and --via
 # dormant,dormant were accepted, and probes --layouts weird printed the unavailable probe

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t266: as root, programs are looked up only in directories nobody but root can change (as
 # sudo's secure_path): a directory of nobody's first in $PATH, holding an strace of
 # nobody's, is left out with one warning, and the real strace runs (before: nobody's ran,

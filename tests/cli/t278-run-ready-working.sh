@@ -10,15 +10,18 @@
 plan 3
 export PCOST_FAKE_SLEEP=97.6$$
 start=$(date +%s)
-run_pc run --no-store --runs 1 --warmup 0 --attach "$PWD/$F/attach-busy-ready 3" --ready '^busy-monitor ready' \
-	--ready-timeout 1 -- /bin/true
+run_pc run --no-store --runs 1 --warmup 0 --format json --attach "$PWD/$F/attach-busy-ready 3" \
+	--ready '^busy-monitor ready' --ready-timeout 1 -- /bin/true
 secs=$(($(date +%s) - start))
-printf '%s\n' "$out" | grep -q 'failed'; is "$?" 1 "working 3 s with --ready-timeout 1: ready, measured (rc $rc, $secs s)"
+is "$rc $(printf '%s' "$out" | jq -c '[.statistics[] | select(.monitor | startswith("attach:")) | .ok, .failed]')" \
+	"0 [1,0]" "working 3 s with --ready-timeout 1: ready, its run measured ($secs s)"
 run_pc run --no-store --runs 1 --warmup 0 --attach "$PWD/$F/attach-never" --ready '^never$' --ready-timeout 1 -- /bin/true
 like "$out" "failed: monitor not ready after 1 s" "sleeping instead: stopped at --ready-timeout"
 start=$(date +%s)
 run_pc run --no-store --runs 1 --warmup 0 --attach "$PWD/$F/attach-busy-ready 30" --ready '^busy-monitor ready' \
 	--ready-timeout 1 -- /bin/true
 secs=$(($(date +%s) - start))
-ok $((secs < 20 ? 0 : 1)) "working for ever: stopped after 10 x --ready-timeout ($secs s)"
+# Given its 10 x --ready-timeout (not stopped at 1 s, nor waited for until its 30 s), then failed.
+assert "working for ever: stopped after 10 x --ready-timeout ($secs s), its run failed not ready" \
+	'[ "$secs" -ge 9 ] && [ "$secs" -lt 20 ] && printf "%s" "$out" | grep -q "failed: monitor not ready"'
 done_testing

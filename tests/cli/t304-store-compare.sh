@@ -6,7 +6,7 @@
 D=tests/cli/data
 tmpdir
 DB="$T/p.db"
-plan 10
+plan 11
 
 "$P" import --db "$DB" "$D/run-a.json" > /dev/null
 "$P" import --db "$DB" "$D/run-b.json" > /dev/null
@@ -34,5 +34,19 @@ assert "a configuration on one side only is listed" 'grep -q "only in A: syscall
 "$P" compare 1 3 --db "$DB" 2> "$T/e"; rc=$?
 assert "different kinds are a usage error" '[ $rc = 2 ] && grep -q "compare sessions of one kind" "$T/e"'
 "$P" compare 1 2 --db "$DB" --plot "$T/c.png" > /dev/null; rc=$?
-assert "compare --plot writes a PNG" '[ $rc = 0 ] && [ "$(stat -c %s "$T/c.png")" -gt 15000 ]'
+is "$rc $(od -An -tx1 -N24 "$T/c.png" | tr -d ' \n')" "0 89504e470d0a1a0a0000000d49484452000003c000000230" \
+	"compare --plot writes a PNG of 960 x 560 (its signature and header)"
+# Its bars, from the SVG of the same chart: one a side for each row in both sessions, in
+# the rows' order, each as tall above the 1% baseline as its overhead's log10 (in %) says.
+"$P" compare 1 2 --db "$DB" --plot "$T/c.svg" > /dev/null
+heights() { # heights RGB: the bars of that fill standing on the baseline, left to right
+	grep -F "fill:rgb($1)" "$T/c.svg" |
+		sed -n 's/.*d="M \([0-9.]*\) \([0-9.]*\) L [0-9.]* [0-9.]* L [0-9.]* \([0-9.]*\) .*/\1 \2 \3/p' |
+		awk '$3 > 200 { print $1, $3 - $2 }' | sort -n | cut -d' ' -f2
+}
+logs=$(jq -r '.rows[] | select(.in == "both" and .overhead_a != null) | "\(.overhead_a) \(.overhead_b)"' "$T/j")
+per_decade=$(paste <(heights '12.2%,46.7%,70.6%') <(heights '100%,49.8%,5.5%') <(printf '%s\n' "$logs") |
+	awk 'NF == 4 { print $1 / log(100 * $3) * log(10); print $2 / log(100 * $4) * log(10) } NF != 4 { print "x" }')
+assert "the plot's 2 x $(grep -c . <<< "$logs") bars are the overheads on one log scale ($(paste -sd" " <<< "$per_decade") px a decade)" \
+	'[ "$(grep -c . <<< "$per_decade")" = 8 ] && awk "{ if (\$1 !~ /^[0-9.]+\$/) exit 1; if (NR == 1) a = \$1; if (\$1 / a < 0.99 || \$1 / a > 1.01) exit 1 }" <<< "$per_decade"'
 done_testing

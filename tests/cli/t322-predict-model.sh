@@ -55,8 +55,16 @@ assert "strace: predicted extra $(jq .predicted_extra_ns <<< "$S") = fixed + sum
 n=$(term syscall)
 assert "the plain syscalls ($n) hold the workload's 3000 getppid calls and its start-up's plain ones" \
 	'awk -v n="$n" "BEGIN { exit !(n >= 3000 && n < 6000) }"'
-assert "strace: the interval holds the prediction and the overhead is extra / plain time" \
-	'jq -e "(.predicted_extra_ns_lo < .predicted_extra_ns) and (.predicted_extra_ns < .predicted_extra_ns_hi)" <<< "$S" > /dev/null &&
+# The interval from the table's: one counting run leaves the counts without error, so each
+# term's arm is its count x its entry's half-width (df 4), and the terms add in quadrature.
+# Their root sum of squares is the arm at df 4; the sum's df (Welch-Satterthwaite) is 4 or
+# more, so its arm is that times t(df)/t(4), between 1.96/2.776 and 1.
+rss=$(jq -n --slurpfile c "$T/mine.json" --argjson s "$S" '[$s.terms[] as $t | $c[0].entries[] |
+	select(.subject == "strace" and .event == $t.event) | ($t.count * (.cost_ns_hi - .cost_ns_lo) / 2) | . * .] | add | sqrt')
+arm=$(jq '(.predicted_extra_ns_hi - .predicted_extra_ns_lo) / 2' <<< "$S")
+assert "strace: the interval is the terms' (arm $arm ns, centred, 0.70..1 x their root sum of squares $rss) and the overhead is extra / plain time" \
+	'jq -e "(.predicted_extra_ns_hi + .predicted_extra_ns_lo) / 2 / .predicted_extra_ns | . > 0.999999 and . < 1.000001" <<< "$S" > /dev/null &&
+	 ratio_in "$arm" "$rss" 0.70 1.0 &&
 	 ratio_in "$(jq .predicted_overhead <<< "$S")" "$(jq ".predicted_extra_ns / $(jq .plain_ns <<< "$out")" <<< "$S")" 0.999999 1.000001'
 is "$(jq -r .dominant <<< "$S")" syscall "strace: the syscalls dominate"
 is "$(row ltrace | jq -c '[.model, .predicted_extra_ns, (.why | test("library call"))]')" '[false,null,true]' \

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t329: an intact store on a full disk is read: history and show answer as ever (SQLite
 # finds no room for its -shm when it opens the store writable: it is read as a read-only
 # store then); a run that cannot store says so and exits 3.  Before, history and show said
