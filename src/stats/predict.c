@@ -150,14 +150,16 @@ void pcost_predict_combine(struct pcost_prediction *p, double count_df, double b
 	p->dominant = -1;
 	for (size_t i = 0; i < p->nterms; i++) {
 		struct pcost_prediction_term *t = &p->terms[i];
-		double cse = isfinite(t->cost_se) ? t->cost_se : 0;
+		double w = t->overlap > 0 ? t->overlap : 1;
+		double cse = (isfinite(t->cost_se) ? t->cost_se : 0) * w;
 		double nse = isfinite(t->count_se) ? t->count_se : 0;
 
-		t->extra_ns = t->count * t->cost_ns;
+		t->overlap = w;
+		t->extra_ns = t->count * t->cost_ns * w;
 		p->extra_ns += t->extra_ns;
 		v[nv] = t->count * t->count * cse * cse;
 		df[nv++] = t->cost_df;
-		v[nv] = t->cost_ns * t->cost_ns * nse * nse;
+		v[nv] = t->cost_ns * w * t->cost_ns * w * nse * nse;
 		df[nv++] = count_df;
 		v[nv] = cse * cse * nse * nse;
 		df[nv++] = fmin(t->cost_df, count_df);
@@ -435,6 +437,12 @@ static void sideband(struct pcost_prediction *p, const char *monitor, const stru
 	t->cost_hi = adj + 1.959964 * sd;
 }
 
+/* The tasks the plain run ran side by side, on average (at least 1; 1 when not measured). */
+static double parallelism(const struct pcost_counts *c)
+{
+	return isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1;
+}
+
 static void no_model(struct pcost_prediction *p, const char *fmt, const char *a, const char *b)
 {
 	p->has_model = false;
@@ -493,6 +501,8 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 		term->cost_hi = e->hi;
 		term->cost_se = pcost_cost_se(e);
 		term->cost_df = e->df;
+		/* An event's cost is paid where the event happens: side by side with the others'. */
+		term->overlap = ev == PCOST_CE_RUN ? 1 : 1 / parallelism(c);
 	}
 	p->has_model = true;
 	sideband(p, monitor, c);
