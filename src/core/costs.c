@@ -193,8 +193,7 @@ void pcost_cost_table_take(struct pcost_cost_table *t, struct pcost_cost_table *
 bool pcost_cost_has_placement(const struct pcost_cost_table *t, const char *placement)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (t->e[i].placement && !strcmp(t->e[i].placement, placement) &&
-		    pcost_cost_has_value(&t->e[i]))
+		if (t->e[i].placement && !strcmp(t->e[i].placement, placement))
 			return true;
 	return false;
 }

@@ -119,7 +119,7 @@ void pcost_cost_set_placement(struct pcost_cost_table *t, size_t from, const cha
  */
 void pcost_cost_table_take(struct pcost_cost_table *t, struct pcost_cost_table *from,
 			   const char *cpu_text);
-/* Whether the table has any entry with a figure measured under placement. */
+/* Whether the table has any entry (with a figure or not) measured under placement. */
 bool pcost_cost_has_placement(const struct pcost_cost_table *t, const char *placement);
 /*
  * Into out (initialised here; release it): t's header and only the entries

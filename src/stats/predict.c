@@ -232,6 +232,8 @@ static const struct pcost_cost_entry *entry_of(const struct pcost_cost_table *t,
  * calibrate measures on newfstatat.  strace's decoders for these read tracee
  * memory (process_vm_readv) before they print; the calls not listed take
  * numbers only, or their decoding reads nothing (close, lseek, mmap...).
+ * pread and pwrite: libaudit's names of pread64 and pwrite64, as the count by
+ * number gives them.
  */
 static const char *const decoded_names[] = {
 	"read",	     "write",	     "pread64",	 "pwrite64",   "readv",	      "writev",
@@ -244,7 +246,7 @@ static const char *const decoded_names[] = {
 	"statfs",    "fstatfs",	     "getcwd",	 "recvfrom",   "recvmsg",     "sendto",
 	"sendmsg",   "connect",	     "bind",	 "uname",      "sysinfo",     "poll",
 	"ppoll",     "select",	     "pselect6", "epoll_wait", "epoll_pwait", "wait4",
-	"getrusage", "rt_sigaction", "ioctl",
+	"getrusage", "rt_sigaction", "ioctl",	 "pread",      "pwrite",
 };
 /* Directory listings: decoded entry by entry (calibrate measures getdents64 of "/"). */
 static const char *const dir_names[] = { "getdents64", "getdents" };
