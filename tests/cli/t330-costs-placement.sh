@@ -1,6 +1,6 @@
 #!/bin/bash
 # parallel-safe: the inject monitor only spins in its own workload; no figure is compared
-# t324-costs-placement: placement is a condition of every cost.  calibrate measures each
+# t330-costs-placement: placement is a condition of every cost.  calibrate measures each
 # monitor term unpinned (as run runs a command) and pinned (--cpu), and each entry says
 # which; --placement measures one; costs shows the placement as a column in every format;
 # a schema 8 store (entries without a placement) takes its table's pinning on migration.

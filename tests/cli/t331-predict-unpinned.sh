@@ -1,6 +1,6 @@
 #!/bin/bash
 # no-sanitizer: timings of real tracers; ASan slows every call the cost model prices
-# t325-predict-unpinned: predict as a new user runs it, on a program nobody tuned for
+# t331-predict-unpinned: predict as a new user runs it, on a program nobody tuned for
 # probecost (tests/fixtures/predict/readloop.c: N iterations of a 64-byte read, a getppid
 # and 3 us of arithmetic).  calibrate measures strace's and bpftrace-syscalls' terms
 # unpinned; predict predicts for the runs of `probecost run` (unpinned) and --verify
@@ -31,6 +31,7 @@ is "$rc:$(jq -c '[.statistics[].placement] | unique' <<< "$out")" '0:["unpinned"
 # Within 25%, or one interval holds the other.  A figure of a run on a machine with no CPU
 # to spare (load at or above the CPU count) holds that load's wake-up delays, which the
 # calibration's runs met at another time: those checks are skipped there (and said why).
+# shellcheck disable=SC2317 # called in assert's eval'd expressions
 holds() {
 	jq -e --arg m "$1" '.statistics[] | select(.monitor == $m) |
 		(.error | fabs) <= 0.25 or .measured_in_predicted or .predicted_in_measured' <<< "$out" > /dev/null
@@ -67,6 +68,7 @@ p=$(jq .parallel <<< "$out")
 is "$(jq -c --argjson p "$p" '[.statistics[].terms[] | select(.event != "run" and .event != "sideband") |
 	(.overlap * ([$p, 1] | max) * 1e6 | round)] | unique' <<< "$out")" "[1000000]" \
 	"each event term is paid side by side: overlap = 1 / the plain run's parallelism ($p)"
+# shellcheck disable=SC2034 # read by assert's eval'd expression
 S=$(jq -c '.statistics[0]' <<< "$out")
 assert "strace: the extra is the fixed cost plus each term's count x cost x overlap" \
 	'ratio_in "$(jq .predicted_extra_ns <<< "$S")" "$(jq "[.terms[] | .count * .cost_ns * .overlap] | add" <<< "$S")" 0.999999 1.000001'
