@@ -79,7 +79,7 @@ is "$rc" 0 "the second run succeeds"
 is "$(said 2)" "localhost: cost table 2 (stored before: calibrate skipped; probecost_force=true calibrates again)" \
 	"it skips calibrate and reports the stored table"
 is "$(recap 2)" "changed=0 failed=0" "and changes nothing"
-is "$(pc history --format json | jq length)" 2 "no session was added"
+is "$(pc history --format json | jq length)" 3 "no session was added (the two calibration sessions, unpinned and pinned, and the study)"
 
 # ---- forced ---------------------------------------------------------------------------
 playbook 3 -e "@$T/vars.json" -e probecost_force=true
