@@ -1,25 +1,35 @@
 #!/bin/bash
-# bench/predict: does `probecost predict` foresee what monitors cost programs nobody here
-# wrote?  For each program, `probecost predict --verify` counts its events, predicts each
-# monitor's extra time from the cost table, then measures the monitors as `run` does
-# (interleaved blocks, pinned like the table); this prints program, monitor, predicted,
-# measured, and whether each lies in the other's interval.
+# bench/predict (second version): does `probecost predict` foresee what monitors cost
+# programs nobody here wrote, run as users run them?  For each program, `probecost predict
+# --verify` counts its events, predicts each monitor's extra time from the cost table,
+# then measures the monitors as `run` does (interleaved blocks).  Unpinned by default, as
+# `probecost run -- COMMAND` and every service run: the table's unpinned costs price them.
+# The same programs pinned (--cpu, with the table's pinned costs) follow as a second table.
 #
-# Programs (inputs generated here, deterministic): gzip -9 and xz on a 20 MB text file;
-# sqlite3 running a generated SQL script; python3 importing a generated module tree; git
-# log and git status on a generated repository; make -j2 of a generated C project; tar of
-# a source tree (/usr/include) to /dev/null; pgbench -S on a throwaway cluster (skipped,
-# with the reason, without PostgreSQL's server binaries).
+# Programs (inputs generated here, deterministic): gzip -9 and xz -1 on a 20 MB text file;
+# xz -1 -T2 and sort --parallel=2 (threads side by side); sqlite3 running a generated SQL
+# script; python3 importing a generated module tree; git log and git status on a generated
+# repository; make -j2 of a generated C project (processes side by side); tar of a source
+# tree (/usr/include) to /dev/null; readloop (tests/fixtures/predict/readloop.c: a 64-byte
+# read, a getppid and 3 us of work, 20,000 times); pgbench -S against PostgreSQL started
+# by probecost as --service (where predict has --service; else against a throwaway
+# cluster started here, the client's events alone), skipped with the reason without
+# PostgreSQL's server binaries.
 # Monitors: strace, strace-seccomp:trace=openat, perf-stat, perf-record,
 # bpftrace-syscalls.  ltrace has no model (it pays per library call, which predict does not
 # count) and is left out: on gzip -9 it measured 40x the plain run, 51 s a run, for nothing
 # to compare (LTRACE=1 adds it on git status, where its row shows the measurement alone).
-# Targets: the measured extra time inside the predicted interval for >= 80% of the pairs
-# with a model; the median absolute error of the predicted extra time <= 20%.
 #
-#   DB (default: a fresh store here, calibrated first with --thorough), RUNS (5 blocks for the
-#   programs of a second or more, twice as many for the short ones), CPU (the table's),
-#   ONLY="gzip xz" (a subset of the programs), KEEP=1 (keep the work directory).
+# The verdict is consistency: z = (predicted - measured) / sqrt(se_p^2 + se_m^2), each
+# standard error its 95% interval's half-width over 1.96.  Targets, among the pairs the
+# measurement resolves (its 95% half-width under half the predicted extra): |z| <= 1.96 in
+# >= 90% of them, and a median absolute error of the predicted extra time <= 15%.  How
+# many pairs resolved is printed.
+#
+#   DB (default: a fresh store here, calibrated first, both placements), RUNS (5 blocks for
+#   the programs of a second or more, twice as many for the short ones), CPU (the pinned
+#   placement's CPUs, default 0), PINNED=0 (no pinned table), ONLY="gzip xz" (a subset of
+#   the programs), KEEP=1 (keep the work directory).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
@@ -163,6 +173,8 @@ pg_up() {
 		-o "-p $port -k $W/pg -c listen_addresses= -F" >/dev/null 2>&1 ||
 		{ PG_WHY="the server did not start: $(tail -1 "$W/pg/log")"; return 1; }
 	PG_STOP="runuser -u postgres -- '$bin/pg_ctl' -D '$W/pg/data' -m immediate stop"
+	PG_BIN=$bin
+	PG_PORT=$port
 	PGARGS=(-h "$W/pg" -p "$port" -U postgres)
 	# shellcheck disable=SC2015 # either step failing is the failure
 	"$bin/psql" "${PGARGS[@]}" -q -c "CREATE DATABASE bench" postgres >/dev/null &&
@@ -178,6 +190,8 @@ gen_repo "$W/repo"
 gen_cproj "$W/cproj"
 make -s -C "$W/cproj" -j2 >/dev/null 2>&1
 
+cc -O2 -o "$W/readloop" tests/fixtures/predict/readloop.c
+
 MONS=(-m strace -m strace-seccomp:trace=openat -m perf-stat -m perf-record -m bpftrace-syscalls)
 declare -a NAMES CMDS EXTRA BLOCKS
 # add NAME EXTRA-OPTIONS BLOCKS COMMAND...: the CPU-bound programs of a second or more get
@@ -186,6 +200,9 @@ add() { NAMES+=("$1"); EXTRA+=("$2"); BLOCKS+=("$3"); shift 3; CMDS+=("$(printf 
 add gzip "" "$RUNS" gzip -9 -c "$W/big.txt"
 # xz -1: its default level takes 20 s a run on this machine (40 runs of it: a quarter hour).
 add xz "" "$RUNS" xz -1 -T1 -c "$W/big.txt"
+add xz-T2 "" "$RUNS" xz -1 -T2 -c "$W/big.txt"
+add sort-par2 "" "$RUNS" sort --parallel=2 -S 64M -o /dev/null "$W/big.txt"
+add readloop "" "$((2 * RUNS))" "$W/readloop" 20000
 add sqlite3 "" "$RUNS" sqlite3 :memory: ".read $W/script.sql"
 add python3 "" "$((2 * RUNS))" "$PY" -c "import sys; sys.path.insert(0, '$W/py'); import pctree"
 add git-log "" "$((2 * RUNS))" git -C "$W/repo" log --stat -n 60
@@ -194,7 +211,17 @@ add make-j2 "" "$RUNS" make -s -B -j2 -C "$W/cproj"
 add tar "" "$((2 * RUNS))" tar -cf /dev/null -C /usr include
 PG_WHY=
 if pg_up; then
-	add pgbench "" "$((2 * RUNS))" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
+	if "$PC" predict --help 2>&1 | grep -q -- '--service'; then
+		# The server as the service of the runs, started by probecost: its backends'
+		# events are counted and paid in the service, the client's in the client.
+		eval "$PG_STOP"
+		PG_STOP=
+		add pgbench-service "--service $(printf '%q' "runuser -u postgres -- $PG_BIN/postgres -D $W/pg/data -p $PG_PORT -k $W/pg -c listen_addresses= -F") --ready-port 127.0.0.1:$PG_PORT" \
+			"$((2 * RUNS))" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
+	else
+		PG_WHY="predict has no --service in this build: pgbench against a cluster started here, the client's events alone"
+		add pgbench "" "$((2 * RUNS))" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
+	fi
 fi
 
 # The cost table first (unless DB already has one of this machine), retried while another
@@ -202,8 +229,9 @@ fi
 if ! "$PC" costs --db "$DB" >/dev/null 2>&1; then
 	for try in $(seq 20); do
 		say "calibrating (try $try, load $(load))"
-		# --thorough: 10 blocks a term, so the table's intervals are not what limits.
-		"$PC" calibrate --thorough ${CPU:+--cpu "$CPU"} --db "$DB" >"$W/calibrate.txt" \
+		# --thorough: 10 blocks a term, so the table's intervals are not what limits;
+		# both placements (the default): unpinned for the first table, pinned for the second.
+		"$PC" calibrate --thorough --cpu "${CPU:-0}" --db "$DB" >"$W/calibrate.txt" \
 			2>"$W/calibrate.err" && break
 		grep -q 'is armed on what it would measure' "$W/calibrate.err" || { cat "$W/calibrate.err" >&2; exit 1; }
 		say "  $(grep -o 'process [0-9]* has [^;]*' "$W/calibrate.err" | head -1): waiting 30 s"
@@ -217,70 +245,82 @@ fi
 rows=$W/rows
 : >"$rows"
 t0=$(date +%s)
-for i in "${!NAMES[@]}"; do
-	name=${NAMES[i]}
-	[ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
-	eval "cmd=(${CMDS[i]})"
-	# shellcheck disable=SC2206 # EXTRA holds option words
-	extra=(${EXTRA[i]})
-	before=$(load)
-	say "$name: predicting and measuring (load before: $before; $(($(date +%s) - t0)) s so far)"
-	# shellcheck disable=SC2154 # cmd is set by eval
-	"$PC" predict --verify "${MONS[@]}" "${extra[@]}" --runs "${BLOCKS[i]}" --count-runs 2 --plain-runs 3 \
-		--timeout 300 --seed "$((i + 1))" ${CPU:+--cpu "$CPU"} --db "$DB" --format json -- "${cmd[@]}" \
-		>"$W/$name.json" 2>"$W/$name.err" || { say "$name failed: $(tail -2 "$W/$name.err")"; continue; }
-	jq -r --arg p "$name" --arg load "$before / $(load)" '.statistics[] |
-		[$p, .monitor, (.model | tostring), .predicted_extra_ns, .predicted_extra_ns_lo,
-		 .predicted_extra_ns_hi, .measured_extra_ns, .measured_extra_ns_lo, .measured_extra_ns_hi,
-		 .measured_in_predicted, .predicted_in_measured, .error, (.why // ""),
-		 .predicted_overhead, .measured_overhead, $load] | map(tostring) | join("\t")' \
-		"$W/$name.json" >>"$rows"
-done
-[ -n "$PG_WHY" ] && say "pgbench: skipped: $PG_WHY"
+# measure PLACEMENT [--cpu LIST]: every program predicted and measured so, into $rows.
+measure() {
+	local placement=$1 name cmd extra before
+	shift
+	for i in "${!NAMES[@]}"; do
+		name=${NAMES[i]}
+		[ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
+		eval "cmd=(${CMDS[i]})"
+		eval "extra=(${EXTRA[i]})"
+		before=$(load)
+		say "$name, $placement: predicting and measuring (load before: $before; $(($(date +%s) - t0)) s so far)"
+		# shellcheck disable=SC2154 # cmd and extra are set by eval
+		"$PC" predict --verify "${MONS[@]}" "${extra[@]}" --runs "${BLOCKS[i]}" --count-runs 2 --plain-runs 3 \
+			--timeout 300 --seed "$((i + 1))" "$@" --db "$DB" --format json -- "${cmd[@]}" \
+			>"$W/$name.$placement.json" 2>"$W/$name.$placement.err" ||
+			{ say "$name failed: $(tail -2 "$W/$name.$placement.err")"; continue; }
+		jq -r --arg p "$name" --arg load "$before / $(load)" --arg pl "$placement" '.statistics[] |
+			[$p, .monitor, (.model | tostring), .predicted_extra_ns, .predicted_extra_ns_lo,
+			 .predicted_extra_ns_hi, .measured_extra_ns, .measured_extra_ns_lo, .measured_extra_ns_hi,
+			 .measured_in_predicted, .predicted_in_measured, .error, (.why // ""),
+			 .predicted_overhead, .measured_overhead, $load, $pl] | map(tostring) | join("\t")' \
+			"$W/$name.$placement.json" >>"$rows"
+	done
+}
+measure unpinned
+[ "${PINNED:-1}" = 0 ] || measure pinned --cpu "${CPU:-0}"
+[ -n "$PG_WHY" ] && say "pgbench: $PG_WHY"
 
-# ---- the table and the targets -----------------------------------------------------------
+# ---- the tables and the targets ------------------------------------------------------------
 cat "$W/costs.txt"
-echo
-awk -F'\t' '
+# verdict PLACEMENT: the table of that placement's pairs, z, and the targets.
+verdict() {
+	echo
+	echo "## $1"
+	echo
+	awk -F'\t' -v want="$1" '
 function ms(x) { return x == "null" ? "n/a" : sprintf("%.1f", x / 1e6) }
 function pct(x) { return x == "null" ? "n/a" : sprintf("%+.0f%%", 100 * x) }
-BEGIN {
-	printf "%-11s %-28s %-30s %-30s %-6s %-6s %-7s %s\n", "program", "monitor", "predicted extra ms [95%]",
-		"measured extra ms [95%]", "m in p", "p in m", "error", "load before / after (1, 5, 15 min)"
+function abs(x) { return x < 0 ? -x : x }
+function median(v, k,   i, j, t) {
+	for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+	return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
 }
-{
+BEGIN {
+	printf "%-15s %-28s %-28s %-28s %-6s %-7s %-4s %s\n", "program", "monitor", "predicted extra ms [95%]",
+		"measured extra ms [95%]", "z", "error", "res", "load before / after (1, 5, 15 min)"
+}
+$17 == want {
 	pred = $3 == "true" ? sprintf("%s [%s, %s]", ms($4), ms($5), ms($6)) : "no model"
 	meas = sprintf("%s [%s, %s]", ms($7), ms($8), ms($9))
-	mip = $3 == "true" ? ($10 == "true" ? "yes" : "no") : "-"
-	pim = $3 == "true" ? ($11 == "true" ? "yes" : "no") : "-"
-	printf "%-11s %-28s %-30s %-30s %-6s %-6s %-7s %s\n", $1, $2, pred, meas, mip, pim, pct($12), $16
-	if ($3 == "true" && $7 != "null") {
-		n++; inside += ($10 == "true")
-		e = $12 < 0 ? -$12 : $12; err[n] = e
+	z = "-"; res = "-"
+	if ($3 == "true" && $7 != "null" && $8 != "null" && $5 != "null") {
+		sp = ($6 - $5) / 2 / 1.96; sm = ($9 - $8) / 2 / 1.96
+		zz = sqrt(sp * sp + sm * sm) > 0 ? ($4 - $7) / sqrt(sp * sp + sm * sm) : 0
+		z = sprintf("%+.2f", zz)
+		n++; nz += (abs(zz) <= 1.96)
 		# Resolved: the run measured the cost to within half of it (95% half-width), so a
 		# miss there is the model, not the noise of the measurement.
-		half = ($9 - $8) / 2
-		if ($8 != "null" && half < 0.5 * ($4 < 0 ? -$4 : $4)) {
-			r++; rin += ($10 == "true"); rerr[r] = e
-		}
+		res = ($9 - $8) / 2 < 0.5 * abs($4) ? "yes" : "no"
+		if (res == "yes") { r++; rz += (abs(zz) <= 1.96); rerr[r] = abs($12) }
 	} else if ($3 != "true") {
 		nomodel = nomodel sprintf("\n  %s %s: %s", $1, $2, $13)
 	}
+	printf "%-15s %-28s %-28s %-28s %-6s %-7s %-4s %s\n", $1, $2, pred, meas, z, pct($12), res, $16
 }
 END {
 	if (!n) { print "no pair with a model was measured"; exit 1 }
-	# median absolute error
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (err[j] < err[i]) { t = err[i]; err[i] = err[j]; err[j] = t }
-	med = n % 2 ? err[(n + 1) / 2] : (err[n / 2] + err[n / 2 + 1]) / 2
-	printf "\npairs with a model: %d; measured inside the predicted interval: %d (%.0f%%, target >= 80%%): %s\n",
-		n, inside, 100 * inside / n, (inside / n >= 0.8 ? "met" : "missed")
-	printf "median absolute error of the predicted extra time: %.1f%% (target <= 20%%): %s\n",
-		100 * med, (med <= 0.2 ? "met" : "missed")
+	printf "\npairs with a model, measured: %d; |z| <= 1.96 in %d (%.0f%%)\n", n, nz, 100 * nz / n
+	printf "resolved by the run (measured half-width under half the predicted extra): %d of %d\n", r, n
 	if (r) {
-		for (i = 1; i <= r; i++) for (j = i + 1; j <= r; j++) if (rerr[j] < rerr[i]) { t = rerr[i]; rerr[i] = rerr[j]; rerr[j] = t }
-		rmed = r % 2 ? rerr[(r + 1) / 2] : (rerr[r / 2] + rerr[r / 2 + 1]) / 2
-		printf "of them resolved by the run (measured half-width under half the predicted extra): %d; " \
-			"inside: %d (%.0f%%); median absolute error %.1f%%\n", r, rin, 100 * rin / r, 100 * rmed
+		med = median(rerr, r)
+		printf "among them: |z| <= 1.96 in %d (%.0f%%, target >= 90%%): %s; median absolute error %.1f%% (target <= 15%%): %s\n",
+			rz, 100 * rz / r, (rz / r >= 0.9 ? "met" : "missed"), 100 * med, (med <= 0.15 ? "met" : "missed")
 	}
 	if (nomodel != "") printf "no model:%s\n", nomodel
 }' "$rows"
+}
+verdict unpinned
+[ "${PINNED:-1}" = 0 ] || verdict pinned

@@ -26,8 +26,11 @@ static const char calibrate_about[] =
 	"context switch, task created, sample and run, what each probe arming method\n"
 	"costs per hit and each counter interface per read, each with its 95% interval\n"
 	"-- and stores it with the machine's fingerprint for 'probecost costs' and\n"
-	"'probecost predict'.  Every run is pinned (--cpu, default 0), each monitor\n"
-	"against plain runs of the same workload in the same interleaved block.";
+	"'probecost predict'.  Each monitor term is measured under both placements a\n"
+	"run can have -- unpinned (the scheduler's choice, as 'probecost run' runs a\n"
+	"command or a service) and pinned (--cpu, default 0) -- and each entry says\n"
+	"which; each monitor against plain runs of the same workload in the same\n"
+	"interleaved block.";
 
 static const char calibrate_epilog[] =
 	"exit status: 0 measured and stored; 1 nothing could be measured; 2 bad usage;\n"
@@ -53,6 +56,31 @@ static int monitor_opt(const struct pcost_option *opt, const char *arg)
 	return 0;
 }
 
+/* --placement unpinned,pinned: the placements each monitor term is measured under. */
+static int placement_opt(const struct pcost_option *opt, const char *arg)
+{
+	struct pcost_calibrate_opts *o = opt->value;
+	char *copy = xstrdup(arg), *save = NULL;
+
+	o->placements = 0;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(w, "unpinned")) {
+			o->placements |= PCOST_PLACE_UNPINNED;
+		} else if (!strcmp(w, "pinned")) {
+			o->placements |= PCOST_PLACE_PINNED;
+		} else {
+			o->placements = 0;
+			break;
+		}
+	}
+	free(copy);
+	if (!o->placements)
+		return usage_error("--placement '%s': expected unpinned, pinned or "
+				   "unpinned,pinned",
+				   arg);
+	return 0;
+}
+
 /* Into a (zeroed by the caller); 0, PCOST_OPTS_HELP after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct cal_args *a)
 {
@@ -63,7 +91,7 @@ static int parse_args(int argc, char **argv, struct cal_args *a)
 			 "perf-trace, bpftrace-syscalls, tracepoint-syscalls) with\n"
 			 "syscalls by class, tasks and execs, perf-stat, perf-record at\n"
 			 "4000 Hz, the uprobe and bpftrace probe methods at nop and nop5\n"
-			 "sites, the counter interfaces; 5 blocks, 1-3 minutes on 2 CPUs"),
+			 "sites, the counter interfaces; 5 blocks, 2-5 minutes on 2 CPUs"),
 		OPT_BOOL(0, "thorough", &a->o.thorough,
 			 "also perf-record at 999 and 99 Hz and every probe method at\n"
 			 "nop, nop5 and nop10; 10 blocks"),
@@ -71,9 +99,14 @@ static int parse_args(int argc, char **argv, struct cal_args *a)
 			     "only this monitor's terms (repeatable; no probes or counters),\n"
 			     "e.g. -m strace or the known answer -m inject:event=2000,fixed=0",
 			     monitor_opt),
+		OPT_CALLBACK(0, "placement", &a->o, "LIST",
+			     "unpinned,pinned (the default): measure each monitor term\n"
+			     "unpinned (as 'probecost run' runs a command) and pinned to\n"
+			     "--cpu; one of them alone takes half the time",
+			     placement_opt),
 		OPT_MEASURE_RUNS(m, "measured blocks (default 5, --thorough 10)"),
 		OPT_MEASURE_WARMUP(m, "warm-up blocks discarded (default 1)"),
-		OPT_MEASURE_CPU(m, "pin every run to these CPUs (default 0)"),
+		OPT_MEASURE_CPU(m, "the pinned placement's CPUs (default 0)"),
 		OPT_MEASURE_SEED(m, "block order seed (default: from the clock)"),
 		OPT_MEASURE_FORMAT(m, "print the table: text, json, csv or markdown"),
 		OPT_MEASURE_DB(m),

@@ -72,8 +72,8 @@ static int parse_args(int argc, char **argv, struct predict_args *a)
 			 "plain timed runs for the overhead's denominator (default 3)"),
 		OPT_MEASURE_RUNS(m, "--verify: measured blocks (default 5)"),
 		OPT_MEASURE_WARMUP(m, "--verify and the plain runs: warm-up blocks (default 1)"),
-		OPT_MEASURE_CPU(m, "pin the command (default: the CPUs the cost table was "
-				   "measured on)"),
+		OPT_MEASURE_CPU(m, "predict runs pinned to these CPUs (default: unpinned,\n"
+				   "as 'probecost run' runs the command)"),
 		OPT_MEASURE_TIMEOUT(m, "kill a run after S seconds"),
 		OPT_MEASURE_SEED(m, "block order seed of --verify"),
 		OPT_MEASURE_FORMAT(m, "text, json, csv or markdown"),
@@ -136,37 +136,49 @@ static int cost_table(struct predict_args *a, struct pcost_cost_table *t)
 	if (rc != PCOST_COSTS_NONE)
 		return rc;
 	fprintf(stderr,
-		"probecost predict: %s: calibrating first (probecost calibrate --quick, "
-		"1-3 minutes)\n",
-		why);
-	o.cpu_mask = a->m.ro.cpu_mask ? a->m.ro.cpu_mask : 1;
+		"probecost predict: %s: calibrating first (probecost calibrate --quick "
+		"--placement %s, 1-3 minutes)\n",
+		why, a->m.ro.cpu_mask ? "pinned" : "unpinned");
+	/* Only the placement predicted for: half a full calibration's time. */
+	o.cpu_mask = a->m.ro.cpu_mask;
+	o.placements = a->m.ro.cpu_mask ? PCOST_PLACE_PINNED : PCOST_PLACE_UNPINNED;
 	o.warmup = 1;
 	o.seed = (uint64_t)time(NULL);
 	o.progress = isatty(2) && pcost_verbosity > 0;
 	o.db = a->m.db;
 	o.no_store = a->m.no_store;
-	rc = pcost_cli_calibrate(&o, "quick", a->m.cpu_text[0] ? a->m.cpu_text : "0", t);
+	rc = pcost_cli_calibrate(&o, "quick", a->m.cpu_text, t);
 	return rc == PCOST_EXIT_NOT_STORED ? 0 : rc;
 }
 
-/* The CPUs to pin to: --cpu, else the table's (where its costs were measured). */
-static int pin_like_table(struct predict_args *a, const struct pcost_cost_table *t)
+/*
+ * The costs of the placement predicted for (as run runs the command: unpinned;
+ * --cpu: pinned there) into view; a table without them is refused with the
+ * command that measures them, never priced with the other placement's.
+ */
+static int placed_costs(const struct predict_args *a, const struct pcost_cost_table *t,
+			const char *placement, struct pcost_cost_table *view)
 {
-	if (a->m.cpu_text[0]) {
-		if (t->cpu && strcmp(t->cpu, a->m.cpu_text))
-			warning("--cpu %s, but the cost table was measured %s%s: the costs of "
-				"ptrace tools and of monitors on other CPUs differ with placement",
-				a->m.cpu_text, t->cpu[0] ? "pinned to CPU " : "not pinned", t->cpu);
-		return 0;
+	pcost_cost_table_init(view);
+	if (!pcost_cost_has_placement(t, placement)) {
+		bool pinned = a->m.cpu_text[0];
+
+		return usage_error(
+			"cost table %lld has no costs measured %s%s (predict's runs are %s); measure "
+			"them with 'probecost calibrate --placement %s%s%s%s'",
+			(long long)t->id, pinned ? "pinned to CPU " : "unpinned",
+			pinned ? a->m.cpu_text : "",
+			pinned ? "pinned by --cpu" : "unpinned, as 'probecost run' runs a command",
+			pinned ? "pinned --cpu " : "unpinned", pinned ? a->m.cpu_text : "",
+			a->m.db ? " --db " : "", a->m.db ? a->m.db : "");
 	}
-	if (t->cpu && t->cpu[0] && pcost_parse_cpulist(t->cpu, &a->m.ro.cpu_mask) < 0)
-		return usage_error("the cost table's CPU list '%s' does not parse", t->cpu);
-	snprintf(a->m.cpu_text, sizeof(a->m.cpu_text), "%s", t->cpu ? t->cpu : "");
+	pcost_cost_table_select(t, placement, view);
 	return 0;
 }
 
 /* The command's counts and plain time, the predictions, then --verify's runs; the exit code. */
-static int predict(struct predict_args *a, int argc, char **argv, struct pcost_cost_table *t)
+static int predict(struct predict_args *a, int argc, char **argv, struct pcost_cost_table *t,
+		   const char *placement)
 {
 	struct pcost_predict_study o = { .monitors = a->monitors,
 					 .nmonitors = a->nmonitors,
@@ -186,6 +198,7 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 	char *joined = pcost_join_argv(a->ncommand, a->command);
 	struct pcost_predict_report r = { .command = joined,
 					  .table = t,
+					  .placement = placement,
 					  .counts = &c,
 					  .count_runs = a->count_runs,
 					  .plain_runs = a->plain_runs,
@@ -215,7 +228,8 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 int cmd_predict(int argc, char **argv)
 {
 	struct predict_args a = { 0 };
-	struct pcost_cost_table t;
+	struct pcost_cost_table t, view;
+	char *placement;
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc)
@@ -226,8 +240,11 @@ int cmd_predict(int argc, char **argv)
 		pcost_cost_table_release(&t);
 		return rc;
 	}
-	if (!(rc = pin_like_table(&a, &t)))
-		rc = predict(&a, argc, argv, &t);
+	placement = pcost_cost_placement(a.m.cpu_text);
+	if (!(rc = placed_costs(&a, &t, placement, &view)))
+		rc = predict(&a, argc, argv, &view, placement);
+	free(placement);
+	pcost_cost_table_release(&view);
 	pcost_cost_table_release(&t);
 	return rc;
 }

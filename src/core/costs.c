@@ -86,6 +86,7 @@ void pcost_cost_table_release(struct pcost_cost_table *t)
 		free(e->workload);
 		free(e->method);
 		free(e->why);
+		free(e->placement);
 	}
 	free(t->e);
 	free(t->level);
@@ -140,17 +141,91 @@ void pcost_cost_why(struct pcost_cost_entry *e, const char *fmt, ...)
 	e->why = xstrdup(buf);
 }
 
+const struct pcost_cost_entry *pcost_cost_find_at(const struct pcost_cost_table *t,
+						  const char *subject, enum pcost_cost_event event,
+						  const char *placement)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].event == event && t->e[i].subject &&
+		    !strcmp(t->e[i].subject, subject) &&
+		    (!placement || (t->e[i].placement && !strcmp(t->e[i].placement, placement))))
+			return &t->e[i];
+	return NULL;
+}
+
 const struct pcost_cost_entry *pcost_cost_find(const struct pcost_cost_table *t,
 					       const char *subject, enum pcost_cost_event event)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->e[i].event == event && t->e[i].subject && !strcmp(t->e[i].subject, subject))
-			return &t->e[i];
-	return NULL;
+	return pcost_cost_find_at(t, subject, event, NULL);
 }
 
 bool pcost_cost_has_value(const struct pcost_cost_entry *e)
 {
 	return e && (e->status == PCOST_COST_MEASURED || e->status == PCOST_COST_DERIVED) &&
 	       isfinite(e->ns);
+}
+
+char *pcost_cost_placement(const char *cpu_text)
+{
+	return cpu_text && cpu_text[0] ? xasprintf("cpu=%s", cpu_text) : xstrdup("unpinned");
+}
+
+void pcost_cost_set_placement(struct pcost_cost_table *t, size_t from, const char *cpu_text)
+{
+	for (size_t i = from; i < t->n; i++)
+		if (!t->e[i].placement)
+			t->e[i].placement = pcost_cost_placement(cpu_text);
+}
+
+void pcost_cost_table_take(struct pcost_cost_table *t, struct pcost_cost_table *from,
+			   const char *cpu_text)
+{
+	size_t at = t->n;
+
+	xgrow((void **)&t->e, &t->cap, t->n + from->n, sizeof(*t->e));
+	memcpy(t->e + t->n, from->e, from->n * sizeof(*from->e));
+	t->n += from->n;
+	from->n = 0;
+	pcost_cost_table_release(from);
+	pcost_cost_set_placement(t, at, cpu_text);
+}
+
+bool pcost_cost_has_placement(const struct pcost_cost_table *t, const char *placement)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].placement && !strcmp(t->e[i].placement, placement))
+			return true;
+	return false;
+}
+
+void pcost_cost_table_select(const struct pcost_cost_table *t, const char *placement,
+			     struct pcost_cost_table *out)
+{
+	pcost_cost_table_init(out);
+	out->id = t->id;
+	out->created = t->created;
+	out->level = dup_or_null(t->level);
+	out->version = dup_or_null(t->version);
+	out->host = dup_or_null(t->host);
+	out->kernel = dup_or_null(t->kernel);
+	out->cpu = dup_or_null(t->cpu);
+	out->env_json = dup_or_null(t->env_json);
+	out->seconds = t->seconds;
+	out->complete = t->complete;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pcost_cost_entry *x = &t->e[i];
+		struct pcost_cost_entry *e;
+
+		if (!x->placement || strcmp(x->placement, placement))
+			continue;
+		e = pcost_cost_add(out, x->subject, x->kind, x->event, x->workload, x->method);
+		e->status = x->status;
+		e->ns = x->ns;
+		e->lo = x->lo;
+		e->hi = x->hi;
+		e->df = x->df;
+		e->why = dup_or_null(x->why);
+		e->session_id = x->session_id;
+		e->placement = xstrdup(x->placement);
+	}
 }

@@ -60,6 +60,8 @@ struct pcost_cost_entry {
 	char *method;	    /* how: "timed region", "null run less its events", ... */
 	char *why;	    /* unavailable or failed: why; else a note or NULL */
 	int64_t session_id; /* the stored session it came from, 0 when none */
+	char *placement;    /* where its runs ran: "unpinned" (the scheduler's choice) or
+			     * "cpu=LIST" (pinned, as --cpu LIST); NULL: the table's cpu */
 };
 
 struct pcost_cost_table {
@@ -69,7 +71,8 @@ struct pcost_cost_table {
 	char *version;	 /* probecost version that measured it */
 	char *host;	 /* the machine's host name */
 	char *kernel;	 /* kernel release */
-	char *cpu;	 /* the CPUs the runs were pinned to ("0"), "" when not pinned */
+	char *cpu;	 /* the CPUs pinned runs were pinned to ("0"), "" when none were;
+			  * each entry says its own placement */
 	char *env_json;	 /* the environment fingerprint (core/env.h) as JSON text */
 	double seconds;	 /* how long calibrating took */
 	bool complete;	 /* false when interrupted */
@@ -103,6 +106,31 @@ void pcost_cost_why(struct pcost_cost_entry *e, const char *fmt, ...)
 /* The entry of (subject, event), or NULL. */
 const struct pcost_cost_entry *pcost_cost_find(const struct pcost_cost_table *t,
 					       const char *subject, enum pcost_cost_event event);
+/*
+ * The placement a run on cpu_text ("0,1"; NULL or "" not pinned) has:
+ * "unpinned" or "cpu=0,1".  Caller frees.
+ */
+char *pcost_cost_placement(const char *cpu_text);
+/* Entries from index from on without a placement take the one cpu_text gives. */
+void pcost_cost_set_placement(struct pcost_cost_table *t, size_t from, const char *cpu_text);
+/*
+ * Move from's entries to the end of t, each without a placement taking the
+ * one cpu_text gives; from is left empty (released).
+ */
+void pcost_cost_table_take(struct pcost_cost_table *t, struct pcost_cost_table *from,
+			   const char *cpu_text);
+/* Whether the table has any entry (with a figure or not) measured under placement. */
+bool pcost_cost_has_placement(const struct pcost_cost_table *t, const char *placement);
+/*
+ * Into out (initialised here; release it): t's header and only the entries
+ * measured under placement, copied.
+ */
+void pcost_cost_table_select(const struct pcost_cost_table *t, const char *placement,
+			     struct pcost_cost_table *out);
+/* The entry of (subject, event) measured under placement (NULL: any), or NULL. */
+const struct pcost_cost_entry *pcost_cost_find_at(const struct pcost_cost_table *t,
+						  const char *subject, enum pcost_cost_event event,
+						  const char *placement);
 /* An entry with a figure (measured or derived, ns finite). */
 bool pcost_cost_has_value(const struct pcost_cost_entry *e);
 

@@ -46,17 +46,30 @@ static void when(const struct pcost_cost_table *t, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+/* The entry's placement, as the costs column shows it ("unpinned", "cpu=0"). */
+static const char *placement(const struct pcost_cost_entry *e)
+{
+	return e->placement ? e->placement : "?";
+}
+
 static void headline(const struct pcost_cost_table *t, FILE *out, const char *lead)
 {
-	char at[32], secs[32] = "";
+	char at[32], secs[32] = "", *pinned = pcost_cost_placement(t->cpu);
+	bool un = false, pin = false;
 
+	/* The placements its entries were measured under, unpinned first. */
+	for (size_t i = 0; i < t->n; i++) {
+		un |= !strcmp(placement(&t->e[i]), "unpinned");
+		pin |= !strcmp(placement(&t->e[i]), pinned);
+	}
+	free(pinned);
 	when(t, at, sizeof(at));
 	if (isfinite(t->seconds))
 		snprintf(secs, sizeof(secs), ", %.0f s", t->seconds);
-	fprintf(out, "%sprobecost costs: table %lld, %s%s, Linux %s on %s, %s%s%s\n", lead,
+	fprintf(out, "%sprobecost costs: table %lld, %s%s, Linux %s on %s, %s%s%s%s%s\n", lead,
 		(long long)t->id, t->level ? t->level : "?", t->complete ? "" : " (interrupted)",
-		t->kernel ? t->kernel : "?", t->host ? t->host : "?",
-		t->cpu && *t->cpu ? "pinned to CPU " : "not pinned", t->cpu ? t->cpu : "", secs);
+		t->kernel ? t->kernel : "?", t->host ? t->host : "?", un ? "unpinned" : "",
+		un && pin ? " and " : "", pin ? "pinned to CPU " : "", pin ? t->cpu : "", secs);
 	fprintf(out, "%s%s, 95%% intervals; n/a: not measured (why in the last column)\n", lead,
 		at);
 }
@@ -77,24 +90,25 @@ static void md_cell(FILE *out, const char *s)
 static void text_one(const struct pcost_cost_table *t, FILE *out)
 {
 	headline(t, out, "# ");
-	fprintf(out, "\n  %-26s %-18s %-30s %-26s %-30s %s\n", "subject", "event", "cost",
-		"measured on", "method", "note");
+	fprintf(out, "\n  %-26s %-18s %-9s %-30s %-26s %-30s %s\n", "subject", "event", "placement",
+		"cost", "measured on", "method", "note");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct pcost_cost_entry *e = &t->e[i];
 		char c[96];
 
 		cost_cell(e, c, sizeof(c));
-		fprintf(out, "  %-26s %-18s %-30s %-26s %-30s %s\n", e->subject,
-			pcost_cost_event_per(e->event), c, e->workload ? e->workload : "-",
-			e->method ? e->method : "-", e->why ? e->why : "");
+		fprintf(out, "  %-26s %-18s %-9s %-30s %-26s %-30s %s\n", e->subject,
+			pcost_cost_event_per(e->event), placement(e), c,
+			e->workload ? e->workload : "-", e->method ? e->method : "-",
+			e->why ? e->why : "");
 	}
 }
 
 static void md_one(const struct pcost_cost_table *t, FILE *out)
 {
 	headline(t, out, "# ");
-	fputs("\n| subject | event | cost | status | measured on | method | note |\n"
-	      "|---|---|---|---|---|---|---|\n",
+	fputs("\n| subject | event | placement | cost | status | measured on | method | note |\n"
+	      "|---|---|---|---|---|---|---|---|\n",
 	      out);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct pcost_cost_entry *e = &t->e[i];
@@ -102,6 +116,7 @@ static void md_one(const struct pcost_cost_table *t, FILE *out)
 
 		cost_cell(e, c, sizeof(c));
 		pcost_md_cells(out, e->subject, pcost_cost_event_per(e->event));
+		md_cell(out, placement(e));
 		fprintf(out, "%s | %s | ", c, pcost_cost_status_name(e->status));
 		md_cell(out, e->workload ? e->workload : "-");
 		md_cell(out, e->method ? e->method : "-");
@@ -115,9 +130,10 @@ static void md_one(const struct pcost_cost_table *t, FILE *out)
 struct row_key {
 	const char *subject;
 	enum pcost_cost_event event;
+	const char *placement;
 };
 
-/* Every (subject, event) in the order first seen; caller frees. */
+/* Every (subject, event, placement) in the order first seen; caller frees. */
 static struct row_key *row_keys(const struct pcost_cost_table *t, size_t n, size_t *nk)
 {
 	struct row_key *k = NULL;
@@ -130,12 +146,13 @@ static struct row_key *row_keys(const struct pcost_cost_table *t, size_t n, size
 			size_t x = 0;
 
 			while (x < *nk &&
-			       !(k[x].event == e->event && !strcmp(k[x].subject, e->subject)))
+			       !(k[x].event == e->event && !strcmp(k[x].subject, e->subject) &&
+				 !strcmp(k[x].placement, placement(e))))
 				x++;
 			if (x < *nk)
 				continue;
 			xgrow((void **)&k, &cap, *nk + 1, sizeof(*k));
-			k[(*nk)++] = (struct row_key){ e->subject, e->event };
+			k[(*nk)++] = (struct row_key){ e->subject, e->event, placement(e) };
 		}
 	return k;
 }
@@ -194,12 +211,12 @@ static void fleet(const struct pcost_cost_table *t, size_t n, bool md, FILE *out
 		"intervals; n/a: not measured\n\n",
 		md ? "# " : "# ", n);
 	if (md) {
-		fputs("| subject | event |", out);
+		fputs("| subject | event | placement |", out);
 		for (size_t i = 0; i < n; i++) {
 			column_name(&t[i], name, sizeof(name));
 			fprintf(out, " %s |", name);
 		}
-		fputs("\n|---|---|", out);
+		fputs("\n|---|---|---|", out);
 		for (size_t i = 0; i < n; i++)
 			fputs("---|", out);
 		fputs("\n", out);
@@ -208,7 +225,7 @@ static void fleet(const struct pcost_cost_table *t, size_t n, bool md, FILE *out
 			column_name(&t[i], name, sizeof(name));
 			fprintf(out, "  [%zu] %s\n", i + 1, name);
 		}
-		fprintf(out, "\n  %-26s %-18s", "subject", "event");
+		fprintf(out, "\n  %-26s %-18s %-9s", "subject", "event", "placement");
 		for (size_t i = 0; i < n; i++) {
 			char col[16];
 
@@ -218,15 +235,19 @@ static void fleet(const struct pcost_cost_table *t, size_t n, bool md, FILE *out
 		fputs("\n", out);
 	}
 	for (size_t r = 0; r < nk; r++) {
-		if (md)
+		if (md) {
 			pcost_md_cells(out, k[r].subject, pcost_cost_event_per(k[r].event));
-		else
-			fprintf(out, "  %-26s %-18s", k[r].subject,
-				pcost_cost_event_per(k[r].event));
+			md_cell(out, k[r].placement);
+		} else {
+			fprintf(out, "  %-26s %-18s %-9s", k[r].subject,
+				pcost_cost_event_per(k[r].event), k[r].placement);
+		}
 		for (size_t i = 0; i < n; i++) {
 			char c[96];
 
-			cost_cell(pcost_cost_find(&t[i], k[r].subject, k[r].event), c, sizeof(c));
+			cost_cell(
+				pcost_cost_find_at(&t[i], k[r].subject, k[r].event, k[r].placement),
+				c, sizeof(c));
 			fprintf(out, md ? "%s | " : " %-30s", c);
 		}
 		fputs("\n", out);
@@ -289,6 +310,7 @@ static void json_all(const struct pcost_cost_table *t, size_t n, FILE *out)
 			cJSON_AddStringToObject(o, "subject", e->subject);
 			cJSON_AddStringToObject(o, "kind", e->kind ? e->kind : "");
 			cJSON_AddStringToObject(o, "event", pcost_cost_event_name(e->event));
+			cJSON_AddStringToObject(o, "placement", placement(e));
 			cJSON_AddStringToObject(o, "status", pcost_cost_status_name(e->status));
 			pcost_json_ci(o, "cost_ns", e->ns, e->lo, e->hi);
 			cJSON_AddItemToObject(o, "workload",
@@ -321,7 +343,7 @@ static void json_all(const struct pcost_cost_table *t, size_t n, FILE *out)
 static void csv_all(const struct pcost_cost_table *t, size_t n, FILE *out)
 {
 	fputs("table,host,kernel,subject,kind,event,status,cost_ns,cost_ns_lo,cost_ns_hi,df,"
-	      "workload,method,why\n",
+	      "workload,method,why,placement\n",
 	      out);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < t[i].n; j++) {
@@ -340,6 +362,7 @@ static void csv_all(const struct pcost_cost_table *t, size_t n, FILE *out)
 			pcost_csv_str(&c, e->workload ? e->workload : "");
 			pcost_csv_str(&c, e->method ? e->method : "");
 			pcost_csv_str(&c, e->why ? e->why : "");
+			pcost_csv_str(&c, placement(e));
 			pcost_csv_end(&c);
 		}
 }

@@ -108,18 +108,21 @@ static void counts_line(const struct pcost_predict_report *r, FILE *out)
 		char b[48];
 
 		pcost_text_ns_ci(c->base_ns, NAN, NAN, NULL, b, sizeof(b));
-		fprintf(out, "; plain run %s (+- %.1f%%, %u runs)\n", b,
-			c->base_ns > 0 ? 100 * c->base_se / c->base_ns : NAN, r->plain_runs);
+		fprintf(out, "; plain run %s (+- %.1f%%, %u runs), %.2f tasks side by side\n", b,
+			c->base_ns > 0 ? 100 * c->base_se / c->base_ns : NAN, r->plain_runs,
+			isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1);
 	}
 }
 
 static void headline(const struct pcost_predict_report *r, FILE *out, const char *lead)
 {
-	fprintf(out, "%sprobecost predict: %s | cost table %lld (%s, Linux %s, %s%s)\n", lead,
-		r->command, (long long)r->table->id, r->table->level ? r->table->level : "?",
-		r->table->kernel ? r->table->kernel : "?",
-		r->table->cpu && *r->table->cpu ? "pinned to CPU " : "not pinned",
-		r->table->cpu ? r->table->cpu : "");
+	bool pinned = r->placement && !strncmp(r->placement, "cpu=", 4);
+
+	/* The conditions predicted for, first: a cost holds only under its placement. */
+	fprintf(out, "%sprobecost predict: %s | %s%s | cost table %lld (%s, Linux %s)\n", lead,
+		r->command, pinned ? "pinned to CPU " : "unpinned, as 'probecost run' runs it",
+		pinned ? r->placement + 4 : "", (long long)r->table->id,
+		r->table->level ? r->table->level : "?", r->table->kernel ? r->table->kernel : "?");
 	counts_line(r, out);
 }
 
@@ -225,6 +228,7 @@ static void json_terms(cJSON *o, const struct pcost_prediction *p)
 		cJSON_AddItemToObject(j, "count", pcost_json_num(x->count));
 		cJSON_AddItemToObject(j, "count_se", pcost_json_num(x->count_se));
 		pcost_json_ci(j, "cost_ns", x->cost_ns, x->cost_lo, x->cost_hi);
+		cJSON_AddItemToObject(j, "overlap", pcost_json_num(x->overlap));
 		cJSON_AddItemToObject(j, "extra_ns", pcost_json_num(x->extra_ns));
 		cJSON_AddItemToObject(j, "share", pcost_json_num(x->share));
 		cJSON_AddItemToArray(terms, j);
@@ -239,6 +243,7 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	cJSON_AddStringToObject(root, "kind", "predict");
 	cJSON_AddStringToObject(root, "command", r->command);
 	cJSON_AddNumberToObject(root, "cost_table", (double)r->table->id);
+	cJSON_AddStringToObject(root, "placement", r->placement ? r->placement : "unpinned");
 	cJSON_AddNumberToObject(root, "count_runs", r->count_runs);
 	cJSON_AddNumberToObject(root, "plain_runs", r->plain_runs);
 	counts = cJSON_AddObjectToObject(root, "counts");
@@ -255,6 +260,7 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	}
 	cJSON_AddItemToObject(root, "plain_ns", pcost_json_num(r->counts->base_ns));
 	cJSON_AddItemToObject(root, "plain_se_ns", pcost_json_num(r->counts->base_se));
+	cJSON_AddItemToObject(root, "parallel", pcost_json_num(r->counts->parallel));
 	if (r->check)
 		cJSON_AddNumberToObject(root, "verify_session", (double)r->verify_session);
 	rows = cJSON_AddArrayToObject(root, "statistics");

@@ -37,6 +37,7 @@ int pcost_report_costs(const struct pcost_cost_table *t, size_t n, enum pcost_fo
 struct pcost_predict_report {
 	const char *command; /* the command, argv joined */
 	const struct pcost_cost_table *table;
+	const char *placement; /* the runs predicted: "unpinned" or "cpu=LIST" (costs.h) */
 	const struct pcost_counts *counts;
 	unsigned count_runs, plain_runs;
 	size_t n;

@@ -60,12 +60,17 @@
 
 #define PCOST_CALIBRATE_MAX_MONITORS 16
 
+/* The placements a cost is measured under: as run runs a command, and as run --cpu does. */
+#define PCOST_PLACE_UNPINNED (1u << 0) /* the scheduler's choice */
+#define PCOST_PLACE_PINNED (1u << 1)   /* every run on cpu_mask */
+
 struct pcost_calibrate_opts {
 	bool thorough;
 	/* -m: only these monitors (their model's terms), no probes or counters; n 0: the level's. */
 	const char *monitors[PCOST_CALIBRATE_MAX_MONITORS];
 	size_t nmonitors;
-	uint64_t cpu_mask;     /* pin every run (0: not pinned) */
+	uint64_t cpu_mask;     /* pin every run (0: not pinned); the pinned placement's CPUs */
+	unsigned placements;   /* PCOST_PLACE_* measured (pcost_study_calibrate); 0: both */
 	unsigned runs, warmup; /* measured and warm-up blocks (0: the level's) */
 	uint64_t seed;
 	bool progress;	/* the runner's progress bar on stderr */

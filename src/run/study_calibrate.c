@@ -20,12 +20,36 @@ char *pcost_study_host_name(void)
 	return xstrdup(h);
 }
 
+/* One placement's monitor terms into t, each entry saying where it ran; 0, -EINTR or -errno. */
+static int calibrate_placed(const struct pcost_calibrate_opts *o, unsigned place,
+			    const char *cpu_text, struct pcost_cost_table *t, char *err, size_t len)
+{
+	struct pcost_calibrate_opts po = *o;
+	struct pcost_cost_table part;
+	int rc;
+
+	po.cpu_mask = place == PCOST_PLACE_PINNED ? o->cpu_mask : 0;
+	pcost_cost_table_init(&part);
+	if (pcost_verbosity > 0)
+		fprintf(stderr, "probecost %s: measuring the monitors' costs (%s, %s%s)...\n",
+			pcost_command, t->level,
+			place == PCOST_PLACE_PINNED ? "pinned to CPU " : "unpinned",
+			place == PCOST_PLACE_PINNED ? cpu_text : "");
+	rc = pcost_calibrate(&po, &part, err, len);
+	pcost_cost_table_take(t, &part, place == PCOST_PLACE_PINNED ? cpu_text : NULL);
+	return rc;
+}
+
 int pcost_study_calibrate(const struct pcost_calibrate_opts *o, const char *level,
 			  const char *cpu_text, struct pcost_cost_table *t, char *err, size_t len)
 {
 	const struct pcost_env *env = pcost_env_self();
+	unsigned want = o->placements ? o->placements : PCOST_PLACE_UNPINNED | PCOST_PLACE_PINNED;
+	bool pinned = want & PCOST_PLACE_PINNED;
+	struct pcost_calibrate_opts last = *o;
 	pcost_ns t0 = pcost_now_ns();
-	int rc;
+	size_t from;
+	int rc = 0;
 
 	pcost_cost_table_init(t);
 	t->created = (int64_t)time(NULL);
@@ -33,25 +57,30 @@ int pcost_study_calibrate(const struct pcost_calibrate_opts *o, const char *leve
 	t->version = xstrdup(PCOST_VERSION);
 	t->host = pcost_study_host_name();
 	t->kernel = xstrdup(env->kernel_release);
-	t->cpu = xstrdup(cpu_text ? cpu_text : "");
+	t->cpu = xstrdup(pinned && cpu_text ? cpu_text : "");
 	t->env_json = pcost_env_to_json_text(env);
-	if (pcost_verbosity > 0)
-		fprintf(stderr, "probecost %s: measuring the monitors' costs (%s)...\n",
-			pcost_command, level);
-	rc = pcost_calibrate(o, t, err, len);
+	/* Unpinned first: the placement of run's default, and of every service. */
+	if (want & PCOST_PLACE_UNPINNED)
+		rc = calibrate_placed(o, PCOST_PLACE_UNPINNED, cpu_text, t, err, len);
+	if (pinned && rc == 0)
+		rc = calibrate_placed(o, PCOST_PLACE_PINNED, cpu_text, t, err, len);
 	if (rc < 0 && rc != -EINTR)
 		return rc;
+	/* Probe hits and counter reads are paid in the task itself: measured once, as said. */
+	last.cpu_mask = pinned ? o->cpu_mask : 0;
+	from = t->n;
 	if (!o->nmonitors && rc == 0) {
 		if (pcost_verbosity > 0)
 			fprintf(stderr,
 				"probecost %s: measuring the probe methods' and counter "
 				"interfaces' costs...\n",
 				pcost_command);
-		if ((rc = pcost_calibrate_probes(o, t, err, len)) < 0 && rc != -EINTR)
+		if ((rc = pcost_calibrate_probes(&last, t, err, len)) < 0 && rc != -EINTR)
 			warning("probe methods not calibrated: %s", err);
 		if (rc != -EINTR)
-			rc = pcost_calibrate_counters(o, t);
+			rc = pcost_calibrate_counters(&last, t);
 	}
+	pcost_cost_set_placement(t, from, pinned ? cpu_text : NULL);
 	t->seconds = (double)(pcost_now_ns() - t0) / 1e9;
 	t->complete = rc != -EINTR && !pcost_interrupted;
 	return t->complete ? 0 : -EINTR;

@@ -86,6 +86,9 @@ static int plain_time(const struct pcost_predict_study *o, struct pcost_counts *
 		c->base_ns = st[0].wall.mean;
 		c->base_se = st[0].wall.sem;
 		c->base_df = st[0].wall.n > 1 ? (double)st[0].wall.n - 1 : NAN;
+		/* Its tasks' CPU time over its wall time: how many ran side by side. */
+		if (st[0].wall.mean > 0)
+			c->parallel = (st[0].user.mean + st[0].sys.mean) / st[0].wall.mean;
 	}
 	free(st);
 	pcost_session_release(&s);

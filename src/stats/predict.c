@@ -150,14 +150,16 @@ void pcost_predict_combine(struct pcost_prediction *p, double count_df, double b
 	p->dominant = -1;
 	for (size_t i = 0; i < p->nterms; i++) {
 		struct pcost_prediction_term *t = &p->terms[i];
-		double cse = isfinite(t->cost_se) ? t->cost_se : 0;
+		double w = t->overlap > 0 ? t->overlap : 1;
+		double cse = (isfinite(t->cost_se) ? t->cost_se : 0) * w;
 		double nse = isfinite(t->count_se) ? t->count_se : 0;
 
-		t->extra_ns = t->count * t->cost_ns;
+		t->overlap = w;
+		t->extra_ns = t->count * t->cost_ns * w;
 		p->extra_ns += t->extra_ns;
 		v[nv] = t->count * t->count * cse * cse;
 		df[nv++] = t->cost_df;
-		v[nv] = t->cost_ns * t->cost_ns * nse * nse;
+		v[nv] = t->cost_ns * w * t->cost_ns * w * nse * nse;
 		df[nv++] = count_df;
 		v[nv] = cse * cse * nse * nse;
 		df[nv++] = fmin(t->cost_df, count_df);
@@ -230,6 +232,8 @@ static const struct pcost_cost_entry *entry_of(const struct pcost_cost_table *t,
  * calibrate measures on newfstatat.  strace's decoders for these read tracee
  * memory (process_vm_readv) before they print; the calls not listed take
  * numbers only, or their decoding reads nothing (close, lseek, mmap...).
+ * pread and pwrite: libaudit's names of pread64 and pwrite64, as the count by
+ * number gives them.
  */
 static const char *const decoded_names[] = {
 	"read",	     "write",	     "pread64",	 "pwrite64",   "readv",	      "writev",
@@ -242,7 +246,7 @@ static const char *const decoded_names[] = {
 	"statfs",    "fstatfs",	     "getcwd",	 "recvfrom",   "recvmsg",     "sendto",
 	"sendmsg",   "connect",	     "bind",	 "uname",      "sysinfo",     "poll",
 	"ppoll",     "select",	     "pselect6", "epoll_wait", "epoll_pwait", "wait4",
-	"getrusage", "rt_sigaction", "ioctl",
+	"getrusage", "rt_sigaction", "ioctl",	 "pread",      "pwrite",
 };
 /* Directory listings: decoded entry by entry (calibrate measures getdents64 of "/"). */
 static const char *const dir_names[] = { "getdents64", "getdents" };
@@ -435,6 +439,12 @@ static void sideband(struct pcost_prediction *p, const char *monitor, const stru
 	t->cost_hi = adj + 1.959964 * sd;
 }
 
+/* The tasks the plain run ran side by side, on average (at least 1; 1 when not measured). */
+static double parallelism(const struct pcost_counts *c)
+{
+	return isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1;
+}
+
 static void no_model(struct pcost_prediction *p, const char *fmt, const char *a, const char *b)
 {
 	p->has_model = false;
@@ -493,6 +503,8 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 		term->cost_hi = e->hi;
 		term->cost_se = pcost_cost_se(e);
 		term->cost_df = e->df;
+		/* An event's cost is paid where the event happens: side by side with the others'. */
+		term->overlap = ev == PCOST_CE_RUN ? 1 : 1 / parallelism(c);
 	}
 	p->has_model = true;
 	sideband(p, monitor, c);

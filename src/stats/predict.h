@@ -18,17 +18,27 @@
  * phase depends on how long the command ran (predict.c).  The overhead is
  * O = E / T0, T0 the command's plain run time.
  *
+ * Where it lands.  An event's cost is paid by the task that made the event,
+ * on the CPU it ran on; tasks that ran side by side pay theirs side by side.
+ * With P = the plain run's CPU time / its wall time (at least 1: the tasks
+ * that ran at once, on average), each event term adds c_k n_k / P to the wall
+ * time; the fixed cost is paid once, before and after the command, whole:
+ *
+ *     E = F + sum_k c_k n_k / P
+ *
+ * A pinned run (one CPU) has P = 1 by construction.
+ *
  * The interval (delta method, the terms independent).  Each cost's standard
  * error is its 95% interval's half-width over Student's t at its degrees of
  * freedom (1.96 when they are unknown); each count's is the standard error
  * of its mean over the counting runs (0 from one run: what one run counted is
  * taken as exact).  Then
  *
- *     var(E) = se_F^2 + sum_k (n_k^2 se_ck^2 + c_k^2 se_nk^2 + se_ck^2 se_nk^2)
+ *     var(E) = se_F^2 + sum_k (n_k^2 se_ck^2 + c_k^2 se_nk^2 + se_ck^2 se_nk^2) / P^2
  *     var(O) = (var(E) + O^2 se_T0^2) / T0^2
  *
- * (the first exact for products of independent factors, the second to first
- * order), each with Welch-Satterthwaite degrees of freedom over its
+ * (the first exact for products of independent factors, P taken as known;
+ * the second to first order), each with Welch-Satterthwaite degrees of freedom over its
  * components, and the interval is the estimate +- t(0.975, df) x sd.
  */
 #ifndef PCOST_PREDICT_H
@@ -66,6 +76,11 @@ struct pcost_counts {
 	size_t nby_nr;
 	struct pcost_count_nr *by_nr;
 	double base_ns, base_se, base_df; /* plain run: mean wall time, its standard error, df */
+	/*
+	 * plain run: its tasks' CPU time over its wall time, the tasks that ran
+	 * side by side (1: one at a time; NaN: not measured, taken as 1)
+	 */
+	double parallel;
 };
 
 /* One term of a prediction: count x cost. */
@@ -74,7 +89,9 @@ struct pcost_prediction_term {
 	double count, count_se;		  /* per run (1 for the fixed cost) */
 	double cost_ns, cost_lo, cost_hi; /* the cost-table entry */
 	double cost_se, cost_df;
-	double extra_ns; /* count x cost */
+	double overlap;	 /* the share of count x cost the wall time pays: 1 / the tasks'
+			  * parallelism for an event's cost, 1 for a run's (0 taken as 1) */
+	double extra_ns; /* count x cost x overlap */
 	double share;	 /* extra_ns / the prediction's extra_ns */
 };
 

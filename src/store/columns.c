@@ -306,6 +306,8 @@ static const struct pcost_column cost_entry_cols[] = {
 	{ FIELD(S, why, TEXT, TEXT), LEN(PCOST_MAX_COST_TEXT) },
 	/* the stored session it came from; NULL, null: none */
 	{ FIELD(S, session_id, BIGINT, INT), .flags = PCOST_COL_ZERO_NULL, RANGE(1, EXACT) },
+	/* "unpinned" or "cpu=LIST"; absent from an older file: the table's cpu says */
+	{ FIELD(S, placement, TEXT, TEXT), .flags = OPT, LEN(PCOST_MAX_COST_TEXT) },
 };
 TABLE(pcost_cost_entry_cols, "cost_entry", "table_id, idx", 2, cost_entry_cols);
 #undef COST

@@ -240,6 +240,7 @@ static int read_table(struct rd *r, const cJSON *o, struct pcost_cost_table *t)
 			return rc;
 		r->where[at] = 0;
 	}
+	pcost_cost_set_placement(t, 0, t->cpu);
 	return 0;
 }
 

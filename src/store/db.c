@@ -30,7 +30,8 @@
  * kernel optimized a probes run's uprobe; v6 how each run ended (whose
  * failure, the workload's own check, the monitor's note); v7 a run session's
  * figures (--metric, a workload's facts: their definitions and each run's values)
- * and the CPU time of its --service per run; v8 the cost tables of calibrate.
+ * and the CPU time of its --service per run; v8 the cost tables of calibrate;
+ * v9 the placement each cost entry was measured under.
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -123,6 +124,13 @@ static const char *const migrations[] = {
 	"  workload TEXT, method TEXT, why TEXT, session_id INTEGER,"
 	"  PRIMARY KEY (table_id, idx));"
 	"CREATE INDEX cost_table_created ON cost_table(created);",
+	/*
+	 * 8 -> 9: the placement each cost was measured under ("unpinned", "cpu=0");
+	 * an older table's entries were all measured as its table says (cpu).
+	 */
+	"ALTER TABLE cost_entry ADD COLUMN placement TEXT;"
+	"UPDATE cost_entry SET placement = (SELECT CASE WHEN coalesce(t.cpu, '') = ''"
+	"  THEN 'unpinned' ELSE 'cpu=' || t.cpu END FROM cost_table t WHERE t.id = table_id);",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == PCOST_DB_SCHEMA_VERSION, "one migration per version");

@@ -28,7 +28,7 @@
  * adds only its step to pg_migrations, with SQLite's.
  */
 #define PG_SCHEMA_WHOLE 7
-_Static_assert(PCOST_DB_SCHEMA_VERSION == 8, "add the PostgreSQL migration of the new schema");
+_Static_assert(PCOST_DB_SCHEMA_VERSION == 9, "add the PostgreSQL migration of the new schema");
 /* v7: a run session's figures and each run's values (as SQLite's). */
 #define PG_FIGURE_TABLES                                                                           \
 	"CREATE TABLE metric ("                                                                    \
@@ -125,6 +125,11 @@ static const char *const pg_migrations[PCOST_DB_SCHEMA_VERSION] = {
 	      "  PRIMARY KEY (table_id, idx));"
 	      "CREATE INDEX cost_table_created ON cost_table(created);"
 	      "INSERT INTO probecost_schema VALUES (8);",
+	/* the placement each cost was measured under; an older table's: its cpu */
+	[8] = "ALTER TABLE cost_entry ADD COLUMN placement text;"
+	      "UPDATE cost_entry e SET placement = CASE WHEN coalesce(t.cpu, '') = ''"
+	      "  THEN 'unpinned' ELSE 'cpu=' || t.cpu END FROM cost_table t WHERE t.id = e.table_id;"
+	      "INSERT INTO probecost_schema VALUES (9);",
 };
 
 /* ---- URLs ------------------------------------------------------------------ */

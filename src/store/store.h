@@ -52,7 +52,7 @@ void pcost_sink_end(struct pcost_session *s);
 bool pcost_sink_lost(void);
 
 /* Schema version this probecost writes (PRAGMA user_version). */
-#define PCOST_DB_SCHEMA_VERSION 8
+#define PCOST_DB_SCHEMA_VERSION 9
 
 struct pcost_db;
 

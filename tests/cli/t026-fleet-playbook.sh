@@ -68,10 +68,10 @@ pc costs --format json >"$T/costs-1.json" 2>"$T/costs.err"
 is "$(jq -c '[.tables[] | [.id, .host, .kernel, .level, .complete]]' "$T/costs-1.json")" \
 	"[[2,\"$host\",\"$(uname -r)\",\"custom\",true],[1,\"other-host\",\"$(uname -r)\",\"custom\",true]]" \
 	"costs --db URL shows this host's table, on this kernel, beside the other host's"
-like "$(pc costs --table 2)" '^  inject:event=2000,fixed=0 +per syscall +[0-9]' "and its per-syscall entry"
+like "$(pc costs --table 2)" '^  inject:event=2000,fixed=0 +per syscall +unpinned +[0-9]' "and its per-syscall entry"
 is "$(pc history --format json | jq -c '[.[] | .cmdline]')" \
-	'["probecost calibrate","probecost run -w null --runs 2 --warmup 0 -m inject:event=0,fixed=0"]' \
-	"the study ran after the calibration, into the same store"
+	'["probecost calibrate","probecost calibrate","probecost run -w null --runs 2 --warmup 0 -m inject:event=0,fixed=0"]' \
+	"the study ran after the calibration (a session a placement), into the same store"
 
 # ---- second run: nothing to do --------------------------------------------------------
 playbook 2 -e "@$T/vars.json"
@@ -79,7 +79,7 @@ is "$rc" 0 "the second run succeeds"
 is "$(said 2)" "localhost: cost table 2 (stored before: calibrate skipped; probecost_force=true calibrates again)" \
 	"it skips calibrate and reports the stored table"
 is "$(recap 2)" "changed=0 failed=0" "and changes nothing"
-is "$(pc history --format json | jq length)" 2 "no session was added"
+is "$(pc history --format json | jq length)" 3 "no session was added (the two calibration sessions, unpinned and pinned, and the study)"
 
 # ---- forced ---------------------------------------------------------------------------
 playbook 3 -e "@$T/vars.json" -e probecost_force=true

@@ -292,8 +292,8 @@ for db in "$CD" "$T/c.db"; do
 	"$PROBECOST" costs --import "$T/costs-b.json" --db "$db" > /dev/null
 done
 run_pc costs --db "$CD"
-like "$out" 'strace +per syscall +5000 \[4800, 5200\] ns +7100 \[6900, 7300\] ns' \
-	"costs --db postgresql://: the two machines side by side"
+like "$out" 'strace +per syscall +cpu=0 +5000 \[4800, 5200\] ns +7100 \[6900, 7300\] ns' \
+	"costs --db postgresql://: the two machines side by side, each entry's placement"
 like "$out" 'kernel\.release: \[1\] 6\.18\.0-other; \[2\] 6\.1\.0-fixture' "... with the fingerprint field that differs"
 is "$("$PROBECOST" costs --db "$CD" --format json | jq -c '.tables | map(del(.id))')" \
 	"$("$PROBECOST" costs --db "$T/c.db" --format json | jq -c '.tables | map(del(.id))')" \

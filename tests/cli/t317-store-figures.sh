@@ -21,8 +21,8 @@ sqlite3 -batch "$T/v5.db" .schema | sqlite3 -batch "$T/cols.db"
 before=$(rows_v5)
 is "$(sq 'PRAGMA user_version')" 5 "the fixture is a schema 5 store"
 run_pc history --db "$T/v5.db" --format json
-is "$rc:$(sq 'PRAGMA user_version'):$(jq -c '[.[].kind]' <<< "$out")" '0:8:["run","run"]' \
-	"opening it migrates it to the current schema, 8 (6: each run's ending, 7: the figures, 8: cost tables); its two sessions are listed"
+is "$rc:$(sq 'PRAGMA user_version'):$(jq -c '[.[].kind]' <<< "$out")" '0:9:["run","run"]' \
+	"opening it migrates it to the current schema, 9 (6: each run's ending, 7: the figures, 8: cost tables, 9: their placement); its two sessions are listed"
 is "$(rows_v5)|$(sq 'SELECT count(*) || "/" || count(service_user_ns) FROM run_sample')|$(sq \
 	'SELECT count(*) FROM metric')|$(sq 'SELECT count(*) FROM run_metric')" "$before|8/0|0|0" \
 	"every row and column schema 5 held is unchanged; no figures, no service CPU (NULL)"

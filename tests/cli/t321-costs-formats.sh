@@ -18,9 +18,9 @@ is "$rc:$out" "0:imported cost table 7 as 1 (fixture-a, Linux 6.1.0-fixture, 14 
 
 # text: the strace rows with their intervals, the unavailable one with its reason.
 run_pc costs --db "$DB"
-like "$out" 'strace +per syscall +7100 \[6900, 7300\] ns +syscall loops=20000 +timed region' \
-	"text: strace per syscall, its interval, workload and method"
-like "$out" 'bpftrace-syscalls +per syscall +n/a \(unavailable\) .*install package bpftrace' \
+like "$out" 'strace +per syscall +cpu=0 +7100 \[6900, 7300\] ns +syscall loops=20000 +timed region' \
+	"text: strace per syscall, its placement (the table's pinning: the file has none), interval, workload and method"
+like "$out" 'bpftrace-syscalls +per syscall +cpu=0 +n/a \(unavailable\) .*install package bpftrace' \
 	"text: an unavailable entry is n/a with its reason"
 like "$(head -1 <<< "$out")" 'table 1, quick, Linux 6\.1\.0-fixture on fixture-a, pinned to CPU 0' \
 	"text: the headline names the table, kernel, host and pinning"
@@ -44,7 +44,7 @@ like "$out" ',perf-read,counter,read,derived,1100.00,1050.00,1150.00,' "csv: a c
 
 # markdown and html.
 run_pc costs --db "$DB" --format markdown
-like "$out" '\| uprobe@nop5 \| per probe hit \| 520 \[500, 540\] ns \| measured \|' "markdown: the probe row"
+like "$out" '\| uprobe@nop5 \| per probe hit \| cpu=0 \| 520 \[500, 540\] ns \| measured \|' "markdown: the probe row"
 run_pc costs --db "$DB" --format html
 is "$(grep -c '<tr>' <<< "$out")" 15 "html: a page with a table of 14 rows and its header"
 
@@ -54,7 +54,7 @@ jq '.tables[0] | .kernel = "6.18.0-other" | .env.fields."kernel.release" = "6.18
 	"$T/back.json" > "$T/b.json"
 run_pc costs --import "$T/b.json" --db "$DB"
 run_pc costs --db "$DB"
-like "$out" 'strace +per syscall +5000 \[4800, 5200\] ns +7100 \[6900, 7300\] ns' \
+like "$out" 'strace +per syscall +cpu=0 +5000 \[4800, 5200\] ns +7100 \[6900, 7300\] ns' \
 	"fleet: one column per machine and kernel, newest first"
 like "$out" 'kernel\.release: \[1\] 6\.18\.0-other; \[2\] 6\.1\.0-fixture' \
 	"fleet: the fingerprint field in which they differ"

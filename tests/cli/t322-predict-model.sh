@@ -17,11 +17,13 @@ fi
 # syscalls and tasks of its own).
 WL=$PROBECOST
 [ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
-plan 19
+plan 24
 tmpdir
 DB=$T/p.db
 env=$("$PROBECOST" env --format json)
-jq --argjson env "$env" --arg host "$(hostname)" '.env = $env | .host = $host' \
+# The fixture's costs as measured unpinned: predict's default, as run runs a command.
+jq --argjson env "$env" --arg host "$(hostname)" \
+	'.env = $env | .host = $host | .entries[].placement = "unpinned"' \
 	tests/cli/data/costs-a.json > "$T/mine.json"
 "$PROBECOST" costs --import "$T/mine.json" --db "$DB" > /dev/null
 
@@ -67,6 +69,8 @@ assert "strace: the interval is the terms' (arm $arm ns, centred, 0.70..1 x thei
 	 ratio_in "$arm" "$rss" 0.70 1.0 &&
 	 ratio_in "$(jq .predicted_overhead <<< "$S")" "$(jq ".predicted_extra_ns / $(jq .plain_ns <<< "$out")" <<< "$S")" 0.999999 1.000001'
 is "$(jq -r .dominant <<< "$S")" syscall "strace: the syscalls dominate"
+is "$(jq -c '[.placement, ([.statistics[0].terms[].overlap] | unique)]' <<< "$out")" '["unpinned",[1]]' \
+	"predicted unpinned (the default); a serial command's terms overlap nothing (1)"
 is "$(row ltrace | jq -c '[.model, .predicted_extra_ns, (.why | test("library call"))]')" '[false,null,true]' \
 	"ltrace: no model (library calls are not counted), null, never 0"
 is "$(row bpftrace-syscalls | jq -c '[.model, .predicted_overhead, (.why | test("unavailable: .bpftrace. not found"))]')" \
@@ -75,6 +79,21 @@ is "$(row bpftrace-syscalls | jq -c '[.model, .predicted_overhead, (.why | test(
 run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$DB" -- "${W[@]}"
 like "$out" 'strace +\+[0-9.]+ \[[0-9.]+, [0-9.]+\] ms +\+[0-9.]+% \[.*\] +[0-9]+% of it from [0-9,]+ syscalls at 7100 ns' \
 	"text: extra, overhead and the dominant term"
+
+# Placement is a condition of every cost: a table measured pinned only prices no unpinned
+# run; predict says so and names the calibrate command that measures it.
+jq '.entries[].placement = "cpu=0"' "$T/mine.json" > "$T/pinned.json"
+"$PROBECOST" costs --import "$T/pinned.json" --db "$T/pin.db" > /dev/null
+run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$T/pin.db" -- "${W[@]}"
+is "$rc:$(grep -c . <<< "$err")" "2:1" "a pinned-only table, predicted unpinned: exit 2, one line"
+like "$err" "no costs measured unpinned .*probecost calibrate --placement unpinned --db $T/pin\.db" \
+	"... naming the calibrate command that measures the unpinned costs"
+run_pc predict -m strace --cpu 0 --count-runs 1 --plain-runs 2 --db "$T/pin.db" -- "${W[@]}"
+like "$(head -1 <<< "$out")" "^# probecost predict: .* \| pinned to CPU 0 \| cost table 1" \
+	"--cpu 0 on the pinned table: the header says the runs predicted are pinned to CPU 0"
+run_pc predict -m strace --cpu 1 --count-runs 1 --plain-runs 2 --db "$T/pin.db" -- "${W[@]}"
+like "$rc:$err" "^2:.*no costs measured pinned to CPU 1 .*calibrate --placement pinned --cpu 1" \
+	"--cpu 1 on a table pinned to CPU 0: refused, never priced with CPU 0's costs"
 
 # A stale table: this host's, measured on another kernel, is refused.
 jq '.env.fields."kernel.release" = "5.10.0-old"' "$T/mine.json" > "$T/stale.json"

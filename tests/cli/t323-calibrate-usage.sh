@@ -26,9 +26,9 @@ run_pc_path() {
 	err=$(cat "$T/err")
 }
 run_pc_path calibrate -m bpftrace-syscalls --db "$T/u.db" --format json
-is "$rc:$(jq -c '[.statistics[] | [.event, .status, .cost_ns]]' <<< "$out")" \
-	'0:[["syscall","unavailable",null],["run","unavailable",null]]' \
-	"bpftrace-syscalls off \$PATH: stored, both entries unavailable, no figure"
+is "$rc:$(jq -c '[.statistics[] | [.event, .status, .cost_ns, .placement]]' <<< "$out")" \
+	'0:[["syscall","unavailable",null,"unpinned"],["run","unavailable",null,"unpinned"],["syscall","unavailable",null,"cpu=0"],["run","unavailable",null,"cpu=0"]]' \
+	"bpftrace-syscalls off \$PATH: stored, both entries of both placements unavailable, no figure"
 like "$(jq -r '.statistics[0].why' <<< "$out")" "install package bpftrace" "... with the package to install"
 if is_root && perf_events_usable && [ -e /sys/bus/event_source/devices/tracepoint ]; then
 	run_pc_path predict -m bpftrace-syscalls --count-runs 1 --plain-runs 2 --db "$T/u.db" \

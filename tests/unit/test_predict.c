@@ -118,6 +118,44 @@ static void test_combine_known(void **state)
 	pcost_cost_table_release(&t);
 }
 
+/*
+ * Tasks side by side: with the plain run's CPU time twice its wall time, each
+ * event term adds half its count x cost to the wall time, and half its sd;
+ * the fixed cost stays whole.  A parallelism under 1 (a task that waits) is 1.
+ */
+static void test_parallel(void **state)
+{
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction one, two, under;
+	double f = 2e6,
+	       se_f = pcost_cost_se(&(struct pcost_cost_entry){ .status = PCOST_COST_MEASURED,
+								.ns = 2e6,
+								.lo = 1.8e6,
+								.hi = 2.2e6,
+								.df = 4 });
+
+	(void)state;
+	strace_table(&t);
+	strace_counts(&c);
+	pcost_predict(&t, "strace", &c, &one);
+	c.parallel = 2;
+	pcost_predict(&t, "strace", &c, &two);
+	c.parallel = 0.4;
+	pcost_predict(&t, "strace", &c, &under);
+	near(two.extra_ns, f + (289.5e6 - f) / 2, 1e-3);
+	near(two.extra_se * two.extra_se,
+	     se_f * se_f + (one.extra_se * one.extra_se - se_f * se_f) / 4, 1e3);
+	near(two.overhead, two.extra_ns / 1e9, 1e-12);
+	assert_int_equal(two.terms[0].event, PCOST_CE_RUN);
+	near(two.terms[0].overlap, 1, 0);
+	for (size_t i = 1; i < two.nterms; i++)
+		near(two.terms[i].overlap, 0.5, 0);
+	near(under.extra_ns, one.extra_ns, 1e-6);
+	near(under.extra_se, one.extra_se, 1e-6);
+	pcost_cost_table_release(&t);
+}
+
 /* One exact count and exact costs: a zero-width interval at the sum. */
 static void test_combine_exact(void **state)
 {
@@ -375,11 +413,11 @@ static void test_pick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
-		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
-		cmocka_unit_test(test_strace_classes), cmocka_unit_test(test_no_model),
-		cmocka_unit_test(test_cost_se),	       cmocka_unit_test(test_env_mismatch),
-		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_combine_known), cmocka_unit_test(test_combine_exact),
+		cmocka_unit_test(test_parallel),      cmocka_unit_test(test_record_samples),
+		cmocka_unit_test(test_seccomp_split), cmocka_unit_test(test_strace_classes),
+		cmocka_unit_test(test_no_model),      cmocka_unit_test(test_cost_se),
+		cmocka_unit_test(test_env_mismatch),  cmocka_unit_test(test_pick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
