@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # coverage-z: how far off the intervals of a bench/coverage.sh run are, from its KEEP file
 # (one line a study and figure: scenario path figure truth estimate lo hi told blocks
-# [session-truth [sample-blocks [timed-truth [ended-truth]]]]).  Per cell and truth (pooled;
-# session, timed and ended, where the file has them):
+# [session-truth [sample-blocks [timed-truth [ended-truth [u_T [own-truth]]]]]]).  Per cell and
+# truth (pooled; session, timed, ended and own, where the file has them):
 #   cover    the share of intervals that hold the truth (as bench/coverage.sh counts it)
 #   t-cov    the share plain Student t intervals of the same standard errors would hold
 #            (the difference is what Hall's skewness correction did)
@@ -67,6 +67,8 @@ for line in open(sys.argv[1]):
         truths.append(('timed', float(f[11])))
     if len(f) > 12 and f[12] != 'nan':
         truths.append(('ended', float(f[12])))
+    if len(f) > 14 and f[14] != 'nan':
+        truths.append(('own', float(f[14])))
     for tname, t in truths:
         cells[(sc, path, name, tname)].append(dict(
             z=(est - t) / se, cov=lo <= t <= hi, tcov=abs(est - t) <= tq(df) * se,

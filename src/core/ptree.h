@@ -29,6 +29,15 @@ size_t pcost_ptree_pids(pid_t root, pid_t *pids, size_t max);
  */
 bool pcost_ptree_cpu(pid_t root, pcost_ns *user, pcost_ns *sys);
 
+/*
+ * The CPU time of root's live descendants, root's own not counted: the same
+ * sum over them (user and system together), found from root down through
+ * /proc/PID/task/TID/children instead of from every process's parent pid, so
+ * it reads those processes alone: cheap enough around every run.  false when
+ * root is gone or the kernel has no children files (CONFIG_PROC_CHILDREN).
+ */
+bool pcost_ptree_cpu_below(pid_t root, pcost_ns *cpu);
+
 /* "12,345,678": the pids of pcost_ptree_pids, comma separated; "" when root is gone. */
 void pcost_ptree_list(pid_t root, char *buf, size_t len);
 

@@ -63,8 +63,9 @@ struct pcost_run_sample {
 	int8_t optimized;	/* probes: 1 the kernel optimized a uprobe of the run (the workload
 				 * saw [uprobes-trampoline]), -1 it did not, 0 unknown */
 	bool has_busy;		/* other_cpu_ns and steal_ns were recorded */
-	pcost_ns other_cpu_ns;	/* CPU time of other processes during the run (/proc/stat less
-				 * this run's rusage), summed over the CPUs it could run on */
+	pcost_ns other_cpu_ns;	/* CPU time of processes outside the study during the run
+				 * (/proc/stat less probecost's tree, run/busy.h), summed over
+				 * the CPUs it could run on */
 	pcost_ns steal_ns;	/* steal time of those CPUs during the run */
 	/* For the monitor's stop(), not stored: */
 	pid_t pid;	    /* the process the runner started, 0 when none */

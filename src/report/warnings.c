@@ -19,7 +19,7 @@
 #define SLOW_FIRST 1.25 /* first block 25% slower than the median of the rest */
 #define HIGH_COV 0.10	/* sd/mean above 10% */
 #define MIN_BLOCKS 10	/* fewer paired blocks than this: say the CI is rough */
-#define BUSY_OTHER 0.10 /* other processes' CPU time above 10% of a run's wall time */
+#define BUSY_OTHER 0.10 /* CPU time outside the study above 10% of a run's wall time */
 #define BUSY_STEAL 0.01 /* steal above 1% of a run's wall time */
 
 static void vadd(struct pcost_run_warnings *w, enum pcost_warn_kind kind, double value,
@@ -57,10 +57,12 @@ static void advise(struct pcost_run_warnings *w, enum pcost_warn_kind kind, doub
 }
 
 /*
- * One line for the whole session: how much CPU time other processes took on
- * the runs' CPUs, as a share of the runs' wall time, from the least to the
- * most busy configuration (JSON has each), when any passes the thresholds;
- * such runs carry the others' interference.
+ * One line for the whole session: how much CPU time processes outside the
+ * study took on the runs' CPUs (run/busy.h: the study's own process tree,
+ * its monitors and probecost included, is not counted; kernel threads are),
+ * as a share of the runs' wall time, from the least to the most busy
+ * configuration (JSON has each), when any passes the thresholds; such runs
+ * carry the others' interference.
  */
 static void busy_warning(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 struct pcost_run_warnings *w)
@@ -83,8 +85,9 @@ static void busy_warning(const struct pcost_session *s, const struct pcost_confi
 	}
 	if (n)
 		add(w,
-		    "busy machine: other processes took CPU time equal to %.0f%% (%s on %s) to "
-		    "%.0f%% (%s on %s) of the runs' wall time on their CPUs, steal up to %.1f%%: the "
+		    "busy machine: processes outside this study took CPU time equal to %.0f%% (%s on "
+		    "%s) to %.0f%% (%s on %s) of the runs' wall time on their CPUs (the study's own "
+		    "monitors and probecost not counted; kernel threads are), steal up to %.1f%%: the "
 		    "timings carry their interference",
 		    100 * lo, s->configs[ilo].monitor, s->configs[ilo].workload, 100 * hi,
 		    s->configs[ihi].monitor, s->configs[ihi].workload, 100 * steal);

@@ -174,7 +174,8 @@ static void test_busy(void **state)
 	txt = render(&s, PCOST_FMT_TEXT);
 	assert_non_null(strstr(
 		txt,
-		"busy machine: other processes took CPU time equal to 50% (none on pipe) to 50% (none on pipe)"));
+		"busy machine: processes outside this study took CPU time equal to 50% (none on pipe) to "
+		"50% (none on pipe)"));
 	free(txt);
 	txt = render(&s, PCOST_FMT_JSON);
 	j = cJSON_Parse(txt);

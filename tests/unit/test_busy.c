@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/* test_busy: other processes' CPU time around a run, the study's own taken out (run/busy.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run/busy.h"
+
+static double tick_ns(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? 1e9 / (double)hz : 1e7;
+}
+
+/*
+ * Two readings around a run: `ticks` busy clock ticks on its CPUs in between,
+ * over `window_ms`; the study's own processes used `study_ms` beside the run.
+ */
+static void readings(struct pcost_cpu_times *b, struct pcost_cpu_times *a, uint64_t ticks,
+		     double window_ms, double study_ms)
+{
+	*b = (struct pcost_cpu_times){
+		.ok = true, .study_ok = true, .busy = 1000, .study = 5000000, .at = 1000000000
+	};
+	*a = *b;
+	a->busy += ticks;
+	a->study += (pcost_ns)(study_ms * 1e6);
+	a->at += (pcost_ns)(window_ms * 1e6);
+}
+
+/* A run of 100 ms wall time that used 30 ms of CPU. */
+static struct pcost_run_sample run(void)
+{
+	return (struct pcost_run_sample){ .wall_ns = 100000000,
+					  .user_ns = 20000000,
+					  .sys_ns = 10000000 };
+}
+
+/* Busy time less the run's own and the study's beside it: the rest is other processes'. */
+static void study_not_other(void **state)
+{
+	struct pcost_cpu_times b, a;
+	struct pcost_run_sample x = run();
+	uint64_t ticks = (uint64_t)(100e6 / tick_ns()); /* 100 ms: the CPU busy throughout */
+
+	(void)state;
+	readings(&b, &a, ticks, 100, 0);
+	pcost_busy_fill(&b, &a, &x);
+	assert_true(x.has_busy);
+	assert_int_equal(x.other_cpu_ns, 70000000); /* 100 - 30 */
+	/* An attach monitor (or probecost) of the study used 50 ms of it: not another's. */
+	x = run();
+	readings(&b, &a, ticks, 100, 50);
+	pcost_busy_fill(&b, &a, &x);
+	assert_int_equal(x.other_cpu_ns, 20000000); /* 100 - 30 - 50 */
+	/* More than the busy time (on another CPU): none left for others, never negative. */
+	x = run();
+	readings(&b, &a, ticks, 100, 90);
+	pcost_busy_fill(&b, &a, &x);
+	assert_int_equal(x.other_cpu_ns, 0);
+	/* The study unreadable: the run's own alone is taken out. */
+	x = run();
+	readings(&b, &a, ticks, 100, 50);
+	b.study_ok = false;
+	pcost_busy_fill(&b, &a, &x);
+	assert_int_equal(x.other_cpu_ns, 70000000);
+}
+
+/* A --service's CPU time counts once: its tree's reading or its own, the larger. */
+static void service_once(void **state)
+{
+	struct pcost_cpu_times b, a;
+	struct pcost_run_sample x = run();
+	uint64_t ticks = (uint64_t)(100e6 / tick_ns());
+
+	(void)state;
+	x.has_service = true;
+	x.service_user_ns = 30000000;
+	x.service_sys_ns = 10000000;
+	readings(&b, &a, ticks, 100, 45); /* the service's 40 ms and probecost's 5 ms */
+	pcost_busy_fill(&b, &a, &x);
+	assert_int_equal(x.other_cpu_ns, 25000000); /* 100 - 30 - 45 */
+	/* A service that left the tree (forked into the background): its own figure. */
+	x.service_user_ns = 30000000;
+	readings(&b, &a, ticks, 100, 5);
+	pcost_busy_fill(&b, &a, &x);
+	assert_int_equal(x.other_cpu_ns, 30000000); /* 100 - 30 - 40 */
+}
+
+/* Readings that bracket twice the run's wall time: the others' pace over the run's time alone. */
+static void window_longer_than_run(void **state)
+{
+	struct pcost_cpu_times b, a;
+	struct pcost_run_sample x = run();
+
+	(void)state;
+	/* 200 ms busy over a 200 ms window on two CPUs: others 170 ms, 85 ms in 100 ms. */
+	readings(&b, &a, (uint64_t)(200e6 / tick_ns()), 200, 0);
+	pcost_busy_fill(&b, &a, &x);
+	assert_int_equal(x.other_cpu_ns, 85000000);
+}
+
+/* A reading that failed, or went backwards: nothing recorded. */
+static void unreadable(void **state)
+{
+	struct pcost_cpu_times b, a;
+	struct pcost_run_sample x = run();
+
+	(void)state;
+	readings(&b, &a, 10, 100, 0);
+	a.ok = false;
+	pcost_busy_fill(&b, &a, &x);
+	assert_false(x.has_busy);
+	readings(&b, &a, 10, 100, 0);
+	a.busy = b.busy - 1;
+	pcost_busy_fill(&b, &a, &x);
+	assert_false(x.has_busy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(study_not_other),
+		cmocka_unit_test(service_once),
+		cmocka_unit_test(window_longer_than_run),
+		cmocka_unit_test(unreadable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
