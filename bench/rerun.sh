@@ -14,7 +14,8 @@
 # the session interval's; compare "different" in <= 7% of pairs (exit 1: "MISS").
 #   STUDIES (20)  LOAD (0; 1: a niced busy loop on every CPU but 0)  ARGS (none: the
 #   default study; e.g. "--runs 10 --cpu 0 -w syscall:loops=2000 -m strace")  KEEP=DIR
-#   keeps the sessions' JSON there
+#   keeps the sessions' JSON and stores there; FROM=DIR analyses those again instead of
+#   running studies (the overheads as they were printed, compare by this probecost)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
@@ -42,12 +43,18 @@ if [ "$LOAD" = 1 ]; then
 fi
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-for i in $(seq "$STUDIES"); do
-	"$PC" run --db "$tmp/s$i.db" "${args[@]}" --format json >"$tmp/s$i.json" 2>/dev/null ||
-		{ echo "FAIL: study $i did not run"; exit 1; }
-	printf '\rstudy %d/%d (%d s)' "$i" "$STUDIES" "$(($(date +%s) - t0))" >&2
-done
-echo >&2
+if [ -n "${FROM:-}" ]; then
+	# The studies a KEEP=DIR run kept: analysed again (by this probecost), not run.
+	cp "$FROM"/s*.json "$FROM"/s*.db "$tmp"/ || exit 1
+	STUDIES=$(find "$tmp" -name 's*.json' | wc -l)
+else
+	for i in $(seq "$STUDIES"); do
+		"$PC" run --db "$tmp/s$i.db" "${args[@]}" --format json >"$tmp/s$i.json" 2>/dev/null ||
+			{ echo "FAIL: study $i did not run"; exit 1; }
+		printf '\rstudy %d/%d (%d s)' "$i" "$STUDIES" "$(($(date +%s) - t0))" >&2
+	done
+	echo >&2
+fi
 # One line a study and monitor: study, monitor, overhead, rerun lo, hi, session lo, hi.
 for i in $(seq "$STUDIES"); do
 	jq -r --arg i "$i" '.statistics[] | select(.monitor != "none" and .overhead != null) |
@@ -68,8 +75,8 @@ for i in $(seq "$STUDIES"); do
 				map(tostring) | join(" ")'
 	done
 done >"$tmp/compare"
-printf '# bench/rerun: %d studies (%s), %s, %d s; load average %s before, %s after; %s\n' \
-	"$STUDIES" "${ARGS:-the default study}" "$([ "$LOAD" = 1 ] && echo "LOAD=1" || echo "no load generator")" \
+printf '# bench/rerun: %d studies (%s%s), %s, %d s; load average %s before, %s after; %s\n' \
+	"$STUDIES" "${ARGS:-the default study}" "${FROM:+, kept in $FROM}" "$([ "$LOAD" = 1 ] && echo "LOAD=1" || echo "no load generator")" \
 	"$(($(date +%s) - t0))" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(date -u '+%F %H:%M UTC')"
 printf '%-18s %6s %8s %8s %10s %10s %7s %11s %10s  %s\n' monitor pairs "in rerun" "in own" \
 	"rerun w" "own w" "w ratio" "different" "mean sig" verdict

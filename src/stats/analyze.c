@@ -322,9 +322,15 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 		      &st->extra_ns_robust_hi);
 	st->extra_skewed = pcost_skewed(p.diff, st->extra_ns_robust, p.diff_se, p.skew_z);
 	pcost_rerun_ci(first, k, x, y, blocks, n, true, st->overhead, PCOST_CONF,
-		       &st->overhead_rerun_lo, &st->overhead_rerun_hi, &st->rerun_subs);
+		       &st->overhead_rerun_lo, &st->overhead_rerun_hi, &st->overhead_rerun_se,
+		       &st->rerun_subs);
+	/* The overhead's level between sessions, where the store measured one (compare.h). */
+	if (s->levels)
+		pcost_rerun_widen(st->overhead, st->overhead_rerun_se, st->rerun_subs,
+				  s->levels[i].ovh_pts / 100 / (1 + st->overhead), PCOST_CONF,
+				  &st->overhead_rerun_lo, &st->overhead_rerun_hi);
 	pcost_rerun_ci(first, k, x, y, blocks, n, false, st->extra_ns, PCOST_CONF,
-		       &st->extra_ns_rerun_lo, &st->extra_ns_rerun_hi, &st->rerun_subs);
+		       &st->extra_ns_rerun_lo, &st->extra_ns_rerun_hi, NULL, &st->rerun_subs);
 	if (s->tsc_hz > 0) {
 		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
 		     st->extra_ns_lo, st->extra_ns_hi);
@@ -832,7 +838,7 @@ static void init_nan(struct pcost_config_stats *st)
 	set_nan(&st->overhead, &st->overhead_lo, &st->overhead_hi);
 	set_nan(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi);
 	set_nan(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi);
-	st->overhead_rerun_lo = st->overhead_rerun_hi = NAN;
+	st->overhead_rerun_lo = st->overhead_rerun_hi = st->overhead_rerun_se = NAN;
 	st->extra_ns_rerun_lo = st->extra_ns_rerun_hi = NAN;
 	set_nan(&st->per_event_ns, &st->per_event_ns_lo, &st->per_event_ns_hi);
 	set_nan(&st->model_per_event_ns, &st->model_per_event_ns_lo, &st->model_per_event_ns_hi);

@@ -55,6 +55,7 @@ struct pcost_config_stats {
 	 */
 	double overhead_rerun_lo, overhead_rerun_hi, extra_ns_rerun_lo, extra_ns_rerun_hi;
 	size_t rerun_subs;
+	double overhead_rerun_se; /* s_B / sqrt(k) of log(1 + overhead), rerun_subs - 1 df */
 	/* HL of the per-block log(x/y), as a fraction */
 	double overhead_robust, overhead_robust_lo, overhead_robust_hi;
 	bool overhead_skewed;

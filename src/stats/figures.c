@@ -50,7 +50,7 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 					p.ratio_se / (1 + p.ratio), p.skew_z);
 	k = pcost_rerun_subsessions(s, &first);
 	pcost_rerun_ci(first, k, x, y, blocks, n, true, f->change, PCOST_CONF, &f->change_rerun_lo,
-		       &f->change_rerun_hi, &used);
+		       &f->change_rerun_hi, NULL, &used);
 	free(first);
 	free(blocks);
 	free(x);

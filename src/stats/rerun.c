@@ -48,9 +48,21 @@ static long sub_of(const uint32_t *first, size_t k, uint32_t b)
 	return j;
 }
 
+void pcost_rerun_widen(double est, double se, size_t subs, double level, double conf, double *lo,
+		       double *hi)
+{
+	double h;
+
+	if (!isfinite(est) || !(est > -1) || !isfinite(se) || !isfinite(level) || subs < 2)
+		return;
+	h = pcost_t_quantile(conf, (double)(subs - 1)) * sqrt(2 * se * se + 2 * level * level);
+	*lo = expm1(log1p(est) - h);
+	*hi = expm1(log1p(est) + h);
+}
+
 bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const double *y,
 		    const uint32_t *blocks, size_t n, bool ratio, double est, double conf,
-		    double *lo, double *hi, size_t *used)
+		    double *lo, double *hi, double *se, size_t *used)
 {
 	double *sx = xcalloc(k + 1, sizeof(double)), *sy = xcalloc(k + 1, sizeof(double));
 	double *yj = xcalloc(k + 1, sizeof(double)), h;
@@ -58,6 +70,8 @@ bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const doub
 	bool ok;
 
 	*lo = *hi = NAN;
+	if (se)
+		*se = NAN;
 	for (size_t i = 0; i < n; i++) {
 		long j = sub_of(first, k, blocks[i]);
 
@@ -78,8 +92,12 @@ bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const doub
 	*used = m;
 	ok = m >= PCOST_RERUN_MIN_SUBS && isfinite(est) && (!ratio || est > -1);
 	if (ok) {
-		h = pcost_t_quantile(conf, (double)(m - 1)) * pcost_sd(yj, m) *
-		    sqrt(2.0 / (double)m);
+		double e = pcost_sd(yj, m) / sqrt((double)m);
+
+		/* A rerun's own mean of m sub-sessions differs from this one's by sqrt(2) x e. */
+		h = pcost_t_quantile(conf, (double)(m - 1)) * sqrt(2.0) * e;
+		if (se)
+			*se = e;
 		if (ratio) {
 			*lo = expm1(log1p(est) - h);
 			*hi = expm1(log1p(est) + h);

@@ -42,12 +42,24 @@ size_t pcost_rerun_subsessions(const struct pcost_session *s, uint32_t **first);
  * first[]: ratio: est is mean(x)/mean(y) - 1 and the interval is of that,
  * from each sub-session's log(mean x / mean y); otherwise est is mean(x - y) and
  * the interval is of that, from each sub-session's mean difference; conf its
- * confidence.  *lo, *hi NAN
- * and *used the usable sub-sessions (those with a pair) where fewer than
- * PCOST_RERUN_MIN_SUBS are; false then.
+ * confidence.  *se (may be NULL): s_B / sqrt(k), the standard error of the
+ * session's estimate over its sub-sessions (log scale for a ratio), with k - 1 df.
+ * *lo, *hi, *se NAN and *used the usable sub-sessions (those with a pair) where
+ * fewer than PCOST_RERUN_MIN_SUBS are; false then.
  */
 bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const double *y,
 		    const uint32_t *blocks, size_t n, bool ratio, double est, double conf,
-		    double *lo, double *hi, size_t *used);
+		    double *lo, double *hi, double *se, size_t *used);
+
+/*
+ * The rerun interval of a ratio est (its log-scale standard error se over subs
+ * sub-sessions) widened by the level between sessions the store measured, level
+ * (the sd of log(1 + est) beyond each session's own noise): est's interval with
+ * t_(subs-1) x sqrt(2 se^2 + 2 level^2), on *lo, *hi.  The sub-sessions see only
+ * the part of that level they draw again, so the store's counts it whole; nothing
+ * is written where either is not finite.
+ */
+void pcost_rerun_widen(double est, double se, size_t subs, double level, double conf, double *lo,
+		       double *hi);
 
 #endif

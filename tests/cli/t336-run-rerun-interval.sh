@@ -6,8 +6,9 @@
 # syscall loop: each later session's overhead lies inside each earlier session's rerun
 # interval in at least 85% of the 28 pairs, for each monitor (95% meant; the session's
 # own interval, which leaves the level between sessions out, is printed beside it for
-# the record).  Each session records its 5 sub-sessions' first blocks, reports 5 used,
-# and its rerun interval holds its own overhead; --runs 4 is too few: null.
+# the record).  Each session records its 5 sub-sessions' first blocks (10 blocks: 5 of
+# 2; with 1 block each, at load 11 on 2 CPUs, 23 and 21 of 28), reports 5 used, and its
+# rerun interval holds its own overhead; --runs 4 is too few: null.
 # shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 tmpdir
@@ -18,7 +19,7 @@ have perf || skip_rest "perf not installed"
 perf_events_usable || skip_rest "perf_event_open not allowed here (perf_event_paranoid > 2, not root)"
 
 export PROBECOST_DB=$T/rerun.db
-study=(run --runs 5 --cpu 0 -w syscall:loops=2000 -m strace -m perf-stat --format json)
+study=(run --runs 10 --cpu 0 -w syscall:loops=1000 -m strace -m perf-stat --format json)
 t0=$(date +%s)
 failed=
 for k in 1 2 3 4 5 6 7 8; do
@@ -27,8 +28,8 @@ done
 diag "8 sessions took $(($(date +%s) - t0)) s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 is "$failed" "" "8 identical sessions exit 0"
 
-# The sub-sessions: 5 of one measured block each (block 0 is the warm-up).
-is "$(jq -c '.session.options.subsessions' "$T/s1.json")" "[1,2,3,4,5]" \
+# The sub-sessions: 5 of two measured blocks each (block 0 is the warm-up).
+is "$(jq -c '.session.options.subsessions' "$T/s1.json")" "[1,3,5,7,9]" \
 	"the options record each sub-session's first block"
 used=$(jq -r '[.statistics[] | select(.monitor != "none") | .rerun_subsessions] | unique | @csv' \
 	"$T"/s*.json | sort -u | paste -sd' ')
@@ -59,7 +60,7 @@ for m in strace perf-stat; do
 done
 
 # Too few blocks for 5 sub-sessions with 4 df: not measured.
-"$P" run --runs 4 --no-store --cpu 0 -w syscall:loops=2000 -m perf-stat --format json \
+"$P" run --runs 4 --no-store --cpu 0 -w syscall:loops=1000 -m perf-stat --format json \
 	>"$T/few.json" 2>"$T/efew"
 is "$(jq -c '[.statistics[] | select(.monitor == "perf-stat") |
 	.overhead_rerun_lo, .overhead_rerun_hi, .rerun_subsessions]' "$T/few.json")" \

@@ -36,7 +36,8 @@ static void test_difference(void **state)
 	for (size_t i = 0; i < 11; i++)
 		y[i] = 10;
 	y[0] = 100;
-	assert_true(pcost_rerun_ci(first, 5, x, y, blocks, 11, false, 3, 0.95, &lo, &hi, &used));
+	assert_true(
+		pcost_rerun_ci(first, 5, x, y, blocks, 11, false, 3, 0.95, &lo, &hi, NULL, &used));
 	assert_int_equal(used, 5);
 	assert_float_equal(lo, 3 - T4, 1e-6);
 	assert_float_equal(hi, 3 + T4, 1e-6);
@@ -45,7 +46,7 @@ static void test_difference(void **state)
 static void test_ratio(void **state)
 {
 	/* Sub-session j's log(mean x / mean y) is 0.1 (j + 1): sd 0.158, h = 0.1 t_4. */
-	double x[11], y[11], lo, hi;
+	double x[11], y[11], lo, hi, se;
 	size_t used;
 
 	(void)state;
@@ -53,11 +54,20 @@ static void test_ratio(void **state)
 		y[i] = 2;
 		x[i] = 2 * exp(0.1 * (double)((blocks[i] + 1) / 2));
 	}
-	assert_true(pcost_rerun_ci(first, 5, x, y, blocks, 11, true, 0.35, 0.95, &lo, &hi, &used));
+	assert_true(
+		pcost_rerun_ci(first, 5, x, y, blocks, 11, true, 0.35, 0.95, &lo, &hi, &se, &used));
+	assert_float_equal(se, 0.1 / sqrt(2), 1e-12);
 	assert_float_equal(lo, 1.35 * exp(-0.1 * T4) - 1, 1e-6);
 	assert_float_equal(hi, 1.35 * exp(0.1 * T4) - 1, 1e-6);
 	/* On the log scale: the arms are not equal on the fraction's. */
 	assert_true(hi - 0.35 > 0.35 - lo);
+	/* The store's level as large as se: the arm grows by sqrt(2) (0.1 x sqrt(2) x t_4). */
+	pcost_rerun_widen(0.35, se, 5, se, 0.95, &lo, &hi);
+	assert_float_equal(lo, 1.35 * exp(-0.1 * sqrt(2) * T4) - 1, 1e-6);
+	assert_float_equal(hi, 1.35 * exp(0.1 * sqrt(2) * T4) - 1, 1e-6);
+	/* Not measured (NAN): left as it was. */
+	pcost_rerun_widen(0.35, se, 5, NAN, 0.95, &lo, &hi);
+	assert_float_equal(hi, 1.35 * exp(0.1 * sqrt(2) * T4) - 1, 1e-6);
 }
 
 static void test_too_few(void **state)
@@ -71,14 +81,17 @@ static void test_too_few(void **state)
 		y[i] = 1;
 	}
 	/* 4 sub-sessions (3 df): not measured. */
-	assert_false(pcost_rerun_ci(first, 4, x, y, blocks, 11, true, 1, 0.95, &lo, &hi, &used));
+	assert_false(
+		pcost_rerun_ci(first, 4, x, y, blocks, 11, true, 1, 0.95, &lo, &hi, NULL, &used));
 	assert_int_equal(used, 4);
 	assert_true(isnan(lo) && isnan(hi));
 	/* A sub-session without a pair (blocks 9 and 10 failed) does not count. */
-	assert_false(pcost_rerun_ci(first, 5, x, y, blocks, 9, false, 1, 0.95, &lo, &hi, &used));
+	assert_false(
+		pcost_rerun_ci(first, 5, x, y, blocks, 9, false, 1, 0.95, &lo, &hi, NULL, &used));
 	assert_int_equal(used, 4);
 	/* An overhead that is not finite: nothing. */
-	assert_false(pcost_rerun_ci(first, 5, x, y, blocks, 11, true, NAN, 0.95, &lo, &hi, &used));
+	assert_false(
+		pcost_rerun_ci(first, 5, x, y, blocks, 11, true, NAN, 0.95, &lo, &hi, NULL, &used));
 }
 
 static void test_option(void **state)
