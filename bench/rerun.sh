@@ -27,6 +27,7 @@ for t in jq taskset; do
 done
 tmp=$(mktemp -d)
 loadpids=()
+# shellcheck disable=SC2317 # the EXIT trap calls it
 cleanup() {
 	for p in "${loadpids[@]}"; do kill "$p" 2>/dev/null; done
 	if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$tmp"/s*.json "$tmp"/s*.db "$KEEP"/ 2>/dev/null; fi
@@ -82,7 +83,7 @@ printf '%-18s %6s %8s %8s %10s %10s %7s %11s %10s  %s\n' monitor pairs "in rerun
 	"rerun w" "own w" "w ratio" "different" "mean sig" verdict
 target=$([ "$LOAD" = 1 ] && echo 0.85 || echo 0.90)
 rc=0
-for m in $(awk '{ print $2 }' "$tmp/rows" | sort -u); do
+while read -r m; do
 	read -r n inr ins < <(awk -v m="$m" '$2 == m { k++; o[k] = $3; rl[k] = $4; rh[k] = $5; sl[k] = $6; sh[k] = $7 }
 		END { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (rl[i] != "null") {
 			n++; r += o[j] >= rl[i] && o[j] <= rh[i]; s += o[j] >= sl[i] && o[j] <= sh[i] }
@@ -102,5 +103,5 @@ for m in $(awk '{ print $2 }' "$tmp/rows" | sort -u); do
 		"$(awk -v a="$ins" -v n="$n" 'BEGIN { print n ? a / n : 0 }')" "$wr" "$ws" \
 		"$(awk -v a="$wr" -v b="$ws" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$dif" "$nc" \
 		"$(awk -v a="$sig" -v n="$nc" 'BEGIN { print n ? a / n : 0 }')" "$verdict"
-done
+done < <(awk '{ print $2 }' "$tmp/rows" | sort -u)
 exit $rc
