@@ -51,8 +51,10 @@ static void test_ratio(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 11; i++) {
+		uint32_t sub = (blocks[i] + 1) / 2; /* blocks 1-2: 1, ... 9-10: 5 */
+
 		y[i] = 2;
-		x[i] = 2 * exp(0.1 * (double)((blocks[i] + 1) / 2));
+		x[i] = 2 * exp(0.1 * (double)sub);
 	}
 	assert_true(
 		pcost_rerun_ci(first, 5, x, y, blocks, 11, true, 0.35, 0.95, &lo, &hi, &se, &used));
