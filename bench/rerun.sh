@@ -76,24 +76,36 @@ for i in $(seq "$STUDIES"); do
 				map(tostring) | join(" ")'
 	done
 done >"$tmp/compare"
+# The same studies in one store, in order, as a user who reruns them keeps them: each
+# shown again takes the overhead's level between sessions from those stored before it
+# (3 or more: docs/statistics.md); compare is not asked again there.
+for i in $(seq "$STUDIES"); do
+	"$PC" export 1 --db "$tmp/s$i.db" | "$PC" import --db "$tmp/all.db" - >/dev/null 2>&1
+done
+for i in $(seq "$STUDIES"); do
+	"$PC" show "$i" --db "$tmp/all.db" --format json 2>/dev/null | jq -r --arg i "$i" '.statistics[] |
+		select(.monitor != "none" and .overhead != null) | [$i, .monitor, .overhead,
+		.overhead_rerun_lo, .overhead_rerun_hi, .overhead_lo, .overhead_hi] | map(tostring) | join(" ")'
+done >"$tmp/store-rows"
 printf '# bench/rerun: %d studies (%s%s), %s, %d s; load average %s before, %s after; %s\n' \
 	"$STUDIES" "${ARGS:-the default study}" "${FROM:+, kept in $FROM}" "$([ "$LOAD" = 1 ] && echo "LOAD=1" || echo "no load generator")" \
 	"$(($(date +%s) - t0))" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(date -u '+%F %H:%M UTC')"
-printf '%-18s %6s %8s %8s %10s %10s %7s %11s %10s  %s\n' monitor pairs "in rerun" "in own" \
-	"rerun w" "own w" "w ratio" "different" "mean sig" verdict
 target=$([ "$LOAD" = 1 ] && echo 0.85 || echo 0.90)
 rc=0
+table() { # table ROWS COMPARE: one line a monitor
+printf '%-18s %6s %8s %8s %10s %10s %7s %11s %10s  %s\n' monitor pairs "in rerun" "in own" \
+	"rerun w" "own w" "w ratio" "different" "mean sig" verdict
 while read -r m; do
 	read -r n inr ins < <(awk -v m="$m" '$2 == m { k++; o[k] = $3; rl[k] = $4; rh[k] = $5; sl[k] = $6; sh[k] = $7 }
 		END { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (rl[i] != "null") {
 			n++; r += o[j] >= rl[i] && o[j] <= rh[i]; s += o[j] >= sl[i] && o[j] <= sh[i] }
-			printf "%d %d %d\n", n, r, s }' "$tmp/rows")
+			printf "%d %d %d\n", n, r, s }' "$1")
 	# The median width of each interval, log(1 + hi) - log(1 + lo).
-	wr=$(awk -v m="$m" '$2 == m && $4 != "null" { print log(1 + $5) - log(1 + $4) }' "$tmp/rows" | sort -g |
+	wr=$(awk -v m="$m" '$2 == m && $4 != "null" { print log(1 + $5) - log(1 + $4) }' "$1" | sort -g |
 		awk '{ a[NR] = $1 } END { printf "%.3f", NR ? a[int((NR + 1) / 2)] : 0 }')
-	ws=$(awk -v m="$m" '$2 == m && $6 != "null" { print log(1 + $7) - log(1 + $6) }' "$tmp/rows" | sort -g |
+	ws=$(awk -v m="$m" '$2 == m && $6 != "null" { print log(1 + $7) - log(1 + $6) }' "$1" | sort -g |
 		awk '{ a[NR] = $1 } END { printf "%.3f", NR ? a[int((NR + 1) / 2)] : 0 }')
-	read -r nc dif sig < <(awk -v m="$m" '$1 == m { n++; d += $2 == "true"; s += $3 == "true" } END { print n + 0, d + 0, s + 0 }' "$tmp/compare")
+	read -r nc dif sig < <(awk -v m="$m" '$1 == m { n++; d += $2 == "true"; s += $3 == "true" } END { print n + 0, d + 0, s + 0 }' "$2")
 	verdict=$(awk -v n="$n" -v r="$inr" -v t="$target" -v wr="$wr" -v ws="$ws" -v nc="$nc" -v d="$dif" 'BEGIN {
 		v = ""; if (n == 0 || r / n < t) v = v " MISS(coverage)"; if (ws > 0 && wr / ws > 3) v = v " MISS(width)"
 		if (nc > 0 && d / nc > 0.07) v = v " MISS(compare)"; print v == "" ? "ok" : substr(v, 2) }')
@@ -103,5 +115,10 @@ while read -r m; do
 		"$(awk -v a="$ins" -v n="$n" 'BEGIN { print n ? a / n : 0 }')" "$wr" "$ws" \
 		"$(awk -v a="$wr" -v b="$ws" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$dif" "$nc" \
 		"$(awk -v a="$sig" -v n="$nc" 'BEGIN { print n ? a / n : 0 }')" "$verdict"
-done < <(awk '{ print $2 }' "$tmp/rows" | sort -u)
+done < <(awk '{ print $2 }' "$1" | sort -u)
+}
+echo "each study in a store of its own (the interval from its own sub-sessions):"
+table "$tmp/rows" "$tmp/compare"
+echo "in one store, in order (each with the level of those stored before it, from the third):"
+table "$tmp/store-rows" /dev/null
 exit $rc
