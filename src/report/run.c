@@ -345,6 +345,42 @@ void pcost_report_level(const struct pcost_session *s, const bool *in, bool md, 
 	free(body);
 }
 
+/*
+ * The group's overheads again, each with where a rerun of the study would land
+ * (stats/rerun.h), the headline a reader carries away; the table keeps each
+ * session's own interval.  Nothing where none was measured.
+ */
+static void text_rerun(const struct pcost_session *s, const struct pcost_config_stats *st,
+		       const bool *in, FILE *out)
+{
+	size_t len = 0, subs = 0;
+	char *body = NULL, ov[64], lab[160], *pre;
+	FILE *m;
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (in[i] && isfinite(st[i].overhead_rerun_lo))
+			subs = subs > st[i].rerun_subs ? subs : st[i].rerun_subs;
+	if (!subs || !(m = open_memstream(&body, &len)))
+		return;
+	for (size_t i = 0, k = 0; i < s->nconfigs; i++) {
+		const struct pcost_config_stats *x = &st[i];
+
+		if (!in[i] || !isfinite(x->overhead_rerun_lo))
+			continue;
+		pcost_text_pct_ci(x->overhead, x->overhead_rerun_lo, x->overhead_rerun_hi,
+				  x->overhead_rerun_lo > 0 || x->overhead_rerun_hi < 0, ov,
+				  sizeof(ov));
+		fprintf(m, "%s%s %s", k++ ? ", " : "",
+			monitor_label(&s->configs[i], lab, sizeof(lab)), ov);
+	}
+	fclose(m);
+	pre = xasprintf("  overhead a rerun of this study would read, 95%% (%zu sub-sessions): ",
+			subs);
+	pcost_report_wrapped(pre, body, out);
+	free(pre);
+	free(body);
+}
+
 static void text(const struct pcost_session *s, const struct pcost_config_stats *st, FILE *out)
 {
 	char head[256], wn[160];
@@ -406,6 +442,7 @@ static void text(const struct pcost_session *s, const struct pcost_config_stats 
 			text_row(s, st, i, mw, out);
 		}
 		pcost_report_figures_text(&fig, s, in, mw, out);
+		text_rerun(s, st, in, out);
 		pcost_report_level(s, in, false, out);
 		fputc('\n', out);
 	}
@@ -452,6 +489,13 @@ static void json_costs(cJSON *o, const struct pcost_config_stats *x)
 	cJSON_AddBoolToObject(o, "significant", x->significant);
 	pcost_json_count(o, "pairs", (double)x->npairs, x->baseline >= 0);
 	pcost_json_ci(o, "extra_ns", x->extra_ns, x->extra_ns_lo, x->extra_ns_hi);
+	/* Where a rerun of the study would land (stats/rerun.h); null: not measured. */
+	cJSON_AddItemToObject(o, "overhead_rerun_lo", pcost_json_num(x->overhead_rerun_lo));
+	cJSON_AddItemToObject(o, "overhead_rerun_hi", pcost_json_num(x->overhead_rerun_hi));
+	cJSON_AddItemToObject(o, "extra_ns_rerun_lo", pcost_json_num(x->extra_ns_rerun_lo));
+	cJSON_AddItemToObject(o, "extra_ns_rerun_hi", pcost_json_num(x->extra_ns_rerun_hi));
+	pcost_json_count(o, "rerun_subsessions", (double)x->rerun_subs,
+			 isfinite(x->overhead_rerun_lo));
 	pcost_json_ci(o, "extra_cycles", x->extra_cycles, x->extra_cycles_lo, x->extra_cycles_hi);
 	pcost_json_ci(o, "fixed_ns", x->fixed_ns, x->fixed_ns_lo, x->fixed_ns_hi);
 	pcost_json_ci(o, "per_event_ns", x->per_event_ns, x->per_event_ns_lo, x->per_event_ns_hi);

@@ -142,6 +142,8 @@ static void json_stats(cJSON *o, const struct pcost_figure_stats *x)
 	cJSON_AddItemToObject(o, "change", pcost_json_num(x->change));
 	cJSON_AddItemToObject(o, "change_lo", pcost_json_num(x->change_lo));
 	cJSON_AddItemToObject(o, "change_hi", pcost_json_num(x->change_hi));
+	cJSON_AddItemToObject(o, "change_rerun_lo", pcost_json_num(x->change_rerun_lo));
+	cJSON_AddItemToObject(o, "change_rerun_hi", pcost_json_num(x->change_rerun_hi));
 	cJSON_AddNumberToObject(o, "runs", (double)x->n);
 	cJSON_AddItemToObject(o, "p_value", pcost_json_num(x->p));
 	cJSON_AddBoolToObject(o, "significant", x->significant);

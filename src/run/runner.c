@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "stats/analyze.h"
+#include "stats/rerun.h"
 #include "core/cleanup.h"
 #include "core/journal.h"
 #include "core/lock.h"
@@ -440,6 +441,8 @@ static int run_slot(struct pcost_runner *r, struct pcost_runner_slot *sl, unsign
 		pcost_outdigest_init(&dg, r->outcheck);
 		out.digest = &dg;
 	}
+	if (r->sub.pad)
+		pcost_launch_setenv(&l, PCOST_RERUN_PAD_ENV, r->sub.pad);
 	if (!service_before(r, m, &smp))
 		goto record;
 	if (m->ops->wrap && (rc = m->ops->wrap(m, &l)) < 0) {
@@ -815,6 +818,80 @@ static void tell_long_pilot(struct pcost_runner *r, bool *told)
 		left > 300 ? left / 60 : left, left > 300 ? "min" : "s", r->opts.max_time_s);
 }
 
+/* ---- sub-sessions (stats/rerun.h) --------------------------------------------- */
+
+/*
+ * A stage of total measured blocks from measured block base: k sub-sessions of
+ * at least PCOST_RERUN_SUB_BLOCKS blocks where there are enough, never fewer than
+ * PCOST_RERUN_MIN_SUBS (the default study's 10 blocks: 5 of 2), nor more than the
+ * blocks.
+ */
+static void sub_stage(struct pcost_runner *r, unsigned base, unsigned total)
+{
+	unsigned k = total / PCOST_RERUN_SUB_BLOCKS;
+
+	k = k < PCOST_RERUN_MIN_SUBS ? PCOST_RERUN_MIN_SUBS : k;
+	k = k > PCOST_RERUN_MAX_SUBS ? PCOST_RERUN_MAX_SUBS : k;
+	r->sub.k = k < total ? k : total ? total : 1;
+	r->sub.base = base;
+	r->sub.total = total ? total : 1;
+	r->sub.cur = -1;
+}
+
+/*
+ * Before measured block `block` (the measured-th): where a new sub-session starts,
+ * a fresh launch: after a pause (its level is drawn again), in an environment of
+ * another size (stack and heap start elsewhere, as Stabilizer and Kalibera and
+ * Jones vary it).  Each run is a fresh process with its own ASLR layout, and each
+ * monitor is started again for it, in every block.  -EINTR on Ctrl-C.
+ */
+static int sub_before(struct pcost_runner *r, unsigned block, unsigned measured)
+{
+	const struct timespec pause = { 0, PCOST_RERUN_PAUSE_MS * 1000L * 1000L };
+	unsigned m = measured - r->sub.base;
+	int j = (int)((uint64_t)m * r->sub.k / r->sub.total);
+	size_t len;
+
+	if (!r->opts.rerun || measured < r->sub.base)
+		return 0;
+	if (j >= (int)r->sub.k)
+		j = (int)r->sub.k - 1;
+	if (j <= r->sub.cur)
+		return 0;
+	if (r->sub.n)
+		nanosleep(&pause, NULL);
+	if (pcost_interrupted)
+		return -EINTR;
+	r->sub.cur = j;
+	xgrow((void **)&r->sub.first, &r->sub.cap, r->sub.n + 1, sizeof(*r->sub.first));
+	r->sub.first[r->sub.n++] = block;
+	len = pcost_rand_below(&r->sub.rng, PCOST_RERUN_PAD_MAX);
+	free(r->sub.pad);
+	r->sub.pad = xcalloc(len + 1, 1);
+	memset(r->sub.pad, 'x', len);
+	return 0;
+}
+
+/* The sub-sessions' first blocks into the session's options (PCOST_RERUN_OPTION). */
+static void sub_record(struct pcost_runner *r)
+{
+	cJSON *o, *a;
+
+	if (!r->opts.rerun || !r->sub.n)
+		return;
+	o = r->s->options_json ? cJSON_Parse(r->s->options_json) : cJSON_CreateObject();
+	if (!o)
+		return;
+	a = cJSON_CreateArray();
+	for (size_t i = 0; i < r->sub.n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(r->sub.first[i]));
+	cJSON_DeleteItemFromObjectCaseSensitive(o, PCOST_RERUN_OPTION);
+	cJSON_AddItemToObject(o, PCOST_RERUN_OPTION, a);
+	free(r->s->options_json);
+	r->s->options_json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+}
+
 int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 {
 	size_t *order = xcalloc(r->nslots ? r->nslots : 1, sizeof(*order));
@@ -838,6 +915,9 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 	r->started_ns = pcost_now_ns();
 	prepare_all(r);
 	warm_end_ns = pcost_now_ns();
+	/* Its own stream: the block orders stay what the seed gave them before. */
+	r->sub.rng = r->opts.seed ^ 0x9e3779b97f4a7c15ULL;
+	sub_stage(r, 0, r->opts.runs ? r->opts.runs : r->opts.min_runs ? r->opts.min_runs : 2);
 
 	for (unsigned block = 0;; block++) {
 		bool warm = block < r->opts.warmup;
@@ -857,6 +937,8 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		if (r->opts.timeout_s <= 0 || r->outcheck)
 			baselines_first(r, order, n);
 		if ((rc = service_block(r, block, err, len)) < 0)
+			break;
+		if (!warm && (rc = sub_before(r, block, block - r->opts.warmup)) < 0)
 			break;
 		for (size_t k = 0; k < n && rc == 0; k++) {
 			struct pcost_runner_slot *sl = &r->slots[order[k]];
@@ -903,10 +985,14 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 			if ((r->opts.max_runs && measured >= r->opts.max_runs) ||
 			    (r->opts.max_time_s > 0 && el >= r->opts.max_time_s))
 				break;
-			if (!planned)
+			if (!planned) {
 				planned = plan_blocks(r, measured,
 						      (double)(pcost_now_ns() - warm_end_ns) / 1e9,
 						      el);
+				/* The blocks past the pilot: sub-sessions of their own. */
+				if (planned > measured)
+					sub_stage(r, measured, planned - measured);
+			}
 			if (measured >= planned)
 				break;
 		}
@@ -914,6 +1000,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 	}
 	progress(r, r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0, true);
 	free(order);
+	sub_record(r);
 	if (rc == -EINTR || pcost_interrupted)
 		return -EINTR;
 	if (rc < 0)
@@ -937,6 +1024,8 @@ void pcost_runner_release(struct pcost_runner *r)
 	}
 	free(r->slots);
 	pcost_outcheck_free(r->outcheck);
+	free(r->sub.first);
+	free(r->sub.pad);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -38,6 +38,11 @@
 #define PCOST_HANG_GRACE_S 10
 #define PCOST_HANG_FIRST_FACTOR 300
 #define PCOST_HANG_BUSY_EXTEND 9
+/* opts.rerun: the variable whose length changes the environment's size, a sub-session each */
+#define PCOST_RERUN_PAD_ENV "PROBECOST_PAD"
+#define PCOST_RERUN_PAD_MAX 4096
+/* opts.rerun: the pause before each sub-session but the first (ms) */
+#define PCOST_RERUN_PAUSE_MS 250
 
 /* What one configuration runs. */
 struct pcost_outcheck;
@@ -75,6 +80,15 @@ struct pcost_runner {
 	bool service_gone; /* the --service exited: service_why says how */
 	char service_why[200];
 	struct pcost_outcheck *outcheck; /* opts.check_output's plain outputs (NULL: off) */
+	/* opts.rerun: the sub-sessions of the current stage (k over total blocks from base) */
+	struct {
+		unsigned k, base, total;
+		int cur;	 /* the current one in the stage, -1 before its first */
+		uint32_t *first; /* every sub-session's first block, in order */
+		size_t n, cap;
+		uint64_t rng; /* the environment sizes */
+		char *pad;    /* this sub-session's PCOST_RERUN_PAD_ENV, NULL: none */
+	} sub;
 };
 
 void pcost_runner_opts_default(struct pcost_runner_opts *o);

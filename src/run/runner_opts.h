@@ -57,6 +57,12 @@ struct pcost_runner_opts {
 	 * stays in the figures.
 	 */
 	bool pilot_apart;
+	/*
+	 * The measured blocks in sub-sessions (stats/rerun.h), each a fresh launch:
+	 * another environment size (PCOST_RERUN_PAD_ENV of a new length in every run),
+	 * a pause before it; options "subsessions" records their first blocks.
+	 */
+	bool rerun;
 	unsigned
 		max_failures; /* a configuration whose first N runs all failed is dropped (default 2) */
 	uint64_t seed;	      /* block order shuffles */

@@ -145,6 +145,8 @@ static void apply_defaults(struct pcost_study_opts *a)
 		a->ro.seed = (uint64_t)time(NULL);
 	/* Adaptive: the pilot plans and a second stage of its own measures (runner.h). */
 	a->ro.pilot_apart = !a->ro.runs;
+	/* Every run session's headline figures get the interval a rerun lands in. */
+	a->ro.rerun = true;
 	if (!a->nscales)
 		a->scales[a->nscales++] = 1;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "stats/rerun.h"
 
 static bool same(const char *a, const char *b)
 {
@@ -299,8 +300,10 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 {
 	struct pcost_paired p;
 	double *x, *y;
+	uint32_t *blocks, *first;
 	size_t n = pcost_pair_blocks(&s->configs[i], &s->configs[st->baseline], PCOST_METRIC_WALL,
-				     &x, &y, NULL);
+				     &x, &y, &blocks),
+	       k = pcost_rerun_subsessions(s, &first);
 
 	pcost_paired(x, y, n, PCOST_CONF, &p);
 	st->npairs = n;
@@ -318,6 +321,16 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 	pcost_hl_diff(x, y, n, PCOST_CONF, &st->extra_ns_robust, &st->extra_ns_robust_lo,
 		      &st->extra_ns_robust_hi);
 	st->extra_skewed = pcost_skewed(p.diff, st->extra_ns_robust, p.diff_se, p.skew_z);
+	pcost_rerun_ci(first, k, x, y, blocks, n, true, st->overhead, PCOST_CONF,
+		       &st->overhead_rerun_lo, &st->overhead_rerun_hi, &st->overhead_rerun_se,
+		       &st->rerun_subs);
+	/* The overhead's level between sessions, where the store measured one (compare.h). */
+	if (s->levels)
+		pcost_rerun_widen(st->overhead, st->overhead_rerun_se, st->rerun_subs,
+				  s->levels[i].ovh_pts / 100 / (1 + st->overhead), PCOST_CONF,
+				  &st->overhead_rerun_lo, &st->overhead_rerun_hi);
+	pcost_rerun_ci(first, k, x, y, blocks, n, false, st->extra_ns, PCOST_CONF,
+		       &st->extra_ns_rerun_lo, &st->extra_ns_rerun_hi, NULL, &st->rerun_subs);
 	if (s->tsc_hz > 0) {
 		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
 		     st->extra_ns_lo, st->extra_ns_hi);
@@ -329,6 +342,8 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 		scale3(&st->extra_cycles_robust, &st->extra_cycles_robust_lo,
 		       &st->extra_cycles_robust_hi, s->tsc_hz / 1e9);
 	}
+	free(first);
+	free(blocks);
 	free(x);
 	free(y);
 }
@@ -823,6 +838,8 @@ static void init_nan(struct pcost_config_stats *st)
 	set_nan(&st->overhead, &st->overhead_lo, &st->overhead_hi);
 	set_nan(&st->extra_ns, &st->extra_ns_lo, &st->extra_ns_hi);
 	set_nan(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi);
+	st->overhead_rerun_lo = st->overhead_rerun_hi = st->overhead_rerun_se = NAN;
+	st->extra_ns_rerun_lo = st->extra_ns_rerun_hi = NAN;
 	set_nan(&st->per_event_ns, &st->per_event_ns_lo, &st->per_event_ns_hi);
 	set_nan(&st->model_per_event_ns, &st->model_per_event_ns_lo, &st->model_per_event_ns_hi);
 	set_nan(&st->fixed_ns, &st->fixed_ns_lo, &st->fixed_ns_hi);

@@ -48,6 +48,14 @@ struct pcost_config_stats {
 	bool significant;		 /* p < 0.05 (then the overhead interval excludes 0) */
 	double extra_ns, extra_ns_lo, extra_ns_hi;	       /* mean per-block wall difference */
 	double extra_cycles, extra_cycles_lo, extra_cycles_hi; /* x TSC Hz; NaN when TSC unknown */
+	/*
+	 * Where a rerun of the same study would land (stats/rerun.h): the overhead's
+	 * and the extra time's, from rerun_subs sub-sessions; NaN (and 0) where the
+	 * session was not split into enough of them.
+	 */
+	double overhead_rerun_lo, overhead_rerun_hi, extra_ns_rerun_lo, extra_ns_rerun_hi;
+	size_t rerun_subs;
+	double overhead_rerun_se; /* s_B / sqrt(k) of log(1 + overhead), rerun_subs - 1 df */
 	/* HL of the per-block log(x/y), as a fraction */
 	double overhead_robust, overhead_robust_lo, overhead_robust_hi;
 	bool overhead_skewed;

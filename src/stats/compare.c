@@ -94,6 +94,26 @@ static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, c
 	return r;
 }
 
+/*
+ * The overhead change's interval in points from each session's standard error over
+ * its sub-sessions (stats/rerun.h): on the log scale, where those live, the
+ * difference log(1 + b) - log(1 + a) +- t x sqrt(se_a^2 + se_b^2), then as points of
+ * a's 1 + overhead.  t with the smaller session's k - 1 df (Hsu's conservative
+ * choice): with 4 df a side, Welch-Satterthwaite's up to 8 called identical default
+ * studies under load different in 2-3 of 28 pairs (bench/rerun.sh).
+ */
+static void rerun_delta(const struct pcost_config_stats *a, const struct pcost_config_stats *b,
+			double *lo, double *hi)
+{
+	double d = log1p(b->overhead) - log1p(a->overhead),
+	       df = (double)(a->rerun_subs < b->rerun_subs ? a->rerun_subs : b->rerun_subs) - 1,
+	       h = pcost_t_quantile(PCOST_CONF, df) *
+		   hypot(a->overhead_rerun_se, b->overhead_rerun_se);
+
+	*lo = 100 * (1 + a->overhead) * expm1(d - h);
+	*hi = 100 * (1 + a->overhead) * expm1(d + h);
+}
+
 static void compare_configs(const struct pcost_session *a, const struct pcost_session *b,
 			    double threshold, struct pcost_compare *c, size_t *cap)
 {
@@ -138,10 +158,20 @@ static void compare_configs(const struct pcost_session *a, const struct pcost_se
 			r->ovh_b_lo = sb[j].overhead_lo;
 			r->ovh_b_hi = sb[j].overhead_hi;
 			r->delta_pts = (r->ovh_b - r->ovh_a) * 100;
-			/* Each session's overhead from its own paired blocks; the two are independent. */
-			pcost_welch_ci(r->delta_pts, 100 * sa[i].overhead_se, sa[i].overhead_df,
-				       100 * sb[j].overhead_se, sb[j].overhead_df, PCOST_CONF,
-				       &r->delta_lo, &r->delta_hi);
+			/*
+			 * Each session's overhead from its own paired blocks; the two are
+			 * independent.  Where both were split into sub-sessions, each one's
+			 * standard error over them (stats/rerun.h), which counts the level
+			 * that they draw again; the runs' alone call identical studies
+			 * different (bench/rerun.sh).
+			 */
+			if (isfinite(sa[i].overhead_rerun_se) && isfinite(sb[j].overhead_rerun_se))
+				rerun_delta(&sa[i], &sb[j], &r->delta_lo, &r->delta_hi);
+			else
+				pcost_welch_ci(r->delta_pts, 100 * sa[i].overhead_se,
+					       sa[i].overhead_df, 100 * sb[j].overhead_se,
+					       sb[j].overhead_df, PCOST_CONF, &r->delta_lo,
+					       &r->delta_hi);
 			r->delta_significant = r->delta_lo > 0 || r->delta_hi < 0;
 			r->regression = r->delta_pts > threshold && r->delta_lo > 0;
 		} else {

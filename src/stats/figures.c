@@ -8,6 +8,7 @@
 
 #include "core/util.h"
 #include "stats/compare.h"
+#include "stats/rerun.h"
 
 /* One figure (a pairing key of pcost_pair_blocks) of configuration i. */
 static void one(const struct pcost_session *s, const struct pcost_config_stats *st, size_t i,
@@ -15,12 +16,14 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 {
 	const struct pcost_config *c = &s->configs[i];
 	double *x, *y;
+	uint32_t *blocks, *first;
 	struct pcost_paired p;
-	size_t n;
+	size_t n, k, used;
 
 	f->mean = f->mean_lo = f->mean_hi = NAN;
 	f->change = f->change_lo = f->change_hi = f->p = NAN;
 	f->change_robust = f->change_robust_lo = f->change_robust_hi = NAN;
+	f->change_rerun_lo = f->change_rerun_hi = NAN;
 	/* A configuration paired with itself: its values, the measured runs that have one. */
 	n = pcost_pair_blocks(c, c, what, &x, &y, NULL);
 	f->n = n;
@@ -32,7 +35,7 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 	f->baseline = st[i].baseline < 0;
 	if (f->baseline)
 		return;
-	n = pcost_pair_blocks(c, &s->configs[st[i].baseline], what, &x, &y, NULL);
+	n = pcost_pair_blocks(c, &s->configs[st[i].baseline], what, &x, &y, &blocks);
 	pcost_paired(x, y, n, PCOST_CONF, &p);
 	f->npairs = n;
 	f->change = p.ratio;
@@ -45,6 +48,11 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 	/* As the overhead's: on the log scale, the se carried there by the delta method. */
 	f->change_skewed = pcost_skewed(log1p(p.ratio), log1p(f->change_robust),
 					p.ratio_se / (1 + p.ratio), p.skew_z);
+	k = pcost_rerun_subsessions(s, &first);
+	pcost_rerun_ci(first, k, x, y, blocks, n, true, f->change, PCOST_CONF, &f->change_rerun_lo,
+		       &f->change_rerun_hi, NULL, &used);
+	free(first);
+	free(blocks);
 	free(x);
 	free(y);
 }

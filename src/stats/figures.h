@@ -34,6 +34,8 @@ struct pcost_figure_stats {
 	 */
 	double change_robust, change_robust_lo, change_robust_hi;
 	bool change_skewed;
+	/* Where a rerun of the study would land (stats/rerun.h); NaN: not measured. */
+	double change_rerun_lo, change_rerun_hi;
 	/* The level between sessions (compare.h), carried by the intervals; NAN: not measured. */
 	double level_sd;
 	size_t level_sessions;

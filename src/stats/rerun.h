@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rerun: where a rerun of the same study on this machine would land.
+ *
+ * A session's own interval counts its runs' sampling only; two identical
+ * studies minutes apart disagree by more (bench/results/compare-level.md).  The
+ * runner splits the measured blocks into k sub-sessions, each a fresh,
+ * time-separated launch (run/runner.c; options "subsessions" holds the first
+ * block of each).  Each sub-session gives its own estimate Y_j of a figure; their
+ * sd s_B counts the runs' sampling and the part of the machine's level between
+ * sessions that the sub-sessions draw again.  A rerun of the same design lands in
+ * Y +- t_(k-1) s_B sqrt(2/k) (the difference of two means of k sub-sessions),
+ * Y the session's own estimate; ratios on the log scale, log(1 + change).
+ */
+#ifndef PCOST_STATS_RERUN_H
+#define PCOST_STATS_RERUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+/* Fewer usable sub-sessions (4 df) and the rerun interval is not measured. */
+#define PCOST_RERUN_MIN_SUBS 5
+/* Sub-sessions a study is split into: at most, and the blocks one is given at least. */
+#define PCOST_RERUN_MAX_SUBS 10
+#define PCOST_RERUN_SUB_BLOCKS 4
+
+/* Options key of the sub-sessions' first blocks (an array of block numbers). */
+#define PCOST_RERUN_OPTION "subsessions"
+
+/*
+ * The first block of each of s's sub-sessions, ascending, into *first (malloc'd,
+ * caller frees; NULL where none); how many (0: the session was not split).
+ */
+size_t pcost_rerun_subsessions(const struct pcost_session *s, uint32_t **first);
+
+/*
+ * The rerun interval of a figure from n pairs (x[i] with, y[i] without the
+ * monitor, in block blocks[i]) grouped into the k sub-sessions that start at
+ * first[]: ratio: est is mean(x)/mean(y) - 1 and the interval is of that,
+ * from each sub-session's log(mean x / mean y); otherwise est is mean(x - y) and
+ * the interval is of that, from each sub-session's mean difference; conf its
+ * confidence.  *se (may be NULL): s_B / sqrt(k), the standard error of the
+ * session's estimate over its sub-sessions (log scale for a ratio), with k - 1 df.
+ * *lo, *hi, *se NAN and *used the usable sub-sessions (those with a pair) where
+ * fewer than PCOST_RERUN_MIN_SUBS are; false then.
+ */
+bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const double *y,
+		    const uint32_t *blocks, size_t n, bool ratio, double est, double conf,
+		    double *lo, double *hi, double *se, size_t *used);
+
+/*
+ * The rerun interval of a ratio est (its log-scale standard error se over subs
+ * sub-sessions) widened by the level between sessions the store measured, level
+ * (the sd of log(1 + est) beyond each session's own noise): est's interval with
+ * t_(subs-1) x sqrt(2 se^2 + 2 level^2), on *lo, *hi.  The sub-sessions see only
+ * the part of that level they draw again, so the store's counts it whole; nothing
+ * is written where either is not finite.
+ */
+void pcost_rerun_widen(double est, double se, size_t subs, double level, double conf, double *lo,
+		       double *hi);
+
+#endif
