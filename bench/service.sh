@@ -21,8 +21,9 @@
 # --metric pgbench, -m each of MONITORS (strace perf-record bpftrace-syscalls), adaptive
 # with --precision 5 (every monitor's interval asked +-5 points) and --max-time LIMIT (300)
 # instead of the default 60 s, so the time it needs shows.  One line per design and
-# monitor: the study's wall time, its blocks, the tps change and its +-pp.  Target: every
-# monitor +-5 points within 120 s.  A design: T=run seconds (pgbench -T), min=pilot blocks
+# monitor: the study's wall time, its blocks (and "+N pilot" when the pilot only planned:
+# the adaptive design then leaves its blocks out of the figures), the tps change and its
+# +-pp.  Target: every monitor +-5 points within 120 s.  A design: T=run seconds (pgbench -T), min=pilot blocks
 # (--min-runs), cpu=CPUs (--cpu; empty: unpinned).
 #   DESIGNS='T=2,min=10,cpu= T=1,min=5,cpu= T=1,min=5,cpu=0' WAYS= SERVER=0 bash bench/service.sh
 set -u
@@ -81,9 +82,10 @@ design() {
 	jq -r --arg d "-T $t, --min-runs $min, $pin" --arg w "$wall" '
 		def f(n): .metrics[] | select(.name == n);
 		def pct(x): if x == null then "n/a" else (x * 1000 | round / 10 | tostring) end;
-		(.statistics[0] | f("tps")) as $b | .statistics[1:][] | f("tps") as $t |
+		(.statistics[0] | f("tps")) as $b | (.options.pilot_blocks // 0) as $p |
+		.statistics[1:][] | f("tps") as $t |
 		(if $t.change_lo == null then null else ($t.change_hi - $t.change_lo) / 2 end) as $hw |
-		"| \($d) | \($w) s | \($t.runs) (\(.failed) failed) | \(.monitor) | \($b.mean | round) | \(pct($t.change)) [\(pct($t.change_lo)), \(pct($t.change_hi))] | \(pct($hw)) | \(if $hw != null and $hw <= 0.05 and ($w | tonumber) <= 120 then "yes" else "no" end) |"' \
+		"| \($d) | \($w) s | \($t.runs) (\(if $p > 0 then "+\($p) pilot, " else "" end)\(.failed) failed) | \(.monitor) | \($b.mean | round) | \(pct($t.change)) [\(pct($t.change_lo)), \(pct($t.change_hi))] | \(pct($hw)) | \(if $hw != null and $hw <= 0.05 and ($w | tonumber) <= 120 then "yes" else "no" end) |"' \
 		<<< "$js"
 }
 if [ -n "$DESIGNS" ]; then
