@@ -24,10 +24,10 @@ pg_cluster skip_rest
 DB=$T/u.db
 TX=1500
 
-run_pc calibrate -m strace --placement unpinned --runs 3 --seed 7 --db "$DB" --format json
+run_pc calibrate -m strace --placement unpinned --runs 2 --seed 7 --db "$DB" --format json
 is "$rc" 0 "calibrate -m strace --placement unpinned ($(tail -1 <<< "$err"))"
 
-run_pc predict --verify -m strace --runs 4 --count-runs 2 --plain-runs 3 --seed 5 --db "$DB" \
+run_pc predict --verify -m strace --runs 3 --count-runs 2 --plain-runs 3 --seed 5 --db "$DB" \
 	--format json --service "$PG_SERVICE" --ready 'database system is ready to accept connections' \
 	-- "${PGBENCH[@]}" -n -S -c 1 -t $TX bench
 is "$rc" 0 "predict --verify --service: exit 0 ($(tail -1 <<< "$err"))"
@@ -40,16 +40,17 @@ assert "the client's syscalls counted beside them ($cl)" 'ratio_in "$cl" $TX 1 1
 row() { j ".statistics[] | select(.monitor == \"strace\") | $1"; }
 is "$(row .paid_by):$(row '[.terms[].event] | index("run")')" "service:null" \
 	"strace watches the service: priced by its events, with no fixed cost (it attaches before the run)"
+ms() { awk -v x="$1" 'BEGIN { printf "%.0f", x / 1e6 }'; }
 pe=$(row .predicted_extra_ns) lo=$(row .predicted_extra_ns_lo) hi=$(row .predicted_extra_ns_hi)
-assert "strace's predicted extra ($pe [$lo, $hi] ns) has an interval around it" \
+assert "strace's predicted extra ($(ms "$pe") [$(ms "$lo"), $(ms "$hi")] ms) has an interval around it" \
 	'awk -v e="$pe" -v l="$lo" -v h="$hi" "BEGIN { exit !(e > 0 && l < e && e < h) }"'
 me=$(row .measured_extra_ns)
-assert "--verify measured it beside the prediction ($me ns)" 'ratio_in "$me" 1 0 1e12'
+assert "--verify measured it beside the prediction ($(ms "$me") ms)" 'ratio_in "$me" 1 0 1e12'
 if machine_quiet; then
-	assert "strace: predicted $pe ns, measured $me ns: within 25% or one interval holds the other" \
+	assert "strace: predicted $(ms "$pe") ms, measured $(ms "$me") ms: within 25% or one interval holds the other" \
 		"[ \"\$(row '(.error | fabs) <= 0.25 or .measured_in_predicted or .predicted_in_measured')\" = true ]"
 else
-	skip "$(busy_why); strace: predicted $pe ns, measured $me ns"
+	skip "$(busy_why); strace: predicted $(ms "$pe") ms, measured $(ms "$me") ms"
 fi
 pm=$(head -1 "$PGD/data/postmaster.pid" 2> /dev/null)
 is "$(pgrep -f "$PGD/data" | wc -l)" 0 "no process of the cluster left (postmaster.pid: ${pm:-gone})"
