@@ -233,7 +233,7 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 					 .service = a->svc.service ? &a->svc : NULL };
 	struct pcost_prediction p[PCOST_STUDY_MAX_ITEMS];
 	struct pcost_prediction_check checks[PCOST_STUDY_MAX_ITEMS];
-	struct pcost_counts c, sc;
+	struct pcost_counts c, sc = { 0 };
 	char *joined = pcost_join_argv(a->ncommand, a->command);
 	struct pcost_predict_report r = { .command = joined,
 					  .table = t,

@@ -114,6 +114,7 @@ static int count_once(char *const *argv, const struct pcost_count_opts *o, int e
 	struct pcost_evcount ec, svc;
 	int rc;
 
+	pcost_evcount_init(&svc); /* evcount fills it only with a service */
 	if (o->service) {
 		eo.service_pid = o->service_pid;
 		eo.service = &svc;
