@@ -216,7 +216,9 @@ if pg_up; then
 		# events are counted and paid in the service, the client's in the client.
 		eval "$PG_STOP"
 		PG_STOP=
-		add pgbench-service "--service $(printf '%q' "runuser -u postgres -- $PG_BIN/postgres -D $W/pg/data -p $PG_PORT -k $W/pg -c listen_addresses= -F") --ready-port 127.0.0.1:$PG_PORT" \
+		# setpriv changes user and execs (runuser forks): the service's pid is the
+		# postmaster's.  It listens on its socket only (no TCP port): ready on its line.
+		add pgbench-service "--service $(printf '%q' "setpriv --reuid=postgres --regid=postgres --init-groups -- $PG_BIN/postgres -D $W/pg/data -p $PG_PORT -k $W/pg -c listen_addresses= -F") --ready $(printf '%q' 'database system is ready to accept connections')" \
 			"$((2 * RUNS))" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
 	else
 		PG_WHY="predict has no --service in this build: pgbench against a cluster started here, the client's events alone"

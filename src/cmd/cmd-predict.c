@@ -17,6 +17,7 @@
 #include "cmd/cmd-costs-machine.h"
 #include "cmd/cmd-measure-opts.h"
 #include "cmd/cmd-options.h"
+#include "cmd/cmd-service-opts.h"
 #include "cmd/parse-options.h"
 #include "core/cleanup.h"
 #include "monitors/monitor.h"
@@ -27,6 +28,7 @@
 
 static const char *const predict_usage[] = {
 	"predict -m MONITOR... [options] -- COMMAND [ARGS...]",
+	"predict -m MONITOR... --service SERVER [--ready REGEX] [options] -- LOAD [ARGS...]",
 	NULL,
 };
 
@@ -37,24 +39,41 @@ static const char predict_about[] =
 	"with the machine's cost table ('probecost calibrate'; measured first, quick,\n"
 	"when the store has none for this machine).  Prints each monitor's predicted\n"
 	"extra time and overhead with a 95% interval and the term that dominates, or\n"
-	"\"no model\" and why.";
+	"\"no model\" and why.  With --service, the server runs meanwhile, its processes'\n"
+	"events are counted in the same runs, and a monitor that watches it (strace,\n"
+	"perf-stat, perf-record, bpftrace-syscalls) is priced by them (docs/predict.md).";
 
 static const char predict_epilog[] =
 	"exit status: 0 predicted; 1 the command failed (its error is printed) or could\n"
-	"not be counted; 2 bad usage, a command that cannot be executed (said before any\n"
-	"calibration), an unknown monitor, or a stale cost table (another kernel or\n"
-	"machine: the message names the command that recalibrates); 128+N interrupted by\n"
-	"signal N.";
+	"not be counted, or --service did not start; 2 bad usage, a command or --service\n"
+	"that cannot be executed (said before any calibration), an unknown monitor, or a\n"
+	"stale cost table (another kernel or machine: the message names the command that\n"
+	"recalibrates); 128+N interrupted by signal N.";
 
 struct predict_args {
 	struct pcost_measure_opts m;
 	const char *monitors[PCOST_STUDY_MAX_ITEMS];
 	size_t nmonitors;
 	bool verify;
+	struct pcost_study_opts svc;	 /* --service and its readiness (as run takes them) */
+	struct pcost_service_args sargs; /* their rows' state */
 	unsigned count_runs, plain_runs;
 	char **command;
 	int ncommand;
 };
+
+/* --service CMD that cannot be executed: said before any calibration, as for COMMAND. */
+static int refuse_service(const char *cmd)
+{
+	char **argv;
+	int rc;
+
+	if (pcost_argv_split(cmd, &argv) < 0)
+		return usage_error("--service '%s': unterminated quote or empty command", cmd);
+	rc = pcost_refuse_unexecutable("--service", argv[0]);
+	pcost_argv_free(argv);
+	return rc;
+}
 
 /* Into a (zeroed by the caller); 0, PCOST_OPTS_HELP after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct predict_args *a)
@@ -66,6 +85,19 @@ static int parse_args(int argc, char **argv, struct predict_args *a)
 		OPT_BOOL(0, "verify", &a->verify,
 			 "then measure the monitors (as 'probecost run -- COMMAND' does)\n"
 			 "and print predicted against measured, side by side"),
+		OPT_SERVICE(&a->sargs, "a server COMMAND loads, started (and stopped) around the\n"
+				       "counting and plain runs and --verify's: its processes'\n"
+				       "events are counted too, and perf-stat, perf-record,\n"
+				       "strace and bpftrace-syscalls are predicted on them"),
+		OPT_SERVICE_READY(&a->sargs,
+				  "after --service: it is ready when a line of its output\n"
+				  "(stdout or stderr) matches REGEX"),
+		OPT_SERVICE_READY_PORT(&a->sargs,
+				       "with --service: it is ready once it accepts a TCP\n"
+				       "connection on PORT at ADDR (an IPv4 address, [an IPv6\n"
+				       "one]; default localhost), after --ready's line if any"),
+		OPT_MEASURE_READY_TIMEOUT(m,
+					  "--service must be ready within S seconds (default 10)"),
 		OPT_UINT(0, "count-runs", &a->count_runs, "N", 1, 64, "a whole number",
 			 "untimed counting runs (default 3): the counts' mean and error"),
 		OPT_UINT(0, "plain-runs", &a->plain_runs, "N", 2, 1000, "a whole number",
@@ -93,6 +125,7 @@ static int parse_args(int argc, char **argv, struct predict_args *a)
 
 	pcost_measure_opts_init(m);
 	m->ro.warmup = 1;
+	a->sargs.o = &a->svc;
 	a->count_runs = 3;
 	a->plain_runs = 3;
 	if ((rc = pcost_parse_options(&p, argc, argv)))
@@ -107,6 +140,11 @@ static int parse_args(int argc, char **argv, struct predict_args *a)
 	a->ncommand = p.argc;
 	if ((rc = pcost_refuse_unexecutable(NULL, a->command[0])))
 		return rc;
+	if (pcost_study_check_service(&a->svc))
+		return PCOST_EXIT_USAGE;
+	if (a->svc.service && (rc = refuse_service(a->svc.service)))
+		return rc;
+	a->svc.ro = a->m.ro; /* the service's CPUs and readiness timeout */
 	if (!a->m.runs_given)
 		a->m.ro.runs = 5;
 	return 0;
@@ -191,20 +229,23 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 					 .db = a->m.db,
 					 .no_store = a->m.no_store,
 					 .argc = argc,
-					 .argv = argv };
+					 .argv = argv,
+					 .service = a->svc.service ? &a->svc : NULL };
 	struct pcost_prediction p[PCOST_STUDY_MAX_ITEMS];
 	struct pcost_prediction_check checks[PCOST_STUDY_MAX_ITEMS];
-	struct pcost_counts c;
+	struct pcost_counts c, sc = { 0 };
 	char *joined = pcost_join_argv(a->ncommand, a->command);
 	struct pcost_predict_report r = { .command = joined,
 					  .table = t,
 					  .placement = placement,
 					  .counts = &c,
+					  .service = a->svc.service,
+					  .service_counts = a->svc.service ? &sc : NULL,
 					  .count_runs = a->count_runs,
 					  .plain_runs = a->plain_runs,
 					  .n = a->nmonitors,
 					  .p = p };
-	int rc = pcost_study_predict(&o, t, &c, p);
+	int rc = pcost_study_predict(&o, t, &c, &sc, p);
 
 	if (!rc && a->verify) {
 		/* The prediction is printed before anything is measured under a monitor. */
@@ -218,9 +259,11 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 	if (!rc && pcost_report_predict(&r, a->m.fmt, stdout) < 0)
 		rc = (error("could not print the prediction"), PCOST_EXIT_FAIL);
 	else if (rc)
-		rc = rc == -EINTR ? 128 + (pcost_interrupted ? pcost_interrupted : 2)
-				  : PCOST_EXIT_FAIL;
+		rc = rc == -EINTR    ? 128 + (pcost_interrupted ? pcost_interrupted : 2)
+		     : rc == -EINVAL ? PCOST_EXIT_USAGE
+				     : PCOST_EXIT_FAIL;
 	pcost_counts_release(&c);
+	pcost_counts_release(&sc);
 	free(joined);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include "cmd/cmd-measure-opts.h"
 #include "cmd/cmd-run-count.h"
 #include "cmd/cmd-options.h"
+#include "cmd/cmd-service-opts.h"
 #include "cmd/parse-options.h"
 #include "core/cleanup.h"
 #include "report/report.h"
@@ -41,8 +42,8 @@ struct run_args {
 	/* The shared options: runner options (ro), --threads, --cpu, --format, --db,
 	 * --no-store, --seed (copied into o once parsed). */
 	struct pcost_measure_opts m;
-	int last_ready_owner; /* the --attach (1) or --service (2) a --ready follows */
-	bool count;	      /* --count: one counting run of the command (cmd/cmd-run-count.h) */
+	struct pcost_service_args svc; /* --attach, --service, --ready, --ready-port: into o */
+	bool count; /* --count: one counting run of the command (cmd/cmd-run-count.h) */
 };
 
 /* A study function's return (run/study.h) as the exit code. */
@@ -86,40 +87,6 @@ static int events_opt(const struct pcost_option *opt, const char *arg)
 	return 0;
 }
 
-/* --attach CMD and --service CMD (row constant 1 and 2): a --ready after one is its. */
-static int owner_opt(const struct pcost_option *opt, const char *arg)
-{
-	struct run_args *a = opt->value;
-
-	if (opt->defval == 2 && (!*arg || strspn(arg, " \t") == strlen(arg)))
-		return usage_error("--service '': give the server's command (e.g. --service "
-				   "'redis-server --port 7000')");
-	*(opt->defval == 1 ? &a->o.attach : &a->o.service) = arg;
-	a->last_ready_owner = (int)opt->defval;
-	return 0;
-}
-
-/*
- * --ready REGEX: of the --attach or --service it follows.  An empty REGEX
- * would match any line, the first one it prints whatever it says: refused.
- */
-static int ready_opt(const struct pcost_option *opt, const char *arg)
-{
-	struct run_args *a = opt->value;
-
-	if (!a->last_ready_owner)
-		return usage_error("--ready '%s' says when --attach CMD or --service CMD is ready: "
-				   "give it after one of them",
-				   arg);
-	if (!*arg)
-		return usage_error(
-			"--ready '': an empty regex matches any line; give what the "
-			"ready line says (e.g. --ready 'ready to accept'), or no --ready "
-			"to go on at once");
-	*(a->last_ready_owner == 1 ? &a->o.ready : &a->o.service_ready) = arg;
-	return 0;
-}
-
 static int metric_opt(const struct pcost_option *opt, const char *arg)
 {
 	struct run_args *a = opt->value;
@@ -140,13 +107,12 @@ static int unit_opt(const struct pcost_option *opt, const char *arg)
 	return 0;
 }
 
-/* --scale, --placement and --ready-port: the study's own values (run/study.h). */
+/* --scale and --placement: the study's own values (run/study.h). */
 static int study_opt(const struct pcost_option *opt, const char *arg)
 {
 	static int (*const set[])(struct pcost_study_opts *, const char *) = {
 		pcost_study_scales,
 		pcost_study_placement_list,
-		pcost_study_ready_port,
 	};
 	struct run_args *a = opt->value;
 
@@ -218,23 +184,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		OPT_LIST('m', "monitor", a->o.monitors, &a->o.nmonitors, PCOST_STUDY_MAX_ITEMS, "M",
 			 "a monitor ('probecost list monitors'); 'CMD ARGS' with a\n"
 			 "space is a custom wrapper, {} marks where the workload goes"),
-		OPT_RUN("attach", a, "CMD", "a custom attach monitor started beside each run",
-			owner_opt, 1),
-		OPT_CALLBACK(0, "ready", a, "REGEX",
-			     "after --attach or --service: that one is ready when a line\n"
-			     "of its output (stdout or stderr) matches REGEX",
-			     ready_opt),
-		OPT_RUN("service", a, "CMD",
-			"a server started once for the session (stopped at the end):\n"
-			"the workload is its load generator; {pid} in a monitor's\n"
-			"command is its pid, and perf-stat, perf-record, strace and\n"
-			"bpftrace-syscalls watch its processes",
-			owner_opt, 2),
-		OPT_RUN("ready-port", a, "[ADDR:]PORT",
-			"with --service: it is ready once it accepts a TCP\n"
-			"connection on PORT at ADDR (an IPv4 address, [an IPv6\n"
-			"one]; default localhost), after --ready's line if any",
-			study_opt, 2),
+		OPT_SERVICE_ATTACH(&a->svc, "a custom attach monitor started beside each run"),
+		OPT_SERVICE_READY(&a->svc,
+				  "after --attach or --service: that one is ready when a line\n"
+				  "of its output (stdout or stderr) matches REGEX"),
+		OPT_SERVICE(&a->svc, "a server started once for the session (stopped at the end):\n"
+				     "the workload is its load generator; {pid} in a monitor's\n"
+				     "command is its pid, and perf-stat, perf-record, strace and\n"
+				     "bpftrace-syscalls watch its processes"),
+		OPT_SERVICE_READY_PORT(&a->svc,
+				       "with --service: it is ready once it accepts a TCP\n"
+				       "connection on PORT at ADDR (an IPv4 address, [an IPv6\n"
+				       "one]; default localhost), after --ready's line if any"),
 		OPT_STRING(0, "service-pid", &a->o.service_pid, "PID",
 			   "a server already running, never started, stopped or\n"
 			   "signalled: monitors attach to it for their runs and\n"
@@ -323,6 +284,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 
 	pcost_measure_opts_init(m);
 	m->ro.max_runs = 100;
+	a->svc.o = &a->o;
+	a->svc.attach = true;
 	if ((rc = pcost_parse_options(&p, argc, argv)))
 		return rc;
 	if (p.argc) {

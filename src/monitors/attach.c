@@ -599,7 +599,7 @@ static struct attach_monitor *attach_new(const char *name, enum attach_flavour f
 	a->grace_ns = 10ULL * 1000000000ULL;
 	a->undo = -1;
 	a->ctl = a->ack = -1;
-	a->proc.out = -1;
+	a->proc.out = a->proc.err = -1; /* never started: nothing of ours to close */
 	return a;
 }
 

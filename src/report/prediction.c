@@ -69,7 +69,8 @@ static void dominant(const struct pcost_prediction *p, char *buf, size_t len)
 	const struct pcost_prediction_term *t;
 	char n[32], c[48];
 
-	if (p->dominant < 0) {
+	/* Nothing to share out: no term, or a prediction of 0 (a service that did nothing). */
+	if (p->dominant < 0 || !isfinite(p->terms[p->dominant].share)) {
 		snprintf(buf, len, "-");
 		return;
 	}
@@ -80,18 +81,18 @@ static void dominant(const struct pcost_prediction *p, char *buf, size_t len)
 		return;
 	}
 	grouped(t->count, n, sizeof(n));
-	snprintf(buf, len, "%.0f%% of it from %s %s at %s", 100 * t->share, n, plural(t->event), c);
+	snprintf(buf, len, "%.0f%% of it from %s %s%s at %s", 100 * t->share, n,
+		 p->service ? "service " : "", plural(t->event), c);
 }
 
-static void counts_line(const struct pcost_predict_report *r, FILE *out)
+/* "# LEAD: 41,000 syscalls, ... 1.2 s CPU" (no newline). */
+static void counts_of(const struct pcost_counts *c, const char *lead, FILE *out)
 {
 	static const char *const unit[PCOST_CNT_N] = { "syscalls",    "context switches",
 						       "page faults", "tasks",
 						       "execs",	      "" };
-	const struct pcost_counts *c = r->counts;
 
-	fprintf(out, "# counted in %u untimed run%s:", r->count_runs,
-		r->count_runs == 1 ? "" : "s");
+	fprintf(out, "# %s:", lead);
 	for (int k = 0; k < PCOST_CNT_N; k++) {
 		char n[32];
 
@@ -104,13 +105,29 @@ static void counts_line(const struct pcost_predict_report *r, FILE *out)
 		fprintf(out, " %s %.*s,", n,
 			(int)strlen(unit[k]) - (c->n[k] == 1 && unit[k][0] ? 1 : 0), unit[k]);
 	}
+}
+
+static void counts_line(const struct pcost_predict_report *r, FILE *out)
+{
+	const struct pcost_counts *c = r->counts;
+	char lead[64];
+
+	snprintf(lead, sizeof(lead), "counted in %u untimed run%s", r->count_runs,
+		 r->count_runs == 1 ? "" : "s");
+	counts_of(c, lead, out);
 	{
 		char b[48];
 
 		pcost_text_ns_ci(c->base_ns, NAN, NAN, NULL, b, sizeof(b));
-		fprintf(out, "; plain run %s (+- %.1f%%, %u runs), %.2f tasks side by side\n", b,
+		fprintf(out, "; plain run %s (+- %.1f%%, %u runs), %.2f tasks side by side%s\n", b,
 			c->base_ns > 0 ? 100 * c->base_se / c->base_ns : NAN, r->plain_runs,
-			isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1);
+			isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1,
+			r->service_counts ? " (with the service's)" : "");
+	}
+	if (r->service_counts) {
+		/* Per run of the command: what the monitors that watch the service pay for. */
+		counts_of(r->service_counts, "the service's processes, in the same runs", out);
+		fputc('\n', out);
 	}
 }
 
@@ -235,9 +252,27 @@ static void json_terms(cJSON *o, const struct pcost_prediction *p)
 	}
 }
 
+/* {"syscalls": {"mean": .., "se": ..}, ...} as root's key. */
+static void json_counts(cJSON *root, const char *key, const struct pcost_counts *c)
+{
+	static const char *const names[PCOST_CNT_N] = { "syscalls",    "context_switches",
+							"page_faults", "tasks",
+							"execs",       "task_clock_ns" };
+	cJSON *counts = cJSON_AddObjectToObject(root, key);
+
+	for (int k = 0; k < PCOST_CNT_N; k++) {
+		cJSON *o = cJSON_AddObjectToObject(counts, names[k]);
+
+		cJSON_AddItemToObject(o, "mean", pcost_json_num(c->n[k]));
+		cJSON_AddItemToObject(o, "se", pcost_json_num(c->se[k]));
+		if (!isfinite(c->n[k]))
+			cJSON_AddStringToObject(o, "why", c->why[k]);
+	}
+}
+
 static void json(const struct pcost_predict_report *r, FILE *out)
 {
-	cJSON *root = cJSON_CreateObject(), *rows, *counts;
+	cJSON *root = cJSON_CreateObject(), *rows;
 
 	cJSON_AddStringToObject(root, "probecost", PCOST_VERSION);
 	cJSON_AddStringToObject(root, "kind", "predict");
@@ -246,17 +281,10 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	cJSON_AddStringToObject(root, "placement", r->placement ? r->placement : "unpinned");
 	cJSON_AddNumberToObject(root, "count_runs", r->count_runs);
 	cJSON_AddNumberToObject(root, "plain_runs", r->plain_runs);
-	counts = cJSON_AddObjectToObject(root, "counts");
-	for (int k = 0; k < PCOST_CNT_N; k++) {
-		static const char *const key[PCOST_CNT_N] = { "syscalls",    "context_switches",
-							      "page_faults", "tasks",
-							      "execs",	     "task_clock_ns" };
-		cJSON *c = cJSON_AddObjectToObject(counts, key[k]);
-
-		cJSON_AddItemToObject(c, "mean", pcost_json_num(r->counts->n[k]));
-		cJSON_AddItemToObject(c, "se", pcost_json_num(r->counts->se[k]));
-		if (!isfinite(r->counts->n[k]))
-			cJSON_AddStringToObject(c, "why", r->counts->why[k]);
+	json_counts(root, "counts", r->counts);
+	if (r->service_counts) {
+		cJSON_AddStringToObject(root, "service", r->service);
+		json_counts(root, "service_counts", r->service_counts);
 	}
 	cJSON_AddItemToObject(root, "plain_ns", pcost_json_num(r->counts->base_ns));
 	cJSON_AddItemToObject(root, "plain_se_ns", pcost_json_num(r->counts->base_se));
@@ -270,6 +298,7 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 
 		cJSON_AddStringToObject(o, "monitor", p->monitor);
 		cJSON_AddBoolToObject(o, "model", p->has_model);
+		cJSON_AddStringToObject(o, "paid_by", p->service ? "service" : "command");
 		cJSON_AddItemToObject(
 			o, "why", p->has_model ? cJSON_CreateNull() : cJSON_CreateString(p->why));
 		pcost_json_ci(o, "predicted_overhead", p->overhead, p->overhead_lo, p->overhead_hi);

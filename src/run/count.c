@@ -96,9 +96,12 @@ static void take(const struct pcost_evcount *ec, const struct pcost_count_opts *
 		snprintf(c->by_nr_why, sizeof(c->by_nr_why), "%s", ec->by_nr_why);
 }
 
-/* One counting run; 0, -ECHILD (the command failed: err says how) or -errno. */
+/*
+ * One counting run (the service's counts into sv, when o has one); 0, -ECHILD
+ * (the command failed: err says how) or -errno.
+ */
 static int count_once(char *const *argv, const struct pcost_count_opts *o, int err_fd, double *v,
-		      struct pcost_counts *c, char *err, size_t len)
+		      struct pcost_counts *c, double *sv, char *err, size_t len)
 {
 	struct pcost_evcount_opts eo = {
 		.cpu_mask = o->cpu_mask,
@@ -108,8 +111,14 @@ static int count_once(char *const *argv, const struct pcost_count_opts *o, int e
 		.out_fd = -1, /* discarded, as in the runner's runs */
 		.err_fd = err_fd,
 	};
-	struct pcost_evcount ec;
+	struct pcost_evcount ec, svc;
 	int rc;
+
+	pcost_evcount_init(&svc); /* evcount fills it only with a service */
+	if (o->service) {
+		eo.service_pid = o->service_pid;
+		eo.service = &svc;
+	}
 
 	if (ftruncate(err_fd, 0) < 0 || lseek(err_fd, 0, SEEK_SET) < 0)
 		return -errno;
@@ -123,8 +132,12 @@ static int count_once(char *const *argv, const struct pcost_count_opts *o, int e
 		rc = -ECHILD;
 	} else if (rc == 0) {
 		take(&ec, o, v, c);
+		if (o->service)
+			take(&svc, o, sv, o->service);
 	}
 	pcost_evcount_release(&ec);
+	if (o->service)
+		pcost_evcount_release(&svc);
 	return rc;
 }
 
@@ -148,43 +161,10 @@ static void mean_se(double (*v)[NV], unsigned runs, size_t k, double *n, double 
 	*se = runs > 1 ? pcost_sem(x, runs) : 0;
 }
 
-int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, struct pcost_counts *c,
-			char *err, size_t len)
+/* The runs' counts v[0..runs) into *c: each kind's mean and standard error, by name too. */
+static void summarize(double (*v)[NV], unsigned runs, const struct pcost_count_opts *o,
+		      struct pcost_counts *c)
 {
-	unsigned runs = o->runs < 1 ? 1 : o->runs > MAX_RUNS ? MAX_RUNS : o->runs;
-	double(*v)[NV] = xcalloc(runs, sizeof(*v));
-	struct err_file f;
-	int undo, fd, rc = 0;
-
-	counts_init(c);
-	if (o->nnames > MAX_NAMES) {
-		free(v);
-		snprintf(err, len, "at most %d syscalls are counted by name", MAX_NAMES);
-		return -E2BIG;
-	}
-	if ((rc = pcost_private_dir_make(f.dir, sizeof(f.dir), err, len)) < 0) {
-		free(v);
-		return rc;
-	}
-	snprintf(f.path, sizeof(f.path), "%s/stderr", f.dir);
-	undo = pcost_cleanup_push(undo_err, &f);
-	fd = open(f.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, len, "could not create '%s': %s", f.path, strerror(errno));
-	}
-	for (unsigned r = 0; r < runs && !rc && !pcost_interrupted; r++)
-		rc = count_once(argv, o, fd, v[r], c, err, len);
-	if (fd >= 0)
-		close(fd);
-	pcost_cleanup_pop(undo, 0);
-	pcost_private_dir_remove(f.dir);
-	if (!rc && pcost_interrupted)
-		rc = -EINTR;
-	if (rc) {
-		free(v);
-		return rc;
-	}
 	c->df = runs - 1;
 	for (int k = 0; k < PCOST_CNT_N; k++)
 		if (isfinite(v[0][k]))
@@ -198,8 +178,54 @@ int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, str
 			mean_se(v, runs, PCOST_CNT_N + i, &c->by_nr[i].n, &c->by_nr[i].se);
 		}
 	}
+}
+
+int pcost_count_command(char *const *argv, const struct pcost_count_opts *o, struct pcost_counts *c,
+			char *err, size_t len)
+{
+	unsigned runs = o->runs < 1 ? 1 : o->runs > MAX_RUNS ? MAX_RUNS : o->runs;
+	double(*v)[NV] = xcalloc(runs, sizeof(*v));
+	double(*sv)[NV] = o->service ? xcalloc(runs, sizeof(*sv)) : NULL;
+	struct err_file f;
+	int undo, fd, rc = 0;
+
+	counts_init(c);
+	if (o->service)
+		counts_init(o->service);
+	if (o->nnames > MAX_NAMES) {
+		snprintf(err, len, "at most %d syscalls are counted by name", MAX_NAMES);
+		rc = -E2BIG;
+	} else {
+		rc = pcost_private_dir_make(f.dir, sizeof(f.dir), err, len);
+	}
+	if (rc < 0) {
+		free(v);
+		free(sv);
+		return rc;
+	}
+	snprintf(f.path, sizeof(f.path), "%s/stderr", f.dir);
+	undo = pcost_cleanup_push(undo_err, &f);
+	fd = open(f.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, len, "could not create '%s': %s", f.path, strerror(errno));
+	}
+	for (unsigned r = 0; r < runs && !rc && !pcost_interrupted; r++)
+		rc = count_once(argv, o, fd, v[r], c, sv ? sv[r] : NULL, err, len);
+	if (fd >= 0)
+		close(fd);
+	pcost_cleanup_pop(undo, 0);
+	pcost_private_dir_remove(f.dir);
+	if (!rc && pcost_interrupted)
+		rc = -EINTR;
+	if (!rc) {
+		summarize(v, runs, o, c);
+		if (sv)
+			summarize(sv, runs, o, o->service);
+	}
 	free(v);
-	return 0;
+	free(sv);
+	return rc;
 }
 
 void pcost_counts_release(struct pcost_counts *c)

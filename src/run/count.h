@@ -8,12 +8,14 @@
  * evcount's count by number.  A kind evcount could not count here is NaN
  * with its reason, never 0.  The command's output is discarded, as in the
  * runner's runs (a pipe to read would add switches); its standard error goes
- * to a private file whose last line names a failure.
+ * to a private file whose last line names a failure.  With a service, its
+ * processes' events are counted beside the command's, the same way.
  */
 #ifndef PCOST_COUNT_H
 #define PCOST_COUNT_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "stats/predict.h"
 
@@ -23,6 +25,13 @@ struct pcost_count_opts {
 	double timeout_s;	  /* kill a run after this (0: never) */
 	const char *const *names; /* syscalls to count by name (by_nr), NULL */
 	size_t nnames;
+	/*
+	 * A service the command loads (predict --service): its processes' events
+	 * in the same runs (those it starts during a run included: evcount.h),
+	 * into *service (initialized here, as *c); 0: none.
+	 */
+	pid_t service_pid;
+	struct pcost_counts *service;
 };
 
 /*

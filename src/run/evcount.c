@@ -101,8 +101,8 @@ struct evc_state {
 	int fds[NCOUNTERS];
 	int *svc_fds; /* the service's: NCOUNTERS a task of its tree (nsvc fds), -1 closed */
 	size_t nsvc;
-	struct pcost_evc_bpf bpf;
-	bool bpf_open;
+	struct pcost_evc_bpf bpf, svc_bpf; /* syscalls by number: the command's, the service's */
+	bool bpf_open, svc_bpf_open;
 	struct pcost_evc_sdt sdt;
 	int undo;
 };
@@ -126,6 +126,8 @@ static void undo(void *arg)
 		pcost_evc_close_fds(st->svc_fds, st->nsvc);
 	if (st->bpf_open)
 		pcost_evc_bpf_close(&st->bpf);
+	if (st->svc_bpf_open)
+		pcost_evc_bpf_close(&st->svc_bpf);
 	pcost_evc_sdt_close(&st->sdt);
 }
 
@@ -157,7 +159,7 @@ static void close_parallel(struct evc_state *st)
 {
 	enum { MAX_THREADS = 128 };
 	size_t n = 0, nth, nev = st->sdt.events ? st->sdt.nevents : 0;
-	int **fds = xcalloc(NCOUNTERS + st->nsvc + PCOST_EVC_BPF_PROGS + nev, sizeof(*fds));
+	int **fds = xcalloc(NCOUNTERS + st->nsvc + 2 * PCOST_EVC_BPF_PROGS + nev, sizeof(*fds));
 	struct closer c[MAX_THREADS];
 	pthread_t th[MAX_THREADS];
 	bool started[MAX_THREADS];
@@ -172,6 +174,9 @@ static void close_parallel(struct evc_state *st)
 	for (size_t i = 0; st->bpf_open && i < PCOST_EVC_BPF_PROGS; i++)
 		if (st->bpf.link_fd[i] >= 0)
 			fds[n++] = &st->bpf.link_fd[i];
+	for (size_t i = 0; st->svc_bpf_open && i < PCOST_EVC_BPF_PROGS; i++)
+		if (st->svc_bpf.link_fd[i] >= 0)
+			fds[n++] = &st->svc_bpf.link_fd[i];
 	for (size_t i = 0; i < nev; i++)
 		if (st->sdt.events[i].fd >= 0)
 			fds[n++] = &st->sdt.events[i].fd;
@@ -366,14 +371,41 @@ static size_t tree_tasks(pid_t root, pid_t **tids)
 }
 
 /*
+ * The service's syscalls by number: a BPF counter of its own (evcount_bpf.c)
+ * following every task of its tree now, and what they create from then on.
+ */
+static void open_service_by_nr(struct evc_state *st, struct tep_handle *tep, const char *tep_why,
+			       const pid_t *tids, size_t n, struct pcost_evcount *svc)
+{
+	int rc = 0;
+
+	if (!tep) {
+		snprintf(svc->by_nr_why, sizeof(svc->by_nr_why), "%s", tep_why);
+		return;
+	}
+	if (pcost_evc_bpf_open(&st->svc_bpf, tep, svc->by_nr_why, sizeof(svc->by_nr_why)) < 0)
+		return;
+	st->svc_bpf_open = true;
+	for (size_t t = 0; t < n && !rc; t++)
+		rc = pcost_evc_bpf_follow(&st->svc_bpf, tids[t]);
+	if (rc < 0) {
+		snprintf(svc->by_nr_why, sizeof(svc->by_nr_why),
+			 "could not add the service to the BPF counter: %s", strerror(-rc));
+		pcost_evc_bpf_close(&st->svc_bpf);
+		st->svc_bpf_open = false;
+	}
+}
+
+/*
  * The service's counters (pcost_evcount_opts.service_pid): each kind on every
  * task of its tree now, inherited by what they create from then on (the
  * backends a server forks per connection).  A task that exits meanwhile is
  * skipped (ESRCH); a kind that cannot be opened on all the others is not
  * counted.  The rusage kinds are not counted: probecost reaps none of its tasks.
+ * Syscalls by number too unless by_nr is false.
  */
 static void open_service(struct evc_state *st, struct tep_handle *tep, const char *tep_why,
-			 pid_t root, struct pcost_evcount *svc)
+			 pid_t root, bool by_nr, struct pcost_evcount *svc)
 {
 	pid_t *tids;
 	size_t n = tree_tasks(root, &tids);
@@ -412,6 +444,10 @@ static void open_service(struct evc_state *st, struct tep_handle *tep, const cha
 		    "the service's tasks are not reaped by probecost");
 	not_counted(svc, PCOST_EVC_CSW_INVOLUNTARY,
 		    "the service's tasks are not reaped by probecost");
+	if (by_nr)
+		open_service_by_nr(st, tep, tep_why, tids, n, svc);
+	else
+		snprintf(svc->by_nr_why, sizeof(svc->by_nr_why), "not asked for");
 	free(tids);
 }
 
@@ -704,7 +740,7 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 	open_counters(st.fds, tep, tep_why, pid, c);
 	open_extras(&st, tep, tep_why, pid, o, c);
 	if (o->service_pid > 0 && o->service)
-		open_service(&st, tep, tep_why, o->service_pid, o->service);
+		open_service(&st, tep, tep_why, o->service_pid, !o->no_by_nr, o->service);
 	enable_counters(st.svc_fds, st.nsvc);
 	enable_counters(st.fds, NCOUNTERS);
 	switches_before(pid, &vol0, &invol0);
@@ -728,6 +764,8 @@ int pcost_evcount_run(char *const *argv, const struct pcost_evcount_opts *o,
 		o->service->wall_ns = c->wall_ns;
 		o->service->interrupted = c->interrupted;
 		o->service->timed_out = c->timed_out;
+		if (st.svc_bpf_open && pcost_evc_bpf_read(&st.svc_bpf, o->service) == 0)
+			o->service->by_nr_source = by_nr_source;
 	}
 	read_extras(&st, c);
 	c->left_running = kill_leftovers(pid, before, nbefore, o->service_pid <= 0);

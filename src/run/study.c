@@ -151,13 +151,8 @@ static void apply_defaults(struct pcost_study_opts *a)
 		a->scales[a->nscales++] = 1;
 }
 
-/*
- * One -m word: with --service or --service-pid, a built-in's service form where it has one
- * (pointed at the service's processes); a tool without one wraps the load
- * generator, which is said.
- */
-static struct pcost_monitor *create_one(const struct pcost_study_opts *a, const char *word,
-					char *err, size_t len)
+struct pcost_monitor *pcost_study_monitor_create(const struct pcost_study_opts *a, const char *word,
+						 char *err, size_t len)
 {
 	bool svc = a->service || a->service_pid;
 	struct pcost_monitor *m = svc ? pcost_monitor_service_create(word, err, len) : NULL;
@@ -185,7 +180,7 @@ static int create_monitors(struct pcost_study *st)
 		char why[256];
 
 		if (i < a->nmonitors)
-			m = create_one(a, a->monitors[i], err, sizeof(err));
+			m = pcost_study_monitor_create(a, a->monitors[i], err, sizeof(err));
 		else
 			m = pcost_monitor_attach_create(a->attach, a->ready, err, sizeof(err));
 		if (!m)
@@ -226,10 +221,8 @@ void pcost_study_session_start(struct pcost_session *s, int argc, char **argv)
 	s->tsc_hz = e->tsc_hz;
 }
 
-/* --service CMD into st->sv (split into words, no shell), on the session's CPUs. */
-static int service_init(struct pcost_study *st)
+int pcost_study_service_init(const struct pcost_study_opts *a, struct pcost_service *sv)
 {
-	struct pcost_study_opts *a = st->o;
 	struct pcost_service_opts o = {
 		.cpu_mask = a->ro.cpu_mask,
 		.ready_timeout_s = a->ro.ready_timeout_s,
@@ -253,10 +246,20 @@ static int service_init(struct pcost_study *st)
 			"or fail); give --ready REGEX, a line it prints once ready, or --ready-port "
 			"PORT, where it listens",
 			argv[0]);
-	pcost_service_init(&st->sv, argv, a->service_ready, &o);
-	st->have_service = true;
+	pcost_service_init(sv, argv, a->service_ready, &o);
 	pcost_argv_free(argv);
-	a->ro.service = &st->sv;
+	return 0;
+}
+
+/* --service CMD into st->sv, the runner's service. */
+static int service_init(struct pcost_study *st)
+{
+	int rc = pcost_study_service_init(st->o, &st->sv);
+
+	if (rc)
+		return rc;
+	st->have_service = true;
+	st->o->ro.service = &st->sv;
 	return 0;
 }
 

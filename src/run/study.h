@@ -102,6 +102,22 @@ int pcost_study_placement_list(struct pcost_study_opts *o, const char *v);
 int pcost_study_check_service(const struct pcost_study_opts *o);
 
 /*
+ * One -m word: with --service or --service-pid, a built-in's service form where it has one
+ * (pointed at the service's processes); a tool without one wraps the load
+ * generator, which is said.  NULL with err when the word names no monitor.
+ */
+struct pcost_monitor *pcost_study_monitor_create(const struct pcost_study_opts *a, const char *word,
+						 char *err, size_t len);
+
+/*
+ * --service CMD (a->service, a->service_ready, a->service_port and
+ * service_addr, a->ro's cpu_mask and ready_timeout_s) into *sv, not started:
+ * split into words (no shell), on the session's CPUs.  0, or -EINVAL after a
+ * usage line (an unterminated quote, a command that cannot be executed).
+ */
+int pcost_study_service_init(const struct pcost_study_opts *a, struct pcost_service *sv);
+
+/*
  * --placement: the workload's CPU is --cpu (default the first CPU we may use:
  * o->ro.cpu_mask and o->cpu_text are set then), split puts the monitor on the
  * first allowed CPU outside it (o->split_mask).  0, -EINVAL (no CPU to split
@@ -174,6 +190,9 @@ struct pcost_predict_study {
 	bool no_store;
 	int argc; /* the command line, for the sessions' record */
 	char **argv;
+	/* --service CMD and its readiness, as run takes them (service, service_ready,
+	 * service_port, service_addr; ro's cpu_mask, ready_timeout_s); NULL: none */
+	const struct pcost_study_opts *service;
 };
 
 /*
@@ -181,13 +200,18 @@ struct pcost_predict_study {
  * syscall classes and strace-seccomp's trace= names by name too) and its
  * plain time in o->plain_runs, into *c (pcost_counts_release it on every
  * path); then each monitor's prediction from table t into p[0..nmonitors).
+ * With o->service, the service runs meanwhile and its processes' events in
+ * the same runs go into *sc (released as *c): a monitor with a service form
+ * is priced by them (pcost_predict_service), the others by the command's.
  * 0, or as above (the command's failure said: "'CMD' failed: ...").
  */
 int pcost_study_predict(const struct pcost_predict_study *o, const struct pcost_cost_table *t,
-			struct pcost_counts *c, struct pcost_prediction *p);
+			struct pcost_counts *c, struct pcost_counts *sc,
+			struct pcost_prediction *p);
 
 /*
- * --verify: the monitors measured beside plain runs (as run -- COMMAND does),
+ * --verify: the monitors measured beside plain runs (as run -- COMMAND does;
+ * with o->service, its service forms, the service started and stopped around them),
  * stored unless o->no_store; checks[i] compares p[i] with what was measured,
  * *session is the stored session's id.  0 or as above.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* run/study_internal: what study.c and study_targets.c share, nothing outside them. */
+/* run/study_internal: what study.c, study_targets.c and study_predict.c share, nothing outside. */
 #ifndef PCOST_STUDY_INTERNAL_H
 #define PCOST_STUDY_INTERNAL_H
 

@@ -511,6 +511,23 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 	pcost_predict_combine(p, c->df, c->base_ns, c->base_se, c->base_df);
 }
 
+void pcost_predict_service(const struct pcost_cost_table *t, const char *monitor,
+			   const struct pcost_counts *c, struct pcost_prediction *p)
+{
+	size_t n = 0;
+
+	pcost_predict(t, monitor, c, p);
+	p->service = true;
+	if (!p->has_model)
+		return;
+	/* The run's terms (fixed cost, perf record's exit wait) are paid outside the run. */
+	for (size_t i = 0; i < p->nterms; i++)
+		if (p->terms[i].event != PCOST_CE_RUN && p->terms[i].event != PCOST_CE_SIDEBAND)
+			p->terms[n++] = p->terms[i];
+	p->nterms = n;
+	pcost_predict_combine(p, c->df, c->base_ns, c->base_se, c->base_df);
+}
+
 /* The fingerprint fields a cost depends on (core/env.c names them). */
 static const char *const cost_keys[] = {
 	"kernel.release", "kernel.version", "kernel.mitigations", "cpu.model",

@@ -104,6 +104,7 @@ struct pcost_prediction {
 	size_t nterms;
 	struct pcost_prediction_term terms[PCOST_CE_N];
 	int dominant; /* index in terms of the largest contribution, -1 none */
+	bool service; /* the monitor watches a service (pcost_predict_service): its events */
 };
 
 /*
@@ -114,6 +115,16 @@ struct pcost_prediction {
  */
 void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 		   const struct pcost_counts *c, struct pcost_prediction *p);
+
+/*
+ * A monitor that watches a service the command loads (predict --service: its
+ * service form, attached to the service's processes before the command runs
+ * and detached after): the service's events c (with the plain run's time and
+ * the parallelism of the client and the service together) at its costs.  No
+ * fixed cost: attaching and detaching happen outside the command's time.
+ */
+void pcost_predict_service(const struct pcost_cost_table *t, const char *monitor,
+			   const struct pcost_counts *c, struct pcost_prediction *p);
 
 /*
  * The arithmetic alone (what pcost_predict does once the terms are chosen):

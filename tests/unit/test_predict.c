@@ -156,6 +156,38 @@ static void test_parallel(void **state)
 	pcost_cost_table_release(&t);
 }
 
+/*
+ * A monitor that watches a service: the same events, no fixed cost (it attaches
+ * outside the run), so the extra is the known case's less F = 2 ms and its
+ * variance less se_F^2; the event terms stay divided by the parallelism.
+ */
+static void test_service(void **state)
+{
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction wrap, svc;
+	double se_f = pcost_cost_se(&(struct pcost_cost_entry){
+		.status = PCOST_COST_MEASURED, .ns = 2e6, .lo = 1.8e6, .hi = 2.2e6, .df = 4 });
+
+	(void)state;
+	strace_table(&t);
+	strace_counts(&c);
+	c.parallel = 2;
+	pcost_predict(&t, "strace", &c, &wrap);
+	pcost_predict_service(&t, "strace", &c, &svc);
+	assert_true(svc.has_model && svc.service && !wrap.service);
+	assert_int_equal(svc.nterms, wrap.nterms - 1);
+	for (size_t i = 0; i < svc.nterms; i++) {
+		assert_int_not_equal(svc.terms[i].event, PCOST_CE_RUN);
+		near(svc.terms[i].overlap, 0.5, 0);
+	}
+	near(svc.extra_ns, (289.5e6 - 2e6) / 2, 1e-3);
+	near(svc.extra_se * svc.extra_se, wrap.extra_se * wrap.extra_se - se_f * se_f, 1e3);
+	near(svc.overhead, svc.extra_ns / 1e9, 1e-12);
+	assert_int_equal(svc.terms[svc.dominant].event, PCOST_CE_SYSCALL);
+	pcost_cost_table_release(&t);
+}
+
 /* One exact count and exact costs: a zero-width interval at the sum. */
 static void test_combine_exact(void **state)
 {
@@ -413,11 +445,12 @@ static void test_pick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_combine_known), cmocka_unit_test(test_combine_exact),
-		cmocka_unit_test(test_parallel),      cmocka_unit_test(test_record_samples),
-		cmocka_unit_test(test_seccomp_split), cmocka_unit_test(test_strace_classes),
-		cmocka_unit_test(test_no_model),      cmocka_unit_test(test_cost_se),
-		cmocka_unit_test(test_env_mismatch),  cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
+		cmocka_unit_test(test_parallel),       cmocka_unit_test(test_service),
+		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
+		cmocka_unit_test(test_strace_classes), cmocka_unit_test(test_no_model),
+		cmocka_unit_test(test_cost_se),	       cmocka_unit_test(test_env_mismatch),
+		cmocka_unit_test(test_pick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
