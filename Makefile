@@ -109,6 +109,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-tests
 
 check-full: check
+	@$(MAKE) --no-print-directory check-slow
 	@$(MAKE) --no-print-directory check-san
 	@$(MAKE) --no-print-directory check-tour
 
@@ -128,12 +129,17 @@ TEST_EXEC := timeout -k 10 $(TEST_TIMEOUT) bash
 # 80 s for both passes where -j2 took 114 s), then the others one at a time.  The
 # sanitizer pass repeats every test but those with a line `# no-sanitizer: REASON`
 # (timings, which ASan only distorts); they run in the first.
-CLI_TESTS    := $(sort $(wildcard tests/cli/t*.sh))
-CLI_PARALLEL := $(shell grep -lE '^\# parallel-safe(: |$$)' $(CLI_TESTS))
-CLI_NO_SAN   := $(shell grep -l '^\# no-sanitizer: ' $(CLI_TESTS))
+# Tests with a line `# slow: REASON` (a statistical study of half a minute or more, whose
+# known answer needs that many runs) are left to `make check-slow`, which check-full runs:
+# make check stays a few minutes' loop, and nothing is dropped from CI.
+CLI_ALL      := $(sort $(wildcard tests/cli/t*.sh))
+CLI_SLOW     := $(shell grep -l '^\# slow: ' $(CLI_ALL))
+CLI_TESTS    := $(filter-out $(CLI_SLOW),$(CLI_ALL))
+CLI_PARALLEL := $(shell grep -lE '^\# parallel-safe(: |$$)' $(CLI_ALL))
+CLI_NO_SAN   := $(shell grep -l '^\# no-sanitizer: ' $(CLI_ALL))
 # Parallel-safe tests with a line `# long: REASON` start first, so that the group ends
 # with the short ones (t277 waits 42 s: started last, the group took 73 s).
-CLI_LONG     := $(shell grep -l '^\# long: ' $(CLI_TESTS))
+CLI_LONG     := $(shell grep -l '^\# long: ' $(CLI_ALL))
 PROVE_JOBS   ?= $(shell n=$$(nproc); echo $$((2 * n > 4 ? 2 * n : 4)))
 PROVE_FLAGS  ?=
 # $(call prove_par,BINARY,TESTS,ENV) and prove_ser: TESTS against BINARY, the
@@ -161,11 +167,16 @@ check-tests: check-build
 	 $(call prove_ser,probecost,$(CLI_TESTS)) \
 	 exit $$fail
 
+check-slow: probecost
+	@fail=0; echo "== slow CLI tests (prove, one at a time: $(notdir $(basename $(CLI_SLOW))))"; \
+	 $(call prove_ser,probecost,$(CLI_SLOW)) \
+	 exit $$fail
+
 check-san: build/probecost-san
 	@fail=0; echo "== CLI tests under ASan/UBSan (prove; not: $(notdir $(basename $(CLI_NO_SAN))))"; \
-	 $(call prove_par,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_TESTS)), \
+	 $(call prove_par,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_ALL)), \
 		ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
-	 $(call prove_ser,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_TESTS)), \
+	 $(call prove_ser,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_ALL)), \
 		ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
 	 exit $$fail
 
@@ -291,5 +302,5 @@ build/tidy/%.ok: %.c $(TIDY_DEPS)
 	@out=$$(clang-tidy --quiet $< -- $(TIDY_CFLAGS) 2>&1) && touch $@ || \
 	 { printf '%s\n' "$$out" | grep -v '^[0-9]* warnings\? generated\.$$'; exit 1; }
 
-.PHONY: all check check-full check-build check-san check-tour check-tests deps unit bench bench-run install uninstall install-list clean \
+.PHONY: all check check-full check-build check-san check-tour check-tests check-slow deps unit bench bench-run install uninstall install-list clean \
 	lint layers named-files format-check format cppcheck shellcheck tidy tidy-files fmt-files

@@ -1,4 +1,5 @@
 #!/bin/bash
+# slow: the open and the closed loop under a stopping monitor (about 30 s): p99 needs a few thousand requests a loop
 # no-sanitizer: plain p99 under 10 ms at the rate asked, a latency bound (skipped, saying why, on a busy machine)
 # t230: -w server:rate=R, the open loop (requests on a fixed schedule, latency from each
 # one's due time), against the closed loop, under a monitor that stalls the service.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# slow: a service forking every 10 ms under perf-stat and perf-record, several runs each (about 25 s)
 # A --service that starts a short-lived process every 10 ms (a shell loop of sleeps): the
 # list of its processes perf -p is given always holds one that may exit before perf opens
 # it, and perf then exits ("Couldn't create thread/CPU maps: No such process").  The service

@@ -1,4 +1,5 @@
 #!/bin/bash
+# slow: two calibrations and two predict --verify studies (about 90 s): the accuracy of an unpinned prediction needs that many runs
 # no-sanitizer: timings of real tracers; ASan slows every call the cost model prices
 # t331-predict-unpinned: predict as a new user runs it, on a program nobody tuned for
 # probecost (tests/fixtures/predict/readloop.c: N iterations of a 64-byte read, a getppid

@@ -1,4 +1,5 @@
 #!/bin/bash
+# slow: a PostgreSQL cluster, a strace calibration and a predict --verify study (about 35 s)
 # no-sanitizer: timings of real tracers; ASan slows every call the cost model prices
 # t332-predict-service: predict --service, PostgreSQL as the service and pgbench -S as its
 # load.  The counting runs count the service's processes too, the backend pgbench's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# slow: 8 identical sessions of 10 blocks (about 30 s): the rerun interval is scored over their pairs
 # no-sanitizer: overheads of one session against another's interval (ASan slows them unevenly)
 # t336-run-rerun-interval: each session's overhead gets the interval a rerun of the
 # same study lands in (stats/rerun.h), from its own sub-sessions.  Eight identical
