@@ -24,6 +24,7 @@
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/monitor_table.h"
+#include "monitors/perf_data.h"
 
 enum attach_flavour {
 	ATT_CUSTOM,
@@ -522,7 +523,10 @@ static int attach_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 	if (perf_ctl(a->flavour)) {
 		char path[PATH_MAX + 16];
 
+		/* perf record's forms: the samples it wrote (perf stat writes no perf.data). */
 		snprintf(path, sizeof(path), "%s/perf.data", a->dir);
+		if (!strcmp(a->argv[1], "record") && !smp->failed)
+			smp->monitor_events = pcost_perf_data_samples(path);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/perf.data.old", a->dir);
 		unlink(path);

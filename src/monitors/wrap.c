@@ -4,8 +4,9 @@
  * strace, ltrace, valgrind, and a user's own wrapper command).  Output a tool
  * writes ("{TMP}") goes to the file "out" in a private 0700 directory made
  * by mkdtemp (nobody else can plant a link at that name), created 0600 before
- * each run, parsed by stop() where it holds a count, and removed with its
- * directory by cleanup, by the undo stack, or by the next sweep.
+ * each run, parsed by stop() where it holds a count (perf record's: its
+ * samples), and removed with its directory by cleanup, by the undo stack, or
+ * by the next sweep.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,9 +23,10 @@
 #include "core/tracefs.h"
 #include "monitors/monitor.h"
 #include "monitors/monitor_table.h"
+#include "monitors/perf_data.h"
 #include "workloads/workload.h"
 
-enum wrap_parse { PARSE_NONE, PARSE_STRACE_COUNT, PARSE_PERF_TRACE };
+enum wrap_parse { PARSE_NONE, PARSE_STRACE_COUNT, PARSE_PERF_TRACE, PARSE_PERF_RECORD };
 
 struct wrap_monitor {
 	struct pcost_monitor m;
@@ -192,7 +194,11 @@ static int wrap_stop(struct pcost_monitor *m, struct pcost_run_sample *smp)
 
 	if (!w->dir[0])
 		return 0;
-	text = w->parse != PARSE_NONE && !smp->failed ? slurp(w->tmp) : NULL;
+	if (w->parse == PARSE_PERF_RECORD && !smp->failed)
+		smp->monitor_events = pcost_perf_data_samples(w->tmp);
+	text = (w->parse == PARSE_STRACE_COUNT || w->parse == PARSE_PERF_TRACE) && !smp->failed
+		       ? slurp(w->tmp)
+		       : NULL;
 	if (text && w->parse == PARSE_STRACE_COUNT) {
 		smp->monitor_events = strace_calls(text, want);
 	} else if (text && w->parse == PARSE_PERF_TRACE) {
@@ -333,7 +339,7 @@ static struct pcost_monitor *perf_record_new(const char *arg, char *err, size_t 
 		const char *const words[] = { "perf", "record", "-q",	 "-e", "cpu-clock",
 					      "-g",   "-o",	"{TMP}", "--", NULL };
 
-		return wrap_new("perf-record", words, PARSE_NONE);
+		return wrap_new("perf-record", words, PARSE_PERF_RECORD);
 	}
 	if (strncmp(arg, "freq=", 5) || pcost_parse_u64(arg + 5, d->min, d->max, &hz) < 0) {
 		snprintf(err, len,
@@ -348,7 +354,7 @@ static struct pcost_monitor *perf_record_new(const char *arg, char *err, size_t 
 		const char *const words[] = { "perf", "record", "-q", "-e",    "cpu-clock", "-F",
 					      freq,   "-g",	"-o", "{TMP}", "--",	    NULL };
 
-		return wrap_new(name, words, PARSE_NONE);
+		return wrap_new(name, words, PARSE_PERF_RECORD);
 	}
 }
 

@@ -159,6 +159,16 @@ int pcost_optimized_verdict(const struct pcost_config_stats *st)
 	return st->optimized_runs ? 0 : -1;
 }
 
+/*
+ * Is what the monitor counts, where it counts, syscalls?  perf's counts other
+ * than perf trace's are not: perf record's samples, perf stat's context
+ * switches (its --service form).
+ */
+static bool counts_syscalls(const char *monitor)
+{
+	return !monitor || strncmp(monitor, "perf-", 5) != 0 || !strcmp(monitor, "perf-trace");
+}
+
 /* Medians of the events reported and counted, the busy-machine means, the optimized runs. */
 static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 {
@@ -167,8 +177,8 @@ static void counts(const struct pcost_config *c, struct pcost_config_stats *st)
 	int64_t *lost = xcalloc(c->nsamples + 1, sizeof(int64_t));
 	/* Lost: what the workload made in the same run and the monitor did not see.  A
 	 * command's count comes from another run (its counting run, or --events). */
-	bool comparable =
-		c->unit && !strcmp(c->unit, "syscall") && strcmp(c->workload ?: "", "command") != 0;
+	bool comparable = c->unit && !strcmp(c->unit, "syscall") &&
+			  strcmp(c->workload ?: "", "command") != 0 && counts_syscalls(c->monitor);
 	size_t nev = 0, nmev = 0, nbusy = 0, nlost = 0;
 	double other = 0, steal = 0;
 

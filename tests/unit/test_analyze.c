@@ -1089,10 +1089,59 @@ static void test_service_per_event(void **state)
 	pcost_session_release(&s);
 }
 
+/*
+ * Lost syscalls only where the monitor counts syscalls: perf record's samples and
+ * perf stat's context switches are counts of another kind, fewer by design.
+ */
+static void test_lost_syscalls_only(void **state)
+{
+	static const struct {
+		const char *monitor;
+		int64_t seen;
+		bool has_lost;
+	} rows[] = {
+		{ "strace-count", 990, true },	      { "perf-trace", 990, true },
+		{ "perf-record", 40, false },	      { "perf-record:freq=100", 4, false },
+		{ "perf-record-system", 900, false }, { "perf-stat", 7, false },
+	};
+	struct pcost_session s;
+	struct pcost_config_stats *st;
+
+	(void)state;
+	pcost_session_init(&s, PCOST_SESSION_RUN);
+	pcost_session_add_config(&s, "syscall", "loops=1000", "none", NULL, "syscall");
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		pcost_session_add_config(&s, "syscall", "loops=1000", rows[i].monitor, NULL,
+					 "syscall");
+	for (size_t i = 0; i < s.nconfigs; i++)
+		for (uint32_t b = 0; b < 3; b++) {
+			struct pcost_run_sample x = {
+				.block = b,
+				.wall_ns = 1000000 + 1000 * i + 100 * b,
+				.events = 1000,
+				.scale = 1,
+				.monitor_events = i ? rows[i - 1].seen : -1,
+			};
+
+			pcost_config_add_sample(&s.configs[i], &x);
+		}
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		assert_int_equal(st[i + 1].monitor_events, rows[i].seen);
+		if (st[i + 1].has_lost != rows[i].has_lost)
+			fail_msg("%s: has_lost %d", rows[i].monitor, st[i + 1].has_lost);
+		if (rows[i].has_lost)
+			assert_int_equal(st[i + 1].lost_events, 10);
+	}
+	free(st);
+	pcost_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_lost_syscalls_only),
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_model_null_events),
 		cmocka_unit_test(test_service_per_event),
