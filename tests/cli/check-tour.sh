@@ -44,7 +44,7 @@ if [ -n "$(status redis)" ]; then
 else
 	skip "the tour ran no redis step (redis-server not installed)"
 fi
-has calibrate '^  strace +per syscall +[0-9.]+ \[[0-9.]+, [0-9.]+\] (ns|us|ms)' "strace's cost per syscall [95%], stored"
+has calibrate '^  strace +per syscall +(unpinned|cpu=[0-9,-]+) +[0-9.]+ \[[0-9.]+, [0-9.]+\] (ns|us|ms)' "strace's cost per syscall, its placement and [95%], stored"
 has predict '^  strace +\+[0-9.]+ \[[0-9.]+, [0-9.]+\] (ns|us|ms|s) +\+[0-9.,]+% \[' "strace's predicted extra and overhead"
 has history '^ +1 +run ' "the default study is session 1"
 is "$(status report) $(od -An -tx1 -N8 "$O/plot.png" 2> /dev/null | tr -d ' \n')" "0 89504e470d0a1a0a" \
