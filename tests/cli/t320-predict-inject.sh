@@ -31,8 +31,9 @@ M2="inject:event=2000,fixed=0"
 quiet() { awk -v n="$(nproc)" '{ exit !($1 < n) }' /proc/loadavg; }
 busy() { skip "busy machine (load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) CPUs): every spin is stretched"; }
 
-run_pc calibrate -m "$M" -m "$M2" --runs 5 --seed 5 --db "$DB" --format json
-is "$rc" 0 "calibrate -m $M -m $M2: exit 0 (stored)"
+# Unpinned, as predict below prices a command by default: one entry a term.
+run_pc calibrate -m "$M" -m "$M2" --placement unpinned --runs 5 --seed 5 --db "$DB" --format json
+is "$rc" 0 "calibrate -m $M -m $M2 --placement unpinned: exit 0 (stored)"
 entry() { jq -c ".statistics[] | select(.subject == \"$1\" and .event == \"syscall\" and .status == \"measured\")" <<< "$out"; }
 row=$(entry "$M") row2=$(entry "$M2")
 c=$(jq .cost_ns <<< "$row") c2=$(jq .cost_ns <<< "$row2")
@@ -42,8 +43,11 @@ assert "the per-syscall costs $c and $c2 ns are in the injected ratio 10 (0.75..
 	'ratio_in "$(awk -v a="$c" -v b="$c2" "BEGIN { if (b > 0) print a / b }")" 10 0.75 1.3'
 if quiet; then
 	assert "the calibrated cost per syscall, $c ns, is the injected $EV ns (0.9..1.3)" 'ratio_in "$c" "$EV" 0.9 1.3'
-	assert "-m $M2 reads 2000 ns per event within its interval ($row2)" \
-		'jq -e "(.cost_ns_lo <= 2000) and (2000 <= .cost_ns_hi) and (.cost_ns_hi - .cost_ns_lo < 4000)" <<< "$row2" > /dev/null'
+	# Each spin ends at the first clock read past its 2000 ns, and the loop around it costs
+	# a little: the entry reads 2000 ns and a few percent (2063 [2047, 2080] measured once,
+	# quiet), never less, its interval far narrower than the cost.
+	assert "-m $M2 reads 2000 ns per event, and at most 10% more ($row2)" \
+		'ratio_in "$c2" 2000 0.99 1.1 && jq -e "(.cost_ns_lo <= 2200) and (.cost_ns_hi - .cost_ns_lo < 1000)" <<< "$row2" > /dev/null'
 else
 	busy
 	busy
