@@ -27,12 +27,14 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "stats/rerun.h"
 
 /* One run in the session's time order. */
 struct slot {
 	uint32_t block, order;
 	size_t config;
 	const struct pcost_run_sample *x;
+	bool paused; /* the first run of a sub-session after the first: a pause came before it */
 };
 
 static int cmp_slot(const void *a, const void *b)
@@ -42,6 +44,24 @@ static int cmp_slot(const void *a, const void *b)
 	if (p->block != q->block)
 		return (p->block > q->block) - (p->block < q->block);
 	return (p->order > q->order) - (p->order < q->order);
+}
+
+/*
+ * A study split into sub-sessions (stats/rerun.h) pauses before each but the
+ * first, long enough for what a monitor leaves behind to finish: the run after
+ * the pause follows no monitor, whatever ran last before it.
+ */
+static void mark_paused(const struct pcost_session *s, struct slot *v, size_t n)
+{
+	uint32_t *first = NULL;
+	size_t nf = pcost_rerun_subsessions(s, &first);
+
+	for (size_t k = 1; k < n; k++)
+		if (v[k].block != v[k - 1].block)
+			for (size_t j = 1; j < nf; j++)
+				if (first[j] == v[k].block)
+					v[k].paused = true;
+	free(first);
 }
 
 /*
@@ -62,7 +82,7 @@ static struct slot *time_order(const struct pcost_session *s, size_t *n)
 		for (size_t j = 0; j < s->configs[i].nsamples; j++) {
 			const struct pcost_run_sample *x = &s->configs[i].samples[j];
 
-			v[k++] = (struct slot){ x->block, x->order, i, x };
+			v[k++] = (struct slot){ x->block, x->order, i, x, false };
 		}
 	qsort(v, total, sizeof(*v), cmp_slot);
 	/* Two runs at one position (a session made by hand): no time order to read. */
@@ -71,6 +91,7 @@ static struct slot *time_order(const struct pcost_session *s, size_t *n)
 			free(v);
 			return NULL;
 		}
+	mark_paused(s, v, total);
 	*n = total;
 	return v;
 }
@@ -94,10 +115,14 @@ struct design {
 	long *cfg, *pred; /* by configuration index */
 };
 
-/* The monitored configuration that ran right before run k, -1 for a baseline or none. */
+/*
+ * The monitored configuration that ran right before run k, -1 for a baseline,
+ * none, or a sub-session's pause.
+ */
 static long predecessor(const struct slot *v, size_t k, const struct pcost_config_stats *st)
 {
-	return k > 0 && st[v[k - 1].config].baseline >= 0 ? (long)v[k - 1].config : -1;
+	return k > 0 && !v[k].paused && st[v[k - 1].config].baseline >= 0 ? (long)v[k - 1].config
+									  : -1;
 }
 
 static void design_init(struct design *d, const struct slot *v, size_t n, size_t nconfigs,

@@ -905,6 +905,21 @@ static void test_carry_over(void **state)
 	assert_false(st[2].carry_over_significant);
 	assert_true(isnan(st[0].carry_over));
 	free(st);
+	/*
+	 * Split into sub-sessions at blocks 4 and 8 (a pause before each): block 4's
+	 * first run (strace) came after block 3's last (strace), across the pause, so
+	 * it no longer counts as a run after strace (12 -> 11); block 8's first run
+	 * followed block 7's perf-stat (11 -> 10).  What is left still shows strace's
+	 * carry-over.
+	 */
+	s.options_json = xstrdup("{\"subsessions\": [0, 4, 8]}");
+	assert_int_equal(pcost_analyze(&s, &st), 0);
+	assert_int_equal(st[1].carry_after, 11);
+	assert_int_equal(st[2].carry_after, 10);
+	assert_true(st[1].carry_over > 0.04 && st[1].carry_over_significant);
+	free(st);
+	free(s.options_json);
+	s.options_json = NULL;
 	/* Two runs at one position of a block: no time order, no carry-over figure. */
 	s.configs[2].samples[5].order = s.configs[0].samples[5].order;
 	assert_int_equal(pcost_analyze(&s, &st), 0);
