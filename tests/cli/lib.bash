@@ -54,6 +54,12 @@ like() { # like GOT REGEX DESCRIPTION
 	if printf '%s' "$1" | grep -Eq -- "$2"; then echo "ok $_n - $3"; else
 		echo "not ok $_n - $3"; _why "  got:  '$1'" "  want match: '$2'"; _fail=1; return 1; fi
 }
+# todo DESCRIPTION REASON EXPR: a known miss, still run and reported (TAP's TODO): its
+# "not ok" does not fail the suite, and prove lists it as unexpectedly passing once it holds.
+todo() {
+	_n=$((_n + 1))
+	if eval "$3"; then echo "ok $_n - $1 # TODO $2"; else echo "not ok $_n - $1 # TODO $2"; fi
+}
 skip() { # skip REASON
 	_n=$((_n + 1)); echo "ok $_n # skip $1"
 }
