@@ -62,18 +62,26 @@ static void advise(struct pcost_run_warnings *w, enum pcost_warn_kind kind, doub
  * its monitors and probecost included, is not counted; kernel threads are),
  * as a share of the runs' wall time, from the least to the most busy
  * configuration (JSON has each), when any passes the thresholds; such runs
- * carry the others' interference.
+ * carry the others' interference.  Configurations whose runs were too short
+ * for the figure (JSON null) are named, with why.
  */
 static void busy_warning(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 struct pcost_run_warnings *w)
 {
 	double lo = INFINITY, hi = -INFINITY, steal = 0;
-	size_t ilo = 0, ihi = 0, n = 0;
+	size_t ilo = 0, ihi = 0, n = 0, len = 0;
+	char shorts[160] = "";
 
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		double o = st[i].other_cpu_ns / st[i].wall.mean,
 		       t = st[i].steal_ns / st[i].wall.mean;
 
+		/* Measured runs without a figure: too short for /proc/stat's ticks (run/busy.h). */
+		if (st[i].nok && !isfinite(o) && len < sizeof(shorts))
+			len += (size_t)snprintf(shorts + len, sizeof(shorts) - len,
+						"%s%s on %s (%.0f ms)", len ? ", " : "",
+						s->configs[i].monitor, s->configs[i].workload,
+						st[i].wall.mean / 1e6);
 		if (!st[i].nok || !isfinite(o))
 			continue;
 		if (o < lo)
@@ -88,9 +96,11 @@ static void busy_warning(const struct pcost_session *s, const struct pcost_confi
 		    "busy machine: processes outside this study took CPU time equal to %.0f%% (%s on "
 		    "%s) to %.0f%% (%s on %s) of the runs' wall time on their CPUs (the study's own "
 		    "monitors and probecost not counted; kernel threads are), steal up to %.1f%%: the "
-		    "timings carry their interference",
+		    "timings carry their interference%s%s%s",
 		    100 * lo, s->configs[ilo].monitor, s->configs[ilo].workload, 100 * hi,
-		    s->configs[ihi].monitor, s->configs[ihi].workload, 100 * steal);
+		    s->configs[ihi].monitor, s->configs[ihi].workload, 100 * steal,
+		    shorts[0] ? "; not measured for " : "", shorts,
+		    shorts[0] ? ": runs too short for /proc/stat's clock ticks" : "");
 }
 
 /*

@@ -73,6 +73,13 @@ void pcost_busy_fill(const struct pcost_cpu_times *before, const struct pcost_cp
 	window = (double)(after->at - before->at);
 	if (busy > own && window > (double)smp->wall_ns && smp->wall_ns)
 		busy = own + (busy - own) * (double)smp->wall_ns / window;
+	/*
+	 * Shorter than the source resolves (busy.h): no figure rather than a wrong
+	 * one.  The length judged is the run's less the others' time in it, so that
+	 * their interference, which stretches a run, does not decide which runs have one.
+	 */
+	if ((double)smp->wall_ns - fmax(busy - own, 0) < PCOST_BUSY_MIN_TICKS * tick)
+		return;
 	smp->has_busy = true;
 	smp->other_cpu_ns = busy > own ? (pcost_ns)(busy - own) : 0;
 	smp->steal_ns = (pcost_ns)((double)(after->steal - before->steal) * tick);

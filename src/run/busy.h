@@ -36,9 +36,20 @@ void pcost_cpu_times_read(uint64_t cpu_mask, struct pcost_cpu_times *t);
  * forked into the background and left the tree).  That time may have been spent
  * on other CPUs than those read: the figure errs towards too little.  The
  * others' time is taken at their pace over the readings' window, for the
- * run's wall time (smp->wall_ns) alone.  Tick
- * resolution (USER_HZ, usually 100): one run's figure is coarse, their mean is not.
+ * run's wall time (smp->wall_ns) alone.
+ *
+ * /proc/stat's busy time is the kernel's tick sampling, printed in clock ticks
+ * (USER_HZ, usually 100: 10 ms), so each reading is off by up to a tick or two
+ * while the run's rusage is exact.  A run of a few ms reads 0 or 10 ms of busy
+ * time against its own 5; clipped at 0, a mean of such runs reads the
+ * quantization as others' time (0.4 of the wall time of 5 ms runs on a quiet
+ * machine).  A run shorter than PCOST_BUSY_MIN_TICKS clock ticks, less the
+ * others' time in it, therefore gets no figure (has_busy stays false; the
+ * warning says why); from that length on
+ * a run's error is at most about a fifth of its wall time, and their mean's a
+ * few percent.
  */
+#define PCOST_BUSY_MIN_TICKS 10
 void pcost_busy_fill(const struct pcost_cpu_times *before, const struct pcost_cpu_times *after,
 		     struct pcost_run_sample *smp);
 

@@ -34,12 +34,12 @@ static void readings(struct pcost_cpu_times *b, struct pcost_cpu_times *a, uint6
 	a->at += (pcost_ns)(window_ms * 1e6);
 }
 
-/* A run of 100 ms wall time that used 30 ms of CPU. */
+/* A run of 200 ms wall time that used 150 ms of CPU. */
 static struct pcost_run_sample run(void)
 {
-	return (struct pcost_run_sample){ .wall_ns = 100000000,
-					  .user_ns = 20000000,
-					  .sys_ns = 10000000 };
+	return (struct pcost_run_sample){ .wall_ns = 200000000,
+					  .user_ns = 100000000,
+					  .sys_ns = 50000000 };
 }
 
 /* Busy time less the run's own and the study's beside it: the rest is other processes'. */
@@ -47,29 +47,30 @@ static void study_not_other(void **state)
 {
 	struct pcost_cpu_times b, a;
 	struct pcost_run_sample x = run();
-	uint64_t ticks = (uint64_t)(100e6 / tick_ns()); /* 100 ms: the CPU busy throughout */
+	uint64_t ticks = (uint64_t)(200e6 / tick_ns()); /* 200 ms: the CPU busy throughout */
 
 	(void)state;
-	readings(&b, &a, ticks, 100, 0);
+	readings(&b, &a, ticks, 200, 0);
 	pcost_busy_fill(&b, &a, &x);
 	assert_true(x.has_busy);
-	assert_int_equal(x.other_cpu_ns, 70000000); /* 100 - 30 */
-	/* An attach monitor (or probecost) of the study used 50 ms of it: not another's. */
+	assert_int_equal(x.other_cpu_ns, 50000000); /* 200 - 150 */
+	/* An attach monitor (or probecost) of the study used 30 ms of it: not another's. */
 	x = run();
-	readings(&b, &a, ticks, 100, 50);
+	readings(&b, &a, ticks, 200, 30);
 	pcost_busy_fill(&b, &a, &x);
-	assert_int_equal(x.other_cpu_ns, 20000000); /* 100 - 30 - 50 */
+	assert_int_equal(x.other_cpu_ns, 20000000); /* 200 - 150 - 30 */
 	/* More than the busy time (on another CPU): none left for others, never negative. */
 	x = run();
-	readings(&b, &a, ticks, 100, 90);
+	readings(&b, &a, ticks, 200, 90);
 	pcost_busy_fill(&b, &a, &x);
+	assert_true(x.has_busy);
 	assert_int_equal(x.other_cpu_ns, 0);
 	/* The study unreadable: the run's own alone is taken out. */
 	x = run();
-	readings(&b, &a, ticks, 100, 50);
+	readings(&b, &a, ticks, 200, 30);
 	b.study_ok = false;
 	pcost_busy_fill(&b, &a, &x);
-	assert_int_equal(x.other_cpu_ns, 70000000);
+	assert_int_equal(x.other_cpu_ns, 50000000);
 }
 
 /* A --service's CPU time counts once: its tree's reading or its own, the larger. */
@@ -77,20 +78,20 @@ static void service_once(void **state)
 {
 	struct pcost_cpu_times b, a;
 	struct pcost_run_sample x = run();
-	uint64_t ticks = (uint64_t)(100e6 / tick_ns());
+	uint64_t ticks = (uint64_t)(200e6 / tick_ns());
 
 	(void)state;
 	x.has_service = true;
 	x.service_user_ns = 30000000;
 	x.service_sys_ns = 10000000;
-	readings(&b, &a, ticks, 100, 45); /* the service's 40 ms and probecost's 5 ms */
+	readings(&b, &a, ticks, 200, 45); /* the service's 40 ms and probecost's 5 ms */
 	pcost_busy_fill(&b, &a, &x);
-	assert_int_equal(x.other_cpu_ns, 25000000); /* 100 - 30 - 45 */
+	assert_int_equal(x.other_cpu_ns, 5000000); /* 200 - 150 - 45 */
 	/* A service that left the tree (forked into the background): its own figure. */
 	x.service_user_ns = 30000000;
-	readings(&b, &a, ticks, 100, 5);
+	readings(&b, &a, ticks, 200, 5);
 	pcost_busy_fill(&b, &a, &x);
-	assert_int_equal(x.other_cpu_ns, 30000000); /* 100 - 30 - 40 */
+	assert_int_equal(x.other_cpu_ns, 10000000); /* 200 - 150 - 40 */
 }
 
 /* Readings that bracket twice the run's wall time: the others' pace over the run's time alone. */
@@ -100,10 +101,45 @@ static void window_longer_than_run(void **state)
 	struct pcost_run_sample x = run();
 
 	(void)state;
-	/* 200 ms busy over a 200 ms window on two CPUs: others 170 ms, 85 ms in 100 ms. */
-	readings(&b, &a, (uint64_t)(200e6 / tick_ns()), 200, 0);
+	/* 300 ms busy over a 400 ms window on two CPUs: others 150 ms, 75 ms in 200 ms. */
+	readings(&b, &a, (uint64_t)(300e6 / tick_ns()), 400, 0);
 	pcost_busy_fill(&b, &a, &x);
-	assert_int_equal(x.other_cpu_ns, 85000000);
+	assert_int_equal(x.other_cpu_ns, 75000000);
+}
+
+/*
+ * A run shorter than the ticks resolve: 5 ms of its own against 0 or 1 tick
+ * of busy time; either reading would be a wrong number (0, or a tick less its
+ * own read as others'), so none is recorded.  From PCOST_BUSY_MIN_TICKS ticks on
+ * it is.
+ */
+static void short_run_unresolved(void **state)
+{
+	struct pcost_cpu_times b, a;
+	struct pcost_run_sample x = { .wall_ns = 5000000, .user_ns = 4000000, .sys_ns = 1000000 };
+	double min_ns = PCOST_BUSY_MIN_TICKS * tick_ns();
+
+	(void)state;
+	for (uint64_t ticks = 0; ticks <= 1; ticks++) {
+		readings(&b, &a, ticks, 5.5, 0);
+		pcost_busy_fill(&b, &a, &x);
+		assert_false(x.has_busy);
+	}
+	/* Long enough, its own throughout: no other's time. */
+	x.wall_ns = (pcost_ns)min_ns;
+	x.user_ns = (pcost_ns)min_ns - x.sys_ns;
+	readings(&b, &a, PCOST_BUSY_MIN_TICKS, min_ns / 1e6, 0);
+	pcost_busy_fill(&b, &a, &x);
+	assert_true(x.has_busy);
+	assert_int_equal(x.other_cpu_ns, 0);
+	/*
+	 * Stretched past that length by others (its own 50 ms, theirs 100 ms):
+	 * the length judged is its own, too short still.
+	 */
+	x = (struct pcost_run_sample){ .wall_ns = 150000000, .user_ns = 50000000 };
+	readings(&b, &a, (uint64_t)(150e6 / tick_ns()), 150, 0);
+	pcost_busy_fill(&b, &a, &x);
+	assert_false(x.has_busy);
 }
 
 /* A reading that failed, or went backwards: nothing recorded. */
@@ -129,6 +165,7 @@ int main(void)
 		cmocka_unit_test(study_not_other),
 		cmocka_unit_test(service_once),
 		cmocka_unit_test(window_longer_than_run),
+		cmocka_unit_test(short_run_unresolved),
 		cmocka_unit_test(unreadable),
 	};
 
