@@ -248,7 +248,7 @@ static void text_counted(const struct pcost_session *s, FILE *out)
 static void text_sources(const struct pcost_session *s, const struct pcost_config_stats *st,
 			 FILE *out)
 {
-	bool timed = false, fit = false, model = false, service = false;
+	bool timed = false, fit = false, model = false, service = false, rate = false;
 
 	text_counted(s, out);
 	for (size_t i = 0; i < s->nconfigs; i++) {
@@ -258,6 +258,7 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 		fit |= src && !strcmp(src, "scale fit");
 		model |= src && !strcmp(src, "model");
 		service |= src && !strcmp(src, "extra per service event");
+		rate |= src && !strcmp(src, "extra per service event, from the rate");
 		/* The null workload makes no events: nothing to say per event. */
 		if (st[i].baseline >= 0 && st[i].nok && st[i].per_event_why &&
 		    strcmp(s->configs[i].workload ? s->configs[i].workload : "", "null"))
@@ -268,6 +269,11 @@ static void text_sources(const struct pcost_session *s, const struct pcost_confi
 		fprintf(out,
 			"  per service event: the extra time of the run / the service's events "
 			"(its monitor attached before the run and detached after it)\n");
+	if (rate)
+		fprintf(out,
+			"  per service event, from the rate: per unit of work, 1/rate monitored - "
+			"1/rate plain,\n  / the service's events per unit in the counting run "
+			"(its events / (its rate x its time))\n");
 	if (timed)
 		fprintf(out, "  per event: the extra time inside the workload's own timed region / "
 			     "events; fixed: the rest of the extra time (start-up, teardown)\n");

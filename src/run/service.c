@@ -289,11 +289,18 @@ bool pcost_service_cpu(const struct pcost_service *sv, pcost_ns *user, pcost_ns 
 /* The private directory and the log (made once), and the undo action. */
 static int open_log(struct pcost_service *sv, char *err, size_t len)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], jerr[256];
 	int rc;
 
 	if (sv->logfd >= 0)
 		return 0;
+	/*
+	 * The journal first: the counting run of the load starts the service before
+	 * the runner opens it, and a directory (or a process group) made with no
+	 * journal open is not written down, so a SIGKILL of probecost left them.
+	 */
+	if (!pcost_journal_is_open() && pcost_journal_open(NULL, jerr, sizeof(jerr)) < 0)
+		warning("%s", jerr);
 	if (!sv->dir[0] && (rc = pcost_private_dir_make(sv->dir, sizeof(sv->dir), err, len)) < 0)
 		return rc;
 	if (sv->undo < 0)

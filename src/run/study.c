@@ -55,7 +55,8 @@ static void evcount_json(const struct pcost_evcount *ec, const char *key, cJSON 
 
 /*
  * The command's counting run ("counted"), the null workload's ("counted_null")
- * and, with --service, the service's events in the command's ("service_events").
+ * and, with --service, the service's events in the command's ("service_events")
+ * and that run's wall time and figures ("counted_run").
  */
 static void counted_json(const struct pcost_study *st, cJSON *o)
 {
@@ -64,6 +65,8 @@ static void counted_json(const struct pcost_study *st, cJSON *o)
 	evcount_json(&st->counted, "counted", o);
 	if (st->have_service_counted)
 		evcount_json(&st->service_counted, "service_events", o);
+	if (st->counted_run)
+		cJSON_AddItemToObject(o, "counted_run", cJSON_Parse(st->counted_run));
 	if (st->have_null_counted)
 		evcount_json(&st->null_counted, "counted_null", o);
 	else /* null, not absent: sessions stored before it was counted read 0 */
@@ -381,6 +384,8 @@ void pcost_study_release(struct pcost_study *st)
 		pcost_evcount_release(&st->null_counted);
 	if (st->have_service_counted)
 		pcost_evcount_release(&st->service_counted);
+	free(st->counted_run);
+	st->counted_run = NULL;
 	st->nmons = 0;
 	st->have_runner = st->have_service = st->have_session = false;
 	st->have_counted = st->have_null_counted = st->have_service_counted = false;

@@ -76,6 +76,7 @@ struct pcost_study {
 	/* With --service: its processes' events in the command's counting run */
 	struct pcost_evcount service_counted;
 	bool have_service_counted;
+	char *counted_run; /* ... its wall time and figures, JSON text (study_targets.c); NULL */
 	struct pcost_session s;
 	struct pcost_runner r;
 	struct pcost_service sv;

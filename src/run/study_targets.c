@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* run/study_targets: run's targets: the workloads' argv at each scale, the counted command. */
+#include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/cleanup.h"
 #include "core/proc.h"
@@ -150,6 +154,100 @@ const char *pcost_study_paid_unit(int k)
 					: "syscall";
 }
 
+/* Is option opt ("-T", "--time") in words: alone, with its value glued ("-T5", "--time=5")? */
+static bool opt_given(char *const *words, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (; *words; words++)
+		if (!strncmp(*words, opt, n) &&
+		    (!(*words)[n] ||
+		     (opt[1] == '-' ? (*words)[n] == '=' : isdigit((unsigned char)(*words)[n]))))
+			return true;
+	return false;
+}
+
+/*
+ * The load generators known to run for a fixed time, not a fixed amount of
+ * work, from the command's words: pgbench -T, wrk (always: -d, 10 s by
+ * default), sysbench (--time, 10 s by default, unless --time=0), fio
+ * --time_based.  A monitor's cost then shows as less work done in the same
+ * time.  NULL: not known to.
+ */
+static const char *fixed_time_load(char *const *argv)
+{
+	for (size_t i = 0; argv[i]; i++) {
+		const char *b = strrchr(argv[i], '/');
+
+		b = b ? b + 1 : argv[i];
+		if (!strcmp(b, "wrk"))
+			return "wrk -d";
+		if (!strcmp(b, "pgbench"))
+			return opt_given(argv + i + 1, "-T") || opt_given(argv + i + 1, "--time")
+				       ? "pgbench -T"
+				       : NULL;
+		if (!strcmp(b, "sysbench")) {
+			for (size_t k = i + 1; argv[k]; k++)
+				if (!strcmp(argv[k], "--time=0"))
+					return NULL;
+			return "sysbench --time";
+		}
+		if (!strcmp(b, "fio"))
+			return opt_given(argv + i + 1, "--time_based") ? "fio --time_based" : NULL;
+	}
+	return NULL;
+}
+
+/* The last 1 MiB written to fd (from its start), NUL-terminated, malloc'd; *len its length. */
+static char *fd_tail(int fd, size_t *len)
+{
+	off_t end = lseek(fd, 0, SEEK_END), from = end > (1 << 20) ? end - (1 << 20) : 0;
+	char *buf = xmalloc((size_t)(end > from ? end - from : 0) + 1);
+	ssize_t n;
+
+	*len = 0;
+	while (end > from && (n = pread(fd, buf + *len, (size_t)(end - from), from)) > 0) {
+		*len += (size_t)n;
+		from += n;
+	}
+	buf[*len] = 0;
+	return buf;
+}
+
+/*
+ * With --service, what prices a monitor of the service by the work done when
+ * it does not lengthen the run (stats/analyze.c), as JSON text (malloc'd): the
+ * counting run's wall time (the service's events were counted over it), the
+ * figures of --metric its output (out_fd, -1: not captured) printed, and
+ * whether the load is known to run for a fixed time.
+ */
+static char *counted_run_json(const struct pcost_study *st, int out_fd)
+{
+	const struct pcost_study_opts *a = st->o;
+	cJSON *o = cJSON_CreateObject(), *f = cJSON_AddObjectToObject(o, "figures");
+	const char *ft = fixed_time_load(a->command);
+	size_t len = 0;
+	char *out = out_fd >= 0 ? fd_tail(out_fd, &len) : NULL, *txt, err[512];
+
+	cJSON_AddNumberToObject(o, "wall_ns", (double)st->counted.wall_ns);
+	if (ft)
+		cJSON_AddStringToObject(o, "fixed_time", ft);
+	for (size_t k = 0; out && k < a->metrics.n; k++) {
+		struct pcost_metric_value v;
+		cJSON *e;
+
+		if (pcost_metric_extract(a->metrics.m[k], out, len, err, sizeof(err), &v) < 0)
+			continue;
+		e = cJSON_AddObjectToObject(f, a->metrics.m[k]->name);
+		cJSON_AddNumberToObject(e, "value", v.value);
+		cJSON_AddStringToObject(e, "unit", v.unit);
+	}
+	free(out);
+	txt = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return txt;
+}
+
 /*
  * A user's command without --events: what it does that monitors pay for, in
  * one untimed counting run before the blocks (run/evcount.h), so each row has
@@ -179,10 +277,19 @@ int pcost_study_count_command(struct pcost_study *st)
 			return rc;
 		o.service_pid = pcost_service_pid(&st->sv);
 		o.service = &st->service_counted;
+		/* Its output, for the figures of --metric it prints (a rate of work). */
+		if (a->metrics.n)
+			o.out_fd = o.err_fd = memfd_create("probecost-count", MFD_CLOEXEC);
 	}
 	rc = pcost_evcount_run(a->command, &o, &st->counted, err, sizeof(err));
-	if (o.service)
+	if (o.service) {
 		st->have_service_counted = true;
+		if (rc >= 0)
+			st->counted_run = counted_run_json(st, o.out_fd);
+	}
+	if (o.out_fd >= 0)
+		close(o.out_fd);
+	o.out_fd = o.err_fd = -1;
 	if (rc < 0)
 		pcost_evcount_release(&st->counted);
 	if (rc == -EINTR)

@@ -780,35 +780,122 @@ static void model_costs(const struct pcost_session *s, size_t i, struct pcost_co
 	free(fx);
 }
 
+/* A figure of work done per second: tps, IOPS, or a unit per second (req/s, KiB/s). */
+static bool is_rate(const char *unit)
+{
+	size_t n = unit ? strlen(unit) : 0;
+
+	return n &&
+	       (!strcmp(unit, "tps") || !strcmp(unit, "IOPS") ||
+		(n > 2 && !strcmp(unit + n - 2, "/s")) || (n > 4 && !strcmp(unit + n - 4, "/sec")));
+}
+
+/*
+ * The work a --service's load did in its counting run (options "counted_run",
+ * run/study_targets.c), in units of the session's rate figure: its value
+ * there x the run's wall time, over which the service's events were counted.
+ * *k: that figure; -1 and NaN when the session has none, or several
+ * (redis-benchmark's, one a test: each a part of the run), or the counting
+ * run did not print it.  *fixed: the load is known to run for a fixed time.
+ */
+static double counted_units(const struct pcost_session *s, int *k, bool *fixed)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : NULL;
+	const cJSON *cr = cJSON_GetObjectItemCaseSensitive(o, "counted_run"); /* NULL-safe */
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(cr, "wall_ns"),
+		    *figs = cJSON_GetObjectItemCaseSensitive(cr, "figures");
+	double units = NAN;
+	size_t rates = 0;
+
+	*k = -1;
+	*fixed = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cr, "fixed_time"));
+	for (size_t j = 0; j < s->nmetrics; j++) {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(figs, s->metrics[j].name),
+			    *v = cJSON_GetObjectItemCaseSensitive(f, "value"),
+			    *u = cJSON_GetObjectItemCaseSensitive(f, "unit");
+
+		if (!is_rate(s->metrics[j].unit) || !cJSON_IsNumber(v) || !cJSON_IsString(u) ||
+		    strcmp(u->valuestring, s->metrics[j].unit))
+			continue;
+		rates++;
+		*k = (int)j;
+		units = cJSON_IsNumber(w) ? v->valuedouble * w->valuedouble / 1e9 : NAN;
+	}
+	if (rates != 1 || !(units > 0)) {
+		*k = -1;
+		units = NAN;
+	}
+	cJSON_Delete(o);
+	return units;
+}
+
 /*
  * A monitor of a --service, priced per event of the service (the row's unit
- * "service syscall", counted in the load's counting run): it attached before
- * the run and detaches after it, so the whole extra of the run is per event:
- * per block, (monitored - plain) / events; t interval over the blocks.
+ * "service syscall", counted in the load's counting run).  It attached before
+ * the run and detaches after it, so all its cost is per event.  With a rate
+ * figure (pgbench's tps), from the rate, which holds for a load of a fixed
+ * time too (pgbench -T: the run takes as long, less work is done): per unit
+ * of work, per block, 1/rate(monitored) - 1/rate(plain), over the service's
+ * events per unit in the counting run.  Else from the wall time, per block
+ * (monitored - plain) / events, unless the load runs for a fixed time, known
+ * or seen (then no figure, with the reason: the extra would read about 0).
+ * t interval over the blocks.
  */
 static bool service_costs(const struct pcost_session *s, size_t i, struct pcost_config_stats *st)
 {
 	const struct pcost_config *c = &s->configs[i];
-	double *x, *y, ev = rate_events(c, st);
-	size_t n;
+	double *x, *y, ev = rate_events(c, st), units;
+	size_t n, m = 0;
+	bool fixed;
+	int k;
 
 	if (!c->unit || strncmp(c->unit, "service ", 8) || !(ev > 0))
 		return false;
-	n = pcost_pair_blocks(c, &s->configs[st->baseline], PCOST_METRIC_WALL, &x, &y, NULL);
-	for (size_t k = 0; k < n; k++)
-		x[k] = (x[k] - y[k]) / ev;
-	if (n >= 2) {
-		pcost_mean_ci(x, n, PCOST_CONF, &st->per_event_ns, &st->per_event_ns_lo,
+	units = counted_units(s, &k, &fixed);
+	if (k < 0 && fixed) {
+		st->per_event_why =
+			"the load runs for a fixed time: a monitor's cost shows as less "
+			"work done, not a longer run (give --metric with its rate, as "
+			"pgbench's tps)";
+		return true;
+	}
+	/*
+	 * A load of a fixed time not known as one: the run lasted no longer (the
+	 * extra's interval reaches 0) while the monitor saw a fifth fewer of the
+	 * service's syscalls than the counting run made, a syscall tracer losing
+	 * none of them (strace, bpftrace's counts in the kernel).
+	 */
+	if (k < 0 && !strcmp(c->unit, "service syscall") && counts_syscalls(c->monitor) &&
+	    st->monitor_events >= 0 && (double)st->monitor_events < 0.8 * ev &&
+	    !(st->extra_ns_lo > 0)) {
+		st->per_event_why =
+			"the run lasted no longer under the monitor, which saw fewer of "
+			"the service's syscalls than were counted: a load of a fixed "
+			"time? (give --metric with its rate, as pgbench's tps)";
+		return true;
+	}
+	n = pcost_pair_blocks(c, &s->configs[st->baseline],
+			      k < 0 ? PCOST_METRIC_WALL
+				    : (enum pcost_sample_metric)(PCOST_METRIC_FIGURE + k),
+			      &x, &y, NULL);
+	for (size_t j = 0; j < n; j++)
+		if (k < 0)
+			x[m++] = (x[j] - y[j]) / ev;
+		else if (x[j] > 0 && y[j] > 0)
+			x[m++] = (1e9 / x[j] - 1e9 / y[j]) * units / ev;
+	if (m >= 2) {
+		pcost_mean_ci(x, m, PCOST_CONF, &st->per_event_ns, &st->per_event_ns_lo,
 			      &st->per_event_ns_hi);
-		pcost_hodges_lehmann(x, n, PCOST_CONF, &st->per_event_ns_robust,
+		pcost_hodges_lehmann(x, m, PCOST_CONF, &st->per_event_ns_robust,
 				     &st->per_event_ns_robust_lo, &st->per_event_ns_robust_hi);
 		st->per_event_skewed = pcost_skewed(st->per_event_ns, st->per_event_ns_robust,
-						    pcost_sem(x, n), pcost_skew_z(x, n));
-		st->per_event_source = "extra per service event";
+						    pcost_sem(x, m), pcost_skew_z(x, m));
+		st->per_event_source = k < 0 ? "extra per service event"
+					     : "extra per service event, from the rate";
 	}
 	free(x);
 	free(y);
-	return n >= 2;
+	return m >= 2;
 }
 
 /* The two costs of a monitored configuration: timed region first, the fit otherwise. */

@@ -79,7 +79,9 @@ struct pcost_config_stats {
 	 */
 	double per_event_ns, per_event_ns_lo, per_event_ns_hi;
 	double fixed_ns, fixed_ns_lo, fixed_ns_hi;
-	const char *per_event_source; /* "timed region", "scale fit", "model" or NULL */
+	/* "timed region", "scale fit", "model", "extra per service event" (", from the
+	 * rate") or NULL */
+	const char *per_event_source;
 	/*
 	 * model: a user's command (no timed region) whose events were counted or
 	 * given, with its monitor also run on the null workload in the session:

@@ -4,7 +4,7 @@
 # probecost, killed after a SIGKILL of probecost; {pid} is its pid; its CPU time (a
 # child it reaps burns a known 0.2 s per run) is its own, never other processes'.
 . "$(dirname "$0")/lib.bash"
-plan 23
+plan 25
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 have perl || skip_rest "perl is not installed (apt-get install perl)"
 tmpdir
@@ -101,12 +101,21 @@ for sig in INT TERM; do
 	is "$rc $(grep -c term "$T/signals" 2> /dev/null) $(left)" "$((128 + $(kill -l $sig))) 1 " \
 		"SIG$sig to probecost: exit 128+N, the service got its SIGTERM, nothing left"
 done
-"$P" "${RUN[@]}" --runs 1000 --warmup 0 -- "$F/svc-load" "$T" > /dev/null 2>&1 &
+# Its private directory (the service's log) in a TMPDIR of the test's own, to be found.
+mkdir "$T/tmp"
+TMPDIR=$T/tmp "$P" "${RUN[@]}" --runs 1000 --warmup 0 -- "$F/svc-load" "$T" > /dev/null 2>&1 &
 pid=$!
 for i in $(seq 100); do [ -n "$(left)" ] && break; sleep 0.05; done
 sleep 0.5
+logs() { find "$T/tmp" -path "$T/tmp/probecost-*/service.log" | wc -l; }
+is "$(logs)" 1 "the service's log is in a private directory while it runs"
 # (In braces: bash writes its "Killed" notice to the shell's stderr, not wait's.)
 { kill -KILL $pid; wait $pid; } 2> /dev/null
 for i in $(seq 100); do [ -z "$(left)" ] && break; sleep 0.1; done
 is "$(left)" "" "SIGKILL of probecost: the service goes with it"
+# The counting run started the service before the runner opened the journal: its
+# directory must be journaled all the same, and the next probecost sweeps it.
+run_pc run --no-store --runs 1 --warmup 0 -w null
+is "$rc $(find "$T/tmp" -mindepth 1 | wc -l) $(left)" "0 0 " \
+	"the next probecost removed its private directory; the service is not running"
 done_testing

@@ -7,10 +7,11 @@
 # strace -f -p on the postmaster is priced per service syscall, with an interval; the
 # service forms of perf-stat (its context switches, >= 1 a transaction: the backend sleeps
 # in its receive between queries) and bpftrace-syscalls (its syscalls) count the backend
-# they never saw listed at start.
+# they never saw listed at start.  With pgbench -T (a fixed time) and --metric pgbench,
+# strace is priced from the rate, within 3x of the -t form's figure and above 0.
 . "$(dirname "$0")/lib.bash"
 . "$(dirname "$0")/pg.bash"
-plan 8
+plan 11
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 tmpdir
 pg_cluster skip_rest
@@ -41,6 +42,21 @@ if have bpftrace; then
 else
 	skip "bpftrace is not installed (apt-get install bpftrace)"
 fi
+# pgbench -T: the run lasts 1 s under strace too, and strace's cost shows as fewer
+# transactions.  Priced from the rate (--metric pgbench's tps): per transaction,
+# 1/tps(strace) - 1/tps(plain), over the service's syscalls per transaction in the
+# counting run.  Known answer: the -t form's figure above, from its wall time.
+pt=$(st strace per_event_ns)
+run_pc run --no-store --runs 4 --seed 4 --cpu 0 --format json --service "$PG_SERVICE" \
+	--ready 'database system is ready to accept connections' -m strace --metric pgbench \
+	-- "${PGBENCH[@]}" -n -S -c 1 -T 1 bench
+is "$rc $(j '.options.counted_run.fixed_time')" "0 pgbench -T" \
+	"pgbench -T: exit 0, the load known to run for a fixed time ($(tail -1 <<< "$err"))"
+is "$(st strace per_event_source)" "extra per service event, from the rate" \
+	"strace on the -T load is priced per service syscall from the rate"
+pT=$(st strace per_event_ns)
+assert "-T: $pT [$(st strace per_event_ns_lo), $(st strace per_event_ns_hi)] ns a service syscall, above 0, within 3x of -t's $pt ns" \
+	'[ "$(awk -v x="$(st strace per_event_ns_lo)" "BEGIN { print (x > 0) }")" = 1 ] && ratio_in "$pT" "$pt" 0.33 3'
 pm=$(head -1 "$PGD/data/postmaster.pid" 2> /dev/null)
 is "$(pgrep -f "$PGD/data" | wc -l)" 0 "no process of the cluster left (postmaster.pid: ${pm:-gone})"
 done_testing

@@ -1105,6 +1105,68 @@ static void test_service_per_event(void **state)
 }
 
 /*
+ * The same monitor on a load of a fixed time (pgbench -T): the run takes as
+ * long, the rate falls.  Known answer: the counting run did 1,000 tps for 1 s
+ * with 13,000 service syscalls (13 a transaction); plain 1,000 tps, monitored
+ * 1e9 / (1e6 + 13,000 +- 1,300 ns) tps: 1,000 ns a syscall, from the rate.
+ * Without the rate in the counting run: no figure, and why (not about 0), for a
+ * load known to run for a fixed time and for one seen to (strace saw fewer).
+ */
+static void test_service_per_event_rate(void **state)
+{
+	static const double extra[] = { 11700, 13000, 14300, 13000 }; /* ns a transaction */
+	static const char *const opts[] = {
+		"{\"service\":\"pg\",\"counted_run\":{\"wall_ns\":1e9,\"fixed_time\":"
+		"\"pgbench -T\",\"figures\":{\"tps\":{\"value\":1000,\"unit\":\"tps\"}}}}",
+		"{\"service\":\"pg\",\"counted_run\":{\"wall_ns\":1e9,\"fixed_time\":"
+		"\"pgbench -T\",\"figures\":{}}}",
+		/* not known as one: strace saw 8,000 of the 13,000 counted, the run no longer */
+		"{\"service\":\"pg\",\"counted_run\":{\"wall_ns\":1e9,\"figures\":{}}}",
+	};
+	static const char *const why[] = { NULL, "the load runs for a fixed time",
+					   "the run lasted no longer under the monitor" };
+
+	(void)state;
+	for (size_t o = 0; o < ARRAY_SIZE(opts); o++) {
+		struct pcost_session s;
+		struct pcost_config_stats *st;
+		struct pcost_config *c[2];
+
+		pcost_session_init(&s, PCOST_SESSION_RUN);
+		s.options_json = xstrdup(opts[o]);
+		c[0] = pcost_session_add_config(&s, "command", "pgbench", "none", NULL,
+						"service syscall");
+		c[1] = pcost_session_add_config(&s, "command", "pgbench", "strace", NULL,
+						"service syscall");
+		c[0]->expected_events = c[1]->expected_events = 13000;
+		pcost_session_add_metric(&s, "tps", "tps", +1);
+		for (uint32_t b = 0; b < 4; b++) {
+			pcost_ns jit = 100000 * b;
+
+			add(c[0], b, 1000000000 + jit, false, false, 0, 1);
+			add(c[1], b, 1000000000 - jit, false, false, 0, 1);
+			pcost_session_set_metric(&s, 0, b, 0, 1000);
+			pcost_session_set_metric(&s, 1, b, 0, 1e9 / (1e6 + extra[b]));
+			c[1]->samples[b].monitor_events = 8000;
+		}
+		assert_int_equal(pcost_analyze(&s, &st), 0);
+		if (o == 0) {
+			assert_string_equal(st[1].per_event_source,
+					    "extra per service event, from the rate");
+			NEAR(st[1].per_event_ns, 1000, 1e-6);
+			assert_true(st[1].per_event_ns_lo < 1000 && st[1].per_event_ns_lo > 800);
+			assert_true(st[1].per_event_ns_hi > 1000 && st[1].per_event_ns_hi < 1200);
+		} else {
+			assert_true(isnan(st[1].per_event_ns));
+			assert_null(st[1].per_event_source);
+			assert_true(!strncmp(st[1].per_event_why, why[o], strlen(why[o])));
+		}
+		free(st);
+		pcost_session_release(&s);
+	}
+}
+
+/*
  * Lost syscalls only where the monitor counts syscalls: perf record's samples and
  * perf stat's context switches are counts of another kind, fewer by design.
  */
@@ -1160,6 +1222,7 @@ int main(void)
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_model_null_events),
 		cmocka_unit_test(test_service_per_event),
+		cmocka_unit_test(test_service_per_event_rate),
 		cmocka_unit_test(test_paired_t_intervals),
 		cmocka_unit_test(test_skew_told_by_third_moment),
 		cmocka_unit_test(test_significance_is_paired),
