@@ -119,10 +119,13 @@ static void counts_line(const struct pcost_predict_report *r, FILE *out)
 		char b[48];
 
 		pcost_text_ns_ci(c->base_ns, NAN, NAN, NULL, b, sizeof(b));
-		fprintf(out, "; plain run %s (+- %.1f%%, %u runs), %.2f tasks side by side%s\n", b,
+		fprintf(out, "; plain run %s (+- %.1f%%, %u runs), %.2f tasks side by side%s", b,
 			c->base_ns > 0 ? 100 * c->base_se / c->base_ns : NAN, r->plain_runs,
 			isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1,
 			r->service_counts ? " (with the service's)" : "");
+		if (isfinite(c->concurrency))
+			fprintf(out, ", %.2f alive at once", c->concurrency);
+		fputc('\n', out);
 	}
 	if (r->service_counts) {
 		/* Per run of the command: what the monitors that watch the service pay for. */
@@ -289,6 +292,9 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	cJSON_AddItemToObject(root, "plain_ns", pcost_json_num(r->counts->base_ns));
 	cJSON_AddItemToObject(root, "plain_se_ns", pcost_json_num(r->counts->base_se));
 	cJSON_AddItemToObject(root, "parallel", pcost_json_num(r->counts->parallel));
+	cJSON_AddItemToObject(root, "concurrency", pcost_json_num(r->counts->concurrency));
+	if (!isfinite(r->counts->concurrency))
+		cJSON_AddStringToObject(root, "concurrency_why", r->counts->concurrency_why);
 	if (r->check)
 		cJSON_AddNumberToObject(root, "verify_session", (double)r->verify_session);
 	rows = cJSON_AddArrayToObject(root, "statistics");

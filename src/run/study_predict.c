@@ -7,10 +7,14 @@
  * release), and its processes' events are counted in the command's runs.
  */
 #include <errno.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -100,20 +104,163 @@ static int measure(const struct pcost_predict_study *o, struct pcost_service *sv
 	return pcost_analyze(s, st) < 0 ? (error("could not analyze the runs"), -EIO) : 0;
 }
 
+/*
+ * The tasks' lifetimes in the plain runs: the kernel's process events (the
+ * proc connector, as root), every task's creation and exit on the machine
+ * with its time, queued on a socket while the runs run and read after them
+ * (its buffer sized for seconds of a busy machine's events; a lost event
+ * leaves the figure unmeasured, never wrong).
+ */
+#define LIFETIME_RCVBUF (64 << 20)
+
+static void lifetimes_send(int fd, enum proc_cn_mcast_op op)
+{
+	char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(op))];
+	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+	struct cn_msg *cn = NLMSG_DATA(nl);
+
+	memset(buf, 0, sizeof(buf));
+	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(op));
+	nl->nlmsg_type = NLMSG_DONE;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->len = sizeof(op);
+	memcpy(cn->data, &op, sizeof(op));
+	/* Nothing to do when it fails: no events come (LISTEN), or none were asked (IGNORE). */
+	if (send(fd, buf, nl->nlmsg_len, 0) < 0)
+		return;
+}
+
+/* The undo of lifetimes_open (async-signal-safe: send and close). */
+static void lifetimes_close(void *arg)
+{
+	int *fd = arg;
+
+	if (*fd < 0)
+		return;
+	lifetimes_send(*fd, PROC_CN_MCAST_IGNORE);
+	close(*fd);
+	*fd = -1;
+}
+
+/* Listen to the process events into *fd (-1 with why when this cannot: not root). */
+static void lifetimes_open(int *fd, char *why, size_t len)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
+	int sz = LIFETIME_RCVBUF;
+
+	*fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	if (*fd < 0 || bind(*fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    setsockopt(*fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0) {
+		snprintf(why, len, "the kernel's process events: %s (run as root)",
+			 strerror(errno));
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return;
+	}
+	lifetimes_send(*fd, PROC_CN_MCAST_LISTEN);
+}
+
+static int event_cmp(const void *a, const void *b)
+{
+	double x = ((const struct pcost_task_event *)a)->t_ns;
+	double y = ((const struct pcost_task_event *)b)->t_ns;
+
+	return (x > y) - (x < y);
+}
+
+/* The events queued on fd, in time order, into *ev; -1 with why when some were lost. */
+static ssize_t lifetimes_read(int fd, struct pcost_task_event **ev, char *why, size_t len)
+{
+	static char buf[1 << 16] __attribute__((aligned(8)));
+	size_t n = 0;
+	ssize_t got;
+
+	*ev = NULL;
+	while ((got = recv(fd, buf, sizeof(buf), 0)) > 0) {
+		int left = (int)got;
+
+		for (struct nlmsghdr *nl = (struct nlmsghdr *)buf; NLMSG_OK(nl, left);
+		     nl = NLMSG_NEXT(nl, left)) {
+			const struct cn_msg *cn = NLMSG_DATA(nl);
+			struct proc_event pe;
+			struct pcost_task_event e = { 0 };
+
+			/* The event follows a 20-byte header: copied out, it is aligned. */
+			memset(&pe, 0, sizeof(pe));
+			memcpy(&pe, cn->data, cn->len < sizeof(pe) ? cn->len : sizeof(pe));
+			e.t_ns = (double)pe.timestamp_ns;
+			if (pe.what == PROC_EVENT_FORK) {
+				e.pid = pe.event_data.fork.child_pid;
+				e.tgid = pe.event_data.fork.child_tgid;
+				e.parent_tgid = pe.event_data.fork.parent_tgid;
+			} else if (pe.what == PROC_EVENT_EXIT) {
+				e.exit = true;
+				e.pid = pe.event_data.exit.process_pid;
+				e.tgid = pe.event_data.exit.process_tgid;
+			} else {
+				continue;
+			}
+			if (!(n & (n - 1))) /* doubled at each power of 2 */
+				*ev = xrealloc(*ev, (n ? 2 * n : 1) * sizeof(**ev));
+			(*ev)[n++] = e;
+		}
+	}
+	if (got < 0 && errno == ENOBUFS) {
+		snprintf(why, len, "process events were lost (more than the %d MB socket buffer)",
+			 LIFETIME_RCVBUF >> 20);
+		free(*ev);
+		*ev = NULL;
+		return -1;
+	}
+	if (n)
+		qsort(*ev, n, sizeof(**ev), event_cmp);
+	return (ssize_t)n;
+}
+
+/* The CPUs the runs may use: the pinned set's, else the online ones. */
+static double run_cpus(const struct pcost_predict_study *o)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (o->ro.cpu_mask)
+		return (double)__builtin_popcountll(o->ro.cpu_mask);
+	return online > 0 ? (double)online : 1;
+}
+
 /* The plain runs: the overhead's denominator T0, its standard error and df. */
 static int plain_time(const struct pcost_predict_study *o, struct pcost_service *sv,
 		      struct pcost_counts *c)
 {
 	struct pcost_monitor *none[1];
 	struct pcost_config_stats *st = NULL;
+	struct pcost_task_event *ev = NULL;
 	struct pcost_session s;
 	char err[256];
-	int rc;
+	static int fd = -1;
+	ssize_t nev = -1;
+	int rc, undo;
 
 	none[0] = pcost_monitor_create("none", err, sizeof(err));
 	pcost_study_session_start(&s, o->argc, o->argv);
 	s.seed = (uint64_t)time(NULL);
+	lifetimes_open(&fd, c->concurrency_why, sizeof(c->concurrency_why));
+	undo = fd >= 0 ? pcost_cleanup_push(lifetimes_close, &fd) : -1;
 	rc = measure(o, sv, &s, none, 1, o->plain_runs, false, &st);
+	if (fd >= 0)
+		nev = lifetimes_read(fd, &ev, c->concurrency_why, sizeof(c->concurrency_why));
+	if (undo >= 0)
+		pcost_cleanup_pop(undo, 1);
+	else
+		lifetimes_close(&fd);
+	c->concurrency = nev >= 0 ? pcost_task_concurrency(ev, (size_t)nev, getpid()) : NAN;
+	if (isfinite(c->concurrency))
+		c->concurrency = fmin(c->concurrency, run_cpus(o));
+	else if (nev >= 0)
+		snprintf(c->concurrency_why, sizeof(c->concurrency_why),
+			 "no run's first task was seen created and ended");
+	free(ev);
 	if (!rc && st) {
 		c->base_ns = st[0].wall.mean;
 		c->base_se = st[0].wall.sem;
@@ -233,6 +380,8 @@ static void service_overlap(struct pcost_counts *c, struct pcost_counts *sc)
 	if (c->base_ns > 0 && isfinite(server))
 		c->parallel = (client + server) / c->base_ns;
 	sc->parallel = c->parallel;
+	/* The service's tasks' lifetimes are not followed: its terms overlap by P. */
+	sc->concurrency = NAN;
 	sc->base_ns = c->base_ns;
 	sc->base_se = c->base_se;
 	sc->base_df = c->base_df;

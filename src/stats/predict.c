@@ -445,6 +445,120 @@ static double parallelism(const struct pcost_counts *c)
 	return isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1;
 }
 
+/*
+ * Is monitor's cost per ev mostly the task waiting, not running?  A ptrace
+ * stop: the tracee sleeps until the tracer, woken on another CPU, has handled
+ * the stop and resumed it (28-68 us a wake-up unpinned, docs/predict.md); the
+ * tracer's own CPU per stop is the smaller part.  strace-seccomp's untraced
+ * calls run the filter in the task: CPU.
+ */
+static bool cost_waits(const char *monitor, enum pcost_cost_event ev)
+{
+	const struct model_row *r = model_row(monitor);
+
+	if (!r || strncmp(r->name, "strace", 6))
+		return false;
+	return ev != PCOST_CE_RUN && ev != PCOST_CE_SIDEBAND && ev != PCOST_CE_SYSCALL_UNTRACED;
+}
+
+/*
+ * The share of an event term's count x cost the wall time pays: a cost paid
+ * in CPU overlaps as the plain run's tasks ran side by side (P), a wait as
+ * its tasks were alive at once (C, never below P); the fixed cost is whole.
+ */
+static double term_overlap(const char *monitor, enum pcost_cost_event ev,
+			   const struct pcost_counts *c)
+{
+	double p = parallelism(c);
+
+	if (ev == PCOST_CE_RUN)
+		return 1;
+	if (cost_waits(monitor, ev) && isfinite(c->concurrency) && c->concurrency > p)
+		p = c->concurrency;
+	return 1 / p;
+}
+
+struct live_task {
+	int pid, tgid;
+	size_t run;
+	double start;
+};
+
+struct task_run {
+	int pid; /* its first task */
+	double start, end, alive;
+	bool ended;
+};
+
+static ptrdiff_t live_find(const struct live_task *l, size_t n, bool by_tgid, int id)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((by_tgid ? l[i].tgid : l[i].pid) == id)
+			return (ptrdiff_t)i;
+	return -1;
+}
+
+/* The run a created task belongs to (a new one for root's child), -1 none. */
+static ptrdiff_t run_of(const struct pcost_task_event *e, const struct live_task *l, size_t nl,
+			struct task_run **runs, size_t *nruns, int root)
+{
+	ptrdiff_t k;
+
+	if (e->pid != e->tgid) /* a thread: its process's */
+		return (k = live_find(l, nl, true, e->tgid)) < 0 ? -1 : (ptrdiff_t)l[k].run;
+	if (e->parent_tgid != root)
+		return (k = live_find(l, nl, true, e->parent_tgid)) < 0 ? -1 : (ptrdiff_t)l[k].run;
+	*runs = xrealloc(*runs, (*nruns + 1) * sizeof(**runs));
+	(*runs)[*nruns] = (struct task_run){ .pid = e->pid, .start = e->t_ns };
+	return (ptrdiff_t)(*nruns)++;
+}
+
+double pcost_task_concurrency(const struct pcost_task_event *ev, size_t n, int root)
+{
+	struct live_task *l = NULL;
+	struct task_run *runs = NULL;
+	size_t nl = 0, nruns = 0;
+	double alive = 0, wall = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pcost_task_event *e = &ev[i];
+		ptrdiff_t k;
+
+		if (!e->exit) {
+			if ((k = run_of(e, l, nl, &runs, &nruns, root)) < 0)
+				continue;
+			l = xrealloc(l, (nl + 1) * sizeof(*l));
+			l[nl++] = (struct live_task){ e->pid, e->tgid, (size_t)k, e->t_ns };
+			continue;
+		}
+		if ((k = live_find(l, nl, false, e->pid)) < 0)
+			continue;
+		{
+			struct task_run *r = &runs[l[k].run];
+			double end = r->ended ? fmin(e->t_ns, r->end) : e->t_ns;
+
+			r->alive += fmax(end - l[k].start, 0);
+			if (!r->ended && e->pid == r->pid) {
+				r->ended = true;
+				r->end = e->t_ns;
+			}
+		}
+		l[k] = l[--nl];
+	}
+	/* What outlived its run (a daemon) was alive to the run's end. */
+	for (size_t i = 0; i < nl; i++)
+		if (runs[l[i].run].ended)
+			runs[l[i].run].alive += fmax(runs[l[i].run].end - l[i].start, 0);
+	for (size_t i = 0; i < nruns; i++)
+		if (runs[i].ended) {
+			alive += runs[i].alive;
+			wall += runs[i].end - runs[i].start;
+		}
+	free(l);
+	free(runs);
+	return wall > 0 ? alive / wall : NAN;
+}
+
 static void no_model(struct pcost_prediction *p, const char *fmt, const char *a, const char *b)
 {
 	p->has_model = false;
@@ -504,7 +618,7 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 		term->cost_se = pcost_cost_se(e);
 		term->cost_df = e->df;
 		/* An event's cost is paid where the event happens: side by side with the others'. */
-		term->overlap = ev == PCOST_CE_RUN ? 1 : 1 / parallelism(c);
+		term->overlap = term_overlap(monitor, (enum pcost_cost_event)ev, c);
 	}
 	p->has_model = true;
 	sideband(p, monitor, c);

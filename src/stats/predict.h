@@ -28,6 +28,14 @@
  *
  * A pinned run (one CPU) has P = 1 by construction.
  *
+ * A ptrace tracer's stop (strace's terms but the fixed cost and
+ * strace-seccomp's untraced calls) is mostly the tracee waiting for the
+ * tracer's wake-up, not CPU: tasks alive at once wait side by side whether
+ * or not a CPU was free for them in the plain run.  Those terms are divided
+ * by the larger of P and the tasks' concurrency C (the tasks' alive time
+ * over the wall time, at most the CPUs the run may use); every other event
+ * term (BPF programs, counters, samples: CPU in the task) by P.
+ *
  * The interval (delta method, the terms independent).  Each cost's standard
  * error is its 95% interval's half-width over Student's t at its degrees of
  * freedom (1.96 when they are unknown); each count's is the standard error
@@ -81,6 +89,13 @@ struct pcost_counts {
 	 * side by side (1: one at a time; NaN: not measured, taken as 1)
 	 */
 	double parallel;
+	/*
+	 * plain run: its tasks' alive time over its wall time, at most the CPUs
+	 * it may run on: the tasks alive at once, runnable or waiting (NaN: not
+	 * measured, taken as parallel)
+	 */
+	double concurrency;
+	char concurrency_why[160]; /* why it was not measured */
 };
 
 /* One term of a prediction: count x cost. */
@@ -145,6 +160,25 @@ void pcost_predict_combine(struct pcost_prediction *p, double count_df, double b
  */
 int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
 		      double *n, double *se, char *why, size_t len);
+
+/* A task's creation or exit, as the kernel's process events report it. */
+struct pcost_task_event {
+	double t_ns;	 /* when (CLOCK_MONOTONIC) */
+	bool exit;	 /* false: the task was created */
+	int pid, tgid;	 /* the task and its process */
+	int parent_tgid; /* a created task's parent process (a thread's: its process's parent) */
+};
+
+/*
+ * The tasks alive at once in the runs of root's children, from ev[0..n) in
+ * time order: each process root creates is a run's first task, and every
+ * task it or its descendants create (threads included) is the run's, alive
+ * from its creation to its exit or the run's end (its first task's exit).
+ * Returns the sum of the runs' tasks' alive time over the sum of their wall
+ * time (first task's creation to its exit); NaN when no run began and ended
+ * in ev.  Tasks of other processes are ignored.
+ */
+double pcost_task_concurrency(const struct pcost_task_event *ev, size_t n, int root);
 
 /* The class a syscall of that name is priced in: SYSCALL, SYSCALL_DECODED or SYSCALL_DIR. */
 enum pcost_cost_event pcost_syscall_class(const char *name);

@@ -21,7 +21,7 @@ fi
 # syscalls and tasks of its own).
 WL=$PROBECOST
 [ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
-plan 12
+plan 13
 tmpdir
 DB=$T/i.db
 EV=20000
@@ -50,6 +50,19 @@ if quiet; then
 		'ratio_in "$c2" 2000 0.99 1.1 && jq -e "(.cost_ns_lo <= 2200) and (.cost_ns_hi - .cost_ns_lo < 1000)" <<< "$row2" > /dev/null'
 else
 	busy
+	busy
+fi
+# The fixed entry is derived on the null workload, less its start-up's n0 calls at the
+# per-call cost (as every monitor's, on true(1)); those calls spin nothing here, so the
+# entry reads 3 ms - n0 x c (-0.8 ms at c = 20 us: not load) and a prediction adds them back.
+fixed=$(jq -c ".statistics[] | select(.subject == \"$M\" and .event == \"run\")" <<< "$out")
+f0=$(jq .cost_ns <<< "$fixed")
+n0=$("$PROBECOST" costs --db "$DB" --format csv 2>/dev/null | grep -F "$M" |
+	grep -o 'whole-run extra time, less [0-9.e+]* x syscall' | awk '{ print $5; exit }')
+if quiet; then
+	assert "the fixed entry $f0 ns is the injected 3 ms less the null run's $n0 calls x $c ns (within 1 ms)" \
+		'awk -v f="$f0" -v n="$n0" -v c="$c" "BEGIN { d = f + n * c - 3000000; exit !(d > -1e6 && d < 1e6) }"'
+else
 	busy
 fi
 

@@ -57,6 +57,18 @@ static void strace_table(struct pcost_cost_table *t)
 	entry(t, "strace", PCOST_CE_EXEC, 5e5, 4e5, 6e5, 4);
 }
 
+/* strace-seccomp's seven terms: F 1 ms, traced 8/10/30 us by class, untraced 50 ns. */
+static void seccomp_entries(struct pcost_cost_table *t)
+{
+	entry(t, "strace-seccomp", PCOST_CE_RUN, 1e6, 0.9e6, 1.1e6, 4);
+	entry(t, "strace-seccomp", PCOST_CE_SYSCALL, 8000, 7000, 9000, 4);
+	entry(t, "strace-seccomp", PCOST_CE_SYSCALL_DECODED, 10000, 9000, 11000, 4);
+	entry(t, "strace-seccomp", PCOST_CE_SYSCALL_DIR, 30000, 20000, 40000, 4);
+	entry(t, "strace-seccomp", PCOST_CE_SYSCALL_UNTRACED, 50, 40, 60, 4);
+	entry(t, "strace-seccomp", PCOST_CE_TASK, 1e5, 0.9e5, 1.1e5, 4);
+	entry(t, "strace-seccomp", PCOST_CE_EXEC, 3e5, 2e5, 4e5, 4);
+}
+
 static void strace_counts(struct pcost_counts *c)
 {
 	counts_init(c);
@@ -154,6 +166,76 @@ static void test_parallel(void **state)
 	near(under.extra_ns, one.extra_ns, 1e-6);
 	near(under.extra_se, one.extra_se, 1e-6);
 	pcost_cost_table_release(&t);
+}
+
+/*
+ * A ptrace stop is a wait: strace's event terms overlap by the tasks alive at
+ * once (C) where that is more than P; a BPF program's (bpftrace) and
+ * strace-seccomp's untraced calls (the filter, CPU) by P; C under P is P.
+ */
+static void test_wait_overlap(void **state)
+{
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction st, bt, sc, low;
+
+	(void)state;
+	strace_table(&t);
+	entry(&t, "bpftrace-syscalls", PCOST_CE_RUN, 5e6, 4e6, 6e6, 4);
+	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL, 500, 400, 600, 4);
+	seccomp_entries(&t);
+	strace_counts(&c);
+	c.parallel = 1.25;
+	c.concurrency = 2;
+	pcost_predict(&t, "strace", &c, &st);
+	pcost_predict(&t, "bpftrace-syscalls", &c, &bt);
+	pcost_predict(&t, "strace-seccomp:trace=getppid", &c, &sc);
+	assert_true(st.has_model && bt.has_model && sc.has_model);
+	/* strace: F whole, the rest of the known 289.5 ms over C = 2. */
+	near(st.terms[0].overlap, 1, 0);
+	for (size_t i = 1; i < st.nterms; i++)
+		near(st.terms[i].overlap, 0.5, 0);
+	near(st.extra_ns, 2e6 + 287.5e6 / 2, 1e-3);
+	/* bpftrace: 41,000 x 500 ns over P = 1.25, F whole. */
+	near(bt.terms[1].overlap, 0.8, 1e-15);
+	near(bt.extra_ns, 5e6 + 41000 * 500 / 1.25, 1e-3);
+	/* strace-seccomp: its traced terms wait (C), its untraced calls run the filter (P). */
+	for (size_t i = 1; i < sc.nterms; i++)
+		near(sc.terms[i].overlap,
+		     sc.terms[i].event == PCOST_CE_SYSCALL_UNTRACED ? 0.8 : 0.5, 1e-15);
+	c.concurrency = 1.1;
+	pcost_predict(&t, "strace", &c, &low);
+	near(low.terms[1].overlap, 0.8, 1e-15);
+	c.concurrency = NAN;
+	pcost_predict(&t, "strace", &c, &low);
+	near(low.terms[1].overlap, 0.8, 1e-15);
+	pcost_cost_table_release(&t);
+}
+
+/*
+ * The tasks alive at once from process events: two runs of root 100's
+ * children, one with a child process and its thread (21 ms alive over 10),
+ * one with a daemon that outlives it (clipped to the run's end: 19 over 10);
+ * root's own thread, another process's fork and a run that never ended are
+ * not counted: 40 ms alive over 20 ms of wall time.
+ */
+static void test_task_concurrency(void **state)
+{
+	const struct pcost_task_event ev[] = {
+		{ 0, false, 200, 200, 100 },	{ 0, false, 300, 300, 999 },
+		{ 0.5e6, false, 101, 100, 1 },	{ 1e6, false, 201, 201, 200 },
+		{ 2e6, false, 202, 201, 200 },	{ 5e6, true, 202, 201, 0 },
+		{ 9e6, true, 201, 201, 0 },	{ 10e6, true, 200, 200, 0 },
+		{ 20e6, false, 400, 400, 100 }, { 21e6, false, 401, 401, 400 },
+		{ 30e6, true, 400, 400, 0 },	{ 35e6, true, 401, 401, 0 },
+		{ 40e6, false, 500, 500, 100 },
+	};
+
+	(void)state;
+	near(pcost_task_concurrency(ev, sizeof(ev) / sizeof(ev[0]), 100), 2.0, 1e-12);
+	near(pcost_task_concurrency(ev, 8, 100), 2.1, 1e-12);
+	assert_true(isnan(pcost_task_concurrency(ev, 0, 100)));
+	assert_true(isnan(pcost_task_concurrency(ev, sizeof(ev) / sizeof(ev[0]), 42)));
 }
 
 /*
@@ -270,13 +352,7 @@ static void test_seccomp_split(void **state)
 
 	(void)state;
 	pcost_cost_table_init(&t);
-	entry(&t, "strace-seccomp", PCOST_CE_RUN, 1e6, 0.9e6, 1.1e6, 4);
-	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL, 8000, 7000, 9000, 4);
-	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_DECODED, 10000, 9000, 11000, 4);
-	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_DIR, 30000, 20000, 40000, 4);
-	entry(&t, "strace-seccomp", PCOST_CE_SYSCALL_UNTRACED, 50, 40, 60, 4);
-	entry(&t, "strace-seccomp", PCOST_CE_TASK, 1e5, 0.9e5, 1.1e5, 4);
-	entry(&t, "strace-seccomp", PCOST_CE_EXEC, 3e5, 2e5, 4e5, 4);
+	seccomp_entries(&t);
 	counts_init(&c);
 	c.n[PCOST_CNT_SYSCALLS] = 1000;
 	c.n[PCOST_CNT_TASKS] = 0;
@@ -445,12 +521,19 @@ static void test_pick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
-		cmocka_unit_test(test_parallel),       cmocka_unit_test(test_service),
-		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
-		cmocka_unit_test(test_strace_classes), cmocka_unit_test(test_no_model),
-		cmocka_unit_test(test_cost_se),	       cmocka_unit_test(test_env_mismatch),
+		cmocka_unit_test(test_combine_known),
+		cmocka_unit_test(test_combine_exact),
+		cmocka_unit_test(test_parallel),
+		cmocka_unit_test(test_service),
+		cmocka_unit_test(test_record_samples),
+		cmocka_unit_test(test_seccomp_split),
+		cmocka_unit_test(test_strace_classes),
+		cmocka_unit_test(test_no_model),
+		cmocka_unit_test(test_cost_se),
+		cmocka_unit_test(test_env_mismatch),
 		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_wait_overlap),
+		cmocka_unit_test(test_task_concurrency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
