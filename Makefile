@@ -103,9 +103,11 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) $(SAN_EXTRA_OBJS)
 # tests marked no-sanitizer (below), then the README's tour (check-tour).  Both install
 # what is missing first (scripts/setup.sh --deps), then re-enter make so pkg-config sees
 # the new libraries.
+# The lint runs beside the build, one make on every CPU (the build alone leaves CPUs idle
+# while it links): its parts share that make's jobs (LINT_J= keeps their own makes from
+# starting nproc jobs more), and a failure of either stops it before the tests.
 check: deps
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory -j$(shell nproc) check-build
+	@$(MAKE) --no-print-directory -j$(shell nproc) LINT_J= lint check-build
 	@$(MAKE) --no-print-directory check-tests
 
 check-full: check
@@ -124,7 +126,10 @@ TEST_EXEC := timeout -k 10 $(TEST_TIMEOUT) bash
 
 # CLI tests with a line `# parallel-safe` (they arm no probe on a binary another test runs,
 # look at no tracefs state but their own and compare no timings, or only effects far
-# beyond what load moves; `# parallel-safe: REASON` says why when it is not plain) run
+# beyond what load moves; `# parallel-safe: REASON` says why when it is not plain: a test
+# that arms probes on probecost's own sites does it on a copy of its own, lib.bash's
+# own_probecost; perf probe, which names its definitions from one list shared by all
+# (the first free name), is left to one test of that group, t532) run
 # PROVE_JOBS at a time (twice the CPUs, 4 at least: they mostly wait; on 2 CPUs -j4 took
 # 80 s for both passes where -j2 took 114 s), then the others one at a time.  The
 # sanitizer pass repeats every test but those with a line `# no-sanitizer: REASON`
@@ -138,7 +143,7 @@ CLI_TESTS    := $(filter-out $(CLI_SLOW),$(CLI_ALL))
 CLI_PARALLEL := $(shell grep -lE '^\# parallel-safe(: |$$)' $(CLI_ALL))
 CLI_NO_SAN   := $(shell grep -l '^\# no-sanitizer: ' $(CLI_ALL))
 # Parallel-safe tests with a line `# long: REASON` start first, so that the group ends
-# with the short ones (t277 waits 42 s: started last, the group took 73 s).
+# with the short ones (a test that waits 42 s, started last, made the group take 73 s).
 CLI_LONG     := $(shell grep -l '^\# long: ' $(CLI_ALL))
 PROVE_JOBS   ?= $(shell n=$$(nproc); echo $$((2 * n > 4 ? 2 * n : 4)))
 PROVE_FLAGS  ?=
@@ -237,6 +242,10 @@ CPPCHECK_FLAGS := -q --std=c11 -D_GNU_SOURCE -DSTANFORD_VARIANT_plain -Iinclude 
 
 lint: layers named-files format-check cppcheck shellcheck tidy
 
+# The jobs of format-check's and tidy's own makes: every CPU, unless a make that runs
+# them beside others shares its jobs with them (check sets it empty).
+LINT_J ?= -j$(shell nproc)
+
 layers:
 	@scripts/layers.sh
 
@@ -247,7 +256,7 @@ named-files:
 # One stamp a file (build/lint/fmt/FILE.ok), redone when the file or .clang-format changes.
 FMT_STAMPS := $(C_FORMATTED:%=build/lint/fmt/%.ok)
 format-check:
-	@mkdir -p build/lint; $(MAKE) --no-print-directory -k -j$(shell nproc) fmt-files >/dev/null 2>build/lint/fmt.err || \
+	@mkdir -p build/lint; $(MAKE) --no-print-directory -k $(LINT_J) fmt-files >/dev/null 2>build/lint/fmt.err || \
 	 { echo "format-check: not as .clang-format writes them (make format):"; \
 	   sed -n 's/^format-check: //p' build/lint/fmt.err; exit 1; }; \
 	 echo "format-check: ok ($(words $(C_FORMATTED)) files)"
@@ -290,8 +299,9 @@ TIDY_CFLAGS := $(filter-out -Wno-format-truncation -Wno-stringop-truncation,$(BA
 TIDY_SRCS := $(filter %.c,$(C_FORMATTED))
 TIDY_DEPS := .clang-tidy $(GEN_HEADERS) $(wildcard src/*.h src/*/*.h src/*/*/*.h include/*/*.h \
 		tests/unit/*.h)
-tidy:
-	@$(MAKE) --no-print-directory -k -j$(shell nproc) tidy-files && \
+# The generated headers first, by this make: beside check-build, two makes would write them.
+tidy: $(GEN_HEADERS)
+	@$(MAKE) --no-print-directory -k $(LINT_J) tidy-files && \
 	 echo "tidy: ok ($(words $(TIDY_SRCS)) files)"
 
 tidy-files: $(TIDY_SRCS:%.c=build/tidy/%.ok)

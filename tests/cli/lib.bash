@@ -11,6 +11,8 @@
 #   run_pc ARGS...             probecost ARGS: sets $out, $err, $rc
 #   report_of WORKLOAD ARGS... a workload's PROBECOST_REPORT_FD line in $report; field KEY LINE
 #   tmpdir                     $T: a temporary directory removed on exit; on_exit CMD adds cleanup
+#   own_probecost              run a copy of probecost of the test's own, probes armed on it
+#                              its alone (probecost_copy DEST: one copy, a build id of its own)
 #
 # Whether the machine can do something is decided from machine facts only, never
 # from probecost's own verdict (a broken probecost must not turn a test into a skip):
@@ -134,6 +136,39 @@ interrupt_armed() {
 	sleep "$1"
 	kill -INT "$pid"
 	wait "$pid"; rc=$?
+}
+
+# probecost_copy DEST: a copy of probecost with a fresh random build id (perf's build-id
+# cache keys on it; needs perf and perl, else the id stays); prints the id.
+probecost_copy() {
+	local old new
+	cp "$(readlink -f "$PROBECOST")" "$1" || return 1
+	old=$(perf buildid-list -i "$1" 2>/dev/null)
+	if [ -z "$old" ] || ! have perl; then echo "$old"; return 0; fi
+	new=$(od -An -tx1 -N$((${#old} / 2)) /dev/urandom | tr -d ' \n')
+	perl -0777 -pi -e 'BEGIN { $o = pack("H*", shift); $n = pack("H*", shift) } s/\Q$o\E/$n/g' \
+		"$old" "$new" "$1" && echo "$new"
+}
+# own_probecost: from here on this test runs a copy of probecost of its own (P, PROBECOST
+# and BINP name it; probecost_copy) with a state directory of its own (the journal, and the
+# lock that keeps one probes session at a time).  The probes it arms, their definitions in
+# uprobe_events and `perf probe -l`, its trace instances and its build-id cache entries are
+# then its alone, whatever other probecosts run beside it: what make check's parallel-safe
+# group asks.
+own_probecost() {
+	local d so src
+	src=$(readlink -f "$PROBECOST")
+	d=$(mktemp -d)
+	on_exit "perf buildid-cache --remove '$d/pc' >/dev/null 2>&1; rm -rf '$d'"
+	probecost_copy "$d/pc" >/dev/null || return 1
+	mkdir -m 700 "$d/state"
+	# The LTTng-UST provider is looked up beside the binary: the build's, not the copy's.
+	for so in "${src%/*}/build/lttng/pcost-lttng.so" "${src%/*}/lttng/pcost-lttng.so"; do
+		[ -r "$so" ] && export PROBECOST_LTTNG_SO=$so && break
+	done
+	export PROBECOST=$d/pc PROBECOST_STATE_DIR=$d/state
+	# shellcheck disable=SC2034 # P: read by the tests that source this file
+	P=$PROBECOST BINP=$(readlink -f "$PROBECOST")
 }
 
 # private_run_tmp "$@" (root): run this test again in a private mount namespace with fresh

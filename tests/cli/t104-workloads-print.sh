@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # workload --print: a human line in the voice of perf bench (total time, usecs/op, ops/sec)
 # instead of the report line, with figures that agree with each other and with a clock outside:
 # spin loops=1000 work=10000 spins 1000 x 10 us, so at least 10 ms, and no longer than the

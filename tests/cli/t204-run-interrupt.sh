@@ -11,9 +11,16 @@ fi
 tmpdir
 # --events 1: no counting run first, so blocks start at once (under ASan at load 7 the
 # counting run and the null workload's twins left no measured block after 3 s).
-"$P" run --no-store --runs 1000 --warmup 0 --events 1 "${mons[@]}" -- /bin/sleep 0.1 >"$T/out" 2>/dev/null &
+# The command notes each of its runs in $T/runs: Ctrl-C once two blocks are measured (a
+# block is one run of each configuration, none and the monitors: the next run began), 30 s
+# at most.
+ncfg=2
+[ $tp = no ] || ncfg=3
+: >"$T/runs"
+"$P" run --no-store --runs 1000 --warmup 0 --events 1 "${mons[@]}" -- \
+	sh -c 'echo >>"$0"; exec /bin/sleep 0.1' "$T/runs" >"$T/out" 2>/dev/null &
 pid=$!
-sleep 5
+for _ in $(seq 300); do [ "$(wc -l <"$T/runs")" -gt $((2 * ncfg)) ] && break; sleep 0.1; done
 kill -INT $pid
 wait $pid; rc=$?
 is "$rc" 130 "exit 130 after SIGINT"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t215: run --count as a user who is not root: what it cannot count is null with a reason that
 # names the need (root for tracefs, the paranoid setting for perf), never 0, and page faults
 # still count, in user mode only where kernel.perf_event_paranoid is 2.

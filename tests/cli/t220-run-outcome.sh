@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t220: the outcome of every run.  A monitor under which the workload fails (dies of a
 # signal, exits non-zero, fails its own check) where its plain runs did not: the row is
 # changed-program, with what happened and where, the session says so in one line before

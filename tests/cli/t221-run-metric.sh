@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # run --metric: figures a command prints, known exactly (tests/cli/fake/tps-print prints
 # tps 100 and latency 2 ms; under a wrapper that sets PC_TPS=90 PC_LAT=2.5, 90 and 2.5),
 # analysed as elapsed time: means, changes (-10% and +25% exactly) with their intervals,

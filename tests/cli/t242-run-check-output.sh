@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe: strace and wrappers on a fixture of its own; outcomes, no timings
 # t242: --check-output: a monitored run whose stdout differs from every plain run's is
 # changed-program (exit 1), and its row names the first line that differs; --output-filter
 # drops the lines that vary by themselves (a program's own timings) before comparing.

@@ -7,11 +7,14 @@ plan 11
 command -v jq >/dev/null || { for i in $(seq 11); do skip "jq not installed"; done; done_testing; }
 ncpu=$(nproc)
 T=$(mktemp -d); on_exit 'rm -rf "$T"'
+# The wrapper by a path relative to the checkout's root: the text's monitor column
+# (48 characters) holds it, wherever the checkout is.
+WRAP=$F/cpu-wrap
 
 if [ "$ncpu" -ge 2 ]; then
 	export PCOST_CPU_WRAP_OUT=$T/cpus
 	run_pc run --no-store --format json -w syscall:loops=1000 --placement same,split --cpu 0 \
-		--runs 2 --warmup 0 -m "$PWD/tests/cli/fake/cpu-wrap"
+		--runs 2 --warmup 0 -m "$WRAP"
 	unset PCOST_CPU_WRAP_OUT
 	is "$rc" 0 "run --placement same,split exits 0"
 	is "$(printf '%s' "$out" | jq -c '[.statistics[] | [.placement, .baseline]]')" \
@@ -32,12 +35,12 @@ if [ "$ncpu" -ge 2 ]; then
 	pkill -KILL -P $pid 2>/dev/null; wait $pid 2>/dev/null
 	is "$cpus" 1 "a workload given PROBECOST_WORKLOAD_CPUS=1 under taskset -c 0 runs on CPU 1"
 	run_pc run --no-store --format csv -w syscall:loops=500 --placement split --cpu 1 --runs 1 \
-		--warmup 0 -m "$PWD/tests/cli/fake/cpu-wrap"
+		--warmup 0 -m "$WRAP"
 	col=$(printf '%s\n' "$out" | head -1 | tr ',' '\n' | grep -n '^placement$' | cut -d: -f1)
 	is "$(printf '%s\n' "$out" | cut -d, -f"${col:-99}" | tail -n +2 | tr '\n' ' ')" ' split ' \
 		"CSV: placement empty for the baseline, split for the monitor"
 	run_pc run --no-store -w syscall:loops=500 --placement split --cpu 0 --runs 1 --warmup 0 \
-		-m "$PWD/tests/cli/fake/cpu-wrap"
+		-m "$WRAP"
 	like "$out" "cpu-wrap, split" "text: the placement beside the monitor"
 else
 	for i in $(seq 7); do skip "one CPU ($ncpu): nothing to split onto"; done

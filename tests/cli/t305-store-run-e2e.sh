@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe: strace on its own workload; its one bound (strace above +25% over 2000
+#   syscalls it stops) lies far beyond what load moves
 # no-sanitizer: strace's overhead over the run's own time, a bound ASan's slower start breaks
 # t305-store-run-e2e: real `run` sessions are stored as measured, shown identically, and compared.
 # shellcheck disable=SC2034 # the variables set for assert's eval'd expressions

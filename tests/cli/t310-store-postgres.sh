@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe: a cluster of its own on a free port, nothing timed
 # t310-store-postgres: --db postgresql://... on a throwaway cluster: the SQLite store's
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash

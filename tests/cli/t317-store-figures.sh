@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t317-store-figures: schema 7 keeps a run session's figures (--metric values, a
 # workload's facts) and its service's CPU per run; a schema 5 store made by the probecost
 # before it (tests/cli/data/store-v5.sql) migrates in place with nothing lost and exports

@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # import --check validates and writes nothing (a new store is not even created; an existing one
 # keeps its sessions); compare --threshold moves the REGRESSION mark to the points asked, on the
 # hand-made run-a/run-b pair whose overhead growths are known: strace +250 points (500% -> 750%),

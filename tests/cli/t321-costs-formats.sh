@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t321-costs-formats: probecost costs prints a stored cost table in every format with the
 # figures of the table (a hand-made fixture, imported), unmeasured entries as n/a / null /
 # empty and never 0, and a fleet (two tables, two kernels) side by side with the

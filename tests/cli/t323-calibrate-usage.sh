@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t323-calibrate-usage: calibrate's bad input exits 2 with one line before anything is
 # measured, and a monitor this machine lacks (here: bpftrace off $PATH) is stored as
 # unavailable with the reason, never as 0, which predict then shows as "no model".

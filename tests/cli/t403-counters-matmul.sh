@@ -1,4 +1,5 @@
 #!/bin/bash
+# parallel-safe
 # t403: `--matmul`: reads inside a 128x128 matmul vs the bare loop; values read are sane.
 # shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"

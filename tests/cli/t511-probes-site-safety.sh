@@ -1,4 +1,7 @@
 #!/bin/bash
+# parallel-safe: it arms probes only on its own fixture (build/fixtures/redzone, which no
+#   other test of that group runs), through a uprobe event of its own group, t511_PID, in
+#   a state directory of its own
 # probes --list on tests/fixtures/redzone (build/fixtures/redzone): every site's encoding,
 # red_zone_live and optimizable against the known answers of redzone.S; the warning
 # before arming a site both optimizable and red-zone live; and, armed on a kernel that
@@ -49,6 +52,10 @@ txt=$("$P" probes --list "$FIX")
 like "$(printf '%s\n' "$txt" | grep -E '^redzone +live ')" ' nop5 +true +'"$opt5"' +rz_live\+0x9 ' \
 	"text: encoding, red zone, optimizable, function+offset"
 tmpdir
+# A state directory of its own: its probes sessions never wait for another's lock (the
+# wait's warning would be counted below), nor another for them.
+mkdir -m 700 "$T/state"
+export PROBECOST_STATE_DIR=$T/state
 strip -o "$T/stripped" "$FIX"
 is "$("$P" probes --list "$T/stripped" --format json | jq -c '[.[0] | .red_zone_live, .function, .encoding]')" \
 	'[null,null,"nop5"]' "stripped: no function to read, red_zone_live unknown; the encoding stays"

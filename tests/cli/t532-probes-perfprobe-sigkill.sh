@@ -18,18 +18,9 @@ mkdir -m 700 "$T/state" "$T/tmp"
 export PROBECOST_STATE_DIR=$T/state TMPDIR=$T/tmp
 # Copies of probecost with build ids of their own: their cache entries and definitions are
 # this test's alone, whatever other probecosts on the machine do.
-copy() { # copy DEST: probecost with a fresh random build id; prints the id
-	local old new
-	cp "$PROBECOST" "$1"
-	old=$(perf buildid-list -i "$1" 2>/dev/null)
-	new=$(od -An -tx1 -N$((${#old} / 2)) /dev/urandom | tr -d ' \n')
-	perl -0777 -pi -e 'BEGIN { $o = pack("H*", shift); $n = pack("H*", shift) } s/\Q$o\E/$n/g' \
-		"$old" "$new" "$1"
-	echo "$new"
-}
 PC=$T/pc OTHER=$T/other
-id=$(copy "$PC")
-copy "$OTHER" >/dev/null
+id=$(probecost_copy "$PC")
+probecost_copy "$OTHER" >/dev/null
 link=$HOME/.debug/.build-id/${id:0:2}/${id:2}
 defs() { grep -F " $1:" "$TRACEFS/uprobe_events"; } # defs BINARY: definitions on it
 # shellcheck disable=SC2317 # run by on_exit

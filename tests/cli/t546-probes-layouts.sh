@@ -1,8 +1,11 @@
 #!/bin/bash
+# parallel-safe: it arms nothing (dormant sessions), from a copy of probecost with a state
+#   directory of its own (own_probecost: it never waits for another probes session's lock)
 # t546: the stanford code layouts really move the code (each copy of a build has bytes of its
 # own, and its functions sit elsewhere in their cache lines), and probes --layouts measures
 # exactly the layouts asked.
 . "$(dirname "$0")/lib.bash"
+own_probecost || { plan 1; not_ok "a copy of $PROBECOST of its own"; done_testing; }
 plan 6
 layouts="a32 a64 a16 a8 noalign pad16 pad24 pad40 bbsimple"
 obj=build/obj/stanford
