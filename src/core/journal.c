@@ -22,6 +22,8 @@
 static char state_dir[PATH_MAX];
 static char journal_path[PATH_MAX + 32];
 static int journal_fd = -1;
+/* Leftovers the opening sweep undid that no caller has been told of yet. */
+static unsigned swept_untold;
 static volatile sig_atomic_t keep_journal;
 
 const char *pcost_mount_ns(void)
@@ -631,8 +633,15 @@ int pcost_journal_open(unsigned *swept, char *err, size_t len)
 
 	if (swept)
 		*swept = 0;
-	if (journal_fd >= 0)
+	if (journal_fd >= 0) {
+		/* Opened first by one that did not ask (a counting run, a service's log):
+		 * the first that asks is told, so the run still says what it undid. */
+		if (swept) {
+			*swept = swept_untold;
+			swept_untold = 0;
+		}
 		return 0;
+	}
 	if ((rc = make_state_dir(err, len)) < 0)
 		return rc;
 	lk = lock_dir();
@@ -657,5 +666,7 @@ int pcost_journal_open(unsigned *swept, char *err, size_t len)
 	pcost_child_set_recorder(pcost_journal_child);
 	if (swept)
 		*swept = n;
+	else
+		swept_untold = n;
 	return 0;
 }

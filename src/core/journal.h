@@ -43,7 +43,8 @@
  * Open this process's journal (creating the state directory) and sweep what
  * dead probecost processes left.  Idempotent.  0, or -errno with a line in err
  * (the state directory is unusable: someone else owns it, wrong mode).
- * *swept (may be NULL): how many leftovers were undone.
+ * *swept (may be NULL): how many leftovers were undone; after an opening
+ * that passed NULL, the first call that passes it is told that count.
  */
 int pcost_journal_open(unsigned *swept, char *err, size_t len);
 bool pcost_journal_is_open(void);

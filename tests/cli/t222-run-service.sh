@@ -4,7 +4,7 @@
 # probecost, killed after a SIGKILL of probecost; {pid} is its pid; its CPU time (a
 # child it reaps burns a known 0.2 s per run) is its own, never other processes'.
 . "$(dirname "$0")/lib.bash"
-plan 25
+plan 26
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 have perl || skip_rest "perl is not installed (apt-get install perl)"
 tmpdir
@@ -115,7 +115,9 @@ for i in $(seq 100); do [ -z "$(left)" ] && break; sleep 0.1; done
 is "$(left)" "" "SIGKILL of probecost: the service goes with it"
 # The counting run started the service before the runner opened the journal: its
 # directory must be journaled all the same, and the next probecost sweeps it.
-run_pc run --no-store --runs 1 --warmup 0 -w null
+# A command: its counting run opens the journal (and sweeps) before the runner asks.
+run_pc run --no-store --runs 1 --warmup 0 -m none -- true
 is "$rc $(find "$T/tmp" -mindepth 1 | wc -l) $(left)" "0 0 " \
 	"the next probecost removed its private directory; the service is not running"
+like "$err" "undid [0-9]+ change" "and said it undid what the killed one left"
 done_testing
