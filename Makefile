@@ -96,21 +96,27 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) $(SAN_EXTRA_OBJS)
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 
 # ---- tests ------------------------------------------------------------------
-# Unit tests print cmocka's summary; CLI tests speak TAP to prove.  `make check` runs
-# the lint, builds on every CPU, runs the unit tests (plain and under ASan/UBSan) and
-# every CLI test once, against ./probecost.  `make check-full` (what CI runs) adds a
-# second CLI pass against the sanitizer build (PROBECOST=build/probecost-san), less the
-# tests marked no-sanitizer (below), then the README's tour (check-tour).  Both install
-# what is missing first (scripts/setup.sh --deps), then re-enter make so pkg-config sees
-# the new libraries.
-# The lint runs beside the build, one make on every CPU (the build alone leaves CPUs idle
-# while it links): its parts share that make's jobs (LINT_J= keeps their own makes from
-# starting nproc jobs more), and a failure of either stops it before the tests.
+# Unit tests print cmocka's summary; CLI tests speak TAP to prove.  `make check` (the
+# loop of whoever changes the code) builds on every CPU, runs the unit tests (plain and
+# under ASan/UBSan) and every CLI test once but the slow ones, against ./probecost.
+# `make check-full` (what CI runs) runs the lint first, beside the build, then check's
+# tests, the slow ones (check-slow), a second CLI pass against the sanitizer build
+# (PROBECOST=build/probecost-san), less the tests marked no-sanitizer (below), then the
+# README's tour (check-tour).  The lint is not in check: it is the before-commit habit
+# (`make lint`, incremental: a stamp a file), and, cold, it doubles check's build time.
+# Both install what is missing first (scripts/setup.sh --deps), then re-enter make so
+# pkg-config sees the new libraries.
+# In check-full the lint runs beside the build, one make on every CPU (the build alone
+# leaves CPUs idle while it links): its parts share that make's jobs (LINT_J= keeps their
+# own makes from starting nproc jobs more), and a failure of either stops it before the
+# tests.
 check: deps
-	@$(MAKE) --no-print-directory -j$(shell nproc) LINT_J= lint check-build
+	@$(MAKE) --no-print-directory -j$(shell nproc) check-build
 	@$(MAKE) --no-print-directory check-tests
 
-check-full: check
+check-full: deps
+	@$(MAKE) --no-print-directory -j$(shell nproc) LINT_J= lint check-build
+	@$(MAKE) --no-print-directory check-tests
 	@$(MAKE) --no-print-directory check-slow
 	@$(MAKE) --no-print-directory check-san
 	@$(MAKE) --no-print-directory check-tour
