@@ -14,8 +14,8 @@
 # the session interval's; compare "different" in <= 7% of pairs (exit 1: "MISS").
 #   STUDIES (20)  LOAD (0; 1: a niced busy loop on every CPU but 0)  ARGS (none: the
 #   default study; e.g. "--runs 10 --cpu 0 -w syscall:loops=2000 -m strace")  KEEP=DIR
-#   keeps the sessions' JSON and stores there; FROM=DIR analyses those again instead of
-#   running studies (the overheads as they were printed, compare by this probecost)
+#   keeps the sessions' JSON and stores there; FROM=DIR analyses those stores again
+#   instead of running studies (`show` and compare by this probecost: its intervals)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
@@ -45,9 +45,13 @@ fi
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 if [ -n "${FROM:-}" ]; then
-	# The studies a KEEP=DIR run kept: analysed again (by this probecost), not run.
-	cp "$FROM"/s*.json "$FROM"/s*.db "$tmp"/ || exit 1
-	STUDIES=$(find "$tmp" -name 's*.json' | wc -l)
+	# The studies a KEEP=DIR run kept: analysed again (shown by this probecost), not run.
+	cp "$FROM"/s*.db "$tmp"/ || exit 1
+	STUDIES=$(find "$tmp" -name 's*.db' | wc -l)
+	for i in $(seq "$STUDIES"); do
+		"$PC" show 1 --db "$tmp/s$i.db" --format json >"$tmp/s$i.json" 2>/dev/null ||
+			{ echo "FAIL: study $i could not be shown"; exit 1; }
+	done
 else
 	for i in $(seq "$STUDIES"); do
 		"$PC" run --db "$tmp/s$i.db" "${args[@]}" --format json >"$tmp/s$i.json" 2>/dev/null ||

@@ -339,8 +339,12 @@ static void paired_wall(const struct pcost_session *s, size_t i, struct pcost_co
 		pcost_rerun_widen(st->overhead, st->overhead_rerun_se, st->rerun_subs,
 				  s->levels[i].ovh_pts / 100 / (1 + st->overhead), PCOST_CONF,
 				  &st->overhead_rerun_lo, &st->overhead_rerun_hi);
+	pcost_rerun_floor(st->overhead, st->overhead_lo, st->overhead_hi, true,
+			  &st->overhead_rerun_lo, &st->overhead_rerun_hi);
 	pcost_rerun_ci(first, k, x, y, blocks, n, false, st->extra_ns, PCOST_CONF,
 		       &st->extra_ns_rerun_lo, &st->extra_ns_rerun_hi, NULL, &st->rerun_subs);
+	pcost_rerun_floor(st->extra_ns, st->extra_ns_lo, st->extra_ns_hi, false,
+			  &st->extra_ns_rerun_lo, &st->extra_ns_rerun_hi);
 	if (s->tsc_hz > 0) {
 		set3(&st->extra_cycles, &st->extra_cycles_lo, &st->extra_cycles_hi, st->extra_ns,
 		     st->extra_ns_lo, st->extra_ns_hi);

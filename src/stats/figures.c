@@ -51,6 +51,8 @@ static void one(const struct pcost_session *s, const struct pcost_config_stats *
 	k = pcost_rerun_subsessions(s, &first);
 	pcost_rerun_ci(first, k, x, y, blocks, n, true, f->change, PCOST_CONF, &f->change_rerun_lo,
 		       &f->change_rerun_hi, NULL, &used);
+	pcost_rerun_floor(f->change, f->change_lo, f->change_hi, true, &f->change_rerun_lo,
+			  &f->change_rerun_hi);
 	free(first);
 	free(blocks);
 	free(x);

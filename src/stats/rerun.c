@@ -60,6 +60,29 @@ void pcost_rerun_widen(double est, double se, size_t subs, double level, double 
 	*hi = expm1(log1p(est) + h);
 }
 
+void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, double *lo,
+		       double *hi)
+{
+	double e = est, a = own_lo, b = own_hi, l, h;
+
+	if (!isfinite(est) || !isfinite(own_lo) || !isfinite(own_hi) || !isfinite(*lo) ||
+	    !isfinite(*hi) || (ratio && (est <= -1 || own_lo <= -1 || *lo <= -1)))
+		return;
+	if (ratio) {
+		e = log1p(est);
+		a = log1p(own_lo);
+		b = log1p(own_hi);
+	}
+	l = e - M_SQRT2 * fmax(e - a, 0);
+	h = e + M_SQRT2 * fmax(b - e, 0);
+	if (ratio) {
+		l = expm1(l);
+		h = expm1(h);
+	}
+	*lo = fmin(*lo, l);
+	*hi = fmax(*hi, h);
+}
+
 bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const double *y,
 		    const uint32_t *blocks, size_t n, bool ratio, double est, double conf,
 		    double *lo, double *hi, double *se, size_t *used)

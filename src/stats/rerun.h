@@ -62,4 +62,15 @@ bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const doub
 void pcost_rerun_widen(double est, double se, size_t subs, double level, double conf, double *lo,
 		       double *hi);
 
+/*
+ * A rerun carries its own runs' sampling as this session does, so it differs from
+ * this session's estimate est by two samplings: *lo and *hi (a rerun interval) are
+ * taken at least sqrt(2) times as far from est, each side, as the session's own
+ * interval [own_lo, own_hi] ends (on the log(1 + x) scale for a ratio, where the
+ * sub-sessions' s_B saw less spread than the runs did: a study whose few
+ * sub-sessions happened to agree).  Nothing is changed where any is not finite.
+ */
+void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, double *lo,
+		       double *hi);
+
 #endif
