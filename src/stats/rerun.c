@@ -60,8 +60,7 @@ void pcost_rerun_widen(double est, double se, size_t subs, double level, double 
 	*hi = expm1(log1p(est) + h);
 }
 
-void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, double *lo,
-		       double *hi)
+void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, double *lo, double *hi)
 {
 	double e = est, a = own_lo, b = own_hi, l, h;
 

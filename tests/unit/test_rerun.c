@@ -167,10 +167,8 @@ static void test_option(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_difference),
-		cmocka_unit_test(test_ratio),
-		cmocka_unit_test(test_too_few),
-		cmocka_unit_test(test_floor),
+		cmocka_unit_test(test_difference), cmocka_unit_test(test_ratio),
+		cmocka_unit_test(test_too_few),	   cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_option),
 	};
 
