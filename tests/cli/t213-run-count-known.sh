@@ -1,8 +1,8 @@
 #!/bin/bash
 # parallel-safe: it counts and arms uprobes only on copies of probecost of its own
 #   (own_probecost; under the sanitizer pass the plain build's copy too), looks only at its
-#   own events in uprobe_events, and compares counts, not timings: 16 s, mostly waiting for
-#   the kernel to disarm stanford's 114 probes
+#   own events in uprobe_events, and compares counts, not timings
+# long: 17-20 s, 13 of them waiting for the kernel to disarm stanford's 114 probes
 # t213: run --count recovers what the built-in workloads are known to do.  Each is counted at
 # two sizes, so the start-up they share cancels: the differences are the loops' exactly
 # (getppid calls, forks, threads, execs; switches of a pinned ping-pong within 10%), the
