@@ -46,20 +46,27 @@ run_pc run --count -- /bin/true
 like "$out" "syscalls by number \(BPF" "as root, text shows the syscalls by number"
 
 # Ctrl-C while probes are armed: exit 130, no event, no workload left.  The fixture
-# (tests/fixtures/sdtsem) has four probes behind semaphores and loops until killed: few
-# probes, so disarming them is quick (each uprobe counter's last close waits ~80 ms).
+# (tests/fixtures/sdtsem) has four probes behind semaphores: few probes, so disarming them
+# is quick (each uprobe counter's last close waits ~80 ms).  --count runs it twice, first
+# with nothing armed, then armed for its hits: 10^7 turns end in 0.05 s unarmed, and take
+# a minute armed (six uprobe hits a turn), so the Ctrl-C, once its events are defined,
+# comes while the armed run goes on.
 have make || skip_rest "needs make (the fixture is built from tests/fixtures/sdtsem)"
 make -s build/fixtures/sdtsem >/dev/null || skip_rest "cannot build the fixture here"
 FIX=$(readlink -f build/fixtures/sdtsem)
 tmpdir
-"$P" run --count -- "$FIX" 999999999999999 >"$T/out" 2>"$T/err" &
+"$P" run --count -- "$FIX" 10000000 >"$T/out" 2>"$T/err" &
 pid=$!
-for _ in $(seq 100); do grep -q "pcost_${pid}_count/" "$TRACEFS/uprobe_events" && break; sleep 0.1; done
+armed="not armed in 10 s"
+for _ in $(seq 100); do
+	grep -q "pcost_${pid}_count/" "$TRACEFS/uprobe_events" && armed=armed && break
+	sleep 0.1
+done
 sleep 0.5
 kill -INT $pid
 wait $pid
 rc=$?
-is "$rc" 130 "Ctrl-C: exit 130"
-is "$(grep -c "pcost_${pid}_count/" "$TRACEFS/uprobe_events")/$(pgrep -fc "^$FIX 999999999999999")" \
+is "$rc $armed" "130 armed" "Ctrl-C while its probes are armed: exit 130"
+is "$(grep -c "pcost_${pid}_count/" "$TRACEFS/uprobe_events")/$(pgrep -fc "^$FIX 10000000")" \
 	0/0 "... no uprobe event and no workload left"
 done_testing

@@ -49,7 +49,8 @@ read -ra ngx_argv <<< "$NGINX_SERVICE"
 "${ngx_argv[@]}" 2> /dev/null &
 ngx=$!
 on_exit "kill $ngx 2> /dev/null"
-for _ in $(seq 100); do report_of http "url=http://127.0.0.1:$port/index.html" rate=10 duration=1 conns=1; [ "$rc" = 0 ] && break; sleep 0.05; done
+# Ready once it accepts a connection (a 1 s workload run as the probe took a second).
+for _ in $(seq 100); do (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null && break; sleep 0.05; done
 report_of http "url=http://127.0.0.1:$port/missing" rate=20 duration=1 conns=1
 is "$rc $(field check "$report") $(field events "$report")" "1 bad 20" "a 404: check=bad, exit 1, every request still made"
 kill "$ngx"

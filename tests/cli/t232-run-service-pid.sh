@@ -1,4 +1,8 @@
 #!/bin/bash
+# parallel-safe: a redis of its own on a free port and a state directory of its own (the
+#   journals it plants and sweeps); strace and perf record -p trace that redis only; the one
+#   timing it compares is strace's GET rate below -30% (about -85% here), far beyond what
+#   load on the other tests moves; 12 s, mostly waiting
 # run --service-pid: a redis-server this test starts, outside probecost, measured under
 # strace and perf-record (they attach to it for their runs and detach after); it serves
 # after the study, untraced and not stopped, and after a SIGKILL of probecost while

@@ -1,4 +1,7 @@
 #!/bin/bash
+# parallel-safe: it arms probes only on a copy of the redzone fixture of its own (t511 arms
+#   build/fixtures/redzone), with /run, the probes lock's and the journal's directory, of
+#   its own (private_run_tmp); exact counts, no timings
 # t238: run --count measures without changing what it counts.  Known answers from the
 # redzone fixture (tests/fixtures/redzone): its events are counted with no probe armed (an
 # optimized uprobe enters the kernel through the `uprobe` syscall, 336 on 6.18, once a hit:
@@ -15,8 +18,9 @@ fi
 private_run_tmp "$@" || { plan 8; skip_rest "cannot mount tmpfs on /run and /tmp"; }
 plan 8
 make -s build/fixtures/redzone >/dev/null || skip_rest "cannot build the fixture here"
-FIX=$(readlink -f build/fixtures/redzone)
 tmpdir
+cp build/fixtures/redzone "$T/redzone" || skip_rest "cannot copy the fixture to $T"
+FIX=$T/redzone
 hits() { jq -r --arg p "$1" '.probes.hits[] | select(.name == $p) | .hits' <<< "$out"; }
 
 run_pc run --count --format json -- "$FIX" 200000 dead
