@@ -11,10 +11,10 @@ tmpdir
 n() { printf '%s' "$1" | jq '.statistics[] | select(.monitor != "none") | .ok'; }
 # Runs flagged warm-up / measured, over the session's configurations.
 flags() { printf '%s' "$1" | jq -r '[.session.configs[].samples[] | .warmup] | "\(map(select(.)) | length) \(map(select(. | not)) | length)"'; }
-# An overhead of about +10% on 0.2 s runs: its t interval at 10 blocks is far inside +-100
-# points; only a baseline whose spread nears its mean (a CoV of 80%: seconds of delay under
-# load) leaves Fieller's interval unbounded, which a 0.2 s sleep makes unlikely.
-js=$("$P" run --no-store --format json --precision 100 -m "$F/slow-wrap 0.02 {}" -- /bin/sleep 0.2 2>/dev/null)
+# An overhead of about +10% on 0.1 s runs: its t interval at 10 blocks is far inside +-100
+# points; only a baseline whose spread nears its mean (a CoV of 80%: 80 ms of delay under
+# load, run after run) leaves Fieller's interval unbounded, which a 0.1 s sleep makes unlikely.
+js=$("$P" run --no-store --format json --precision 100 -m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.1 2>/dev/null)
 is "$(n "$js")" 10 "a wide --precision met by the pilot: a second stage of its size (--min-runs, default 10)"
 is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" 10 "options say the pilot's 10 blocks planned it"
 # 2 configurations: 1 warm-up and 10 pilot blocks flagged, 10 measured, each.
@@ -37,9 +37,10 @@ ok $? "the arm told ($arm) is the interval's longer arm, in points ($want)"
 # The default ask is the wider of +-2 points and 5% of the overhead: a +500% overhead is asked
 # +-25 points, which 10 blocks of 0.05 s sleeps reach (the ratio's spread is a few % of
 # itself), where +-2 points would ask hundreds of blocks and end on a warning about the
-# defaults themselves.
-js=$("$P" run --no-store --format json --max-time 20 -m "$F/slow-wrap 0.25 {}" -- /bin/sleep 0.05 2>"$T/e20")
-is "$(grep -c 'the pilot of' "$T/e20")" 0 "a pilot well within --max-time: no word of its length"
+# defaults themselves.  --max-time 10 bounds the blocks a loaded machine's spread asks for
+# (20 took 19 s at load 3); the pilot of 11 blocks of 0.3 s stays well within twice that.
+js=$("$P" run --no-store --format json --max-time 10 -m "$F/slow-wrap 0.25 {}" -- /bin/sleep 0.05 2>"$T/e10")
+is "$(grep -c 'the pilot of' "$T/e10")" 0 "a pilot well within --max-time: no word of its length"
 is "$(printf '%s' "$js" | jq -c '[.options.precision, .options.precision_rel]')" "[0.02,0.05]" \
 	"the default ask: +-2 points or 5% of the overhead"
 # Met, or, when the machine's noise (the parallel group's load) leaves it wider, told against
@@ -91,7 +92,7 @@ is "$(printf '%s' "$js" | jq '.options.pilot_blocks')" null "no room for a secon
 # the study runs every block the cap allows, not the count the pilot planned from its own
 # variance (pooled with the pilot, that count's stop depends on the data it is analysed with).
 js=$("$P" run --no-store --format json --precision 100 --min-runs 3 --max-runs 5 \
-	-m "$F/slow-wrap 0.002 {}" -- /bin/sleep 0.2 2>/dev/null)
+	-m "$F/slow-wrap 0.001 {}" -- /bin/sleep 0.1 2>/dev/null)
 is "$(n "$js") $(printf '%s' "$js" | jq '.options.pilot_blocks')" "5 null" \
 	"--max-runs 5 under twice a pilot of 3: the pilot stays in and the study runs to the cap"
 # Stored: the flags set at the end reach the store, and show reads the same figures.
