@@ -9,7 +9,7 @@
 # and later ones 10 x its own median (its warm-up and runs so far) + 10 s.  Here plain
 # is `sleep 0.01`, and a wrapper (fake/delay-wrap) takes 10.6 s, then 20 s: neither is
 # hung.  --seed 1 runs plain first in each block (checked), so its median is known.
-# The first run's limit on a hung and on a busy wrapper: t279; one busy, then hung: t269
+# The first run's limit on a hung wrapper: t263; on a busy one: t279; one busy, then hung: t269
 # (apart, so that their waits run side by side in make check).
 . tests/cli/lib.bash
 plan 3
