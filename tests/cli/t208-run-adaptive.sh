@@ -12,16 +12,17 @@ n() { printf '%s' "$1" | jq '.statistics[] | select(.monitor != "none") | .ok'; 
 # Runs flagged warm-up / measured, over the session's configurations.
 flags() { printf '%s' "$1" | jq -r '[.session.configs[].samples[] | .warmup] | "\(map(select(.)) | length) \(map(select(. | not)) | length)"'; }
 # The studies are independent and mostly sleep: all start at once, side by side (study NAME
-# ARGS...: run --no-store --format json ARGS, into $T/NAME.json and $T/NAME.err), and the
-# checks of each wait for it (got NAME: its JSON in js).
-declare -A pids
+# ARGS...: run --no-store --format json ARGS, lib.bash's side), and the checks of each wait
+# for it (got NAME: its JSON in js).
 study() {
 	local name=$1
 	shift
-	"$P" run --no-store --format json "$@" >"$T/$name.json" 2>"$T/$name.err" &
-	pids[$name]=$!
+	side "$name" "$P" run --no-store --format json "$@"
 }
-got() { wait "${pids[$1]}"; js=$(cat "$T/$1.json"); }
+got() {
+	side_wait "$1"
+	js=$out
+}
 study wide --precision 100 -m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.1
 study max7 --precision 0.001 --min-runs 3 --max-runs 7 -m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01
 study default --max-time 10 -m "$F/slow-wrap 0.25 {}" -- /bin/sleep 0.05
@@ -31,12 +32,9 @@ study many --precision 0.001 --min-runs 3 --max-runs 6 \
 	-m "$F/slow-wrap 0.013 {}" -m "$F/slow-wrap 0.014 {}" -- /bin/sleep 0.01
 study time02 --precision 0.001 --min-runs 3 --max-time 0.2 -m "$F/slow-wrap 0.05 {}" -- /bin/sleep 0.05
 study max5 --precision 100 --min-runs 3 --max-runs 5 -m "$F/slow-wrap 0.001 {}" -- /bin/sleep 0.1
-"$P" run --db "$T/s.db" --format json --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" \
-	-- /bin/sleep 0.01 >"$T/run.json" 2>/dev/null &
-pids[stored]=$!
-"$P" run --no-store --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01 \
-	>"$T/text.out" 2>/dev/null &
-pids[text]=$!
+side stored "$P" run --db "$T/s.db" --format json --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" \
+	-- /bin/sleep 0.01
+side text "$P" run --no-store --precision 100 --min-runs 3 -m "$F/slow-wrap 0.01 {}" -- /bin/sleep 0.01
 # An overhead of about +10% on 0.1 s runs: its t interval at 10 blocks is far inside +-100
 # points; only a baseline whose spread nears its mean (a CoV of 80%: 80 ms of delay under
 # load, run after run) leaves Fieller's interval unbounded, which a 0.1 s sleep makes unlikely.
@@ -116,14 +114,14 @@ got max5
 is "$(n "$js") $(printf '%s' "$js" | jq '.options.pilot_blocks')" "5 null" \
 	"--max-runs 5 under twice a pilot of 3: the pilot stays in and the study runs to the cap"
 # Stored: the flags set at the end reach the store, and show reads the same figures.
-wait "${pids[stored]}"
+side_wait stored
 "$P" show --db "$T/s.db" --format json last >"$T/show.json" 2>/dev/null
-is "$(flags "$(cat "$T/show.json")")" "$(flags "$(cat "$T/run.json")")" "the stored session has the pilot's flags"
-is "$(jq -c '[.statistics[] | .overhead, .ok]' "$T/show.json")" "$(jq -c '[.statistics[] | .overhead, .ok]' "$T/run.json")" \
+is "$(flags "$(cat "$T/show.json")")" "$(flags "$(cat "$T/stored.out")")" "the stored session has the pilot's flags"
+is "$(jq -c '[.statistics[] | .overhead, .ok]' "$T/show.json")" "$(jq -c '[.statistics[] | .overhead, .ok]' "$T/stored.out")" \
 	"show's figures from the store are the run's"
 # The text says how many blocks the pilot was, apart from the warm-up.
-wait "${pids[text]}"
-txt=$(cat "$T/text.out")
+side_wait text
+txt=$out
 like "$(printf '%s' "$txt" | sed -n 2p)" '^# [0-9]+ interleaved blocks \(\+1 warm-up, \+3 pilot that planned them\)' \
 	"the text header counts the pilot apart from the warm-up"
 done_testing
