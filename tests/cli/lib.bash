@@ -205,6 +205,22 @@ run_pc() {
 	out=$(cat "$o") err=$(cat "$e")
 	rm -f "$o" "$e"
 }
+# side NAME CMD...: CMD in the background, beside what follows (runs that mostly wait on
+# limits), its stdout in $T/NAME.out, stderr in $T/NAME.err (tmpdir first); side_wait NAME:
+# until it ends, then $rc, $out and $err as run_pc sets them.
+declare -A _side_pids
+side() {
+	local name=$1
+	shift
+	"$@" >"$T/$name.out" 2>"$T/$name.err" &
+	_side_pids[$name]=$!
+}
+# shellcheck disable=SC2034
+side_wait() {
+	wait "${_side_pids[$1]}"
+	rc=$?
+	out=$(cat "$T/$1.out") err=$(cat "$T/$1.err")
+}
 # report_of WORKLOAD ARGS...: the PROBECOST_REPORT_FD line of one workload run.
 # shellcheck disable=SC2034
 report_of() {

@@ -12,10 +12,12 @@ plan 3
 have readelf || skip_rest "readelf is needed (apt-get install binutils)"
 is "$(readelf -d "$PROBECOST" | grep '(NEEDED)' | grep -c -e '\[libpq\.' -e '\[libcapstone\.' -e '\[libcairo\.' -e '\[libpapi\.' \
 	-e '\[libpfm\.')" 0 "the binary does not name libpq, Capstone, cairo, PAPI or libpfm (DT_NEEDED)"
-"$PROBECOST" workload spin loops=1000000000 2>/dev/null &
+# A report fd makes the workload install its fault handlers, the last step of its start-up
+# that wait_started sees: without one it waited its whole 10 s while the spin burned a CPU.
+PROBECOST_REPORT_FD=3 "$PROBECOST" workload spin loops=1000000000 3>/dev/null 2>/dev/null &
 pid=$!
 on_exit "kill $pid 2>/dev/null"
-wait_started "$pid" pc-spin
+wait_started "$pid" pc-spin || diag "the workload did not start within 10 s"
 maps=$(awk '{ print $6 }' "/proc/$pid/maps" | sort -u)
 ok "$(grep -q '/libcjson\.so' <<< "$maps"; echo $?)" \
 	"a running workload has its linked libraries mapped (libcjson: the check can see one)"

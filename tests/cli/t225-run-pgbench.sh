@@ -4,6 +4,7 @@
 #   8 runs a side, as the interval must exclude 0 (with 3, t is 4.30 and one slow plain run
 #   under CI's parallel load stretched it to [-87%, +96%]; with 5, t 2.78, the ASan pass
 #   read [-85%, +0.2%] once)
+# long: a PostgreSQL cluster of its own and 18 pgbench runs (13 s)
 # PostgreSQL and pgbench (a throwaway cluster): the postmaster as a --service (setpriv to
 # run as postgres, so its pid is the service's), pgbench -S as the load generator, the
 # pgbench preset's tps and latency as figures; strace -f -p on the server (its service

@@ -1,5 +1,6 @@
 #!/bin/bash
 # parallel-safe
+# long: a service that listens 1 s after each of its starts (19 s)
 # run --service CMD --ready-port PORT: the service is ready once it accepts a TCP
 # connection on localhost PORT.  A server that listens 1 s after it starts and says
 # nothing: without --ready-port the load generator's first runs find nothing there and

@@ -1,5 +1,6 @@
 #!/bin/bash
 # parallel-safe: a cluster of its own on a free port, nothing timed
+# long: a PostgreSQL cluster of its own and many writers at once (15-20 s)
 # t310-store-postgres: --db postgresql://... on a throwaway cluster: the SQLite store's
 # commands and schema, lossless both ways, many writers at once, errors without passwords.
 . tests/cli/lib.bash

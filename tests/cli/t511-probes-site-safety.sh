@@ -2,6 +2,7 @@
 # parallel-safe: it arms probes only on its own fixture (build/fixtures/redzone, which no
 #   other test of that group runs), through a uprobe event of its own group, t511_PID, in
 #   a state directory of its own
+# long: probes armed and counted on its fixture (13 s)
 # probes --list on tests/fixtures/redzone (build/fixtures/redzone): every site's encoding,
 # red_zone_live and optimizable against the known answers of redzone.S; the warning
 # before arming a site both optimizable and red-zone live; and, armed on a kernel that

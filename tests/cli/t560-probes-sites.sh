@@ -1,6 +1,7 @@
 #!/bin/bash
 # parallel-safe: it arms probes only on a copy of probecost of its own (own_probecost),
 #   and compares no timings
+# long: probes armed and counted on its own copy of probecost (13-15 s)
 # probes --sites / --workload uprobe|sdtargs / --threads: the site encodings in
 # the binary, exact hits of every new configuration, the kernel's nop5
 # optimization as the workload saw it, and bad input.

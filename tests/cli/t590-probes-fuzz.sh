@@ -1,5 +1,6 @@
 #!/bin/bash
 # parallel-safe
+# long: 8 s of fuzzing
 # The SDT note reader under libFuzzer + ASan/UBSan for a few seconds, on a corpus of
 # real SDT binaries (make fuzz-sdt-run).  Once per `make check`: the sanitizer pass skips.
 . "$(dirname "$0")/lib.bash"
