@@ -135,7 +135,8 @@ TEST_EXEC := timeout -k 10 $(TEST_TIMEOUT) bash
 # beyond what load moves; `# parallel-safe: REASON` says why when it is not plain: a test
 # that arms probes on probecost's own sites does it on a copy of its own, lib.bash's
 # own_probecost; perf probe, which names its definitions from one list shared by all
-# (the first free name), is left to one test of that group, t532) run
+# (the first free name), to one test at a time: those that add definitions take lib.bash's
+# perf_probe_lock) run
 # PROVE_JOBS at a time (twice the CPUs, 4 at least: they mostly wait; on 2 CPUs -j4 took
 # 80 s for both passes where -j2 took 114 s), then the others one at a time.  The
 # sanitizer pass repeats every test but those with a line `# no-sanitizer: REASON`

@@ -13,6 +13,7 @@
 #   tmpdir                     $T: a temporary directory removed on exit; on_exit CMD adds cleanup
 #   own_probecost              run a copy of probecost of the test's own, probes armed on it
 #                              its alone (probecost_copy DEST: one copy, a build id of its own)
+#   perf_probe_lock            one test at a time adds `perf probe` definitions (their names)
 #
 # Whether the machine can do something is decided from machine facts only, never
 # from probecost's own verdict (a broken probecost must not turn a test into a skip):
@@ -138,17 +139,19 @@ interrupt_armed() {
 	wait "$pid"; rc=$?
 }
 
-# probecost_copy DEST: a copy of probecost with a fresh random build id (perf's build-id
-# cache keys on it; needs perf and perl, else the id stays); prints the id.
-probecost_copy() {
+# binary_copy SRC DEST: a copy of SRC with a fresh random build id (perf's build-id cache
+# keys on it; needs perf and perl, else the id stays); prints the id.
+binary_copy() {
 	local old new
-	cp "$(readlink -f "$PROBECOST")" "$1" || return 1
-	old=$(perf buildid-list -i "$1" 2>/dev/null)
+	cp "$1" "$2" || return 1
+	old=$(perf buildid-list -i "$2" 2>/dev/null)
 	if [ -z "$old" ] || ! have perl; then echo "$old"; return 0; fi
 	new=$(od -An -tx1 -N$((${#old} / 2)) /dev/urandom | tr -d ' \n')
 	perl -0777 -pi -e 'BEGIN { $o = pack("H*", shift); $n = pack("H*", shift) } s/\Q$o\E/$n/g' \
-		"$old" "$new" "$1" && echo "$new"
+		"$old" "$new" "$2" && echo "$new"
 }
+# probecost_copy DEST: binary_copy of the probecost under test.
+probecost_copy() { binary_copy "$(readlink -f "$PROBECOST")" "$1"; }
 # own_probecost: from here on this test runs a copy of probecost of its own (P, PROBECOST
 # and BINP name it; probecost_copy) with a state directory of its own (the journal, and the
 # lock that keeps one probes session at a time).  The probes it arms, their definitions in
@@ -169,6 +172,21 @@ own_probecost() {
 	export PROBECOST=$d/pc PROBECOST_STATE_DIR=$d/state
 	# shellcheck disable=SC2034 # P: read by the tests that source this file
 	P=$PROBECOST BINP=$(readlink -f "$PROBECOST")
+}
+
+# perf_probe_lock "$@", first thing (before plan): this test runs again under flock(1), so
+# that it is the only one of those that call it running: `perf probe` names each
+# definition it adds after the first free name of its group in the one uprobe_events list
+# all share (NAME, NAME_1, ...), so two tests adding at once, even on binaries of their
+# own, could both take the same name.  The others wait for it to end.  The lock is a file
+# in the checkout's build directory (/tmp and /run may be private to a test), held by
+# flock alone (-o: nothing the test starts, or leaves behind, holds it).
+perf_probe_lock() {
+	local dir
+	[ -n "${PCOST_PERF_PROBE_LOCKED:-}" ] && return 0
+	dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build
+	mkdir -p "$dir" || return 1
+	PCOST_PERF_PROBE_LOCKED=1 exec flock -o "$dir/.perf-probe.lock" bash "$0" "$@"
 }
 
 # private_run_tmp "$@" (root): run this test again in a private mount namespace with fresh

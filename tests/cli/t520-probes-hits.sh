@@ -1,7 +1,12 @@
 #!/bin/bash
+# parallel-safe: on a copy of probecost of its own (own_probecost: its probes, definitions,
+#   instances and journal its alone), one perf-probe test at a time (perf_probe_lock); counts
+#   and outcomes, no timings
 # probes: every arming method this machine can run counts the hits of the stanford probes
 # exactly, with and without semaphores, and leaves tracefs and perf probe as it found them.
 . "$(dirname "$0")/lib.bash"
+perf_probe_lock "$@"
+own_probecost
 methods=(uprobe ftrace perf-probe bpftrace)
 plan $((${#methods[@]} * 2 + 3))
 line=$(PROBECOST_REPORT_FD=1 "$P" workload stanford variant=plain-sem kernel=towers scale=1 2>/dev/null)

@@ -1,9 +1,14 @@
 #!/bin/bash
+# parallel-safe: on a copy of probecost of its own (own_probecost: its probes, definitions,
+#   instances and journal its alone), one perf-probe test at a time (perf_probe_lock); counts
+#   and outcomes, no timings
 # SIGINT midway through armed runs: tracefs uprobe_events, trace instances and
 # `perf probe -l` are as before, exit 130, the runs done so far are reported.
 . "$(dirname "$0")/lib.bash"
+perf_probe_lock "$@"
 plan 9
 { is_root && have_tracefs; } || skip_rest "needs root and tracefs at $TRACEFS"
+own_probecost
 via=uprobe,ftrace
 have perf && via=$via,perf-probe
 before_ev=$(ours_ev); before_in=$(ours_in); before_pl=$(ours_pl)

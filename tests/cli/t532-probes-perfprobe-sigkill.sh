@@ -1,6 +1,7 @@
 #!/bin/bash
 # parallel-safe: it arms probes only on copies of probecost with build ids of their own, in a
-#   state directory of its own, looks only at their definitions, and compares no timings
+#   state directory of its own, looks only at their definitions, and compares no timings; one
+#   perf-probe test at a time (perf_probe_lock)
 # long: 16 s of perf probe and SIGKILLed sessions
 # t532: SIGKILL during `probes --via perf-probe`, at several points (the build-id cache
 # entry being added, perf probe adding definitions one kernel after another, runs under
@@ -10,6 +11,7 @@
 # perf names the killed run's NAME_4.  Function probes (--workload uprobe) are named after
 # their owner, pcost_PID_pp, and removed once it is dead even without its journal.
 . "$(dirname "$0")/lib.bash"
+perf_probe_lock "$@"
 plan 17
 { is_root && have perf && have_tracefs && have perl; } ||
 	skip_rest "needs root, perf, perl and tracefs at $TRACEFS"

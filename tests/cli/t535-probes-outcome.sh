@@ -1,4 +1,7 @@
 #!/bin/bash
+# parallel-safe: on a copy of probecost of its own (own_probecost: its probes, definitions,
+#   instances and journal its alone), one perf-probe test at a time (perf_probe_lock); counts
+#   and outcomes, no timings
 # t535: a probe that changes the program is reported so.  Where the kernel optimizes an
 # armed 5-byte nop into a CALL to its uprobe trampoline (Linux 6.18: arch_uprobe_optimize),
 # the CALL pushes into the x86-64 red zone, and a leaf that keeps data there across the
@@ -8,6 +11,8 @@
 # Every armed row is changed-program, named; the dormant rows are ok; the nop sites (int3,
 # nothing pushed) are ok; the session says so before its table and exits 1.
 . "$(dirname "$0")/lib.bash"
+perf_probe_lock "$@"
+own_probecost
 plan 12
 is_root || skip_rest "needs root (uprobes)"
 have jq || skip_rest "jq not installed"

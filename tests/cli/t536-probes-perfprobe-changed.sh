@@ -1,4 +1,6 @@
 #!/bin/bash
+# parallel-safe: on a copy of the redzone fixture with a build id of its own (t511 and t238 arm
+#   theirs), one perf-probe test at a time (perf_probe_lock); outcomes, no timings
 # t536: perf-probe wraps the program in perf stat, which passes the program's exit status
 # on: a program that changed under the armed probe is changed-program and probes exits 1,
 # as under the other methods (before, perf stat's status was taken as the tool's:
@@ -7,6 +9,7 @@
 # there; the program checks its answers and exits 3 at the first wrong one (a row that fails
 # twice in its first runs is not run again: 2 of 2).
 . "$(dirname "$0")/lib.bash"
+perf_probe_lock "$@"
 plan 3
 is_root || skip_rest "needs root (uprobes)"
 have jq || skip_rest "jq not installed"
@@ -14,7 +17,12 @@ have jq || skip_rest "jq not installed"
 grep -q ' arch_uprobe_optimize$' /proc/kallsyms ||
 	skip_rest "this kernel does not optimize nop5 uprobes: nothing pushes into the red zone"
 make -s build/fixtures/redzone >/dev/null || skip_rest "cannot build the fixture here"
-FIX=$(readlink -f build/fixtures/redzone)
+tmpdir
+mkdir -m 700 "$T/state"
+export PROBECOST_STATE_DIR=$T/state
+binary_copy build/fixtures/redzone "$T/redzone" >/dev/null || skip_rest "cannot copy the fixture to $T"
+FIX=$T/redzone
+on_exit "perf buildid-cache --remove '$FIX' >/dev/null 2>&1"
 # Under perf-probe the kernel left the site unoptimized in 2 of 6 sessions here (every run
 # then ok, every hit counted): up to 4 sessions, until one where it did.
 row() { jq -r '.statistics[] | select(.method == "perf-probe") | "\(.outcome): \(.outcome_why)"' <<< "$out"; }

@@ -1,8 +1,12 @@
 #!/bin/bash
+# parallel-safe: on a copy of probecost of its own (own_probecost: its probes, definitions,
+#   instances and journal its alone), one perf-probe test at a time (perf_probe_lock); counts
+#   and outcomes, no timings
 # Function sites and return probes (the uprobe workload) are undone like SDT
 # sites: after SIGINT, two SIGINTs and SIGKILL (+ the next run's sweep),
 # uprobe_events, trace instances and `perf probe -l` are as before.
 . tests/cli/lib.bash
+perf_probe_lock "$@"
 P=$PROBECOST
 BINP=$(readlink -f "$P")
 T=/sys/kernel/tracing
@@ -15,6 +19,7 @@ pids=
 ours_ev() { grep -F " $BINP:" $T/uprobe_events 2>/dev/null; }
 ours_in() { [ -n "$pids" ] && find "$T/instances" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | grep -E "^pcost_(${pids// /|})_" | sort; }
 ours_pl() { perf probe -l 2>/dev/null | grep -F "$BINP"; }
+own_probecost
 via=uprobe,ftrace
 command -v perf >/dev/null && via=$via,perf-probe
 before_ev=$(ours_ev); before_in=$(ours_in); before_pl=$(ours_pl)

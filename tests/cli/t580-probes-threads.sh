@@ -1,10 +1,15 @@
 #!/bin/bash
+# parallel-safe: on a copy of probecost of its own (own_probecost: its probes, definitions,
+#   instances and journal its alone), one perf-probe test at a time (perf_probe_lock); counts
+#   and outcomes, no timings
 # The stanford workload on threads: threads=N makes exactly N x one thread's
 # hits (every kernel, its own data per thread), probes --threads and run
 # --threads count them exactly for each arming method, Ctrl-C and SIGKILL
 # with threads leave nothing behind, and --threads where nothing has threads
 # is one line, exit 2.
 . "$(dirname "$0")/lib.bash"
+perf_probe_lock "$@"
+own_probecost
 plan 17
 
 # 1-3: the workload's own counts.
