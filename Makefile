@@ -152,13 +152,23 @@ CLI_NO_SAN   := $(shell grep -l '^\# no-sanitizer: ' $(CLI_ALL))
 # Parallel-safe tests with a line `# long: REASON` start first, so that the group ends
 # with the short ones (a test that waits 42 s, started last, made the group take 73 s).
 CLI_LONG     := $(shell grep -l '^\# long: ' $(CLI_ALL))
+# Those that take lib.bash's perf_probe_lock (one at a time among them) are spread evenly
+# among the short ones: side by side they would hold jobs waiting on each other's lock
+# (started together, last, they made the group's last 28 s).
+CLI_LOCK     := $(shell grep -l '^perf_probe_lock ' $(CLI_ALL))
+spread = $(shell printf '%s\n' $1 | awk -v lock='$(CLI_LOCK)' ' \
+	BEGIN { n = split(lock, a, " "); for (i = 1; i <= n; i++) L[a[i]] = 1 } \
+	{ if ($$0 in L) l[++nl] = $$0; else o[++no] = $$0 } \
+	END { step = int(no / (nl + 1)); if (step < 1) step = 1; k = 1; \
+	      for (i = 1; i <= no; i++) { print o[i]; if (i % step == 0 && k <= nl) print l[k++] } \
+	      while (k <= nl) print l[k++] }')
 PROVE_JOBS   ?= $(shell n=$$(nproc); echo $$((2 * n > 4 ? 2 * n : 4)))
 PROVE_FLAGS  ?=
 # $(call prove_par,BINARY,TESTS,ENV) and prove_ser: TESTS against BINARY, the
 # parallel-safe ones PROVE_JOBS at a time, then the others one at a time.
 prove_par = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' -j$(PROVE_JOBS) \
 		$(filter $(CLI_LONG),$(filter $(CLI_PARALLEL),$2)) \
-		$(filter-out $(CLI_LONG),$(filter $(CLI_PARALLEL),$2)) || fail=1;
+		$(call spread,$(filter-out $(CLI_LONG),$(filter $(CLI_PARALLEL),$2))) || fail=1;
 prove_ser = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' \
 		$(filter-out $(CLI_PARALLEL),$2) || fail=1;
 
