@@ -97,13 +97,14 @@ build/san/tests/%: tests/unit/%.c $(SAN_LIB_OBJS) $(SAN_EXTRA_OBJS)
 
 # ---- tests ------------------------------------------------------------------
 # Unit tests print cmocka's summary; CLI tests speak TAP to prove.  `make check` (the
-# loop of whoever changes the code) builds on every CPU, runs the unit tests (plain and
-# under ASan/UBSan) and every CLI test once but the slow ones, against ./probecost.
-# `make check-full` (what CI runs) runs the lint first, beside the build, then check's
-# tests, the slow ones (check-slow), a second CLI pass against the sanitizer build
-# (PROBECOST=build/probecost-san), less the tests marked no-sanitizer (below), then the
-# README's tour (check-tour).  The lint is not in check: it is the before-commit habit
-# (`make lint`, incremental: a stamp a file), and, cold, it doubles check's build time.
+# loop of whoever changes the code) builds on every CPU, runs the unit tests and every CLI
+# test once but the slow ones, against ./probecost.
+# `make check-full` (what CI runs) builds the sanitizer flavour too and runs the lint beside
+# the build, then check's tests, the slow ones (check-slow), the sanitizer pass (check-san:
+# the unit tests under ASan/UBSan, then a second CLI pass against build/probecost-san,
+# less the tests marked no-sanitizer, below), then the README's tour (check-tour).  Neither
+# the lint nor the sanitizer build is in check: cold, each about doubles its build time;
+# the lint is the before-commit habit (`make lint`, incremental: a stamp a file).
 # Both install what is missing first (scripts/setup.sh --deps), then re-enter make so
 # pkg-config sees the new libraries.
 # In check-full the lint runs beside the build, one make on every CPU (the build alone
@@ -115,7 +116,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-tests
 
 check-full: deps
-	@$(MAKE) --no-print-directory -j$(shell nproc) LINT_J= lint check-build
+	@$(MAKE) --no-print-directory -j$(shell nproc) LINT_J= lint check-build san-build
 	@$(MAKE) --no-print-directory check-tests
 	@$(MAKE) --no-print-directory check-slow
 	@$(MAKE) --no-print-directory check-san
@@ -124,7 +125,8 @@ check-full: deps
 deps:
 	@scripts/setup.sh --deps
 
-check-build: probecost build/probecost-san $(UNIT_BINS) $(SAN_UNIT_BINS)
+check-build: probecost $(UNIT_BINS)
+san-build: build/probecost-san $(SAN_UNIT_BINS)
 
 # A CLI test that hangs fails after TEST_TIMEOUT seconds instead of stalling the suite.
 TEST_TIMEOUT ?= 900
@@ -172,21 +174,21 @@ prove_par = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' 
 prove_ser = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' \
 		$(filter-out $(CLI_PARALLEL),$2) || fail=1;
 
-# The unit tests (plain, then ASan/UBSan) run beside the parallel-safe CLI tests, which
-# arm no probe on a binary the unit tests run and look at no tracefs state but their own;
-# their output is kept in build/unit.log and shown after that group, and the serial tests
-# start once both are done.
-check-tests: check-build
-	@fail=0; \
-	 { env --default-signal=INT,QUIT scripts/unit-tests.sh $(UNIT_BINS); \
-	   env --default-signal=INT,QUIT scripts/unit-tests.sh --label "(asan/ubsan)" $(SAN_UNIT_BINS); \
-	 } >build/unit.log 2>&1 & upid=$$!; \
+# The unit tests run beside the parallel-safe CLI tests, which arm no probe on a binary the
+# unit tests run and look at no tracefs state but their own; their output is kept in
+# build/unit.log and shown after that group, and the serial tests start once both are done.
+# $(call beside_par,UNIT-BINS,LABEL,BINARY,TESTS,ENV): that, for one flavour.
+beside_par = fail=0; \
+	 env --default-signal=INT,QUIT scripts/unit-tests.sh $2 $1 >build/unit.log 2>&1 & upid=$$!; \
 	 echo "== CLI tests (prove), the unit tests beside the parallel-safe ones (build/unit.log)"; \
-	 $(call prove_par,probecost,$(CLI_TESTS)) \
+	 $(call prove_par,$3,$4,$5) \
 	 wait $$upid; echo "== unit tests"; cat build/unit.log; \
 	 ! grep '^FAILED: ' build/unit.log || fail=1; \
 	 echo "== CLI tests (prove), one at a time"; \
-	 $(call prove_ser,probecost,$(CLI_TESTS)) \
+	 $(call prove_ser,$3,$4,$5)
+
+check-tests: check-build
+	@$(call beside_par,$(UNIT_BINS),,probecost,$(CLI_TESTS)) \
 	 exit $$fail
 
 check-slow: probecost
@@ -194,12 +196,10 @@ check-slow: probecost
 	 $(call prove_ser,probecost,$(CLI_SLOW)) \
 	 exit $$fail
 
-check-san: build/probecost-san
-	@fail=0; echo "== CLI tests under ASan/UBSan (prove; not: $(notdir $(basename $(CLI_NO_SAN))))"; \
-	 $(call prove_par,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_ALL)), \
-		ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
-	 $(call prove_ser,build/probecost-san,$(filter-out $(CLI_NO_SAN),$(CLI_ALL)), \
-		ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
+check-san: san-build
+	@echo "== under ASan/UBSan (CLI tests not: $(notdir $(basename $(CLI_NO_SAN))))"; \
+	 $(call beside_par,$(SAN_UNIT_BINS),--label "(asan/ubsan)",build/probecost-san, \
+		$(filter-out $(CLI_NO_SAN),$(CLI_ALL)),ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
 	 exit $$fail
 
 # The README's tour (scripts/tour.sh, as root: a few minutes), its outputs checked for shape
@@ -329,5 +329,5 @@ build/tidy/%.ok: %.c $(TIDY_DEPS)
 	@out=$$(clang-tidy --quiet $< -- $(TIDY_CFLAGS) 2>&1) && touch $@ || \
 	 { printf '%s\n' "$$out" | grep -v '^[0-9]* warnings\? generated\.$$'; exit 1; }
 
-.PHONY: all check check-full check-build check-san check-tour check-tests check-slow deps unit bench bench-run install uninstall install-list clean \
+.PHONY: all check check-full check-build san-build check-san check-tour check-tests check-slow deps unit bench bench-run install uninstall install-list clean \
 	lint layers named-files format-check format cppcheck shellcheck tidy tidy-files fmt-files
