@@ -72,8 +72,8 @@ void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, dou
 		a = log1p(own_lo);
 		b = log1p(own_hi);
 	}
-	l = e - M_SQRT2 * fmax(e - a, 0);
-	h = e + M_SQRT2 * fmax(b - e, 0);
+	l = e - PCOST_RERUN_FLOOR * fmax(e - a, 0);
+	h = e + PCOST_RERUN_FLOOR * fmax(b - e, 0);
 	if (ratio) {
 		l = expm1(l);
 		h = expm1(h);

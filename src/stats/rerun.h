@@ -63,12 +63,24 @@ void pcost_rerun_widen(double est, double se, size_t subs, double level, double 
 		       double *hi);
 
 /*
- * A rerun carries its own runs' sampling as this session does, so it differs from
- * this session's estimate est by two samplings: *lo and *hi (a rerun interval) are
- * taken at least sqrt(2) times as far from est, each side, as the session's own
- * interval [own_lo, own_hi] ends (on the log(1 + x) scale for a ratio, where the
- * sub-sessions' s_B saw less spread than the runs did: a study whose few
- * sub-sessions happened to agree).  Nothing is changed where any is not finite.
+ * How far a rerun interval reaches at least, in units of the session's own interval,
+ * each side.  A rerun differs from this session's estimate by two samplings (sqrt 2)
+ * and by the machine's level between launches, of which a study's sub-sessions, all
+ * within its own minute, draw only a part again: sqrt(2 x own^2 + 2 x level^2) with the
+ * level 1.46 x the sampling is 2.5.  Scored over 80 default studies (four sets of 20,
+ * quiet and under load, bench/results/rerun.md), the sub-sessions with a floor of
+ * sqrt 2 held 0.82-0.96 of later studies, with 2.5 0.88-1.00, at a median width 2.5
+ * times the session interval's (the target allows 3).
+ */
+#define PCOST_RERUN_FLOOR 2.5
+
+/*
+ * A rerun carries its own runs' sampling and the level between launches: *lo and *hi
+ * (a rerun interval) are taken at least PCOST_RERUN_FLOOR times as far from est, each
+ * side, as the session's own interval [own_lo, own_hi] ends (on the log(1 + x) scale
+ * for a ratio; each side its own distance, so a skewed interval stays skewed), where
+ * the sub-sessions' s_B saw less spread: a study whose few sub-sessions happened to
+ * agree.  Nothing is changed where any is not finite.
  */
 void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, double *lo,
 		       double *hi);

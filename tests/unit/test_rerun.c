@@ -97,38 +97,38 @@ static void test_too_few(void **state)
 }
 
 /*
- * The floor: a rerun differs from this session by two samplings, so the rerun
- * interval reaches at least sqrt(2) times as far, each side, as the session's
- * own; where the sub-sessions already reach farther, it is left as it was.
+ * The floor: a rerun differs from this session by two samplings and the level between
+ * launches, so the rerun interval reaches at least 2.5 times as far, each side, as the
+ * session's own; where the sub-sessions already reach farther, it is left as it was.
  */
 static void test_floor(void **state)
 {
 	double lo = 15, hi = 25;
 
 	(void)state;
-	/* Differences: own [10, 30] around 20 -> [20 - 10 sqrt 2, 20 + 10 sqrt 2]. */
+	/* Differences: own [10, 30] around 20 -> [20 - 25, 20 + 25]. */
 	pcost_rerun_floor(20, 10, 30, false, &lo, &hi);
-	assert_float_equal(lo, 20 - 10 * M_SQRT2, 1e-9);
-	assert_float_equal(hi, 20 + 10 * M_SQRT2, 1e-9);
+	assert_float_equal(lo, -5, 1e-9);
+	assert_float_equal(hi, 45, 1e-9);
 	/* Wider already (the sub-sessions saw more spread): unchanged. */
-	lo = 0;
-	hi = 40;
+	lo = -10;
+	hi = 50;
 	pcost_rerun_floor(20, 10, 30, false, &lo, &hi);
-	assert_float_equal(lo, 0, 0);
-	assert_float_equal(hi, 40, 0);
+	assert_float_equal(lo, -10, 0);
+	assert_float_equal(hi, 50, 0);
 	/* One side only: the sub-sessions reach the low side, not the high one. */
-	lo = 0;
+	lo = -10;
 	hi = 25;
 	pcost_rerun_floor(20, 10, 30, false, &lo, &hi);
-	assert_float_equal(lo, 0, 0);
-	assert_float_equal(hi, 20 + 10 * M_SQRT2, 1e-9);
+	assert_float_equal(lo, -10, 0);
+	assert_float_equal(hi, 45, 1e-9);
 	/* A ratio, on the log(1 + x) scale, each side its own distance (a skewed own
 	 * interval stays skewed): +35% [+30, +42]. */
 	lo = 0.33;
 	hi = 0.37;
 	pcost_rerun_floor(0.35, 0.30, 0.42, true, &lo, &hi);
-	assert_float_equal(lo, expm1(log(1.35) - M_SQRT2 * (log(1.35) - log(1.30))), 1e-12);
-	assert_float_equal(hi, expm1(log(1.35) + M_SQRT2 * (log(1.42) - log(1.35))), 1e-12);
+	assert_float_equal(lo, expm1(log(1.35) - 2.5 * (log(1.35) - log(1.30))), 1e-12);
+	assert_float_equal(hi, expm1(log(1.35) + 2.5 * (log(1.42) - log(1.35))), 1e-12);
 	/* Not measured (null) stays null; an own interval not measured changes nothing. */
 	lo = hi = NAN;
 	pcost_rerun_floor(0.35, 0.30, 0.42, true, &lo, &hi);
