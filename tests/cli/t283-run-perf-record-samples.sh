@@ -1,4 +1,7 @@
 #!/bin/bash
+# parallel-safe: counts, not timings (samples = frequency x CPU time, which load does not move;
+#   perf-record-system's count of every CPU's samples is bounded below only); no probe armed
+# long: matmul under perf record, 6 runs, and a service (12 s, 26-30 s at load 14-30)
 # perf-record and perf-record-system on known answers that load does not move: counts, not
 # timings.  perf record samples cpu-clock freq times a second of the CPU time it watches, so
 # its events seen (the samples it wrote, counted from its perf.data) are freq x the

@@ -10,9 +10,11 @@
 plan 8
 tmpdir
 have taskset || skip_rest "taskset is not installed"
-# About 190 ms a plain run alone (20,000 getppid: 5 ms); long enough for 10 ms ticks.
+# About 190 ms a plain run alone (20,000 getppid: 5 ms); long enough for 10 ms ticks.  No
+# warm-up block: the figure is other processes' CPU time on CPU 0, which a cold first run
+# does not move.
 study() {
-	run_pc run --no-store --format json -w syscall:loops=1500000 "$@" --cpu 0 --runs 3 \
+	run_pc run --no-store --format json -w syscall:loops=1500000 "$@" --cpu 0 --runs 3 --warmup 0 \
 		--seed 7 --attach "$(dirname "$0")/fake/attach-ready" --ready 'ready'
 	printf '%s\n' "$out" >"$T/out.json"
 	[ "$rc" = 0 ] || diag "exit $rc: $err"
