@@ -1,6 +1,6 @@
 #!/bin/bash
 # parallel-safe
-# long: 31-40 s of waiting on a slow, a busy and a busy-then-hung wrapper, side by side
+# long: 31 s (43 at load 38) of waiting on a slow, a busy and a busy-then-hung wrapper, side by side
 # no-sanitizer: wall-clock limits against wrappers that sleep or spin for 10-22 s
 # A slow monitor is not a hung one.  Without --timeout a monitored run was called hung
 # after 10 x the plain run's median + 10 s, however slow the monitor is by nature
@@ -21,11 +21,14 @@ export PCOST_FAKE_SLEEP=97.6$$
 # --seed 1 runs plain first in each block (checked), so its median is known.
 side slow env PCOST_DELAY_STATE="$T/state" PCOST_DELAYS="10.6 20" "$PROBECOST" run --no-store \
 	--runs 2 --warmup 0 --seed 1 -m "$PWD/$F/delay-wrap {}" --format json -- sleep 0.01
-# Busy: a wrapper that spins 22 s before it runs `sleep 0.01`.
-side busy env PCOST_BUSY_S=22 PCOST_FAKE_TAG=$$ "$PROBECOST" run --no-store --runs 1 --warmup 0 \
-	--seed 1 -m "$F/busy-wrap" --format json -- sleep 0.01
-# Busy, then hung: a wrapper that spins 15 s, then sleeps (fake/hang-wrap).
-side busyhung env PCOST_BUSY_S=15 "$PROBECOST" run --no-store --runs 1 --warmup 0 \
+# Busy: a wrapper that runs 22 s before it runs `sleep 0.01`, busy for 3 CPU s of them (or
+# all 22 s when it gets less than that): the deadline wants a tenth of a CPU over the
+# stretch, 1.3 s of CPU by the limit of about 13 s.
+side busy env PCOST_BUSY_S=22 PCOST_BUSY_CPU_S=3 PCOST_FAKE_TAG=$$ "$PROBECOST" run --no-store \
+	--runs 1 --warmup 0 --seed 1 -m "$F/busy-wrap" --format json -- sleep 0.01
+# Busy, then hung: a wrapper that runs 15 s, busy as the one above, then sleeps
+# (fake/hang-wrap).
+side busyhung env PCOST_BUSY_S=15 PCOST_BUSY_CPU_S=3 "$PROBECOST" run --no-store --runs 1 --warmup 0 \
 	-m "$PWD/$F/busy-wrap $PWD/$F/hang-wrap" --format json -- sleep 0.01
 
 side_wait slow
