@@ -15,13 +15,14 @@ tmpdir
 # A free port: the kernel's pick for a socket bound to port 0.
 PORT=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 1)->sockport')
 # The server: a name no other process has (pgrep finds what is left of it); it listens
-# 1 s after it starts, then answers every connection with a line.
+# 1 s after it starts (PCPORT_DELAY s where that is set), then answers every connection
+# with a line.
 SVC=$T/pcport-$$-$RANDOM
 # An address after the port (default 127.0.0.1) is the one it listens on.
 cat >"$SVC" <<'PERL'
 #!/usr/bin/perl
 use IO::Socket::IP;
-sleep 1;
+sleep($ENV{PCPORT_DELAY} // 1);
 my $s = IO::Socket::IP->new(LocalHost => $ARGV[1] // "127.0.0.1", LocalPort => $ARGV[0], Listen => 16,
 	ReuseAddr => 1) or die "cannot listen on $ARGV[0]: $!\n";
 while (my $c = $s->accept) { print $c "hi\n"; close $c }
@@ -43,8 +44,11 @@ is "$rc $(failed)" "0 0" "--ready-port: exit 0, every run connected"
 is "$(grep -c 'without --ready' <<<"$err")" 0 "no warning that the service counts as ready at once"
 is "$(left)" "" "the service is stopped at the end"
 # The same without it: the load starts before the server listens (the check that the
-# test can fail: the wait is what made the runs above connect).
-run_pc run --no-store --cpu 0 --runs 3 --warmup 1 --format json --service "$SVC $PORT" \
+# test can fail: the wait is what made the runs above connect).  The server listens 10 s
+# after its start here: under ASan at load 10 on 2 CPUs, probecost took over 1 s from the
+# service's start to the first run's, and found it listening.  Nothing waits for those
+# 10 s: the runs fail at once and the service is stopped.
+run_pc run --no-store --cpu 0 --runs 3 --warmup 1 --format json --service "env PCPORT_DELAY=10 $SVC $PORT" \
 	-- "$T/load" "$PORT"
 ok "$([ "$(failed)" -ge 1 ]; echo $?)" "without --ready-port the first runs find nothing listening ($(failed) failed)"
 is "$(left)" "" "stopped again"
