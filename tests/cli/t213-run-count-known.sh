@@ -5,7 +5,7 @@
 # long: 17-20 s, 13 of them waiting for the kernel to disarm stanford's 114 probes
 # t213: run --count recovers what the built-in workloads are known to do.  Each is counted at
 # two sizes, so the start-up they share cancels: the differences are the loops' exactly
-# (getppid calls, forks, threads, execs; switches of a pinned ping-pong within 10%), the
+# (getppid calls, forks, threads, execs; switches of a pinned ping-pong within 25%), the
 # syscalls by number add up to the total, and stanford's hits per probe are its own count.
 . "$(dirname "$0")/lib.bash"
 own_probecost || { plan 1; not_ok "a copy of $PROBECOST of its own"; done_testing; }
@@ -59,13 +59,14 @@ is "$(($(jqc "$b" .counts.execs) - $(jqc "$a" .counts.execs)))" 40 "spawn kind=v
 is "$(jqc "$b" "$SUM")" "$(jqc "$b" .counts.syscalls)" "... and its children's syscalls are counted by number too"
 
 # pipe-test-1m pinned to one CPU: each round trip switches twice; other processes may preempt
-# either run (a few switches more or less at start-up).  One side only would be 1000, both
-# counted twice 4000.
+# either run (a few switches more or less at start-up), and where other tests' tasks share
+# CPU 0 it read fewer (1829 in the sanitizer pass's parallel group, at load).  One side
+# only would be 1000, both counted twice 4000: +-25% tells them apart.
 a=$(count pipe loops=1)
 b=$(count pipe loops=1001)
 d=$(($(jqc "$b" .counts.context_switches) - $(jqc "$a" .counts.context_switches)))
-assert "pipe --cpu 0: 2000 more context switches for 1000 more round trips, -5%/+10% ($d)" \
-	'[ "$d" -ge 1900 ] && [ "$d" -le 2200 ]'
+assert "pipe --cpu 0: 2000 more context switches for 1000 more round trips, +-25% ($d; one side alone 1000, both twice 4000)" \
+	'[ "$d" -ge 1500 ] && [ "$d" -le 2500 ]'
 
 # stanford with semaphores: every probe's hits are what the workload counted itself.
 if have_uprobe_pmu; then
