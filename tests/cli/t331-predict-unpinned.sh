@@ -9,7 +9,11 @@
 # interval holds the other.  Then the same events in 2 processes at once: the model counts
 # both processes' events and prices them side by side (bpftrace's, CPU in the task, over the
 # tasks' parallelism P; strace's, a ptrace stop the tracee waits in, over the tasks alive at
-# once C), and the prediction holds the measurement as well.
+# once C), and the prediction holds the measurement as well.  bpftrace-syscalls costs the
+# 3-us fixture 2-6 ms, a few percent that runs started unpinned do not resolve: it is
+# predicted and verified on the fixture's syscalls alone (WORK 0), where it costs about
+# as much again as the plain run, and where the model's known miss shows (TAP TODO): a
+# BPF program costs more at a call that does work than in calibrate's getppid loop.
 . "$(dirname "$0")/lib.bash"
 have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
 have cc || { plan 1; skip "no C compiler (apt-get install gcc): the fixture is built here"; done_testing; }
@@ -20,13 +24,13 @@ if ! is_root || ! perf_events_usable || [ ! -e /sys/bus/event_source/devices/tra
 fi
 have strace || { plan 1; skip "strace is not installed (apt-get install strace)"; done_testing; }
 have bpftrace || { plan 1; skip "bpftrace is not installed (apt-get install bpftrace)"; done_testing; }
-plan 14
+plan 18
 tmpdir
 DB=$T/u.db
 cc -O2 -o "$T/readloop" tests/fixtures/predict/readloop.c
 N=4000
 
-run_pc calibrate -m strace -m bpftrace-syscalls --placement unpinned --runs 3 --seed 7 --db "$DB" --format json
+run_pc calibrate -m strace -m bpftrace-syscalls --placement unpinned --runs 5 --seed 7 --db "$DB" --format json
 is "$rc:$(jq -c '[.statistics[].placement] | unique' <<< "$out")" '0:["unpinned"]' \
 	"calibrate --placement unpinned: strace's and bpftrace-syscalls' terms, measured unpinned"
 
@@ -58,20 +62,23 @@ check() { # check MONITOR [TODO-REASON]: within 25% or inside, on a machine with
 # predicted 1012 [907, 1117] ms against 766 [647, 885] measured (+32%); with ptrace's
 # stops over the tasks alive at once (C) it held at load 1.2-2.6 (2026-12-05: 740
 # against 744 ms, 688 against 654; 723 against 666 at load 0.9).  bpftrace-syscalls'
-# 2-6 ms wander from -40% to +25% between runs: TODO until the fixture resolves them.
-BPF_MISS="bpftrace-syscalls' few ms wander from -40% to +25% between runs (docs/predict.md)"
+# 2-6 ms on this fixture wander from -40% to +25% between runs: it is checked below on the
+# syscalls alone.  There it is under-predicted by 30-45% (2026-12-05, 08:00 UTC, load 1:
+# 28 [17, 39] ms against 41 [31, 52], 22 [13, 31] against 39 [29, 50]; on 2 processes 31
+# [19, 43] against 52 [43, 61]): calibrate's getppid loop read 354 ns a call, and `run` read
+# 318 ns there, 468 on newfstatat and 534 on this fixture (docs/predict.md).
+BPF_MISS="a BPF program's cost per call grows with the work the call does; calibrate prices it on getppid (docs/predict.md)"
 said() {
 	jq -r --arg m "$1" '.statistics[] | select(.monitor == $m) |
 		"\(.monitor): predicted \(.predicted_extra_ns / 1e6 | floor) [\(.predicted_extra_ns_lo / 1e6 | floor), \(.predicted_extra_ns_hi / 1e6 | floor)] ms, measured \(.measured_extra_ns / 1e6 | floor) [\(.measured_extra_ns_lo / 1e6 | floor), \(.measured_extra_ns_hi / 1e6 | floor)] ms, error \(.error * 100 | floor)%"' <<< "$out"
 }
 
-run_pc predict --verify -m strace -m bpftrace-syscalls --runs 5 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $N
+run_pc predict --verify -m strace --runs 5 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $N
 is "$rc:$(jq -r .placement <<< "$out")" 0:unpinned "predict --verify with no --cpu: unpinned, as run runs the command"
 n=$(jq '[.statistics[0].terms[] | select(.event | test("^syscall")) | .count] | add' <<< "$out")
 assert "its syscalls ($n) hold the fixture's $N reads and $N getppids" \
 	'awk -v n="$n" -v N=$N "BEGIN { exit !(n >= 2 * N && n < 2 * N + 400) }"'
 check strace
-check bpftrace-syscalls
 is "$(jq -c '[.statistics[].terms[] | select(.event != "run") | .overlap] | unique' <<< "$out")" "[1]" \
 	"one process: its events' costs are paid one after another (overlap 1)"
 c1=$(jq .concurrency <<< "$out")
@@ -79,7 +86,7 @@ assert "one process: one task alive at once (concurrency $c1)" \
 	'awk -v c="$c1" "BEGIN { exit !(c >= 0.9 && c <= 1.01) }"'
 
 # The same events in 2 processes at once.
-run_pc predict --verify -m strace -m bpftrace-syscalls --runs 5 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $N 2
+run_pc predict --verify -m strace --runs 5 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $N 2
 is "$rc" 0 "2 processes: predict --verify, exit 0"
 n2=$(jq '[.statistics[0].terms[] | select(.event | test("^syscall")) | .count] | add' <<< "$out")
 assert "the syscalls of both processes are counted ($n2, twice $n give or take start-up)" \
@@ -96,5 +103,16 @@ S=$(jq -c '.statistics[0]' <<< "$out")
 assert "strace: the extra is the fixed cost plus each term's count x cost x overlap" \
 	'ratio_in "$(jq .predicted_extra_ns <<< "$S")" "$(jq "[.terms[] | .count * .cost_ns * .overlap] | add" <<< "$S")" 0.999999 1.000001'
 check strace
-check bpftrace-syscalls "$BPF_MISS"
+
+# bpftrace-syscalls on the fixture's syscalls alone: NB iterations of a read and a getppid,
+# no arithmetic between them, in 1 process and then in 2 at once.
+NB=40000
+for procs in 1 2; do
+	run_pc predict --verify -m bpftrace-syscalls --runs 8 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $NB $procs /proc/self/exe 0
+	is "$rc" 0 "bpftrace-syscalls, $procs process(es) of syscalls alone: predict --verify, exit 0"
+	nb=$(jq '[.statistics[0].terms[] | select(.event | test("^syscall")) | .count] | add' <<< "$out")
+	assert "$procs process(es): the syscalls ($nb) hold $procs x $NB reads and getppids" \
+		'awk -v n="$nb" -v N=$((2 * NB * procs)) "BEGIN { exit !(n >= N && n < N + 400 * $procs) }"'
+	check bpftrace-syscalls "$BPF_MISS"
+done
 done_testing
