@@ -28,7 +28,8 @@
 #
 #   DB (default: a fresh store here, calibrated first, both placements), RUNS (5 blocks for
 #   the programs of a second or more, twice as many for the short ones), CPU (the pinned
-#   placement's CPUs, default 0), PINNED=0 (no pinned table), ONLY="gzip xz" (a subset of
+#   placement's CPUs, default 0), PINNED=0 (no pinned table), UNPINNED=0 (the pinned table
+#   alone, e.g. with the DB of an earlier run), ONLY="gzip xz" (a subset of
 #   the programs), KEEP=1 (keep the work directory).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -271,7 +272,7 @@ measure() {
 			"$W/$name.$placement.json" >>"$rows"
 	done
 }
-measure unpinned
+[ "${UNPINNED:-1}" = 0 ] || measure unpinned
 [ "${PINNED:-1}" = 0 ] || measure pinned --cpu "${CPU:-0}"
 [ -n "$PG_WHY" ] && say "pgbench: $PG_WHY"
 
@@ -324,5 +325,5 @@ END {
 	if (nomodel != "") printf "no model:%s\n", nomodel
 }' "$rows"
 }
-verdict unpinned
+[ "${UNPINNED:-1}" = 0 ] || verdict unpinned
 [ "${PINNED:-1}" = 0 ] || verdict pinned

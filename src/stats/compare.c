@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "stats/analyze.h"
+#include "stats/rerun.h"
 #include "stats/stats.h"
 #include "core/util.h"
 
@@ -94,13 +95,26 @@ static struct pcost_compare_row *add_row(struct pcost_compare *c, size_t *cap, c
 	return r;
 }
 
+/* The distance on the log(1 + overhead) scale from x's estimate down (or up) to its interval's end. */
+static double log_arm(const struct pcost_config_stats *x, bool up)
+{
+	double end = up ? x->overhead_hi : x->overhead_lo;
+
+	if (!isfinite(end) || end <= -1 || x->overhead <= -1)
+		return NAN;
+	return fabs(log1p(end) - log1p(x->overhead));
+}
+
 /*
  * The overhead change's interval in points from each session's standard error over
  * its sub-sessions (stats/rerun.h): on the log scale, where those live, the
  * difference log(1 + b) - log(1 + a) +- t x sqrt(se_a^2 + se_b^2), then as points of
  * a's 1 + overhead.  t with the smaller session's k - 1 df (Hsu's conservative
  * choice): with 4 df a side, Welch-Satterthwaite's up to 8 called identical default
- * studies under load different in 2-3 of 28 pairs (bench/rerun.sh).
+ * studies under load different in 2-3 of 28 pairs (bench/rerun.sh).  Each arm
+ * reaches at least the rerun interval's floor for two sessions
+ * (pcost_rerun_change_floor): sub-sessions that happened to agree leave out the
+ * sampling and level each session carries.
  */
 static void rerun_delta(const struct pcost_config_stats *a, const struct pcost_config_stats *b,
 			double *lo, double *hi)
@@ -108,10 +122,13 @@ static void rerun_delta(const struct pcost_config_stats *a, const struct pcost_c
 	double d = log1p(b->overhead) - log1p(a->overhead),
 	       df = (double)(a->rerun_subs < b->rerun_subs ? a->rerun_subs : b->rerun_subs) - 1,
 	       h = pcost_t_quantile(PCOST_CONF, df) *
-		   hypot(a->overhead_rerun_se, b->overhead_rerun_se);
+		   hypot(a->overhead_rerun_se, b->overhead_rerun_se),
+	       down, up;
 
-	*lo = 100 * (1 + a->overhead) * expm1(d - h);
-	*hi = 100 * (1 + a->overhead) * expm1(d + h);
+	pcost_rerun_change_floor(h, log_arm(a, false), log_arm(a, true), log_arm(b, false),
+				 log_arm(b, true), &down, &up);
+	*lo = 100 * (1 + a->overhead) * expm1(d - down);
+	*hi = 100 * (1 + a->overhead) * expm1(d + up);
 }
 
 static void compare_configs(const struct pcost_session *a, const struct pcost_session *b,

@@ -82,6 +82,20 @@ void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, dou
 	*hi = fmax(*hi, h);
 }
 
+static double arm(double x)
+{
+	return isfinite(x) && x > 0 ? x : 0;
+}
+
+void pcost_rerun_change_floor(double h, double a_down, double a_up, double b_down, double b_up,
+			      double *down, double *up)
+{
+	double f = PCOST_RERUN_FLOOR / sqrt(2.0);
+
+	*down = fmax(arm(h), f * hypot(arm(b_down), arm(a_up)));
+	*up = fmax(arm(h), f * hypot(arm(b_up), arm(a_down)));
+}
+
 bool pcost_rerun_ci(const uint32_t *first, size_t k, const double *x, const double *y,
 		    const uint32_t *blocks, size_t n, bool ratio, double est, double conf,
 		    double *lo, double *hi, double *se, size_t *used)

@@ -85,4 +85,17 @@ void pcost_rerun_widen(double est, double se, size_t subs, double level, double 
 void pcost_rerun_floor(double est, double own_lo, double own_hi, bool ratio, double *lo,
 		       double *hi);
 
+/*
+ * The same floor for the change between two measured sessions a and b (b - a, on the
+ * scale of their arms): *down and *up, the change's arms (each at least h, the
+ * sub-sessions' t x sqrt(se_a^2 + se_b^2)), are taken at least PCOST_RERUN_FLOOR /
+ * sqrt(2) times the sessions' own arms in quadrature, each side its own: b's lower
+ * and a's upper arm below, b's upper and a's lower above.  Each session carries its
+ * own sampling and its own draw of the level, so two sessions of equal own arms r
+ * differ by up to 2.5 r, as a rerun lands from one session.  A NAN or negative arm
+ * counts as 0.
+ */
+void pcost_rerun_change_floor(double h, double a_down, double a_up, double b_down, double b_up,
+			      double *down, double *up);
+
 #endif

@@ -13,7 +13,7 @@
 # shellcheck disable=SC2034 # the variables set for assert's eval'd expressions
 . "$(dirname "$0")/lib.bash"
 tmpdir
-plan 9
+plan 11
 have jq || skip_rest "jq not installed"
 have strace || skip_rest "strace not installed"
 have perf || skip_rest "perf not installed"
@@ -61,6 +61,32 @@ for m in strace perf-stat; do
 		diag "$m, each session's overhead [rerun interval] [its own]: $(awk '{ printf "%.2f [%.2f, %.2f] [%.2f, %.2f]; ", $1, $2, $3, $4, $5 }' "$T/$m.tsv")" \
 			"$(grep -h 'another probecost' "$T"/e* | head -1)"
 done
+
+# compare of two sessions with nothing else stored (each exported into a store of its own
+# pair): the overhead change's interval from their sub-sessions, each arm at least 2.5 /
+# sqrt(2) times the two sessions' own arms in quadrature (stats/rerun.h).  Identical
+# sessions: "different" in at most 2 of the 7 pairs (1, k) per monitor (5% meant; before
+# the floor, 40 of 190 perf-record pairs under load).  A real change: session 1 with
+# strace's monitored runs 1.5 times as long is "different", its change 50 x (1 + overhead)
+# points, inside the interval.
+pair() { # pair A.json B.json: compare 1 2 of the two, JSON
+	rm -f "$T/pair.db"
+	"$P" import --db "$T/pair.db" "$1" >/dev/null && "$P" import --db "$T/pair.db" "$2" >/dev/null &&
+		"$P" compare 1 2 --db "$T/pair.db" --format json
+}
+for k in 1 2 3 4 5 6 7 8; do "$P" export "$k" >"$T/x$k.json"; done
+diff=$(for k in 2 3 4 5 6 7 8; do
+	pair "$T/x1.json" "$T/x$k.json" | jq -r '.rows[] | select(.in == "both" and .overhead_a != null) |
+		select(.delta_lo > 0 or .delta_hi < 0) | .name | sub(".* / "; "")'
+done | sort | uniq -c | awk '{ printf "%s%s %d", sep, $2, $1; sep = ", " }')
+assert "compare of identical sessions: 'different' in at most 2 of 7 pairs per monitor (${diff:-none})" \
+	'! awk -v d="$diff" "BEGIN { n = split(d, a, \", \"); for (i = 1; i <= n; i++) { split(a[i], f, \" \"); if (f[2] > 2) exit 0 } exit 1 }"'
+jq '(.configs[] | select(.monitor == "strace") | .samples[].wall_ns) |= (. * 1.5 | floor)' "$T/x1.json" >"$T/x1s.json"
+row=$(pair "$T/x1.json" "$T/x1s.json" | jq -c '.rows[] | select(.in == "both" and (.name | endswith(" / strace")))')
+o=$(jq -r '.overhead_a' <<<"$row")
+assert "compare of a real change (strace's runs x 1.5): different, 50 x (1 + overhead) points inside [$(jq -r '"\(.delta_lo), \(.delta_hi)"' <<<"$row")]" \
+	'jq -e --argjson o "$o" "(50 * (1 + \$o)) as \$w | .delta_lo > 0 and .delta_lo <= \$w and \$w <= .delta_hi" <<<"$row" >/dev/null' ||
+	diag "$row"
 
 # Too few blocks for 5 sub-sessions with 4 df: not measured.
 "$P" run --runs 4 --no-store --cpu 0 -w syscall:loops=1000 -m perf-stat --format json \

@@ -164,12 +164,35 @@ static void test_option(void **state)
 	assert_null(f);
 }
 
+static void test_change_floor(void **state)
+{
+	double down, up, f = 2.5 / sqrt(2.0);
+
+	(void)state;
+	/* Two sessions of own arms 0.1 each side, sub-sessions that agree (h 0.05): 2.5 x 0.1. */
+	pcost_rerun_change_floor(0.05, 0.1, 0.1, 0.1, 0.1, &down, &up);
+	assert_float_equal(down, 0.25, 1e-12);
+	assert_float_equal(up, 0.25, 1e-12);
+	/* The sub-sessions saw more spread: theirs. */
+	pcost_rerun_change_floor(0.4, 0.1, 0.1, 0.1, 0.1, &down, &up);
+	assert_float_equal(down, 0.4, 0);
+	assert_float_equal(up, 0.4, 0);
+	/* Skewed own intervals: below, b's lower and a's upper arm; above, the other two. */
+	pcost_rerun_change_floor(0, 0.02, 0.06, 0.03, 0.08, &down, &up);
+	assert_float_equal(down, f * hypot(0.03, 0.06), 1e-12);
+	assert_float_equal(up, f * hypot(0.08, 0.02), 1e-12);
+	/* An arm not measured counts as 0; h not measured, too. */
+	pcost_rerun_change_floor(NAN, NAN, 0.1, 0.1, NAN, &down, &up);
+	assert_float_equal(down, f * hypot(0.1, 0.1), 1e-12);
+	assert_float_equal(up, 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_difference), cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_too_few),	   cmocka_unit_test(test_floor),
-		cmocka_unit_test(test_option),
+		cmocka_unit_test(test_option),	   cmocka_unit_test(test_change_floor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
