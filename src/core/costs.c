@@ -25,6 +25,7 @@ static const struct {
 	[PCOST_CE_SYSCALL_DECODED] = { "syscall-decoded", "per decoded syscall" },
 	[PCOST_CE_SYSCALL_DIR] = { "getdents", "per getdents64" },
 	[PCOST_CE_SYSCALL_UNTRACED] = { "syscall-untraced", "per untraced syscall" },
+	[PCOST_CE_STOP_AFTER_WORK] = { "stop-after-work", "per stop after work (more)" },
 	[PCOST_CE_CSWITCH] = { "cswitch", "per context switch" },
 	[PCOST_CE_FAULT] = { "fault", "per page fault" },
 	[PCOST_CE_TASK] = { "task", "per task created" },

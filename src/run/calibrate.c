@@ -36,6 +36,7 @@ enum target_id {
 	T_SYS_S,
 	T_SYS_M,
 	T_SYS_L,
+	T_SYS_WORK,
 	T_STAT_S,
 	T_STAT_M,
 	T_DIR_S,
@@ -62,6 +63,12 @@ static const struct {
 	[T_SYS_S] = { "syscall", "loops=2000", 2000 },
 	[T_SYS_M] = { "syscall", "loops=20000", 20000 },
 	[T_SYS_L] = { "syscall", "loops=200000", 200000 },
+	/*
+	 * A ptrace stop after 2 ms of work: the tracer has slept through it (and,
+	 * on a virtual machine, its idle vCPU left the host CPU): what it costs
+	 * more than a stop in a tight loop.
+	 */
+	[T_SYS_WORK] = { "syscall", "work=2000000 loops=200", 200 },
 	/* Decoded calls: newfstatat of "/"; a listing of "/" (and the lseek that rewinds it). */
 	[T_STAT_S] = { "syscall", "args=stat loops=2000", 2000 },
 	[T_STAT_M] = { "syscall", "args=stat loops=20000", 20000 },
@@ -173,6 +180,8 @@ static enum target_id target_of(const char *monitor, enum pcost_cost_event ev)
 		return small ? T_DIR_S : T_DIR_M;
 	case PCOST_CE_SYSCALL_UNTRACED:
 		return T_SYS_L;
+	case PCOST_CE_STOP_AFTER_WORK:
+		return T_SYS_WORK;
 	case PCOST_CE_CSWITCH:
 		return T_PIPE;
 	case PCOST_CE_TASK:
@@ -218,8 +227,8 @@ static void plan_monitor(struct cal *c, const char *monitor)
 
 	if (base_is(monitor, "strace-seccomp")) {
 		add_mon(c, "strace-seccomp:trace=getppid",
-			EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL) | EV(PCOST_CE_TASK) |
-				EV(PCOST_CE_EXEC));
+			EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL) | EV(PCOST_CE_STOP_AFTER_WORK) |
+				EV(PCOST_CE_TASK) | EV(PCOST_CE_EXEC));
 		add_mon(c, "strace-seccomp:trace=newfstatat", EV(PCOST_CE_SYSCALL_DECODED));
 		add_mon(c, "strace-seccomp:trace=getdents64", EV(PCOST_CE_SYSCALL_DIR));
 		add_mon(c, "strace-seccomp:trace=getpid", EV(PCOST_CE_SYSCALL_UNTRACED));
@@ -411,6 +420,9 @@ static double per_loop(const struct cal *c, enum target_id t, enum pcost_cost_ev
 
 	if (ev == PCOST_CE_RUN)
 		return 1;
+	/* Every stop of the work target follows its 2 ms (the model's share is for programs). */
+	if (ev == PCOST_CE_STOP_AFTER_WORK && t == T_SYS_WORK)
+		return 1;
 	if (!c->counted[t] || (!whole_run(t) && !c->counted[T_NULL]))
 		return NAN;
 	if (pcost_model_count(monitor, ev, &c->counts[t], &n, &se, why, sizeof(why)) < 0)
@@ -544,7 +556,7 @@ out:
 /* The order terms are priced in: each takes out the ones before it. */
 static const enum pcost_cost_event order[] = {
 	PCOST_CE_SYSCALL,     PCOST_CE_SYSCALL_UNTRACED, PCOST_CE_SYSCALL_DECODED,
-	PCOST_CE_SYSCALL_DIR, PCOST_CE_CSWITCH,		 PCOST_CE_TASK,
+	PCOST_CE_SYSCALL_DIR, PCOST_CE_STOP_AFTER_WORK,	 PCOST_CE_CSWITCH, PCOST_CE_TASK,
 	PCOST_CE_EXEC,	      PCOST_CE_SAMPLE,		 PCOST_CE_RUN,
 };
 

@@ -14,6 +14,8 @@
  *                                              the lseek that rewinds it
  *   per untraced syscall syscall, strace-seccomp:trace=getpid (getppid not
  *                        in the set)           timed region per call
+ *   per stop after work  syscall work=2000000  timed region per call, less a
+ *                        (2 ms before a call)  tight loop's call (ptrace tools)
  *   per context switch   pipe (ping-pong)      timed region per round trip,
  *                                              less its syscalls' cost, over
  *                                              its switches per round trip

@@ -74,20 +74,25 @@ static long one_call(long nr, bool libc, int kind, int fd)
 }
 
 /*
- * The loop with a decoded kind or the inject monitor's known cost after each
- * call (a loop of its own: the plain ones stay bare); as call_loop.
+ * The loop with a decoded kind, busy work before each call (work=: a tracer
+ * that slept through it is woken colder) or the inject monitor's known cost
+ * after each call (a loop of its own: the plain ones stay bare); as call_loop.
  */
 static uint64_t call_loop_other(long nr, uint64_t loops, bool libc, long *first, pcost_ns inject,
-				int kind)
+				int kind, pcost_ns work)
 {
 	int fd = kind == ARGS_DIR ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	uint64_t same = 1;
+	uint64_t same = 0;
 
-	*first = one_call(nr, libc, kind, fd);
-	if (inject)
-		pcost_wl_spin_ns(inject);
-	for (uint64_t i = 1; i < loops; i++) {
-		same += one_call(nr, libc, kind, fd) == *first;
+	for (uint64_t i = 0; i < loops; i++) {
+		long r;
+
+		if (work)
+			pcost_wl_spin_ns(work);
+		r = one_call(nr, libc, kind, fd);
+		if (!i)
+			*first = r;
+		same += r == *first;
 		if (inject)
 			pcost_wl_spin_ns(inject);
 	}
@@ -98,15 +103,15 @@ static uint64_t call_loop_other(long nr, uint64_t loops, bool libc, long *first,
 
 /* loops calls; how many returned what the first did (*first). */
 static uint64_t call_loop(long nr, uint64_t loops, bool libc, long *first, pcost_ns inject,
-			  int kind)
+			  int kind, pcost_ns work)
 {
 	uint64_t same = 0;
 	long r;
 
 	if (!loops)
 		return 0;
-	if (inject || kind != ARGS_NONE)
-		return call_loop_other(nr, loops, libc, first, inject, kind);
+	if (inject || work || kind != ARGS_NONE)
+		return call_loop_other(nr, loops, libc, first, inject, kind, work);
 	*first = libc ? libc_syscall0(nr) : raw_syscall0(nr);
 	same = 1;
 	if (libc) {
@@ -131,13 +136,15 @@ struct calls {
 	uint64_t *same;	 /* and how many of its calls returned it */
 	pcost_ns inject; /* ns spun after each call (the inject monitor), 0 none */
 	int kind;	 /* ARGS_*: args=none|stat|dir */
+	pcost_ns work;	 /* ns of busy work before each call, 0 none */
 };
 
 static void calls_thread(void *arg, unsigned i)
 {
 	struct calls *c = arg;
 
-	c->same[i] = call_loop(c->nr, c->loops, c->libc, &c->first[i], c->inject, c->kind);
+	c->same[i] =
+		call_loop(c->nr, c->loops, c->libc, &c->first[i], c->inject, c->kind, c->work);
 }
 
 /*
@@ -157,6 +164,7 @@ static int syscall_run(const struct pcost_params *p, struct pcost_wl_result *res
 		.same = xcalloc(threads, sizeof(uint64_t)),
 		.inject = pcost_wl_inject_ns("PCOST_INJECT_EVENT_NS"),
 		.kind = (int)pcost_param_get(p, "args"),
+		.work = pcost_param_get(p, "work"),
 	};
 	pcost_ns fixed = pcost_wl_inject_ns("PCOST_INJECT_FIXED_NS");
 	int rc;
@@ -203,6 +211,9 @@ static const struct pcost_param_desc syscall_params[] = {
 	{ "args", PCOST_PARAM_ENUM, ARGS_NONE, 0, 0, "none|stat|dir",
 	  "none: nr with no arguments; stat: newfstatat of \"/\" (a path in, a struct out); "
 	  "dir: getdents64 of \"/\" after the lseek that rewinds it (two calls a loop)" },
+	{ "work", PCOST_PARAM_U64, 0, 0, 100000000, NULL,
+	  "ns of busy work before each call (a tracer that slept through it pays a colder "
+	  "stop)" },
 	{ 0 },
 };
 

@@ -23,7 +23,10 @@ DB=$T/p.db
 env=$("$PROBECOST" env --format json)
 # The fixture's costs as measured unpinned: predict's default, as run runs a command.
 jq --argjson env "$env" --arg host "$(hostname)" \
-	'.env = $env | .host = $host | .entries[].placement = "unpinned"' \
+	'.env = $env | .host = $host | .entries += [.entries[] | select(.subject == "strace" and .event == "syscall") |
+	  .event = "stop-after-work" | .cost_ns = 90000 | .cost_ns_lo = 80000 | .cost_ns_hi = 100000 |
+	  .workload = "syscall work=2000000 loops=200" | .status = "derived"] |
+	  .entries[].placement = "unpinned"' \
 	tests/cli/data/costs-a.json > "$T/mine.json"
 "$PROBECOST" costs --import "$T/mine.json" --db "$DB" > /dev/null
 
@@ -47,11 +50,11 @@ is "$rc" 0 "predict on the syscall workload: exit 0"
 row() { jq -c ".statistics[] | select(.monitor == \"$1\")" <<< "$out"; }
 S=$(row strace)
 # Every figure from the table's entries: fixed + count x cost for each term.
-is "$(jq -r '[.terms[].event] | join(",")' <<< "$S")" "run,syscall,syscall-decoded,getdents,cswitch,task,exec" \
-	"strace: its seven terms (syscalls by class, execs)"
+is "$(jq -r '[.terms[].event] | join(",")' <<< "$S")" "run,syscall,syscall-decoded,getdents,cswitch,task,exec,stop-after-work" \
+	"strace: its eight terms (syscalls by class, execs, stops after work)"
 term() { jq "[.terms[] | select(.event == \"$1\") | .count][0]" <<< "$S"; }
 sum=$(jq -n "2500000 + $(term syscall) * 7100 + $(term syscall-decoded) * 9500 + $(term getdents) * 30000 +
-	$(term cswitch) * 1200 + $(term task) * 250000 + $(term exec) * 400000")
+	$(term cswitch) * 1200 + $(term task) * 250000 + $(term exec) * 400000 + $(term stop-after-work) * 90000")
 assert "strace: predicted extra $(jq .predicted_extra_ns <<< "$S") = fixed + sum of count x cost ($sum)" \
 	'ratio_in "$(jq .predicted_extra_ns <<< "$S")" "$sum" 0.999999 1.000001'
 n=$(term syscall)

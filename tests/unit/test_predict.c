@@ -55,6 +55,7 @@ static void strace_table(struct pcost_cost_table *t)
 	entry(t, "strace", PCOST_CE_CSWITCH, 1000, 500, 1500, 4);
 	entry(t, "strace", PCOST_CE_TASK, 2e5, 1.5e5, 2.5e5, 4);
 	entry(t, "strace", PCOST_CE_EXEC, 5e5, 4e5, 6e5, 4);
+	entry(t, "strace", PCOST_CE_STOP_AFTER_WORK, 8e4, 7e4, 9e4, 4);
 }
 
 /* strace-seccomp's seven terms: F 1 ms, traced 8/10/30 us by class, untraced 50 ns. */
@@ -67,6 +68,7 @@ static void seccomp_entries(struct pcost_cost_table *t)
 	entry(t, "strace-seccomp", PCOST_CE_SYSCALL_UNTRACED, 50, 40, 60, 4);
 	entry(t, "strace-seccomp", PCOST_CE_TASK, 1e5, 0.9e5, 1.1e5, 4);
 	entry(t, "strace-seccomp", PCOST_CE_EXEC, 3e5, 2e5, 4e5, 4);
+	entry(t, "strace-seccomp", PCOST_CE_STOP_AFTER_WORK, 7e4, 6e4, 8e4, 4);
 }
 
 static void strace_counts(struct pcost_counts *c)
@@ -81,6 +83,9 @@ static void strace_counts(struct pcost_counts *c)
 	/* No exec: the exec term is there at 0 and changes no figure. */
 	c->n[PCOST_CNT_EXECS] = 0;
 	c->se[PCOST_CNT_EXECS] = 0;
+	/* No CPU time between calls: no stop follows work (test_stops_after_work prices them). */
+	c->n[PCOST_CNT_TASK_CLOCK_NS] = 0;
+	c->se[PCOST_CNT_TASK_CLOCK_NS] = 0;
 	/* Counted by name, none of the decoded kinds: every syscall is getppid's kind. */
 	c->by_nr_counted = true;
 	c->df = 2;
@@ -111,8 +116,11 @@ static void test_combine_known(void **state)
 	strace_counts(&c);
 	pcost_predict(&t, "strace", &c, &p);
 	assert_true(p.has_model);
-	/* The decoded, listing and exec terms are there, at 0: the figures are the four terms'. */
-	assert_int_equal(p.nterms, 7);
+	/*
+	 * The decoded, listing, exec and stop-after-work terms are there, at 0: the
+	 * figures are the four terms'.
+	 */
+	assert_int_equal(p.nterms, 8);
 	near(p.extra_ns, 289.5e6, 1e-3);
 	near(p.extra_se, 7384010.517459534, 1e-3);
 	near(p.extra_df, 4.0010145810778415, 1e-9);
@@ -357,6 +365,7 @@ static void test_seccomp_split(void **state)
 	c.n[PCOST_CNT_SYSCALLS] = 1000;
 	c.n[PCOST_CNT_TASKS] = 0;
 	c.n[PCOST_CNT_EXECS] = 1;
+	c.n[PCOST_CNT_TASK_CLOCK_NS] = 0;
 	c.by_nr_counted = true;
 	c.by_nr = nr;
 	c.nby_nr = 5;
@@ -412,6 +421,53 @@ static void test_strace_classes(void **state)
 	assert_int_equal(pcost_syscall_class("getdents64"), PCOST_CE_SYSCALL_DIR);
 	assert_int_equal(pcost_syscall_class("getppid"), PCOST_CE_SYSCALL);
 	assert_int_equal(pcost_syscall_class("close"), PCOST_CE_SYSCALL);
+	pcost_cost_table_release(&t);
+}
+
+/*
+ * The stops that follow work: the mean CPU time between a task's stops g,
+ * g / (g + 200 us) of them.  strace stops at every call (1,000 calls in 1 s
+ * of CPU: g = 1 ms, 1/1.2 of them); strace-seccomp at its set's alone (100
+ * openat: g = 10 ms, 10/10.2); no CPU time counted: no model.
+ */
+static void test_stops_after_work(void **state)
+{
+	struct pcost_count_nr nr[] = { { "openat", 100, 0 }, { "read", 900, 0 } };
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p;
+	double f = 1 / 1.2, n, se;
+	char why[256];
+
+	(void)state;
+	strace_table(&t);
+	seccomp_entries(&t);
+	strace_counts(&c);
+	c.n[PCOST_CNT_SYSCALLS] = 1000;
+	c.se[PCOST_CNT_SYSCALLS] = 10;
+	c.n[PCOST_CNT_TASK_CLOCK_NS] = 1e9;
+	c.by_nr = nr;
+	c.nby_nr = 2;
+	pcost_predict(&t, "strace", &c, &p);
+	assert_true(p.has_model);
+	assert_int_equal(p.terms[7].event, PCOST_CE_STOP_AFTER_WORK);
+	near(p.terms[7].count, 1000 * f, 1e-9);
+	near(p.terms[7].extra_ns, 1000 * f * 8e4, 1e-6);
+	/* d n / d stops = CPU^2 / (CPU + 200 us x stops)^2 = 1 / 1.44, times the calls' se of 10. */
+	near(p.terms[7].count_se, 10 / 1.44, 1e-9);
+	assert_int_equal(pcost_model_count("strace-seccomp:trace=openat", PCOST_CE_STOP_AFTER_WORK,
+					   &c, &n, &se, why, sizeof(why)),
+			 0);
+	near(n, 100 * 10 / 10.2, 1e-9);
+	/* No CPU time between stops: none follows work. */
+	c.n[PCOST_CNT_TASK_CLOCK_NS] = 0;
+	pcost_predict(&t, "strace", &c, &p);
+	near(p.terms[7].count, 0, 0);
+	c.n[PCOST_CNT_TASK_CLOCK_NS] = NAN;
+	snprintf(c.why[PCOST_CNT_TASK_CLOCK_NS], sizeof(c.why[0]), "no task-clock here");
+	pcost_predict(&t, "strace", &c, &p);
+	assert_false(p.has_model);
+	assert_non_null(strstr(p.why, "no task-clock here"));
 	pcost_cost_table_release(&t);
 }
 
@@ -528,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_record_samples),
 		cmocka_unit_test(test_seccomp_split),
 		cmocka_unit_test(test_strace_classes),
+		cmocka_unit_test(test_stops_after_work),
 		cmocka_unit_test(test_no_model),
 		cmocka_unit_test(test_cost_se),
 		cmocka_unit_test(test_env_mismatch),
