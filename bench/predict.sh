@@ -30,7 +30,9 @@
 #   the programs of a second or more, twice as many for the short ones), CPU (the pinned
 #   placement's CPUs, default 0), PINNED=0 (no pinned table), UNPINNED=0 (the pinned table
 #   alone, e.g. with the DB of an earlier run), ONLY="gzip xz" (a subset of
-#   the programs), KEEP=1 (keep the work directory).
+#   the programs), KEEP=1 (keep the work directory), LOAD=N (N niced busy loops, unpinned,
+#   from before the calibration to the end: a machine at load N, its table measured
+#   there as a user calibrates where the tracer will run).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 PC=$(realpath "${PROBECOST:-./probecost}")
@@ -39,8 +41,10 @@ command -v jq >/dev/null || { echo "skip: jq not installed (Debian package jq)";
 W=$(mktemp -d /tmp/pcost-predict.XXXXXX)
 chmod 0755 "$W"
 PG_STOP=
+loadpids=()
 cleanup() {
 	[ -n "$PG_STOP" ] && eval "$PG_STOP" >/dev/null 2>&1
+	[ ${#loadpids[@]} -gt 0 ] && kill "${loadpids[@]}" 2>/dev/null
 	if [ "${KEEP:-0}" = 1 ]; then echo "kept $W" >&2; else rm -rf "$W"; fi
 }
 trap cleanup EXIT
@@ -226,6 +230,14 @@ if pg_up; then
 		add pgbench "" "$((2 * RUNS))" "$PGBENCH" "${PGARGS[@]}" -S -n -c 1 -t 3000 bench
 	fi
 fi
+
+# The load generator: LOAD busy loops, niced (a run's processes take a CPU before them,
+# but every wake-up meets a busy CPU), left to the scheduler as the runs are.
+for _ in $(seq "${LOAD:-0}"); do
+	nice -n 19 bash -c 'while :; do :; done' &
+	loadpids+=($!)
+done
+[ "${LOAD:-0}" -gt 0 ] && say "load generator: ${LOAD} niced busy loops"
 
 # The cost table first (unless DB already has one of this machine), retried while another
 # tracer is armed on the syscall path (calibrate refuses to measure under it).
