@@ -39,8 +39,10 @@ enum target_id {
 	T_SYS_WORK,
 	T_STAT_S,
 	T_STAT_M,
+	T_STAT_L,
 	T_DIR_S,
 	T_DIR_M,
+	T_DIR_L,
 	T_PIPE,
 	T_SPAWN,
 	T_EXEC,
@@ -72,8 +74,11 @@ static const struct {
 	/* Decoded calls: newfstatat of "/"; a listing of "/" (and the lseek that rewinds it). */
 	[T_STAT_S] = { "syscall", "args=stat loops=2000", 2000 },
 	[T_STAT_M] = { "syscall", "args=stat loops=20000", 20000 },
+	/* A BPF program's sizes: its call costs a few hundred ns. */
+	[T_STAT_L] = { "syscall", "args=stat loops=200000", 200000 },
 	[T_DIR_S] = { "syscall", "args=dir loops=500", 500 },
 	[T_DIR_M] = { "syscall", "args=dir loops=2000", 2000 },
+	[T_DIR_L] = { "syscall", "args=dir loops=20000", 20000 },
 	[T_PIPE] = { "pipe", "loops=5000", 5000 },
 	[T_SPAWN] = { "spawn", "kind=fork loops=200", 200 },
 	/* vfork + exec of true + wait: an exec and the new image's start-up (counted). */
@@ -169,15 +174,15 @@ static enum target_id syscall_target(const char *monitor)
 
 static enum target_id target_of(const char *monitor, enum pcost_cost_event ev)
 {
-	bool small = syscall_target(monitor) == T_SYS_S;
+	enum target_id sys = syscall_target(monitor);
 
 	switch (ev) {
 	case PCOST_CE_SYSCALL:
-		return syscall_target(monitor);
+		return sys;
 	case PCOST_CE_SYSCALL_DECODED:
-		return small ? T_STAT_S : T_STAT_M;
+		return sys == T_SYS_S ? T_STAT_S : sys == T_SYS_L ? T_STAT_L : T_STAT_M;
 	case PCOST_CE_SYSCALL_DIR:
-		return small ? T_DIR_S : T_DIR_M;
+		return sys == T_SYS_S ? T_DIR_S : sys == T_SYS_L ? T_DIR_L : T_DIR_M;
 	case PCOST_CE_SYSCALL_UNTRACED:
 		return T_SYS_L;
 	case PCOST_CE_STOP_AFTER_WORK:

@@ -191,6 +191,8 @@ static void test_wait_overlap(void **state)
 	strace_table(&t);
 	entry(&t, "bpftrace-syscalls", PCOST_CE_RUN, 5e6, 4e6, 6e6, 4);
 	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL, 500, 400, 600, 4);
+	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DECODED, 800, 700, 900, 4);
+	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DIR, 900, 800, 1000, 4);
 	seccomp_entries(&t);
 	strace_counts(&c);
 	c.parallel = 1.25;
@@ -417,6 +419,14 @@ static void test_strace_classes(void **state)
 	near(p.terms[3].count, 4000, 1e-9);
 	near(p.extra_ns, 2e6 + 6000 * 7000 + 56000 * 9000 + 4000 * 30000 + 100 * 1000 + 2 * 2e5,
 	     1e-3); /* and 0 execs */
+	/* bpftrace's program runs colder after a call that reads memory: by class too. */
+	entry(&t, "bpftrace-syscalls", PCOST_CE_RUN, 5e6, 4e6, 6e6, 4);
+	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL, 300, 250, 350, 4);
+	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DECODED, 470, 400, 540, 4);
+	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DIR, 900, 800, 1000, 4);
+	pcost_predict(&t, "bpftrace-syscalls", &c, &p);
+	assert_true(p.has_model);
+	near(p.extra_ns, 5e6 + 6000 * 300 + 56000 * 470 + 4000 * 900, 1e-3);
 	assert_int_equal(pcost_syscall_class("newfstatat"), PCOST_CE_SYSCALL_DECODED);
 	assert_int_equal(pcost_syscall_class("getdents64"), PCOST_CE_SYSCALL_DIR);
 	assert_int_equal(pcost_syscall_class("getppid"), PCOST_CE_SYSCALL);
