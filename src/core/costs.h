@@ -43,7 +43,7 @@ enum pcost_cost_event {
 	PCOST_CE_SAMPLE,	   /* a sample (perf record) */
 	PCOST_CE_HIT,		   /* a probe hit (probe arming methods) */
 	PCOST_CE_READ,		   /* a counter read (counter interfaces) */
-	PCOST_CE_SIDEBAND, /* perf record's side-band wait, a model term (stats/predict.c) */
+	PCOST_CE_SIDEBAND,	  /* perf record's side-band wait, a model term (stats/predict.c) */
 	PCOST_CE_STOP_AFTER_WORK, /* a ptrace stop after a long run of work, more than a tight
 				   * loop's: the tracer slept, and its CPU is woken colder */
 	PCOST_CE_N

@@ -560,9 +560,16 @@ out:
 
 /* The order terms are priced in: each takes out the ones before it. */
 static const enum pcost_cost_event order[] = {
-	PCOST_CE_SYSCALL,     PCOST_CE_SYSCALL_UNTRACED, PCOST_CE_SYSCALL_DECODED,
-	PCOST_CE_SYSCALL_DIR, PCOST_CE_STOP_AFTER_WORK,	 PCOST_CE_CSWITCH, PCOST_CE_TASK,
-	PCOST_CE_EXEC,	      PCOST_CE_SAMPLE,		 PCOST_CE_RUN,
+	PCOST_CE_SYSCALL,
+	PCOST_CE_SYSCALL_UNTRACED,
+	PCOST_CE_SYSCALL_DECODED,
+	PCOST_CE_SYSCALL_DIR,
+	PCOST_CE_STOP_AFTER_WORK,
+	PCOST_CE_CSWITCH,
+	PCOST_CE_TASK,
+	PCOST_CE_EXEC,
+	PCOST_CE_SAMPLE,
+	PCOST_CE_RUN,
 };
 
 static void unavailable(struct pcost_cost_table *tab, const struct cal_mon *cm)

@@ -386,7 +386,8 @@ static int stops_after_work(const char *monitor, const struct pcost_counts *c, d
 	if (!set) {
 		/* Every call stops strace. */
 		if (!isfinite(c->n[PCOST_CNT_SYSCALLS])) {
-			snprintf(why, len, "syscalls were not counted: %s", c->why[PCOST_CNT_SYSCALLS]);
+			snprintf(why, len, "syscalls were not counted: %s",
+				 c->why[PCOST_CNT_SYSCALLS]);
 			return -1;
 		}
 		stops = c->n[PCOST_CNT_SYSCALLS];

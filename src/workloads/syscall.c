@@ -143,8 +143,7 @@ static void calls_thread(void *arg, unsigned i)
 {
 	struct calls *c = arg;
 
-	c->same[i] =
-		call_loop(c->nr, c->loops, c->libc, &c->first[i], c->inject, c->kind, c->work);
+	c->same[i] = call_loop(c->nr, c->loops, c->libc, &c->first[i], c->inject, c->kind, c->work);
 }
 
 /*

@@ -587,20 +587,13 @@ static void test_pick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_combine_known),
-		cmocka_unit_test(test_combine_exact),
-		cmocka_unit_test(test_parallel),
-		cmocka_unit_test(test_service),
-		cmocka_unit_test(test_record_samples),
-		cmocka_unit_test(test_seccomp_split),
-		cmocka_unit_test(test_strace_classes),
-		cmocka_unit_test(test_stops_after_work),
-		cmocka_unit_test(test_no_model),
-		cmocka_unit_test(test_cost_se),
-		cmocka_unit_test(test_env_mismatch),
-		cmocka_unit_test(test_pick),
-		cmocka_unit_test(test_wait_overlap),
-		cmocka_unit_test(test_task_concurrency),
+		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
+		cmocka_unit_test(test_parallel),       cmocka_unit_test(test_service),
+		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
+		cmocka_unit_test(test_strace_classes), cmocka_unit_test(test_stops_after_work),
+		cmocka_unit_test(test_no_model),       cmocka_unit_test(test_cost_se),
+		cmocka_unit_test(test_env_mismatch),   cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_wait_overlap),   cmocka_unit_test(test_task_concurrency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
