@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "stats/analyze.h"
 #include "stats/rerun.h"
@@ -607,10 +608,25 @@ static unsigned plan_blocks(struct pcost_runner *r, unsigned measured, double pi
  * figures (flagged warm-up; options "pilot_blocks" says how many).  Cut short
  * (--max-time at a slower pace), the pilot stays in.
  */
+/* The session's option key set to item (taken over), in place of what it held. */
+static void option_set(struct pcost_session *s, const char *key, cJSON *item)
+{
+	cJSON *o = s->options_json ? cJSON_Parse(s->options_json) : cJSON_CreateObject();
+
+	if (!o) {
+		cJSON_Delete(item);
+		return;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+	cJSON_AddItemToObject(o, key, item);
+	free(s->options_json);
+	s->options_json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+}
+
 static void set_pilot_apart(struct pcost_runner *r, unsigned measured)
 {
 	unsigned from = r->opts.warmup, to = from + r->pilot_apart;
-	cJSON *o;
 
 	if (!r->pilot_apart || measured < 2 * r->pilot_apart) {
 		r->pilot_apart = 0;
@@ -623,14 +639,7 @@ static void set_pilot_apart(struct pcost_runner *r, unsigned measured)
 			if (x->block >= from && x->block < to)
 				x->warmup = true;
 		}
-	o = r->s->options_json ? cJSON_Parse(r->s->options_json) : cJSON_CreateObject();
-	if (!o)
-		return;
-	cJSON_DeleteItemFromObjectCaseSensitive(o, "pilot_blocks");
-	cJSON_AddNumberToObject(o, "pilot_blocks", r->pilot_apart);
-	free(r->s->options_json);
-	r->s->options_json = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
+	option_set(r->s, "pilot_blocks", cJSON_CreateNumber(r->pilot_apart));
 }
 
 /*
@@ -875,21 +884,49 @@ static int sub_before(struct pcost_runner *r, unsigned block, unsigned measured)
 /* The sub-sessions' first blocks into the session's options (PCOST_RERUN_OPTION). */
 static void sub_record(struct pcost_runner *r)
 {
-	cJSON *o, *a;
+	cJSON *a;
 
 	if (!r->opts.rerun || !r->sub.n)
-		return;
-	o = r->s->options_json ? cJSON_Parse(r->s->options_json) : cJSON_CreateObject();
-	if (!o)
 		return;
 	a = cJSON_CreateArray();
 	for (size_t i = 0; i < r->sub.n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(r->sub.first[i]));
-	cJSON_DeleteItemFromObjectCaseSensitive(o, PCOST_RERUN_OPTION);
-	cJSON_AddItemToObject(o, PCOST_RERUN_OPTION, a);
-	free(r->s->options_json);
-	r->s->options_json = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
+	option_set(r->s, PCOST_RERUN_OPTION, a);
+}
+
+/*
+ * The kernel's per-task perf hooks, held on while the session measures.  The
+ * first per-task perf event on the machine switches on the context-switch
+ * hooks (perf_sched_events) and waits for an RCU grace period; the release of
+ * the last one switches them off a second later (perf_sched_delayed).  A
+ * monitor that opens per-task events (perf stat, perf record) pays that wait
+ * only when none was open in the second before it started, so which runs paid
+ * it depended on what ran before them: perf stat on true(1) took 24-33 ms a
+ * run 1.2 s after the last one here, 12-16 ms with one held.  A disabled
+ * software event on probecost itself keeps the hooks on, and every run starts
+ * alike.  The fd, or -1 with why; the session's options say which
+ * (PCOST_PERF_HOOKS_OPTION).
+ */
+static int hold_perf_hooks(struct pcost_session *s)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	char why[160];
+
+	if (fd >= 0) {
+		option_set(s, PCOST_PERF_HOOKS_OPTION, cJSON_CreateString("held"));
+		return fd;
+	}
+	snprintf(why, sizeof(why), "not held: perf_event_open: %s", strerror(errno));
+	option_set(s, PCOST_PERF_HOOKS_OPTION, cJSON_CreateString(why));
+	return -1;
 }
 
 int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
@@ -900,7 +937,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 	pcost_ns warm_end_ns;
 	bool after_monitor = false; /* the last run was a monitored one (--washout) */
 	bool told_long = false;
-	int rc = 0;
+	int rc = 0, hooks;
 
 	r->s->complete = false;
 	if ((rc = pcost_runner_check(r, err, len)) < 0) {
@@ -912,6 +949,7 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 		free(order);
 		return -EINVAL;
 	}
+	hooks = hold_perf_hooks(r->s);
 	r->started_ns = pcost_now_ns();
 	prepare_all(r);
 	warm_end_ns = pcost_now_ns();
@@ -1000,6 +1038,8 @@ int pcost_runner_measure(struct pcost_runner *r, char *err, size_t len)
 	}
 	progress(r, r->blocks_done > r->opts.warmup ? r->blocks_done - r->opts.warmup : 0, true);
 	free(order);
+	if (hooks >= 0)
+		close(hooks);
 	sub_record(r);
 	if (rc == -EINTR || pcost_interrupted)
 		return -EINTR;

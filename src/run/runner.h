@@ -68,6 +68,12 @@ struct pcost_target {
 
 struct pcost_runner_slot;
 
+/*
+ * Options key: whether the kernel's per-task perf hooks were held on while the
+ * session measured ("held", or "not held: why"; runner.c hold_perf_hooks).
+ */
+#define PCOST_PERF_HOOKS_OPTION "perf_hooks"
+
 struct pcost_runner {
 	struct pcost_session *s;
 	struct pcost_runner_opts opts;
