@@ -126,6 +126,8 @@ static void counts_line(const struct pcost_predict_report *r, FILE *out)
 			r->service_counts ? " (with the service's)" : "");
 		if (isfinite(c->concurrency))
 			fprintf(out, ", %.2f alive at once", c->concurrency);
+		if (isfinite(c->others))
+			fprintf(out, ", %.2f CPUs taken by other processes", c->others);
 		fputc('\n', out);
 	}
 	if (r->service_counts) {
@@ -294,6 +296,10 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	cJSON_AddItemToObject(root, "plain_se_ns", pcost_json_num(r->counts->base_se));
 	cJSON_AddItemToObject(root, "parallel", pcost_json_num(r->counts->parallel));
 	cJSON_AddItemToObject(root, "concurrency", pcost_json_num(r->counts->concurrency));
+	cJSON_AddItemToObject(root, "other_cpus", pcost_json_num(r->counts->others));
+	cJSON_AddItemToObject(
+		root, "spare_idle",
+		pcost_json_num(isfinite(r->counts->others) ? pcost_spare_idle(r->counts) : NAN));
 	if (!isfinite(r->counts->concurrency))
 		cJSON_AddStringToObject(root, "concurrency_why", r->counts->concurrency_why);
 	if (r->check)

@@ -146,7 +146,7 @@ static void counts_init(struct pcost_counts *c)
 	memset(c, 0, sizeof(*c));
 	for (int k = 0; k < PCOST_CNT_N; k++)
 		c->n[k] = c->se[k] = NAN;
-	c->base_ns = c->base_se = c->base_df = c->parallel = NAN;
+	c->base_ns = c->base_se = c->base_df = c->parallel = c->cpus = c->others = NAN;
 	snprintf(c->by_nr_why, sizeof(c->by_nr_why), "no syscall was asked for by name");
 }
 

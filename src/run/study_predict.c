@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "core/cleanup.h"
 #include "core/util.h"
 #include "monitors/monitor.h"
+#include "run/busy.h"
 #include "run/count.h"
 #include "run/study.h"
 #include "run/study_internal.h"
@@ -229,6 +231,39 @@ static double run_cpus(const struct pcost_predict_study *o)
 	return online > 0 ? (double)online : 1;
 }
 
+/* CPU time of probecost's reaped children so far (the runs), ns. */
+static double children_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
+		return NAN;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+}
+
+/*
+ * The CPUs the machine's other processes took on the runs' CPUs between two
+ * readings: their busy and steal time less the study's own (the runs, reaped,
+ * and probecost with its live descendants), over the time between; NaN when
+ * unreadable.  Over all the plain runs at once: one run of a short command is
+ * below what /proc/stat's ticks resolve (busy.h).
+ */
+static double others_between(const struct pcost_cpu_times *b, const struct pcost_cpu_times *a,
+			     double own_children_ns)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	double tick = hz > 0 ? 1e9 / (double)hz : 1e7, busy, own, window;
+
+	if (!b->ok || !a->ok || !b->study_ok || !a->study_ok || !isfinite(own_children_ns) ||
+	    a->busy < b->busy || a->steal < b->steal || a->at <= b->at)
+		return NAN;
+	busy = (double)(a->busy - b->busy + a->steal - b->steal) * tick;
+	own = own_children_ns + (double)(a->study - b->study);
+	window = (double)(a->at - b->at);
+	return fmax(busy - own, 0) / window;
+}
+
 /* The plain runs: the overhead's denominator T0, its standard error and df. */
 static int plain_time(const struct pcost_predict_study *o, struct pcost_service *sv,
 		      struct pcost_counts *c)
@@ -241,13 +276,20 @@ static int plain_time(const struct pcost_predict_study *o, struct pcost_service 
 	static int fd = -1;
 	ssize_t nev = -1;
 	int rc, undo;
+	struct pcost_cpu_times before, after;
+	double children;
 
 	none[0] = pcost_monitor_create("none", err, sizeof(err));
 	pcost_study_session_start(&s, o->argc, o->argv);
 	s.seed = (uint64_t)time(NULL);
 	lifetimes_open(&fd, c->concurrency_why, sizeof(c->concurrency_why));
 	undo = fd >= 0 ? pcost_cleanup_push(lifetimes_close, &fd) : -1;
+	pcost_cpu_times_read(o->ro.cpu_mask, &before);
+	children = children_cpu_ns();
 	rc = measure(o, sv, &s, none, 1, o->plain_runs, false, &st);
+	pcost_cpu_times_read(o->ro.cpu_mask, &after);
+	c->cpus = run_cpus(o);
+	c->others = others_between(&before, &after, children_cpu_ns() - children);
 	if (fd >= 0)
 		nev = lifetimes_read(fd, &ev, c->concurrency_why, sizeof(c->concurrency_why));
 	if (undo >= 0)

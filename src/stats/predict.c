@@ -530,9 +530,28 @@ static bool cost_waits(const char *monitor, enum pcost_cost_event ev)
 }
 
 /*
+ * The share of the plain run's spare CPUs (those its own tasks left) that
+ * stayed idle: 1 less the machine's other processes' CPUs over the spare ones,
+ * in [0, 1]; 1 when nothing measured them.
+ */
+double pcost_spare_idle(const struct pcost_counts *c)
+{
+	double spare;
+
+	if (!isfinite(c->others) || !isfinite(c->cpus) || c->others <= 0)
+		return 1;
+	spare = fmax(c->cpus - parallelism(c), PCOST_SPARE_MIN);
+	return fmin(fmax(1 - c->others / spare, 0), 1);
+}
+
+/*
  * The share of an event term's count x cost the wall time pays: a cost paid
- * in CPU overlaps as the plain run's tasks ran side by side (P), a wait as
- * its tasks were alive at once (C, never below P); the fixed cost is whole.
+ * in CPU overlaps as the plain run's tasks ran side by side (P); a wait as its
+ * tasks were alive at once (C) while a CPU idles for the one tracer to be woken
+ * on: 1 + (C - 1) x the spare CPUs' idle share (pcost_spare_idle).  When the
+ * machine's other work fills every CPU, the tracer queues behind the busy
+ * tracees at each stop and handles their stops one after another: the waits
+ * add up whole, whatever P is.  The fixed cost is whole.
  */
 static double term_overlap(const char *monitor, enum pcost_cost_event ev,
 			   const struct pcost_counts *c)
@@ -542,7 +561,7 @@ static double term_overlap(const char *monitor, enum pcost_cost_event ev,
 	if (ev == PCOST_CE_RUN)
 		return 1;
 	if (cost_waits(monitor, ev) && isfinite(c->concurrency) && c->concurrency > p)
-		p = c->concurrency;
+		p = 1 + (c->concurrency - 1) * pcost_spare_idle(c);
 	return 1 / p;
 }
 

@@ -96,6 +96,13 @@ struct pcost_counts {
 	 */
 	double concurrency;
 	char concurrency_why[160]; /* why it was not measured */
+	/*
+	 * plain run: the CPUs it may run on, and the CPU time (steal included) the
+	 * machine's other processes took on them over its wall time: what of
+	 * the run's spare CPUs the rest of the machine filled (NaN: not measured,
+	 * taken as none)
+	 */
+	double cpus, others;
 };
 
 /* One term of a prediction: count x cost. */
@@ -179,6 +186,16 @@ struct pcost_task_event {
  * in ev.  Tasks of other processes are ignored.
  */
 double pcost_task_concurrency(const struct pcost_task_event *ev, size_t n, int root);
+
+/*
+ * The share of the plain run's spare CPUs (c's CPUs less its P, at least
+ * PCOST_SPARE_MIN) the machine's other processes left idle, in [0, 1]; 1 when
+ * they were not measured.  A ptrace tracer is woken at each stop on an idle
+ * CPU, and the tracees' waits overlap (C) only while there is one
+ * (docs/predict.md).
+ */
+#define PCOST_SPARE_MIN 0.05
+double pcost_spare_idle(const struct pcost_counts *c);
 
 /* The class a syscall of that name is priced in: SYSCALL, SYSCALL_DECODED or SYSCALL_DIR. */
 enum pcost_cost_event pcost_syscall_class(const char *name);

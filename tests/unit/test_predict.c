@@ -213,6 +213,31 @@ static void test_wait_overlap(void **state)
 	for (size_t i = 1; i < sc.nterms; i++)
 		near(sc.terms[i].overlap,
 		     sc.terms[i].event == PCOST_CE_SYSCALL_UNTRACED ? 0.8 : 0.5, 1e-15);
+	/*
+	 * The machine's other processes fill the spare 0.75 CPU of 2: the one
+	 * tracer queues at each stop and the waits add up (1, not 1 / P); half
+	 * filled, C = 1 + (2 - 1) x 0.5; unmeasured, as an idle machine.
+	 */
+	c.cpus = 2;
+	c.others = 0.75;
+	near(pcost_spare_idle(&c), 0, 0);
+	pcost_predict(&t, "strace", &c, &low);
+	near(low.terms[1].overlap, 1, 1e-15);
+	near(low.terms[0].overlap, 1, 0);
+	pcost_predict(&t, "bpftrace-syscalls", &c, &bt);
+	near(bt.terms[1].overlap, 0.8, 1e-15);
+	c.others = 0.375;
+	near(pcost_spare_idle(&c), 0.5, 1e-15);
+	pcost_predict(&t, "strace", &c, &low);
+	near(low.terms[1].overlap, 1 / 1.5, 1e-15);
+	c.others = NAN;
+	near(pcost_spare_idle(&c), 1, 0);
+	/* A run that fills the CPUs itself: the spare is taken as 0.05 CPU. */
+	c.parallel = 2;
+	c.others = 0.025;
+	near(pcost_spare_idle(&c), 0.5, 1e-12);
+	c.parallel = 1.25;
+	c.others = NAN;
 	c.concurrency = 1.1;
 	pcost_predict(&t, "strace", &c, &low);
 	near(low.terms[1].overlap, 0.8, 1e-15);
