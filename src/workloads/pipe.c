@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -19,6 +20,7 @@
 #include "workloads/workload.h"
 
 enum { MODE_PROCESS, MODE_THREAD };
+enum { CPU_ANY, CPU_SAME };
 
 struct pp {
 	int p1[2], p2[2]; /* p1: parent -> child, p2: child -> parent (as in the seed) */
@@ -61,6 +63,17 @@ static int pipe_run(const struct pcost_params *p, struct pcost_wl_result *res)
 	uint64_t wrong = 0;
 	int m = 0, rc = 0, echo = ECHO_OK, status;
 
+	if (pcost_param_get(p, "cpu") == CPU_SAME) {
+		/* Both tasks on the CPU this one runs on: the partner inherits the mask. */
+		cpu_set_t one;
+		int cpu = sched_getcpu();
+
+		CPU_ZERO(&one);
+		CPU_SET(cpu < 0 ? 0 : cpu, &one);
+		if (cpu < 0 || sched_setaffinity(0, sizeof(one), &one) < 0)
+			return error("could not keep both tasks on one CPU: %s", strerror(errno)),
+			       -errno;
+	}
 	if (pipe(pp.p1) < 0 || pipe(pp.p2) < 0)
 		return error("could not create pipes: %s", strerror(errno)), -errno;
 	if (threads) {
@@ -122,6 +135,9 @@ static const struct pcost_param_desc pipe_params[] = {
 	{ "loops", PCOST_PARAM_U64, 1000000, 1, 1000000000, NULL, "round trips" },
 	{ "mode", PCOST_PARAM_ENUM, MODE_PROCESS, 0, 0, "process|thread",
 	  "partner is a forked process (as in the seed) or a thread" },
+	{ "cpu", PCOST_PARAM_ENUM, CPU_ANY, 0, 0, "any|same",
+	  "where the two tasks run: where the scheduler (or a pinning) puts them, or both on the CPU "
+	  "the workload started on (a switch's CPU work, without the wake-up of an idle CPU)" },
 	{ 0 },
 };
 

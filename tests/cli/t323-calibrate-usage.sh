@@ -5,7 +5,7 @@
 # unavailable with the reason, never as 0, which predict then shows as "no model".
 . "$(dirname "$0")/lib.bash"
 have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
-plan 9
+plan 10
 tmpdir
 
 one_line_exit2 "--quick with --thorough" "$PROBECOST" calibrate --quick --thorough --db "$T/x.db"
@@ -38,5 +38,13 @@ if is_root && perf_events_usable && [ -e /sys/bus/event_source/devices/tracepoin
 		'[false,null,true]' "predict: no model, never 0 (the entry is unavailable)"
 else
 	skip "not root, or no perf_event tracepoints: nothing counts the events"
+fi
+# A counter's work at a switch is priced on a ping-pong that shares one CPU, unpinned too.
+if have perf && perf_events_usable; then
+	run_pc calibrate -m perf-stat --placement unpinned --runs 2 --db "$T/p.db" --format json
+	is "$rc:$(jq -r '.statistics[] | select(.event == "cswitch") | "\(.workload) \(.status)"' <<< "$out")" \
+		"0:pipe loops=5000 cpu=same measured" "perf-stat's switch: measured on the pipe with both tasks on one CPU"
+else
+	skip "perf not installed, or perf events refused here"
 fi
 done_testing
