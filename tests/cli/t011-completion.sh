@@ -44,7 +44,7 @@ is "$(comp run --metric '')" "$("$PROBECOST" run --help | sed -n 's/^ *presets: 
 	"run --metric offers the presets run --help names"
 is "$(comp run -w '')" "$(names workloads)" "run -w offers every workload of list --format json"
 is "$(comp run --workload sta)" "stanford" "run --workload sta offers stanford"
-is "$(comp run -w pipe :)" "loops= mode=" "run -w pipe: offers the keys of pipe"
+is "$(comp run -w pipe :)" "cpu= loops= mode=" "run -w pipe: offers the keys of pipe"
 is "$(comp run -w pipe : mode = '')" "process thread" "run -w pipe:mode= offers its choices"
 is "$(comp run -w pipe : mode = th)" "thread" "run -w pipe:mode=th completes to thread"
 is "$(comp run -w messaging : loops = 5,ip)" "5,ipc=" "after a comma, the next key (messaging:loops=5,ip)"

@@ -12,7 +12,7 @@ bad() { # bad EXPECTED_ERR_REGEX ARGS...
 	like "$err" "$re" "'workload $*' says: $re"
 }
 bad "unknown workload 'frob' \(known: pipe, messaging, syscall, spawn, null" frob
-bad "workload pipe: unknown parameter 'size' \(known: loops, mode\)" pipe size=3
+bad "workload pipe: unknown parameter 'size' \(known: loops, mode, cpu\)" pipe size=3
 bad "workload pipe: loops='x' is not a number: an integer 1-1000000000" pipe loops=x
 bad "workload pipe: loops='0' is out of range: an integer 1-1000000000" pipe loops=0
 bad "workload pipe: loops='-1' is not a number" pipe loops=-1
