@@ -147,5 +147,7 @@ const struct pcost_workload pcost_wl_pipe = {
 	.unit = "round-trip",
 	.size_key = "loops",
 	.params = pipe_params,
+	/* Unless given: a record of the ping-pong reads as it did before cpu= existed. */
+	.quiet = "cpu",
 	.run = pipe_run,
 };

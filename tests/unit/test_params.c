@@ -35,6 +35,10 @@ static void test_defaults(void **state)
 	assert_int_equal(pcost_param_get(&p, "mode"), 0);
 	pcost_params_format(&p, buf, sizeof(buf));
 	assert_string_equal(buf, "loops=1000000 mode=process");
+	/* cpu= is written only when given (the records before it stay comparable). */
+	assert_int_equal(parse("pipe", err, &p, 1, "cpu=same"), 0);
+	pcost_params_format(&p, buf, sizeof(buf));
+	assert_string_equal(buf, "loops=1000000 mode=process cpu=same");
 	assert_int_equal(parse("messaging", err, &p, 0), 0);
 	pcost_params_format(&p, buf, sizeof(buf));
 	assert_string_equal(buf, "groups=10 fds=20 loops=100 size=100 ipc=socket mode=process");
@@ -66,7 +70,8 @@ static void test_bad_input_names_parameter_and_range(void **state)
 	char err[256];
 
 	assert_int_equal(parse("pipe", err, &p, 1, "loop=5"), -EINVAL);
-	assert_string_equal(err, "workload pipe: unknown parameter 'loop' (known: loops, mode)");
+	assert_string_equal(err,
+			    "workload pipe: unknown parameter 'loop' (known: loops, mode, cpu)");
 	assert_int_equal(parse("pipe", err, &p, 1, "loops=abc"), -EINVAL);
 	assert_string_equal(err,
 			    "workload pipe: loops='abc' is not a number: an integer 1-1000000000");
