@@ -15,7 +15,6 @@
 #include "core/util.h"
 #include "stats/analyze.h"
 #include "stats/compare.h"
-#include "stats/rerun.h"
 #include "stats/stats.h"
 
 #define EV(e) (1u << (e))
@@ -29,9 +28,6 @@
 #define TASKS (EV(PCOST_CE_TASK) | EV(PCOST_CE_EXEC))
 /* A ptrace tracer pays more at a stop it slept before (pcost_model_count). */
 #define STOPS EV(PCOST_CE_STOP_AFTER_WORK)
-
-/* A table cost's standard error, counted with the level between sessions beside it. */
-#define SESSION_WIDEN sqrt(1 + PCOST_SESSION_LEVEL * PCOST_SESSION_LEVEL)
 
 /*
  * What each monitor pays for.  A monitor pays for an event when it does work
@@ -706,12 +702,7 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 		term->cost_ns = e->ns;
 		term->cost_lo = e->lo;
 		term->cost_hi = e->hi;
-		/*
-		 * The table was measured in another session: an entry carries its own
-		 * sampling and that session's draw of the level between sessions, which
-		 * its interval does not count (stats/rerun.h).
-		 */
-		term->cost_se = pcost_cost_se(e) * SESSION_WIDEN;
+		term->cost_se = pcost_cost_se(e);
 		term->cost_df = e->df;
 		/* An event's cost is paid where the event happens: side by side with the others'. */
 		term->overlap = term_overlap(monitor, (enum pcost_cost_event)ev, c);

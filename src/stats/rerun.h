@@ -63,13 +63,6 @@ void pcost_rerun_widen(double est, double se, size_t subs, double level, double 
 		       double *hi);
 
 /*
- * The sd of a figure between sessions on this machine beyond each session's own
- * sampling, in units of that sampling's standard error: the level between launches
- * that bench/results/rerun.md measured (80 studies, quiet and under load).
- */
-#define PCOST_SESSION_LEVEL 1.46
-
-/*
  * How far a rerun interval reaches at least, in units of the session's own interval,
  * each side.  A rerun differs from this session's estimate by two samplings (sqrt 2)
  * and by the machine's level between launches, of which a study's sub-sessions, all

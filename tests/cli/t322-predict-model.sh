@@ -61,12 +61,11 @@ n=$(term syscall)
 assert "the plain syscalls ($n) hold the workload's 3000 getppid calls and its start-up's plain ones" \
 	'awk -v n="$n" "BEGIN { exit !(n >= 3000 && n < 6000) }"'
 # The interval from the table's: one counting run leaves the counts without error, so each
-# term's arm is its count x its entry's half-width (df 4) x sqrt(1 + 1.46^2) (the table's
-# session drew its own level between sessions), and the terms add in quadrature.
+# term's arm is its count x its entry's half-width (df 4), and the terms add in quadrature.
 # Their root sum of squares is the arm at df 4; the sum's df (Welch-Satterthwaite) is 4 or
 # more, so its arm is that times t(df)/t(4), between 1.96/2.776 and 1.
 rss=$(jq -n --slurpfile c "$T/mine.json" --argjson s "$S" '[$s.terms[] as $t | $c[0].entries[] |
-	select(.subject == "strace" and .event == $t.event) | ($t.count * (.cost_ns_hi - .cost_ns_lo) / 2) | . * .] | add | sqrt * (1 + 1.46 * 1.46 | sqrt)')
+	select(.subject == "strace" and .event == $t.event) | ($t.count * (.cost_ns_hi - .cost_ns_lo) / 2) | . * .] | add | sqrt')
 arm=$(jq '(.predicted_extra_ns_hi - .predicted_extra_ns_lo) / 2' <<< "$S")
 assert "strace: the interval is the terms' (arm $arm ns, centred, 0.70..1 x their root sum of squares $rss) and the overhead is extra / plain time" \
 	'jq -e "(.predicted_extra_ns_hi + .predicted_extra_ns_lo) / 2 / .predicted_extra_ns | . > 0.999999 and . < 1.000001" <<< "$S" > /dev/null &&

@@ -71,20 +71,6 @@ static void seccomp_entries(struct pcost_cost_table *t)
 	entry(t, "strace-seccomp", PCOST_CE_STOP_AFTER_WORK, 7e4, 6e4, 8e4, 4);
 }
 
-/*
- * strace's fixed cost's standard error in a prediction: the entry's own, with the
- * level between sessions (1.46 x it) beside it.
- */
-static double fixed_se(void)
-{
-	return pcost_cost_se(&(struct pcost_cost_entry){ .status = PCOST_COST_MEASURED,
-							 .ns = 2e6,
-							 .lo = 1.8e6,
-							 .hi = 2.2e6,
-							 .df = 4 }) *
-	       sqrt(1 + 1.46 * 1.46);
-}
-
 static void strace_counts(struct pcost_counts *c)
 {
 	counts_init(c);
@@ -114,11 +100,10 @@ static void strace_counts(struct pcost_counts *c)
  *                            - .05, 2.0)
  *   terms (count, count_se, cost, lo, hi, df): (1,0,2e6,1.8e6,2.2e6,4), (41000,0,7000,6500,
  *   7500,4), (100,10,1000,500,1500,4), (2,0,2e5,1.5e5,2.5e5,4); count df 2
- *   se = (hi-lo)/2/tq(df) x sqrt(1 + 1.46^2) (the level between sessions);
- *   v += [n^2 se^2, c^2 nse^2, se^2 nse^2]; df += [df, 2, min(df, 2)]
- *   E = 289.5e6, sd 13066978.5358295, df 4.00100459135081 -> [253223843.65, 325776156.35]
- *   O = E/1e9 with T0 se 1e7 (df 2): se 0.0133838317777768, df 4.38229908975368
- *   -> [0.253584722985204, 0.325415277014796]
+ *   se = (hi-lo)/2/tq(df); v += [n^2 se^2, c^2 nse^2, se^2 nse^2]; df += [df, 2, min(df, 2)]
+ *   E = 289.5e6, sd 7384010.5174595, df 4.00101458107784 -> [269000750.26, 309999249.74]
+ *   O = E/1e9 with T0 se 1e7 (df 2): se 0.00793124431107459, df 5.0852051483284
+ *   -> [0.269214408651793, 0.309785591348207]
  */
 static void test_combine_known(void **state)
 {
@@ -137,15 +122,15 @@ static void test_combine_known(void **state)
 	 */
 	assert_int_equal(p.nterms, 8);
 	near(p.extra_ns, 289.5e6, 1e-3);
-	near(p.extra_se, 13066978.535829466, 1e-3);
-	near(p.extra_df, 4.0010045913508063, 1e-9);
-	near(p.extra_lo, 253223843.64588397, 1);
-	near(p.extra_hi, 325776156.35411603, 1);
+	near(p.extra_se, 7384010.517459534, 1e-3);
+	near(p.extra_df, 4.0010145810778415, 1e-9);
+	near(p.extra_lo, 269000750.258585, 1);
+	near(p.extra_hi, 309999249.741415, 1);
 	near(p.overhead, 0.2895, 1e-12);
-	near(p.overhead_se, 0.013383831777776795, 1e-12);
-	near(p.overhead_df, 4.3822990897536757, 1e-9);
-	near(p.overhead_lo, 0.25358472298520396, 1e-9);
-	near(p.overhead_hi, 0.32541527701479604, 1e-9);
+	near(p.overhead_se, 0.007931244311074587, 1e-12);
+	near(p.overhead_df, 5.0852051483283995, 1e-9);
+	near(p.overhead_lo, 0.26921440865179297, 1e-9);
+	near(p.overhead_hi, 0.309785591348207, 1e-9);
 	/* The syscalls dominate: 287 ms of 289.5. */
 	assert_int_equal(p.terms[p.dominant].event, PCOST_CE_SYSCALL);
 	near(p.terms[p.dominant].share, 287e6 / 289.5e6, 1e-12);
@@ -164,7 +149,11 @@ static void test_parallel(void **state)
 	struct pcost_counts c;
 	struct pcost_prediction one, two, under;
 	double f = 2e6,
-	       se_f = fixed_se();
+	       se_f = pcost_cost_se(&(struct pcost_cost_entry){ .status = PCOST_COST_MEASURED,
+								.ns = 2e6,
+								.lo = 1.8e6,
+								.hi = 2.2e6,
+								.df = 4 });
 
 	(void)state;
 	strace_table(&t);
@@ -294,7 +283,8 @@ static void test_service(void **state)
 	struct pcost_cost_table t;
 	struct pcost_counts c;
 	struct pcost_prediction wrap, svc;
-	double se_f = fixed_se();
+	double se_f = pcost_cost_se(&(struct pcost_cost_entry){
+		.status = PCOST_COST_MEASURED, .ns = 2e6, .lo = 1.8e6, .hi = 2.2e6, .df = 4 });
 
 	(void)state;
 	strace_table(&t);
