@@ -32,8 +32,11 @@ void pcost_cpu_times_read(uint64_t cpu_mask, struct pcost_cpu_times *t)
 				continue;
 		} else if (sscanf(line + 3, "%d", &cpu) != 1 || cpu < 0 || cpu >= 64 || !cpu_mask ||
 			   !(cpu_mask & (1ULL << cpu))) {
+			/* The aggregate line's CPUs: every cpuN line after it. */
+			t->cpus += !cpu_mask && cpu >= 0;
 			continue;
 		}
+		t->cpus += cpu_mask != 0;
 		/* user nice system idle iowait irq softirq steal (guest time is inside user/nice) */
 		if (sscanf(line + strcspn(line, " "), "%llu %llu %llu %llu %llu %llu %llu %llu",
 			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
@@ -75,10 +78,13 @@ void pcost_busy_fill(const struct pcost_cpu_times *before, const struct pcost_cp
 		busy = own + (busy - own) * (double)smp->wall_ns / window;
 	/*
 	 * Shorter than the source resolves (busy.h): no figure rather than a wrong
-	 * one.  The length judged is the run's less the others' time in it, so that
-	 * their interference, which stretches a run, does not decide which runs have one.
+	 * one.  The length judged is the run's less the others' time on a CPU of
+	 * those read (their time over the CPUs), so that their interference, which
+	 * stretches a run, does not decide which runs have one; others that fill
+	 * every CPU take a CPU's worth of the run's time, not that of every CPU.
 	 */
-	if ((double)smp->wall_ns - fmax(busy - own, 0) < PCOST_BUSY_MIN_TICKS * tick)
+	if ((double)smp->wall_ns - fmax(busy - own, 0) / (after->cpus ? after->cpus : 1) <
+	    PCOST_BUSY_MIN_TICKS * tick)
 		return;
 	smp->has_busy = true;
 	smp->other_cpu_ns = busy > own ? (pcost_ns)(busy - own) : 0;

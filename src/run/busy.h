@@ -16,6 +16,7 @@
 struct pcost_cpu_times {
 	bool ok, study_ok;
 	uint64_t busy, steal; /* clock ticks summed over the CPUs read */
+	unsigned cpus;	      /* how many CPUs they were read of */
 	pcost_ns study;	      /* CPU time so far of this probecost and its live descendants */
 	pcost_ns at;	      /* CLOCK_MONOTONIC of the reading */
 };
@@ -44,7 +45,7 @@ void pcost_cpu_times_read(uint64_t cpu_mask, struct pcost_cpu_times *t);
  * time against its own 5; clipped at 0, a mean of such runs reads the
  * quantization as others' time (0.4 of the wall time of 5 ms runs on a quiet
  * machine).  A run shorter than PCOST_BUSY_MIN_TICKS clock ticks, less the
- * others' time in it, therefore gets no figure (has_busy stays false; the
+ * others' time in it on one CPU of those read, therefore gets no figure (has_busy stays false; the
  * warning says why); from that length on
  * a run's error is at most about a fifth of its wall time, and their mean's a
  * few percent.

@@ -142,6 +142,43 @@ static void short_run_unresolved(void **state)
 	assert_false(x.has_busy);
 }
 
+/*
+ * Others' time spread over the CPUs read stretches a run by their time on one
+ * of them: a 250 ms run of its own 240 on 2 CPUs that were busy throughout
+ * (500 ms, 260 of it others') is judged 250 - 260 / 2 = 120 ms long, and has a
+ * figure; read of one CPU, the same 260 ms would all have been in its way.
+ */
+static void others_over_cpus(void **state)
+{
+	struct pcost_cpu_times b, a;
+	struct pcost_run_sample x = { .wall_ns = 250000000, .user_ns = 240000000 };
+
+	(void)state;
+	readings(&b, &a, (uint64_t)(500e6 / tick_ns()), 250, 0);
+	b.cpus = a.cpus = 2;
+	pcost_busy_fill(&b, &a, &x);
+	assert_true(x.has_busy);
+	assert_int_equal(x.other_cpu_ns, 260000000);
+	x = (struct pcost_run_sample){ .wall_ns = 250000000, .user_ns = 240000000 };
+	b.cpus = a.cpus = 1;
+	pcost_busy_fill(&b, &a, &x);
+	assert_false(x.has_busy);
+}
+
+/* The CPUs a reading was of: every online one for the aggregate line, the mask's else. */
+static void cpus_read(void **state)
+{
+	struct pcost_cpu_times t;
+
+	(void)state;
+	pcost_cpu_times_read(0, &t);
+	assert_true(t.ok);
+	assert_int_equal(t.cpus, sysconf(_SC_NPROCESSORS_ONLN));
+	pcost_cpu_times_read(1, &t);
+	assert_true(t.ok);
+	assert_int_equal(t.cpus, 1);
+}
+
 /* A reading that failed, or went backwards: nothing recorded. */
 static void unreadable(void **state)
 {
@@ -166,6 +203,8 @@ int main(void)
 		cmocka_unit_test(service_once),
 		cmocka_unit_test(window_longer_than_run),
 		cmocka_unit_test(short_run_unresolved),
+		cmocka_unit_test(others_over_cpus),
+		cmocka_unit_test(cpus_read),
 		cmocka_unit_test(unreadable),
 	};
 
