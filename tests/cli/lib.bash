@@ -98,6 +98,15 @@ perf_events_usable() {
 	[ -r /proc/sys/kernel/perf_event_paranoid ] &&
 		{ is_root || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 2 ]; }
 }
+# predict and calibrate count a command's events with perf_event tracepoints: a test of them
+# is one skip where root or the tracepoint PMU is missing.
+skip_unless_counting() {
+	if ! is_root || ! perf_events_usable || [ ! -e /sys/bus/event_source/devices/tracepoint ]; then
+		plan 1
+		skip "not root, or no perf_event tracepoints (/sys/bus/event_source/devices/tracepoint): nothing counts the events"
+		done_testing
+	fi
+}
 
 # Temporary files.
 _cleanups=()

@@ -8,11 +8,7 @@
 . "$(dirname "$0")/lib.bash"
 have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
 # The events are counted by run/evcount (tracepoint counters, BPF): root and perf_event tracepoints.
-if ! is_root || ! perf_events_usable || [ ! -e /sys/bus/event_source/devices/tracepoint ]; then
-	plan 1
-	skip "not root, or no perf_event tracepoints (/sys/bus/event_source/devices/tracepoint): nothing counts the events"
-	done_testing
-fi
+skip_unless_counting
 # The command predicted: the plain build under the sanitizer pass (a sanitized runtime makes
 # syscalls and tasks of its own).
 WL=$PROBECOST

@@ -17,11 +17,7 @@
 . "$(dirname "$0")/lib.bash"
 have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
 have cc || { plan 1; skip "no C compiler (apt-get install gcc): the fixture is built here"; done_testing; }
-if ! is_root || ! perf_events_usable || [ ! -e /sys/bus/event_source/devices/tracepoint ]; then
-	plan 1
-	skip "not root, or no perf_event tracepoints (/sys/bus/event_source/devices/tracepoint): nothing counts the events"
-	done_testing
-fi
+skip_unless_counting
 have strace || { plan 1; skip "strace is not installed (apt-get install strace)"; done_testing; }
 have bpftrace || { plan 1; skip "bpftrace is not installed (apt-get install bpftrace)"; done_testing; }
 plan 18
