@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,4 +94,45 @@ int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t, char
 	}
 	pcost_cost_tables_free(all, n);
 	return rc;
+}
+
+/* Whether id is among t's entries before entry i (each session is read once). */
+static bool seen_before(const struct pcost_cost_table *t, size_t i, int64_t id)
+{
+	for (size_t k = 0; k < i; k++)
+		if (t->e[k].session_id == id)
+			return true;
+	return false;
+}
+
+double pcost_cli_table_others(const char *db_opt, const struct pcost_cost_table *t)
+{
+	char path[PATH_MAX], err[PATH_MAX + 1024];
+	struct pcost_db *db;
+	double other = 0, wall = 0;
+
+	if (pcost_db_path(db_opt, path, sizeof(path)) ||
+	    pcost_db_open(path, PCOST_DB_READ, &db, err, sizeof(err)))
+		return NAN;
+	for (size_t i = 0; i < t->n; i++) {
+		int64_t id = t->e[i].session_id;
+		struct pcost_session s;
+
+		if (id <= 0 || seen_before(t, i, id))
+			continue;
+		pcost_session_init(&s, PCOST_SESSION_RUN);
+		if (!pcost_db_load(db, id, &s))
+			for (size_t c = 0; c < s.nconfigs; c++)
+				for (size_t k = 0; k < s.configs[c].nsamples; k++) {
+					const struct pcost_run_sample *m = &s.configs[c].samples[k];
+
+					if (m->has_busy && !m->failed && !m->warmup) {
+						other += (double)m->other_cpu_ns;
+						wall += (double)m->wall_ns;
+					}
+				}
+		pcost_session_release(&s);
+	}
+	pcost_db_close(db);
+	return wall > 0 ? other / wall : NAN;
 }

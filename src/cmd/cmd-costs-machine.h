@@ -29,4 +29,11 @@ int pcost_cli_calibrate(const struct pcost_calibrate_opts *o, const char *level,
  */
 int pcost_cli_machine_costs(const char *db, struct pcost_cost_table *t, char *why, size_t len);
 
+/*
+ * The CPUs other processes took while t's entries were measured: their CPU time
+ * over the wall time of the stored runs of the sessions t's entries came from
+ * (run/busy.h); NAN when the store, the sessions or the figures are not there.
+ */
+double pcost_cli_table_others(const char *db, const struct pcost_cost_table *t);
+
 #endif

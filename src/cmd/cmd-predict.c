@@ -239,6 +239,7 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 					  .table = t,
 					  .placement = placement,
 					  .counts = &c,
+					  .table_others = pcost_cli_table_others(a->m.db, t),
 					  .service = a->svc.service,
 					  .service_counts = a->svc.service ? &sc : NULL,
 					  .count_runs = a->count_runs,

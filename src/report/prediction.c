@@ -128,6 +128,8 @@ static void counts_line(const struct pcost_predict_report *r, FILE *out)
 			fprintf(out, ", %.2f alive at once", c->concurrency);
 		if (isfinite(c->others))
 			fprintf(out, ", %.2f CPUs taken by other processes", c->others);
+		if (isfinite(r->table_others))
+			fprintf(out, " (the cost table's runs: %.2f)", r->table_others);
 		fputc('\n', out);
 	}
 	if (r->service_counts) {
@@ -154,6 +156,16 @@ static const char *held_word(const struct pcost_prediction *p,
 			     const struct pcost_prediction_check *k, bool held)
 {
 	return !p->has_model || !k->measured ? "n/a" : held ? "yes" : "no";
+}
+
+/* The warning when the table's conditions are not the plain runs' (pcost_predict_conditions). */
+static void conditions(const struct pcost_predict_report *r, FILE *out, bool md)
+{
+	char msg[PCOST_WARNING_LEN];
+
+	if (pcost_predict_conditions(r->p, r->n, r->counts->others, r->table_others, msg,
+				     sizeof(msg)))
+		fprintf(out, "\n%swarning: %s\n", md ? "- " : "", msg);
 }
 
 static void text(const struct pcost_predict_report *r, FILE *out, bool md)
@@ -194,6 +206,7 @@ static void text(const struct pcost_predict_report *r, FILE *out, bool md)
 			fprintf(out, "  %-30s +%-31s %-26s %s\n", p->monitor, e, o, d);
 		}
 	}
+	conditions(r, out, md);
 check:
 	if (!r->check)
 		return;
@@ -297,6 +310,7 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	cJSON_AddItemToObject(root, "parallel", pcost_json_num(r->counts->parallel));
 	cJSON_AddItemToObject(root, "concurrency", pcost_json_num(r->counts->concurrency));
 	cJSON_AddItemToObject(root, "other_cpus", pcost_json_num(r->counts->others));
+	cJSON_AddItemToObject(root, "table_other_cpus", pcost_json_num(r->table_others));
 	cJSON_AddItemToObject(
 		root, "spare_idle",
 		pcost_json_num(isfinite(r->counts->others) ? pcost_spare_idle(r->counts) : NAN));
@@ -340,6 +354,13 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 			}
 		}
 		cJSON_AddItemToArray(rows, o);
+	}
+	{
+		char msg[1][PCOST_WARNING_LEN];
+		bool w = pcost_predict_conditions(r->p, r->n, r->counts->others, r->table_others,
+						  msg[0], sizeof(msg[0]));
+
+		pcost_json_warnings(root, (const char(*)[PCOST_WARNING_LEN])msg, w ? 1 : 0);
 	}
 	pcost_json_print(root, out);
 }

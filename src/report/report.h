@@ -39,7 +39,8 @@ struct pcost_predict_report {
 	const struct pcost_cost_table *table;
 	const char *placement; /* the runs predicted: "unpinned" or "cpu=LIST" (costs.h) */
 	const struct pcost_counts *counts;
-	const char *service;			   /* --service CMD, NULL */
+	double table_others; /* CPUs other processes took in the table's runs; NAN: unknown */
+	const char *service; /* --service CMD, NULL */
 	const struct pcost_counts *service_counts; /* its processes' counts, NULL */
 	unsigned count_runs, plain_runs;
 	size_t n;

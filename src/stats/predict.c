@@ -712,6 +712,42 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 	pcost_predict_combine(p, c->df, c->base_ns, c->base_se, c->base_df);
 }
 
+/* A ptrace tracer's prediction: it prices stops that follow work (STOPS). */
+static bool ptrace_priced(const struct pcost_prediction *p)
+{
+	for (size_t i = 0; p->has_model && i < p->nterms; i++)
+		if (p->terms[i].event == PCOST_CE_STOP_AFTER_WORK)
+			return true;
+	return false;
+}
+
+bool pcost_predict_conditions(const struct pcost_prediction *p, size_t n, double run_others,
+			      double table_others, char *msg, size_t len)
+{
+	char names[256] = "";
+	size_t o = 0;
+
+	if (len)
+		msg[0] = 0;
+	if (!isfinite(run_others) || !isfinite(table_others) ||
+	    fabs(run_others - table_others) < PCOST_OTHERS_APART)
+		return false;
+	for (size_t i = 0; i < n && o < sizeof(names); i++)
+		if (ptrace_priced(&p[i]))
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", o ? ", " : "",
+					      p[i].monitor);
+	if (!names[0])
+		return false;
+	snprintf(msg, len,
+		 "the cost table's runs had %.2f CPUs taken by other processes, these plain "
+		 "runs %.2f: a ptrace tracer's stop costs up to 4 times less beside busy CPUs "
+		 "than beside idle ones, and more where it waits for a CPU that work of its "
+		 "own weight holds; the figures of %s hold for the table's "
+		 "conditions: calibrate under the load the command runs at (docs/predict.md)",
+		 table_others, run_others, names);
+	return true;
+}
+
 void pcost_predict_service(const struct pcost_cost_table *t, const char *monitor,
 			   const struct pcost_counts *c, struct pcost_prediction *p)
 {

@@ -197,6 +197,25 @@ double pcost_task_concurrency(const struct pcost_task_event *ev, size_t n, int r
 #define PCOST_SPARE_MIN 0.05
 double pcost_spare_idle(const struct pcost_counts *c);
 
+/*
+ * How far apart, in CPUs taken by other processes, the cost table's runs and a
+ * prediction's plain runs may be before predict says its ptrace tracers'
+ * figures hold for the table's conditions only.
+ */
+#define PCOST_OTHERS_APART 0.5
+
+/*
+ * A ptrace tracer's stop costs what waking the tracer costs, and that depends on
+ * the other CPUs: on an idle one the wake-up is most of it, beside busy work a
+ * fraction (docs/predict.md).  When the plain runs' other processes (run_others,
+ * in CPUs) and the cost table's runs' (table_others) differ by PCOST_OTHERS_APART
+ * or more, and one of the n predictions p has a ptrace tracer's terms, the
+ * warning that says so is written into msg and true returned; false (msg "")
+ * otherwise, or where either figure is not finite.
+ */
+bool pcost_predict_conditions(const struct pcost_prediction *p, size_t n, double run_others,
+			      double table_others, char *msg, size_t len);
+
 /* The class a syscall of that name is priced in: SYSCALL, SYSCALL_DECODED or SYSCALL_DIR. */
 enum pcost_cost_event pcost_syscall_class(const char *name);
 /* The names the classes list (to count by name); how many were written. */

@@ -58,6 +58,15 @@ static void strace_table(struct pcost_cost_table *t)
 	entry(t, "strace", PCOST_CE_STOP_AFTER_WORK, 8e4, 7e4, 9e4, 4);
 }
 
+/* bpftrace-syscalls' four terms: F 5 ms, 500/800/900 ns a call by class. */
+static void bpftrace_entries(struct pcost_cost_table *t)
+{
+	entry(t, "bpftrace-syscalls", PCOST_CE_RUN, 5e6, 4e6, 6e6, 4);
+	entry(t, "bpftrace-syscalls", PCOST_CE_SYSCALL, 500, 400, 600, 4);
+	entry(t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DECODED, 800, 700, 900, 4);
+	entry(t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DIR, 900, 800, 1000, 4);
+}
+
 /* strace-seccomp's seven terms: F 1 ms, traced 8/10/30 us by class, untraced 50 ns. */
 static void seccomp_entries(struct pcost_cost_table *t)
 {
@@ -189,10 +198,7 @@ static void test_wait_overlap(void **state)
 
 	(void)state;
 	strace_table(&t);
-	entry(&t, "bpftrace-syscalls", PCOST_CE_RUN, 5e6, 4e6, 6e6, 4);
-	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL, 500, 400, 600, 4);
-	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DECODED, 800, 700, 900, 4);
-	entry(&t, "bpftrace-syscalls", PCOST_CE_SYSCALL_DIR, 900, 800, 1000, 4);
+	bpftrace_entries(&t);
 	seccomp_entries(&t);
 	strace_counts(&c);
 	c.parallel = 1.25;
@@ -244,6 +250,39 @@ static void test_wait_overlap(void **state)
 	c.concurrency = NAN;
 	pcost_predict(&t, "strace", &c, &low);
 	near(low.terms[1].overlap, 0.8, 1e-15);
+	pcost_cost_table_release(&t);
+}
+
+/*
+ * The table's conditions against the plain runs': a ptrace tracer (its stops
+ * priced) is warned about from PCOST_OTHERS_APART CPUs apart either way; a
+ * BPF tracer, a gap under it, or a figure not measured is not.
+ */
+static void test_conditions(void **state)
+{
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction p[2];
+	char msg[512];
+
+	(void)state;
+	strace_table(&t);
+	bpftrace_entries(&t);
+	strace_counts(&c);
+	pcost_predict(&t, "bpftrace-syscalls", &c, &p[0]);
+	pcost_predict(&t, "strace", &c, &p[1]);
+	assert_true(p[0].has_model && p[1].has_model);
+	assert_true(pcost_predict_conditions(p, 2, 1.05, 0.02, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "runs had 0.02 CPUs taken by other processes, these plain "
+				    "runs 1.05"));
+	assert_non_null(strstr(msg, "the figures of strace hold"));
+	assert_null(strstr(msg, "bpftrace"));
+	assert_true(pcost_predict_conditions(p, 2, 0.1, 0.6, msg, sizeof(msg)));
+	assert_false(pcost_predict_conditions(p, 2, 0.45, 0.02, msg, sizeof(msg)));
+	assert_string_equal(msg, "");
+	assert_false(pcost_predict_conditions(p, 1, 1.05, 0.02, msg, sizeof(msg)));
+	assert_false(pcost_predict_conditions(p, 2, 1.05, NAN, msg, sizeof(msg)));
+	assert_false(pcost_predict_conditions(p, 2, NAN, 0.02, msg, sizeof(msg)));
 	pcost_cost_table_release(&t);
 }
 
@@ -612,13 +651,21 @@ static void test_pick(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_combine_known),  cmocka_unit_test(test_combine_exact),
-		cmocka_unit_test(test_parallel),       cmocka_unit_test(test_service),
-		cmocka_unit_test(test_record_samples), cmocka_unit_test(test_seccomp_split),
-		cmocka_unit_test(test_strace_classes), cmocka_unit_test(test_stops_after_work),
-		cmocka_unit_test(test_no_model),       cmocka_unit_test(test_cost_se),
-		cmocka_unit_test(test_env_mismatch),   cmocka_unit_test(test_pick),
-		cmocka_unit_test(test_wait_overlap),   cmocka_unit_test(test_task_concurrency),
+		cmocka_unit_test(test_combine_known),
+		cmocka_unit_test(test_combine_exact),
+		cmocka_unit_test(test_parallel),
+		cmocka_unit_test(test_service),
+		cmocka_unit_test(test_record_samples),
+		cmocka_unit_test(test_seccomp_split),
+		cmocka_unit_test(test_strace_classes),
+		cmocka_unit_test(test_stops_after_work),
+		cmocka_unit_test(test_no_model),
+		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_cost_se),
+		cmocka_unit_test(test_env_mismatch),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_wait_overlap),
+		cmocka_unit_test(test_task_concurrency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
