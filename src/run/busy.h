@@ -45,10 +45,10 @@ void pcost_cpu_times_read(uint64_t cpu_mask, struct pcost_cpu_times *t);
  * time against its own 5; clipped at 0, a mean of such runs reads the
  * quantization as others' time (0.4 of the wall time of 5 ms runs on a quiet
  * machine).  A run shorter than PCOST_BUSY_MIN_TICKS clock ticks, less the
- * others' time in it on one CPU of those read, therefore gets no figure (has_busy stays false; the
- * warning says why); from that length on
- * a run's error is at most about a fifth of its wall time, and their mean's a
- * few percent.
+ * others' time in it on one CPU of those read, therefore gets no figure
+ * (has_busy stays false; the warning says why); from that length on a run's
+ * error is at most about a fifth of its wall time, and their mean's a few
+ * percent.
  */
 #define PCOST_BUSY_MIN_TICKS 10
 void pcost_busy_fill(const struct pcost_cpu_times *before, const struct pcost_cpu_times *after,
