@@ -60,7 +60,7 @@ static void headline(const struct pcost_cost_table *t, FILE *out, const char *le
 	/* The placements its entries were measured under, unpinned first. */
 	for (size_t i = 0; i < t->n; i++) {
 		un |= !strcmp(placement(&t->e[i]), "unpinned");
-		pin |= !strcmp(placement(&t->e[i]), pinned);
+		pin |= t->cpu && *t->cpu && !strcmp(placement(&t->e[i]), pinned);
 	}
 	free(pinned);
 	when(t, at, sizeof(at));

@@ -6,7 +6,7 @@
 # a schema 8 store (entries without a placement) takes its table's pinning on migration.
 . "$(dirname "$0")/lib.bash"
 have jq || { plan 1; skip "jq is not installed (apt-get install jq)"; done_testing; }
-plan 11
+plan 12
 tmpdir
 M="inject:event=2000,fixed=0"
 
@@ -32,6 +32,9 @@ is "$(awk -F, '{ print $NF }' <<< "$out" | sort | uniq -c | awk '{ printf "%s %s
 run_pc calibrate -m "$M" --placement unpinned --runs 2 --warmup 0 --no-store --format json
 is "$rc:$(jq -c '[.tables[0].cpu, ([.statistics[].placement] | unique)]' <<< "$out")" '0:["",["unpinned"]]' \
 	"--placement unpinned: only unpinned entries; the table pinned nothing"
+run_pc calibrate -m "$M" --placement unpinned --runs 2 --warmup 0 --no-store
+like "$(grep -m1 '^# probecost costs:' <<< "$out")" 'custom, .* on [^,]*, unpinned, [0-9]+ s$' \
+	"... and its headline names that placement alone"
 run_pc calibrate -m "$M" --placement pinned --cpu 1 --runs 2 --warmup 0 --no-store --format json
 is "$rc:$(jq -c '[.tables[0].cpu, ([.statistics[].placement] | unique)]' <<< "$out")" '0:["1",["cpu=1"]]' \
 	"--placement pinned --cpu 1: only entries pinned to CPU 1"
