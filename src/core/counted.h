@@ -38,6 +38,11 @@ struct pcost_evc_syscall {
 	long nr;       /* -1: numbers out of the counted range (and invalid ones) */
 	char name[32]; /* "getppid", or "" when this machine's table has no name */
 	uint64_t count;
+	/*
+	 * of which made by tasks the tree created, before their first exec (a
+	 * thread's, all): strace --seccomp-bpf stops at each of them
+	 */
+	uint64_t new_task;
 };
 
 /* One SDT probe of the main executable (its sites summed) and its hits. */
@@ -62,6 +67,7 @@ struct pcost_evcount {
 	size_t nby_nr;
 	uint64_t by_nr_lost_tasks; /* tasks created that the by-number counter could not
 				    * follow (its table was full): their syscalls are missing */
+	uint64_t by_nr_new_tasks;  /* the new_task counts summed */
 	const char *by_nr_source;
 	char by_nr_why[160];
 

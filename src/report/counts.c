@@ -35,6 +35,7 @@ static void json_by_nr(cJSON *root, const struct pcost_evcount *c)
 	json_str_or_null(o, "source", c->by_nr_counted ? c->by_nr_source : NULL);
 	json_str_or_null(o, "why", c->by_nr_counted ? NULL : c->by_nr_why);
 	pcost_json_count(o, "lost_tasks", (double)c->by_nr_lost_tasks, c->by_nr_counted);
+	pcost_json_count(o, "new_task_calls", (double)c->by_nr_new_tasks, c->by_nr_counted);
 	if (!c->by_nr_counted) {
 		cJSON_AddNullToObject(o, "counts");
 		return;
@@ -46,6 +47,7 @@ static void json_by_nr(cJSON *root, const struct pcost_evcount *c)
 		pcost_json_count(s, "nr", (double)c->by_nr[i].nr, c->by_nr[i].nr >= 0);
 		json_str_or_null(s, "name", c->by_nr[i].name);
 		cJSON_AddNumberToObject(s, "count", (double)c->by_nr[i].count);
+		cJSON_AddNumberToObject(s, "new_task", (double)c->by_nr[i].new_task);
 		cJSON_AddItemToArray(a, s);
 	}
 }
@@ -174,13 +176,16 @@ static void text_print(const struct pcost_evcount *c, FILE *out)
 	if (c->by_nr_counted) {
 		fprintf(out, "\n  syscalls by number (%s)%s\n", c->by_nr_source,
 			c->nby_nr ? "" : ": none");
+		if (c->nby_nr)
+			fprintf(out, "  %6s %-22s %14s %14s\n", "nr", "name", "count",
+				"in new tasks");
 		for (size_t i = 0; i < c->nby_nr; i++) {
 			const struct pcost_evc_syscall *s = &c->by_nr[i];
 			char nr[24];
 
 			snprintf(nr, sizeof(nr), s->nr >= 0 ? "%ld" : "other", s->nr);
-			fprintf(out, "  %6s %-22s %14llu\n", nr, s->name,
-				(unsigned long long)s->count);
+			fprintf(out, "  %6s %-22s %14llu %14llu\n", nr, s->name,
+				(unsigned long long)s->count, (unsigned long long)s->new_task);
 		}
 		if (c->by_nr_lost_tasks)
 			fprintf(out,

@@ -9,7 +9,8 @@
  *        "timed_out", "interrupted", "wall_ns", "user_ns", "sys_ns", "left_running",
  *        "counts": {KIND: N|null, ...}, "sources": {KIND: "counter"|null, ...},
  *        "not_counted": {KIND: "why", ...},
- *        "syscalls_by_nr": {"source", "why", "lost_tasks", "counts": [{nr, name, count}]},
+ *        "syscalls_by_nr": {"source", "why", "lost_tasks", "new_task_calls",
+ *                           "counts": [{nr, name, count, new_task}]},
  *        "probes": {"binary", "source", "why", "hits": [{provider, name, sites, hits}]}}
  * CSV: event,count,unit,counter; one row per kind, then "syscall:NAME" (or
  * "syscall:NR") rows, then "probe:PROVIDER:NAME" rows.

@@ -22,7 +22,10 @@
 
 #define MAX_RUNS 64
 #define MAX_NAMES 128
-#define NV (PCOST_CNT_N + MAX_NAMES)
+/* A run's figures: the kinds, the names' counts, the same in new tasks, every new task's call. */
+#define V_NEW (PCOST_CNT_N + MAX_NAMES)
+#define V_NEW_ALL (V_NEW + MAX_NAMES)
+#define NV (V_NEW_ALL + 1)
 
 /* The evcount kinds each model count sums. */
 static const struct {
@@ -87,11 +90,14 @@ static void take(const struct pcost_evcount *ec, const struct pcost_count_opts *
 	}
 	for (size_t i = 0; i < o->nnames; i++) {
 		/* A syscall the tree never made has no row: 0 when the table was counted. */
-		v[PCOST_CNT_N + i] = ec->by_nr_counted ? 0 : NAN;
+		v[PCOST_CNT_N + i] = v[V_NEW + i] = ec->by_nr_counted ? 0 : NAN;
 		for (size_t j = 0; j < ec->nby_nr; j++)
-			if (!strcmp(ec->by_nr[j].name, o->names[i]))
+			if (!strcmp(ec->by_nr[j].name, o->names[i])) {
 				v[PCOST_CNT_N + i] = (double)ec->by_nr[j].count;
+				v[V_NEW + i] = (double)ec->by_nr[j].new_task;
+			}
 	}
+	v[V_NEW_ALL] = ec->by_nr_counted ? (double)ec->by_nr_new_tasks : NAN;
 	if (!ec->by_nr_counted && o->nnames)
 		snprintf(c->by_nr_why, sizeof(c->by_nr_why), "%s", ec->by_nr_why);
 }
@@ -176,7 +182,9 @@ static void summarize(double (*v)[NV], unsigned runs, const struct pcost_count_o
 		for (size_t i = 0; i < o->nnames; i++) {
 			snprintf(c->by_nr[i].name, sizeof(c->by_nr[i].name), "%s", o->names[i]);
 			mean_se(v, runs, PCOST_CNT_N + i, &c->by_nr[i].n, &c->by_nr[i].se);
+			mean_se(v, runs, V_NEW + i, &c->by_nr[i].new_n, &c->by_nr[i].new_se);
 		}
+		mean_se(v, runs, V_NEW_ALL, &c->new_task, &c->new_task_se);
 	}
 }
 

@@ -8,6 +8,13 @@
  * options/event-fork does.  sys_enter counts a member's syscall in a per-CPU
  * array indexed by its number.
  *
+ * A task the tree creates is "new" from its creation to its first execve or
+ * execveat (a thread, which never execs, stays new): its calls are counted a
+ * second time in a region of their own.  strace --seccomp-bpf stops at every
+ * call of such a task, filtered or not, until the task's first seccomp stop
+ * (its flag for the filter is set there; execve is always in the filter),
+ * so the cost model needs them apart (stats/predict.c).
+ *
  * sys_enter is a raw tracepoint program (no record is built for it), the two
  * others tracepoint programs (the child's pid is a field of the record).
  *
@@ -37,6 +44,12 @@
 #define NR_SLOTS 1024
 #define SLOT_OTHER NR_SLOTS
 #define SLOT_LOST (NR_SLOTS + 1) /* forks not followed: the task map was full */
+/* A new task's calls before its first exec: the same numbering from here, other included. */
+#define SLOT_NEW (NR_SLOTS + 2)
+#define NSLOTS (SLOT_NEW + NR_SLOTS + 1)
+/* The task map's values: the command's first task (and a service's), and a task it created. */
+#define TASK_SETTLED 1
+#define TASK_NEW 2
 #define MAX_TASKS 32768
 
 #define INSN(c, d, s, o, i)                                                                        \
@@ -50,6 +63,7 @@
 #define JMP_IMM(op, d, i, o) INSN(BPF_JMP | (op) | BPF_K, d, 0, o, i)
 #define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define JA(o) INSN(BPF_JMP | BPF_JA, 0, 0, o, 0)
 /* A map's fd into a register: two instructions. */
 #define LD_MAP(d, fd)                                                                              \
 	INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), INSN(0, 0, 0, 0, 0)
@@ -59,6 +73,8 @@
 #define R3 BPF_REG_3
 #define R4 BPF_REG_4
 #define R6 BPF_REG_6
+#define R7 BPF_REG_7
+#define R8 BPF_REG_8
 #define FP BPF_REG_10
 
 static long sys_bpf(int cmd, union bpf_attr *a)
@@ -212,7 +228,7 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 		return -ENOENT;
 	}
 	b->pids_fd = map_create(BPF_MAP_TYPE_HASH, 4, 4, MAX_TASKS);
-	b->counts_fd = map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, NR_SLOTS + 2);
+	b->counts_fd = map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, NSLOTS);
 	if (b->pids_fd < 0 || b->counts_fd < 0) {
 		int e = errno;
 
@@ -225,18 +241,31 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 		const int pids = b->pids_fd, counts = b->counts_fd;
 		/*
 		 * The raw tracepoint sys_enter (args: regs, id): a member's syscall, counted
-		 * by number.  Raw, so that every other task's syscall costs one lookup, not
-		 * the tracepoint's record as well.
+		 * by number, and a new task's a second time, in its region, until its
+		 * first exec (which it is not counted there, and which settles it).  Raw,
+		 * so that every other task's syscall costs one lookup, not the
+		 * tracepoint's record as well.
 		 */
 		const struct bpf_insn enter[] = {
 			MOV64_REG(R6, R1),
 			LOOKUP_CURRENT(pids),
-			JMP_IMM(BPF_JEQ, R0, 0, 13),	   /* to the end */
-			LDX(BPF_DW, R1, R6, 8),		   /* args[1]: the syscall's number */
-			JMP_IMM(BPF_JLT, R1, NR_SLOTS, 1), /* unsigned: -1 lands in the last slot */
-			MOV64_IMM(R1, SLOT_OTHER),
-			STX(BPF_W, FP, R1, -8),
+			JMP_IMM(BPF_JEQ, R0, 0, 32),	   /* to the end */
+			MOV64_REG(R7, R0),		   /* the task's value */
+			LDX(BPF_DW, R8, R6, 8),		   /* args[1]: the syscall's number */
+			JMP_IMM(BPF_JLT, R8, NR_SLOTS, 1), /* unsigned: -1 lands in the last slot */
+			MOV64_IMM(R8, SLOT_OTHER),
+			STX(BPF_W, FP, R8, -8),
 			COUNT_SLOT(counts),
+			LDX(BPF_W, R1, R7, 0),
+			JMP_IMM(BPF_JNE, R1, TASK_NEW, 16), /* to the end */
+			LDX(BPF_DW, R1, R6, 8),
+			JMP_IMM(BPF_JEQ, R1, SYS_execve, 13), /* to the settling */
+			JMP_IMM(BPF_JEQ, R1, SYS_execveat, 12),
+			ADD64_IMM(R8, SLOT_NEW),
+			STX(BPF_W, FP, R8, -8),
+			COUNT_SLOT(counts),
+			JA(1),
+			ST(BPF_W, R7, 0, TASK_SETTLED),
 			MOV64_IMM(R0, 1), /* 1: the perf events on this tracepoint still count */
 			EXIT(),
 		};
@@ -247,7 +276,7 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 			JMP_IMM(BPF_JEQ, R0, 0, 22), /* to the end */
 			LDX(BPF_W, R1, R6, (short)child_off),
 			STX(BPF_W, FP, R1, -8),
-			ST(BPF_W, FP, -12, 1),
+			ST(BPF_W, FP, -12, TASK_NEW),
 			LD_MAP(R1, pids),
 			MOV64_REG(R2, FP),
 			ADD64_IMM(R2, -8),
@@ -305,7 +334,7 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 int pcost_evc_bpf_follow(struct pcost_evc_bpf *b, pid_t pid)
 {
 	union bpf_attr a;
-	uint32_t key = (uint32_t)pid, one = 1;
+	uint32_t key = (uint32_t)pid, one = TASK_SETTLED;
 
 	memset(&a, 0, sizeof(a));
 	a.map_fd = (uint32_t)b->pids_fd;
@@ -341,6 +370,27 @@ static int by_count(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
+/* counts[slot] summed over the CPUs (vals: one per CPU) into *sum; 0 or -EIO and why. */
+static int read_slot(const struct pcost_evc_bpf *b, uint32_t slot, uint64_t *vals, int ncpu,
+		     uint64_t *sum, struct pcost_evcount *c)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)b->counts_fd;
+	a.key = (uint64_t)(uintptr_t)&slot;
+	a.value = (uint64_t)(uintptr_t)vals;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) < 0) {
+		snprintf(c->by_nr_why, sizeof(c->by_nr_why), "could not read the BPF counter: %s",
+			 strerror(errno));
+		return -EIO;
+	}
+	*sum = 0;
+	for (int i = 0; i < ncpu; i++)
+		*sum += vals[i];
+	return 0;
+}
+
 int pcost_evc_bpf_read(struct pcost_evc_bpf *b, struct pcost_evcount *c)
 {
 	int ncpu = possible_cpus(), machine = audit_detect_machine();
@@ -354,22 +404,16 @@ int pcost_evc_bpf_read(struct pcost_evc_bpf *b, struct pcost_evcount *c)
 	vals = xcalloc((size_t)ncpu, sizeof(*vals));
 	c->by_nr = xcalloc(NR_SLOTS + 1, sizeof(*c->by_nr));
 	c->nby_nr = 0;
+	c->by_nr_new_tasks = 0;
 	for (uint32_t slot = 0; slot <= SLOT_LOST; slot++) {
-		union bpf_attr a;
-		uint64_t sum = 0;
+		uint64_t sum, fresh = 0;
 
-		memset(&a, 0, sizeof(a));
-		a.map_fd = (uint32_t)b->counts_fd;
-		a.key = (uint64_t)(uintptr_t)&slot;
-		a.value = (uint64_t)(uintptr_t)vals;
-		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) < 0) {
-			snprintf(c->by_nr_why, sizeof(c->by_nr_why),
-				 "could not read the BPF counter: %s", strerror(errno));
+		if (read_slot(b, slot, vals, ncpu, &sum, c) < 0 ||
+		    (slot != SLOT_LOST && sum &&
+		     read_slot(b, SLOT_NEW + slot, vals, ncpu, &fresh, c) < 0)) {
 			free(vals);
 			return -EIO;
 		}
-		for (int i = 0; i < ncpu; i++)
-			sum += vals[i];
 		if (slot == SLOT_LOST) {
 			c->by_nr_lost_tasks = sum;
 		} else if (sum) {
@@ -380,6 +424,8 @@ int pcost_evc_bpf_read(struct pcost_evc_bpf *b, struct pcost_evcount *c)
 
 			s->nr = slot == SLOT_OTHER ? -1 : (long)slot;
 			s->count = sum;
+			s->new_task = fresh;
+			c->by_nr_new_tasks += fresh;
 			snprintf(s->name, sizeof(s->name), "%s", name ? name : "");
 		}
 	}

@@ -298,17 +298,35 @@ static bool in_set(const char *set, const char *name)
 }
 
 /*
+ * The calls strace --seccomp-bpf always stops at, whatever its set: its
+ * filter sends every execve and execveat to the tracer (strace's syscall
+ * table marks them so), and a failed one stops as a successful one does.
+ */
+static bool seccomp_always(const char *name)
+{
+	return !strcmp(name, "execve") || !strcmp(name, "execveat");
+}
+
+/*
  * A decoding tracer's syscalls of class ev (SYSCALL: plain, DECODED, DIR;
  * UNTRACED: strace-seccomp's calls outside its set), from the counts by
  * name: the class's names counted (and in the set), the plain ones the total
- * less the others.  -1 with why when the names were not counted or the set is
- * not names.
+ * less the others.  strace-seccomp stops at its set's calls, at every execve
+ * (seccomp_always), and at every call of a task the command created until
+ * that task's first such stop: strace learns that a new task carries the
+ * filter only there, and resumes it until then to its next syscall, not to
+ * its next filtered one.  The counts take a new task as settled at its first
+ * exec (a thread never): a new task's calls in the set are traced either way,
+ * and its calls after one of them, before its exec, are priced as stops where
+ * strace lets them through.  -1 with why when the names were not counted or
+ * the set is not names.
  */
 static int by_class(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
 		    double *n, double *se, char *why, size_t len)
 {
 	const char *set = NULL;
 	double in[PCOST_CE_N] = { 0 }, var[PCOST_CE_N] = { 0 }, all = 0, allvar = 0;
+	double newin = 0, newvar = 0;
 
 	if (!strncmp(monitor, "strace-seccomp", 14)) {
 		set = strstr(monitor, "trace=");
@@ -328,20 +346,38 @@ static int by_class(const char *monitor, enum pcost_cost_event ev, const struct 
 		snprintf(why, len, "syscalls were not counted: %s", c->why[PCOST_CNT_SYSCALLS]);
 		return -1;
 	}
-	/* What was counted by name, by class (and, for a set, only its names). */
+	/* What was counted by name, by class (for a set: its names' calls and execve's). */
 	for (size_t i = 0; i < c->nby_nr; i++) {
-		enum pcost_cost_event k = pcost_syscall_class(c->by_nr[i].name);
-		double s2 = c->by_nr[i].se * c->by_nr[i].se;
+		const struct pcost_count_nr *r = &c->by_nr[i];
+		enum pcost_cost_event k = pcost_syscall_class(r->name);
+		double s2 = r->se * r->se;
 
-		if (set && !in_set(set, c->by_nr[i].name))
+		if (set && !in_set(set, r->name) && !seccomp_always(r->name))
 			continue;
-		in[k] += c->by_nr[i].n;
+		in[k] += r->n;
 		var[k] += s2;
-		all += c->by_nr[i].n;
+		all += r->n;
 		allvar += s2;
+		if (set && isfinite(r->new_n)) {
+			newin += r->new_n;
+			newvar += r->new_se * r->new_se;
+		}
 	}
 	if (set) {
-		/* The set's plain calls are counted by name; untraced: all the others. */
+		/*
+		 * The new tasks' other calls stop strace as a plain call does (it does
+		 * not decode a call outside its set); untraced: every call left.
+		 */
+		double rest = c->new_task - newin;
+
+		if (rest > 0) {
+			double r2 = c->new_task_se * c->new_task_se + newvar;
+
+			in[PCOST_CE_SYSCALL] += rest;
+			var[PCOST_CE_SYSCALL] += r2;
+			all += rest;
+			allvar += r2;
+		}
 		in[PCOST_CE_SYSCALL_UNTRACED] = c->n[PCOST_CNT_SYSCALLS] - all;
 		var[PCOST_CE_SYSCALL_UNTRACED] =
 			c->se[PCOST_CNT_SYSCALLS] * c->se[PCOST_CNT_SYSCALLS] + allvar;

@@ -69,8 +69,9 @@ enum pcost_count_kind {
 };
 
 struct pcost_count_nr {
-	char name[32]; /* "getppid" */
-	double n, se;  /* mean count and its standard error */
+	char name[32];	      /* "getppid" */
+	double n, se;	      /* mean count and its standard error */
+	double new_n, new_se; /* of which in new tasks (below): the same */
 };
 
 /* The command's counts (means over the counting runs) and its plain run time. */
@@ -83,6 +84,12 @@ struct pcost_counts {
 	char by_nr_why[160];
 	size_t nby_nr;
 	struct pcost_count_nr *by_nr;
+	/*
+	 * every call made by a task the command created, before its first exec
+	 * (a thread's, all), and its standard error: strace --seccomp-bpf stops
+	 * at each (0 when not counted by name)
+	 */
+	double new_task, new_task_se;
 	double base_ns, base_se, base_df; /* plain run: mean wall time, its standard error, df */
 	/*
 	 * plain run: its tasks' CPU time over its wall time, the tasks that ran

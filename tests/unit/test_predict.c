@@ -415,11 +415,11 @@ static void test_record_samples(void **state)
 /* strace-seccomp: traced calls by name priced at the traced cost, the rest at the untraced. */
 static void test_seccomp_split(void **state)
 {
-	struct pcost_count_nr nr[] = { { "read", 300, 0 },
-				       { "write", 200, 0 },
-				       { "openat", 10, 0 },
-				       { "getppid", 40, 0 },
-				       { "getdents64", 5, 0 } };
+	struct pcost_count_nr nr[] = { { "read", 300, 0, 0, 0 },
+				       { "write", 200, 0, 0, 0 },
+				       { "openat", 10, 0, 0, 0 },
+				       { "getppid", 40, 0, 0, 0 },
+				       { "getdents64", 5, 0, 0, 0 } };
 	struct pcost_cost_table t;
 	struct pcost_counts c;
 	struct pcost_prediction p;
@@ -447,6 +447,36 @@ static void test_seccomp_split(void **state)
 	assert_int_equal(p.terms[4].event, PCOST_CE_SYSCALL_UNTRACED);
 	near(p.terms[4].count, 645, 1e-12);
 	near(p.extra_ns, 1e6 + 40 * 8000 + 310 * 10000 + 5 * 30000 + 645 * 50 + 3e5, 1e-6);
+	{
+		/*
+		 * execve stops whatever the set, a failed one too; so does every call of
+		 * a task created by the command until its exec (400 here: 250
+		 * rt_sigaction, 2 openat, 148 of no name counted), as a plain call
+		 * outside the set; the set's own are counted once.
+		 */
+		struct pcost_count_nr nr2[] = { { "openat", 10, 0, 2, 0 },
+						{ "execve", 6, 0, 0, 0 },
+						{ "rt_sigaction", 300, 0, 250, 0 },
+						{ "read", 300, 0, 0, 0 } };
+
+		c.by_nr = nr2;
+		c.nby_nr = 4;
+		c.new_task = 400;
+		pcost_predict(&t, "strace-seccomp:trace=openat", &c, &p);
+		assert_true(p.has_model);
+		near(p.terms[1].count, 398, 1e-12);
+		near(p.terms[2].count, 16, 1e-12);
+		near(p.terms[3].count, 0, 1e-12);
+		near(p.terms[4].count, 1000 - 16 - 398, 1e-12);
+		/* Without new tasks, only execve is added to the set. */
+		c.new_task = 0;
+		nr2[0].new_n = nr2[2].new_n = 0;
+		pcost_predict(&t, "strace-seccomp:trace=openat", &c, &p);
+		near(p.terms[1].count, 0, 1e-12);
+		near(p.terms[2].count, 16, 1e-12);
+		c.by_nr = nr;
+		c.nby_nr = 5;
+	}
 	/* A class is not priced. */
 	pcost_predict(&t, "strace-seccomp:trace=%file", &c, &p);
 	assert_false(p.has_model);
@@ -463,9 +493,9 @@ static void test_seccomp_split(void **state)
 /* strace traces every call: plain = all less the decoded and the listings, each at its cost. */
 static void test_strace_classes(void **state)
 {
-	struct pcost_count_nr nr[] = { { "newfstatat", 54000, 0 },
-				       { "getdents64", 4000, 0 },
-				       { "openat", 2000, 0 } };
+	struct pcost_count_nr nr[] = { { "newfstatat", 54000, 0, 0, 0 },
+				       { "getdents64", 4000, 0, 0, 0 },
+				       { "openat", 2000, 0, 0, 0 } };
 	struct pcost_cost_table t;
 	struct pcost_counts c;
 	struct pcost_prediction p;
@@ -506,7 +536,7 @@ static void test_strace_classes(void **state)
  */
 static void test_stops_after_work(void **state)
 {
-	struct pcost_count_nr nr[] = { { "openat", 100, 0 }, { "read", 900, 0 } };
+	struct pcost_count_nr nr[] = { { "openat", 100, 0, 0, 0 }, { "read", 900, 0, 0, 0 } };
 	struct pcost_cost_table t;
 	struct pcost_counts c;
 	struct pcost_prediction p;
