@@ -39,8 +39,8 @@ struct pcost_evc_syscall {
 	char name[32]; /* "getppid", or "" when this machine's table has no name */
 	uint64_t count;
 	/*
-	 * of which made by tasks the tree created, before their first exec (a
-	 * thread's, all): strace --seccomp-bpf stops at each of them
+	 * of which made by processes the tree created, before their first exec:
+	 * strace --seccomp-bpf stops at each of them
 	 */
 	uint64_t new_task;
 };

@@ -8,12 +8,14 @@
  * options/event-fork does.  sys_enter counts a member's syscall in a per-CPU
  * array indexed by its number.
  *
- * A task the tree creates is "new" from its creation to its first execve or
- * execveat (a thread, which never execs, stays new): its calls are counted a
- * second time in a region of their own.  strace --seccomp-bpf stops at every
- * call of such a task, filtered or not, until the task's first seccomp stop
- * (its flag for the filter is set there; execve is always in the filter),
- * so the cost model needs them apart (stats/predict.c).
+ * A process the tree creates is "new" from its creation to its first execve
+ * or execveat: its calls are counted a second time in a region of their own.
+ * strace --seccomp-bpf stops at every call of such a task, filtered or not,
+ * until the task's first seccomp stop (its flag for the filter is set there;
+ * execve is always in the filter), so the cost model needs them apart
+ * (stats/predict.c).  A new thread's calls stop strace too, but cost a
+ * fraction of a process's here, which the cost table has no entry for: a
+ * thread is settled at its first call, and not counted there.
  *
  * sys_enter is a raw tracepoint program (no record is built for it), the two
  * others tracepoint programs (the child's pid is a field of the record).
@@ -64,6 +66,9 @@
 #define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 #define JA(o) INSN(BPF_JMP | BPF_JA, 0, 0, o, 0)
+#define JMP_REG(op, d, s, o) INSN(BPF_JMP | (op) | BPF_X, d, s, o, 0)
+#define RSH64_IMM(d, i) INSN(BPF_ALU64 | BPF_RSH | BPF_K, d, 0, 0, i)
+#define MOV32_REG(d, s) INSN(BPF_ALU | BPF_MOV | BPF_X, d, s, 0, 0) /* zero-extends */
 /* A map's fd into a register: two instructions. */
 #define LD_MAP(d, fd)                                                                              \
 	INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), INSN(0, 0, 0, 0, 0)
@@ -241,15 +246,15 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 		const int pids = b->pids_fd, counts = b->counts_fd;
 		/*
 		 * The raw tracepoint sys_enter (args: regs, id): a member's syscall, counted
-		 * by number, and a new task's a second time, in its region, until its
-		 * first exec (which it is not counted there, and which settles it).  Raw,
+		 * by number, and a new process's a second time, in its region, until
+		 * its first exec (which is not counted there, and which settles it).  Raw,
 		 * so that every other task's syscall costs one lookup, not the
 		 * tracepoint's record as well.
 		 */
 		const struct bpf_insn enter[] = {
 			MOV64_REG(R6, R1),
 			LOOKUP_CURRENT(pids),
-			JMP_IMM(BPF_JEQ, R0, 0, 32),	   /* to the end */
+			JMP_IMM(BPF_JEQ, R0, 0, 37),	   /* to the end */
 			MOV64_REG(R7, R0),		   /* the task's value */
 			LDX(BPF_DW, R8, R6, 8),		   /* args[1]: the syscall's number */
 			JMP_IMM(BPF_JLT, R8, NR_SLOTS, 1), /* unsigned: -1 lands in the last slot */
@@ -257,7 +262,12 @@ int pcost_evc_bpf_open(struct pcost_evc_bpf *b, struct tep_handle *tep, char *wh
 			STX(BPF_W, FP, R8, -8),
 			COUNT_SLOT(counts),
 			LDX(BPF_W, R1, R7, 0),
-			JMP_IMM(BPF_JNE, R1, TASK_NEW, 16), /* to the end */
+			JMP_IMM(BPF_JNE, R1, TASK_NEW, 21), /* to the end */
+			CALL(BPF_FUNC_get_current_pid_tgid),
+			MOV64_REG(R1, R0),
+			RSH64_IMM(R1, 32),	      /* the process id */
+			MOV32_REG(R0, R0),	      /* the task's own */
+			JMP_REG(BPF_JNE, R0, R1, 15), /* a thread: to the settling */
 			LDX(BPF_DW, R1, R6, 8),
 			JMP_IMM(BPF_JEQ, R1, SYS_execve, 13), /* to the settling */
 			JMP_IMM(BPF_JEQ, R1, SYS_execveat, 12),

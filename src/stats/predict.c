@@ -315,11 +315,13 @@ static bool seccomp_always(const char *name)
  * (seccomp_always), and at every call of a task the command created until
  * that task's first such stop: strace learns that a new task carries the
  * filter only there, and resumes it until then to its next syscall, not to
- * its next filtered one.  The counts take a new task as settled at its first
- * exec (a thread never): a new task's calls in the set are traced either way,
- * and its calls after one of them, before its exec, are priced as stops where
- * strace lets them through.  -1 with why when the names were not counted or
- * the set is not names.
+ * its next filtered one.  The counts take a new process as settled at its
+ * first exec: its calls in the set are traced either way, and its calls after
+ * one of them, before its exec, are priced as stops where strace lets them
+ * through.  A new thread's calls stop strace too, at a fraction of a
+ * process's cost (docs/predict.md), which the table has no entry for: they
+ * are not counted apart, and are priced untraced.  -1 with why when the
+ * names were not counted or the set is not names.
  */
 static int by_class(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
 		    double *n, double *se, char *why, size_t len)

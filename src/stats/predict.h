@@ -85,9 +85,9 @@ struct pcost_counts {
 	size_t nby_nr;
 	struct pcost_count_nr *by_nr;
 	/*
-	 * every call made by a task the command created, before its first exec
-	 * (a thread's, all), and its standard error: strace --seccomp-bpf stops
-	 * at each (0 when not counted by name)
+	 * every call made by a process the command created, before its first
+	 * exec, and its standard error: strace --seccomp-bpf stops at each (0
+	 * when not counted by name)
 	 */
 	double new_task, new_task_se;
 	double base_ns, base_se, base_df; /* plain run: mean wall time, its standard error, df */
