@@ -74,7 +74,11 @@ fi
 # The advisory ones (outliers, variation) fold into one note.
 nwarn=$(grep -c '^warning:' "$T/out" "$T/err" | awk -F: '{ s += $2 } END { print s }')
 limit=$((2 * ${#want[@]}))
-if ! awk -v n="$(nproc)" '{ exit !($1 < n) }' /proc/loadavg; then
+if [ -n "${PROBECOST_SAN:-}" ]; then
+	# The sanitizer pass measures a sanitized workload, whose runs are slower and skew
+	# more: the count is judged in the plain pass (9 for 4 in one sanitizer pass).
+	skip "at most $limit warnings: judged in the plain pass, not the sanitizer's ($nwarn warnings)"
+elif ! awk -v n="$(nproc)" '{ exit !($1 < n) }' /proc/loadavg; then
 	skip "at most $limit warnings on a quiet machine: this one is busy (load $(cut -d' ' -f1 /proc/loadavg), $nwarn warnings)"
 else
 	ok "$([ "$nwarn" -le "$limit" ]; echo $?)" \
