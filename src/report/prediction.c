@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/emit.h"
 
@@ -139,15 +140,45 @@ static void counts_line(const struct pcost_predict_report *r, FILE *out)
 	}
 }
 
+/*
+ * Seconds since the cost table was measured (its start), -1 when unknown.  A
+ * ptrace stop's cost moves with the host under a virtual machine: a table
+ * from another hour can be a fifth off (docs/predict.md), so its age is shown.
+ */
+static double table_age(const struct pcost_cost_table *t)
+{
+	time_t now = time(NULL);
+
+	return t->created > 0 && now >= t->created ? (double)(now - t->created) : -1;
+}
+
+/* "measured 12 min ago", in the unit that reads best. */
+static void age_words(double s, char *buf, size_t len)
+{
+	if (s < 0)
+		snprintf(buf, len, "measured at an unknown time");
+	else if (s < 120)
+		snprintf(buf, len, "measured %.0f s ago", s);
+	else if (s < 120 * 60)
+		snprintf(buf, len, "measured %.0f min ago", s / 60);
+	else if (s < 48 * 3600)
+		snprintf(buf, len, "measured %.1f h ago", s / 3600);
+	else
+		snprintf(buf, len, "measured %.1f days ago", s / 86400);
+}
+
 static void headline(const struct pcost_predict_report *r, FILE *out, const char *lead)
 {
 	bool pinned = r->placement && !strncmp(r->placement, "cpu=", 4);
+	char age[64];
 
+	age_words(table_age(r->table), age, sizeof(age));
 	/* The conditions predicted for, first: a cost holds only under its placement. */
-	fprintf(out, "%sprobecost predict: %s | %s%s | cost table %lld (%s, Linux %s)\n", lead,
+	fprintf(out, "%sprobecost predict: %s | %s%s | cost table %lld (%s, Linux %s, %s)\n", lead,
 		r->command, pinned ? "pinned to CPU " : "unpinned, as 'probecost run' runs it",
 		pinned ? r->placement + 4 : "", (long long)r->table->id,
-		r->table->level ? r->table->level : "?", r->table->kernel ? r->table->kernel : "?");
+		r->table->level ? r->table->level : "?", r->table->kernel ? r->table->kernel : "?",
+		age);
 	counts_line(r, out);
 }
 
@@ -297,6 +328,8 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	cJSON_AddStringToObject(root, "kind", "predict");
 	cJSON_AddStringToObject(root, "command", r->command);
 	cJSON_AddNumberToObject(root, "cost_table", (double)r->table->id);
+	cJSON_AddItemToObject(root, "cost_table_age_s",
+			      pcost_json_num(table_age(r->table) < 0 ? NAN : table_age(r->table)));
 	cJSON_AddStringToObject(root, "placement", r->placement ? r->placement : "unpinned");
 	cJSON_AddNumberToObject(root, "count_runs", r->count_runs);
 	cJSON_AddNumberToObject(root, "plain_runs", r->plain_runs);

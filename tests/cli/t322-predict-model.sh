@@ -13,7 +13,7 @@ skip_unless_counting
 # syscalls and tasks of its own).
 WL=$PROBECOST
 [ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
-plan 24
+plan 26
 tmpdir
 DB=$T/p.db
 env=$("$PROBECOST" env --format json)
@@ -43,6 +43,9 @@ W=("$WL" workload syscall loops=3000)
 run_pc predict -m strace -m perf-stat -m ltrace -m bpftrace-syscalls --count-runs 1 --plain-runs 2 \
 	--db "$DB" --format json -- "${W[@]}"
 is "$rc" 0 "predict on the syscall workload: exit 0"
+a=$(jq .cost_table_age_s <<< "$out")
+assert "JSON: cost_table_age_s ($a) is the seconds since the table's start (now less 1796100000, give or take a minute)" \
+	'awk -v a="$a" -v n="$(( $(date +%s) - 1796100000 ))" "BEGIN { exit !(a <= n && a >= n - 60) }"'
 row() { jq -c ".statistics[] | select(.monitor == \"$1\")" <<< "$out"; }
 S=$(row strace)
 # Every figure from the table's entries: fixed + count x cost for each term.
@@ -78,6 +81,10 @@ is "$(row bpftrace-syscalls | jq -c '[.model, .predicted_overhead, (.why | test(
 run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$DB" -- "${W[@]}"
 like "$out" 'strace +\+[0-9.]+ \[[0-9.]+, [0-9.]+\] ms +\+[0-9.]+% \[.*\] +[0-9]+% of it from [0-9,]+ syscalls at 7100 ns' \
 	"text: extra, overhead and the dominant term"
+# The table's age beside it: the fixture's was measured at 1796100000 (unix seconds).
+age=$(( $(date +%s) - 1796100000 ))
+like "$(head -1 <<< "$out")" "\| cost table 1 \(quick, Linux 6\.1\.0-fixture, measured $(awk -v s=$age 'BEGIN { printf "%.1f", s / 86400 }') days ago\)$" \
+	"text: the header gives the table's age ($age s)"
 
 # Placement is a condition of every cost: a table measured pinned only prices no unpinned
 # run; predict says so and names the calibrate command that measures it.
