@@ -25,8 +25,10 @@ o0=$out
 study 2
 o2=$out
 c0=$(fig "$o0" carry_over) lo0=$(fig "$o0" carry_over_lo) c2=$(fig "$o2" carry_over)
-assert "without --washout: runs after the monitor $c0 slower, its interval above +20% ($lo0)" \
-	'awk -v c="$c0" -v l="$lo0" "BEGIN { exit !(c > 0.2 && l > 0.2) }"'
+# Its interval's low end is above +10%: ten blocks on a shared machine read +47.5% with a
+# low end of +19.3% once.
+assert "without --washout: runs after the monitor $c0 slower (over +20%), its interval above +10% ($lo0)" \
+	'awk -v c="$c0" -v l="$lo0" "BEGIN { exit !(c > 0.2 && l > 0.1) }"'
 like "$(warnings "$o0")" "carry-over: runs right after it took .*\(--washout N runs N plain runs between, unmeasured\)" \
 	"... and the warning names --washout"
 assert "with --washout 2: the carry-over $c2 is within +-15%" \
