@@ -323,13 +323,13 @@ static void json_counts(cJSON *root, const char *key, const struct pcost_counts 
 static void json(const struct pcost_predict_report *r, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject(), *rows;
+	double age = table_age(r->table);
 
 	cJSON_AddStringToObject(root, "probecost", PCOST_VERSION);
 	cJSON_AddStringToObject(root, "kind", "predict");
 	cJSON_AddStringToObject(root, "command", r->command);
 	cJSON_AddNumberToObject(root, "cost_table", (double)r->table->id);
-	cJSON_AddItemToObject(root, "cost_table_age_s",
-			      pcost_json_num(table_age(r->table) < 0 ? NAN : table_age(r->table)));
+	cJSON_AddItemToObject(root, "cost_table_age_s", pcost_json_num(age < 0 ? NAN : age));
 	cJSON_AddStringToObject(root, "placement", r->placement ? r->placement : "unpinned");
 	cJSON_AddNumberToObject(root, "count_runs", r->count_runs);
 	cJSON_AddNumberToObject(root, "plain_runs", r->plain_runs);

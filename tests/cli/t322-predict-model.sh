@@ -13,7 +13,7 @@ skip_unless_counting
 # syscalls and tasks of its own).
 WL=$PROBECOST
 [ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
-plan 26
+plan 28
 tmpdir
 DB=$T/p.db
 env=$("$PROBECOST" env --format json)
@@ -85,6 +85,14 @@ like "$out" 'strace +\+[0-9.]+ \[[0-9.]+, [0-9.]+\] ms +\+[0-9.]+% \[.*\] +[0-9]
 age=$(( $(date +%s) - 1796100000 ))
 like "$(head -1 <<< "$out")" "\| cost table 1 \(quick, Linux 6\.1\.0-fixture, measured $(awk -v s=$age 'BEGIN { printf "%.1f", s / 86400 }') days ago\)$" \
 	"text: the header gives the table's age ($age s)"
+# A table whose start is not known (an import that says 0): its age is not made up.
+jq '.created = 0' "$T/mine.json" > "$T/noage.json"
+"$PROBECOST" costs --import "$T/noage.json" --db "$T/noage.db" > /dev/null
+run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$T/noage.db" --format json -- "${W[@]}"
+is "$(jq .cost_table_age_s <<< "$out")" null "JSON: a table of unknown start has cost_table_age_s null"
+run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$T/noage.db" -- "${W[@]}"
+like "$(head -1 <<< "$out")" "\| cost table [0-9]+ \(quick, Linux 6\.1\.0-fixture, measured at an unknown time\)$" \
+	"text: ... and the header says its time is unknown"
 
 # Placement is a condition of every cost: a table measured pinned only prices no unpinned
 # run; predict says so and names the calibrate command that measures it.
