@@ -11,6 +11,7 @@
 #include "cmd/cmd-options.h"
 #include "core/cleanup.h"
 #include "core/env.h"
+#include "core/util.h"
 #include "run/study.h"
 #include "stats/predict.h"
 #include "store/store.h"
@@ -44,7 +45,30 @@ int pcost_cli_calibrate(const struct pcost_calibrate_opts *o, const char *level,
 	return rc ? PCOST_EXIT_NOT_STORED : 0;
 }
 
-int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t, char *why, size_t len)
+/*
+ * Move the tables after all[k] that price this machine as well (complete, its
+ * fingerprint) into a new array *older, newest first.
+ */
+static void older_tables(struct pcost_cost_table *all, size_t n, int k, const char *env,
+			 struct pcost_cost_table **older, size_t *nolder)
+{
+	*older = NULL;
+	*nolder = 0;
+	for (size_t i = (size_t)k + 1; i < n; i++) {
+		char diff[512];
+
+		if (!all[i].complete ||
+		    pcost_costs_env_mismatch(all[i].env_json, env, diff, sizeof(diff)))
+			continue;
+		if (!*older)
+			*older = xcalloc(n - i, sizeof(**older));
+		(*older)[(*nolder)++] = all[i];
+		pcost_cost_table_init(&all[i]);
+	}
+}
+
+int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t,
+			    struct pcost_cost_table **older, size_t *nolder, char *why, size_t len)
 {
 	char path[PATH_MAX], err[PATH_MAX + 1024], *host = pcost_study_host_name(), *env;
 	struct pcost_cost_table *all;
@@ -53,6 +77,10 @@ int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t, char
 	int rc, k;
 
 	pcost_cost_table_init(t);
+	if (older)
+		*older = NULL;
+	if (nolder)
+		*nolder = 0;
 	if (pcost_db_path(db_opt, path, sizeof(path))) {
 		free(host);
 		error("no store path: give --db PATH or set PROBECOST_DB, XDG_DATA_HOME or HOME");
@@ -79,11 +107,12 @@ int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t, char
 	pcost_db_close(db);
 	env = pcost_env_to_json_text(pcost_env_self());
 	k = pcost_costs_pick(all, n, host, env, why, len);
-	free(env);
 	free(host);
 	if (k >= 0) {
 		*t = all[k];
 		pcost_cost_table_init(&all[k]);
+		if (older)
+			older_tables(all, n, k, env, older, nolder);
 		rc = 0;
 	} else if (k == -2) {
 		rc = usage_error("refusing a stale cost table: %s; recalibrate with 'probecost "
@@ -92,6 +121,7 @@ int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t, char
 	} else {
 		rc = PCOST_COSTS_NONE;
 	}
+	free(env);
 	pcost_cost_tables_free(all, n);
 	return rc;
 }

@@ -26,8 +26,11 @@ int pcost_cli_calibrate(const struct pcost_calibrate_opts *o, const char *level,
  * PCOST_COSTS_NONE (no store, or no table of this machine: why); or an exit
  * code with the error printed: 2 for a stale table (this host's, another
  * kernel or machine fingerprint), naming the command that recalibrates.
+ * older (NULL: not wanted): this machine's older tables, newest first, in a
+ * new array of *nolder (pcost_cost_tables_free them; NULL and 0 when none).
  */
-int pcost_cli_machine_costs(const char *db, struct pcost_cost_table *t, char *why, size_t len);
+int pcost_cli_machine_costs(const char *db, struct pcost_cost_table *t,
+			    struct pcost_cost_table **older, size_t *nolder, char *why, size_t len);
 
 /*
  * The CPUs other processes took while t's entries were measured: their CPU time

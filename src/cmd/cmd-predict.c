@@ -164,11 +164,15 @@ static int check_monitors(const struct predict_args *a)
 	return 0;
 }
 
-/* This machine's table, calibrated first (--quick) when the store has none; 0 or an exit code. */
-static int cost_table(struct predict_args *a, struct pcost_cost_table *t)
+/*
+ * This machine's table, calibrated first (--quick) when the store has none,
+ * and its older tables (*older, newest first); 0 or an exit code.
+ */
+static int cost_table(struct predict_args *a, struct pcost_cost_table *t,
+		      struct pcost_cost_table **older, size_t *nolder)
 {
 	char why[512] = "";
-	int rc = pcost_cli_machine_costs(a->m.db, t, why, sizeof(why));
+	int rc = pcost_cli_machine_costs(a->m.db, t, older, nolder, why, sizeof(why));
 	struct pcost_calibrate_opts o = { 0 };
 
 	if (rc != PCOST_COSTS_NONE)
@@ -191,32 +195,48 @@ static int cost_table(struct predict_args *a, struct pcost_cost_table *t)
 
 /*
  * The costs of the placement predicted for (as run runs the command: unpinned;
- * --cpu: pinned there) into view; a table without them is refused with the
- * command that measures them, never priced with the other placement's.
+ * --cpu: pinned there) into view, from the newest table that has that
+ * placement; a store without them is refused with the command that measures
+ * them, never priced with the other placement's.  A monitor that table lacks
+ * (a later 'calibrate -m' of other monitors) is priced from the newest older
+ * table of this machine that has it: from[i] says which, NULL for view's own.
  */
 static int placed_costs(const struct predict_args *a, const struct pcost_cost_table *t,
-			const char *placement, struct pcost_cost_table *view)
+			const struct pcost_cost_table *older, size_t nolder, const char *placement,
+			struct pcost_cost_table *view, const struct pcost_cost_table **from)
 {
+	const struct pcost_cost_table *primary = t;
+	size_t first = 0;
+
 	pcost_cost_table_init(view);
-	if (!pcost_cost_has_placement(t, placement)) {
+	while (!pcost_cost_has_placement(primary, placement) && first < nolder)
+		primary = &older[first++];
+	if (!pcost_cost_has_placement(primary, placement)) {
 		bool pinned = a->m.cpu_text[0];
 
 		return usage_error(
-			"cost table %lld has no costs measured %s%s (predict's runs are %s); measure "
-			"them with 'probecost calibrate --placement %s%s%s%s'",
-			(long long)t->id, pinned ? "pinned to CPU " : "unpinned",
-			pinned ? a->m.cpu_text : "",
+			"cost table %lld%s has no costs measured %s%s (predict's runs are %s); "
+			"measure them with 'probecost calibrate --placement %s%s%s%s'",
+			(long long)t->id, nolder ? " (nor an older one of this machine)" : "",
+			pinned ? "pinned to CPU " : "unpinned", pinned ? a->m.cpu_text : "",
 			pinned ? "pinned by --cpu" : "unpinned, as 'probecost run' runs a command",
 			pinned ? "pinned --cpu " : "unpinned", pinned ? a->m.cpu_text : "",
 			a->m.db ? " --db " : "", a->m.db ? a->m.db : "");
 	}
-	pcost_cost_table_select(t, placement, view);
+	pcost_cost_table_select(primary, placement, view);
+	for (size_t i = 0; i < a->nmonitors; i++) {
+		from[i] = NULL;
+		for (size_t j = first;
+		     j < nolder && !pcost_costs_have_monitor(view, a->monitors[i]); j++)
+			if (pcost_costs_borrow(view, &older[j], a->monitors[i], placement))
+				from[i] = &older[j];
+	}
 	return 0;
 }
 
 /* The command's counts and plain time, the predictions, then --verify's runs; the exit code. */
 static int predict(struct predict_args *a, int argc, char **argv, struct pcost_cost_table *t,
-		   const char *placement)
+		   const struct pcost_cost_table *const *from, const char *placement)
 {
 	struct pcost_predict_study o = { .monitors = a->monitors,
 					 .nmonitors = a->nmonitors,
@@ -237,6 +257,7 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 	char *joined = pcost_join_argv(a->ncommand, a->command);
 	struct pcost_predict_report r = { .command = joined,
 					  .table = t,
+					  .from = from,
 					  .placement = placement,
 					  .counts = &c,
 					  .table_others = pcost_cli_table_others(a->m.db, t),
@@ -272,7 +293,9 @@ static int predict(struct predict_args *a, int argc, char **argv, struct pcost_c
 int cmd_predict(int argc, char **argv)
 {
 	struct predict_args a = { 0 };
-	struct pcost_cost_table t, view;
+	struct pcost_cost_table t, view, *older = NULL;
+	const struct pcost_cost_table *from[PCOST_STUDY_MAX_ITEMS];
+	size_t nolder = 0;
 	char *placement;
 	int rc = parse_args(argc, argv, &a);
 
@@ -280,15 +303,17 @@ int cmd_predict(int argc, char **argv)
 		return rc == PCOST_OPTS_HELP ? 0 : rc;
 	if ((rc = check_monitors(&a)))
 		return rc;
-	if ((rc = cost_table(&a, &t))) {
+	if ((rc = cost_table(&a, &t, &older, &nolder))) {
 		pcost_cost_table_release(&t);
+		pcost_cost_tables_free(older, nolder);
 		return rc;
 	}
 	placement = pcost_cost_placement(a.m.cpu_text);
-	if (!(rc = placed_costs(&a, &t, placement, &view)))
-		rc = predict(&a, argc, argv, &view, placement);
+	if (!(rc = placed_costs(&a, &t, older, nolder, placement, &view, from)))
+		rc = predict(&a, argc, argv, &view, from, placement);
 	free(placement);
 	pcost_cost_table_release(&view);
 	pcost_cost_table_release(&t);
+	pcost_cost_tables_free(older, nolder);
 	return rc;
 }

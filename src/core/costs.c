@@ -213,11 +213,18 @@ void pcost_cost_table_select(const struct pcost_cost_table *t, const char *place
 	out->env_json = dup_or_null(t->env_json);
 	out->seconds = t->seconds;
 	out->complete = t->complete;
+	pcost_cost_copy_entries(out, t, placement, NULL);
+}
+
+void pcost_cost_copy_entries(struct pcost_cost_table *out, const struct pcost_cost_table *t,
+			     const char *placement, const char *subject)
+{
 	for (size_t i = 0; i < t->n; i++) {
 		const struct pcost_cost_entry *x = &t->e[i];
 		struct pcost_cost_entry *e;
 
-		if (!x->placement || strcmp(x->placement, placement))
+		if (!x->placement || strcmp(x->placement, placement) ||
+		    (subject && strcmp(x->subject, subject)))
 			continue;
 		e = pcost_cost_add(out, x->subject, x->kind, x->event, x->workload, x->method);
 		e->status = x->status;

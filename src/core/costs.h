@@ -129,6 +129,9 @@ bool pcost_cost_has_placement(const struct pcost_cost_table *t, const char *plac
  */
 void pcost_cost_table_select(const struct pcost_cost_table *t, const char *placement,
 			     struct pcost_cost_table *out);
+/* Copy t's entries measured under placement (of subject; NULL: any) to the end of out. */
+void pcost_cost_copy_entries(struct pcost_cost_table *out, const struct pcost_cost_table *t,
+			     const char *placement, const char *subject);
 /* The entry of (subject, event) measured under placement (NULL: any), or NULL. */
 const struct pcost_cost_entry *pcost_cost_find_at(const struct pcost_cost_table *t,
 						  const char *subject, enum pcost_cost_event event,

@@ -93,6 +93,8 @@ static void counts_of(const struct pcost_counts *c, const char *lead, FILE *out)
 	static const char *const unit[PCOST_CNT_N] = { "syscalls",    "context switches",
 						       "page faults", "tasks",
 						       "execs",	      "" };
+	static const char *const one[PCOST_CNT_N] = { "syscall", "context switch", "page fault",
+						      "task",	 "exec",	   "" };
 
 	fprintf(out, "# %s:", lead);
 	for (int k = 0; k < PCOST_CNT_N; k++) {
@@ -104,8 +106,7 @@ static void counts_of(const struct pcost_counts *c, const char *lead, FILE *out)
 			continue;
 		}
 		grouped(c->n[k], n, sizeof(n));
-		fprintf(out, " %s %.*s,", n,
-			(int)strlen(unit[k]) - (c->n[k] == 1 && unit[k][0] ? 1 : 0), unit[k]);
+		fprintf(out, " %s %s,", n, c->n[k] == 1 ? one[k] : unit[k]);
 	}
 }
 
@@ -179,6 +180,18 @@ static void headline(const struct pcost_predict_report *r, FILE *out, const char
 		pinned ? r->placement + 4 : "", (long long)r->table->id,
 		r->table->level ? r->table->level : "?", r->table->kernel ? r->table->kernel : "?",
 		age);
+	/* A monitor the newest table lacks is priced from the newest older one that has it. */
+	for (size_t i = 0; r->from && i < r->n; i++) {
+		const struct pcost_cost_table *f = r->from[i];
+
+		if (!f)
+			continue;
+		age_words(table_age(f), age, sizeof(age));
+		fprintf(out,
+			"%s  %s: costs from cost table %lld (%s, %s), which table %lld lacks\n",
+			lead, r->p[i].monitor, (long long)f->id, f->level ? f->level : "?", age,
+			(long long)r->table->id);
+	}
 	counts_line(r, out);
 }
 
@@ -356,7 +369,12 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 		const struct pcost_prediction *p = &r->p[i];
 		cJSON *o = cJSON_CreateObject();
 
+		const struct pcost_cost_table *f = r->from && r->from[i] ? r->from[i] : r->table;
+		double fage = table_age(f);
+
 		cJSON_AddStringToObject(o, "monitor", p->monitor);
+		cJSON_AddNumberToObject(o, "cost_table", (double)f->id);
+		cJSON_AddItemToObject(o, "cost_table_age_s", pcost_json_num(fage < 0 ? NAN : fage));
 		cJSON_AddBoolToObject(o, "model", p->has_model);
 		cJSON_AddStringToObject(o, "paid_by", p->service ? "service" : "command");
 		cJSON_AddItemToObject(

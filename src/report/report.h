@@ -37,6 +37,8 @@ int pcost_report_costs(const struct pcost_cost_table *t, size_t n, enum pcost_fo
 struct pcost_predict_report {
 	const char *command; /* the command, argv joined */
 	const struct pcost_cost_table *table;
+	/* per monitor: the older table its costs came from (the newest lacked them); NULL: table */
+	const struct pcost_cost_table *const *from;
 	const char *placement; /* the runs predicted: "unpinned" or "cpu=LIST" (costs.h) */
 	const struct pcost_counts *counts;
 	double table_others; /* CPUs other processes took in the table's runs; NAN: unknown */

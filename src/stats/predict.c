@@ -213,6 +213,15 @@ static double record_freq(const char *monitor)
 	return f ? strtod(f + 5, NULL) : 4000;
 }
 
+/* The subjects entry_of reads a monitor's costs under: its name, then its alias. */
+static void monitor_subjects(const char *monitor, const char *subj[2])
+{
+	subj[0] = monitor;
+	subj[1] = !strcmp(monitor, "perf-record")	    ? "perf-record:freq=4000"
+		  : !strncmp(monitor, "strace-seccomp", 14) ? "strace-seccomp"
+							    : NULL;
+}
+
 /*
  * The entry of monitor's event: its own name first; perf-record with no
  * frequency is perf-record:freq=4000 (perf's default); a strace-seccomp set
@@ -222,15 +231,37 @@ static double record_freq(const char *monitor)
 static const struct pcost_cost_entry *entry_of(const struct pcost_cost_table *t,
 					       const char *monitor, enum pcost_cost_event ev)
 {
-	const struct pcost_cost_entry *e = pcost_cost_find(t, monitor, ev);
+	const char *subj[2];
+	const struct pcost_cost_entry *e;
 
-	if (e)
-		return e;
-	if (!strcmp(monitor, "perf-record"))
-		return pcost_cost_find(t, "perf-record:freq=4000", ev);
-	if (!strncmp(monitor, "strace-seccomp", 14))
-		return pcost_cost_find(t, "strace-seccomp", ev);
-	return NULL;
+	monitor_subjects(monitor, subj);
+	e = pcost_cost_find(t, subj[0], ev);
+	return e || !subj[1] ? e : pcost_cost_find(t, subj[1], ev);
+}
+
+bool pcost_costs_have_monitor(const struct pcost_cost_table *t, const char *monitor)
+{
+	const char *subj[2];
+
+	monitor_subjects(monitor, subj);
+	for (size_t i = 0; i < t->n; i++)
+		for (int k = 0; k < 2; k++)
+			if (subj[k] && !strcmp(t->e[i].subject, subj[k]))
+				return true;
+	return false;
+}
+
+bool pcost_costs_borrow(struct pcost_cost_table *view, const struct pcost_cost_table *older,
+			const char *monitor, const char *placement)
+{
+	const char *subj[2];
+	size_t n = view->n;
+
+	monitor_subjects(monitor, subj);
+	for (int k = 0; k < 2; k++)
+		if (subj[k])
+			pcost_cost_copy_entries(view, older, placement, subj[k]);
+	return view->n > n;
 }
 
 /*

@@ -264,6 +264,15 @@ struct pcost_config_stats;
 void pcost_prediction_check(const struct pcost_prediction *p, const struct pcost_config_stats *st,
 			    const char *why, struct pcost_prediction_check *k);
 
+/* Whether t has any entry of monitor's (under its own name or the one it is calibrated as). */
+bool pcost_costs_have_monitor(const struct pcost_cost_table *t, const char *monitor);
+/*
+ * Copy older's entries of monitor measured under placement to the end of view
+ * (a newer table that lacks them, predict's view); whether there were any.
+ */
+bool pcost_costs_borrow(struct pcost_cost_table *view, const struct pcost_cost_table *older,
+			const char *monitor, const char *placement);
+
 /*
  * The table of t[0..n) (newest first, as the store returns them) that prices
  * this machine (host, env_json): the newest complete one whose fingerprint

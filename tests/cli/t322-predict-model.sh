@@ -13,7 +13,7 @@ skip_unless_counting
 # syscalls and tasks of its own).
 WL=$PROBECOST
 [ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
-plan 28
+plan 33
 tmpdir
 DB=$T/p.db
 env=$("$PROBECOST" env --format json)
@@ -108,6 +108,34 @@ like "$(head -1 <<< "$out")" "^# probecost predict: .* \| pinned to CPU 0 \| cos
 run_pc predict -m strace --cpu 1 --count-runs 1 --plain-runs 2 --db "$T/pin.db" -- "${W[@]}"
 like "$rc:$err" "^2:.*no costs measured pinned to CPU 1 .*calibrate --placement pinned --cpu 1" \
 	"--cpu 1 on a table pinned to CPU 0: refused, never priced with CPU 0's costs"
+
+# A later 'calibrate -m strace' (a table of strace alone, here at twice the fixture's costs)
+# does not hide the other monitors' costs: each monitor is priced from the newest table of
+# this machine that has it, and says which.  Then a newer table pinned only: the unpinned
+# prediction keeps to the unpinned tables.
+"$PROBECOST" costs --import "$T/mine.json" --db "$T/two.db" > /dev/null
+jq '.created += 3600 | .level = "custom" |
+	.entries |= map(select(.subject == "strace") | .cost_ns *= 2 | .cost_ns_lo *= 2 | .cost_ns_hi *= 2)' \
+	"$T/mine.json" > "$T/strace2.json"
+"$PROBECOST" costs --import "$T/strace2.json" --db "$T/two.db" > /dev/null
+jq '.created += 7200 | .entries[].placement = "cpu=0"' "$T/mine.json" > "$T/pin3.json"
+"$PROBECOST" costs --import "$T/pin3.json" --db "$T/two.db" > /dev/null
+run_pc predict -m strace -m perf-stat --count-runs 1 --plain-runs 2 --db "$T/two.db" --format json -- "${W[@]}"
+is "$rc:$(jq -c '[.cost_table] + [.statistics[] | [.monitor, .cost_table, .model]]' <<< "$out")" \
+	'0:[2,["strace",2,true],["perf-stat",1,true]]' \
+	"a newer table of strace alone: strace priced from it (2), perf-stat from the older (1); the pinned-only table 3 prices nothing unpinned"
+want=$(jq '[.entries[] | select(.subject == "strace" and .event == "syscall")][0].cost_ns' "$T/strace2.json")
+is "$(jq '[.statistics[0].terms[] | select(.event == "syscall")][0].cost_ns' <<< "$out")" "$want" \
+	"... strace's syscall at the newer table's cost ($want ns)"
+want=$(jq '[.entries[] | select(.subject == "perf-stat" and .event == "run")][0].cost_ns' "$T/mine.json")
+is "$(jq '[.statistics[1].terms[] | select(.event == "run")][0].cost_ns' <<< "$out")" "$want" \
+	"... perf-stat's run at the older table's cost ($want ns)"
+a1=$(jq .statistics[1].cost_table_age_s <<< "$out") a0=$(jq .statistics[0].cost_table_age_s <<< "$out")
+assert "... each row's cost_table_age_s is its own table's (perf-stat's $a1 s, an hour older than strace's $a0 s)" \
+	'[ "$((a1 - a0))" -ge 3599 ] && [ "$((a1 - a0))" -le 3601 ]'
+run_pc predict -m strace -m perf-stat --count-runs 1 --plain-runs 2 --db "$T/two.db" -- "${W[@]}"
+like "$(sed -n 2p <<< "$out")" "^#   perf-stat: costs from cost table 1 \(quick, measured [0-9.]+ days ago\), which table 2 lacks$" \
+	"text: the header names the older table perf-stat's costs came from"
 
 # A stale table: this host's, measured on another kernel, is refused.
 jq '.env.fields."kernel.release" = "5.10.0-old"' "$T/mine.json" > "$T/stale.json"

@@ -20,15 +20,19 @@ have cc || { plan 1; skip "no C compiler (apt-get install gcc): the fixture is b
 skip_unless_counting
 have strace || { plan 1; skip "strace is not installed (apt-get install strace)"; done_testing; }
 have bpftrace || { plan 1; skip "bpftrace is not installed (apt-get install bpftrace)"; done_testing; }
-plan 18
+plan 19
 tmpdir
 DB=$T/u.db
 cc -O2 -o "$T/readloop" tests/fixtures/predict/readloop.c
 N=4000
 
-run_pc calibrate -m strace -m bpftrace-syscalls --placement unpinned --runs 5 --seed 7 --db "$DB" --format json
+# Each monitor calibrated just before it is predicted, as the user who follows
+# docs/predict.md does: a per-call cost moves with the host within minutes under a virtual
+# machine (bpftrace-syscalls' read 28 [16, 40] ms predicted against 56 [38, 74] measured
+# with its table taken a minute and two strace studies before; run alone, +1% and -2%).
+run_pc calibrate -m strace --placement unpinned --runs 5 --seed 7 --db "$DB" --format json
 is "$rc:$(jq -c '[.statistics[].placement] | unique' <<< "$out")" '0:["unpinned"]' \
-	"calibrate --placement unpinned: strace's and bpftrace-syscalls' terms, measured unpinned"
+	"calibrate --placement unpinned: strace's terms, measured unpinned"
 
 # Within 25%, or one interval holds the other.  A figure of a run on a machine with no CPU
 # to spare (load at or above the CPU count) holds that load's wake-up delays, which the
@@ -104,6 +108,9 @@ check strace
 # bpftrace-syscalls on the fixture's syscalls alone: NB iterations of a read and a getppid,
 # no arithmetic between them, in 1 process and then in 2 at once.
 NB=40000
+run_pc calibrate -m bpftrace-syscalls --placement unpinned --runs 5 --seed 7 --db "$DB" --format json
+is "$rc:$(jq -c '[.statistics[].placement] | unique' <<< "$out")" '0:["unpinned"]' \
+	"calibrate --placement unpinned: bpftrace-syscalls' terms, measured unpinned"
 for procs in 1 2; do
 	run_pc predict --verify -m bpftrace-syscalls --runs 8 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $NB $procs /proc/self/exe 0
 	is "$rc" 0 "bpftrace-syscalls, $procs process(es) of syscalls alone: predict --verify, exit 0"
