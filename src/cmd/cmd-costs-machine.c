@@ -77,10 +77,10 @@ int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t,
 	int rc, k;
 
 	pcost_cost_table_init(t);
-	if (older)
+	if (older && nolder) {
 		*older = NULL;
-	if (nolder)
 		*nolder = 0;
+	}
 	if (pcost_db_path(db_opt, path, sizeof(path))) {
 		free(host);
 		error("no store path: give --db PATH or set PROBECOST_DB, XDG_DATA_HOME or HOME");
@@ -111,7 +111,7 @@ int pcost_cli_machine_costs(const char *db_opt, struct pcost_cost_table *t,
 	if (k >= 0) {
 		*t = all[k];
 		pcost_cost_table_init(&all[k]);
-		if (older)
+		if (older && nolder)
 			older_tables(all, n, k, env, older, nolder);
 		rc = 0;
 	} else if (k == -2) {
