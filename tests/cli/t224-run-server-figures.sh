@@ -6,7 +6,7 @@
 # second; a wrapper that doubles work makes p50 at least 1.5x (+50%).  As a --service
 # (role=serve) loaded by role=load, the service forms of the monitors watch it.
 . "$(dirname "$0")/lib.bash"
-plan 8
+plan 9
 have jq || skip_rest "jq is not installed (apt-get install jq)"
 W=server:conns=1,requests=300,work=300000
 run_pc run --no-store --runs 3 --warmup 1 --seed 2 --cpu 0 --format json -w "$W" \
@@ -41,8 +41,19 @@ for _ in 1 2 3 4 5; do
 done
 is "$rc $(j '[.statistics[].service_cpu_ns.mean > 0] | all')" "0 true" \
 	"-w server as a --service: its CPU measured in every configuration"
-# strace stops the service at each of its syscalls (4 a request): its median latency rises
-# by far more than the noise of three blocks (the interval, not yet narrow, is not asked).
-assert "strace -f -p on the service: p50 up by over 20% ($(fig 1 p50_us change))" \
-	'ratio_in "$(fig 1 p50_us change)" 0.2 1 1e9'
+# strace stops the service at each of its syscalls (4 a request): the service pays for the
+# stops in CPU time (2026-12-06, load 2-2.5: 13-17 ms a run plain, 57-100 ms under
+# strace, counted in 10-ms ticks), which waiting for a CPU does not add to.
+assert "strace -f -p on the service: its CPU time up by half or more ($(j '[.statistics[].service_cpu_ns.mean / 1e6] | join(" -> ")') ms)" \
+	'ratio_in "$(j .statistics[1].service_cpu_ns.mean)" "$(j .statistics[0].service_cpu_ns.mean)" 1.5 1e9'
+# Its median latency rises by far more than the noise of three blocks on a machine with a
+# CPU to spare (the interval, not yet narrow, is not asked).  With
+# every CPU taken, the plain runs' p50 is the wait for CPU 0 (it read -2% in the serial
+# group beside a lint of 2 CPUs).
+if machine_quiet; then
+	assert "strace -f -p on the service: p50 up by over 20% ($(fig 1 p50_us change))" \
+		'ratio_in "$(fig 1 p50_us change)" 0.2 1 1e9'
+else
+	skip "$(busy_why): strace's p50 change $(fig 1 p50_us change) not checked"
+fi
 done_testing
