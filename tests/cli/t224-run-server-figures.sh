@@ -48,9 +48,8 @@ assert "strace -f -p on the service: its CPU time up by half or more ($(j '[.sta
 	'ratio_in "$(j .statistics[1].service_cpu_ns.mean)" "$(j .statistics[0].service_cpu_ns.mean)" 1.5 1e9'
 # Its median latency rises by far more than the noise of three blocks on a machine with a
 # CPU to spare (quiet: +116% to +346% in four runs; the interval, not yet narrow, is not
-# asked).  With
-# every CPU taken, the plain runs' p50 is the wait for CPU 0 (it read -2% in the serial
-# group beside a lint of 2 CPUs).
+# asked).  With every CPU taken, the plain runs' p50 is the wait for CPU 0 (it read -2% in
+# the serial group beside a lint of 2 CPUs).
 if machine_quiet; then
 	assert "strace -f -p on the service: p50 up by over 20% ($(fig 1 p50_us change))" \
 		'ratio_in "$(fig 1 p50_us change)" 0.2 1 1e9'
