@@ -368,7 +368,6 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pcost_prediction *p = &r->p[i];
 		cJSON *o = cJSON_CreateObject();
-
 		const struct pcost_cost_table *f = r->from && r->from[i] ? r->from[i] : r->table;
 		double fage = table_age(f);
 
