@@ -115,12 +115,56 @@ NB=40000
 run_pc calibrate -m bpftrace-syscalls --placement unpinned --runs 10 --seed 7 --db "$DB" --format json
 is "$rc:$(jq -c '[.statistics[].placement] | unique' <<< "$out")" '0:["unpinned"]' \
 	"calibrate --placement unpinned: bpftrace-syscalls' terms, measured unpinned"
+# By hand, without probecost: the fixture pinned to each CPU, plain and under bpftrace's
+# own program (best of 5 each, microseconds).  Where one CPU's extra is over 1.4 times the
+# other's (here 48-59 ms on CPU 0 against 25-30 on CPU 1, 2026-12-06), a run of one process
+# costs what the CPU it landed on costs, and a study's runs tend to land together: CI read
+# 58 [48, 68] ms measured against 36 [28, 43] predicted from a 10-block table.  There the one
+# process is held to the range the two CPUs give (each end 25% out); in 2 processes, one
+# a CPU, the CPUs' mean holds.
+us_of() {
+	local s e
+	s=$(date +%s%N)
+	taskset -c "$1" "$T/readloop" $NB 1 /proc/self/exe 0 > /dev/null
+	e=$(date +%s%N)
+	echo $(((e - s) / 1000))
+}
+best_of() { # best_of CPU: the least of 5 runs
+	local b='' x
+	for _ in 1 2 3 4 5; do
+		x=$(us_of "$1")
+		if [ -z "$b" ] || [ "$x" -lt "$b" ]; then b=$x; fi
+	done
+	echo "$b"
+}
+p0=$(best_of 0) p1=$(best_of 1)
+bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @syscalls[pid, comm, args->id] = count(); }' > "$T/bt.out" 2>&1 &
+bt=$!
+on_exit "kill -INT $bt 2>/dev/null; wait $bt 2>/dev/null"
+for _ in $(seq 100); do grep -q Attaching "$T/bt.out" && break; sleep 0.1; done
+sleep 1
+b0=$(best_of 0) b1=$(best_of 1)
+kill -INT $bt
+wait $bt
+x0=$((b0 - p0)) x1=$((b1 - p1))
+lo=$((x0 < x1 ? x0 : x1)) hi=$((x0 < x1 ? x1 : x0))
+# shellcheck disable=SC2317 # called in assert's eval'd expression
+in_range() {
+	jq -e --argjson lo "$lo" --argjson hi "$hi" '.statistics[0] |
+		(.predicted_extra_ns / 1e3) >= 0.75 * $lo and (.predicted_extra_ns / 1e3) <= 1.25 * $hi and
+		(.measured_extra_ns / 1e3) >= 0.75 * $lo and (.measured_extra_ns / 1e3) <= 1.25 * $hi' <<< "$out" > /dev/null
+}
 for procs in 1 2; do
 	run_pc predict --verify -m bpftrace-syscalls --runs 8 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $NB $procs /proc/self/exe 0
 	is "$rc" 0 "bpftrace-syscalls, $procs process(es) of syscalls alone: predict --verify, exit 0"
 	nb=$(jq '[.statistics[0].terms[] | select(.event | test("^syscall")) | .count] | add' <<< "$out")
 	assert "$procs process(es): the syscalls ($nb) hold $procs x $NB reads and getppids" \
 		'awk -v n="$nb" -v N=$((2 * NB * procs)) "BEGIN { exit !(n >= N && n < N + 400 * $procs) }"'
-	check bpftrace-syscalls
+	if [ "$procs" = 1 ] && [ $((10 * hi)) -gt $((14 * lo)) ] && machine_quiet; then
+		assert "$(said bpftrace-syscalls); by hand, its extra pinned: $((x0 / 1000)) ms on CPU 0, $((x1 / 1000)) on CPU 1: both within that range" \
+			in_range
+	else
+		check bpftrace-syscalls
+	fi
 done
 done_testing
