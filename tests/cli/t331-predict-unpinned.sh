@@ -83,8 +83,18 @@ c1=$(jq .concurrency <<< "$out")
 assert "one process: one task alive at once (concurrency $c1)" \
 	'awk -v c="$c1" "BEGIN { exit !(c >= 0.9 && c <= 1.01) }"'
 
-# The same events in 2 processes at once.
-run_pc predict --verify -m strace --runs 5 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $N 2
+# The same events in 2 processes at once.  Where the prediction misses and its plain runs met
+# other processes' work (the share of the spare CPU they left idle, I, under 0.9, or a tenth
+# of a CPU taken), it is measured once more, and that second study is checked: with no CPU
+# idle for the tracer the model serializes strace's stops, and a moment's other work in the
+# plain runs alone doubles the prediction (CI, serial group, 2026-12-06: 1,625 [1,543,
+# 1,707] ms predicted against 761 [680, 841] measured; 655-737 ms either way when quiet).
+verify2() { run_pc predict --verify -m strace --runs 5 --count-runs 2 --db "$DB" --format json -- "$T/readloop" $N 2; }
+verify2
+if ! holds strace && jq -e '(.spare_idle // 1) < 0.9 or (.other_cpus // 0) > 0.1' <<< "$out" > /dev/null; then
+	diag "$(said strace), with I $(jq .spare_idle <<< "$out") and $(jq .other_cpus <<< "$out") CPUs of other work in the plain runs: measured once more"
+	verify2
+fi
 is "$rc" 0 "2 processes: predict --verify, exit 0"
 n2=$(jq '[.statistics[0].terms[] | select(.event | test("^syscall")) | .count] | add' <<< "$out")
 assert "the syscalls of both processes are counted ($n2, twice $n give or take start-up)" \
