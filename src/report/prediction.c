@@ -153,6 +153,12 @@ static double table_age(const struct pcost_cost_table *t)
 	return t->created > 0 && now >= t->created ? (double)(now - t->created) : -1;
 }
 
+/* The table row i's costs came from: the newest, or an older one that has its monitor. */
+static const struct pcost_cost_table *row_table(const struct pcost_predict_report *r, size_t i)
+{
+	return r->from && r->from[i] ? r->from[i] : r->table;
+}
+
 /* "measured 12 min ago", in the unit that reads best. */
 static void age_words(double s, char *buf, size_t len)
 {
@@ -368,7 +374,7 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pcost_prediction *p = &r->p[i];
 		cJSON *o = cJSON_CreateObject();
-		const struct pcost_cost_table *f = r->from && r->from[i] ? r->from[i] : r->table;
+		const struct pcost_cost_table *f = row_table(r, i);
 		double fage = table_age(f);
 
 		cJSON_AddStringToObject(o, "monitor", p->monitor);
@@ -421,13 +427,15 @@ static void csv(const struct pcost_predict_report *r, FILE *out)
 	      "predicted_extra_ns,predicted_extra_ns_lo,predicted_extra_ns_hi,dominant,"
 	      "measured_overhead,measured_overhead_lo,measured_overhead_hi,measured_extra_ns,"
 	      "measured_extra_ns_lo,measured_extra_ns_hi,measured_in_predicted,"
-	      "predicted_in_measured\n",
+	      "predicted_in_measured,cost_table,cost_table_age_s\n",
 	      out);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pcost_prediction *p = &r->p[i];
 		const struct pcost_prediction_check *k = r->check ? &r->check[i] : NULL;
+		const struct pcost_cost_table *f = row_table(r, i);
 		struct pcost_csv c = { .out = out };
 		bool both = k && p->has_model && k->measured;
+		double fage = table_age(f);
 
 		pcost_csv_str(&c, p->monitor);
 		pcost_csv_bool(&c, p->has_model);
@@ -448,6 +456,8 @@ static void csv(const struct pcost_predict_report *r, FILE *out)
 			pcost_csv_str(&c, "");
 			pcost_csv_str(&c, "");
 		}
+		pcost_csv_num(&c, "%.0f", (double)f->id);
+		pcost_csv_num(&c, "%.0f", fage < 0 ? NAN : fage);
 		pcost_csv_end(&c);
 	}
 }

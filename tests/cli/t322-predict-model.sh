@@ -13,7 +13,7 @@ skip_unless_counting
 # syscalls and tasks of its own).
 WL=$PROBECOST
 [ -n "${PROBECOST_SAN:-}" ] && [ -x ./probecost ] && WL=$PWD/probecost
-plan 33
+plan 36
 tmpdir
 DB=$T/p.db
 env=$("$PROBECOST" env --format json)
@@ -136,6 +136,16 @@ assert "... each row's cost_table_age_s is its own table's (perf-stat's $a1 s, a
 run_pc predict -m strace -m perf-stat --count-runs 1 --plain-runs 2 --db "$T/two.db" -- "${W[@]}"
 like "$(sed -n 2p <<< "$out")" "^#   perf-stat: costs from cost table 1 \(quick, measured [0-9.]+ days ago\), which table 2 lacks$" \
 	"text: the header names the older table perf-stat's costs came from"
+run_pc predict -m strace -m perf-stat --count-runs 1 --plain-runs 2 --db "$T/two.db" --format csv -- "${W[@]}"
+# monitor, cost_table and cost_table_age_s of each line, by the header's names
+csv_tables() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ printf "%s:%s:%s ", $c["monitor"], $c["cost_table"], $c["cost_table_age_s"] }' <<< "$1"; }
+read -r s_row p_row <<< "$(csv_tables "$out")"
+is "$rc:${s_row%:*} ${p_row%:*}" "0:strace:2 perf-stat:1" "CSV: each line names its cost table (strace 2, perf-stat 1)"
+assert "... and its age (perf-stat's ${p_row##*:} s, an hour older than strace's ${s_row##*:} s)" \
+	'[ "$((${p_row##*:} - ${s_row##*:}))" -ge 3599 ] && [ "$((${p_row##*:} - ${s_row##*:}))" -le 3601 ]'
+run_pc predict -m strace --count-runs 1 --plain-runs 2 --db "$T/noage.db" --format csv -- "${W[@]}"
+is "$rc:$(csv_tables "$out")" "0:strace:1: " "CSV: a table of unknown start has an empty cost_table_age_s"
 
 # A stale table: this host's, measured on another kernel, is refused.
 jq '.env.fields."kernel.release" = "5.10.0-old"' "$T/mine.json" > "$T/stale.json"
