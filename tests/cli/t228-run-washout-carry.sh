@@ -5,7 +5,8 @@
 # each run (in a session of its own): the run after it shares the CPU.  Without --washout
 # the carry-over test sees it (runs after the monitor much slower) and names --washout, the
 # plain runs pay for it and the overhead reads low; with --washout 2 the plain runs after a
-# monitored one absorb it, the carry-over is gone and the overhead is the monitor's own.
+# monitored one absorb it, the carry-over is gone (a warning may be one of the test's 5%
+# false ones) and the overhead is the monitor's own.
 # Both studies run in this test, one after the other, on CPU 0: the comparisons are ratios.
 . "$(dirname "$0")/lib.bash"
 plan 6
@@ -33,7 +34,13 @@ like "$(warnings "$o0")" "carry-over: runs right after it took .*\(--washout N r
 	"... and the warning names --washout"
 assert "with --washout 2: the carry-over $c2 is within +-15%" \
 	'awk -v c="$c2" "BEGIN { exit !(c > -0.15 && c < 0.15) }"'
-assert "... and no carry-over warning" '! warnings "$o2" | grep -q "carry-over"'
+# The carry-over test is one per monitor at 5% (Bonferroni): a session with none shows a
+# false warning once in 20, and CI met one (2026-12-06) with the carry-over within 15%.
+# What --washout removes is a carry-over of the busy loop's size: its interval's low end,
+# above +10% without it, reaches +10% or below with it.
+lo2=$(fig "$o2" carry_over_lo) nw=$(warnings "$o2" | grep -c "carry-over")
+assert "... and no carry-over of its size: the interval's low end $lo2 at most +10% ($nw carry-over warnings)" \
+	'awk -v l="$lo2" "BEGIN { exit !(l <= 0.1) }"'
 p0=$(plain "$o0") p2=$(plain "$o2")
 assert "the plain runs paid for it without --washout: $p0 ns against $p2 ns" 'ratio_in "$p0" "$p2" 1.15 100'
 v0=$(fig "$o0" overhead) v2=$(fig "$o2" overhead)
