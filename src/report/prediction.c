@@ -142,7 +142,7 @@ static void counts_line(const struct pcost_predict_report *r, FILE *out)
 }
 
 /*
- * Seconds since the cost table was measured (its start), -1 when unknown.  A
+ * Seconds since the cost table was measured (its start), NAN when unknown.  A
  * ptrace stop's cost moves with the host under a virtual machine: a table
  * from another hour can be a fifth off (docs/predict.md), so its age is shown.
  */
@@ -150,7 +150,7 @@ static double table_age(const struct pcost_cost_table *t)
 {
 	time_t now = time(NULL);
 
-	return t->created > 0 && now >= t->created ? (double)(now - t->created) : -1;
+	return t->created > 0 && now >= t->created ? (double)(now - t->created) : NAN;
 }
 
 /* The table row i's costs came from: the newest, or an older one that has its monitor. */
@@ -162,7 +162,7 @@ static const struct pcost_cost_table *row_table(const struct pcost_predict_repor
 /* "measured 12 min ago", in the unit that reads best. */
 static void age_words(double s, char *buf, size_t len)
 {
-	if (s < 0)
+	if (!isfinite(s))
 		snprintf(buf, len, "measured at an unknown time");
 	else if (s < 120)
 		snprintf(buf, len, "measured %.0f s ago", s);
@@ -348,7 +348,7 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 	cJSON_AddStringToObject(root, "kind", "predict");
 	cJSON_AddStringToObject(root, "command", r->command);
 	cJSON_AddNumberToObject(root, "cost_table", (double)r->table->id);
-	cJSON_AddItemToObject(root, "cost_table_age_s", pcost_json_num(age < 0 ? NAN : age));
+	cJSON_AddItemToObject(root, "cost_table_age_s", pcost_json_num(age));
 	cJSON_AddStringToObject(root, "placement", r->placement ? r->placement : "unpinned");
 	cJSON_AddNumberToObject(root, "count_runs", r->count_runs);
 	cJSON_AddNumberToObject(root, "plain_runs", r->plain_runs);
@@ -379,7 +379,7 @@ static void json(const struct pcost_predict_report *r, FILE *out)
 
 		cJSON_AddStringToObject(o, "monitor", p->monitor);
 		cJSON_AddNumberToObject(o, "cost_table", (double)f->id);
-		cJSON_AddItemToObject(o, "cost_table_age_s", pcost_json_num(fage < 0 ? NAN : fage));
+		cJSON_AddItemToObject(o, "cost_table_age_s", pcost_json_num(fage));
 		cJSON_AddBoolToObject(o, "model", p->has_model);
 		cJSON_AddStringToObject(o, "paid_by", p->service ? "service" : "command");
 		cJSON_AddItemToObject(
@@ -457,7 +457,7 @@ static void csv(const struct pcost_predict_report *r, FILE *out)
 			pcost_csv_str(&c, "");
 		}
 		pcost_csv_num(&c, "%.0f", (double)f->id);
-		pcost_csv_num(&c, "%.0f", fage < 0 ? NAN : fage);
+		pcost_csv_num(&c, "%.0f", fage);
 		pcost_csv_end(&c);
 	}
 }
