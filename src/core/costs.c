@@ -34,6 +34,8 @@ static const struct {
 	[PCOST_CE_HIT] = { "hit", "per probe hit" },
 	[PCOST_CE_READ] = { "read", "per counter read" },
 	[PCOST_CE_SIDEBAND] = { "sideband", "side-band wait a run" },
+	[PCOST_CE_STOP_SHARED] = { "stop-shared",
+				   "per decoded syscall beside another tracee (more)" },
 };
 
 const char *pcost_cost_status_name(enum pcost_cost_status s)

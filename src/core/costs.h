@@ -46,6 +46,8 @@ enum pcost_cost_event {
 	PCOST_CE_SIDEBAND,	  /* perf record's side-band wait, a model term (stats/predict.c) */
 	PCOST_CE_STOP_AFTER_WORK, /* a ptrace stop after a long run of work, more than a tight
 				   * loop's: the tracer slept, and its CPU is woken colder */
+	PCOST_CE_STOP_SHARED,	  /* a decoded syscall's ptrace stop while another tracee of
+				   * the same tracer makes its calls: more (less) than alone */
 	PCOST_CE_N
 };
 

@@ -53,6 +53,7 @@ static const char *plural(enum pcost_cost_event e)
 		[PCOST_CE_SYSCALL_DIR] = "getdents64 calls",
 		[PCOST_CE_SYSCALL_UNTRACED] = "untraced syscalls",
 		[PCOST_CE_STOP_AFTER_WORK] = "stops after work",
+		[PCOST_CE_STOP_SHARED] = "decoded syscalls beside another tracee",
 		[PCOST_CE_CSWITCH] = "context switches",
 		[PCOST_CE_FAULT] = "page faults",
 		[PCOST_CE_TASK] = "tasks",

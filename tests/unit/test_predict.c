@@ -529,6 +529,56 @@ static void test_strace_classes(void **state)
 }
 
 /*
+ * The decoded calls made beside another tracee: decoded and getdents64 calls
+ * x min(C - 1, 1), paid as strace's other waits (over 1 + (C - 1) x I); C not
+ * measured: none; a table without the entry: the model without the term.
+ */
+static void test_stops_shared(void **state)
+{
+	struct pcost_count_nr nr[] = { { "newfstatat", 30000, 0, 0, 0 },
+				       { "getdents64", 2000, 0, 0, 0 } };
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction without, p;
+	size_t k;
+
+	(void)state;
+	strace_table(&t);
+	strace_counts(&c);
+	c.by_nr = nr;
+	c.nby_nr = 2;
+	c.parallel = 1.2;
+	c.concurrency = 1.6;
+	pcost_predict(&t, "strace", &c, &without);
+	assert_true(without.has_model);
+	assert_int_equal(without.nterms, 8);
+	entry(&t, "strace", PCOST_CE_STOP_SHARED, -900, -1400, -400, 4);
+	pcost_predict(&t, "strace", &c, &p);
+	assert_true(p.has_model);
+	assert_int_equal(p.nterms, 9);
+	for (k = 0; k < p.nterms && p.terms[k].event != PCOST_CE_STOP_SHARED; k++)
+		;
+	assert_true(k < p.nterms);
+	near(p.terms[k].count, 32000 * 0.6, 1e-9);
+	near(p.terms[k].overlap, 1 / 1.6, 1e-15);
+	near(p.extra_ns - without.extra_ns, 32000 * 0.6 * -900 / 1.6, 1e-3);
+	/* Two or more alive: every decoded call; none alive beside it, or C unknown: none. */
+	c.concurrency = 2;
+	pcost_predict(&t, "strace", &c, &p);
+	near(p.terms[k].count, 32000, 1e-9);
+	c.concurrency = 1;
+	pcost_predict(&t, "strace", &c, &p);
+	near(p.terms[k].count, 0, 0);
+	c.concurrency = NAN;
+	pcost_predict(&t, "strace", &c, &p);
+	near(p.terms[k].count, 0, 0);
+	/* strace-seccomp is not priced so. */
+	assert_false(pcost_model_events("strace-seccomp:trace=getppid", NULL) &
+		     (1u << PCOST_CE_STOP_SHARED));
+	pcost_cost_table_release(&t);
+}
+
+/*
  * The stops that follow work: the mean CPU time between a task's stops g,
  * g / (g + 200 us) of them.  strace stops at every call (1,000 calls in 1 s
  * of CPU: g = 1 ms, 1/1.2 of them); strace-seccomp at its set's alone (100
@@ -696,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_wait_overlap),
 		cmocka_unit_test(test_task_concurrency),
+		cmocka_unit_test(test_stops_shared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
