@@ -156,35 +156,39 @@ is "$rc:$(jq -c '[.statistics[].placement] | unique' <<< "$out")" '0:["unpinned"
 # processes, one a CPU, the run ends with the one on the dearer CPU, while the table holds
 # the CPUs' mean: 42 [32, 52] ms predicted against 59 [49, 70] measured (2026-12-06, by hand
 # 44 and 20 ms).  There both are held to the range the two CPUs give, each end 25% out.
-us_of() {
-	local s e
+# Two processes at once, one pinned to each CPU, cost more than the dearer CPU alone: CI
+# measured 69 [61, 76] ms against 54 by hand on CPU 0 alone (2026-12-06, 27 on CPU 1), so
+# the 2-process range reaches up to that run, timed by hand too.
+us_of() { # us_of CPU...: one process pinned to each CPU given, all at once, until the last ends
+	local s e c
 	s=$(date +%s%N)
-	taskset -c "$1" "$T/readloop" $NB 1 /proc/self/exe 0 > /dev/null
+	for c in "$@"; do taskset -c "$c" "$T/readloop" $NB 1 /proc/self/exe 0 > /dev/null & done
+	wait
 	e=$(date +%s%N)
 	echo $(((e - s) / 1000))
 }
-best_of() { # best_of CPU: the least of 5 runs
+best_of() { # best_of CPU...: the least of 5 runs
 	local b='' x
 	for _ in 1 2 3 4 5; do
-		x=$(us_of "$1")
+		x=$(us_of "$@")
 		if [ -z "$b" ] || [ "$x" -lt "$b" ]; then b=$x; fi
 	done
 	echo "$b"
 }
-p0=$(best_of 0) p1=$(best_of 1)
+p0=$(best_of 0) p1=$(best_of 1) p2=$(best_of 0 1)
 bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @syscalls[pid, comm, args->id] = count(); }' > "$T/bt.out" 2>&1 &
 bt=$!
 on_exit "kill -INT $bt 2>/dev/null; wait $bt 2>/dev/null"
 for _ in $(seq 100); do grep -q Attaching "$T/bt.out" && break; sleep 0.1; done
 sleep 1
-b0=$(best_of 0) b1=$(best_of 1)
+b0=$(best_of 0) b1=$(best_of 1) b2=$(best_of 0 1)
 kill -INT $bt
 wait $bt
-x0=$((b0 - p0)) x1=$((b1 - p1))
+x0=$((b0 - p0)) x1=$((b1 - p1)) x2=$((b2 - p2))
 lo=$((x0 < x1 ? x0 : x1)) hi=$((x0 < x1 ? x1 : x0))
 # shellcheck disable=SC2317 # called in assert's eval'd expression
-in_range() {
-	jq -e --argjson lo "$lo" --argjson hi "$hi" '.statistics[0] |
+in_range() { # in_range HI: prediction and measurement within [0.75 x lo, 1.25 x HI]
+	jq -e --argjson lo "$lo" --argjson hi "$1" '.statistics[0] |
 		(.predicted_extra_ns / 1e3) >= 0.75 * $lo and (.predicted_extra_ns / 1e3) <= 1.25 * $hi and
 		(.measured_extra_ns / 1e3) >= 0.75 * $lo and (.measured_extra_ns / 1e3) <= 1.25 * $hi' <<< "$out" > /dev/null
 }
@@ -195,8 +199,13 @@ for procs in 1 2; do
 	assert "$procs process(es): the syscalls ($nb) hold $procs x $NB reads and getppids" \
 		'awk -v n="$nb" -v N=$((2 * NB * procs)) "BEGIN { exit !(n >= N && n < N + 400 * $procs) }"'
 	if [ $((10 * hi)) -gt $((14 * lo)) ] && machine_quiet; then
-		assert "$(said bpftrace-syscalls); by hand, its extra pinned: $((x0 / 1000)) ms on CPU 0, $((x1 / 1000)) on CPU 1: both within that range" \
-			in_range
+		top=$hi both=''
+		if [ "$procs" = 2 ]; then
+			both=", $((x2 / 1000)) on both at once"
+			if [ "$x2" -gt "$top" ]; then top=$x2; fi
+		fi
+		assert "$(said bpftrace-syscalls); by hand, its extra pinned: $((x0 / 1000)) ms on CPU 0, $((x1 / 1000)) on CPU 1$both: both within that range" \
+			"in_range $top"
 	else
 		check bpftrace-syscalls
 	fi
