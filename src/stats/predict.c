@@ -497,8 +497,8 @@ static int stops_after_work(const char *monitor, const struct pcost_counts *c, d
  * tracee's stops; at a decoded call it reads the tracee's memory and prints
  * it, and two tracees that make such calls side by side cost each less than
  * one alone would (readloop.c in 2 processes: 0.84-0.95 times one process's
- * extra, where the terms over C gave 1.04; newfstatat in 2 threads: 0.91,
- * getppid in 2 threads: 1.02, all unpinned, docs/predict.md).  calibrate
+ * extra, where the terms over C gave 1.04; newfstatat in 2 threads: 0.89
+ * and 0.94, getppid: 0.88, 1.02, 1.03; unpinned, docs/predict.md).  calibrate
  * prices the difference on newfstatat in two threads that call side by side
  * the whole time; a run's tasks alive at once C (1 to 2) give the share of
  * its decoded calls made so: n = decoded x min(C - 1, 1).  C unmeasured: none.
