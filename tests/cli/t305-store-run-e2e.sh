@@ -49,7 +49,12 @@ assert "an unwritable store: one warning, the measurement still printed, exit 3 
 # Ctrl-C: what was measured is stored, marked incomplete, and shows as the live run printed it.
 "$P" run -w syscall:loops=2000 -m strace -r 500 --warmup 1 --cpu 0 --db "$T/int.db" > "$T/int.txt" 2> /dev/null &
 pid=$!
-sleep 2
+# Interrupt once a measured sample is stored (the store is written as the run goes), not
+# after a fixed time: on a loaded machine the run may not have measured one in 2 s.
+for i in $(seq 300); do
+	n=$("$P" history --db "$T/int.db" --format json 2> /dev/null | jq ".[0].samples // 0" 2> /dev/null)
+	[ "${n:-0}" -gt 2 ] && break; sleep 0.1
+done
 kill -INT $pid
 wait $pid
 "$P" history --db "$T/int.db" --format json > "$T/ih.json"
