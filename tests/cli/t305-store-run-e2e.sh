@@ -31,6 +31,13 @@ assert "compare: B's strace overhead is the one the run printed" \
    '[ $rc = 0 ] && jq -e ".rows[] | select(.name | endswith(\"/ strace\")) | .overhead_b == $ovh" "$T/c.json" > /dev/null'
 assert "compare: strace overhead above 25% on both sides (strace stops each of 2000 syscalls)" \
    'jq -e ".rows[] | select(.name | endswith(\"/ strace\")) | .overhead_a > 0.25 and .overhead_b > 0.25" "$T/c.json" > /dev/null'
+# env_diffs: the fingerprint fields the stored sessions differ in, and their options (the
+# level pools only sessions under the same conditions), for a failure's message.
+env_diffs() {
+	for i in 1 2 3; do "$P" export $i --db "$DB" | jq -c '{o: .options, e: .env.fields}'; done |
+		jq -sc '[.[0].e | keys[]] as $k | [$k[] as $f | select(([.[].e[$f]] | unique | length) > 1) |
+			{($f): [.[].e[$f]]}], [.[].o | {cpu, washout}]'
+}
 # A third session: run prints the level between sessions over it and the two before
 # (the known answer of the estimate is t325's), and show prints the same line.
 "$P" "${RUN[@]}" > "$T/live3.txt" 2> /dev/null
@@ -38,10 +45,11 @@ assert "compare: strace overhead above 25% on both sides (strace stops each of 2
 assert "a third run prints the level between sessions of none and strace over 3 sessions; show 3 the same" \
    'sed -n "/^  level between sessions/,/^\$/p" "$T/live3.txt" | tr -s " \n" " " |
       grep -q "; 3 sessions, same conditions): none [0-9.]*%, strace [0-9.]*% (its overhead [0-9.]* pts) $" &&
-   cmp -s "$T/live3.txt" "$T/show3.txt"' || diag "$(cat "$T/live3.txt")"
+   cmp -s "$T/live3.txt" "$T/show3.txt"' || _why "$(cat "$T/live3.txt")" "$(env_diffs)"
 "$P" "${RUN[@]}" --no-store --format json > "$T/ns.json" 2> /dev/null
 assert "run --no-store reads the store: its level over the 3 stored and itself" \
-   'jq -e "[.statistics[] | .level_sessions == 4 and .level_sd >= 0] | all" "$T/ns.json" > /dev/null' || diag "$(jq -c "[.statistics[] | [.level_sd, .level_sessions]]" "$T/ns.json")"
+   'jq -e "[.statistics[] | .level_sessions == 4 and .level_sd >= 0] | all" "$T/ns.json" > /dev/null' ||
+	_why "$(jq -c "[.statistics[] | [.level_sd, .level_sessions]]" "$T/ns.json")" "$(env_diffs)"
 "$P" run -w syscall:loops=200 -m strace -r 2 --warmup 0 --db /proc/no/such.db > "$T/o" 2> "$T/e"; rc=$?
 assert "an unwritable store: one warning, the measurement still printed, exit 3 (not stored)" \
    '[ $rc = 3 ] && [ "$(grep -c "warning: not storing this session" "$T/e")" = 1 ] && grep -q "strace" "$T/o"'
