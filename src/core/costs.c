@@ -36,6 +36,7 @@ static const struct {
 	[PCOST_CE_SIDEBAND] = { "sideband", "side-band wait a run" },
 	[PCOST_CE_STOP_SHARED] = { "stop-shared",
 				   "per decoded syscall beside another tracee (more)" },
+	[PCOST_CE_SYSCALL_SHARED] = { "syscall-shared", "per syscall beside another task (more)" },
 };
 
 const char *pcost_cost_status_name(enum pcost_cost_status s)

@@ -48,6 +48,8 @@ enum pcost_cost_event {
 				   * loop's: the tracer slept, and its CPU is woken colder */
 	PCOST_CE_STOP_SHARED,	  /* a decoded syscall's ptrace stop while another tracee of
 				   * the same tracer makes its calls: more (less) than alone */
+	PCOST_CE_SYSCALL_SHARED,  /* a syscall made while another task of the run makes its own
+				   * on another CPU: what a BPF program's call costs more there */
 	PCOST_CE_N
 };
 

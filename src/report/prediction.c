@@ -54,6 +54,7 @@ static const char *plural(enum pcost_cost_event e)
 		[PCOST_CE_SYSCALL_UNTRACED] = "untraced syscalls",
 		[PCOST_CE_STOP_AFTER_WORK] = "stops after work",
 		[PCOST_CE_STOP_SHARED] = "decoded syscalls beside another tracee",
+		[PCOST_CE_SYSCALL_SHARED] = "syscalls beside another task",
 		[PCOST_CE_CSWITCH] = "context switches",
 		[PCOST_CE_FAULT] = "page faults",
 		[PCOST_CE_TASK] = "tasks",

@@ -38,6 +38,7 @@ enum target_id {
 	T_SYS_L,
 	T_SYS_WORK,
 	T_SYS_SHARED,
+	T_SYS_SIDE,
 	T_STAT_S,
 	T_STAT_M,
 	T_STAT_L,
@@ -79,6 +80,8 @@ static const struct {
 	 * the events of both, as the workload reports them).
 	 */
 	[T_SYS_SHARED] = { "syscall", "args=stat threads=2 loops=10000", 20000 },
+	/* The same at a BPF program's size: what a call costs with another task's beside it. */
+	[T_SYS_SIDE] = { "syscall", "args=stat threads=2 loops=100000", 200000 },
 	/* Decoded calls: newfstatat of "/"; a listing of "/" (and the lseek that rewinds it). */
 	[T_STAT_S] = { "syscall", "args=stat loops=2000", 2000 },
 	[T_STAT_M] = { "syscall", "args=stat loops=20000", 20000 },
@@ -204,6 +207,8 @@ static enum target_id target_of(const char *monitor, enum pcost_cost_event ev)
 		return T_SYS_WORK;
 	case PCOST_CE_STOP_SHARED:
 		return T_SYS_SHARED;
+	case PCOST_CE_SYSCALL_SHARED:
+		return T_SYS_SIDE;
 	case PCOST_CE_CSWITCH:
 		/* A ptrace tracer's wake-up at a switch is a wait: timed where it happens. */
 		return base_is(monitor, "strace") || base_is(monitor, "strace-count") ? T_PIPE
@@ -432,23 +437,25 @@ static void count_targets(struct cal *c)
 }
 
 /*
- * The two-thread target's per_loop: its threads are alive at once the whole
- * timed region (C = 2, each call made beside the other thread's), and its
- * terms are paid side by side, as predict pays a ptrace tracer's waits on a
- * quiet machine: over 2.  The null run is one task, counted as the same.
+ * A two-thread target's per_loop: its threads are alive and running at once
+ * the whole timed region (C = P = 2, each call made beside the other
+ * thread's), and its terms are paid side by side, as predict pays a ptrace
+ * tracer's waits on a quiet machine and a BPF program's CPU: over 2.  The
+ * null run is one task, counted as the same.
  */
 #define SHARED_THREADS 2.0
-static double per_loop_shared(const struct cal *c, enum pcost_cost_event ev, const char *monitor)
+static double per_loop_shared(const struct cal *c, enum target_id t, enum pcost_cost_event ev,
+			      const char *monitor)
 {
-	struct pcost_counts a = c->counts[T_SYS_SHARED], b = c->counts[T_NULL];
+	struct pcost_counts a = c->counts[t], b = c->counts[T_NULL];
 	double n, n0, se;
 	char why[160];
 
-	a.concurrency = b.concurrency = SHARED_THREADS;
+	a.concurrency = b.concurrency = a.parallel = b.parallel = SHARED_THREADS;
 	if (pcost_model_count(monitor, ev, &a, &n, &se, why, sizeof(why)) < 0 ||
 	    pcost_model_count(monitor, ev, &b, &n0, &se, why, sizeof(why)) < 0)
 		return NAN;
-	return (n - n0) / targets[T_SYS_SHARED].loops / SHARED_THREADS;
+	return (n - n0) / targets[t].loops / SHARED_THREADS;
 }
 
 /*
@@ -469,8 +476,8 @@ static double per_loop(const struct cal *c, enum target_id t, enum pcost_cost_ev
 		return 1;
 	if (!c->counted[t] || (!whole_run(t) && !c->counted[T_NULL]))
 		return NAN;
-	if (t == T_SYS_SHARED)
-		return per_loop_shared(c, ev, monitor);
+	if (t == T_SYS_SHARED || t == T_SYS_SIDE)
+		return per_loop_shared(c, t, ev, monitor);
 	if (pcost_model_count(monitor, ev, &c->counts[t], &n, &se, why, sizeof(why)) < 0)
 		return NAN;
 	if (whole_run(t))
@@ -601,17 +608,10 @@ out:
 
 /* The order terms are priced in: each takes out the ones before it. */
 static const enum pcost_cost_event order[] = {
-	PCOST_CE_SYSCALL,
-	PCOST_CE_SYSCALL_UNTRACED,
-	PCOST_CE_SYSCALL_DECODED,
-	PCOST_CE_SYSCALL_DIR,
-	PCOST_CE_STOP_AFTER_WORK,
-	PCOST_CE_STOP_SHARED,
-	PCOST_CE_CSWITCH,
-	PCOST_CE_TASK,
-	PCOST_CE_EXEC,
-	PCOST_CE_SAMPLE,
-	PCOST_CE_RUN,
+	PCOST_CE_SYSCALL,	 PCOST_CE_SYSCALL_UNTRACED, PCOST_CE_SYSCALL_DECODED,
+	PCOST_CE_SYSCALL_DIR,	 PCOST_CE_STOP_AFTER_WORK,  PCOST_CE_STOP_SHARED,
+	PCOST_CE_SYSCALL_SHARED, PCOST_CE_CSWITCH,	    PCOST_CE_TASK,
+	PCOST_CE_EXEC,		 PCOST_CE_SAMPLE,	    PCOST_CE_RUN,
 };
 
 static void unavailable(struct pcost_cost_table *tab, const struct cal_mon *cm)

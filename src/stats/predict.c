@@ -34,6 +34,12 @@
  * which stops at its set alone, is not priced so.
  */
 #define SHARED EV(PCOST_CE_STOP_SHARED)
+/*
+ * A BPF program's call costs more when another task of the run calls beside
+ * it on the other CPU (pcost_model_count): the run ends with the task on the
+ * dearer CPU.
+ */
+#define SIDE_BY_SIDE EV(PCOST_CE_SYSCALL_SHARED)
 
 /*
  * What each monitor pays for.  A monitor pays for an event when it does work
@@ -65,7 +71,7 @@ static const struct model_row {
 	 * reads a path or a buffer leaves them colder than getppid (calibrate
 	 * measures both: 300 and 470 ns here), so it pays by class too.
 	 */
-	{ "bpftrace-syscalls", EV(PCOST_CE_RUN) | DECODER, NULL },
+	{ "bpftrace-syscalls", EV(PCOST_CE_RUN) | DECODER | SIDE_BY_SIDE, NULL },
 	{ "tracepoint-syscalls", EV(PCOST_CE_RUN) | EV(PCOST_CE_SYSCALL), NULL },
 	{ "perf-stat", EV(PCOST_CE_RUN) | EV(PCOST_CE_CSWITCH) | EV(PCOST_CE_TASK), NULL },
 	{ "perf-record", EV(PCOST_CE_RUN) | EV(PCOST_CE_SAMPLE) | EV(PCOST_CE_CSWITCH) | TASKS,
@@ -517,6 +523,38 @@ static int stops_shared(const char *monitor, const struct pcost_counts *c, doubl
 	return 0;
 }
 
+/* The tasks the plain run ran side by side, on average (at least 1; 1 when not measured). */
+static double parallelism(const struct pcost_counts *c)
+{
+	return isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1;
+}
+
+/*
+ * The syscalls made beside another task's.  A BPF program's call costs
+ * what the CPU it runs on costs, and this guest's two differ by half (a
+ * call's program: 434 ns on CPU 0, 240 on CPU 1, pinned): one task's calls,
+ * unpinned, cost the mixture calibrate met, while two tasks that call side by
+ * side, one a CPU, end with the one on the dearer CPU (and cost more than
+ * it alone: 60 ms against 57 by hand on readloop.c's calls).  calibrate
+ * prices the difference on newfstatat in two threads that call side by side
+ * the whole time; the run's parallelism P (1 to 2) gives the share of its
+ * calls made so: n = syscalls x min(P - 1, 1), every class (the dearer CPU
+ * costs more at each).  P unmeasured: none.
+ */
+static int calls_side_by_side(const struct pcost_counts *c, double *n, double *se, char *why,
+			      size_t len)
+{
+	double share = fmin(parallelism(c) - 1, 1);
+
+	if (!isfinite(c->n[PCOST_CNT_SYSCALLS])) {
+		snprintf(why, len, "syscalls were not counted: %s", c->why[PCOST_CNT_SYSCALLS]);
+		return -1;
+	}
+	*n = c->n[PCOST_CNT_SYSCALLS] * share;
+	*se = (isfinite(c->se[PCOST_CNT_SYSCALLS]) ? c->se[PCOST_CNT_SYSCALLS] : 0) * share;
+	return 0;
+}
+
 int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struct pcost_counts *c,
 		      double *n, double *se, char *why, size_t len)
 {
@@ -528,6 +566,7 @@ int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struc
 		[PCOST_CE_SYSCALL_UNTRACED] = -1,
 		[PCOST_CE_STOP_AFTER_WORK] = -1,
 		[PCOST_CE_STOP_SHARED] = -1,
+		[PCOST_CE_SYSCALL_SHARED] = -1,
 		[PCOST_CE_CSWITCH] = PCOST_CNT_CSWITCHES,
 		[PCOST_CE_FAULT] = PCOST_CNT_FAULTS,
 		[PCOST_CE_TASK] = PCOST_CNT_TASKS,
@@ -549,6 +588,8 @@ int pcost_model_count(const char *monitor, enum pcost_cost_event ev, const struc
 		return stops_after_work(monitor, c, n, se, why, len);
 	if (ev == PCOST_CE_STOP_SHARED && (events & SHARED))
 		return stops_shared(monitor, c, n, se, why, len);
+	if (ev == PCOST_CE_SYSCALL_SHARED && (events & SIDE_BY_SIDE))
+		return calls_side_by_side(c, n, se, why, len);
 	if ((events & EV(PCOST_CE_SYSCALL_DECODED)) &&
 	    (ev == PCOST_CE_SYSCALL || ev == PCOST_CE_SYSCALL_DECODED ||
 	     ev == PCOST_CE_SYSCALL_DIR || ev == PCOST_CE_SYSCALL_UNTRACED))
@@ -610,12 +651,6 @@ static void sideband(struct pcost_prediction *p, const char *monitor, const stru
 	t->cost_df = INFINITY;
 	t->cost_lo = adj - 1.959964 * sd;
 	t->cost_hi = adj + 1.959964 * sd;
-}
-
-/* The tasks the plain run ran side by side, on average (at least 1; 1 when not measured). */
-static double parallelism(const struct pcost_counts *c)
-{
-	return isfinite(c->parallel) && c->parallel > 1 ? c->parallel : 1;
 }
 
 /*
@@ -782,7 +817,7 @@ void pcost_predict(const struct pcost_cost_table *t, const char *monitor,
 			continue;
 		e = entry_of(t, monitor, (enum pcost_cost_event)ev);
 		/* A table calibrated before the term was priced: the model without it. */
-		if (!e && ev == PCOST_CE_STOP_SHARED)
+		if (!e && (ev == PCOST_CE_STOP_SHARED || ev == PCOST_CE_SYSCALL_SHARED))
 			continue;
 		if (!e) {
 			no_model(p, "the cost table has no entry for %s %s (calibrate measures it)",

@@ -28,8 +28,8 @@ run_pc_path() {
 }
 run_pc_path calibrate -m bpftrace-syscalls --db "$T/u.db" --format json
 is "$rc:$(jq -c '[.statistics[] | [.event, .status, .cost_ns, .placement]]' <<< "$out")" \
-	'0:[["syscall","unavailable",null,"unpinned"],["syscall-decoded","unavailable",null,"unpinned"],["getdents","unavailable",null,"unpinned"],["run","unavailable",null,"unpinned"],["syscall","unavailable",null,"cpu=0"],["syscall-decoded","unavailable",null,"cpu=0"],["getdents","unavailable",null,"cpu=0"],["run","unavailable",null,"cpu=0"]]' \
-	"bpftrace-syscalls off \$PATH: stored, its four entries (syscalls by class, run) of both placements unavailable, no figure"
+	'0:[["syscall","unavailable",null,"unpinned"],["syscall-decoded","unavailable",null,"unpinned"],["getdents","unavailable",null,"unpinned"],["syscall-shared","unavailable",null,"unpinned"],["run","unavailable",null,"unpinned"],["syscall","unavailable",null,"cpu=0"],["syscall-decoded","unavailable",null,"cpu=0"],["getdents","unavailable",null,"cpu=0"],["syscall-shared","unavailable",null,"cpu=0"],["run","unavailable",null,"cpu=0"]]' \
+	"bpftrace-syscalls off \$PATH: stored, its five entries (syscalls by class, beside another task, run) of both placements unavailable, no figure"
 like "$(jq -r '.statistics[0].why' <<< "$out")" "install package bpftrace" "... with the package to install"
 if is_root && perf_events_usable && [ -e /sys/bus/event_source/devices/tracepoint ]; then
 	run_pc_path predict -m bpftrace-syscalls --count-runs 1 --plain-runs 2 --db "$T/u.db" \

@@ -528,6 +528,41 @@ static void test_strace_classes(void **state)
 	pcost_cost_table_release(&t);
 }
 
+/* The count of term k with one of c's figures set to v. */
+static double count_at(const struct pcost_cost_table *t, const char *monitor,
+		       struct pcost_counts *c, double *figure, double v, size_t k)
+{
+	struct pcost_prediction p;
+
+	*figure = v;
+	pcost_predict(t, monitor, c, &p);
+	return p.terms[k].count;
+}
+
+/*
+ * Predict monitor without its entry for ev (a table calibrated before the
+ * term: nterms terms), then with one of ns [lo, hi]: the index of its term.
+ */
+static size_t with_term(struct pcost_cost_table *t, const char *monitor,
+			const struct pcost_counts *c, enum pcost_cost_event ev, double ns,
+			double lo, double hi, size_t nterms, struct pcost_prediction *without,
+			struct pcost_prediction *p)
+{
+	size_t k;
+
+	pcost_predict(t, monitor, c, without);
+	assert_true(without->has_model);
+	assert_int_equal(without->nterms, nterms);
+	entry(t, monitor, ev, ns, lo, hi, 4);
+	pcost_predict(t, monitor, c, p);
+	assert_true(p->has_model);
+	assert_int_equal(p->nterms, nterms + 1);
+	for (k = 0; k < p->nterms && p->terms[k].event != ev; k++)
+		;
+	assert_true(k < p->nterms);
+	return k;
+}
+
 /*
  * The decoded calls made beside another tracee: decoded and getdents64 calls
  * x min(C - 1, 1), paid as strace's other waits (over 1 + (C - 1) x I); C not
@@ -549,32 +584,58 @@ static void test_stops_shared(void **state)
 	c.nby_nr = 2;
 	c.parallel = 1.2;
 	c.concurrency = 1.6;
-	pcost_predict(&t, "strace", &c, &without);
-	assert_true(without.has_model);
-	assert_int_equal(without.nterms, 8);
-	entry(&t, "strace", PCOST_CE_STOP_SHARED, -900, -1400, -400, 4);
-	pcost_predict(&t, "strace", &c, &p);
-	assert_true(p.has_model);
-	assert_int_equal(p.nterms, 9);
-	for (k = 0; k < p.nterms && p.terms[k].event != PCOST_CE_STOP_SHARED; k++)
-		;
-	assert_true(k < p.nterms);
+	k = with_term(&t, "strace", &c, PCOST_CE_STOP_SHARED, -900, -1400, -400, 8, &without, &p);
 	near(p.terms[k].count, 32000 * 0.6, 1e-9);
 	near(p.terms[k].overlap, 1 / 1.6, 1e-15);
 	near(p.extra_ns - without.extra_ns, 32000 * 0.6 * -900 / 1.6, 1e-3);
 	/* Two or more alive: every decoded call; none alive beside it, or C unknown: none. */
-	c.concurrency = 2;
-	pcost_predict(&t, "strace", &c, &p);
-	near(p.terms[k].count, 32000, 1e-9);
-	c.concurrency = 1;
-	pcost_predict(&t, "strace", &c, &p);
-	near(p.terms[k].count, 0, 0);
-	c.concurrency = NAN;
-	pcost_predict(&t, "strace", &c, &p);
-	near(p.terms[k].count, 0, 0);
+	near(count_at(&t, "strace", &c, &c.concurrency, 2, k), 32000, 1e-9);
+	near(count_at(&t, "strace", &c, &c.concurrency, 1, k), 0, 0);
+	near(count_at(&t, "strace", &c, &c.concurrency, NAN, k), 0, 0);
 	/* strace-seccomp is not priced so. */
 	assert_false(pcost_model_events("strace-seccomp:trace=getppid", NULL) &
 		     (1u << PCOST_CE_STOP_SHARED));
+	pcost_cost_table_release(&t);
+}
+
+/*
+ * A BPF program's calls beside another task's: every syscall x min(P - 1, 1),
+ * paid over P as its other terms are; P unmeasured or 1: none; a table
+ * calibrated before the term: the model without it.  strace is not priced so.
+ */
+static void test_calls_side_by_side(void **state)
+{
+	struct pcost_count_nr nr[] = { { "newfstatat", 30000, 0, 0, 0 } };
+	struct pcost_cost_table t;
+	struct pcost_counts c;
+	struct pcost_prediction without, p;
+	size_t k;
+
+	(void)state;
+	pcost_cost_table_init(&t);
+	bpftrace_entries(&t);
+	strace_counts(&c);
+	c.by_nr = nr;
+	c.nby_nr = 1;
+	c.parallel = 1.5;
+	c.concurrency = 2;
+	k = with_term(&t, "bpftrace-syscalls", &c, PCOST_CE_SYSCALL_SHARED, 300, 100, 500, 4,
+		      &without, &p);
+	near(p.terms[k].count, 41000 * 0.5, 1e-9);
+	near(p.terms[k].overlap, 1 / 1.5, 1e-15);
+	near(p.extra_ns - without.extra_ns, 41000 * 0.5 * 300 / 1.5, 1e-3);
+	/* Two or more side by side: every call; one, or P unknown: none. */
+	near(count_at(&t, "bpftrace-syscalls", &c, &c.parallel, 2.4, k), 41000, 1e-9);
+	near(count_at(&t, "bpftrace-syscalls", &c, &c.parallel, 1, k), 0, 0);
+	near(count_at(&t, "bpftrace-syscalls", &c, &c.parallel, NAN, k), 0, 0);
+	/* The syscalls uncounted: no model, and why. */
+	c.parallel = 2;
+	c.n[PCOST_CNT_SYSCALLS] = NAN;
+	snprintf(c.why[PCOST_CNT_SYSCALLS], sizeof(c.why[PCOST_CNT_SYSCALLS]), "no tracefs");
+	pcost_predict(&t, "bpftrace-syscalls", &c, &p);
+	assert_false(p.has_model);
+	/* A ptrace tracer's stops are priced otherwise (stop-shared). */
+	assert_false(pcost_model_events("strace", NULL) & (1u << PCOST_CE_SYSCALL_SHARED));
 	pcost_cost_table_release(&t);
 }
 
@@ -747,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_wait_overlap),
 		cmocka_unit_test(test_task_concurrency),
 		cmocka_unit_test(test_stops_shared),
+		cmocka_unit_test(test_calls_side_by_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
