@@ -70,7 +70,7 @@ done
 # strace's monitored runs 1.5 times as long is "different", its change 50 x (1 + overhead)
 # points, inside the interval.  The session changed is the one whose strace rerun interval
 # is the median of the eight: one disturbed session has an interval too wide to call any
-# change (CI, session 1: [-306, 2646] points for a change of some 500), which is the
+# change (CI, session 1: [-306, 2646] points, about its centre), which is the
 # honest answer for it and says nothing of how compare sees a typical session.
 pair() { # pair A.json B.json: compare 1 2 of the two, JSON
 	rm -f "$T/pair.db"
