@@ -168,17 +168,27 @@ PROVE_JOBS   ?= $(shell n=$$(nproc); echo $$((2 * n > 4 ? 2 * n : 4)))
 PROVE_FLAGS  ?=
 # $(call prove_par,BINARY,TESTS,ENV) and prove_ser: TESTS against BINARY, the
 # parallel-safe ones PROVE_JOBS at a time, then the others one at a time.
-prove_par = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' -j$(PROVE_JOBS) \
+# Each prove's output is kept in build/prove.log as well (prove_log); a pass that failed
+# ends by repeating its failures (pass_end), so that a log's last lines name them: a CI
+# report that shows only the tail showed a passing serial group after an unseen failure.
+prove_par = { PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' -j$(PROVE_JOBS) \
 		$(filter $(CLI_LONG),$(filter $(CLI_PARALLEL),$2)) \
-		$(call spread,$(filter-out $(CLI_LONG),$(filter $(CLI_PARALLEL),$2))) || fail=1;
-prove_ser = PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' \
-		$(filter-out $(CLI_PARALLEL),$2) || fail=1;
+		$(call spread,$(filter-out $(CLI_LONG),$(filter $(CLI_PARALLEL),$2))) $(prove_log)
+prove_ser = { PROBECOST=$(CURDIR)/$1 $3 prove -f $(PROVE_FLAGS) -e '$(TEST_EXEC)' \
+		$(filter-out $(CLI_PARALLEL),$2) $(prove_log)
+prove_log = || : >build/prove.failed; } 2>&1 | tee -a build/prove.log; \
+	 [ ! -e build/prove.failed ] || fail=1;
+# $(call pass_start) and $(call pass_end,UNIT-LOG): around one pass.
+pass_start = fail=0; rm -f build/prove.log build/prove.failed;
+pass_end = if [ $$fail != 0 ]; then echo "== what failed in this pass (as above)"; \
+	 grep -hE '^(not ok |FAILED: |\[  FAILED  \] |[^ ]+\.sh +\(Wstat|  Failed tests?: )' \
+		build/prove.log $1; fi; exit $$fail
 
 # The unit tests run beside the parallel-safe CLI tests, which arm no probe on a binary the
 # unit tests run and look at no tracefs state but their own; their output is kept in
 # build/unit.log and shown after that group, and the serial tests start once both are done.
 # $(call beside_par,UNIT-BINS,LABEL,BINARY,TESTS,ENV): that, for one flavour.
-beside_par = fail=0; \
+beside_par = $(pass_start) \
 	 env --default-signal=INT,QUIT scripts/unit-tests.sh $2 $1 >build/unit.log 2>&1 & upid=$$!; \
 	 echo "== CLI tests (prove), the unit tests beside the parallel-safe ones (build/unit.log)"; \
 	 $(call prove_par,$3,$4,$5) \
@@ -189,18 +199,19 @@ beside_par = fail=0; \
 
 check-tests: check-build
 	@$(call beside_par,$(UNIT_BINS),,probecost,$(CLI_TESTS)) \
-	 exit $$fail
+	 $(call pass_end,build/unit.log)
 
 check-slow: probecost
-	@fail=0; echo "== slow CLI tests (prove, one at a time: $(notdir $(basename $(CLI_SLOW))))"; \
+	@$(pass_start) \
+	 echo "== slow CLI tests (prove, one at a time: $(notdir $(basename $(CLI_SLOW))))"; \
 	 $(call prove_ser,probecost,$(CLI_SLOW)) \
-	 exit $$fail
+	 $(call pass_end)
 
 check-san: san-build
 	@echo "== under ASan/UBSan (CLI tests not: $(notdir $(basename $(CLI_NO_SAN))))"; \
 	 $(call beside_par,$(SAN_UNIT_BINS),--label "(asan/ubsan)",build/probecost-san, \
 		$(filter-out $(CLI_NO_SAN),$(CLI_ALL)),ASAN_OPTIONS=detect_leaks=1 PROBECOST_SAN=1) \
-	 exit $$fail
+	 $(call pass_end,build/unit.log)
 
 # The README's tour (scripts/tour.sh, as root: a few minutes), its outputs checked for shape
 # by tests/cli/check-tour.sh; kept in the directory it names when a check fails.
